@@ -1,0 +1,45 @@
+# Front door: every target installs missing packages first (scripts/setup),
+# then drives CMake. `make` builds build/dra, `make test` runs every test.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+.PHONY: all deps configure test run install asan fuzz bench clean
+
+all: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@sh scripts/setup
+
+configure: deps
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+
+test: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+run: all
+	$(BUILD)/dra validate -f examples/
+
+install: all
+	cmake --install $(BUILD)
+
+# Tests under AddressSanitizer + UBSan with leak detection.
+asan: deps
+	@[ -f build-asan/CMakeCache.txt ] || cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DDRA_SANITIZE=ON >/dev/null
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang); FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	@[ -f build-fuzz/CMakeCache.txt ] || cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DDRA_FUZZ=ON >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	sh scripts/run-fuzzers build-fuzz $(FUZZ_SECONDS)
+
+bench: all
+	sh bench/run
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

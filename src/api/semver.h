@@ -1,0 +1,23 @@
+/* semver.h: Semantic Versioning 2.0.0, strictly: parse, compare, and equality
+ * that ignores build metadata. Used for `version` attributes and CEL semver. */
+#ifndef DRA_SEMVER_H
+#define DRA_SEMVER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct semver {
+  uint64_t major, minor, patch;
+  const char *pre;   /* pre-release without '-', NULL if none (points into the parsed text) */
+  size_t pre_len;
+  const char *build; /* build metadata without '+', NULL if none */
+  size_t build_len;
+} semver;
+
+/* Strict SemVer 2.0.0 (no leading 'v', no leading zeros in numeric ids).
+ * Returns true on success; *out's strings point into s (which must outlive it). */
+bool semver_parse(const char *s, size_t len, semver *out);
+/* <0, 0, >0 per SemVer precedence (build metadata ignored). */
+int semver_cmp(const semver *a, const semver *b);
+
+#endif

@@ -1,0 +1,115 @@
+/* arena.c: chunked bump allocator; see arena.h. Owns no knowledge of objects. */
+#include "util/arena.h"
+#include "util/die.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_CHUNK 8192
+#define ARENA_ALIGN 16
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t size, used;
+  _Alignas(16) unsigned char data[];
+} chunk;
+
+typedef struct cleanup {
+  struct cleanup *next;
+  void (*fn)(void *);
+  void *p;
+} cleanup;
+
+struct arena {
+  chunk *head;
+  cleanup *cleanups;
+  size_t total;
+};
+
+arena *arena_new(void) {
+  arena *a = calloc(1, sizeof *a);
+  if (!a) die_oom();
+  return a;
+}
+
+void arena_free(arena *a) {
+  if (!a) return;
+  for (cleanup *c = a->cleanups; c; c = c->next) c->fn(c->p);
+  chunk *c = a->head;
+  while (c) {
+    chunk *next = c->next;
+    free(c);
+    c = next;
+  }
+  free(a);
+}
+
+void *arena_alloc(arena *a, size_t size) {
+  size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+  if (size == 0) size = ARENA_ALIGN;
+  chunk *c = a->head;
+  if (!c || c->size - c->used < size) {
+    size_t cap = size > ARENA_CHUNK / 2 ? size : ARENA_CHUNK;
+    chunk *n = malloc(sizeof *n + cap);
+    if (!n) die_oom();
+    n->size = cap;
+    n->used = 0;
+    if (c && size > ARENA_CHUNK / 2) {
+      /* big block: keep the current chunk as head so its free space stays usable */
+      n->next = c->next;
+      c->next = n;
+    } else {
+      n->next = c;
+      a->head = n;
+    }
+    c = n;
+  }
+  void *p = c->data + c->used;
+  c->used += size;
+  a->total += size;
+  memset(p, 0, size);
+  return p;
+}
+
+void *arena_calloc(arena *a, size_t n, size_t size) {
+  if (size && n > (size_t)-1 / size) die_oom();
+  return arena_alloc(a, n * size);
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n) {
+  char *p = arena_alloc(a, n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *p = arena_alloc(a, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size) {
+  void *p = arena_alloc(a, new_size);
+  if (old && old_size) memcpy(p, old, old_size < new_size ? old_size : new_size);
+  return p;
+}
+
+void arena_on_free(arena *a, void (*fn)(void *), void *p) {
+  cleanup *c = arena_alloc(a, sizeof *c);
+  c->fn = fn;
+  c->p = p;
+  c->next = a->cleanups;
+  a->cleanups = c;
+}
+
+size_t arena_used(const arena *a) { return a->total; }

@@ -1,0 +1,39 @@
+/* die.c: fatal exits and the checked malloc wrappers used outside arenas. */
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void die_oom(void) {
+  fputs("dra: out of memory\n", stderr);
+  abort();
+}
+
+void die_bug(const char *what) {
+  fprintf(stderr, "dra: internal error: %s\n", what);
+  abort();
+}
+
+void *xmalloc(unsigned long size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) die_oom();
+  return p;
+}
+
+void *xcalloc(unsigned long n, unsigned long size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) die_oom();
+  return p;
+}
+
+void *xrealloc(void *p, unsigned long size) {
+  p = realloc(p, size ? size : 1);
+  if (!p) die_oom();
+  return p;
+}
+
+char *xstrdup(const char *s) {
+  char *p = strdup(s);
+  if (!p) die_oom();
+  return p;
+}

@@ -1,0 +1,76 @@
+/* fielderr.h: Kubernetes field errors (apimachinery field.Error) and the path
+ * builder that names where they are. One error = type + path + body, rendered
+ * "<path>: <body>" exactly as kube-apiserver prints it (api.md §2). */
+#ifndef DRA_FIELDERR_H
+#define DRA_FIELDERR_H
+#include "util/strbuf.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  FE_REQUIRED,
+  FE_INVALID,
+  FE_NOT_SUPPORTED,
+  FE_DUPLICATE,
+  FE_NOT_FOUND,
+  FE_FORBIDDEN,
+  FE_TOO_LONG,
+  FE_TOO_MANY,
+  FE_INTERNAL,
+  FE_DECODE /* strict decoding: unknown/duplicate field, wrong type; not a 422 */
+} fe_type;
+
+typedef struct field_error {
+  fe_type type;
+  char *field; /* "spec.devices.requests[0].name"; "" for whole-object */
+  char *body;  /* "Invalid value: -1: must be greater than zero" */
+} field_error;
+
+typedef struct errlist {
+  field_error *items;
+  size_t n, cap;
+} errlist;
+
+/* The current field path. Push returns a mark; pop restores it. */
+typedef struct fpath {
+  strbuf sb;
+} fpath;
+
+size_t fp_field(fpath *p, const char *name);   /* ".name" (no dot at the root) */
+size_t fp_index(fpath *p, size_t i);           /* "[i]" */
+size_t fp_key(fpath *p, const char *key);      /* "[key]" unquoted */
+void fp_pop(fpath *p, size_t mark);
+const char *fp_str(fpath *p);
+void fp_free(fpath *p);
+
+/* Value renderers for Invalid/NotSupported/Duplicate bodies. */
+char *fe_quote(const char *s);                 /* Go-quoted string, malloc'd */
+
+void fe_required(errlist *e, fpath *p, const char *detail);
+void fe_invalid(errlist *e, fpath *p, const char *rendered_value, const char *detail);
+void fe_invalid_str(errlist *e, fpath *p, const char *value, const char *detail);
+void fe_invalid_int(errlist *e, fpath *p, int64_t value, const char *detail);
+void fe_not_supported(errlist *e, fpath *p, const char *value, const char *const *supported);
+void fe_duplicate(errlist *e, fpath *p, const char *rendered_value);
+void fe_duplicate_str(errlist *e, fpath *p, const char *value);
+void fe_not_found(errlist *e, fpath *p, const char *rendered_value, const char *detail);
+void fe_forbidden(errlist *e, fpath *p, const char *detail);
+void fe_too_long(errlist *e, fpath *p, size_t max_bytes);
+void fe_too_many(errlist *e, fpath *p, size_t actual, size_t max);
+void fe_internal(errlist *e, fpath *p, const char *detail);
+void fe_decode(errlist *e, const char *field, const char *text);
+/* Appends an error with an explicit path (no fpath). */
+void errlist_add(errlist *e, fe_type t, const char *field, const char *body);
+
+/* "path: body" for one error. malloc'd. */
+char *field_error_text(const field_error *fe);
+/* api.md §2.2: de-duplicated texts joined by ", ", bracketed when >1. */
+char *errlist_aggregate(const errlist *e);
+/* The Status cause reason (FieldValueInvalid, ...). */
+const char *fe_reason(fe_type t);
+bool errlist_has_decode(const errlist *e);
+void errlist_clear(errlist *e);
+void errlist_free(errlist *e);
+
+#endif

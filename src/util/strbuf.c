@@ -1,0 +1,102 @@
+/* strbuf.c: see strbuf.h. */
+#include "util/strbuf.h"
+#include "util/die.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reserve(strbuf *sb, size_t extra) {
+  if (sb->len + extra + 1 <= sb->cap) return;
+  size_t cap = sb->cap ? sb->cap : 64;
+  while (cap < sb->len + extra + 1) cap *= 2;
+  sb->buf = xrealloc(sb->buf, cap);
+  sb->cap = cap;
+}
+
+void sb_add(strbuf *sb, const char *s, size_t n) {
+  reserve(sb, n);
+  memcpy(sb->buf + sb->len, s, n);
+  sb->len += n;
+  sb->buf[sb->len] = 0;
+}
+
+void sb_puts(strbuf *sb, const char *s) { sb_add(sb, s, strlen(s)); }
+void sb_putc(strbuf *sb, char c) { sb_add(sb, &c, 1); }
+
+void sb_printf(strbuf *sb, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  reserve(sb, (size_t)n);
+  va_start(ap, fmt);
+  vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb->len += (size_t)n;
+}
+
+/* Decodes one UTF-8 sequence; returns its length, or 0 if invalid. */
+static int utf8_decode(const unsigned char *s, unsigned *cp) {
+  if (s[0] < 0x80) { *cp = s[0]; return 1; }
+  int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (!n) return 0;
+  unsigned c = s[0] & (0x7F >> n);
+  for (int i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (s[i] & 0x3F);
+  }
+  if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+      (c >= 0xD800 && c <= 0xDFFF))
+    return 0;
+  *cp = c;
+  return n;
+}
+
+void sb_go_quote(strbuf *sb, const char *s) {
+  sb_putc(sb, '"');
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    unsigned cp;
+    int n = utf8_decode(p, &cp);
+    if (!n) { sb_printf(sb, "\\x%02x", *p++); continue; }
+    switch (cp) {
+    case '"': sb_puts(sb, "\\\""); break;
+    case '\\': sb_puts(sb, "\\\\"); break;
+    case '\n': sb_puts(sb, "\\n"); break;
+    case '\t': sb_puts(sb, "\\t"); break;
+    case '\r': sb_puts(sb, "\\r"); break;
+    case '\a': sb_puts(sb, "\\a"); break;
+    case '\b': sb_puts(sb, "\\b"); break;
+    case '\f': sb_puts(sb, "\\f"); break;
+    case '\v': sb_puts(sb, "\\v"); break;
+    default:
+      if (cp < 0x20 || cp == 0x7F) sb_printf(sb, "\\x%02x", cp);
+      else sb_add(sb, (const char *)p, (size_t)n);
+    }
+    p += n;
+  }
+  sb_putc(sb, '"');
+}
+
+void sb_truncate(strbuf *sb, size_t len) {
+  if (len < sb->len) {
+    sb->len = len;
+    sb->buf[len] = 0;
+  }
+}
+
+const char *sb_str(strbuf *sb) { return sb->buf ? sb->buf : ""; }
+
+char *sb_detach(strbuf *sb) {
+  char *p = sb->buf ? sb->buf : xstrdup("");
+  sb->buf = NULL;
+  sb->len = sb->cap = 0;
+  return p;
+}
+
+void sb_free(strbuf *sb) {
+  free(sb->buf);
+  sb->buf = NULL;
+  sb->len = sb->cap = 0;
+}

@@ -1,0 +1,23 @@
+/* strbuf.h: growable byte buffer for building text (paths, messages, output). */
+#ifndef DRA_STRBUF_H
+#define DRA_STRBUF_H
+#include <stddef.h>
+
+typedef struct strbuf {
+  char *buf;   /* always NUL-terminated once anything was added */
+  size_t len, cap;
+} strbuf;
+
+#define STRBUF_INIT {0, 0, 0}
+void sb_add(strbuf *sb, const char *s, size_t n);
+void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Go's strconv.Quote of s: "..." with \" \\ \n \t and \u/\x escapes. */
+void sb_go_quote(strbuf *sb, const char *s);
+void sb_truncate(strbuf *sb, size_t len);
+const char *sb_str(strbuf *sb); /* "" when empty */
+char *sb_detach(strbuf *sb);    /* caller frees; buffer reset */
+void sb_free(strbuf *sb);
+
+#endif

@@ -1,0 +1,20 @@
+/* codec.h: table-driven conversion between the document tree (jansson) and
+ * the typed structs of types.h, strict as kube-apiserver's
+ * fieldValidation=Strict: unknown fields, wrong types and bad quantities are
+ * FE_DECODE errors naming the field path; T_OPEN structs keep unknown fields. */
+#ifndef DRA_CODEC_H
+#define DRA_CODEC_H
+#include "api/schema.h"
+#include "util/arena.h"
+#include "util/fielderr.h"
+
+/* Decodes v into out (td->size bytes, zeroed by the caller). path names v. */
+void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
+/* A new JSON value in the API's field order (maps with sorted keys, as Go). */
+json_t *codec_encode(const type_desc *td, const void *in);
+/* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
+void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
+/* Deep equality of two structs of type td. */
+bool codec_equal(const type_desc *td, const void *x, const void *y);
+
+#endif

@@ -1,0 +1,123 @@
+/* codec_copy.c: deep copy and deep equality of typed structs, driven by the
+ * same descriptor tables as decode and encode. */
+#include "api/codec.h"
+#include <string.h>
+
+static void release_json(void *p) { json_decref(p); }
+
+static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst);
+
+static void copy_struct(arena *a, const type_desc *td, const void *in, void *out) {
+  memcpy(out, in, td->size);
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    copy_value(a, f->kind, f->elem, (const char *)in + f->offset, (char *)out + f->offset);
+  }
+  json_t *const *extra = (json_t *const *)((const char *)in + td->extra_offset);
+  json_t **out_extra = (json_t **)((char *)out + td->extra_offset);
+  *out_extra = NULL;
+  if (*extra) {
+    *out_extra = json_deep_copy(*extra);
+    arena_on_free(a, release_json, *out_extra);
+  }
+}
+
+static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst) {
+  switch (k) {
+  case K_STR: {
+    const char *s = *(char *const *)src;
+    *(char **)dst = s ? arena_strdup(a, s) : NULL;
+    return;
+  }
+  case K_ATOM:
+  case K_BOOL:
+  case K_INT: return; /* copied by the struct memcpy / scalar memcpy */
+  case K_QTY: return;
+  case K_OBJ: {
+    const void *obj = *(void *const *)src;
+    if (!obj) return;
+    void *copy = arena_alloc(a, elem->size);
+    copy_struct(a, elem, obj, copy);
+    *(void **)dst = copy;
+    return;
+  }
+  case K_EMB: copy_struct(a, elem, src, dst); return;
+  case K_LIST:
+  case K_MAP: {
+    const dlist *l = src;
+    dlist *out = dst;
+    bool is_map = k == K_MAP;
+    size_t stride = is_map ? elem->entry_size : elem->size;
+    size_t value_off = is_map ? elem->entry_value : 0;
+    out->items = l->n ? arena_calloc(a, l->n, stride) : NULL;
+    if (l->n) memcpy(out->items, l->items, l->n * stride);
+    for (uint32_t i = 0; i < l->n; i++)
+      copy_value(a, elem->scalar, elem, (const char *)l->items + i * stride + value_off,
+                 (char *)out->items + i * stride + value_off);
+    return;
+  }
+  case K_RAW: {
+    const json_t *raw = *(json_t *const *)src;
+    if (!raw) return;
+    json_t *copy = json_deep_copy(raw);
+    arena_on_free(a, release_json, copy);
+    *(json_t **)dst = copy;
+    return;
+  }
+  }
+}
+
+void codec_copy(arena *a, const type_desc *td, const void *in, void *out) { copy_struct(a, td, in, out); }
+
+static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
+
+static bool equal_struct(const type_desc *td, const void *x, const void *y) {
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    if (f->set_offset && *((const bool *)x + f->set_offset) != *((const bool *)y + f->set_offset)) return false;
+    if (!equal_value(f->kind, f->elem, (const char *)x + f->offset, (const char *)y + f->offset)) return false;
+  }
+  json_t *const *ex = (json_t *const *)((const char *)x + td->extra_offset);
+  json_t *const *ey = (json_t *const *)((const char *)y + td->extra_offset);
+  if (!*ex || !*ey) return !*ex && !*ey;
+  return json_equal(*ex, *ey);
+}
+
+static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y) {
+  switch (k) {
+  case K_STR: {
+    const char *a = *(char *const *)x, *b = *(char *const *)y;
+    return (!a || !b) ? a == b : strcmp(a, b) == 0;
+  }
+  case K_ATOM: return *(void *const *)x == *(void *const *)y;
+  case K_BOOL: return *(const bool *)x == *(const bool *)y;
+  case K_INT: return *(const int64_t *)x == *(const int64_t *)y;
+  case K_QTY: return quantity_cmp(x, y) == 0;
+  case K_OBJ: {
+    const void *a = *(void *const *)x, *b = *(void *const *)y;
+    return (!a || !b) ? a == b : equal_struct(elem, a, b);
+  }
+  case K_EMB: return equal_struct(elem, x, y);
+  case K_LIST:
+  case K_MAP: {
+    const dlist *a = x, *b = y;
+    if (a->n != b->n || a->set != b->set) return false;
+    bool is_map = k == K_MAP;
+    size_t stride = is_map ? elem->entry_size : elem->size;
+    size_t value_off = is_map ? elem->entry_value : 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+      const char *ea = (const char *)a->items + i * stride, *eb = (const char *)b->items + i * stride;
+      if (is_map && *(void *const *)ea != *(void *const *)eb) return false;
+      if (!equal_value(elem->scalar, elem, ea + value_off, eb + value_off)) return false;
+    }
+    return true;
+  }
+  case K_RAW: {
+    const json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    return (!a || !b) ? a == b : json_equal(a, b);
+  }
+  }
+  return false;
+}
+
+bool codec_equal(const type_desc *td, const void *x, const void *y) { return equal_struct(td, x, y); }

@@ -1,0 +1,67 @@
+/* object.h: one API object of any kind dra knows, as decoded from a document:
+ * its kind, its typed root (types.h), and the arena that owns it. Also the
+ * kind table (group, version, plural, scope) every front end shares. */
+#ifndef DRA_OBJECT_H
+#define DRA_OBJECT_H
+#include "api/types.h"
+#include "util/arena.h"
+#include "util/fielderr.h"
+
+/* In the order a restore creates them (lifecycle: Namespaces first, pods last). */
+typedef enum {
+  KIND_NAMESPACE,
+  KIND_NODE,
+  KIND_DEVICE_CLASS,
+  KIND_RESOURCE_SLICE,
+  KIND_RESOURCE_CLAIM_TEMPLATE,
+  KIND_POD_GROUP,
+  KIND_RESOURCE_CLAIM,
+  KIND_POD,
+  KIND_COUNT
+} api_kind;
+
+typedef struct api_kind_info {
+  api_kind kind;
+  const char *name;     /* "ResourceClaim" */
+  const char *group;    /* "resource.k8s.io", "" for core */
+  const char *version;  /* "v1" */
+  const char *resource; /* "resourceclaims" */
+  bool namespaced;
+  const type_desc *desc;
+} api_kind_info;
+
+/* Every root struct starts with these members (types.h keeps them first). */
+typedef struct api_head {
+  char *api_version;
+  char *kind;
+  object_meta metadata;
+} api_head;
+
+typedef struct api_object {
+  const api_kind_info *info;
+  arena *arena; /* owns typed and everything it points to */
+  void *typed;  /* resource_claim *, pod *, ... */
+  const char *file;
+  int line;
+} api_object;
+
+const api_kind_info *api_kind_info_of(api_kind k);
+/* By kind name; *version_ok tells whether apiVersion matches group/version. */
+const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, bool *version_ok);
+static inline api_head *api_object_head(const api_object *o) { return (api_head *)o->typed; }
+static inline object_meta *api_object_meta(const api_object *o) { return &api_object_head(o)->metadata; }
+
+/* Decodes a document into an object. Returns NULL when the kind is unknown or
+ * not served (with a message in *errs); otherwise the object, with strict
+ * decoding errors (FE_DECODE) in *errs for the caller to report. Duplicate
+ * keys found while reading (dup_fields) are reported as decode errors too. */
+api_object *api_object_decode(const json_t *root, const char *const *dup_fields, size_t n_dup_fields,
+                              errlist *errs);
+json_t *api_object_encode(const api_object *o);
+api_object *api_object_new(api_kind k); /* empty object with apiVersion/kind set */
+api_object *api_object_clone(const api_object *o);
+void api_object_free(api_object *o);
+/* "ResourceClaim.resource.k8s.io" / "Pod" as in "<Kind>.<group> \"name\" is invalid". */
+const char *api_kind_qualified(const api_kind_info *info, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,24 @@
+/* validate_names.h: the Kubernetes name formats of api.md §3 and their exact
+ * messages. Each function appends errors at the current path p (the caller
+ * pushes the field) and returns true when the value was valid. */
+#ifndef DRA_VALIDATE_NAMES_H
+#define DRA_VALIDATE_NAMES_H
+#include "util/fielderr.h"
+#include <stdbool.h>
+
+bool vn_dns_label(errlist *e, fpath *p, const char *v);
+bool vn_dns_subdomain(errlist *e, fpath *p, const char *v);
+bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name);
+bool vn_driver_name(errlist *e, fpath *p, const char *v);      /* Required, TooLong 63, lower-cased subdomain */
+bool vn_c_identifier(errlist *e, fpath *p, const char *v);
+bool vn_qualified_name(errlist *e, fpath *p, const char *v);   /* id or domain/id */
+bool vn_fully_qualified_name(errlist *e, fpath *p, const char *v);
+bool vn_pool_name(errlist *e, fpath *p, const char *v);
+bool vn_label_key(errlist *e, fpath *p, const char *v);
+bool vn_label_value(errlist *e, fpath *p, const char *v);
+bool vn_node_name(errlist *e, fpath *p, const char *v);
+bool vn_semver(errlist *e, fpath *p, const char *v);
+bool vn_uuid(errlist *e, fpath *p, const char *v);
+bool vn_extended_resource_name(errlist *e, fpath *p, const char *v);
+
+#endif

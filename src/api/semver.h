@@ -14,7 +14,10 @@ typedef struct semver {
   size_t build_len;
 } semver;
 
-/* Strict SemVer 2.0.0 (no leading 'v', no leading zeros in numeric ids).
+/* Strict SemVer 2.0.0, exactly semver.org's regular expression: no leading
+ * 'v', no leading zeros in MAJOR.MINOR.PATCH or in numeric pre-release ids
+ * (build ids may have them: "1.0.0-alpha+001" is the spec's own example).
+ * MAJOR, MINOR and PATCH must fit uint64. Never allocates.
  * Returns true on success; *out's strings point into s (which must outlive it). */
 bool semver_parse(const char *s, size_t len, semver *out);
 /* <0, 0, >0 per SemVer precedence (build metadata ignored). */

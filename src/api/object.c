@@ -16,6 +16,7 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_POD_GROUP, "PodGroup", "scheduling.k8s.io", "v1beta1", "podgroups", true, &pod_group_desc},
     {KIND_RESOURCE_CLAIM, "ResourceClaim", "resource.k8s.io", "v1", "resourceclaims", true, &resource_claim_desc},
     {KIND_POD, "Pod", "", "v1", "pods", true, &pod_desc},
+    {KIND_EVENT, "Event", "", "v1", "events", true, &event_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }

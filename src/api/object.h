@@ -17,6 +17,7 @@ typedef enum {
   KIND_POD_GROUP,
   KIND_RESOURCE_CLAIM,
   KIND_POD,
+  KIND_EVENT, /* core/v1 Event: written by the control loop, never restored */
   KIND_COUNT
 } api_kind;
 

@@ -30,7 +30,7 @@
   X(container_extended_resource_request) X(pod_extended_resource_claim_status)            \
   X(pod_status) X(pod) X(taint) X(node_spec) X(node_status) X(node) X(namespace_obj)      \
   X(pod_group_resource_claim) X(pod_group_resource_claim_status) X(pod_group_spec)        \
-  X(pod_group_status) X(pod_group)
+  X(pod_group_status) X(pod_group) X(object_reference) X(event_source) X(event)
 
 #define API_DECLARE_CONTAINERS(T) typedef struct T T; DECLARE_CONTAINERS(T)
 API_STRUCTS(API_DECLARE_CONTAINERS)
@@ -508,5 +508,37 @@ DEFINE_STRUCT(pod_group_status)
   X(S, EMB, spec, "spec", pod_group_spec, 0)        \
   X(S, EMB, status, "status", pod_group_status, 0)
 DEFINE_STRUCT(pod_group)
+
+/* ---- core/v1 Event (written by the scheduler and controllers) ---- */
+#define object_reference_FIELDS(X, S)                    \
+  X(S, STR, kind, "kind", _, 0)                          \
+  X(S, STR, namespace_, "namespace", _, 0)               \
+  X(S, STR, name, "name", _, 0)                          \
+  X(S, STR, uid, "uid", _, 0)                            \
+  X(S, STR, api_version, "apiVersion", _, 0)             \
+  X(S, STR, resource_version, "resourceVersion", _, 0)   \
+  X(S, STR, field_path, "fieldPath", _, 0)
+DEFINE_STRUCT(object_reference)
+
+#define event_source_FIELDS(X, S)           \
+  X(S, STR, component, "component", _, 0)   \
+  X(S, STR, host, "host", _, 0)
+DEFINE_STRUCT(event_source)
+
+#define event_FIELDS(X, S)                                              \
+  X(S, STR, api_version, "apiVersion", _, 0)                            \
+  X(S, STR, kind, "kind", _, 0)                                         \
+  X(S, EMB, metadata, "metadata", object_meta, 0)                       \
+  X(S, EMB, involved_object, "involvedObject", object_reference, 0)     \
+  X(S, STR, reason, "reason", _, 0)                                     \
+  X(S, STR, message, "message", _, 0)                                   \
+  X(S, EMB, source, "source", event_source, 0)                          \
+  X(S, STR, first_timestamp, "firstTimestamp", _, 0)                    \
+  X(S, STR, last_timestamp, "lastTimestamp", _, 0)                      \
+  X(S, INT, count, "count", _, 0)                                       \
+  X(S, STR, type, "type", _, 0)                                         \
+  X(S, STR, reporting_component, "reportingComponent", _, 0)            \
+  X(S, STR, reporting_instance, "reportingInstance", _, 0)
+DEFINE_STRUCT(event)
 
 #endif

@@ -1,0 +1,94 @@
+/* json_write.c: json_t -> text as kubectl -o json prints it (Go's
+ * json.MarshalIndent with 4 spaces): insertion order, HTML-safe escaping,
+ * Go's float spelling, "{}" and "[]" for empty containers. */
+#include "codec/doc.h"
+#include "codec/gofloat.h"
+#include "codec/utf8.h"
+
+static void indent(strbuf *out, int level) {
+  sb_putc(out, '\n');
+  for (int i = 0; i < level; i++) sb_puts(out, "    ");
+}
+
+static void put_string(strbuf *out, const char *s, size_t len) {
+  static const char hex[] = "0123456789abcdef";
+  const unsigned char *p = (const unsigned char *)s;
+  sb_putc(out, '"');
+  for (size_t i = 0; i < len;) {
+    unsigned char c = p[i];
+    const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
+                    : c == '\b' ? "\\b" : c == '\f' ? "\\f" : NULL;
+    if (esc) {
+      sb_puts(out, esc);
+      i++;
+    } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+      sb_puts(out, u);
+      i++;
+    } else if (c < 0x80) {
+      sb_putc(out, (char)c);
+      i++;
+    } else {
+      unsigned cp;
+      size_t n = utf8_decode(p + i, len - i, &cp);
+      if (!n) sb_puts(out, "\\ufffd");
+      else if (cp == 0x2028 || cp == 0x2029) sb_printf(out, "\\u%04x", cp);
+      else sb_add(out, s + i, n);
+      i += n ? n : 1;
+    }
+  }
+  sb_putc(out, '"');
+}
+
+static void put_value(strbuf *out, const json_t *v, int level) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    if (!json_object_size(v)) {
+      sb_puts(out, "{}");
+      return;
+    }
+    sb_putc(out, '{');
+    const char *k;
+    size_t klen, n = 0;
+    json_t *child;
+    json_object_keylen_foreach((json_t *)v, k, klen, child) {
+      if (n++) sb_putc(out, ',');
+      indent(out, level + 1);
+      put_string(out, k, klen);
+      sb_puts(out, ": ");
+      put_value(out, child, level + 1);
+    }
+    indent(out, level);
+    sb_putc(out, '}');
+    return;
+  }
+  case JSON_ARRAY: {
+    if (!json_array_size(v)) {
+      sb_puts(out, "[]");
+      return;
+    }
+    sb_putc(out, '[');
+    size_t i;
+    json_t *child;
+    json_array_foreach(v, i, child) {
+      if (i) sb_putc(out, ',');
+      indent(out, level + 1);
+      put_value(out, child, level + 1);
+    }
+    indent(out, level);
+    sb_putc(out, ']');
+    return;
+  }
+  case JSON_STRING: put_string(out, json_string_value(v), json_string_length(v)); return;
+  case JSON_INTEGER: sb_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+  case JSON_REAL: go_format_float_json(out, json_real_value(v)); return;
+  case JSON_TRUE: sb_puts(out, "true"); return;
+  case JSON_FALSE: sb_puts(out, "false"); return;
+  case JSON_NULL: sb_puts(out, "null"); return;
+  }
+}
+
+void doc_write_json(strbuf *out, const json_t *v) {
+  put_value(out, v, 0);
+  sb_putc(out, '\n');
+}

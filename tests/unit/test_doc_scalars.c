@@ -1,0 +1,100 @@
+/* test_doc_scalars.c: YAML scalar resolution as sigs.k8s.io/yaml (go-yaml v2)
+ * does it, seen through the loaded json_t. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "codec/doc.h"
+#include <stdio.h>
+#include <string.h>
+
+typedef struct scalar_case {
+  const char *yaml; /* the value after "v: " */
+  const char *json; /* the loaded value, compact JSON */
+} scalar_case;
+
+static const scalar_case cases[] = {
+    /* null */
+    {"", "null"}, {"~", "null"}, {"null", "null"}, {"Null", "null"}, {"NULL", "null"}, {"nULL", "\"nULL\""},
+    /* YAML 1.1 bools */
+    {"true", "true"}, {"True", "true"}, {"TRUE", "true"}, {"tRUE", "\"tRUE\""}, {"y", "true"}, {"Y", "true"},
+    {"yes", "true"}, {"Yes", "true"}, {"YES", "true"}, {"on", "true"}, {"On", "true"}, {"ON", "true"},
+    {"false", "false"}, {"n", "false"}, {"N", "false"}, {"no", "false"}, {"No", "false"}, {"NO", "false"},
+    {"off", "false"}, {"Off", "false"}, {"OFF", "false"}, {"yEs", "\"yEs\""},
+    /* ints */
+    {"0", "0"}, {"-0", "0"}, {"+12", "12"}, {"1_000", "1000"}, {"0x1F", "31"}, {"0X1f", "31"}, {"-0x10", "-16"},
+    {"0o17", "15"}, {"017", "15"}, {"0b101", "5"}, {"-0b101", "-5"}, {"0b-11", "-3"}, {"0x", "\"0x\""},
+    {"9223372036854775807", "9223372036854775807"}, {"-9223372036854775808", "-9223372036854775808"},
+    /* beyond int64: uint64 and larger become doubles (jansson has no uint64) */
+    {"9223372036854775808", "9.2233720368547758e18"}, {"99999999999999999999", "1e20"},
+    /* floats */
+    {"1.5", "1.5"}, {"-1.5e3", "-1500.0"}, {".5", "0.5"}, {"+.5", "0.5"}, {"1.", "1.0"}, {"1e3", "1000.0"},
+    {"08", "8.0"}, {"1_0.5", "10.5"}, {"1e400", "\"1e400\""}, {".e5", "\".e5\""}, {"0x1p3", "\"0x1p3\""},
+    /* strings */
+    {"abc", "\"abc\""}, {"'true'", "\"true\""}, {"\"123\"", "\"123\""}, {"!!str 123", "\"123\""},
+    {"!!str true", "\"true\""}, {"! 12", "\"12\""}, {"!custom 12", "\"12\""}, {"2001-12-14", "\"2001-12-14\""},
+    {"2001-12-14T21:59:43.10-05:00", "\"2001-12-14T21:59:43.10-05:00\""}, {"1:20", "\"1:20\""},
+    {"\"\"", "\"\""}, {"''", "\"\""}, {"\"a\\tb\\u00e9\"", "\"a\\tb\xc3\xa9\""}, {"a b  c", "\"a b  c\""},
+    {"|\n  line1\n  line2\n", "\"line1\\nline2\\n\""}, {">-\n  folded\n  text\n", "\"folded text\""},
+    /* tags that convert */
+    {"!!int \"12\"", "12"}, {"!!float 3", "3.0"}, {"!!bool yes", "true"}, {"!!null ~", "null"},
+    {"!!timestamp 2001-12-14", "\"2001-12-14\""},
+};
+
+static void test_scalar_table(void **state) {
+  (void)state;
+  int fails = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "v: %s\n", cases[i].yaml);
+    docset ds = {0};
+    strbuf err = STRBUF_INIT;
+    int rc = docs_load_buffer("s.yaml", text, strlen(text), &ds, &err);
+    char *got = rc == 0 ? json_dumps(json_object_get(ds.items[0].root, "v"), JSON_ENCODE_ANY | JSON_REAL_PRECISION(17)) : NULL;
+    if (!got || strcmp(got, cases[i].json)) {
+      print_error("v: %s -> %s (%s), want %s\n", cases[i].yaml, got ? got : "error", sb_str(&err), cases[i].json);
+      fails++;
+    }
+    free(got);
+    docset_free(&ds);
+    sb_free(&err);
+  }
+  assert_int_equal(fails, 0);
+}
+
+typedef struct key_case {
+  const char *yaml, *key;
+} key_case;
+
+/* sigs.k8s.io/yaml turns non-string keys into strings. */
+static void test_key_conversion(void **state) {
+  (void)state;
+  static const key_case keys[] = {{"1", "1"},           {"0x10", "16"},  {"yes", "true"}, {"off", "false"},
+                                  {"1.5", "1.5"},       {"1e3", "1000"}, {"0.1", "0.1"},  {"3.14159265358979", "3.1415927"},
+                                  {"\"yes\"", "yes"},   {"'1'", "1"},    {"2001-12-14", "2001-12-14"},
+                                  {"18446744073709551615", "18446744073709551615"}, {".inf", ".inf"}, {"-.inf", "-.inf"}};
+  int fails = 0;
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+    char text[128];
+    snprintf(text, sizeof text, "%s: x\n", keys[i].yaml);
+    docset ds = {0};
+    strbuf err = STRBUF_INIT;
+    int rc = docs_load_buffer("k.yaml", text, strlen(text), &ds, &err);
+    const char *got = rc == 0 ? json_object_iter_key(json_object_iter(ds.items[0].root)) : sb_str(&err);
+    if (rc || strcmp(got, keys[i].key)) {
+      print_error("key %s -> %s, want %s\n", keys[i].yaml, got, keys[i].key);
+      fails++;
+    }
+    docset_free(&ds);
+    sb_free(&err);
+  }
+  assert_int_equal(fails, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_scalar_table),
+      cmocka_unit_test(test_key_conversion),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

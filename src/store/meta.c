@@ -1,0 +1,119 @@
+/* meta.c: server-set metadata rules (meta.h). Knows no backend and takes
+ * no lock. */
+#include "store/meta.h"
+#include "api/codec.h"
+#include "store/uid.h"
+#include "util/atom.h"
+#include "util/die.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define GENERATED_SUFFIX_LEN 5
+#define MAX_GENERATE_NAME_PREFIX (63 - GENERATED_SUFFIX_LEN)
+
+static bool empty(const char *s) { return !s || !*s; }
+
+bool meta_kind_has_generation(api_kind k) {
+  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP;
+}
+
+bool meta_key_ok(const api_object *o) {
+  const object_meta *m = api_object_meta(o);
+  if (empty(m->name) && empty(m->generate_name)) return false;
+  return o->info->namespaced != empty(m->namespace_);
+}
+
+char *meta_key(const char *namespace_, const char *name) {
+  size_t ns_len = namespace_ ? strlen(namespace_) : 0, name_len = strlen(name);
+  char *key = xmalloc(ns_len + name_len + 2);
+  if (ns_len) memcpy(key, namespace_, ns_len);
+  key[ns_len] = '\x1f';
+  memcpy(key + ns_len + 1, name, name_len + 1);
+  return key;
+}
+
+/* splitmix64: a fixed, well-mixed sequence from a seed. */
+static uint64_t mix(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void meta_generate_name(api_object *o, uint64_t seed) {
+  object_meta *m = api_object_meta(o);
+  if (!empty(m->name) || empty(m->generate_name)) return;
+  static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  size_t prefix = strlen(m->generate_name);
+  if (prefix > MAX_GENERATE_NAME_PREFIX) prefix = MAX_GENERATE_NAME_PREFIX;
+  uint64_t state = seed ^ atom_hash_bytes(m->generate_name, prefix);
+  char *name = arena_alloc(o->arena, prefix + GENERATED_SUFFIX_LEN + 1);
+  memcpy(name, m->generate_name, prefix);
+  for (size_t i = 0; i < GENERATED_SUFFIX_LEN; i++) name[prefix + i] = alphabet[mix(&state) % (sizeof alphabet - 1)];
+  m->name = name;
+}
+
+void meta_format_time(int64_t unix_seconds, char out[21]) {
+  time_t t = (time_t)unix_seconds;
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(out, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void meta_on_create(api_object *o, const char *now, unsigned incarnation) {
+  object_meta *m = api_object_meta(o);
+  if (empty(m->uid)) {
+    char uid[UUID_TEXT_LEN + 1];
+    store_object_uid(o->info, m->namespace_, m->name, incarnation, uid);
+    m->uid = arena_strdup(o->arena, uid);
+  }
+  if (empty(m->creation_timestamp)) m->creation_timestamp = arena_strdup(o->arena, now);
+  if (meta_kind_has_generation(o->info->kind) && !m->generation_set) {
+    m->generation = 1;
+    m->generation_set = true;
+  }
+}
+
+static bool spec_changed(const api_object *o, const api_object *old) {
+  const type_desc *td = o->info->desc;
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    if (strcmp(f->json, "spec") != 0) continue;
+    if (f->kind != K_EMB) die_bug("spec of a kind with generation is not a struct");
+    return !codec_equal(f->elem, (const char *)o->typed + f->offset, (const char *)old->typed + f->offset);
+  }
+  return false;
+}
+
+static char *carried(api_object *o, const char *value) { return value ? arena_strdup(o->arena, value) : NULL; }
+
+void meta_on_update(api_object *o, const api_object *old) {
+  object_meta *m = api_object_meta(o);
+  const object_meta *was = api_object_meta(old);
+  m->uid = carried(o, was->uid);
+  m->creation_timestamp = carried(o, was->creation_timestamp);
+  m->deletion_timestamp = carried(o, was->deletion_timestamp);
+  m->deletion_grace_period_seconds = was->deletion_grace_period_seconds;
+  m->deletion_grace_period_seconds_set = was->deletion_grace_period_seconds_set;
+  m->generation = was->generation;
+  m->generation_set = was->generation_set;
+  if (meta_kind_has_generation(o->info->kind) && spec_changed(o, old)) {
+    m->generation++;
+    m->generation_set = true;
+  }
+}
+
+void meta_set_resource_version(api_object *o, uint64_t rv) {
+  api_object_meta(o)->resource_version = arena_printf(o->arena, "%" PRIu64, rv);
+}
+
+bool meta_changed(api_object *o, const api_object *old) {
+  object_meta *m = api_object_meta(o);
+  char *rv = m->resource_version;
+  m->resource_version = api_object_meta(old)->resource_version;
+  bool changed = !codec_equal(o->info->desc, o->typed, old->typed);
+  m->resource_version = rv;
+  return changed;
+}

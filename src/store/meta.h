@@ -1,0 +1,35 @@
+/* meta.h: the server-set metadata rules of kube-apiserver's generic
+ * registry, shared by every store backend: object keys and scope, names
+ * from generateName, uid/creationTimestamp/generation on create, what an
+ * update carries over, spec-change detection, and resourceVersion text.
+ * Functions here only edit the object they are given; the backend decides
+ * when (under its lock) and with which revision. */
+#ifndef DRA_STORE_META_H
+#define DRA_STORE_META_H
+#include "api/object.h"
+#include <stdint.h>
+
+/* DeviceClass, ResourceSlice and PodGroup (api.md §12). */
+bool meta_kind_has_generation(api_kind k);
+/* True when name is set (or generateName can make one) and the namespace
+ * is set exactly when the kind is namespaced. */
+bool meta_key_ok(const api_object *o);
+/* "<namespace>\x1f<name>": the object's key within its kind. malloc'd. */
+char *meta_key(const char *namespace_, const char *name);
+/* generateName + 5 characters from Kubernetes' alphabet
+ * ("bcdfghjklmnpqrstvwxz2456789"), chosen from seed so runs repeat;
+ * generateName is cut to 58 bytes first. Only when name is empty. */
+void meta_generate_name(api_object *o, uint64_t seed);
+/* RFC 3339 UTC, whole seconds: "2026-01-02T15:04:05Z" (21 bytes with NUL). */
+void meta_format_time(int64_t unix_seconds, char out[21]);
+/* Create: uid (uid.h, incarnation as there), creationTimestamp = now and
+ * generation 1 (kinds with generation) when absent. */
+void meta_on_create(api_object *o, const char *now, unsigned incarnation);
+/* Update: uid, creationTimestamp, deletionTimestamp and generation come
+ * from old; generation +1 when spec changed. */
+void meta_on_update(api_object *o, const api_object *old);
+void meta_set_resource_version(api_object *o, uint64_t rv);
+/* Whether o and old differ in anything but resourceVersion. */
+bool meta_changed(api_object *o, const api_object *old);
+
+#endif

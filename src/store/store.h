@@ -1,0 +1,181 @@
+/* store.h: the object store every front end shares (dra schedule, dra
+ * serve, the embedding API): API objects by kind, namespace and name, with
+ * the server-set metadata kube-apiserver keeps (resourceVersion, uid,
+ * generation, creationTimestamp, deletionTimestamp for finalizers), the
+ * indexes the scheduler and controllers look objects up by, and an ordered
+ * event stream for watches.
+ *
+ * A store is a backend behind a vtable (store_backend), so SQLite or etcd
+ * backends can be added without touching callers; store_memory_open() is
+ * the in-memory one. Every backend honours the contract written here.
+ *
+ * Objects are immutable once stored. A stored version is a store_obj with a
+ * reference count: get/list/events hand out references; an update stores a
+ * new version and the old one is freed when its last reference goes.
+ * All calls are thread-safe. */
+#ifndef DRA_STORE_H
+#define DRA_STORE_H
+#include "api/object.h"
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef enum {
+  STORE_OK = 0,
+  STORE_NOT_FOUND,      /* 404 NotFound */
+  STORE_ALREADY_EXISTS, /* 409 AlreadyExists */
+  STORE_CONFLICT,       /* 409 Conflict: stale resourceVersion or other uid */
+  STORE_INVALID,        /* no name, or a namespace that does not fit the kind's scope */
+  STORE_GONE,           /* 410 Expired: watch from a resourceVersion older than the kept history */
+} store_status;
+
+/* One stored version of an object. Read-only for everyone. */
+typedef struct store_obj {
+  const api_object *object; /* metadata holds uid, resourceVersion, generation, creationTimestamp */
+  uint64_t rv;              /* metadata.resourceVersion as a number */
+  uint64_t created_rv;      /* rv of the create that made the object: its creation order */
+  atomic_uint refs;
+} store_obj;
+
+store_obj *store_obj_ref(store_obj *o);
+void store_obj_unref(store_obj *o); /* NULL is fine */
+static inline const object_meta *store_obj_meta(const store_obj *o) { return api_object_meta(o->object); }
+
+typedef enum { STORE_ADDED, STORE_MODIFIED, STORE_DELETED } store_event_type;
+
+/* rv is the resourceVersion of the change; for DELETED the object is the
+ * last state with metadata.resourceVersion set to the deletion's rv, as
+ * Kubernetes watches show it. */
+typedef struct store_event {
+  store_event_type type;
+  store_obj *obj;
+  uint64_t rv;
+} store_event;
+
+/* Called for every change, in resourceVersion order, one call at a time,
+ * with the store locked: the callback may read the store (get, list) and
+ * may write (its own events are queued and delivered after the current
+ * one), but must not wait for another thread that uses the store. It may
+ * keep ev->obj with store_obj_ref. */
+typedef void (*store_watch_fn)(void *user, const store_event *ev);
+
+typedef enum {
+  STORE_INDEX_NONE,        /* every object of the kind */
+  STORE_INDEX_SLICE_POOL,  /* ResourceSlices: key = spec.driver, key2 = spec.pool.name */
+  STORE_INDEX_SLICE_NODE,  /* ResourceSlices: key = spec.nodeName or any device's nodeName */
+  STORE_INDEX_CLAIM_OWNER, /* ResourceClaims: key = uid of any metadata.ownerReferences entry */
+  STORE_INDEX_POD_NODE,    /* Pods: key = spec.nodeName */
+  STORE_INDEX_POD_GROUP,   /* Pods: key = spec.schedulingGroup.podGroupName, in query namespace */
+  STORE_INDEX_COUNT
+} store_index;
+
+typedef enum {
+  STORE_BY_NAME,     /* namespace, then name (byte order) */
+  STORE_BY_CREATION, /* order of the creates in this store (created_rv) */
+} store_order;
+
+typedef struct store_query {
+  api_kind kind;          /* must match the index's kind */
+  const char *namespace_; /* NULL or "": all namespaces (ignored for cluster-scoped kinds);
+                             required for STORE_INDEX_POD_GROUP */
+  store_index index;
+  const char *key, *key2; /* index keys, see store_index */
+  store_order order;
+} store_query;
+
+typedef struct store_list {
+  store_obj **items; /* each a reference */
+  size_t n;
+  uint64_t rv; /* the store's revision when listed: watch from here to miss nothing */
+} store_list;
+
+void store_list_free(store_list *l);
+
+/* Preconditions of update and delete, as metav1.Preconditions; NULL or ""
+ * members are not checked. */
+typedef struct store_preconditions {
+  const char *uid;
+  const char *resource_version;
+} store_preconditions;
+
+typedef struct store store;
+
+typedef struct store_backend {
+  const char *name;
+  /* Stores a new object. Fills what is missing: name from generateName,
+   * uid (uid.h), creationTimestamp (the clock), metadata.generation = 1 for
+   * kinds with generation; always sets resourceVersion. On STORE_OK the
+   * store owns obj; otherwise the caller still does. */
+  store_status (*create)(store *s, api_object *obj, store_obj **out);
+  store_status (*get)(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out);
+  /* Replaces the object of obj's kind/namespace/name. A non-empty
+   * metadata.resourceVersion or uid in obj must match the stored one
+   * (else STORE_CONFLICT). uid, creationTimestamp and deletionTimestamp are
+   * carried over; generation +1 when spec changed. An update that changes
+   * nothing stores nothing and returns the current version. An update that
+   * removes the last finalizer of an object being deleted deletes it.
+   * Ownership of obj as for create. */
+  store_status (*update)(store *s, api_object *obj, store_obj **out);
+  /* Deletes the object, or, while it has finalizers, sets its
+   * deletionTimestamp (once) and keeps it: *out then is that version. */
+  store_status (*remove)(store *s, api_kind kind, const char *namespace_, const char *name,
+                         const store_preconditions *pre, store_obj **out);
+  store_status (*list)(store *s, const store_query *q, store_list *out);
+  /* Subscribes fn. since_rv 0: changes from now on; otherwise first replays
+   * the kept events after since_rv (STORE_GONE when they are no longer
+   * kept). *id is for unwatch. */
+  store_status (*watch)(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id);
+  void (*unwatch)(store *s, uint64_t id);
+  uint64_t (*revision)(store *s); /* the last resourceVersion handed out */
+  void (*close)(store *s);
+} store_backend;
+
+/* Backends embed this as their first member. */
+struct store {
+  const store_backend *backend;
+};
+
+/* Unix seconds now; creationTimestamp and deletionTimestamp come from it. */
+typedef int64_t (*store_clock_fn)(void *user);
+
+typedef struct store_options {
+  store_clock_fn clock; /* NULL: the system clock */
+  void *clock_user;
+  size_t history; /* events kept for watch resumption; 0: 1024 */
+} store_options;
+
+store *store_memory_open(const store_options *opts);
+
+/* out may be NULL everywhere; a non-NULL *out is a reference to unref. */
+static inline store_status store_create(store *s, api_object *obj, store_obj **out) {
+  return s->backend->create(s, obj, out);
+}
+static inline store_status store_get(store *s, api_kind kind, const char *namespace_, const char *name,
+                                     store_obj **out) {
+  return s->backend->get(s, kind, namespace_, name, out);
+}
+static inline store_status store_update(store *s, api_object *obj, store_obj **out) {
+  return s->backend->update(s, obj, out);
+}
+static inline store_status store_delete(store *s, api_kind kind, const char *namespace_, const char *name,
+                                        const store_preconditions *pre, store_obj **out) {
+  return s->backend->remove(s, kind, namespace_, name, pre, out);
+}
+static inline store_status store_list_query(store *s, const store_query *q, store_list *out) {
+  return s->backend->list(s, q, out);
+}
+static inline store_status store_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
+  return s->backend->watch(s, since_rv, fn, user, id);
+}
+static inline void store_unwatch(store *s, uint64_t id) { s->backend->unwatch(s, id); }
+static inline uint64_t store_revision(store *s) { return s->backend->revision(s); }
+static inline void store_close(store *s) {
+  if (s) s->backend->close(s);
+}
+
+/* "NotFound", "AlreadyExists", "Conflict", "Invalid", "Expired": the Status reason. */
+const char *store_status_reason(store_status st);
+/* The Status message kube-apiserver gives, e.g.
+ * `resourceclaims.resource.k8s.io "x" not found`. malloc'd. */
+char *store_status_message(store_status st, const api_kind_info *info, const char *name);
+
+#endif

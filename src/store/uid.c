@@ -1,0 +1,41 @@
+/* uid.c: name-based UUIDs (uid.h), SHA-1 from OpenSSL's libcrypto. */
+#include "store/uid.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+
+static const unsigned char url_namespace[16] = {0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1,
+                                                0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
+
+void uuid_v5(const unsigned char ns[16], const char *name, size_t len, char *out) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int digest_len = 0;
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  if (!ctx) die_oom();
+  if (!EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) || !EVP_DigestUpdate(ctx, ns, 16) ||
+      !EVP_DigestUpdate(ctx, name, len) || !EVP_DigestFinal_ex(ctx, digest, &digest_len) || digest_len < 16)
+    die_bug("SHA-1 failed");
+  EVP_MD_CTX_free(ctx);
+  digest[6] = (unsigned char)((digest[6] & 0x0f) | 0x50); /* version 5 */
+  digest[8] = (unsigned char)((digest[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+  static const char hex[] = "0123456789abcdef";
+  char *p = out;
+  for (int i = 0; i < 16; i++) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+    *p++ = hex[digest[i] >> 4];
+    *p++ = hex[digest[i] & 15];
+  }
+  *p = 0;
+}
+
+void store_object_uid(const api_kind_info *info, const char *namespace_, const char *name, unsigned incarnation,
+                      char *out) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "dra:%s%s%s/%s/%s", info->resource, info->group[0] ? "." : "", info->group,
+            namespace_ ? namespace_ : "", name);
+  if (incarnation) sb_printf(&sb, "#%u", incarnation);
+  uuid_v5(url_namespace, sb_str(&sb), sb.len, out);
+  sb_free(&sb);
+}

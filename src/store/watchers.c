@@ -1,0 +1,108 @@
+/* watchers.c: subscriber list, resumable event history and ordered
+ * delivery for store backends (watchers.h). */
+#include "store/watchers.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_HISTORY 1024
+
+static store_event *queue_at(event_queue *q, size_t i) { return &q->items[(q->head + i) % q->cap]; }
+
+static void queue_push(event_queue *q, store_event ev) {
+  if (q->n == q->cap) {
+    size_t cap = q->cap ? q->cap * 2 : 16;
+    store_event *items = xmalloc(cap * sizeof *items);
+    for (size_t i = 0; i < q->n; i++) items[i] = *queue_at(q, i);
+    free(q->items);
+    q->items = items;
+    q->cap = cap;
+    q->head = 0;
+  }
+  q->items[(q->head + q->n++) % q->cap] = ev;
+}
+
+static store_event queue_pop(event_queue *q) {
+  store_event ev = q->items[q->head];
+  q->head = (q->head + 1) % q->cap;
+  q->n--;
+  return ev;
+}
+
+static void queue_free(event_queue *q) {
+  while (q->n) store_obj_unref(queue_pop(q).obj);
+  free(q->items);
+  *q = (event_queue){0};
+}
+
+void watchers_init(watchers *w, size_t history_max) {
+  memset(w, 0, sizeof *w);
+  w->history_max = history_max ? history_max : DEFAULT_HISTORY;
+  w->next_id = 1;
+}
+
+void watchers_free(watchers *w) {
+  queue_free(&w->history);
+  queue_free(&w->pending);
+  free(w->subs);
+  memset(w, 0, sizeof *w);
+}
+
+static void remember(watchers *w, store_event ev) {
+  if (w->history.n == w->history_max) store_obj_unref(queue_pop(&w->history).obj);
+  store_obj_ref(ev.obj);
+  queue_push(&w->history, ev);
+}
+
+/* Drops subscribers removed while a delivery ran. */
+static void compact(watchers *w) {
+  size_t kept = 0;
+  for (size_t i = 0; i < w->n_subs; i++)
+    if (w->subs[i].fn) w->subs[kept++] = w->subs[i];
+  w->n_subs = kept;
+}
+
+void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv) {
+  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv});
+  if (w->delivering) return;
+  w->delivering = true;
+  while (w->pending.n) {
+    store_event ev = queue_pop(&w->pending);
+    remember(w, ev);
+    /* Subscribers added by a callback get this event from the history replay. */
+    size_t n = w->n_subs;
+    for (size_t i = 0; i < n; i++)
+      if (w->subs[i].fn) w->subs[i].fn(w->subs[i].user, &ev);
+    store_obj_unref(ev.obj);
+  }
+  w->delivering = false;
+  compact(w);
+}
+
+store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, store_watch_fn fn, void *user,
+                          uint64_t *id) {
+  if (since_rv && since_rv < current_rv) {
+    /* Every event after since_rv must still be kept: the oldest kept one
+     * must be at most since_rv + 1. */
+    if (!w->history.n || queue_at(&w->history, 0)->rv > since_rv + 1) return STORE_GONE;
+  }
+  if (since_rv)
+    for (size_t i = 0; i < w->history.n; i++) {
+      store_event *ev = queue_at(&w->history, i);
+      if (ev->rv > since_rv) fn(user, ev);
+    }
+  if (w->n_subs == w->cap_subs) {
+    w->cap_subs = w->cap_subs ? w->cap_subs * 2 : 4;
+    w->subs = xrealloc(w->subs, w->cap_subs * sizeof *w->subs);
+  }
+  uint64_t new_id = w->next_id++;
+  w->subs[w->n_subs++] = (watcher){new_id, fn, user};
+  if (id) *id = new_id;
+  return STORE_OK;
+}
+
+void watchers_remove(watchers *w, uint64_t id) {
+  for (size_t i = 0; i < w->n_subs; i++)
+    if (w->subs[i].id == id) w->subs[i].fn = NULL;
+  if (!w->delivering) compact(w);
+}

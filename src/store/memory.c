@@ -144,6 +144,17 @@ static store_status finish_delete(memory_store *m, const char *key, store_obj *c
   return STORE_OK;
 }
 
+/* Stores next (owned from now on) as the new version of cur, emits MODIFIED
+ * and hands the new version out. */
+static void replace(memory_store *m, const char *key, store_obj *cur, api_object *next, store_obj **out) {
+  uint64_t rv = ++m->rv;
+  meta_set_resource_version(next, rv);
+  store_obj *o = store_obj_new(next, rv, cur->created_rv);
+  install(m, key, cur, o);
+  watchers_emit(&m->events, STORE_MODIFIED, o, rv);
+  hand_out(o, out);
+}
+
 /* ---- backend operations ---- */
 
 static store_status mem_create(store *s, api_object *obj, store_obj **out) {
@@ -213,12 +224,7 @@ static store_status mem_update(store *s, api_object *obj, store_obj **out) {
   } else if (meta->deletion_timestamp && !meta->finalizers.n) {
     finish_delete(m, key, cur, obj, out);
   } else {
-    uint64_t rv = ++m->rv;
-    meta_set_resource_version(obj, rv);
-    store_obj *o = store_obj_new(obj, rv, cur->created_rv);
-    install(m, key, cur, o);
-    watchers_emit(&m->events, STORE_MODIFIED, o, rv);
-    hand_out(o, out);
+    replace(m, key, cur, obj, out);
   }
 done:
   unlock(m);
@@ -236,12 +242,7 @@ static void mark_deleting(memory_store *m, const char *key, store_obj *cur, stor
   meta->deletion_timestamp = arena_strdup(copy->arena, now);
   meta->deletion_grace_period_seconds = 0;
   meta->deletion_grace_period_seconds_set = true;
-  uint64_t rv = ++m->rv;
-  meta_set_resource_version(copy, rv);
-  store_obj *o = store_obj_new(copy, rv, cur->created_rv);
-  install(m, key, cur, o);
-  watchers_emit(&m->events, STORE_MODIFIED, o, rv);
-  hand_out(o, out);
+  replace(m, key, cur, copy, out);
 }
 
 static store_status mem_remove(store *s, api_kind kind, const char *namespace_, const char *name,

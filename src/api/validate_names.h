@@ -8,6 +8,7 @@
 
 bool vn_dns_label(errlist *e, fpath *p, const char *v);
 bool vn_dns_subdomain(errlist *e, fpath *p, const char *v);
+/* p names metadata: errors go to p.name / p.generateName. */
 bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name);
 bool vn_driver_name(errlist *e, fpath *p, const char *v);      /* Required, TooLong 63, lower-cased subdomain */
 bool vn_c_identifier(errlist *e, fpath *p, const char *v);
@@ -16,6 +17,8 @@ bool vn_fully_qualified_name(errlist *e, fpath *p, const char *v);
 bool vn_pool_name(errlist *e, fpath *p, const char *v);
 bool vn_label_key(errlist *e, fpath *p, const char *v);
 bool vn_label_value(errlist *e, fpath *p, const char *v);
+/* An annotation key: the lower-cased key must be a label key; errors show v. */
+bool vn_annotation_key(errlist *e, fpath *p, const char *v);
 bool vn_node_name(errlist *e, fpath *p, const char *v);
 bool vn_semver(errlist *e, fpath *p, const char *v);
 bool vn_uuid(errlist *e, fpath *p, const char *v);

@@ -1,0 +1,75 @@
+/* admission.c: the admission pipeline shared by every front end: per kind,
+ * defaults (§12), strategy preparation, dropping of gated fields (§13) and
+ * validation (§4-§10), in kube-apiserver's order; and the whole-object
+ * "is invalid" message (§2.3). The per-kind work lives in the files behind
+ * admission_steps.h and validate.h; this file only sequences it. */
+#include "api/admission.h"
+#include "api/admission_steps.h"
+#include "api/validate.h"
+#include "util/strbuf.h"
+#include <stdlib.h>
+
+void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
+                            gate_id gate) {
+  if (!ctx->warn) return;
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "Warning: %s \"%s\": %s: dropped, feature gate %s is disabled", kind, name ? name : "", path,
+            gate_name(gate));
+  ctx->warn(ctx->user, sb_str(&sb));
+  sb_free(&sb);
+}
+
+bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs) {
+  size_t errs_before = errs->n;
+  const void *prev = old ? old->typed : NULL;
+  arena *a = obj->arena;
+  switch (obj->info->kind) {
+  case KIND_DEVICE_CLASS:
+    drop_gated_device_class(ctx, op, obj->typed, prev);
+    validate_device_class(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_RESOURCE_CLAIM:
+    defaults_resource_claim(ctx, a, obj->typed);
+    prepare_resource_claim(op, a, obj->typed, prev);
+    drop_gated_resource_claim(ctx, op, obj->typed, prev);
+    validate_resource_claim(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_RESOURCE_CLAIM_TEMPLATE:
+    defaults_resource_claim_template(ctx, a, obj->typed);
+    drop_gated_resource_claim_template(ctx, op, obj->typed, prev);
+    validate_resource_claim_template(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_RESOURCE_SLICE:
+    defaults_resource_slice(ctx, a, obj->typed);
+    drop_gated_resource_slice(ctx, op, obj->typed, prev);
+    validate_resource_slice(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_POD_GROUP:
+    drop_gated_pod_group(ctx, op, obj->typed, prev);
+    validate_pod_group(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_POD:
+    validate_pod(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_NODE:
+    validate_node(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_NAMESPACE:
+    validate_namespace(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_COUNT:
+    break;
+  }
+  return errs->n == errs_before;
+}
+
+char *admission_invalid_message(const api_object *obj, const errlist *errs) {
+  char kind[128];
+  const char *name = api_object_meta(obj)->name;
+  char *aggregate = errlist_aggregate(errs);
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s \"%s\" is invalid: %s", api_kind_qualified(obj->info, kind, sizeof kind), name ? name : "",
+            aggregate);
+  free(aggregate);
+  return sb_detach(&sb);
+}

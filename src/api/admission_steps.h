@@ -1,0 +1,37 @@
+/* admission_steps.h: the per-kind steps admission.c runs before validation:
+ * defaults (api.md §12) and the dropping of fields whose feature gate is off
+ * (§13), plus the strategy's preparation of claims (status wiped on create,
+ * kept from the old object on update, spec kept on status update).
+ * Each modifies obj in place; strings it adds are allocated from a (the
+ * object's arena). */
+#ifndef DRA_ADMISSION_STEPS_H
+#define DRA_ADMISSION_STEPS_H
+#include "api/admission.h"
+#include "api/types.h"
+#include "util/arena.h"
+
+/* defaults.c: allocationMode ExactCount, count 1 (also for an explicit 0),
+ * toleration operator Equal. */
+void defaults_resource_claim(const admission_ctx *ctx, arena *a, resource_claim *obj);
+void defaults_resource_claim_template(const admission_ctx *ctx, arena *a, resource_claim_template *obj);
+/* taint timeAdded = ctx->now */
+void defaults_resource_slice(const admission_ctx *ctx, arena *a, resource_slice *obj);
+
+/* drop_gated.c and the slice/PodGroup counterparts. old is the stored object
+ * on updates (a field the old object already uses is kept), NULL on create. */
+void drop_gated_device_class(const admission_ctx *ctx, admit_op op, device_class *obj, const device_class *old);
+void drop_gated_resource_claim(const admission_ctx *ctx, admit_op op, resource_claim *obj, const resource_claim *old);
+void drop_gated_resource_claim_template(const admission_ctx *ctx, admit_op op, resource_claim_template *obj,
+                                        const resource_claim_template *old);
+void drop_gated_resource_slice(const admission_ctx *ctx, admit_op op, resource_slice *obj, const resource_slice *old);
+void drop_gated_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, const pod_group *old);
+
+/* prepare_claim.c: ResourceClaim strategy PrepareForCreate/PrepareForUpdate. */
+void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const resource_claim *old);
+
+/* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`
+ * through ctx->warn (admission.c). */
+void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
+                            gate_id gate);
+
+#endif

@@ -1,0 +1,41 @@
+/* validate.h: per-kind validation entry points the admission pipeline
+ * (admission.c) dispatches to, with kube-apiserver's rules and messages
+ * (api.md §4-§10). Each appends every error of obj to errs, in
+ * kube-apiserver's order. old is the stored object on ADMIT_UPDATE and
+ * ADMIT_STATUS_UPDATE, NULL on ADMIT_CREATE. Defaults (§12) and dropped
+ * gated fields (§13) are already applied when these run. */
+#ifndef DRA_VALIDATE_H
+#define DRA_VALIDATE_H
+#include "api/admission.h"
+#include "api/types.h"
+#include "util/fielderr.h"
+
+/* resource.k8s.io (validate_class.c, validate_claim*.c, validate_template.c) */
+void validate_device_class(const admission_ctx *ctx, admit_op op, device_class *obj, const device_class *old,
+                           errlist *errs);
+void validate_resource_claim(const admission_ctx *ctx, admit_op op, resource_claim *obj, const resource_claim *old,
+                             errlist *errs);
+void validate_resource_claim_template(const admission_ctx *ctx, admit_op op, resource_claim_template *obj,
+                                      const resource_claim_template *old, errlist *errs);
+void validate_resource_slice(const admission_ctx *ctx, admit_op op, resource_slice *obj, const resource_slice *old,
+                             errlist *errs);
+
+/* core/v1 and scheduling.k8s.io: the DRA parts */
+void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *old, errlist *errs);
+void validate_node(const admission_ctx *ctx, admit_op op, node *obj, const node *old, errlist *errs);
+void validate_namespace(const admission_ctx *ctx, admit_op op, namespace_obj *obj, const namespace_obj *old,
+                        errlist *errs);
+void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, const pod_group *old, errlist *errs);
+
+/* ObjectMeta (validate_meta.c), as corevalidation.ValidateObjectMeta: at the
+ * path p (which names the metadata field, e.g. "metadata"): name or
+ * generateName (DNS subdomain), namespace (required and a DNS label when
+ * namespaced, else Forbidden "not allowed on this type"), generation >= 0,
+ * label and annotation formats, finalizer names. */
+void validate_object_meta(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
+/* ValidateObjectMetaUpdate: name, namespace, uid, creationTimestamp,
+ * deletionTimestamp, deletionGracePeriodSeconds immutable; generation not
+ * decremented; no new finalizers while deleting. */
+void validate_object_meta_update(errlist *errs, fpath *p, const object_meta *meta, const object_meta *old);
+
+#endif

@@ -1,0 +1,130 @@
+/* validate_meta.c: ObjectMeta validation shared by every kind, as
+ * corevalidation.ValidateObjectMeta and ValidateObjectMetaUpdate do it:
+ * names, namespace, generation, labels, annotations, finalizers, and the
+ * fields an update must not change. */
+#include "api/validate.h"
+#include "api/validate_names.h"
+#include "util/strbuf.h"
+#include <string.h>
+
+enum { ANNOTATIONS_TOTAL_MAX = 256 * 1024 };
+
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+static void validate_labels(errlist *e, fpath *p, const dstr_map *labels) {
+  size_t mark = fp_field(p, "labels");
+  for (uint32_t i = 0; i < labels->n; i++) {
+    vn_label_key(e, p, labels->items[i].key->str);
+    vn_label_value(e, p, or_empty(labels->items[i].value));
+  }
+  fp_pop(p, mark);
+}
+
+static void validate_annotations(errlist *e, fpath *p, const dstr_map *annotations) {
+  size_t mark = fp_field(p, "annotations");
+  size_t total = 0;
+  for (uint32_t i = 0; i < annotations->n; i++) {
+    vn_annotation_key(e, p, annotations->items[i].key->str);
+    total += annotations->items[i].key->len + strlen(or_empty(annotations->items[i].value));
+  }
+  if (total > ANNOTATIONS_TOTAL_MAX) fe_too_long(e, p, ANNOTATIONS_TOTAL_MAX);
+  fp_pop(p, mark);
+}
+
+static bool standard_finalizer(const char *f) {
+  return !strcmp(f, "kubernetes") || !strcmp(f, "orphan") || !strcmp(f, "foregroundDeletion");
+}
+
+static void validate_finalizers(errlist *e, fpath *p, const dstr_list *finalizers) {
+  size_t mark = fp_field(p, "finalizers");
+  for (uint32_t i = 0; i < finalizers->n; i++) {
+    const char *f = or_empty(finalizers->items[i]);
+    size_t imark = fp_index(p, i);
+    vn_label_key(e, p, f);
+    if (!strchr(f, '/') && !standard_finalizer(f))
+      fe_invalid_str(e, p, f, "name is neither a standard finalizer name nor is it fully qualified");
+    fp_pop(p, imark);
+  }
+  fp_pop(p, mark);
+}
+
+void validate_object_meta(errlist *e, fpath *p, const object_meta *m, bool namespaced) {
+  vn_object_name(e, p, m->name, m->generate_name);
+  size_t mark = fp_field(p, "namespace");
+  const char *ns = or_empty(m->namespace_);
+  if (namespaced) {
+    if (!*ns) fe_required(e, p, NULL);
+    else vn_dns_label(e, p, ns);
+  } else if (*ns) {
+    fe_forbidden(e, p, "not allowed on this type");
+  }
+  fp_pop(p, mark);
+  if (m->generation_set && m->generation < 0) {
+    mark = fp_field(p, "generation");
+    fe_invalid_int(e, p, m->generation, "must be greater than or equal to 0");
+    fp_pop(p, mark);
+  }
+  validate_labels(e, p, &m->labels);
+  validate_annotations(e, p, &m->annotations);
+  validate_finalizers(e, p, &m->finalizers);
+}
+
+/* A string field that must not change; NULL and "" are both empty, except
+ * for pointer fields (null_when_absent), where absent renders as null. */
+static void immutable_str(errlist *e, fpath *p, const char *field, const char *now, const char *before,
+                          bool null_when_absent) {
+  if (!strcmp(or_empty(now), or_empty(before)) && (!null_when_absent || !now == !before)) return;
+  size_t mark = fp_field(p, field);
+  if (!now && null_when_absent) fe_invalid(e, p, "null", "field is immutable");
+  else fe_invalid_str(e, p, or_empty(now), "field is immutable");
+  fp_pop(p, mark);
+}
+
+static bool has_finalizer(const dstr_list *l, const char *f) {
+  for (uint32_t i = 0; i < l->n; i++)
+    if (!strcmp(or_empty(l->items[i]), f)) return true;
+  return false;
+}
+
+static void no_new_finalizers(errlist *e, fpath *p, const dstr_list *now, const dstr_list *before) {
+  strbuf added = STRBUF_INIT;
+  for (uint32_t i = 0; i < now->n; i++) {
+    const char *f = or_empty(now->items[i]);
+    if (has_finalizer(before, f)) continue;
+    sb_puts(&added, added.len ? ", " : "");
+    sb_go_quote(&added, f);
+  }
+  if (added.len) {
+    strbuf detail = STRBUF_INIT;
+    sb_printf(&detail, "no new finalizers can be added if the object is being deleted, found new finalizers []string{%s}",
+              sb_str(&added));
+    size_t mark = fp_field(p, "finalizers");
+    fe_forbidden(e, p, sb_str(&detail));
+    fp_pop(p, mark);
+    sb_free(&detail);
+  }
+  sb_free(&added);
+}
+
+void validate_object_meta_update(errlist *e, fpath *p, const object_meta *m, const object_meta *old) {
+  if (old->deletion_timestamp) no_new_finalizers(e, p, &m->finalizers, &old->finalizers);
+  if (m->generation < old->generation) {
+    size_t mark = fp_field(p, "generation");
+    fe_invalid_int(e, p, m->generation, "must not be decremented");
+    fp_pop(p, mark);
+  }
+  immutable_str(e, p, "name", m->name, old->name, false);
+  immutable_str(e, p, "namespace", m->namespace_, old->namespace_, false);
+  immutable_str(e, p, "uid", m->uid, old->uid, false);
+  immutable_str(e, p, "creationTimestamp", m->creation_timestamp, old->creation_timestamp, false);
+  immutable_str(e, p, "deletionTimestamp", m->deletion_timestamp, old->deletion_timestamp, true);
+  if (m->deletion_grace_period_seconds_set != old->deletion_grace_period_seconds_set ||
+      m->deletion_grace_period_seconds != old->deletion_grace_period_seconds) {
+    size_t mark = fp_field(p, "deletionGracePeriodSeconds");
+    if (m->deletion_grace_period_seconds_set)
+      fe_invalid_int(e, p, m->deletion_grace_period_seconds, "field is immutable");
+    else
+      fe_invalid(e, p, "null", "field is immutable");
+    fp_pop(p, mark);
+  }
+}

@@ -1,0 +1,68 @@
+/* validate_resource.h: validation helpers shared by the resource.k8s.io
+ * validators (class, claim spec and status, template). Every helper appends
+ * errors at the path p it is given and restores p before returning. */
+#ifndef DRA_VALIDATE_RESOURCE_H
+#define DRA_VALIDATE_RESOURCE_H
+#include "api/admission.h"
+#include "api/types.h"
+#include "util/fielderr.h"
+
+enum {
+  DEVICE_REQUESTS_MAX = 32,    /* requests, constraints, config, request references */
+  FIRST_AVAILABLE_MAX = 8,
+  DEVICE_SELECTORS_MAX = 32,
+  DERIVED_ATTRIBUTES_MAX = 32,
+  OPAQUE_PARAMETERS_MAX = 10240,
+  ALLOCATION_RESULTS_MAX = 32,
+  ALLOCATION_CONFIG_MAX = 64,
+  RESERVED_FOR_MAX = 256,
+  BINDING_CONDITIONS_MAX = 4,
+  DEVICE_STATUS_CONDITIONS_MAX = 8,
+  DEVICE_STATUS_DATA_MAX = 10240,
+};
+
+/* TooMany at p when n > max; true when it fired (the list is then not
+ * validated further, as validateSlice/validateSet short-circuit). */
+bool too_many(errlist *e, fpath *p, size_t n, size_t max);
+
+/* validate_selector.c: p names the selectors list. stored: the list is
+ * unchanged from the stored object, its expressions are not re-checked. */
+void validate_selectors(const admission_ctx *ctx, errlist *e, fpath *p, const device_selector_list *sel, bool stored);
+
+/* validate_opaque.c: p names the configuration entry; `opaque` required,
+ * its driver name and parameters (api.md §5.4). */
+void validate_device_configuration(errlist *e, fpath *p, const opaque_device_configuration *opaque, bool stored);
+/* p names the RawExtension field; max_bytes only applies when !stored. */
+void validate_raw_extension(errlist *e, fpath *p, const json_t *raw, bool stored, size_t max_bytes);
+
+/* validate_request_ref.c: "req" or "req/sub" naming a request (and
+ * subrequest) of dc; p names the reference. */
+void validate_request_ref(errlist *e, fpath *p, const char *ref, const device_claim *dc);
+/* A set of references (≤32, unique); p names the list. */
+void validate_request_refs(errlist *e, fpath *p, const dstr_list *refs, const device_claim *dc);
+
+/* validate_toleration.c: p names the toleration. */
+void validate_device_toleration(errlist *e, fpath *p, const device_toleration *t);
+/* bindingConditions / bindingFailureConditions of a device or a result (§7.4);
+ * p names the object holding them. */
+void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, const dstr_list *failure_conds);
+
+/* validate_claim.c: a ResourceClaimSpec (claims and templates); p names it. */
+void validate_claim_spec(const admission_ctx *ctx, errlist *e, fpath *p, const resource_claim_spec *spec);
+/* validate_claim_status.c: a status update (§5.6); p names status. */
+void validate_claim_status_update(const admission_ctx *ctx, errlist *e, fpath *p, const resource_claim *claim,
+                                  const resource_claim *old);
+
+/* admin_access.c (§5.5): the first request with exactly.adminAccess true
+ * needs the namespace label; errors at spec.devices.requests[i].adminAccess
+ * for claims and templates alike. */
+void validate_admin_access_spec(const admission_ctx *ctx, errlist *e, const char *ns, const device_claim *dc);
+/* A status update newly introducing adminAccess results (the old status had
+ * none): errors at status.allocation.devices.results[i].adminAccess. */
+void validate_admin_access_status(const admission_ctx *ctx, errlist *e, const char *ns,
+                                  const resource_claim_status *st, const resource_claim_status *old);
+
+/* Renders v (of type td) as JSON for an "Invalid value: <v>" body. malloc'd. */
+char *render_json_value(const type_desc *td, const void *v);
+
+#endif

@@ -57,6 +57,7 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_NAMESPACE:
     validate_namespace(ctx, op, obj->typed, prev, errs);
     break;
+  case KIND_EVENT: /* no DRA rules */
   case KIND_COUNT:
     break;
   }

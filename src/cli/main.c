@@ -1,18 +1,35 @@
 /* main.c: the dra command line: dispatches to one subcommand per file. */
+#include "commands.h"
 #include <stdio.h>
 #include <string.h>
 
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"validate", cmd_validate, "check manifests as kube-apiserver would (defaults, feature gates, validation)"},
+    {"allocate", cmd_allocate, "allocate claims on one node as kube-scheduler's DRA plugin would"},
+    {"schedule", cmd_schedule, "run the claim controller and the scheduler over a cluster dump"},
+    {"cel", cmd_cel, "compile a CEL device selector, or evaluate it on ResourceSlice devices"},
+    {"serve", cmd_serve, "serve the Kubernetes API for DRA (kubectl works against it)"},
+};
+
 static int usage(FILE *f) {
-  fputs("usage: dra <command> [flags]\n"
-        "commands:\n"
-        "  validate   check manifests as kube-apiserver would\n",
-        f);
+  fputs("usage: dra <command> [flags]\n\ncommands:\n", f);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (commands[i].run) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fputs("\nRun 'dra <command> --help' for a command's flags.\n", f);
   return f == stderr ? 2 : 0;
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name) && commands[i].run) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "dra: unknown command \"%s\"\n", argv[1]);
   return usage(stderr);
 }

@@ -1,0 +1,161 @@
+/* cli_flags.c: see cli_flags.h. Accepts "--flag value", "--flag=value",
+ * "-f value" and "-fvalue". */
+#include "cli_flags.h"
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void strings_add(cli_strings *s, const char *v) {
+  s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+  s->v[s->n++] = xstrdup(v);
+}
+
+void cli_strings_free(cli_strings *s) {
+  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
+  free(s->v);
+  s->v = NULL;
+  s->n = 0;
+}
+
+static bool valid_rfc3339(const char *s) {
+  struct tm tm;
+  memset(&tm, 0, sizeof tm);
+  const char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+  if (!end) return false;
+  if (*end == '.')
+    for (end++; *end >= '0' && *end <= '9'; end++) {}
+  return !strcmp(end, "Z") || ((end[0] == '+' || end[0] == '-') && strlen(end) == 6);
+}
+
+static bool apply(const char *command, cli_common *o, const cli_flag *extra, const char *name, char short_name,
+                  const char *value, bool *used_value) {
+  *used_value = true;
+  if (short_name == 'f' || (name && !strcmp(name, "filename"))) {
+    if (!value) goto missing;
+    o->files = xrealloc(o->files, (o->n_files + 1) * sizeof *o->files);
+    o->files[o->n_files++] = xstrdup(value);
+    return true;
+  }
+  if (short_name == 'o' || (name && !strcmp(name, "output"))) {
+    if (!value) goto missing;
+    if (strcmp(value, "yaml") && strcmp(value, "json") && strcmp(value, "table")) {
+      fprintf(stderr, "error: unable to match a printer suitable for the output format \"%s\", allowed formats are: json,table,yaml\n", value);
+      return false;
+    }
+    o->output = value;
+    return true;
+  }
+  if (name && !strcmp(name, "feature-gates")) {
+    if (!value) goto missing;
+    char err[256];
+    if (!gates_parse(&o->gates, value, err, sizeof err)) {
+      fprintf(stderr, "error: %s\n", err);
+      return false;
+    }
+    return true;
+  }
+  if (name && !strcmp(name, "now")) {
+    if (!value) goto missing;
+    if (!valid_rfc3339(value)) {
+      fprintf(stderr, "error: --now: %s is not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)\n", value);
+      return false;
+    }
+    snprintf(o->now, sizeof o->now, "%s", value);
+    return true;
+  }
+  *used_value = false;
+  if (short_name == 'R' || (name && !strcmp(name, "recursive"))) {
+    o->recursive = true;
+    return true;
+  }
+  if (short_name == 'h' || (name && !strcmp(name, "help"))) {
+    o->help = true;
+    return true;
+  }
+  for (const cli_flag *f = extra; f && (f->long_name || f->short_name); f++) {
+    bool match = (name && f->long_name && !strcmp(name, f->long_name)) || (short_name && short_name == f->short_name);
+    if (!match) continue;
+    if (f->type == CLI_FLAG_BOOL) {
+      *(bool *)f->dst = true;
+      return true;
+    }
+    *used_value = true;
+    if (!value) goto missing;
+    if (f->type == CLI_FLAG_STRING) *(const char **)f->dst = value;
+    else strings_add(f->dst, value);
+    return true;
+  }
+  if (name) fprintf(stderr, "error: unknown flag: --%s\nSee 'dra %s --help' for usage.\n", name, command);
+  else fprintf(stderr, "error: unknown shorthand flag: '%c'\nSee 'dra %s --help' for usage.\n", short_name, command);
+  return false;
+missing:
+  if (name) fprintf(stderr, "error: flag needs an argument: --%s\n", name);
+  else fprintf(stderr, "error: flag needs an argument: '%c' in -%c\n", short_name, short_name);
+  return false;
+}
+
+static bool is_value_flag(const char *name, char short_name, const cli_flag *extra) {
+  static const char *const common_long[] = {"filename", "output", "feature-gates", "now", NULL};
+  if (short_name == 'f' || short_name == 'o') return true;
+  for (size_t i = 0; name && common_long[i]; i++)
+    if (!strcmp(name, common_long[i])) return true;
+  for (const cli_flag *f = extra; f && (f->long_name || f->short_name); f++) {
+    bool match = (name && f->long_name && !strcmp(name, f->long_name)) || (short_name && short_name == f->short_name);
+    if (match) return f->type != CLI_FLAG_BOOL;
+  }
+  return false;
+}
+
+bool cli_parse(int argc, char **argv, const char *command, cli_common *o, const cli_flag *extra) {
+  memset(o, 0, sizeof *o);
+  gates_default(&o->gates);
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(o->now, sizeof o->now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *name = NULL, *value = NULL;
+    char short_name = 0;
+    char namebuf[64];
+    if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+      const char *eq = strchr(arg + 2, '=');
+      size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+      if (len >= sizeof namebuf) len = sizeof namebuf - 1;
+      memcpy(namebuf, arg + 2, len);
+      namebuf[len] = 0;
+      name = namebuf;
+      if (eq) value = eq + 1;
+    } else if (arg[0] == '-' && arg[1] && arg[1] != '-') {
+      short_name = arg[1];
+      if (arg[2]) value = arg[2] == '=' ? arg + 3 : arg + 2;
+    } else {
+      fprintf(stderr, "error: unexpected argument \"%s\"\nSee 'dra %s --help' for usage.\n", arg, command);
+      cli_common_free(o);
+      return false;
+    }
+    if (!value && is_value_flag(name, short_name, extra) && i + 1 < argc) value = argv[++i];
+    bool used;
+    if (!apply(command, o, extra, name, short_name, value, &used)) {
+      cli_common_free(o);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool cli_require_files(cli_common *o) {
+  if (o->help || o->n_files) return true;
+  fprintf(stderr, "error: must specify -f FILE|DIR|-\n");
+  cli_common_free(o);
+  return false;
+}
+
+void cli_common_free(cli_common *o) {
+  for (size_t i = 0; i < o->n_files; i++) free(o->files[i]);
+  free(o->files);
+  o->files = NULL;
+  o->n_files = 0;
+}

@@ -1,0 +1,45 @@
+/* cli_flags.h: the flags every dra command shares (-f, -R, --feature-gates,
+ * --now, -o, --help) and a small table for a command's own flags, so each
+ * command parses its line the same kubectl-like way. */
+#ifndef DRA_CLI_FLAGS_H
+#define DRA_CLI_FLAGS_H
+#include "api/gates.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct cli_strings {
+  char **v;
+  size_t n;
+} cli_strings;
+
+typedef enum { CLI_FLAG_BOOL, CLI_FLAG_STRING, CLI_FLAG_STRINGS } cli_flag_type;
+
+typedef struct cli_flag {
+  const char *long_name; /* without "--" */
+  char short_name;       /* 0 if none */
+  cli_flag_type type;
+  void *dst; /* bool *, const char **, cli_strings * */
+} cli_flag;
+
+typedef struct cli_common {
+  char **files;
+  size_t n_files;
+  bool recursive;
+  feature_gates gates;
+  const char *output; /* -o value, NULL if not given */
+  char now[32];       /* --now, or the current time, RFC 3339 UTC */
+  bool help;
+} cli_common;
+
+/* Parses argv (argv[0] = command name). Unknown flags and bad values print
+ * an error and return false (exit 2). extra may be NULL; ends with {0}. */
+bool cli_parse(int argc, char **argv, const char *command, cli_common *opts, const cli_flag *extra);
+static inline bool cli_parse_common(int argc, char **argv, const char *command, cli_common *opts) {
+  return cli_parse(argc, argv, command, opts, NULL);
+}
+/* For commands that read manifests: false (and opts freed) when no -f. */
+bool cli_require_files(cli_common *opts);
+void cli_common_free(cli_common *opts);
+void cli_strings_free(cli_strings *s);
+
+#endif

@@ -1,0 +1,12 @@
+/* commands.h: one entry point per dra subcommand, each in its own file. */
+#ifndef DRA_CLI_COMMANDS_H
+#define DRA_CLI_COMMANDS_H
+
+int cmd_validate(int argc, char **argv);
+/* Commands landing from parallel work are weak until all are in the tree. */
+int cmd_allocate(int argc, char **argv) __attribute__((weak));
+int cmd_schedule(int argc, char **argv) __attribute__((weak));
+int cmd_cel(int argc, char **argv) __attribute__((weak));
+int cmd_serve(int argc, char **argv);
+
+#endif

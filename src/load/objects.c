@@ -1,0 +1,90 @@
+/* objects.c: see objects.h. */
+#include "load/objects.h"
+#include "api/admission.h"
+#include "codec/doc.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void decode_docs(docset *ds, object_set *out) {
+  out->items = xrealloc(out->items, (out->n + ds->n + 1) * sizeof *out->items);
+  for (size_t i = 0; i < ds->n; i++) {
+    doc *d = &ds->items[i];
+    loaded_object *lo = &out->items[out->n++];
+    memset(lo, 0, sizeof *lo);
+    lo->file = xstrdup(d->file ? d->file : "-");
+    lo->line = d->line;
+    const char *kind = json_string_value(json_object_get(d->root, "kind"));
+    const char *version = json_string_value(json_object_get(d->root, "apiVersion"));
+    lo->kind = xstrdup(kind ? kind : "");
+    lo->api_version = xstrdup(version ? version : "");
+    lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
+    if (!lo->obj) continue;
+    lo->obj->file = arena_strdup(lo->obj->arena, lo->file);
+    lo->obj->line = lo->line;
+    object_meta *m = api_object_meta(lo->obj);
+    if (lo->obj->info->namespaced && (!m->namespace_ || !*m->namespace_))
+      m->namespace_ = arena_strdup(lo->obj->arena, "default");
+  }
+}
+
+int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err) {
+  docset ds = {0};
+  int rc = docs_load_paths(paths, n, recursive, &ds, err);
+  decode_docs(&ds, out);
+  docset_free(&ds);
+  return rc;
+}
+
+int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err) {
+  docset ds = {0};
+  int rc = docs_load_buffer(name, data, len, &ds, err);
+  decode_docs(&ds, out);
+  docset_free(&ds);
+  return rc;
+}
+
+void object_set_free(object_set *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    loaded_object *lo = &s->items[i];
+    api_object_free(lo->obj);
+    errlist_free(&lo->errs);
+    free(lo->file);
+    free(lo->kind);
+    free(lo->api_version);
+  }
+  free(s->items);
+  s->items = NULL;
+  s->n = 0;
+}
+
+bool loaded_object_ok(const loaded_object *lo) { return lo->obj && lo->errs.n == 0; }
+
+char *loaded_object_decode_report(const loaded_object *lo) {
+  strbuf sb = STRBUF_INIT;
+  if (!lo->obj) {
+    sb_printf(&sb, "error: unable to recognize \"%s\": ", lo->file);
+    for (size_t i = 0; i < lo->errs.n; i++) {
+      if (i) sb_puts(&sb, ", ");
+      sb_puts(&sb, lo->errs.items[i].body);
+    }
+    return sb_detach(&sb);
+  }
+  sb_printf(&sb, "Error from server (BadRequest): error when creating \"%s\": %s in version \"%s\" cannot be handled as a %s: strict decoding error: ",
+            lo->file, lo->obj->info->name, lo->obj->info->version, lo->obj->info->name);
+  for (size_t i = 0; i < lo->errs.n; i++) {
+    if (i) sb_puts(&sb, ", ");
+    char *t = field_error_text(&lo->errs.items[i]);
+    sb_puts(&sb, t);
+    free(t);
+  }
+  return sb_detach(&sb);
+}
+
+char *loaded_object_invalid_report(const loaded_object *lo, const errlist *errs) {
+  strbuf sb = STRBUF_INIT;
+  char *msg = admission_invalid_message(lo->obj, errs);
+  sb_printf(&sb, "Error from server (Invalid): error when creating \"%s\": %s", lo->file, msg);
+  free(msg);
+  return sb_detach(&sb);
+}

@@ -1,0 +1,43 @@
+/* objects.h: reading manifests into typed objects: files, directories and
+ * stdin through the document loader, each document decoded strictly into an
+ * api_object, namespaced objects without a namespace put in "default" (as
+ * kubectl does). Also the kubectl-style texts for refused objects, shared by
+ * every command so they all say it the same way. */
+#ifndef DRA_LOAD_OBJECTS_H
+#define DRA_LOAD_OBJECTS_H
+#include "api/object.h"
+#include "util/strbuf.h"
+
+typedef struct loaded_object {
+  api_object *obj; /* NULL when the kind is unknown; errs says why */
+  errlist errs;    /* strict-decoding errors (FE_DECODE) */
+  char *file;
+  int line;
+  char *kind;       /* as written in the document */
+  char *api_version;
+} loaded_object;
+
+typedef struct object_set {
+  loaded_object *items;
+  size_t n;
+} object_set;
+
+/* Returns 0, or 2 when a file can't be read or has a syntax error (message in
+ * *err, "file:line:column: ..."); objects read before the error stay in out. */
+int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err);
+int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err);
+void object_set_free(object_set *s);
+
+/* True when the object decoded cleanly (known kind, no decode errors). */
+bool loaded_object_ok(const loaded_object *lo);
+/* kubectl's line for an object that failed decoding:
+ *   Error from server (BadRequest): error when creating "f.yaml": ResourceClaim in version "v1"
+ *   cannot be handled as a ResourceClaim: strict decoding error: unknown field "spec.x"
+ * or, for an unknown kind:
+ *   error: unable to recognize "f.yaml": no matches for kind "X" in version "v" */
+char *loaded_object_decode_report(const loaded_object *lo);
+/* kubectl's line for an object admission refused:
+ *   Error from server (Invalid): error when creating "f.yaml": <Kind>.<group> "name" is invalid: ... */
+char *loaded_object_invalid_report(const loaded_object *lo, const errlist *errs);
+
+#endif

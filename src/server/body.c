@@ -1,0 +1,120 @@
+/* body.c: see body.h. */
+#include "server/body.h"
+#include "codec/doc.h"
+#include "server/status.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { FV_WARN, FV_STRICT, FV_IGNORE } field_validation;
+
+static bool field_validation_mode(const http_request *req, field_validation *out, http_response *resp) {
+  const char *v = http_query_get(req, "fieldValidation");
+  if (!v || !*v || !strcmp(v, "Warn")) *out = FV_WARN;
+  else if (!strcmp(v, "Strict")) *out = FV_STRICT;
+  else if (!strcmp(v, "Ignore")) *out = FV_IGNORE;
+  else {
+    char msg[256];
+    snprintf(msg, sizeof msg, "fieldValidation must be one of \"Ignore\", \"Warn\", or \"Strict\", got %.100s", v);
+    srv_status_bad_request(resp, msg);
+    return false;
+  }
+  return true;
+}
+
+static bool is_field_problem(const field_error *e) {
+  return !strncmp(e->body, "unknown field ", 14) || !strncmp(e->body, "duplicate field ", 16);
+}
+
+static void cannot_handle(http_response *resp, const srv_resource *res, const char *what, const errlist *errs,
+                          bool only_field_problems) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", res->kind, res->version, res->kind, what);
+  size_t k = 0;
+  for (size_t i = 0; i < errs->n; i++) {
+    if (only_field_problems != is_field_problem(&errs->items[i])) continue;
+    if (k++) sb_puts(&sb, ", ");
+    char *t = field_error_text(&errs->items[i]);
+    sb_puts(&sb, t);
+    free(t);
+  }
+  srv_status_bad_request(resp, sb_str(&sb));
+  sb_free(&sb);
+}
+
+static api_object *decode(const route *r, const http_request *req, json_t *root, const char *const *dups,
+                          size_t n_dups, http_response *resp) {
+  const srv_resource *res = r->resource;
+  field_validation mode;
+  if (!field_validation_mode(req, &mode, resp)) return NULL;
+  char gv[300];
+  if (res->group[0]) snprintf(gv, sizeof gv, "%s/%s", res->group, res->version);
+  else snprintf(gv, sizeof gv, "%s", res->version);
+  if (!json_object_get(root, "apiVersion")) json_object_set_new(root, "apiVersion", json_string(gv));
+  if (!json_object_get(root, "kind")) json_object_set_new(root, "kind", json_string(res->kind));
+  const char *kind = json_string_value(json_object_get(root, "kind"));
+  const char *version = json_string_value(json_object_get(root, "apiVersion"));
+  if (!kind || !version || strcmp(kind, res->kind) || strcmp(version, gv)) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "the API version in the data (%s) does not match the expected API version (%s)",
+             version ? version : "", gv);
+    if (kind && version && !strcmp(version, gv))
+      snprintf(msg, sizeof msg, "the kind in the data (%s) does not match the expected kind (%s)", kind, res->kind);
+    srv_status_bad_request(resp, msg);
+    return NULL;
+  }
+  errlist errs = {0};
+  api_object *obj = api_object_decode(root, dups, n_dups, &errs);
+  size_t field_problems = 0;
+  for (size_t i = 0; i < errs.n; i++) field_problems += is_field_problem(&errs.items[i]);
+  if (obj && errs.n > field_problems) {
+    cannot_handle(resp, res, "", &errs, false);
+  } else if (obj && field_problems && mode == FV_STRICT) {
+    cannot_handle(resp, res, "strict decoding error: ", &errs, true);
+  } else if (obj) {
+    if (mode == FV_WARN)
+      for (size_t i = 0; i < errs.n; i++) {
+        sb_puts(&resp->warnings, errs.items[i].body);
+        sb_putc(&resp->warnings, '\n');
+      }
+    errlist_free(&errs);
+    object_meta *m = api_object_meta(obj);
+    if (res->namespaced) {
+      if (!m->namespace_ || !*m->namespace_) m->namespace_ = arena_strdup(obj->arena, r->namespace_);
+      else if (strcmp(m->namespace_, r->namespace_)) {
+        srv_status_bad_request(resp, "the namespace of the provided object does not match the namespace sent on the request");
+        api_object_free(obj);
+        return NULL;
+      }
+    }
+    return obj;
+  } else {
+    srv_status_bad_request(resp, errs.n ? errs.items[0].body : "cannot decode the object");
+  }
+  errlist_free(&errs);
+  api_object_free(obj);
+  return NULL;
+}
+
+api_object *srv_decode_tree(const route *r, const http_request *req, json_t *root, http_response *resp) {
+  return decode(r, req, root, NULL, 0, resp);
+}
+
+api_object *srv_decode_body(const route *r, const http_request *req, http_response *resp) {
+  docset ds = {0};
+  strbuf err = STRBUF_INIT;
+  if (docs_load_buffer("request body", req->body ? req->body : "", req->body_len, &ds, &err) || ds.n != 1) {
+    strbuf msg = STRBUF_INIT;
+    if (err.len) sb_printf(&msg, "error decoding the request body: %s", sb_str(&err));
+    else sb_puts(&msg, "the request body must hold exactly one object");
+    srv_status_bad_request(resp, sb_str(&msg));
+    sb_free(&msg);
+    sb_free(&err);
+    docset_free(&ds);
+    return NULL;
+  }
+  sb_free(&err);
+  doc *d = &ds.items[0];
+  api_object *obj = decode(r, req, d->root, (const char *const *)d->dup_fields, d->n_dup_fields, resp);
+  docset_free(&ds);
+  return obj;
+}

@@ -1,0 +1,146 @@
+/* discovery.c: discovery JSON for discovery.h, built from resources.c. */
+#include "server/discovery.h"
+#include "server/status.h"
+#include <string.h>
+
+static json_t *string_list(const char *csv) {
+  json_t *a = json_array();
+  for (const char *p = csv; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    json_array_append_new(a, json_stringn(p, len));
+    if (!comma) break;
+    p = comma + 1;
+  }
+  return a;
+}
+
+static json_t *group_version_ref(const char *group, const char *version) {
+  json_t *v = json_object();
+  char gv[128];
+  snprintf(gv, sizeof gv, "%s/%s", group, version);
+  json_object_set_new(v, "groupVersion", json_string(gv));
+  json_object_set_new(v, "version", json_string(version));
+  return v;
+}
+
+static json_t *api_group(const char *group) {
+  json_t *g = json_object();
+  json_object_set_new(g, "name", json_string(group));
+  json_t *versions = json_array();
+  const char *preferred = NULL;
+  for (size_t i = 0; i < srv_n_group_versions; i++)
+    if (!strcmp(srv_group_versions[i].group, group)) {
+      json_array_append_new(versions, group_version_ref(group, srv_group_versions[i].version));
+      if (!preferred) preferred = srv_group_versions[i].version;
+    }
+  json_object_set_new(g, "versions", versions);
+  json_object_set_new(g, "preferredVersion", group_version_ref(group, preferred));
+  return g;
+}
+
+static json_t *resource_entry(const srv_resource *res, const char *sub) {
+  json_t *e = json_object();
+  char name[96];
+  if (sub) snprintf(name, sizeof name, "%s/%s", res->plural, sub);
+  else snprintf(name, sizeof name, "%s", res->plural);
+  json_object_set_new(e, "name", json_string(name));
+  json_object_set_new(e, "singularName", json_string(sub ? "" : res->singular));
+  json_object_set_new(e, "namespaced", json_boolean(res->namespaced));
+  json_object_set_new(e, "kind", json_string(sub && !strcmp(sub, "binding") ? "Binding" : res->kind));
+  const char *verbs = !sub ? "create,delete,deletecollection,get,list,patch,update,watch"
+                      : !strcmp(sub, "binding") ? "create"
+                                                : "get,patch,update";
+  json_object_set_new(e, "verbs", string_list(verbs));
+  if (!sub && res->short_names[0]) json_object_set_new(e, "shortNames", string_list(res->short_names));
+  return e;
+}
+
+static json_t *resource_list(const char *group, const char *version) {
+  json_t *l = json_object();
+  json_object_set_new(l, "kind", json_string("APIResourceList"));
+  json_object_set_new(l, "apiVersion", json_string("v1"));
+  char gv[600];
+  if (group[0]) snprintf(gv, sizeof gv, "%s/%s", group, version);
+  else snprintf(gv, sizeof gv, "%s", version);
+  json_object_set_new(l, "groupVersion", json_string(gv));
+  json_t *resources = json_array();
+  for (size_t i = 0; i < srv_n_resources; i++) {
+    const srv_resource *res = &srv_resources[i];
+    if (strcmp(res->group, group) || strcmp(res->version, version)) continue;
+    json_array_append_new(resources, resource_entry(res, NULL));
+    for (const char *p = res->subresources; *p;) {
+      const char *comma = strchr(p, ',');
+      char sub[32];
+      snprintf(sub, sizeof sub, "%.*s", (int)(comma ? comma - p : (long)strlen(p)), p);
+      json_array_append_new(resources, resource_entry(res, sub));
+      if (!comma) break;
+      p = comma + 1;
+    }
+  }
+  json_object_set_new(l, "resources", resources);
+  return l;
+}
+
+static bool group_served(const char *group, const char *version) {
+  for (size_t i = 0; i < srv_n_group_versions; i++)
+    if (!strcmp(srv_group_versions[i].group, group) && (!version || !strcmp(srv_group_versions[i].version, version)))
+      return true;
+  return false;
+}
+
+static void not_found(http_response *resp) { srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL); }
+
+void srv_discovery(const route *r, http_response *resp) {
+  json_t *v;
+  switch (r->type) {
+  case ROUTE_API:
+    v = json_object();
+    json_object_set_new(v, "kind", json_string("APIVersions"));
+    json_object_set_new(v, "versions", string_list("v1"));
+    break;
+  case ROUTE_APIS: {
+    v = json_object();
+    json_object_set_new(v, "kind", json_string("APIGroupList"));
+    json_object_set_new(v, "apiVersion", json_string("v1"));
+    json_t *groups = json_array();
+    for (size_t i = 0; i < srv_n_group_versions; i++) {
+      const char *g = srv_group_versions[i].group;
+      bool seen = false;
+      for (size_t j = 0; j < i; j++) seen |= !strcmp(srv_group_versions[j].group, g);
+      if (g[0] && !seen) json_array_append_new(groups, api_group(g));
+    }
+    json_object_set_new(v, "groups", groups);
+    break;
+  }
+  case ROUTE_GROUP:
+    if (!group_served(r->group, NULL)) return not_found(resp);
+    v = api_group(r->group);
+    json_object_set_new(v, "kind", json_string("APIGroup"));
+    json_object_set_new(v, "apiVersion", json_string("v1"));
+    break;
+  case ROUTE_GROUP_VERSION:
+    if (!group_served(r->group, r->version)) return not_found(resp);
+    v = resource_list(r->group, r->version);
+    break;
+  case ROUTE_VERSION:
+    v = json_object();
+    json_object_set_new(v, "major", json_string("1"));
+    json_object_set_new(v, "minor", json_string("37"));
+    json_object_set_new(v, "gitVersion", json_string("v1.37.0-dra"));
+    json_object_set_new(v, "gitCommit", json_string(""));
+    json_object_set_new(v, "gitTreeState", json_string("clean"));
+    json_object_set_new(v, "buildDate", json_string("2026-11-30T00:00:00Z"));
+    json_object_set_new(v, "goVersion", json_string("none (C17)"));
+    json_object_set_new(v, "compiler", json_string("gc"));
+    json_object_set_new(v, "platform", json_string("linux/amd64"));
+    break;
+  case ROUTE_HEALTH:
+    resp->status = 200;
+    resp->content_type = "text/plain; charset=utf-8";
+    sb_puts(&resp->body, "ok");
+    return;
+  default: return not_found(resp);
+  }
+  srv_json_response(resp, 200, v);
+}

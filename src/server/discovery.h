@@ -1,0 +1,13 @@
+/* discovery.h: the legacy discovery documents kubectl and client libraries
+ * read to find resources (/api, /apis, /apis/<g>, resource lists), /version
+ * and the health checks. */
+#ifndef DRA_SRV_DISCOVERY_H
+#define DRA_SRV_DISCOVERY_H
+#include "server/http.h"
+#include "server/route.h"
+
+/* Serves ROUTE_API, ROUTE_APIS, ROUTE_GROUP, ROUTE_GROUP_VERSION,
+ * ROUTE_VERSION and ROUTE_HEALTH. */
+void srv_discovery(const route *r, http_response *resp);
+
+#endif

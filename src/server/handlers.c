@@ -1,0 +1,299 @@
+/* handlers.c: the verbs on resources: get, create, update (main resource
+ * and status), patch, delete (with finalizers), pods/binding, and dispatch
+ * to list and watch. Writes go through the admission pipeline, then the
+ * store; failures become kube-apiserver's Status responses. */
+#include "server/body.h"
+#include "api/codec.h"
+#include "server/list.h"
+#include "server/patch.h"
+#include "server/server_internal.h"
+#include "server/status.h"
+#include "store/meta.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Per-request admission context: namespaces read for the adminAccess check
+ * stay referenced until the request ends. */
+typedef struct request_ctx {
+  dra_server *srv;
+  http_response *resp;
+  store_obj *held[4];
+  size_t n_held;
+  char now[21];
+} request_ctx;
+
+static const namespace_obj *lookup_namespace(void *user, const char *name) {
+  request_ctx *rc = user;
+  store_obj *o = NULL;
+  if (rc->n_held == sizeof rc->held / sizeof rc->held[0]) return NULL;
+  if (store_get(rc->srv->st, KIND_NAMESPACE, NULL, name, &o) != STORE_OK) return NULL;
+  rc->held[rc->n_held++] = o;
+  return o->object->typed;
+}
+
+static void add_warning(void *user, const char *line) {
+  request_ctx *rc = user;
+  const char *text = !strncmp(line, "Warning: ", 9) ? line + 9 : line;
+  sb_puts(&rc->resp->warnings, text);
+  sb_putc(&rc->resp->warnings, '\n');
+}
+
+static admission_ctx admission_for(request_ctx *rc) {
+  time_t t = time(NULL);
+  meta_format_time((int64_t)t, rc->now);
+  admission_ctx ctx = {.gates = rc->srv->opts.gates, .now = rc->now, .get_namespace = lookup_namespace, .user = rc,
+                       .warn = add_warning};
+  return ctx;
+}
+
+static void release(request_ctx *rc) {
+  for (size_t i = 0; i < rc->n_held; i++) store_obj_unref(rc->held[i]);
+  rc->n_held = 0;
+}
+
+static void respond_object(http_response *resp, int code, const store_obj *o) {
+  srv_json_response(resp, code, api_object_encode(o->object));
+}
+
+static void store_failure(http_response *resp, const route *r, store_status st, const char *name) {
+  switch (st) {
+  case STORE_NOT_FOUND: srv_status_not_found(resp, r->resource, name); return;
+  case STORE_ALREADY_EXISTS: srv_status_already_exists(resp, r->resource, name); return;
+  case STORE_CONFLICT: srv_status_conflict(resp, r->resource, name); return;
+  case STORE_GONE: srv_status(resp, 410, "Expired", "too old resource version", NULL); return;
+  default: {
+    char *msg = store_status_message(st, api_kind_info_of((api_kind)r->resource->api_kind), name);
+    srv_status(resp, 422, "Invalid", msg, NULL);
+    free(msg);
+  }
+  }
+}
+
+static void handle_get(dra_server *s, const route *r, http_response *resp) {
+  store_obj *o = NULL;
+  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
+  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  respond_object(resp, 200, o);
+  store_obj_unref(o);
+}
+
+/* Admission then store write; op picks create/update/status semantics. */
+static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                         api_object *obj, admit_op op, const api_object *old) {
+  request_ctx rc = {.srv = s, .resp = resp};
+  admission_ctx ctx = admission_for(&rc);
+  errlist errs = {0};
+  bool ok = admit_object(&ctx, op, obj, old, &errs);
+  release(&rc);
+  if (!ok) {
+    srv_status_invalid(resp, obj, &errs);
+    errlist_free(&errs);
+    api_object_free(obj);
+    return;
+  }
+  errlist_free(&errs);
+  if (http_query_get(req, "dryRun")) {
+    srv_json_response(resp, op == ADMIT_CREATE ? 201 : 200, api_object_encode(obj));
+    api_object_free(obj);
+    return;
+  }
+  char name[254];
+  snprintf(name, sizeof name, "%s", api_object_meta(obj)->name ? api_object_meta(obj)->name : "");
+  store_obj *stored = NULL;
+  store_status st = op == ADMIT_CREATE ? store_create(s->st, obj, &stored) : store_update(s->st, obj, &stored);
+  if (st != STORE_OK) {
+    api_object_free(obj);
+    return store_failure(resp, r, st, name);
+  }
+  respond_object(resp, op == ADMIT_CREATE ? 201 : 200, stored);
+  store_obj_unref(stored);
+}
+
+static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  api_object *obj = srv_decode_body(r, req, resp);
+  if (!obj) return;
+  object_meta *m = api_object_meta(obj);
+  if ((!m->name || !*m->name) && (!m->generate_name || !*m->generate_name)) {
+    /* let validation say it, as kube-apiserver does */
+  }
+  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL);
+}
+
+/* The object to store for an update of the main resource or of status:
+ * status updates keep the old spec and metadata, main updates keep the old
+ * status (api.md §12). */
+static void carry_over(const route *r, api_object *obj, const api_object *old) {
+  const type_desc *td = obj->info->desc;
+  bool status_update = !strcmp(r->subresource, "status");
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    bool is_status = !strcmp(f->json, "status");
+    bool keep_old = status_update ? (!is_status && strcmp(f->json, "apiVersion") && strcmp(f->json, "kind") &&
+                                     strcmp(f->json, "metadata"))
+                                  : is_status;
+    if (!keep_old) continue;
+    /* copy the old member into obj's arena */
+    void *dst = (char *)obj->typed + f->offset;
+    const void *src = (const char *)old->typed + f->offset;
+    if (f->kind == K_EMB) codec_copy(obj->arena, f->elem, src, dst);
+    else if (f->kind == K_RAW) {
+      json_t *raw = *(json_t *const *)src;
+      *(json_t **)dst = raw ? json_deep_copy(raw) : NULL;
+      if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
+    }
+  }
+  if (status_update) {
+    object_meta *m = api_object_meta(obj);
+    const object_meta *om = api_object_meta(old);
+    const char *rv = m->resource_version;
+    codec_copy(obj->arena, &object_meta_desc, om, m);
+    if (rv) m->resource_version = arena_strdup(obj->arena, rv);
+    else m->resource_version = NULL;
+  }
+}
+
+static bool kind_has_status(const api_object *o) {
+  const type_desc *td = o->info->desc;
+  for (size_t i = 0; i < td->nfields; i++)
+    if (!strcmp(td->fields[i].json, "status")) return true;
+  return false;
+}
+
+static void update_with(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                        api_object *obj) {
+  object_meta *m = api_object_meta(obj);
+  if (!m->name || strcmp(m->name, r->name)) {
+    srv_status_bad_request(resp, "the name of the object does not match the name on the URL");
+    api_object_free(obj);
+    return;
+  }
+  store_obj *old = NULL;
+  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
+  if (st != STORE_OK) {
+    api_object_free(obj);
+    return store_failure(resp, r, st, r->name);
+  }
+  if (kind_has_status(obj)) carry_over(r, obj, old->object);
+  admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
+  write_object(s, r, req, resp, obj, op, old->object);
+  store_obj_unref(old);
+}
+
+static void handle_update(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  api_object *obj = srv_decode_body(r, req, resp);
+  if (obj) update_with(s, r, req, resp, obj);
+}
+
+static void handle_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  patch_type type;
+  if (!patch_type_from_content_type(req->content_type, &type)) {
+    srv_status(resp, 415, "UnsupportedMediaType",
+               "the body of the request was in an unknown format - accepted media types include: "
+               "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json",
+               NULL);
+    return;
+  }
+  store_obj *old = NULL;
+  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
+  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  json_t *current = api_object_encode(old->object);
+  strbuf err = STRBUF_INIT;
+  json_t *patched = patch_apply(type, current, req->body ? req->body : "", req->body_len, &err);
+  json_decref(current);
+  if (!patched) {
+    srv_status(resp, 422, "Invalid", sb_str(&err), NULL);
+    sb_free(&err);
+    store_obj_unref(old);
+    return;
+  }
+  sb_free(&err);
+  /* the patch applies to the version read: concurrent writes conflict */
+  json_t *meta = json_object_get(patched, "metadata");
+  if (json_is_object(meta) && !json_object_get(meta, "resourceVersion"))
+    json_object_set_new(meta, "resourceVersion", json_string(store_obj_meta(old)->resource_version));
+  store_obj_unref(old);
+  api_object *obj = srv_decode_tree(r, req, patched, resp);
+  json_decref(patched);
+  if (obj) update_with(s, r, req, resp, obj);
+}
+
+static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  store_preconditions pre = {0};
+  json_t *opts = NULL;
+  if (req->body_len) {
+    json_error_t jerr;
+    opts = json_loadb(req->body, req->body_len, 0, &jerr);
+    json_t *p = json_object_get(opts, "preconditions");
+    pre.uid = json_string_value(json_object_get(p, "uid"));
+    pre.resource_version = json_string_value(json_object_get(p, "resourceVersion"));
+  }
+  store_obj *last = NULL;
+  store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
+  json_decref(opts);
+  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  if (last) {
+    respond_object(resp, 200, last);
+    store_obj_unref(last);
+  } else srv_status_success(resp, r->resource, r->name, NULL);
+}
+
+/* POST pods/<name>/binding: what kube-scheduler's bind does. */
+static void handle_binding(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  json_error_t jerr;
+  json_t *b = json_loadb(req->body ? req->body : "", req->body_len, 0, &jerr);
+  const char *node = json_string_value(json_object_get(json_object_get(b, "target"), "name"));
+  if (!node || !*node) {
+    json_decref(b);
+    srv_status_bad_request(resp, "a Binding needs target.name");
+    return;
+  }
+  store_obj *old = NULL;
+  store_status st = store_get(s->st, KIND_POD, r->namespace_, r->name, &old);
+  if (st != STORE_OK) {
+    json_decref(b);
+    return store_failure(resp, r, st, r->name);
+  }
+  const pod *op = old->object->typed;
+  if (op->spec.node_name && *op->spec.node_name) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
+    srv_status(resp, 409, "Conflict", msg, NULL);
+  } else {
+    api_object *obj = api_object_clone(old->object);
+    pod *p = obj->typed;
+    p->spec.node_name = arena_strdup(obj->arena, node);
+    store_obj *stored = NULL;
+    st = store_update(s->st, obj, &stored);
+    if (st != STORE_OK) {
+      api_object_free(obj);
+      store_failure(resp, r, st, r->name);
+    } else {
+      srv_status(resp, 201, NULL, NULL, NULL);
+      store_obj_unref(stored);
+    }
+  }
+  store_obj_unref(old);
+  json_decref(b);
+}
+
+void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  const char *m = req->method;
+  bool item = r->name[0] != 0;
+  if (!strcmp(r->subresource, "binding")) {
+    if (!strcmp(m, "POST")) return handle_binding(s, r, req, resp);
+    return srv_status_method_not_allowed(resp, m);
+  }
+  if (!strcmp(m, "GET")) {
+    if (item) return handle_get(s, r, resp);
+    const char *watch = http_query_get(req, "watch");
+    if (watch && (!strcmp(watch, "true") || !strcmp(watch, "1"))) return srv_watch(s, r, req, resp);
+    return srv_list(s, r, req, resp);
+  }
+  if (!strcmp(m, "POST") && !item && !r->subresource[0]) return handle_create(s, r, req, resp);
+  if (!strcmp(m, "PUT") && item) return handle_update(s, r, req, resp);
+  if (!strcmp(m, "PATCH") && item) return handle_patch(s, r, req, resp);
+  if (!strcmp(m, "DELETE") && item && !r->subresource[0]) return handle_delete(s, r, req, resp);
+  if (!strcmp(m, "DELETE") && !item) return srv_delete_collection(s, r, req, resp);
+  srv_status_method_not_allowed(resp, m);
+}

@@ -1,0 +1,49 @@
+/* http.h: the server's transport-free request and response. Handlers take an
+ * http_request and fill an http_response; srv_http.c adapts libmicrohttpd to
+ * them, and tests call handlers directly without sockets. */
+#ifndef DRA_SRV_HTTP_H
+#define DRA_SRV_HTTP_H
+#include "util/strbuf.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct http_query_param {
+  char *key, *value; /* URL-decoded */
+} http_query_param;
+
+typedef struct http_request {
+  const char *method;       /* "GET", ... */
+  const char *path;         /* URL path, not decoded beyond %XX */
+  http_query_param *query;  /* parsed query */
+  size_t n_query;
+  const char *body;
+  size_t body_len;
+  const char *content_type; /* may be NULL */
+  const char *accept;       /* may be NULL */
+  const char *user;         /* authenticated user name, NULL if anonymous */
+} http_request;
+
+/* A response body produced over time (watch). read may block; it returns
+ * the bytes written to buf, or 0 at the end of the stream. */
+typedef struct http_stream {
+  size_t (*read)(void *ctx, char *buf, size_t max);
+  void (*close)(void *ctx);
+  void *ctx;
+} http_stream;
+
+typedef struct http_response {
+  int status;
+  http_stream *stream; /* when set, the body comes from it, chunked */
+  const char *content_type; /* static string */
+  strbuf body;
+  strbuf warnings; /* "Warning" header values, one per line */
+} http_response;
+
+/* Parses "a=1&b=x%20y" into req->query (malloc'd). */
+void http_parse_query(const char *raw, http_query_param **out, size_t *n);
+void http_free_query(http_query_param *q, size_t n);
+const char *http_query_get(const http_request *req, const char *key);
+/* Frees the body; a stream not handed to the transport is closed. */
+void http_response_free(http_response *r);
+
+#endif

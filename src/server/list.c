@@ -1,0 +1,333 @@
+/* list.c: list, watch and deletecollection for list.h. Lists come from the
+ * store in namespace/name order; a continue token carries the last key
+ * returned, so a page resumes after it. */
+#include "server/list.h"
+#include "server/selector.h"
+#include "server/status.h"
+#include "server/table.h"
+#include "util/die.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- continue tokens: base64url of {"rv":N,"start":"<ns>/<name>"} ---- */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static void base64url(strbuf *out, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned char)s[i] << 16;
+    if (i + 1 < n) v |= (unsigned char)s[i + 1] << 8;
+    if (i + 2 < n) v |= (unsigned char)s[i + 2];
+    sb_putc(out, b64[(v >> 18) & 63]);
+    sb_putc(out, b64[(v >> 12) & 63]);
+    if (i + 1 < n) sb_putc(out, b64[(v >> 6) & 63]);
+    if (i + 2 < n) sb_putc(out, b64[v & 63]);
+  }
+}
+
+static bool unbase64url(const char *s, strbuf *out) {
+  unsigned v = 0;
+  int bits = 0;
+  for (; *s; s++) {
+    const char *p = *s == '=' ? NULL : strchr(b64, *s);
+    if (*s == '=') continue;
+    if (!p || !*s) return false;
+    v = (v << 6) | (unsigned)(p - b64);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      sb_putc(out, (char)((v >> bits) & 0xFF));
+    }
+  }
+  return true;
+}
+
+static char *make_continue(uint64_t rv, const object_meta *last) {
+  json_t *j = json_object();
+  json_object_set_new(j, "rv", json_integer((json_int_t)rv));
+  strbuf key = STRBUF_INIT;
+  sb_printf(&key, "%s/%s", last->namespace_ ? last->namespace_ : "", last->name ? last->name : "");
+  json_object_set_new(j, "start", json_string(sb_str(&key)));
+  sb_free(&key);
+  char *text = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  strbuf out = STRBUF_INIT;
+  base64url(&out, text, strlen(text));
+  free(text);
+  return sb_detach(&out);
+}
+
+/* The "<ns>/<name>" a page starts after; false if the token is malformed. */
+static bool parse_continue(const char *token, char **start) {
+  strbuf raw = STRBUF_INIT;
+  bool ok = unbase64url(token, &raw);
+  json_error_t err;
+  json_t *j = ok ? json_loadb(raw.buf ? raw.buf : "", raw.len, 0, &err) : NULL;
+  sb_free(&raw);
+  const char *s = json_string_value(json_object_get(j, "start"));
+  ok = s && json_is_integer(json_object_get(j, "rv"));
+  *start = ok ? xstrdup(s) : NULL;
+  json_decref(j);
+  return ok;
+}
+
+static int compare_key(const object_meta *m, const char *start) {
+  strbuf key = STRBUF_INIT;
+  sb_printf(&key, "%s/%s", m->namespace_ ? m->namespace_ : "", m->name ? m->name : "");
+  int c = strcmp(sb_str(&key), start);
+  sb_free(&key);
+  return c;
+}
+
+typedef struct list_filter {
+  selector labels, fields;
+} list_filter;
+
+static bool parse_filter(const http_request *req, list_filter *f, http_response *resp) {
+  memset(f, 0, sizeof *f);
+  strbuf err = STRBUF_INIT;
+  if (!label_selector_parse(http_query_get(req, "labelSelector"), &f->labels, &err) ||
+      !field_selector_parse(http_query_get(req, "fieldSelector"), &f->fields, &err)) {
+    srv_status_bad_request(resp, sb_str(&err));
+    sb_free(&err);
+    selector_free(&f->labels);
+    return false;
+  }
+  sb_free(&err);
+  return true;
+}
+
+static bool filter_matches(const list_filter *f, const api_object *o) {
+  return label_selector_matches(&f->labels, api_object_meta(o)) && field_selector_matches(&f->fields, o);
+}
+
+static void filter_free(list_filter *f) {
+  selector_free(&f->labels);
+  selector_free(&f->fields);
+}
+
+static store_query query_for(const route *r) {
+  store_query q = {.kind = (api_kind)r->resource->api_kind, .namespace_ = r->namespace_, .order = STORE_BY_NAME};
+  return q;
+}
+
+void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  list_filter f;
+  if (!parse_filter(req, &f, resp)) return;
+  char *start = NULL;
+  const char *cont = http_query_get(req, "continue");
+  if (cont && *cont && !parse_continue(cont, &start)) {
+    srv_status_bad_request(resp, "continue key is not valid: the token is not one this server issued");
+    filter_free(&f);
+    return;
+  }
+  long limit = 0;
+  const char *limit_text = http_query_get(req, "limit");
+  if (limit_text && *limit_text) {
+    char *end;
+    errno = 0;
+    limit = strtol(limit_text, &end, 10);
+    if (*end || errno || limit < 0) limit = 0;
+  }
+  store_query q = query_for(r);
+  store_list all = {0};
+  store_list_query(s->st, &q, &all);
+  store_obj **page = xcalloc(all.n + 1, sizeof *page);
+  size_t n = 0;
+  char *next = NULL;
+  for (size_t i = 0; i < all.n; i++) {
+    const api_object *o = all.items[i]->object;
+    if (start && compare_key(api_object_meta(o), start) <= 0) continue;
+    if (!filter_matches(&f, o)) continue;
+    if (limit && n == (size_t)limit) {
+      next = make_continue(all.rv, api_object_meta(page[n - 1]->object));
+      break;
+    }
+    page[n++] = all.items[i];
+  }
+  char rv[32];
+  snprintf(rv, sizeof rv, "%llu", (unsigned long long)all.rv);
+  if (srv_wants_table(req->accept)) {
+    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next));
+  } else {
+    json_t *l = json_object(), *meta = json_object(), *items = json_array();
+    char kind[96], gv[300];
+    snprintf(kind, sizeof kind, "%sList", r->resource->kind);
+    if (r->resource->group[0]) snprintf(gv, sizeof gv, "%s/%s", r->resource->group, r->resource->version);
+    else snprintf(gv, sizeof gv, "%s", r->resource->version);
+    json_object_set_new(l, "kind", json_string(kind));
+    json_object_set_new(l, "apiVersion", json_string(gv));
+    json_object_set_new(meta, "resourceVersion", json_string(rv));
+    if (next) json_object_set_new(meta, "continue", json_string(next));
+    json_object_set_new(l, "metadata", meta);
+    for (size_t i = 0; i < n; i++) json_array_append_new(items, api_object_encode(page[i]->object));
+    json_object_set_new(l, "items", items);
+    srv_json_response(resp, 200, l);
+  }
+  free(next);
+  free(page);
+  free(start);
+  store_list_free(&all);
+  filter_free(&f);
+}
+
+void srv_delete_collection(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  list_filter f;
+  if (!parse_filter(req, &f, resp)) return;
+  store_query q = query_for(r);
+  store_list all = {0};
+  store_list_query(s->st, &q, &all);
+  for (size_t i = 0; i < all.n; i++) {
+    const object_meta *m = store_obj_meta(all.items[i]);
+    if (filter_matches(&f, all.items[i]->object))
+      store_delete(s->st, (api_kind)r->resource->api_kind, m->namespace_, m->name, NULL, NULL);
+  }
+  store_list_free(&all);
+  filter_free(&f);
+  srv_status_success(resp, r->resource, "", NULL);
+}
+
+/* ---- watch ---- */
+
+typedef struct watch_stream {
+  dra_server *srv;
+  pthread_mutex_t lock;
+  pthread_cond_t ready;
+  strbuf pending;   /* encoded events not yet sent */
+  size_t sent;      /* bytes of pending already sent */
+  uint64_t watch_id;
+  bool subscribed;
+  list_filter filter;
+  api_kind kind;
+  char namespace_[254];
+  bool bookmarks;
+  uint64_t last_rv;
+  time_t deadline, next_bookmark;
+  char gv[300];
+} watch_stream;
+
+static void enqueue_event(watch_stream *w, const char *type, const api_object *o) {
+  json_t *ev = json_object();
+  json_object_set_new(ev, "type", json_string(type));
+  json_object_set_new(ev, "object", api_object_encode(o));
+  char *text = json_dumps(ev, JSON_COMPACT);
+  json_decref(ev);
+  pthread_mutex_lock(&w->lock);
+  sb_puts(&w->pending, text);
+  sb_putc(&w->pending, '\n');
+  pthread_cond_signal(&w->ready);
+  pthread_mutex_unlock(&w->lock);
+  free(text);
+}
+
+static bool in_scope(const watch_stream *w, const api_object *o) {
+  if (o->info->kind != w->kind) return false;
+  const object_meta *m = api_object_meta(o);
+  if (w->namespace_[0] && (!m->namespace_ || strcmp(m->namespace_, w->namespace_))) return false;
+  return filter_matches(&w->filter, o);
+}
+
+static void on_store_event(void *user, const store_event *ev) {
+  watch_stream *w = user;
+  w->last_rv = ev->rv;
+  if (!in_scope(w, ev->obj->object)) return;
+  static const char *const names[] = {"ADDED", "MODIFIED", "DELETED"};
+  enqueue_event(w, names[ev->type], ev->obj->object);
+}
+
+static void enqueue_bookmark(watch_stream *w) {
+  char line[600];
+  snprintf(line, sizeof line,
+           "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}}\n",
+           api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
+  sb_puts(&w->pending, line);
+}
+
+static size_t watch_read(void *ctx, char *buf, size_t max) {
+  watch_stream *w = ctx;
+  pthread_mutex_lock(&w->lock);
+  while (w->sent == w->pending.len) {
+    sb_truncate(&w->pending, 0);
+    w->sent = 0;
+    time_t now = time(NULL);
+    if (atomic_load(&w->srv->stopping) || now >= w->deadline) {
+      pthread_mutex_unlock(&w->lock);
+      return 0;
+    }
+    if (w->bookmarks && now >= w->next_bookmark) {
+      enqueue_bookmark(w);
+      w->next_bookmark = now + 60;
+      break;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 1;
+    pthread_cond_timedwait(&w->ready, &w->lock, &until);
+  }
+  size_t n = w->pending.len - w->sent;
+  if (n > max) n = max;
+  memcpy(buf, w->pending.buf + w->sent, n);
+  w->sent += n;
+  pthread_mutex_unlock(&w->lock);
+  return n;
+}
+
+static void watch_close(void *ctx) {
+  watch_stream *w = ctx;
+  if (w->subscribed) store_unwatch(w->srv->st, w->watch_id);
+  filter_free(&w->filter);
+  sb_free(&w->pending);
+  pthread_mutex_destroy(&w->lock);
+  pthread_cond_destroy(&w->ready);
+  free(w);
+}
+
+void srv_watch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  watch_stream *w = xcalloc(1, sizeof *w);
+  w->srv = s;
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_cond_init(&w->ready, NULL);
+  w->kind = (api_kind)r->resource->api_kind;
+  snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
+  if (r->resource->group[0]) snprintf(w->gv, sizeof w->gv, "%s/%s", r->resource->group, r->resource->version);
+  else snprintf(w->gv, sizeof w->gv, "%s", r->resource->version);
+  const char *bm = http_query_get(req, "allowWatchBookmarks");
+  w->bookmarks = bm && !strcmp(bm, "true");
+  long timeout = 1800;
+  const char *t = http_query_get(req, "timeoutSeconds");
+  if (t && atol(t) > 0) timeout = atol(t);
+  w->deadline = time(NULL) + timeout;
+  w->next_bookmark = time(NULL) + 60;
+  if (!parse_filter(req, &w->filter, resp)) {
+    free(w->filter.labels.reqs);
+    watch_close(w);
+    return;
+  }
+  const char *rv_text = http_query_get(req, "resourceVersion");
+  uint64_t since = rv_text && *rv_text ? strtoull(rv_text, NULL, 10) : 0;
+  if (since == 0) {
+    /* "" or "0": start with the current state as ADDED events */
+    store_query q = query_for(r);
+    store_list all = {0};
+    store_list_query(s->st, &q, &all);
+    for (size_t i = 0; i < all.n; i++)
+      if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]->object);
+    since = all.rv;
+    store_list_free(&all);
+  }
+  store_status st = store_watch(s->st, since ? since : store_revision(s->st), on_store_event, w, &w->watch_id);
+  if (st != STORE_OK) {
+    watch_close(w);
+    srv_status(resp, 410, "Expired", "too old resource version", NULL);
+    return;
+  }
+  w->subscribed = true;
+  resp->status = 200;
+  resp->content_type = "application/json";
+  resp->stream = xcalloc(1, sizeof *resp->stream);
+  resp->stream->read = watch_read;
+  resp->stream->close = watch_close;
+  resp->stream->ctx = w;
+}

@@ -1,0 +1,237 @@
+/* openapi.c: see openapi.h. Schema names follow Kubernetes' packages
+ * (io.k8s.api.resource.v1.ResourceClaim); struct names are derived from the
+ * C names of types.h (resource_claim -> ResourceClaim). */
+#include "server/openapi.h"
+#include "server/status.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define META_PKG "io.k8s.apimachinery.pkg.apis.meta.v1."
+#define QUANTITY_SCHEMA "io.k8s.apimachinery.pkg.api.resource.Quantity"
+
+static const char *package_of(const char *group, const char *version, char *buf, size_t n) {
+  if (!group[0]) snprintf(buf, n, "io.k8s.api.core.%s.", version);
+  else {
+    char first[256];
+    const char *dot = strchr(group, '.');
+    snprintf(first, sizeof first, "%.*s", (int)(dot ? dot - group : (long)strlen(group)), group);
+    snprintf(buf, n, "io.k8s.api.%s.%s.", first, version);
+  }
+  return buf;
+}
+
+static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t n) {
+  char camel[128];
+  size_t j = 0;
+  bool up = true;
+  const char *name = !strcmp(td->name, "namespace_obj") ? "namespace" : td->name;
+  for (const char *p = name; *p && j + 1 < sizeof camel; p++) {
+    if (*p == '_') {
+      up = true;
+      continue;
+    }
+    camel[j++] = up ? (char)toupper((unsigned char)*p) : *p;
+    up = false;
+  }
+  camel[j] = 0;
+  bool meta = !strcmp(td->name, "object_meta") || !strcmp(td->name, "owner_reference") || !strcmp(td->name, "condition");
+  snprintf(buf, n, "%s%s", meta ? META_PKG : pkg, camel);
+}
+
+static json_t *ref_to(const char *name) {
+  char ref[800];
+  snprintf(ref, sizeof ref, "#/components/schemas/%s", name);
+  json_t *r = json_object();
+  json_object_set_new(r, "$ref", json_string(ref));
+  return r;
+}
+
+static void add_struct_schema(json_t *schemas, const type_desc *td, const char *pkg);
+
+static json_t *value_schema(json_t *schemas, field_kind k, const type_desc *elem, const char *pkg) {
+  json_t *s = json_object();
+  switch (k) {
+  case K_STR:
+  case K_ATOM: json_object_set_new(s, "type", json_string("string")); break;
+  case K_BOOL: json_object_set_new(s, "type", json_string("boolean")); break;
+  case K_INT:
+    json_object_set_new(s, "type", json_string("integer"));
+    json_object_set_new(s, "format", json_string("int64"));
+    break;
+  case K_QTY: json_decref(s); return ref_to(QUANTITY_SCHEMA);
+  case K_OBJ:
+  case K_EMB: {
+    char name[700];
+    schema_name(elem, pkg, name, sizeof name);
+    add_struct_schema(schemas, elem, pkg);
+    json_t *all = json_array();
+    json_array_append_new(all, ref_to(name));
+    json_object_set_new(s, "allOf", all);
+    if (k == K_EMB) json_object_set_new(s, "default", json_object());
+    break;
+  }
+  case K_LIST:
+    json_object_set_new(s, "type", json_string("array"));
+    json_object_set_new(s, "items", value_schema(schemas, elem->scalar, elem, pkg));
+    json_object_set_new(s, "x-kubernetes-list-type", json_string("atomic"));
+    break;
+  case K_MAP:
+    json_object_set_new(s, "type", json_string("object"));
+    json_object_set_new(s, "additionalProperties", value_schema(schemas, elem->scalar, elem, pkg));
+    break;
+  case K_RAW:
+    json_object_set_new(s, "type", json_string("object"));
+    json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
+    break;
+  }
+  return s;
+}
+
+static void add_struct_schema(json_t *schemas, const type_desc *td, const char *pkg) {
+  char name[700];
+  schema_name(td, pkg, name, sizeof name);
+  if (json_object_get(schemas, name)) return;
+  json_t *s = json_object();
+  json_object_set_new(schemas, name, s); /* before recursing: stops cycles */
+  json_object_set_new(s, "type", json_string("object"));
+  json_t *props = json_object();
+  for (size_t i = 0; i < td->nfields; i++)
+    json_object_set_new(props, td->fields[i].json, value_schema(schemas, td->fields[i].kind, td->fields[i].elem, pkg));
+  json_object_set_new(s, "properties", props);
+  if (td->flags & T_OPEN) json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
+}
+
+static json_t *gvk(const srv_resource *res) {
+  json_t *arr = json_array(), *o = json_object();
+  json_object_set_new(o, "group", json_string(res->group));
+  json_object_set_new(o, "kind", json_string(res->kind));
+  json_object_set_new(o, "version", json_string(res->version));
+  json_array_append_new(arr, o);
+  return arr;
+}
+
+static json_t *query_param(const char *name) {
+  json_t *p = json_object();
+  json_object_set_new(p, "name", json_string(name));
+  json_object_set_new(p, "in", json_string("query"));
+  json_t *schema = json_object();
+  json_object_set_new(schema, "type", json_string("string"));
+  json_object_set_new(p, "schema", schema);
+  json_object_set_new(p, "uniqueItems", json_true());
+  return p;
+}
+
+static json_t *operation(const srv_resource *res, const char *action, const char *schema, bool write) {
+  json_t *op = json_object();
+  char id[128];
+  snprintf(id, sizeof id, "%s%s", action, res->kind);
+  json_object_set_new(op, "operationId", json_string(id));
+  json_t *params = json_array();
+  json_array_append_new(params, query_param("dryRun"));
+  if (write) {
+    json_array_append_new(params, query_param("fieldManager"));
+    json_array_append_new(params, query_param("fieldValidation"));
+  }
+  json_object_set_new(op, "parameters", params);
+  json_t *responses = json_object(), *ok = json_object(), *content = json_object(), *media = json_object();
+  json_object_set_new(media, "schema", ref_to(schema));
+  json_object_set_new(content, "application/json", media);
+  json_object_set_new(ok, "description", json_string("OK"));
+  json_object_set_new(ok, "content", content);
+  json_object_set_new(responses, "200", ok);
+  json_object_set_new(op, "responses", responses);
+  json_object_set_new(op, "x-kubernetes-action", json_string(action));
+  json_object_set_new(op, "x-kubernetes-group-version-kind", gvk(res));
+  return op;
+}
+
+static void add_paths(json_t *paths, const srv_resource *res, const char *schema) {
+  char base[600], item[1400];
+  const char *root = res->group[0] ? "/apis/" : "/api";
+  if (res->group[0]) snprintf(base, sizeof base, "%s%s/%s", root, res->group, res->version);
+  else snprintf(base, sizeof base, "%s/%s", root, res->version);
+  char coll[1300];
+  if (res->namespaced) snprintf(coll, sizeof coll, "%s/namespaces/{namespace}/%s", base, res->plural);
+  else snprintf(coll, sizeof coll, "%s/%s", base, res->plural);
+  snprintf(item, sizeof item, "%s/{name}", coll);
+  json_t *c = json_object(), *i = json_object();
+  json_object_set_new(c, "get", operation(res, "list", schema, false));
+  json_object_set_new(c, "post", operation(res, "post", schema, true));
+  json_object_set_new(i, "get", operation(res, "get", schema, false));
+  json_object_set_new(i, "put", operation(res, "put", schema, true));
+  json_object_set_new(i, "patch", operation(res, "patch", schema, true));
+  json_object_set_new(i, "delete", operation(res, "delete", schema, false));
+  json_object_set_new(paths, coll, c);
+  json_object_set_new(paths, item, i);
+}
+
+static json_t *group_version_document(const char *group, const char *version) {
+  char pkg[600];
+  package_of(group, version, pkg, sizeof pkg);
+  json_t *doc = json_object(), *info = json_object(), *components = json_object(), *schemas = json_object();
+  json_object_set_new(doc, "openapi", json_string("3.0.0"));
+  json_object_set_new(info, "title", json_string("dra"));
+  json_object_set_new(info, "version", json_string("v1.37.0-dra"));
+  json_object_set_new(doc, "info", info);
+  json_t *paths = json_object();
+  json_t *quantity = json_object(), *any = json_array(), *str = json_object(), *num = json_object();
+  json_object_set_new(str, "type", json_string("string"));
+  json_object_set_new(num, "type", json_string("number"));
+  json_array_append_new(any, str);
+  json_array_append_new(any, num);
+  json_object_set_new(quantity, "oneOf", any);
+  json_object_set_new(schemas, QUANTITY_SCHEMA, quantity);
+  for (size_t i = 0; i < srv_n_resources; i++) {
+    const srv_resource *res = &srv_resources[i];
+    if (strcmp(res->group, group) || strcmp(res->version, version)) continue;
+    char name[700];
+    if (res->api_kind >= 0) {
+      const type_desc *td = api_kind_info_of((api_kind)res->api_kind)->desc;
+      add_struct_schema(schemas, td, pkg);
+      schema_name(td, pkg, name, sizeof name);
+    } else {
+      snprintf(name, sizeof name, "%s%s", pkg, res->kind);
+      json_t *s = json_object();
+      json_object_set_new(s, "type", json_string("object"));
+      json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
+      json_object_set_new(schemas, name, s);
+    }
+    json_object_set_new(json_object_get(schemas, name), "x-kubernetes-group-version-kind", gvk(res));
+    add_paths(paths, res, name);
+  }
+  json_object_set_new(doc, "paths", paths);
+  json_object_set_new(components, "schemas", schemas);
+  json_object_set_new(doc, "components", components);
+  return doc;
+}
+
+static bool served(const char *group, const char *version) {
+  for (size_t i = 0; i < srv_n_group_versions; i++)
+    if (!strcmp(srv_group_versions[i].group, group) && !strcmp(srv_group_versions[i].version, version)) return true;
+  return false;
+}
+
+void srv_openapi(const route *r, http_response *resp) {
+  if (r->type == ROUTE_OPENAPI_ROOT) {
+    json_t *root = json_object(), *paths = json_object();
+    for (size_t i = 0; i < srv_n_group_versions; i++) {
+      const srv_group_version *gv = &srv_group_versions[i];
+      char key[128], url[200];
+      if (gv->group[0]) snprintf(key, sizeof key, "apis/%s/%s", gv->group, gv->version);
+      else snprintf(key, sizeof key, "api/%s", gv->version);
+      snprintf(url, sizeof url, "/openapi/v3/%s?hash=dra", key);
+      json_t *entry = json_object();
+      json_object_set_new(entry, "serverRelativeURL", json_string(url));
+      json_object_set_new(paths, key, entry);
+    }
+    json_object_set_new(root, "paths", paths);
+    srv_json_response(resp, 200, root);
+    return;
+  }
+  if (!served(r->group, r->version)) {
+    srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
+    return;
+  }
+  srv_json_response(resp, 200, group_version_document(r->group, r->version));
+}

@@ -1,0 +1,51 @@
+/* resources.c: the served resource table of resources.h. */
+#include "server/resources.h"
+#include <string.h>
+
+const srv_resource srv_resources[] = {
+    {"namespaces", "namespace", "Namespace", "", "v1", false, "ns", "status", KIND_NAMESPACE},
+    {"nodes", "node", "Node", "", "v1", false, "no", "status", KIND_NODE},
+    {"pods", "pod", "Pod", "", "v1", true, "po", "status,binding", KIND_POD},
+    {"events", "event", "Event", "", "v1", true, "ev", "", KIND_EVENT},
+    {"deviceclasses", "deviceclass", "DeviceClass", "resource.k8s.io", "v1", false, "", "", KIND_DEVICE_CLASS},
+    {"resourceclaims", "resourceclaim", "ResourceClaim", "resource.k8s.io", "v1", true, "", "status",
+     KIND_RESOURCE_CLAIM},
+    {"resourceclaimtemplates", "resourceclaimtemplate", "ResourceClaimTemplate", "resource.k8s.io", "v1", true, "", "",
+     KIND_RESOURCE_CLAIM_TEMPLATE},
+    {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE},
+    {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP},
+};
+const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
+
+const srv_group_version srv_group_versions[] = {
+    {"", "v1"},
+    {"resource.k8s.io", "v1"},
+    {"scheduling.k8s.io", "v1beta1"},
+};
+const size_t srv_n_group_versions = sizeof srv_group_versions / sizeof srv_group_versions[0];
+
+const srv_resource *srv_resource_find(const char *group, const char *version, const char *plural) {
+  for (size_t i = 0; i < srv_n_resources; i++) {
+    const srv_resource *r = &srv_resources[i];
+    if (!strcmp(r->group, group) && !strcmp(r->version, version) && !strcmp(r->plural, plural)) return r;
+  }
+  return NULL;
+}
+
+const srv_resource *srv_resource_for_kind(api_kind k) {
+  for (size_t i = 0; i < srv_n_resources; i++)
+    if (srv_resources[i].api_kind == (int)k) return &srv_resources[i];
+  return NULL;
+}
+
+bool srv_resource_has_subresource(const srv_resource *r, const char *sub) {
+  size_t n = strlen(sub);
+  for (const char *p = r->subresources; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len == n && !memcmp(p, sub, n)) return true;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  return false;
+}

@@ -1,0 +1,98 @@
+/* route.c: path parsing for route.h. Paths are split on '/'; segments are
+ * used as-is (kubectl does not escape DNS names). */
+#include "server/route.h"
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_SEGMENTS 10
+
+static int split(const char *path, char seg[MAX_SEGMENTS][254]) {
+  int n = 0;
+  const char *p = path;
+  while (*p == '/') p++;
+  while (*p) {
+    const char *end = strchr(p, '/');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (n == MAX_SEGMENTS || len >= 254) return -1;
+    memcpy(seg[n], p, len);
+    seg[n][len] = 0;
+    n++;
+    if (!end) break;
+    p = end;
+    while (*p == '/') p++;
+  }
+  return n;
+}
+
+static void copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
+
+/* seg[i..n) after the group/version prefix: the resource part. */
+static route_type parse_resource(route *r, char seg[MAX_SEGMENTS][254], int i, int n) {
+  int left = n - i;
+  if (left <= 0) return ROUTE_NOT_FOUND;
+  /* namespaces/{ns}/{resource}... unless the resource is namespaces itself */
+  if (!strcmp(seg[i], "namespaces") && left >= 3 && !(left == 3 && !strcmp(r->group, "") &&
+                                                      (!strcmp(seg[i + 2], "status") || !strcmp(seg[i + 2], "finalize")))) {
+    const srv_resource *res = srv_resource_find(r->group, r->version, seg[i + 2]);
+    if (!res || !res->namespaced || left > 5) return ROUTE_NOT_FOUND;
+    copy(r->namespace_, sizeof r->namespace_, seg[i + 1]);
+    r->resource = res;
+    if (left >= 4) copy(r->name, sizeof r->name, seg[i + 3]);
+    if (left == 5) {
+      if (!srv_resource_has_subresource(res, seg[i + 4])) return ROUTE_NOT_FOUND;
+      copy(r->subresource, sizeof r->subresource, seg[i + 4]);
+    }
+    return r->type = ROUTE_RESOURCE;
+  }
+  const srv_resource *res = srv_resource_find(r->group, r->version, seg[i]);
+  if (!res || left > 3) return ROUTE_NOT_FOUND;
+  r->resource = res;
+  if (left >= 2) {
+    if (res->namespaced) return ROUTE_NOT_FOUND; /* a namespaced object needs its namespace */
+    copy(r->name, sizeof r->name, seg[i + 1]);
+  }
+  if (left == 3) {
+    if (!srv_resource_has_subresource(res, seg[i + 2])) return ROUTE_NOT_FOUND;
+    copy(r->subresource, sizeof r->subresource, seg[i + 2]);
+  }
+  return r->type = ROUTE_RESOURCE;
+}
+
+route_type route_parse(const char *path, route *r) {
+  memset(r, 0, sizeof *r);
+  char seg[MAX_SEGMENTS][254];
+  int n = split(path, seg);
+  if (n < 0) return r->type = ROUTE_NOT_FOUND;
+  if (n == 1 && !strcmp(seg[0], "version")) return r->type = ROUTE_VERSION;
+  if (n >= 1 && (!strcmp(seg[0], "healthz") || !strcmp(seg[0], "readyz") || !strcmp(seg[0], "livez")))
+    return r->type = ROUTE_HEALTH;
+  if (n >= 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v3")) {
+    if (n == 2) return r->type = ROUTE_OPENAPI_ROOT;
+    if (n == 4 && !strcmp(seg[2], "api")) {
+      copy(r->version, sizeof r->version, seg[3]);
+      return r->type = ROUTE_OPENAPI_GV;
+    }
+    if (n == 5 && !strcmp(seg[2], "apis")) {
+      copy(r->group, sizeof r->group, seg[3]);
+      copy(r->version, sizeof r->version, seg[4]);
+      return r->type = ROUTE_OPENAPI_GV;
+    }
+    return r->type = ROUTE_NOT_FOUND;
+  }
+  if (n >= 1 && !strcmp(seg[0], "api")) {
+    if (n == 1) return r->type = ROUTE_API;
+    if (strcmp(seg[1], "v1")) return r->type = ROUTE_NOT_FOUND;
+    copy(r->version, sizeof r->version, "v1");
+    if (n == 2) return r->type = ROUTE_GROUP_VERSION;
+    return parse_resource(r, seg, 2, n);
+  }
+  if (n >= 1 && !strcmp(seg[0], "apis")) {
+    if (n == 1) return r->type = ROUTE_APIS;
+    copy(r->group, sizeof r->group, seg[1]);
+    if (n == 2) return r->type = ROUTE_GROUP;
+    copy(r->version, sizeof r->version, seg[2]);
+    if (n == 3) return r->type = ROUTE_GROUP_VERSION;
+    return parse_resource(r, seg, 3, n);
+  }
+  return r->type = ROUTE_NOT_FOUND;
+}

@@ -1,0 +1,265 @@
+/* server.c: libmicrohttpd glue, authentication and dispatch for server.h.
+ * Request bodies are limited to SRV_MAX_BODY (413 beyond), as kube-apiserver
+ * limits them. */
+#include "server/server_internal.h"
+#include "server/discovery.h"
+#include "server/openapi.h"
+#include "server/route.h"
+#include "server/status.h"
+#include "util/die.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SRV_MAX_BODY (3u * 1024 * 1024)
+
+typedef struct conn_state {
+  strbuf body;
+  bool too_large;
+} conn_state;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  strbuf sb = STRBUF_INIT;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
+  fclose(f);
+  return sb_detach(&sb);
+}
+
+/* kube-apiserver's static token file: token,user,uid,"group1,group2" */
+static bool load_tokens(dra_server *s, const char *path, strbuf *err) {
+  char *text = slurp(path);
+  if (!text) {
+    sb_printf(err, "cannot read token file %s: %s", path, strerror(errno));
+    return false;
+  }
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    while (*line == ' ') line++;
+    if (!*line || *line == '#') continue;
+    char *comma = strchr(line, ',');
+    if (!comma) continue;
+    *comma = 0;
+    char *user = comma + 1, *end = strchr(user, ',');
+    if (end) *end = 0;
+    s->tokens = xrealloc(s->tokens, (s->n_tokens + 1) * sizeof *s->tokens);
+    s->tokens[s->n_tokens].token = xstrdup(line);
+    s->tokens[s->n_tokens].user = xstrdup(user);
+    s->n_tokens++;
+  }
+  free(text);
+  return true;
+}
+
+static const char *authenticate(dra_server *s, const char *authorization, bool *ok) {
+  *ok = true;
+  if (!s->require_auth) return NULL;
+  *ok = false;
+  if (!authorization || strncmp(authorization, "Bearer ", 7)) return NULL;
+  const char *token = authorization + 7;
+  for (size_t i = 0; i < s->n_tokens; i++)
+    if (!strcmp(s->tokens[i].token, token)) {
+      *ok = true;
+      return s->tokens[i].user;
+    }
+  return NULL;
+}
+
+void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
+  route r;
+  switch (route_parse(req->path, &r)) {
+  case ROUTE_OPENAPI_ROOT:
+  case ROUTE_OPENAPI_GV: srv_openapi(&r, resp); return;
+  case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
+  case ROUTE_NOT_FOUND:
+    srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
+    return;
+  default: srv_discovery(&r, resp); return;
+  }
+}
+
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max) {
+  (void)pos;
+  http_stream *st = cls;
+  size_t n = st->read(st->ctx, buf, max);
+  return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void stream_free(void *cls) {
+  http_stream *st = cls;
+  st->close(st->ctx);
+  free(st);
+}
+
+static enum MHD_Result send_response(struct MHD_Connection *c, http_response *resp) {
+  struct MHD_Response *r;
+  if (resp->stream) {
+    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_reader, resp->stream, stream_free);
+    resp->stream = NULL; /* the transport closes it */
+  } else
+    r = MHD_create_response_from_buffer(resp->body.len, resp->body.buf ? resp->body.buf : (void *)"",
+                                        MHD_RESPMEM_MUST_COPY);
+  MHD_add_response_header(r, "Content-Type", resp->content_type ? resp->content_type : "application/json");
+  MHD_add_response_header(r, "Cache-Control", "no-cache, private");
+  const char *w = sb_str(&resp->warnings);
+  while (*w) {
+    const char *nl = strchr(w, '\n');
+    size_t len = nl ? (size_t)(nl - w) : strlen(w);
+    char line[1024];
+    snprintf(line, sizeof line, "299 - \"%.*s\"", (int)(len > 900 ? 900 : len), w);
+    MHD_add_response_header(r, "Warning", line);
+    w += len + (nl ? 1 : 0);
+  }
+  enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+  (void)kind;
+  http_request *req = cls;
+  req->query = xrealloc(req->query, (req->n_query + 1) * sizeof *req->query);
+  req->query[req->n_query].key = xstrdup(key);
+  req->query[req->n_query].value = xstrdup(value ? value : "");
+  req->n_query++;
+  return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+  (void)version;
+  dra_server *s = cls;
+  conn_state *st = *con_cls;
+  if (!st) {
+    st = xcalloc(1, sizeof *st);
+    *con_cls = st;
+    return MHD_YES;
+  }
+  if (*upload_size) {
+    if (st->body.len + *upload_size > SRV_MAX_BODY) st->too_large = true;
+    else sb_add(&st->body, upload, *upload_size);
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  http_response resp = {0};
+  bool authed;
+  const char *user = authenticate(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &authed);
+  if (!authed) {
+    srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
+  } else if (st->too_large) {
+    srv_status(&resp, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728", NULL);
+  } else {
+    http_request req = {.method = method, .path = url, .body = st->body.buf, .body_len = st->body.len, .user = user};
+    req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
+    srv_handle(s, &req, &resp);
+    http_free_query(req.query, req.n_query);
+  }
+  enum MHD_Result ret = send_response(c, &resp);
+  http_response_free(&resp);
+  return ret;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
+  (void)cls, (void)c, (void)toe;
+  conn_state *st = *con_cls;
+  if (!st) return;
+  sb_free(&st->body);
+  free(st);
+  *con_cls = NULL;
+}
+
+static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *err) {
+  char host[64];
+  const char *colon = strrchr(listen, ':');
+  if (!colon || (size_t)(colon - listen) >= sizeof host) {
+    sb_printf(err, "--listen %s: want HOST:PORT", listen);
+    return false;
+  }
+  memcpy(host, listen, (size_t)(colon - listen));
+  host[colon - listen] = 0;
+  char *end;
+  long port = strtol(colon + 1, &end, 10);
+  memset(addr, 0, sizeof *addr);
+  addr->sin_family = AF_INET;
+  addr->sin_port = htons((uint16_t)port);
+  if (*end || port < 0 || port > 65535 || inet_pton(AF_INET, host[0] ? host : "0.0.0.0", &addr->sin_addr) != 1) {
+    sb_printf(err, "--listen %s: want an IPv4 HOST:PORT", listen);
+    return false;
+  }
+  return true;
+}
+
+dra_server *srv_start(const srv_options *opts, strbuf *err) {
+  dra_server *s = xcalloc(1, sizeof *s);
+  s->opts = *opts;
+  s->st = store_memory_open(NULL);
+  struct sockaddr_in addr;
+  if (!parse_listen(opts->listen, &addr, err)) goto fail;
+  if (opts->token_file) {
+    if (!load_tokens(s, opts->token_file, err)) goto fail;
+    s->require_auth = true;
+  } else if (ntohl(addr.sin_addr.s_addr) >> 24 != 127) {
+    sb_printf(err, "refusing to listen on %s without --token-file: without authentication dra serve only listens on loopback",
+              opts->listen);
+    goto fail;
+  }
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+  if (opts->tls_cert_file || opts->tls_key_file) {
+    if (!opts->tls_cert_file || !opts->tls_key_file) {
+      sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
+      goto fail;
+    }
+    s->tls_cert = slurp(opts->tls_cert_file);
+    s->tls_key = slurp(opts->tls_key_file);
+    if (!s->tls_cert || !s->tls_key) {
+      sb_printf(err, "cannot read the TLS certificate or key: %s", strerror(errno));
+      goto fail;
+    }
+    flags |= MHD_USE_TLS;
+  }
+  if (s->tls_cert)
+    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_HTTPS_MEM_CERT, s->tls_cert,
+                                 MHD_OPTION_HTTPS_MEM_KEY, s->tls_key, MHD_OPTION_END);
+  else
+    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
+                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+  if (!s->daemon) {
+    sb_printf(err, "cannot listen on %s", opts->listen);
+    goto fail;
+  }
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  s->port = info ? info->port : ntohs(addr.sin_port);
+  return s;
+fail:
+  srv_stop(s);
+  return NULL;
+}
+
+unsigned srv_port(const dra_server *s) { return s->port; }
+
+const char *srv_first_token(const dra_server *s) { return s->n_tokens ? s->tokens[0].token : NULL; }
+
+void srv_stop(dra_server *s) {
+  if (!s) return;
+  atomic_store(&s->stopping, true);
+  if (s->daemon) MHD_stop_daemon(s->daemon);
+  store_close(s->st);
+  for (size_t i = 0; i < s->n_tokens; i++) {
+    free(s->tokens[i].token);
+    free(s->tokens[i].user);
+  }
+  free(s->tokens);
+  free(s->tls_cert);
+  free(s->tls_key);
+  free(s);
+}

@@ -1,0 +1,31 @@
+/* server.h: `dra serve`: the HTTP(S) front of the control plane. It owns the
+ * listening socket (libmicrohttpd), authentication (bearer tokens from a
+ * kube-apiserver-style token file, or loopback-only without one), the
+ * kubeconfig it writes for kubectl, and request dispatch to discovery,
+ * OpenAPI and the resource handlers. */
+#ifndef DRA_SRV_SERVER_H
+#define DRA_SRV_SERVER_H
+#include "api/gates.h"
+#include "server/http.h"
+
+typedef struct srv_options {
+  const char *listen;   /* "127.0.0.1:6443" */
+  const char *data_dir; /* "./dra-data" */
+  const char *token_file;
+  const char *tls_cert_file, *tls_key_file;
+  feature_gates gates;
+} srv_options;
+
+typedef struct dra_server dra_server;
+
+/* Starts listening. NULL on failure with the reason in err. */
+dra_server *srv_start(const srv_options *opts, strbuf *err);
+/* The bound port (useful with port 0). */
+unsigned srv_port(const dra_server *s);
+/* The first token of the token file (for the kubeconfig), or NULL. */
+const char *srv_first_token(const dra_server *s);
+void srv_stop(dra_server *s);
+/* Transport-free dispatch of one request (used by the MHD glue and tests). */
+void srv_handle(dra_server *s, const http_request *req, http_response *resp);
+
+#endif

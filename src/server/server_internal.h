@@ -1,0 +1,32 @@
+/* server_internal.h: the server's state, shared by server.c (transport,
+ * auth) and the resource handlers. Not part of any public interface. */
+#ifndef DRA_SRV_INTERNAL_H
+#define DRA_SRV_INTERNAL_H
+#include "api/admission.h"
+#include "server/http.h"
+#include "server/route.h"
+#include "server/server.h"
+#include "store/store.h"
+#include <pthread.h>
+#include <stdbool.h>
+
+typedef struct token_entry {
+  char *token, *user;
+} token_entry;
+
+struct dra_server {
+  struct MHD_Daemon *daemon;
+  srv_options opts;
+  token_entry *tokens;
+  size_t n_tokens;
+  bool require_auth;
+  unsigned port;
+  char *tls_cert, *tls_key; /* file contents */
+  store *st;
+  atomic_bool stopping; /* wakes watch streams */
+};
+
+/* Serves one ROUTE_RESOURCE request (handlers.c). */
+void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp);
+
+#endif

@@ -1,0 +1,100 @@
+/* status.c: Status bodies for status.h, in Go's key order: kind, apiVersion,
+ * metadata, status, message, reason, details, code. */
+#include "server/status.h"
+#include "api/admission.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+void srv_json_response(http_response *resp, int code, json_t *v) {
+  char *text = json_dumps(v, JSON_COMPACT);
+  resp->status = code;
+  resp->content_type = "application/json";
+  sb_puts(&resp->body, text);
+  sb_putc(&resp->body, '\n');
+  free(text);
+  json_decref(v);
+}
+
+void srv_status(http_response *resp, int code, const char *reason, const char *message, json_t *details) {
+  json_t *s = json_object();
+  json_object_set_new(s, "kind", json_string("Status"));
+  json_object_set_new(s, "apiVersion", json_string("v1"));
+  json_object_set_new(s, "metadata", json_object());
+  json_object_set_new(s, "status", json_string(code < 300 ? "Success" : "Failure"));
+  if (message) json_object_set_new(s, "message", json_string(message));
+  if (reason) json_object_set_new(s, "reason", json_string(reason));
+  if (details) json_object_set_new(s, "details", details);
+  json_object_set_new(s, "code", json_integer(code));
+  srv_json_response(resp, code, s);
+}
+
+static json_t *resource_details(const srv_resource *res, const char *name) {
+  json_t *d = json_object();
+  json_object_set_new(d, "name", json_string(name ? name : ""));
+  if (res->group[0]) json_object_set_new(d, "group", json_string(res->group));
+  json_object_set_new(d, "kind", json_string(res->plural));
+  return d;
+}
+
+static void qualified_resource(const srv_resource *res, char *buf, size_t n) {
+  if (res->group[0]) snprintf(buf, n, "%s.%s", res->plural, res->group);
+  else snprintf(buf, n, "%s", res->plural);
+}
+
+void srv_status_success(http_response *resp, const srv_resource *res, const char *name, const char *uid) {
+  json_t *d = resource_details(res, name);
+  if (uid) json_object_set_new(d, "uid", json_string(uid));
+  srv_status(resp, 200, NULL, NULL, d);
+}
+
+static void resource_error(http_response *resp, int code, const char *reason, const srv_resource *res,
+                           const char *name, const char *fmt) {
+  char qr[128], msg[1024];
+  qualified_resource(res, qr, sizeof qr);
+  snprintf(msg, sizeof msg, fmt, qr, name ? name : "");
+  srv_status(resp, code, reason, msg, resource_details(res, name));
+}
+
+void srv_status_not_found(http_response *resp, const srv_resource *res, const char *name) {
+  resource_error(resp, 404, "NotFound", res, name, "%s \"%s\" not found");
+}
+
+void srv_status_already_exists(http_response *resp, const srv_resource *res, const char *name) {
+  resource_error(resp, 409, "AlreadyExists", res, name, "%s \"%s\" already exists");
+}
+
+void srv_status_conflict(http_response *resp, const srv_resource *res, const char *name) {
+  resource_error(resp, 409, "Conflict", res, name,
+                 "Operation cannot be fulfilled on %s \"%s\": the object has been modified; please apply your "
+                 "changes to the latest version and try again");
+}
+
+void srv_status_bad_request(http_response *resp, const char *message) {
+  srv_status(resp, 400, "BadRequest", message, NULL);
+}
+
+void srv_status_method_not_allowed(http_response *resp, const char *method) {
+  char msg[128];
+  snprintf(msg, sizeof msg, "the server does not allow this method on the requested resource (%s)", method);
+  srv_status(resp, 405, "MethodNotAllowed", msg, NULL);
+}
+
+void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs) {
+  json_t *d = json_object();
+  const object_meta *m = &((const api_head *)obj->typed)->metadata;
+  json_object_set_new(d, "name", json_string(m->name ? m->name : ""));
+  if (obj->info->group[0]) json_object_set_new(d, "group", json_string(obj->info->group));
+  json_object_set_new(d, "kind", json_string(obj->info->name));
+  json_t *causes = json_array();
+  for (size_t i = 0; i < errs->n; i++) {
+    json_t *c = json_object();
+    json_object_set_new(c, "reason", json_string(fe_reason(errs->items[i].type)));
+    json_object_set_new(c, "message", json_string(errs->items[i].body));
+    json_object_set_new(c, "field", json_string(errs->items[i].field));
+    json_array_append_new(causes, c);
+  }
+  json_object_set_new(d, "causes", causes);
+  char *msg = admission_invalid_message(obj, errs);
+  srv_status(resp, 422, "Invalid", msg, d);
+  free(msg);
+}

@@ -1,0 +1,23 @@
+/* status.h: kube-apiserver's `kind: Status` error responses (api.md §2.3):
+ * the envelope, the reasons and codes, and the 422 with details.causes. */
+#ifndef DRA_SRV_STATUS_H
+#define DRA_SRV_STATUS_H
+#include "api/object.h"
+#include "server/http.h"
+#include "server/resources.h"
+#include "util/fielderr.h"
+
+/* details may be NULL; it is stolen. */
+void srv_status(http_response *resp, int code, const char *reason, const char *message, json_t *details);
+void srv_status_success(http_response *resp, const srv_resource *res, const char *name, const char *uid);
+void srv_status_not_found(http_response *resp, const srv_resource *res, const char *name);
+void srv_status_already_exists(http_response *resp, const srv_resource *res, const char *name);
+void srv_status_conflict(http_response *resp, const srv_resource *res, const char *name);
+void srv_status_bad_request(http_response *resp, const char *message);
+void srv_status_method_not_allowed(http_response *resp, const char *method);
+/* 422 Invalid, from the admission errors of obj (api.md §2.3). */
+void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs);
+/* Writes any JSON value as the response body (consumes v). */
+void srv_json_response(http_response *resp, int code, json_t *v);
+
+#endif

@@ -1,0 +1,181 @@
+/* validate_slice_device.c: one device of a ResourceSlice (api.md §7.3), in
+ * kube-apiserver's order: name, attribute/capacity totals, attributes,
+ * capacities and taints (both skipped on update when unchanged from the
+ * stored device of the same name), counter consumption, per-device node
+ * selection, binding conditions, nodeAllocatableResources. */
+#include "api/codec.h"
+#include "api/validate_binding_conditions.h"
+#include "api/validate_names.h"
+#include "api/validate_node_selector.h"
+#include "api/validate_slice_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+enum {
+  ATTRIBUTES_AND_CAPACITIES_MAX = 32,
+  ATTRIBUTE_VALUES_MAX = 48,
+  TAINTS_MAX = 16,
+  COUNTER_CONSUMPTIONS_MAX = 2,
+};
+
+static const char *const taint_effects[] = {"NoExecute", "NoSchedule", "None", NULL};
+
+static uint32_t attribute_values(const device *d) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < d->attributes.n; i++) {
+    const device_attribute *a = &d->attributes.items[i].value;
+    uint32_t list = a->bools.n + a->ints.n + a->strings.n + a->versions.n;
+    n += list ? list : 1;
+  }
+  return n;
+}
+
+static bool capacities_equal(const device_capacity_map *x, const device_capacity_map *y) {
+  if (x->n != y->n) return false;
+  for (uint32_t i = 0; i < x->n; i++) {
+    bool found = false;
+    for (uint32_t j = 0; j < y->n && !found; j++)
+      found = x->items[i].key == y->items[j].key &&
+              codec_equal(&device_capacity_desc, &x->items[i].value, &y->items[j].value);
+    if (!found) return false;
+  }
+  return true;
+}
+
+static bool taints_equal(const device_taint_list *x, const device_taint_list *y) {
+  if (x->n != y->n) return false;
+  for (uint32_t i = 0; i < x->n; i++)
+    if (!codec_equal(&device_taint_desc, &x->items[i], &y->items[i])) return false;
+  return true;
+}
+
+static void validate_taint(errlist *e, fpath *p, const device_taint *t) {
+  size_t m = fp_field(p, "key");
+  vn_label_key(e, p, t->key ? t->key : "");
+  fp_pop(p, m);
+  if (t->value && *t->value) {
+    m = fp_field(p, "value");
+    vn_label_value(e, p, t->value);
+    fp_pop(p, m);
+  }
+  m = fp_field(p, "effect");
+  if (!t->effect || !*t->effect) {
+    fe_required(e, p, NULL);
+  } else {
+    bool known = false;
+    for (size_t i = 0; taint_effects[i]; i++) known |= strcmp(t->effect, taint_effects[i]) == 0;
+    if (!known) fe_not_supported(e, p, t->effect, taint_effects);
+  }
+  fp_pop(p, m);
+}
+
+static void validate_taints(errlist *e, fpath *p, const device_taint_list *taints) {
+  size_t m = fp_field(p, "taints");
+  if (taints->n > TAINTS_MAX) {
+    fe_too_many(e, p, taints->n, TAINTS_MAX);
+  } else {
+    for (uint32_t i = 0; i < taints->n; i++) {
+      size_t mi = fp_index(p, i);
+      validate_taint(e, p, &taints->items[i]);
+      fp_pop(p, mi);
+    }
+  }
+  fp_pop(p, m);
+}
+
+static void validate_consumptions(errlist *e, fpath *p, const device_counter_consumption_list *l) {
+  size_t m = fp_field(p, "consumesCounters");
+  if (l->n > COUNTER_CONSUMPTIONS_MAX) {
+    fe_too_many(e, p, l->n, COUNTER_CONSUMPTIONS_MAX);
+    fp_pop(p, m);
+    return;
+  }
+  for (uint32_t i = 0; i < l->n; i++) {
+    size_t mi = fp_index(p, i);
+    validate_counter_consumption(e, p, &l->items[i]);
+    fp_pop(p, mi);
+  }
+  for (uint32_t i = 0; i < l->n; i++)
+    for (uint32_t j = 0; j < i; j++)
+      if (l->items[i].counter_set == l->items[j].counter_set) {
+        size_t mi = fp_index(p, i);
+        fe_duplicate_str(e, p, l->items[i].counter_set ? l->items[i].counter_set->str : "");
+        fp_pop(p, mi);
+        break;
+      }
+  fp_pop(p, m);
+}
+
+static void validate_per_device_node_selection(errlist *e, fpath *p, const device *d) {
+  const char *set[3];
+  int n = 0;
+  size_t m;
+  if (d->node_name) {
+    m = fp_field(p, "nodeName");
+    if (*d->node_name) {
+      set[n++] = "`nodeName`";
+      vn_node_name(e, p, d->node_name);
+    } else {
+      fe_invalid_str(e, p, "", "must not be empty");
+    }
+    fp_pop(p, m);
+  }
+  if (d->node_selector) {
+    set[n++] = "`nodeSelector`";
+    m = fp_field(p, "nodeSelector");
+    validate_node_selector(e, p, d->node_selector);
+    fp_pop(p, m);
+  }
+  if (d->all_nodes_set) {
+    if (d->all_nodes) {
+      set[n++] = "`allNodes`";
+    } else {
+      m = fp_field(p, "allNodes");
+      fe_invalid(e, p, "false", "must be either unset or set to true");
+      fp_pop(p, m);
+    }
+  }
+  static const char detail[] = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+                               "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
+  if (n == 0) {
+    fe_required(e, p, detail);
+  } else if (n > 1) {
+    char v[64] = "{";
+    for (int i = 0; i < n; i++) {
+      if (i) strcat(v, ", ");
+      strcat(v, set[i]);
+    }
+    strcat(v, "}");
+    fe_invalid_str(e, p, v, detail);
+  }
+}
+
+void validate_slice_device(errlist *e, fpath *p, const device *d, const device *old, const bool *per_device_node_selection) {
+  size_t m = fp_field(p, "name");
+  vn_dns_label(e, p, d->name ? d->name->str : "");
+  fp_pop(p, m);
+  char detail[96];
+  uint32_t total = d->attributes.n + d->capacity.n;
+  if (total > ATTRIBUTES_AND_CAPACITIES_MAX) {
+    snprintf(detail, sizeof detail, "the total number of attributes and capacities must not exceed %d",
+             ATTRIBUTES_AND_CAPACITIES_MAX);
+    fe_invalid_int(e, p, total, detail);
+  }
+  uint32_t values = attribute_values(d);
+  if (values > ATTRIBUTE_VALUES_MAX) {
+    snprintf(detail, sizeof detail, "the total number of attribute values must not exceed %d", ATTRIBUTE_VALUES_MAX);
+    fe_invalid_int(e, p, values, detail);
+  }
+  validate_device_attributes(e, p, d);
+  if (!old || !capacities_equal(&old->capacity, &d->capacity)) validate_device_capacities(e, p, d);
+  if (!old || !taints_equal(&old->taints, &d->taints)) validate_taints(e, p, &d->taints);
+  validate_consumptions(e, p, &d->consumes_counters);
+  if (per_device_node_selection && *per_device_node_selection)
+    validate_per_device_node_selection(e, p, d);
+  else if (d->node_name || d->node_selector || d->all_nodes_set)
+    fe_invalid(e, p, "null",
+               "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to "
+               "true in the ResourceSlice spec");
+  validate_binding_conditions(e, p, &d->binding_conditions, &d->binding_failure_conditions);
+  validate_node_allocatable_resources(e, p, d);
+}

@@ -10,6 +10,7 @@
 #include "api/validate.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"
+#include "api/validate_resource.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +41,12 @@ static void validate_pod_claims(errlist *e, fpath *p, const pod_spec *s) {
     else vn_dns_label(e, p, c->name->str);
     fp_pop(p, mn);
     if (c->resource_claim_name && c->resource_claim_template_name) {
-      char *v = render_struct_json(&pod_resource_claim_desc, c);
+      char *v = render_json_value(&pod_resource_claim_desc, c);
       fe_invalid(e, p, v, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
       free(v);
     }
     if (!c->resource_claim_name && !c->resource_claim_template_name) {
-      char *v = render_struct_json(&pod_resource_claim_desc, c);
+      char *v = render_json_value(&pod_resource_claim_desc, c);
       fe_invalid(e, p, v, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
       free(v);
     }

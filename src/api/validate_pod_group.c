@@ -8,6 +8,7 @@
 #include "api/validate.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"
+#include "api/validate_resource.h"
 #include <stdlib.h>
 
 enum { POD_GROUP_CLAIMS_MAX = 4 };
@@ -65,7 +66,7 @@ static void validate_named_list(errlist *e, fpath *p, const char *field, const v
     for (uint32_t j = 0; j < i; j++)
       if (*(const atom *const *)item == *(const atom *const *)((const char *)items + j * td->size)) {
         size_t mi = fp_index(p, i);
-        char *v = render_struct_json(td, item);
+        char *v = render_json_value(td, item);
         fe_duplicate(e, p, v);
         free(v);
         fp_pop(p, mi);

@@ -11,8 +11,6 @@ static char *dump_compact(json_t *v) {
   return s;
 }
 
-char *render_struct_json(const type_desc *td, const void *value) { return dump_compact(codec_encode(td, value)); }
-
 char *render_field_json(const type_desc *td, const void *value, const char *json_field) {
   json_t *whole = codec_encode(td, value);
   json_t *member = json_object_get(whole, json_field);

@@ -1,12 +1,11 @@
 /* validate_render.h: how validation renders non-scalar bad values in field
  * errors. kube-apiserver prints Go-internal struct text there, which is no
- * contract (api.md §2.1); dra prints the value's compact JSON instead. */
+ * contract (api.md §2.1); dra prints the value's compact JSON instead.
+ * Whole structs: render_json_value (validate_resource.h). */
 #ifndef DRA_VALIDATE_RENDER_H
 #define DRA_VALIDATE_RENDER_H
 #include "api/schema.h"
 
-/* Compact JSON of a typed struct (types.h), malloc'd. */
-char *render_struct_json(const type_desc *td, const void *value);
 /* Compact JSON of one member of a typed struct, by JSON name (`null` when
  * the encoding leaves it out), malloc'd. */
 char *render_field_json(const type_desc *td, const void *value, const char *json_field);

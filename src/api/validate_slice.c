@@ -7,6 +7,7 @@
 #include "api/validate_names.h"
 #include "api/validate_node_selector.h"
 #include "api/validate_render.h"
+#include "api/validate_resource.h"
 #include "api/validate_skip_node_ops.h"
 #include "api/validate_slice_internal.h"
 #include <stdlib.h>
@@ -207,7 +208,7 @@ static void validate_partition_type_attribute(errlist *e, fpath *p, const resour
     if (!a) {
       fe_required(e, p, "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set");
     } else if (!a->string) {
-      char *v = render_struct_json(&device_attribute_desc, a);
+      char *v = render_json_value(&device_attribute_desc, a);
       fe_invalid(e, p, v, "must be a string value because `partitionTypeAttribute` names this attribute");
       free(v);
     }

@@ -6,6 +6,7 @@
 #include "api/validate_map.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"
+#include "api/validate_resource.h"
 #include "api/validate_request_policy.h"
 #include "api/validate_slice_internal.h"
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static void validate_attribute(errlist *e, fpath *p, const device_attribute *a) 
   if (num_fields == 0) {
     fe_invalid_str(e, p, "", "exactly one value must be specified");
   } else if (num_fields > 1) {
-    char *v = render_struct_json(&device_attribute_desc, a);
+    char *v = render_json_value(&device_attribute_desc, a);
     fe_invalid(e, p, v, "exactly one value must be specified");
     free(v);
   }

@@ -4,7 +4,7 @@
  * stored device of the same name), counter consumption, per-device node
  * selection, binding conditions, nodeAllocatableResources. */
 #include "api/codec.h"
-#include "api/validate_binding_conditions.h"
+#include "api/validate_resource.h"
 #include "api/validate_names.h"
 #include "api/validate_node_selector.h"
 #include "api/validate_slice_internal.h"

@@ -363,7 +363,7 @@ static const validate_case policy_cases[] = {
      .patch = POLICY("10", "{'default':'1200m','validRange':{'min':'500m','step':'500m'}}"),
      .errors = {RP ".validRange.step: Invalid value: \"1200m\": value is not a multiple of a given step (500m) from (500m)"}},
     {.name = "validRange below milli precision",
-     .patch = POLICY("10", "{'default':'1500u','validRange':{'min':'500m','step':'1500u'}}"),
+     .patch = POLICY("10", "{'default':'1500u','validRange':{'min':'1m','step':'1500u'}}"),
      .errors = {RP ".validRange.default: Invalid value: \"1500u\": value cannot be represented as a milli value",
                 RP ".validRange.step: Invalid value: \"1500u\": value cannot be represented as a milli value"}},
     {.name = "validRange negative in integer mode",

@@ -5,6 +5,7 @@
 #ifndef DRA_TEST_ADMIT_H
 #define DRA_TEST_ADMIT_H
 #include "api/admission.h"
+#include "api/admission_steps.h"
 #include "codec/doc.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -49,7 +50,7 @@ typedef struct admit_env {
   strbuf warnings;
 } admit_env;
 
-static api_object *load_object(const char *yaml) {
+static inline api_object *load_object(const char *yaml) {
   docset ds = {0};
   strbuf err = STRBUF_INIT;
   if (docs_load_buffer("case", yaml, strlen(yaml), &ds, &err) != 0 || ds.n != 1)
@@ -66,7 +67,7 @@ static api_object *load_object(const char *yaml) {
   return o;
 }
 
-static const namespace_obj *env_namespace(void *user, const char *name) {
+static inline const namespace_obj *env_namespace(void *user, const char *name) {
   admit_env *env = user;
   for (size_t i = 0; i < sizeof env->namespaces / sizeof env->namespaces[0]; i++) {
     const namespace_obj *ns = env->namespaces[i]->typed;
@@ -75,13 +76,13 @@ static const namespace_obj *env_namespace(void *user, const char *name) {
   return NULL;
 }
 
-static void env_warn(void *user, const char *line) {
+static inline void env_warn(void *user, const char *line) {
   admit_env *env = user;
   if (env->warnings.len) sb_putc(&env->warnings, '\n');
   sb_puts(&env->warnings, line);
 }
 
-static char *render_errors(const errlist *e) {
+static inline char *render_errors(const errlist *e) {
   strbuf sb = STRBUF_INIT;
   for (size_t i = 0; i < e->n; i++) {
     char *t = field_error_text(&e->items[i]);
@@ -92,7 +93,7 @@ static char *render_errors(const errlist *e) {
   return sb_detach(&sb);
 }
 
-static void admit_env_init(admit_env *env, admission_ctx *ctx, const char *gates) {
+static inline void admit_env_init(admit_env *env, admission_ctx *ctx, const char *gates) {
   memset(env, 0, sizeof *env);
   for (size_t i = 0; i < sizeof env->namespaces / sizeof env->namespaces[0]; i++)
     env->namespaces[i] = load_object(test_namespaces[i]);
@@ -106,18 +107,26 @@ static void admit_env_init(admit_env *env, admission_ctx *ctx, const char *gates
   ctx->user = env;
 }
 
-static void admit_env_free(admit_env *env) {
+static inline void admit_env_free(admit_env *env) {
   for (size_t i = 0; i < sizeof env->namespaces / sizeof env->namespaces[0]; i++) api_object_free(env->namespaces[i]);
   sb_free(&env->warnings);
 }
 
+/* A stored object carries its defaults, as the server stored it. */
+static inline api_object *load_stored(const admission_ctx *ctx, const char *yaml) {
+  api_object *o = load_object(yaml);
+  if (o->info->kind == KIND_RESOURCE_CLAIM) defaults_resource_claim(ctx, o->arena, o->typed);
+  if (o->info->kind == KIND_RESOURCE_CLAIM_TEMPLATE) defaults_resource_claim_template(ctx, o->arena, o->typed);
+  return o;
+}
+
 /* Runs one case; returns the admitted object (caller frees) for further checks. */
-static api_object *run_admit_case(const admit_case *c) {
+static inline api_object *run_admit_case(const admit_case *c) {
   admit_env env;
   admission_ctx ctx;
   admit_env_init(&env, &ctx, c->gates);
   api_object *obj = load_object(c->yaml);
-  api_object *old = c->old ? load_object(c->old) : NULL;
+  api_object *old = c->old ? load_stored(&ctx, c->old) : NULL;
   errlist errs = {0};
   bool ok = admit_object(&ctx, c->op, obj, old, &errs);
   char *got = render_errors(&errs);
@@ -132,12 +141,12 @@ static api_object *run_admit_case(const admit_case *c) {
   return obj;
 }
 
-static void run_admit_cases(const admit_case *cases, size_t n) {
+static inline void run_admit_cases(const admit_case *cases, size_t n) {
   for (size_t i = 0; i < n; i++) api_object_free(run_admit_case(&cases[i]));
 }
 
 /* fragment (with one %d for the index) repeated n times, joined by ", ". */
-static char *repeat_fmt(const char *fragment, int n) {
+static inline char *repeat_fmt(const char *fragment, int n) {
   strbuf sb = STRBUF_INIT;
   for (int i = 0; i < n; i++) {
     if (i) sb_puts(&sb, ", ");

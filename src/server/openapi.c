@@ -39,17 +39,25 @@ static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t 
   snprintf(buf, n, "%s%s", meta ? META_PKG : pkg, camel);
 }
 
-static json_t *ref_to(const char *name) {
+/* What one document generation shares: where schemas go, the package of
+ * the group/version, and the flavour (v2 "definitions" or v3 components). */
+typedef struct schema_gen {
+  json_t *schemas;
+  const char *pkg;
+  bool v2;
+} schema_gen;
+
+static json_t *ref_to(const schema_gen *g, const char *name) {
   char ref[800];
-  snprintf(ref, sizeof ref, "#/components/schemas/%s", name);
+  snprintf(ref, sizeof ref, "%s%s", g->v2 ? "#/definitions/" : "#/components/schemas/", name);
   json_t *r = json_object();
   json_object_set_new(r, "$ref", json_string(ref));
   return r;
 }
 
-static void add_struct_schema(json_t *schemas, const type_desc *td, const char *pkg);
+static void add_struct_schema(const schema_gen *g, const type_desc *td);
 
-static json_t *value_schema(json_t *schemas, field_kind k, const type_desc *elem, const char *pkg) {
+static json_t *value_schema(const schema_gen *g, field_kind k, const type_desc *elem) {
   json_t *s = json_object();
   switch (k) {
   case K_STR:
@@ -59,26 +67,30 @@ static json_t *value_schema(json_t *schemas, field_kind k, const type_desc *elem
     json_object_set_new(s, "type", json_string("integer"));
     json_object_set_new(s, "format", json_string("int64"));
     break;
-  case K_QTY: json_decref(s); return ref_to(QUANTITY_SCHEMA);
+  case K_QTY: json_decref(s); return ref_to(g, QUANTITY_SCHEMA);
   case K_OBJ:
   case K_EMB: {
     char name[700];
-    schema_name(elem, pkg, name, sizeof name);
-    add_struct_schema(schemas, elem, pkg);
+    schema_name(elem, g->pkg, name, sizeof name);
+    add_struct_schema(g, elem);
+    if (g->v2) {
+      json_decref(s);
+      return ref_to(g, name);
+    }
     json_t *all = json_array();
-    json_array_append_new(all, ref_to(name));
+    json_array_append_new(all, ref_to(g, name));
     json_object_set_new(s, "allOf", all);
     if (k == K_EMB) json_object_set_new(s, "default", json_object());
     break;
   }
   case K_LIST:
     json_object_set_new(s, "type", json_string("array"));
-    json_object_set_new(s, "items", value_schema(schemas, elem->scalar, elem, pkg));
+    json_object_set_new(s, "items", value_schema(g, elem->scalar, elem));
     json_object_set_new(s, "x-kubernetes-list-type", json_string("atomic"));
     break;
   case K_MAP:
     json_object_set_new(s, "type", json_string("object"));
-    json_object_set_new(s, "additionalProperties", value_schema(schemas, elem->scalar, elem, pkg));
+    json_object_set_new(s, "additionalProperties", value_schema(g, elem->scalar, elem));
     break;
   case K_RAW:
     json_object_set_new(s, "type", json_string("object"));
@@ -88,26 +100,32 @@ static json_t *value_schema(json_t *schemas, field_kind k, const type_desc *elem
   return s;
 }
 
-static void add_struct_schema(json_t *schemas, const type_desc *td, const char *pkg) {
+static void add_struct_schema(const schema_gen *g, const type_desc *td) {
   char name[700];
-  schema_name(td, pkg, name, sizeof name);
-  if (json_object_get(schemas, name)) return;
+  schema_name(td, g->pkg, name, sizeof name);
+  if (json_object_get(g->schemas, name)) return;
   json_t *s = json_object();
-  json_object_set_new(schemas, name, s); /* before recursing: stops cycles */
+  json_object_set_new(g->schemas, name, s); /* before recursing: stops cycles */
   json_object_set_new(s, "type", json_string("object"));
   json_t *props = json_object();
   for (size_t i = 0; i < td->nfields; i++)
-    json_object_set_new(props, td->fields[i].json, value_schema(schemas, td->fields[i].kind, td->fields[i].elem, pkg));
+    json_object_set_new(props, td->fields[i].json, value_schema(g, td->fields[i].kind, td->fields[i].elem));
   json_object_set_new(s, "properties", props);
   if (td->flags & T_OPEN) json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
 }
 
-static json_t *gvk(const srv_resource *res) {
-  json_t *arr = json_array(), *o = json_object();
+/* Operations carry one {group, kind, version} object; schemas a list of them. */
+static json_t *gvk_object(const srv_resource *res) {
+  json_t *o = json_object();
   json_object_set_new(o, "group", json_string(res->group));
   json_object_set_new(o, "kind", json_string(res->kind));
   json_object_set_new(o, "version", json_string(res->version));
-  json_array_append_new(arr, o);
+  return o;
+}
+
+static json_t *gvk(const srv_resource *res) {
+  json_t *arr = json_array();
+  json_array_append_new(arr, gvk_object(res));
   return arr;
 }
 
@@ -122,7 +140,8 @@ static json_t *query_param(const char *name) {
   return p;
 }
 
-static json_t *operation(const srv_resource *res, const char *action, const char *schema, bool write) {
+static json_t *operation(const schema_gen *g, const srv_resource *res, const char *action, const char *schema,
+                         bool write) {
   json_t *op = json_object();
   char id[128];
   snprintf(id, sizeof id, "%s%s", action, res->kind);
@@ -135,18 +154,18 @@ static json_t *operation(const srv_resource *res, const char *action, const char
   }
   json_object_set_new(op, "parameters", params);
   json_t *responses = json_object(), *ok = json_object(), *content = json_object(), *media = json_object();
-  json_object_set_new(media, "schema", ref_to(schema));
+  json_object_set_new(media, "schema", ref_to(g, schema));
   json_object_set_new(content, "application/json", media);
   json_object_set_new(ok, "description", json_string("OK"));
   json_object_set_new(ok, "content", content);
   json_object_set_new(responses, "200", ok);
   json_object_set_new(op, "responses", responses);
   json_object_set_new(op, "x-kubernetes-action", json_string(action));
-  json_object_set_new(op, "x-kubernetes-group-version-kind", gvk(res));
+  json_object_set_new(op, "x-kubernetes-group-version-kind", gvk_object(res));
   return op;
 }
 
-static void add_paths(json_t *paths, const srv_resource *res, const char *schema) {
+static void add_paths(const schema_gen *g, json_t *paths, const srv_resource *res, const char *schema) {
   char base[600], item[1400];
   const char *root = res->group[0] ? "/apis/" : "/api";
   if (res->group[0]) snprintf(base, sizeof base, "%s%s/%s", root, res->group, res->version);
@@ -156,53 +175,77 @@ static void add_paths(json_t *paths, const srv_resource *res, const char *schema
   else snprintf(coll, sizeof coll, "%s/%s", base, res->plural);
   snprintf(item, sizeof item, "%s/{name}", coll);
   json_t *c = json_object(), *i = json_object();
-  json_object_set_new(c, "get", operation(res, "list", schema, false));
-  json_object_set_new(c, "post", operation(res, "post", schema, true));
-  json_object_set_new(i, "get", operation(res, "get", schema, false));
-  json_object_set_new(i, "put", operation(res, "put", schema, true));
-  json_object_set_new(i, "patch", operation(res, "patch", schema, true));
-  json_object_set_new(i, "delete", operation(res, "delete", schema, false));
+  json_object_set_new(c, "get", operation(g, res, "list", schema, false));
+  json_object_set_new(c, "post", operation(g, res, "post", schema, true));
+  json_object_set_new(i, "get", operation(g, res, "get", schema, false));
+  json_object_set_new(i, "put", operation(g, res, "put", schema, true));
+  json_object_set_new(i, "patch", operation(g, res, "patch", schema, true));
+  json_object_set_new(i, "delete", operation(g, res, "delete", schema, false));
   json_object_set_new(paths, coll, c);
   json_object_set_new(paths, item, i);
 }
 
-static json_t *group_version_document(const char *group, const char *version) {
+static void add_quantity_schema(const schema_gen *g) {
+  json_t *quantity = json_object();
+  if (g->v2) {
+    json_object_set_new(quantity, "type", json_string("string"));
+  } else {
+    json_t *any = json_array(), *str = json_object(), *num = json_object();
+    json_object_set_new(str, "type", json_string("string"));
+    json_object_set_new(num, "type", json_string("number"));
+    json_array_append_new(any, str);
+    json_array_append_new(any, num);
+    json_object_set_new(quantity, "oneOf", any);
+  }
+  json_object_set_new(g->schemas, QUANTITY_SCHEMA, quantity);
+}
+
+/* Schemas (and, with paths non-NULL, paths) of one group/version. */
+static void add_group_version(json_t *schemas, json_t *paths, bool v2, const char *group, const char *version) {
   char pkg[600];
   package_of(group, version, pkg, sizeof pkg);
-  json_t *doc = json_object(), *info = json_object(), *components = json_object(), *schemas = json_object();
-  json_object_set_new(doc, "openapi", json_string("3.0.0"));
-  json_object_set_new(info, "title", json_string("dra"));
-  json_object_set_new(info, "version", json_string("v1.37.0-dra"));
-  json_object_set_new(doc, "info", info);
-  json_t *paths = json_object();
-  json_t *quantity = json_object(), *any = json_array(), *str = json_object(), *num = json_object();
-  json_object_set_new(str, "type", json_string("string"));
-  json_object_set_new(num, "type", json_string("number"));
-  json_array_append_new(any, str);
-  json_array_append_new(any, num);
-  json_object_set_new(quantity, "oneOf", any);
-  json_object_set_new(schemas, QUANTITY_SCHEMA, quantity);
+  schema_gen gen = {schemas, pkg, v2}, *g = &gen;
+  add_quantity_schema(g);
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *res = &srv_resources[i];
     if (strcmp(res->group, group) || strcmp(res->version, version)) continue;
+    const type_desc *td = api_kind_info_of((api_kind)res->api_kind)->desc;
+    add_struct_schema(g, td);
     char name[700];
-    if (res->api_kind >= 0) {
-      const type_desc *td = api_kind_info_of((api_kind)res->api_kind)->desc;
-      add_struct_schema(schemas, td, pkg);
-      schema_name(td, pkg, name, sizeof name);
-    } else {
-      snprintf(name, sizeof name, "%s%s", pkg, res->kind);
-      json_t *s = json_object();
-      json_object_set_new(s, "type", json_string("object"));
-      json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
-      json_object_set_new(schemas, name, s);
-    }
+    schema_name(td, pkg, name, sizeof name);
     json_object_set_new(json_object_get(schemas, name), "x-kubernetes-group-version-kind", gvk(res));
-    add_paths(paths, res, name);
+    if (paths) add_paths(g, paths, res, name);
   }
+}
+
+static json_t *info_object(void) {
+  json_t *info = json_object();
+  json_object_set_new(info, "title", json_string("dra"));
+  json_object_set_new(info, "version", json_string("v1.37.0-dra"));
+  return info;
+}
+
+static json_t *group_version_document(const char *group, const char *version) {
+  json_t *doc = json_object(), *components = json_object(), *schemas = json_object(), *paths = json_object();
+  json_object_set_new(doc, "openapi", json_string("3.0.0"));
+  json_object_set_new(doc, "info", info_object());
+  add_group_version(schemas, paths, false, group, version);
   json_object_set_new(doc, "paths", paths);
   json_object_set_new(components, "schemas", schemas);
   json_object_set_new(doc, "components", components);
+  return doc;
+}
+
+/* Swagger 2.0 with every served kind: kubectl falls back to it to validate
+ * objects inside a kind: List client-side. */
+static json_t *v2_document(void) {
+  json_t *doc = json_object(), *defs = json_object();
+  json_object_set_new(doc, "swagger", json_string("2.0"));
+  json_object_set_new(doc, "info", info_object());
+  json_object_set_new(doc, "paths", json_object());
+  for (size_t i = 0; i < srv_n_group_versions; i++)
+    add_group_version(defs, NULL, true, srv_group_versions[i].group, srv_group_versions[i].version);
+  json_object_set_new(doc, "definitions", defs);
   return doc;
 }
 
@@ -213,6 +256,10 @@ static bool served(const char *group, const char *version) {
 }
 
 void srv_openapi(const route *r, http_response *resp) {
+  if (r->type == ROUTE_OPENAPI_V2) {
+    srv_json_response(resp, 200, v2_document());
+    return;
+  }
   if (r->type == ROUTE_OPENAPI_ROOT) {
     json_t *root = json_object(), *paths = json_object();
     for (size_t i = 0; i < srv_n_group_versions; i++) {

@@ -66,6 +66,7 @@ route_type route_parse(const char *path, route *r) {
   if (n == 1 && !strcmp(seg[0], "version")) return r->type = ROUTE_VERSION;
   if (n >= 1 && (!strcmp(seg[0], "healthz") || !strcmp(seg[0], "readyz") || !strcmp(seg[0], "livez")))
     return r->type = ROUTE_HEALTH;
+  if (n == 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v2")) return r->type = ROUTE_OPENAPI_V2;
   if (n >= 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v3")) {
     if (n == 2) return r->type = ROUTE_OPENAPI_ROOT;
     if (n == 4 && !strcmp(seg[2], "api")) {

@@ -13,6 +13,7 @@ typedef enum {
   ROUTE_GROUP_VERSION, /* /api/v1, /apis/<group>/<version> */
   ROUTE_VERSION,       /* /version */
   ROUTE_HEALTH,        /* /healthz, /readyz, /livez (and /<x>/ping-like subpaths) */
+  ROUTE_OPENAPI_V2,    /* /openapi/v2 (Swagger 2.0) */
   ROUTE_OPENAPI_ROOT,  /* /openapi/v3 */
   ROUTE_OPENAPI_GV,    /* /openapi/v3/api/v1, /openapi/v3/apis/<group>/<version> */
   ROUTE_RESOURCE,      /* a resource path */

@@ -75,6 +75,7 @@ static const char *authenticate(dra_server *s, const char *authorization, bool *
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   route r;
   switch (route_parse(req->path, &r)) {
+  case ROUTE_OPENAPI_V2:
   case ROUTE_OPENAPI_ROOT:
   case ROUTE_OPENAPI_GV: srv_openapi(&r, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;

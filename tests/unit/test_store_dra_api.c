@@ -1,0 +1,228 @@
+/* test_store_dra_api.c: the embedding API of include/dra.h over the store:
+ * loading through admission and as stored, all-or-nothing on bad input,
+ * restore order, default namespace, feature gates and their warnings,
+ * validation without storing, objects out as JSON, error codes and texts. */
+#include "dra.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define NOW 1767225600 /* 2026-01-01T00:00:00Z */
+
+static const char admin_claim_and_namespace[] = "apiVersion: resource.k8s.io/v1\n"
+                                                "kind: ResourceClaim\n"
+                                                "metadata: {name: c, namespace: admins}\n"
+                                                "spec:\n"
+                                                "  devices:\n"
+                                                "    requests:\n"
+                                                "    - name: r\n"
+                                                "      exactly: {deviceClassName: gpu, adminAccess: true}\n"
+                                                "---\n"
+                                                "apiVersion: v1\n"
+                                                "kind: Namespace\n"
+                                                "metadata:\n"
+                                                "  name: admins\n"
+                                                "  labels: {resource.kubernetes.io/admin-access: \"true\"}\n";
+
+static const char allocated_claim[] = "apiVersion: resource.k8s.io/v1\n"
+                                      "kind: ResourceClaim\n"
+                                      "metadata: {name: done}\n"
+                                      "spec:\n"
+                                      "  devices:\n"
+                                      "    requests:\n"
+                                      "    - name: r\n"
+                                      "      exactly: {deviceClassName: gpu}\n"
+                                      "status:\n"
+                                      "  allocation:\n"
+                                      "    devices:\n"
+                                      "      results:\n"
+                                      "      - {request: r, driver: gpu.example.com, pool: p, device: d0}\n";
+
+static const char prioritized_claim[] = "apiVersion: resource.k8s.io/v1\n"
+                                        "kind: ResourceClaim\n"
+                                        "metadata: {name: pick, namespace: default}\n"
+                                        "spec:\n"
+                                        "  devices:\n"
+                                        "    requests:\n"
+                                        "    - name: r\n"
+                                        "      firstAvailable:\n"
+                                        "      - {name: big, deviceClassName: gpu}\n";
+
+static dra_ctx *open_ctx(const char *gates) {
+  dra_ctx *ctx = NULL;
+  assert_int_equal(dra_open(&ctx, gates), DRA_OK);
+  dra_set_time(ctx, NOW);
+  return ctx;
+}
+
+static dra_status load(dra_ctx *ctx, const char *text, unsigned flags) {
+  return dra_load_buffer(ctx, "test.yaml", text, strlen(text), flags);
+}
+
+/* The stored object's JSON, which must exist; caller frees. */
+static char *get(dra_ctx *ctx, const char *kind, const char *ns, const char *name) {
+  char *json = NULL;
+  assert_int_equal(dra_get_json(ctx, kind, ns, name, &json), DRA_OK);
+  assert_non_null(json);
+  return json;
+}
+
+static void contains(const char *text, const char *part) {
+  if (!strstr(text, part)) fail_msg("%s\n--- does not contain ---\n%s", text, part);
+}
+
+static void admitted_in_restore_order(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_ctx(NULL);
+  /* The Namespace comes after the claim in the text but is created first,
+   * and its admin-access label admits the claim. */
+  assert_int_equal(load(ctx, admin_claim_and_namespace, 0), DRA_OK);
+  assert_string_equal(dra_errmsg(ctx), "");
+  assert_int_equal(dra_object_count(ctx), 2);
+  char *ns = get(ctx, "Namespace", NULL, "admins");
+  contains(ns, "\"resourceVersion\": \"1\"");
+  char *claim = get(ctx, "resourceclaims", "admins", "c");
+  contains(claim, "\"resourceVersion\": \"2\"");
+  contains(claim, "\"creationTimestamp\": \"2026-01-01T00:00:00Z\"");
+  contains(claim, "\"allocationMode\": \"ExactCount\""); /* admission defaulted it */
+  contains(claim, "\"uid\": \"");
+  dra_free(ns);
+  dra_free(claim);
+  dra_close(ctx);
+}
+
+static void as_stored_keeps_status_and_defaults_the_namespace(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, allocated_claim, DRA_LOAD_AS_STORED), DRA_OK);
+  char *claim = get(ctx, "ResourceClaim", NULL, "done");
+  contains(claim, "\"namespace\": \"default\"");
+  contains(claim, "\"device\": \"d0\"");
+  assert_null(strstr(claim, "allocationMode")); /* no admission, no defaults */
+  dra_free(claim);
+
+  /* Through admission, a create drops the status. */
+  dra_ctx *admitted = open_ctx(NULL);
+  assert_int_equal(load(admitted, allocated_claim, 0), DRA_OK);
+  claim = get(admitted, "ResourceClaim", "default", "done");
+  assert_null(strstr(claim, "\"device\": \"d0\""));
+  dra_free(claim);
+  dra_close(admitted);
+  dra_close(ctx);
+}
+
+static void bad_input_stores_nothing(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_ctx(NULL);
+  static const char invalid_and_unknown[] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: fine}\n---\n"
+                                            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+                                            "metadata: {name: c}\nspec:\n  devices:\n    requests:\n"
+                                            "    - name: r\n      exactly: {deviceClassName: gpu, count: -1}\n"
+                                            "---\n"
+                                            "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+                                            "metadata: {name: x}\nspec: {colour: red}\n";
+  assert_int_equal(load(ctx, invalid_and_unknown, 0), DRA_BAD_REQUEST); /* the first problem's status */
+  assert_int_equal(dra_errcode(ctx), DRA_BAD_REQUEST);
+  assert_string_equal(dra_errmsg(ctx),
+                      "test.yaml:14: DeviceClass in version \"v1\" cannot be handled as a DeviceClass: strict "
+                      "decoding error: unknown field \"spec.colour\"\n"
+                      "test.yaml:5: ResourceClaim.resource.k8s.io \"c\" is invalid: "
+                      "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero");
+  assert_int_equal(dra_object_count(ctx), 0);
+
+  assert_int_equal(load(ctx, "a: [", 0), DRA_READ);
+  contains(dra_errmsg(ctx), "test.yaml:");
+  assert_int_equal(dra_load_file(ctx, "/nonexistent/dra.yaml", 0), DRA_READ);
+  contains(dra_errmsg(ctx), "/nonexistent/dra.yaml");
+
+  /* A success clears the last error. */
+  assert_int_equal(load(ctx, "apiVersion: v1\nkind: Namespace\nmetadata: {name: fine}\n", 0), DRA_OK);
+  assert_string_equal(dra_errmsg(ctx), "");
+  assert_int_equal(dra_errcode(ctx), DRA_OK);
+  dra_close(ctx);
+}
+
+static void names_taken_stop_the_load(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n", 0), DRA_OK);
+  assert_int_equal(load(ctx,
+                        "apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n---\n"
+                        "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n",
+                        0),
+                   DRA_ALREADY_EXISTS);
+  assert_string_equal(dra_errmsg(ctx), "test.yaml:5: namespaces \"a\" already exists");
+  assert_int_equal(dra_object_count(ctx), 2); /* b was stored before */
+  dra_close(ctx);
+}
+
+static void feature_gates_and_warnings(void **state) {
+  (void)state;
+  dra_ctx *ctx = NULL;
+  assert_int_equal(dra_open(&ctx, "DRANoSuchGate=true"), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "unrecognized feature gate: DRANoSuchGate");
+  dra_close(ctx);
+
+  ctx = open_ctx("DRAPrioritizedList=false");
+  assert_int_equal(dra_validate(ctx, "test.yaml", prioritized_claim, strlen(prioritized_claim)), DRA_INVALID);
+  assert_string_equal(dra_warnings(ctx), "Warning: ResourceClaim \"pick\": spec.devices.requests[0].firstAvailable: "
+                                         "dropped, feature gate DRAPrioritizedList is disabled");
+  contains(dra_errmsg(ctx), "exactly one of `exactly` or `firstAvailable` is required");
+  dra_close(ctx);
+
+  ctx = open_ctx(NULL);
+  assert_int_equal(dra_validate(ctx, "test.yaml", prioritized_claim, strlen(prioritized_claim)), DRA_OK);
+  assert_string_equal(dra_warnings(ctx), "");
+  assert_int_equal(dra_object_count(ctx), 0); /* validate stores nothing */
+  dra_close(ctx);
+}
+
+static void getting_objects(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_ctx(NULL);
+  char *json = NULL;
+  assert_int_equal(dra_get_json(ctx, "ResourceClaim", "default", "none", &json), DRA_NOT_FOUND);
+  assert_null(json);
+  assert_string_equal(dra_errmsg(ctx), "resourceclaims.resource.k8s.io \"none\" not found");
+  assert_int_equal(dra_get_json(ctx, "Deployment", "default", "x", &json), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"Deployment\"");
+  assert_int_equal(dra_get_json(ctx, "Pod", "default", NULL, &json), DRA_MISUSE);
+  assert_int_equal(dra_get_json(NULL, "Pod", "default", "x", &json), DRA_MISUSE);
+  assert_int_equal(dra_load_buffer(NULL, "x", "", 0, 0), DRA_MISUSE);
+  assert_int_equal(dra_open(NULL, NULL), DRA_MISUSE);
+
+  assert_int_equal(load(ctx, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}}", 0), DRA_OK);
+  /* A cluster-scoped kind ignores the namespace. */
+  json = get(ctx, "nodes", "ignored", "n1");
+  assert_string_equal(json, "{\n"
+                            "    \"apiVersion\": \"v1\",\n"
+                            "    \"kind\": \"Node\",\n"
+                            "    \"metadata\": {\n"
+                            "        \"name\": \"n1\",\n"
+                            "        \"uid\": \"bf4306e8-c442-541d-9308-ac047dff50a8\",\n"
+                            "        \"resourceVersion\": \"1\",\n"
+                            "        \"creationTimestamp\": \"2026-01-01T00:00:00Z\"\n"
+                            "    },\n"
+                            "    \"spec\": {},\n"
+                            "    \"status\": {}\n"
+                            "}\n");
+  dra_free(json);
+  assert_string_equal(dra_status_name(DRA_ALREADY_EXISTS), "DRA_ALREADY_EXISTS");
+  assert_string_equal(dra_version(), "0.1.0");
+  dra_close(ctx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(admitted_in_restore_order),
+      cmocka_unit_test(as_stored_keeps_status_and_defaults_the_namespace),
+      cmocka_unit_test(bad_input_stores_nothing),
+      cmocka_unit_test(names_taken_stop_the_load),
+      cmocka_unit_test(feature_gates_and_warnings),
+      cmocka_unit_test(getting_objects),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

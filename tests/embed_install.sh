@@ -1,0 +1,35 @@
+#!/bin/sh
+# embed_install.sh: the embedding API as a user gets it. Installs the build
+# into a temporary prefix, builds examples/embed with only
+# `pkg-config --cflags --libs dra` from that prefix (shared library, rpath),
+# checks the program really uses the installed library, runs it on
+# examples/embed/cluster.yaml and compares with examples/embed/expected.txt.
+# Usage (CTest does this from the repository root): sh tests/embed_install.sh build/dra
+set -eu
+build=$(cd "$(dirname "$1")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+pc=$(find "$tmp/prefix" -name dra.pc)
+[ -n "$pc" ] || { echo "embed_install: no dra.pc installed" >&2; exit 1; }
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
+libdir=$(pkg-config --variable=libdir dra)
+
+# The compiler (and sanitizers) the library was built with.
+cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+sanitize=""
+grep -q '^DRA_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && sanitize="-fsanitize=address,undefined"
+# shellcheck disable=SC2046,SC2086
+"$cc" -std=c17 -Wall -Wextra -Werror $sanitize examples/embed/embed.c -o "$tmp/embed" \
+  $(pkg-config --cflags --libs dra) -Wl,-rpath,"$libdir"
+
+if ! ldd "$tmp/embed" | grep -q "$tmp/prefix/.*libdra"; then
+  echo "embed_install: the example does not use the installed libdra:" >&2
+  ldd "$tmp/embed" >&2
+  exit 1
+fi
+"$tmp/embed" examples/embed/cluster.yaml >"$tmp/out"
+diff -u examples/embed/expected.txt "$tmp/out"
+echo "embed_install: ok"

@@ -6,9 +6,9 @@
  * immutable; status.resourceClaimStatuses name spec entries. */
 #include "api/codec.h"
 #include "api/validate.h"
+#include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"
-#include "api/validate_resource.h"
 #include <stdlib.h>
 
 enum { POD_GROUP_CLAIMS_MAX = 4 };
@@ -49,35 +49,11 @@ static void validate_claim_status(errlist *e, fpath *p, const pod_group_resource
   subdomain_at(e, p, "resourceClaimName", st->resource_claim_name);
 }
 
-/* A list-map keyed by name: TooMany (and nothing else), else each later
- * duplicate rendered whole, then each entry. Entries are elem_size bytes and
- * start with their name atom. */
 static void validate_named_list(errlist *e, fpath *p, const char *field, const void *items, uint32_t n,
                                 const type_desc *td, void (*each)(errlist *, fpath *, const void *, const void *),
                                 const void *arg) {
   size_t m = fp_field(p, field);
-  if (n > POD_GROUP_CLAIMS_MAX) {
-    fe_too_many(e, p, n, POD_GROUP_CLAIMS_MAX);
-    fp_pop(p, m);
-    return;
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    const void *item = (const char *)items + i * td->size;
-    for (uint32_t j = 0; j < i; j++)
-      if (*(const atom *const *)item == *(const atom *const *)((const char *)items + j * td->size)) {
-        size_t mi = fp_index(p, i);
-        char *v = render_json_value(td, item);
-        fe_duplicate(e, p, v);
-        free(v);
-        fp_pop(p, mi);
-        break;
-      }
-  }
-  for (uint32_t i = 0; i < n; i++) {
-    size_t mi = fp_index(p, i);
-    each(e, p, (const char *)items + i * td->size, arg);
-    fp_pop(p, mi);
-  }
+  validate_keyed_set(e, p, &(keyed_set){items, n, td, POD_GROUP_CLAIMS_MAX, true, each, arg});
   fp_pop(p, m);
 }
 

@@ -4,6 +4,7 @@
  * shared counter sets, partitionTypeAttribute and skipNodeOperations, in
  * kube-apiserver's order. */
 #include "api/validate.h"
+#include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
 #include "api/validate_node_selector.h"
 #include "api/validate_render.h"
@@ -122,54 +123,36 @@ static const device *lookup_device(const resource_slice_spec *old, const atom *n
   return NULL;
 }
 
+typedef struct {
+  const resource_slice_spec *old;
+  const bool *per_device_node_selection;
+} device_ctx;
+
+static void each_device(errlist *e, fpath *p, const void *item, const void *arg) {
+  const device_ctx *c = arg;
+  const device *d = item;
+  validate_slice_device(e, p, d, lookup_device(c->old, d->name), c->per_device_node_selection);
+}
+
 static void validate_devices(errlist *e, fpath *p, const resource_slice_spec *s, const resource_slice_spec *old) {
   size_t max = SLICE_DEVICES_MAX;
   if (any_device(s, has_taints) || any_device(s, consumes_counters) || any_device(s, has_list_attributes))
     max = SLICE_DEVICES_ADVANCED_MAX;
+  device_ctx c = {old, s->per_device_node_selection_set ? &s->per_device_node_selection : NULL};
   size_t m = fp_field(p, "devices");
-  if (s->devices.n > max) {
-    fe_too_many(e, p, s->devices.n, max);
-    fp_pop(p, m);
-    return;
-  }
-  const bool *per_device = s->per_device_node_selection_set ? &s->per_device_node_selection : NULL;
-  for (uint32_t i = 0; i < s->devices.n; i++) {
-    const device *d = &s->devices.items[i];
-    size_t mi = fp_index(p, i);
-    validate_slice_device(e, p, d, lookup_device(old, d->name), per_device);
-    fp_pop(p, mi);
-  }
-  for (uint32_t i = 0; i < s->devices.n; i++)
-    for (uint32_t j = 0; j < i; j++)
-      if (s->devices.items[i].name == s->devices.items[j].name) {
-        size_t mi = fp_index(p, i);
-        fe_duplicate_str(e, p, s->devices.items[i].name ? s->devices.items[i].name->str : "");
-        fp_pop(p, mi);
-        break;
-      }
+  validate_keyed_set(e, p, &(keyed_set){s->devices.items, s->devices.n, &device_desc, max, false, each_device, &c});
   fp_pop(p, m);
+}
+
+static void each_counter_set(errlist *e, fpath *p, const void *item, const void *arg) {
+  (void)arg;
+  validate_counter_set(e, p, item);
 }
 
 static void validate_shared_counters(errlist *e, fpath *p, const counter_set_list *sets) {
   size_t m = fp_field(p, "sharedCounters");
-  if (sets->n > SLICE_COUNTER_SETS_MAX) {
-    fe_too_many(e, p, sets->n, SLICE_COUNTER_SETS_MAX);
-    fp_pop(p, m);
-    return;
-  }
-  for (uint32_t i = 0; i < sets->n; i++) {
-    size_t mi = fp_index(p, i);
-    validate_counter_set(e, p, &sets->items[i]);
-    fp_pop(p, mi);
-  }
-  for (uint32_t i = 0; i < sets->n; i++)
-    for (uint32_t j = 0; j < i; j++)
-      if (sets->items[i].name == sets->items[j].name) {
-        size_t mi = fp_index(p, i);
-        fe_duplicate_str(e, p, sets->items[i].name ? sets->items[i].name->str : "");
-        fp_pop(p, mi);
-        break;
-      }
+  validate_keyed_set(e, p, &(keyed_set){sets->items, sets->n, &counter_set_desc, SLICE_COUNTER_SETS_MAX, false,
+                                        each_counter_set, NULL});
   fp_pop(p, m);
 }
 

@@ -5,6 +5,7 @@
  * selection, binding conditions, nodeAllocatableResources. */
 #include "api/codec.h"
 #include "api/validate_resource.h"
+#include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
 #include "api/validate_node_selector.h"
 #include "api/validate_slice_internal.h"
@@ -83,26 +84,15 @@ static void validate_taints(errlist *e, fpath *p, const device_taint_list *taint
   fp_pop(p, m);
 }
 
+static void each_consumption(errlist *e, fpath *p, const void *item, const void *arg) {
+  (void)arg;
+  validate_counter_consumption(e, p, item);
+}
+
 static void validate_consumptions(errlist *e, fpath *p, const device_counter_consumption_list *l) {
   size_t m = fp_field(p, "consumesCounters");
-  if (l->n > COUNTER_CONSUMPTIONS_MAX) {
-    fe_too_many(e, p, l->n, COUNTER_CONSUMPTIONS_MAX);
-    fp_pop(p, m);
-    return;
-  }
-  for (uint32_t i = 0; i < l->n; i++) {
-    size_t mi = fp_index(p, i);
-    validate_counter_consumption(e, p, &l->items[i]);
-    fp_pop(p, mi);
-  }
-  for (uint32_t i = 0; i < l->n; i++)
-    for (uint32_t j = 0; j < i; j++)
-      if (l->items[i].counter_set == l->items[j].counter_set) {
-        size_t mi = fp_index(p, i);
-        fe_duplicate_str(e, p, l->items[i].counter_set ? l->items[i].counter_set->str : "");
-        fp_pop(p, mi);
-        break;
-      }
+  validate_keyed_set(e, p, &(keyed_set){l->items, l->n, &device_counter_consumption_desc, COUNTER_CONSUMPTIONS_MAX,
+                                        false, each_consumption, NULL});
   fp_pop(p, m);
 }
 

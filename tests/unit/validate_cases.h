@@ -64,7 +64,7 @@ static json_t *patched(const char *base, const char *patch) {
   return doc;
 }
 
-static api_object *decode_or_fail(const char *base, const char *patch) {
+static inline api_object *decode_or_fail(const char *base, const char *patch) {
   json_t *doc = patched(base, patch);
   errlist errs = {0};
   api_object *o = api_object_decode(doc, NULL, 0, &errs);
@@ -84,7 +84,7 @@ static void collect_warning(void *user, const char *line) {
   if (w->n <= MAX_LINES) w->lines[w->n++] = strdup(line);
 }
 
-static void run_validate_case(const char *base, const validate_case *c) {
+static inline void run_validate_case(const char *base, const validate_case *c) {
   admission_ctx ctx = {0};
   gates_default(&ctx.gates);
   char err[256];
@@ -126,7 +126,7 @@ static void run_validate_case(const char *base, const validate_case *c) {
   api_object_free(old);
 }
 
-static void run_validate_cases(const char *base, const validate_case *cases, size_t n) {
+static inline void run_validate_cases(const char *base, const validate_case *cases, size_t n) {
   for (size_t i = 0; i < n; i++) run_validate_case(base, &cases[i]);
 }
 
@@ -137,7 +137,7 @@ static const char *validate_cases_base;
 
 static void run_case_state(void **state) { run_validate_case(validate_cases_base, *state); }
 
-static int run_validate_group(const char *group, const char *base, const validate_case *cases, size_t n) {
+static inline int run_validate_group(const char *group, const char *base, const validate_case *cases, size_t n) {
   validate_cases_base = base;
   struct CMUnitTest *tests = calloc(n, sizeof *tests);
   for (size_t i = 0; i < n; i++) {

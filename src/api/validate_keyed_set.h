@@ -1,0 +1,24 @@
+/* validate_keyed_set.h: a list whose entries are unique by their first
+ * member, an atom (a name): validateSet of the hand-written validation
+ * (size limit that stops everything else, each entry, then a Duplicate on
+ * every later repeat showing the key) or the declarative listType=map form
+ * (repeats first, shown as the whole entry's JSON, then each entry). */
+#ifndef DRA_VALIDATE_KEYED_SET_H
+#define DRA_VALIDATE_KEYED_SET_H
+#include "api/schema.h"
+#include "util/fielderr.h"
+
+typedef struct keyed_set {
+  const void *items;
+  uint32_t n;
+  const type_desc *td; /* the entry type: its size, and its JSON for DV duplicates */
+  size_t max;
+  bool dv; /* declarative form */
+  void (*each)(errlist *e, fpath *p, const void *item, const void *arg);
+  const void *arg;
+} keyed_set;
+
+/* p names the list. */
+void validate_keyed_set(errlist *e, fpath *p, const keyed_set *s);
+
+#endif

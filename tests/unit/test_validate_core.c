@@ -1,0 +1,47 @@
+/* test_validate_core.c: Node and Namespace admission (api.md §9): object
+ * metadata of cluster-scoped objects, the Namespace's DNS-label name, and
+ * metadata immutability on update. */
+#include "validate_cases.h"
+
+static const char node_base[] = "{'apiVersion':'v1','kind':'Node','metadata':{'name':'node-1','labels':{'region':'r1'}}}";
+static const char ns_base[] = "{'apiVersion':'v1','kind':'Namespace','metadata':{'name':'team-a'}}";
+
+static const validate_case node_cases[] = {
+    {.name = "valid node"},
+    {.name = "node name may contain dots", .patch = "{'metadata':{'name':'node-1.example.com'}}"},
+    {.name = "node name not a subdomain",
+     .patch = "{'metadata':{'name':'Node_1'}}",
+     .errors = {"metadata.name: Invalid value: \"Node_1\": " MSG_SUBDOMAIN}},
+    {.name = "node namespace forbidden",
+     .patch = "{'metadata':{'namespace':'default'}}",
+     .errors = {"metadata.namespace: Forbidden: not allowed on this type"}},
+    {.name = "node label value",
+     .patch = "{'metadata':{'labels':{'region':'-r'}}}",
+     .errors = {"metadata.labels: Invalid value: \"-r\": " MSG_LABEL_VALUE}},
+    {.name = "node rename",
+     .op = ADMIT_UPDATE,
+     .old_patch = "{}",
+     .patch = "{'metadata':{'name':'node-2'}}",
+     .errors = {"metadata.name: Invalid value: \"node-2\": field is immutable"}},
+};
+
+static const validate_case ns_cases[] = {
+    {.name = "valid namespace"},
+    {.name = "namespace name with dots",
+     .patch = "{'metadata':{'name':'team.a'}}",
+     .errors = {"metadata.name: Invalid value: \"team.a\": must not contain dots"}},
+    {.name = "namespace name not a label",
+     .patch = "{'metadata':{'name':'Team_A','namespace':'x'}}",
+     .errors = {"metadata.name: Invalid value: \"Team_A\": " MSG_LABEL,
+                "metadata.namespace: Forbidden: not allowed on this type"}},
+    {.name = "namespace name required",
+     .patch = "{'metadata':{'name':null}}",
+     .errors = {"metadata.name: Required value: name or generateName is required"}},
+    {.name = "admin-access label", .patch = "{'metadata':{'labels':{'resource.kubernetes.io/admin-access':'true'}}}"},
+};
+
+int main(void) {
+  int failed = run_validate_group("Node", node_base, node_cases, sizeof node_cases / sizeof node_cases[0]);
+  failed += run_validate_group("Namespace", ns_base, ns_cases, sizeof ns_cases / sizeof ns_cases[0]);
+  return failed;
+}

@@ -6,6 +6,7 @@
 #include "server/openapi.h"
 #include "server/route.h"
 #include "server/status.h"
+#include "store/sqlite.h"
 #include "util/die.h"
 #include <arpa/inet.h>
 #include <errno.h>
@@ -202,7 +203,10 @@ static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *e
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
-  s->st = store_memory_open(NULL);
+  char db_path[4096];
+  snprintf(db_path, sizeof db_path, "%s/dra.db", opts->data_dir);
+  s->st = store_sqlite_open(db_path, NULL, err);
+  if (!s->st) goto fail;
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
   if (opts->token_file) {

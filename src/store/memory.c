@@ -4,6 +4,7 @@
  * key to the versions filed there. The server-set metadata rules are
  * meta.c's; events and history are watchers.c's. */
 #include "store/index.h"
+#include "store/memory_restore.h"
 #include "store/meta.h"
 #include "store/store_obj.h"
 #include "store/strmap.h"
@@ -375,4 +376,25 @@ store *store_memory_open(const store_options *opts) {
   pthread_mutexattr_destroy(&attr);
   watchers_init(&m->events, m->opts.history);
   return &m->base;
+}
+
+/* ---- restore (memory_restore.h), for durable backends ---- */
+
+void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t created_rv) {
+  memory_store *m = from(s);
+  lock(m);
+  meta_set_resource_version(obj, rv);
+  char *key = key_of(obj);
+  store_obj *old = strmap_get(&m->objects[obj->info->kind], key);
+  install(m, key, old, store_obj_new(obj, rv, created_rv));
+  free(key);
+  if (rv > m->rv) m->rv = rv;
+  unlock(m);
+}
+
+void store_memory_set_revision(store *s, uint64_t rv) {
+  memory_store *m = from(s);
+  lock(m);
+  if (rv > m->rv) m->rv = rv;
+  unlock(m);
 }

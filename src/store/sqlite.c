@@ -1,0 +1,278 @@
+/* sqlite.c: the durable store backend: the in-memory store for reads,
+ * indexes and watches, with every change written to a SQLite file (WAL,
+ * synchronous=FULL) before the write that made it is acknowledged. Changes
+ * that arrive together are committed in one transaction by a writer thread
+ * (group commit): a write waits only until the transaction holding its
+ * resourceVersion is on disk. On open, the file's objects are restored with
+ * their resourceVersions, so no resourceVersion ever goes backwards. */
+#include "store/sqlite.h"
+#include "api/codec.h"
+#include "store/memory_restore.h"
+#include "util/die.h"
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pending_row {
+  bool deleted;
+  int kind;
+  char *namespace_, *name, *json;
+  uint64_t rv, created_rv;
+} pending_row;
+
+typedef struct durable_store {
+  store base;
+  store *mem;
+  sqlite3 *db;
+  pthread_t writer;
+  pthread_mutex_t lock;
+  pthread_cond_t work, committed;
+  pending_row *queue;
+  size_t n_queue, cap_queue;
+  uint64_t queued_rv, committed_rv;
+  bool closing, failed;
+  uint64_t watch_id;
+} durable_store;
+
+static durable_store *from(store *s) { return (durable_store *)s; }
+
+static const char *const schema_sql =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=FULL;"
+    "CREATE TABLE IF NOT EXISTS objects (kind INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
+    " rv INTEGER NOT NULL, created_rv INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (kind, namespace, name));"
+    "CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 0), rv INTEGER NOT NULL);"
+    "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);";
+
+/* Called by the memory store for every change, in order, under its lock. */
+static void on_change(void *user, const store_event *ev) {
+  durable_store *d = user;
+  const object_meta *m = store_obj_meta(ev->obj);
+  pending_row row = {.deleted = ev->type == STORE_DELETED, .kind = ev->obj->object->info->kind,
+                     .namespace_ = xstrdup(m->namespace_ ? m->namespace_ : ""), .name = xstrdup(m->name ? m->name : ""),
+                     .rv = ev->rv, .created_rv = ev->obj->created_rv};
+  if (!row.deleted) {
+    json_t *j = api_object_encode(ev->obj->object);
+    row.json = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+  }
+  pthread_mutex_lock(&d->lock);
+  if (d->n_queue == d->cap_queue) {
+    d->cap_queue = d->cap_queue ? d->cap_queue * 2 : 64;
+    d->queue = xrealloc(d->queue, d->cap_queue * sizeof *d->queue);
+  }
+  d->queue[d->n_queue++] = row;
+  d->queued_rv = ev->rv;
+  pthread_cond_signal(&d->work);
+  pthread_mutex_unlock(&d->lock);
+}
+
+static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
+  sqlite3_stmt *up = NULL, *del = NULL, *rev = NULL;
+  bool ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK &&
+            sqlite3_prepare_v2(db,
+                               "INSERT OR REPLACE INTO objects (kind, namespace, name, rv, created_rv, json) VALUES (?,?,?,?,?,?)",
+                               -1, &up, NULL) == SQLITE_OK &&
+            sqlite3_prepare_v2(db, "DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", -1, &del, NULL) ==
+                SQLITE_OK &&
+            sqlite3_prepare_v2(db, "UPDATE revision SET rv=? WHERE id=0", -1, &rev, NULL) == SQLITE_OK;
+  for (size_t i = 0; ok && i < n; i++) {
+    sqlite3_stmt *st = rows[i].deleted ? del : up;
+    sqlite3_reset(st);
+    sqlite3_bind_int(st, 1, rows[i].kind);
+    sqlite3_bind_text(st, 2, rows[i].namespace_, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, rows[i].name, -1, SQLITE_STATIC);
+    if (!rows[i].deleted) {
+      sqlite3_bind_int64(st, 4, (sqlite3_int64)rows[i].rv);
+      sqlite3_bind_int64(st, 5, (sqlite3_int64)rows[i].created_rv);
+      sqlite3_bind_text(st, 6, rows[i].json, -1, SQLITE_STATIC);
+    }
+    ok = sqlite3_step(st) == SQLITE_DONE;
+  }
+  if (ok && n) {
+    sqlite3_bind_int64(rev, 1, (sqlite3_int64)rows[n - 1].rv);
+    ok = sqlite3_step(rev) == SQLITE_DONE;
+  }
+  sqlite3_finalize(up);
+  sqlite3_finalize(del);
+  sqlite3_finalize(rev);
+  ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!ok) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return ok;
+}
+
+static void free_rows(pending_row *rows, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(rows[i].namespace_);
+    free(rows[i].name);
+    free(rows[i].json);
+  }
+  free(rows);
+}
+
+static void *writer_main(void *arg) {
+  durable_store *d = arg;
+  pthread_mutex_lock(&d->lock);
+  for (;;) {
+    while (!d->n_queue && !d->closing) pthread_cond_wait(&d->work, &d->lock);
+    if (!d->n_queue && d->closing) break;
+    pending_row *rows = d->queue;
+    size_t n = d->n_queue;
+    uint64_t rv = d->queued_rv;
+    d->queue = NULL;
+    d->n_queue = d->cap_queue = 0;
+    pthread_mutex_unlock(&d->lock);
+    bool ok = write_batch(d->db, rows, n);
+    free_rows(rows, n);
+    pthread_mutex_lock(&d->lock);
+    if (ok) d->committed_rv = rv;
+    else d->failed = true;
+    pthread_cond_broadcast(&d->committed);
+  }
+  pthread_mutex_unlock(&d->lock);
+  return NULL;
+}
+
+/* Blocks until everything up to rv is on disk. */
+static bool wait_durable(durable_store *d, uint64_t rv) {
+  pthread_mutex_lock(&d->lock);
+  while (d->committed_rv < rv && !d->failed) pthread_cond_wait(&d->committed, &d->lock);
+  bool ok = !d->failed;
+  pthread_mutex_unlock(&d->lock);
+  return ok;
+}
+
+static store_status durable_write(durable_store *d, store_status st, store_obj **out) {
+  if (st != STORE_OK) return st;
+  uint64_t rv = out && *out ? (*out)->rv : store_revision(d->mem);
+  if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
+  return st;
+}
+
+static store_status d_create(store *s, api_object *obj, store_obj **out) {
+  durable_store *d = from(s);
+  store_obj *o = NULL;
+  store_status st = durable_write(d, store_create(d->mem, obj, &o), &o);
+  if (out) *out = o;
+  else store_obj_unref(o);
+  return st;
+}
+
+static store_status d_update(store *s, api_object *obj, store_obj **out) {
+  durable_store *d = from(s);
+  store_obj *o = NULL;
+  store_status st = durable_write(d, store_update(d->mem, obj, &o), &o);
+  if (out) *out = o;
+  else store_obj_unref(o);
+  return st;
+}
+
+static store_status d_remove(store *s, api_kind kind, const char *namespace_, const char *name,
+                             const store_preconditions *pre, store_obj **out) {
+  durable_store *d = from(s);
+  store_obj *o = NULL;
+  store_status st = durable_write(d, store_delete(d->mem, kind, namespace_, name, pre, &o), &o);
+  if (out) *out = o;
+  else store_obj_unref(o);
+  return st;
+}
+
+static store_status d_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
+  return store_get(from(s)->mem, kind, namespace_, name, out);
+}
+
+static store_status d_list(store *s, const store_query *q, store_list *out) {
+  return store_list_query(from(s)->mem, q, out);
+}
+
+static store_status d_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
+  return store_watch(from(s)->mem, since_rv, fn, user, id);
+}
+
+static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); }
+static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
+
+static void d_close(store *s) {
+  durable_store *d = from(s);
+  if (d->watch_id) store_unwatch(d->mem, d->watch_id);
+  pthread_mutex_lock(&d->lock);
+  d->closing = true;
+  pthread_cond_signal(&d->work);
+  pthread_mutex_unlock(&d->lock);
+  pthread_join(d->writer, NULL);
+  free_rows(d->queue, d->n_queue);
+  sqlite3_close(d->db);
+  store_close(d->mem);
+  pthread_mutex_destroy(&d->lock);
+  pthread_cond_destroy(&d->work);
+  pthread_cond_destroy(&d->committed);
+  free(d);
+}
+
+static const store_backend sqlite_backend = {
+    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close,
+};
+
+/* Loads every stored object into the memory store with its resourceVersion. */
+static bool restore(durable_store *d, strbuf *err) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv FROM objects ORDER BY rv", -1, &st, NULL) != SQLITE_OK) {
+    sb_printf(err, "reading the store: %s", sqlite3_errmsg(d->db));
+    return false;
+  }
+  bool ok = true;
+  while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    json_error_t jerr;
+    json_t *j = json_loads((const char *)sqlite3_column_text(st, 0), 0, &jerr);
+    errlist errs = {0};
+    api_object *obj = j ? api_object_decode(j, NULL, 0, &errs) : NULL;
+    json_decref(j);
+    if (!obj || errs.n) {
+      sb_printf(err, "the store holds an object dra cannot read back (rv %lld)", (long long)sqlite3_column_int64(st, 1));
+      api_object_free(obj);
+      ok = false;
+    } else {
+      store_memory_restore(d->mem, obj, (uint64_t)sqlite3_column_int64(st, 1), (uint64_t)sqlite3_column_int64(st, 2));
+    }
+    errlist_free(&errs);
+  }
+  sqlite3_finalize(st);
+  if (ok && sqlite3_prepare_v2(d->db, "SELECT rv FROM revision WHERE id=0", -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      uint64_t rv = (uint64_t)sqlite3_column_int64(st, 0);
+      store_memory_set_revision(d->mem, rv);
+      d->committed_rv = rv;
+    }
+    sqlite3_finalize(st);
+  }
+  return ok;
+}
+
+store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err) {
+  durable_store *d = xcalloc(1, sizeof *d);
+  d->base.backend = &sqlite_backend;
+  d->mem = store_memory_open(opts);
+  pthread_mutex_init(&d->lock, NULL);
+  pthread_cond_init(&d->work, NULL);
+  pthread_cond_init(&d->committed, NULL);
+  char *msg = NULL;
+  if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+    sb_printf(err, "cannot open the store %s: %s", path, msg ? msg : sqlite3_errmsg(d->db));
+    sqlite3_free(msg);
+    sqlite3_close(d->db);
+    store_close(d->mem);
+    free(d);
+    return NULL;
+  }
+  sqlite3_busy_timeout(d->db, 5000);
+  if (!restore(d, err)) {
+    sqlite3_close(d->db);
+    store_close(d->mem);
+    free(d);
+    return NULL;
+  }
+  store_watch(d->mem, 0, on_change, d, &d->watch_id);
+  pthread_create(&d->writer, NULL, writer_main, d);
+  return &d->base;
+}

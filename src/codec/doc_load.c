@@ -6,6 +6,7 @@
 #include "util/die.h"
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,11 @@ void raw_doc_clear(raw_doc *rd) {
   free(rd->dups);
   free(rd->item_lines);
   memset(rd, 0, sizeof *rd);
+}
+
+json_t *doc_number(double f) {
+  if (f == trunc(f) && f >= -0x1p63 && f < 0x1p63) return json_integer((json_int_t)f);
+  return json_real(f);
 }
 
 static doc *push_doc(docset *out, const char *name, json_t *root, int line) {

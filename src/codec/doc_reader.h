@@ -25,6 +25,10 @@ int doc_accept(docset *out, const char *name, raw_doc *rd, strbuf *err);
 void doc_error(strbuf *err, const char *name, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* A number as it arrives after kubectl's YAML->JSON->object trip: integral
+ * values within int64 are integers (json.Marshal writes 1.0 as 1), others reals. */
+json_t *doc_number(double f);
+
 /* Both return 0 or 2 (with *err); documents before an error stay in out. */
 int yaml_read_stream(const char *name, const char *data, size_t len, docset *out, strbuf *err);
 int json_read_stream(const char *name, const char *data, size_t len, docset *out, strbuf *err);

@@ -64,8 +64,8 @@ static bool put_special(strbuf *out, double f) {
 }
 
 void go_format_float_g(strbuf *out, double f, int bits) {
+  if (bits == 32) f = (float)f; /* may overflow to an infinity */
   if (put_special(out, f)) return;
-  if (bits == 32) f = (float)f;
   char digits[32];
   int point, n = shortest_digits(f, bits, digits, &point);
   if (signbit(f)) sb_putc(out, '-');

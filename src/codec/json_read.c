@@ -179,7 +179,7 @@ static bool parse_number(jreader *j, json_t **out) {
   } else {
     errno = 0;
     double f = strtod(text, NULL);
-    *out = errno == ERANGE && (f > 1 || f < -1) ? NULL : json_real(f);
+    *out = errno == ERANGE && (f > 1 || f < -1) ? NULL : doc_number(f);
   }
   bool ok = *out || fail(j, "json: cannot unmarshal number %.40s into Go value of type float64", text);
   if (text != buf) free(text);
@@ -203,17 +203,40 @@ static bool enter(jreader *j) {
   return fail(j, "document nesting exceeds %d levels", DOC_MAX_DEPTH);
 }
 
-static bool parse_array(jreader *j, json_t **out, bool root_items) {
-  if (!enter(j)) return false;
-  j->pos++;
-  *out = json_array();
-  skip_space(j);
-  if (peek(j) == ']') {
-    j->pos++;
-    j->depth--;
-    return true;
+typedef enum { MEMBERS_FOLLOW, CLOSED, BROKEN } container_state;
+
+/* At '[' or '{': *out becomes the container; is it empty? */
+static container_state open_container(jreader *j, json_t **out, json_t *container, char close) {
+  if (!enter(j)) {
+    json_decref(container);
+    return BROKEN;
   }
-  for (size_t i = 0;; i++) {
+  j->pos++;
+  *out = container;
+  skip_space(j);
+  if (peek(j) != close) return MEMBERS_FOLLOW;
+  j->pos++;
+  j->depth--;
+  return CLOSED;
+}
+
+/* After a member: a ',' or the closing bracket. */
+static container_state next_member(jreader *j, char close, const char *context) {
+  skip_space(j);
+  int c = peek(j);
+  if (c != ',' && c != close) {
+    fail_char(j, context);
+    return BROKEN;
+  }
+  j->pos++;
+  if (c == ',') return MEMBERS_FOLLOW;
+  j->depth--;
+  return CLOSED;
+}
+
+static bool parse_array(jreader *j, json_t **out, bool root_items) {
+  container_state state = open_container(j, out, json_array(), ']');
+  for (size_t i = 0; state == MEMBERS_FOLLOW; i++) {
     skip_space(j);
     if (root_items) {
       int line, col;
@@ -229,17 +252,9 @@ static bool parse_array(jreader *j, json_t **out, bool root_items) {
       return false;
     }
     json_array_append_new(*out, item);
-    skip_space(j);
-    if (peek(j) == ',') {
-      j->pos++;
-      continue;
-    }
-    if (peek(j) == ']') break;
-    return fail_char(j, "after array element");
+    state = next_member(j, ']', "after array element");
   }
-  j->pos++;
-  j->depth--;
-  return true;
+  return state == CLOSED;
 }
 
 static bool parse_member(jreader *j, json_t *obj, strbuf *key) {
@@ -271,32 +286,12 @@ static bool parse_member(jreader *j, json_t *obj, strbuf *key) {
 }
 
 static bool parse_object(jreader *j, json_t **out) {
-  if (!enter(j)) return false;
-  j->pos++;
-  *out = json_object();
-  skip_space(j);
-  if (peek(j) == '}') {
-    j->pos++;
-    j->depth--;
-    return true;
-  }
+  container_state state = open_container(j, out, json_object(), '}');
   strbuf key = STRBUF_INIT;
-  bool ok;
-  while ((ok = parse_member(j, *out, &key))) {
-    skip_space(j);
-    if (peek(j) == ',') {
-      j->pos++;
-      continue;
-    }
-    if (peek(j) == '}') break;
-    ok = fail_char(j, "after object key:value pair");
-    break;
-  }
+  while (state == MEMBERS_FOLLOW)
+    state = parse_member(j, *out, &key) ? next_member(j, '}', "after object key:value pair") : BROKEN;
   sb_free(&key);
-  if (!ok) return false;
-  j->pos++;
-  j->depth--;
-  return true;
+  return state == CLOSED;
 }
 
 static bool parse_value(jreader *j, json_t **out, bool root_items) {

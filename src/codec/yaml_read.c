@@ -122,7 +122,7 @@ static json_t *value_of(yreader *r, const yaml_event_t *ev, const yr_value *rv) 
   case YR_INT: return json_integer(rv->i);
   case YR_UINT: return json_real((double)rv->u); /* jansson has no uint64: nearest double */
   case YR_FLOAT:
-    if (isfinite(rv->f)) return json_real(rv->f);
+    if (isfinite(rv->f)) return doc_number(rv->f);
     fail_at(r, ev->start_mark, "json: unsupported value: %s", isnan(rv->f) ? "NaN" : rv->f > 0 ? "+Inf" : "-Inf");
     return NULL;
   case YR_STR:
@@ -135,6 +135,7 @@ static json_t *value_of(yreader *r, const yaml_event_t *ev, const yr_value *rv) 
 
 /* sigs.k8s.io/yaml's spelling of a float map key: FormatFloat(k, 'g', -1, 32). */
 static void float_key(strbuf *key, double f) {
+  f = (float)f; /* IEEE: out of range becomes an infinity */
   if (isnan(f)) sb_puts(key, ".nan");
   else if (isinf(f)) sb_puts(key, f > 0 ? ".inf" : "-.inf");
   else go_format_float_g(key, f, 32);

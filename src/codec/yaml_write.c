@@ -28,12 +28,14 @@ static void emit_scalar(yaml_emitter_t *e, const char *text, size_t len, yaml_sc
 
 /* go-yaml's encoder: multi-line strings as literal blocks, strings that would
  * read back as something else (or as a YAML 1.1 base-60 float) double-quoted,
- * the rest plain; the emitter still quotes what plain style cannot carry. */
+ * the rest plain; the emitter still quotes what plain style cannot carry.
+ * Unlike go-yaml, "<<" is quoted too, or it would read back as a merge key. */
 static void emit_string(yaml_emitter_t *e, const char *s, size_t len) {
   yr_value rv;
   yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
   if (memchr(s, '\n', len)) style = YAML_LITERAL_SCALAR_STYLE;
-  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len)) style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len) || (len == 2 && !memcmp(s, "<<", 2)))
+    style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
   emit_scalar(e, s, len, style);
 }
 

@@ -168,7 +168,7 @@ static void test_round_trip(void **state) {
       "s: \"aaaaaaaaaa bbbbbbbbbb cccccccccc dddddddddd eeeeeeeeee ffffffffff gggggggggg hhhhhhhhhh iiiiiiiiii\"\n",
       "s: \"aaaaaaaaaa  bbbbbbbbbb  cccccccccc  dddddddddd  eeeeeeeeee  ffffffffff  gggggggggg  hhhhhhhhhh  \"\n",
       "n: [0, -1, 1.5, 1e300, -2.5e-300, 9223372036854775807, 123456789012345678, 0.1, 1e21, 1e-7]\n",
-      "m: {\"\": 1, \" \": 2, \"true\": 3, \"1\": 4, \"a: b\": 5, \"a\\nb\": 6, \"k\": {\"deep\": [[[{}]]]}}\n",
+      "m: {\"<<\": 0, \"\": 1, \" \": 2, \"true\": 3, \"1\": 4, \"a: b\": 5, \"a\\nb\": 6, \"k\": {\"deep\": [[[{}]]]}}\n",
       "long_key_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa: 1\n",
       "kind: ResourceClaim\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        selectors:\n"
       "        - cel:\n            expression: |-\n              device.driver == \"gpu.example.com\" &&\n"

@@ -11,6 +11,7 @@
 #include "store/watchers.h"
 #include "util/die.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,7 +28,7 @@ typedef struct memory_store {
   store base;
   pthread_mutex_t lock;
   store_options opts;
-  uint64_t rv;
+  _Atomic uint64_t rv; /* written under lock; read without it by mem_revision */
   strmap objects[KIND_COUNT];          /* key -> store_obj * */
   strmap indexes[STORE_INDEX_COUNT];   /* index key -> bucket * */
   strmap incarnations[KIND_COUNT];     /* key -> (uintptr_t) deletes so far, for uids */
@@ -133,8 +134,7 @@ static bool preconditions_hold(const store_obj *cur, const char *uid, const char
 
 /* Stores the final state of a deleted object (a copy stamped with the
  * deletion's rv), emits DELETED and hands that state out. */
-static store_status finish_delete(memory_store *m, const char *key, store_obj *cur, api_object *final,
-                                  store_obj **out) {
+static void finish_delete(memory_store *m, const char *key, store_obj *cur, api_object *final, store_obj **out) {
   uint64_t rv = ++m->rv;
   meta_set_resource_version(final, rv);
   store_obj *gone = store_obj_new(final, rv, cur->created_rv);
@@ -142,7 +142,6 @@ static store_status finish_delete(memory_store *m, const char *key, store_obj *c
   watchers_emit(&m->events, STORE_DELETED, gone, rv);
   if (out) *out = gone;
   else store_obj_unref(gone);
-  return STORE_OK;
 }
 
 /* Stores next (owned from now on) as the new version of cur, emits MODIFIED
@@ -338,13 +337,7 @@ static void mem_unwatch(store *s, uint64_t id) {
   unlock(m);
 }
 
-static uint64_t mem_revision(store *s) {
-  memory_store *m = from(s);
-  lock(m);
-  uint64_t rv = m->rv;
-  unlock(m);
-  return rv;
-}
+static uint64_t mem_revision(store *s) { return atomic_load(&from(s)->rv); }
 
 static void unref_value(void *p) { store_obj_unref(p); }
 

@@ -15,6 +15,7 @@ const char *store_status_reason(store_status st) {
 }
 
 char *store_status_message(store_status st, const api_kind_info *info, const char *name) {
+  if (!name) name = "";
   strbuf sb = STRBUF_INIT;
   strbuf resource = STRBUF_INIT;
   sb_puts(&resource, info->resource);
@@ -31,8 +32,8 @@ char *store_status_message(store_status st, const api_kind_info *info, const cha
     break;
   case STORE_INVALID: {
     char kind[128];
-    sb_printf(&sb, "%s \"%s\" is invalid: %s", api_kind_qualified(info, kind, sizeof kind), name ? name : "",
-              !name || !*name     ? "metadata.name: Required value: name or generateName is required"
+    sb_printf(&sb, "%s \"%s\" is invalid: %s", api_kind_qualified(info, kind, sizeof kind), name,
+              !*name             ? "metadata.name: Required value: name or generateName is required"
               : info->namespaced ? "metadata.namespace: Required value"
                                  : "metadata.namespace: Forbidden: not allowed on this type");
     break;

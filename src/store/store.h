@@ -125,7 +125,7 @@ typedef struct store_backend {
    * kept). *id is for unwatch. */
   store_status (*watch)(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id);
   void (*unwatch)(store *s, uint64_t id);
-  uint64_t (*revision)(store *s); /* the last resourceVersion handed out */
+  uint64_t (*revision)(store *s); /* the last resourceVersion handed out; never waits for the lock */
   void (*close)(store *s);
 } store_backend;
 

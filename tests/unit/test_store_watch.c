@@ -4,6 +4,7 @@
  * and monotonic versions under concurrent writers. */
 #include "test_store.h"
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct recorder {
   char text[1024];
@@ -98,7 +99,7 @@ static void writes_from_a_callback_keep_the_order(void **state) {
 }
 
 #define WRITERS 4
-#define CREATES_PER_WRITER 200
+#define CREATES_PER_WRITER 200 /* each followed by an update */
 
 typedef struct writer_arg {
   store *s;
@@ -111,6 +112,33 @@ static void *write_claims(void *p) {
     char text[256];
     snprintf(text, sizeof text, CLAIM("w%d", "c%d"), i, w->id); /* name comes first */
     if (store_create(w->s, test_obj(text), NULL) != STORE_OK) abort();
+    /* A new version of c0 each time: readers may still hold the old one. */
+    snprintf(text, sizeof text, CLAIM_FINALIZED("w%d", "c0", "[\"f%d\"]"), w->id, i);
+    if (store_update(w->s, test_obj(text), NULL) != STORE_OK) abort();
+  }
+  return NULL;
+}
+
+typedef struct reader_arg {
+  store *s;
+  atomic_bool stop;
+  size_t reads;
+} reader_arg;
+
+/* Reads and drops versions while writers replace them. */
+static void *read_claims(void *p) {
+  reader_arg *r = p;
+  while (!atomic_load(&r->stop)) {
+    store_obj *o = NULL;
+    if (store_get(r->s, KIND_RESOURCE_CLAIM, "w0", "c0", &o) == STORE_OK) {
+      if (strcmp(store_obj_meta(o)->name, "c0") != 0) abort();
+      store_obj_unref(o);
+    }
+    store_list l;
+    store_query q = {.kind = KIND_RESOURCE_CLAIM, .namespace_ = "w1"};
+    if (store_list_query(r->s, &q, &l) != STORE_OK) abort();
+    store_list_free(&l);
+    r->reads++;
   }
   return NULL;
 }
@@ -132,16 +160,22 @@ static void concurrent_writers(void **state) {
   store *s = test_store_open(16);
   order_check check = {0, 0, true};
   assert_int_equal(store_watch(s, 0, check_order, &check, NULL), STORE_OK);
-  pthread_t threads[WRITERS];
+  pthread_t threads[WRITERS], reader;
   writer_arg args[WRITERS];
+  reader_arg reads = {.s = s};
+  atomic_init(&reads.stop, false);
+  assert_int_equal(pthread_create(&reader, NULL, read_claims, &reads), 0);
   for (int i = 0; i < WRITERS; i++) {
     args[i] = (writer_arg){s, i};
     assert_int_equal(pthread_create(&threads[i], NULL, write_claims, &args[i]), 0);
   }
   for (int i = 0; i < WRITERS; i++) pthread_join(threads[i], NULL);
-  assert_int_equal(store_revision(s), WRITERS * CREATES_PER_WRITER);
+  atomic_store(&reads.stop, true);
+  pthread_join(reader, NULL);
+  assert_true(reads.reads > 0);
+  assert_int_equal(store_revision(s), 2 * WRITERS * CREATES_PER_WRITER);
   assert_true(check.in_order);
-  assert_int_equal(check.count, WRITERS * CREATES_PER_WRITER);
+  assert_int_equal(check.count, 2 * WRITERS * CREATES_PER_WRITER);
   store_list l;
   store_query q = {.kind = KIND_RESOURCE_CLAIM, .namespace_ = "w2", .order = STORE_BY_CREATION};
   assert_int_equal(store_list_query(s, &q, &l), STORE_OK);

@@ -1,0 +1,128 @@
+/* claims.c: lifecycle 1.3, the resourceclaim library rules; see claims.h. */
+#include "sched/claims.h"
+#include <string.h>
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+static const char *a_or(const atom *a) { return a ? a->str : ""; }
+
+const char *sched_meta_get(const dstr_map *m, const char *key) {
+  for (uint32_t i = 0; i < m->n; i++)
+    if (!strcmp(m->items[i].key->str, key)) return m->items[i].value;
+  return NULL;
+}
+
+bool sched_has_finalizer(const object_meta *m, const char *f) {
+  for (uint32_t i = 0; i < m->finalizers.n; i++)
+    if (!strcmp(m->finalizers.items[i], f)) return true;
+  return false;
+}
+
+sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
+                                   strbuf *err) {
+  if (e->resource_claim_name) {
+    *name = e->resource_claim_name->str;
+    *check_owner = false;
+    return SCHED_NAME_RESOLVED;
+  }
+  if (e->resource_claim_template_name) {
+    const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
+    for (uint32_t i = 0; i < st->n; i++) {
+      if (st->items[i].name != e->name) continue;
+      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
+      *name = st->items[i].resource_claim_name->str;
+      *check_owner = true;
+      return SCHED_NAME_RESOLVED;
+    }
+    sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", s_or(p->metadata.namespace_),
+              s_or(p->metadata.name));
+    return SCHED_NAME_ERROR;
+  }
+  sb_printf(err, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
+            s_or(p->metadata.namespace_), s_or(p->metadata.name), a_or(e->name));
+  return SCHED_NAME_ERROR;
+}
+
+sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
+                                         strbuf *err) {
+  if (e->resource_claim_name) {
+    *name = e->resource_claim_name->str;
+    return SCHED_NAME_RESOLVED;
+  }
+  if (e->resource_claim_template_name) {
+    const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
+    for (uint32_t i = 0; i < st->n; i++) {
+      if (st->items[i].name != e->name) continue;
+      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
+      *name = st->items[i].resource_claim_name->str;
+      return SCHED_NAME_RESOLVED;
+    }
+    sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", s_or(g->metadata.namespace_),
+              s_or(g->metadata.name));
+    return SCHED_NAME_ERROR;
+  }
+  sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set",
+            s_or(g->metadata.namespace_), s_or(g->metadata.name), a_or(e->name));
+  return SCHED_NAME_ERROR;
+}
+
+const owner_reference *sched_controller_owner(const object_meta *m) {
+  for (uint32_t i = 0; i < m->owner_references.n; i++)
+    if (m->owner_references.items[i].controller) return &m->owner_references.items[i];
+  return NULL;
+}
+
+const char *sched_pod_group_name(const pod *p) {
+  const pod_scheduling_group *g = p->spec.scheduling_group;
+  return g && g->pod_group_name && g->pod_group_name->len ? g->pod_group_name->str : NULL;
+}
+
+bool sched_claim_is_for_pod(const pod *p, const resource_claim *c, bool accept_group, strbuf *err) {
+  const char *ns = s_or(p->metadata.namespace_), *pn = s_or(p->metadata.name), *cn = s_or(c->metadata.name);
+  if (strcmp(s_or(c->metadata.namespace_), ns)) {
+    sb_printf(err, "ResourceClaim %s/%s is not in the same namespace as Pod %s/%s", s_or(c->metadata.namespace_),
+              cn, ns, pn);
+    return false;
+  }
+  const owner_reference *o = sched_controller_owner(&c->metadata);
+  if (o && o->uid && p->metadata.uid && !strcmp(o->uid, p->metadata.uid)) return true;
+  const char *group = sched_pod_group_name(p);
+  if (accept_group && group) {
+    if (o && o->kind && !strcmp(o->kind, "PodGroup") && o->name && !strcmp(o->name, group) && o->api_version &&
+        !strncmp(o->api_version, SCHED_SCHEDULING_GROUP "/", sizeof SCHED_SCHEDULING_GROUP))
+      return true;
+    sb_printf(err, "ResourceClaim %s/%s was not created for Pod %s/%s (neither Pod nor PodGroup %s is the owner)",
+              ns, cn, ns, pn, group);
+    return false;
+  }
+  sb_printf(err, "ResourceClaim %s/%s was not created for Pod %s/%s (Pod is not owner)", ns, cn, ns, pn);
+  return false;
+}
+
+bool sched_claim_reserved_for_pod(const pod *p, const resource_claim *c, bool accept_group) {
+  const char *group = accept_group ? sched_pod_group_name(p) : NULL;
+  const resource_claim_consumer_reference_list *r = &c->status.reserved_for;
+  for (uint32_t i = 0; i < r->n; i++) {
+    const resource_claim_consumer_reference *e = &r->items[i];
+    if (p->metadata.uid && e->uid && !strcmp(e->uid, p->metadata.uid)) return true;
+    if (group && e->api_group && !strcmp(e->api_group, SCHED_SCHEDULING_GROUP) && e->resource &&
+        !strcmp(e->resource, "podgroups") && e->name && !strcmp(e->name, group))
+      return true;
+  }
+  return false;
+}
+
+const pod_group_resource_claim *sched_group_entry_for(const pod_group *g, const pod_resource_claim *e) {
+  for (uint32_t i = 0; i < g->spec.resource_claims.n; i++) {
+    const pod_group_resource_claim *ge = &g->spec.resource_claims.items[i];
+    if (ge->name == e->name && ge->resource_claim_name == e->resource_claim_name &&
+        ge->resource_claim_template_name == e->resource_claim_template_name)
+      return ge;
+  }
+  return NULL;
+}
+
+bool sched_pod_is_done(const pod *p) {
+  const char *ph = p->status.phase;
+  if (ph && (!strcmp(ph, "Succeeded") || !strcmp(ph, "Failed"))) return true;
+  return p->metadata.deletion_timestamp && !(p->spec.node_name && *p->spec.node_name);
+}

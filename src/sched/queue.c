@@ -1,0 +1,92 @@
+/* queue.c: the loop's two queues. Controller keys run first in, first out,
+ * each key at most once while queued. Pods come out by spec.priority,
+ * highest first, then in creation order (kube-scheduler's PrioritySort,
+ * with creation order standing in for the time a pod entered the queue). */
+#include "sched/internal.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void *const QUEUED = (void *)1;
+
+void sched_keyq_push(sched_keyq *q, const char *key) {
+  if (strmap_get(&q->queued, key)) return;
+  strmap_put(&q->queued, key, QUEUED);
+  if (q->n == q->cap) {
+    size_t cap = q->cap ? q->cap * 2 : 64;
+    char **items = xmalloc(cap * sizeof *items);
+    for (size_t i = 0; i < q->n; i++) items[i] = q->items[(q->head + i) % q->cap];
+    free(q->items);
+    q->items = items;
+    q->cap = cap;
+    q->head = 0;
+  }
+  q->items[(q->head + q->n) % q->cap] = xstrdup(key);
+  q->n++;
+}
+
+char *sched_keyq_pop(sched_keyq *q) {
+  if (!q->n) return NULL;
+  char *k = q->items[q->head];
+  q->head = (q->head + 1) % q->cap;
+  q->n--;
+  strmap_remove(&q->queued, k);
+  return k;
+}
+
+void sched_keyq_free(sched_keyq *q) {
+  char *k;
+  while ((k = sched_keyq_pop(q))) free(k);
+  free(q->items);
+  strmap_free(&q->queued, NULL);
+  memset(q, 0, sizeof *q);
+}
+
+static bool before(const sched_pod_entry *a, const sched_pod_entry *b) {
+  if (a->priority != b->priority) return a->priority > b->priority;
+  return a->order < b->order;
+}
+
+static void swap(sched_pod_entry *a, sched_pod_entry *b) {
+  sched_pod_entry t = *a;
+  *a = *b;
+  *b = t;
+}
+
+void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order) {
+  if (strmap_get(&q->queued, key)) return;
+  strmap_put(&q->queued, key, QUEUED);
+  if (q->n == q->cap) {
+    q->cap = q->cap ? q->cap * 2 : 64;
+    q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
+  }
+  size_t i = q->n++;
+  q->heap[i] = (sched_pod_entry){xstrdup(key), priority, order};
+  while (i && before(&q->heap[i], &q->heap[(i - 1) / 2])) {
+    swap(&q->heap[i], &q->heap[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+}
+
+bool sched_podq_pop(sched_podq *q, sched_pod_entry *out) {
+  if (!q->n) return false;
+  *out = q->heap[0];
+  strmap_remove(&q->queued, out->key);
+  q->heap[0] = q->heap[--q->n];
+  for (size_t i = 0;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < q->n && before(&q->heap[l], &q->heap[m])) m = l;
+    if (r < q->n && before(&q->heap[r], &q->heap[m])) m = r;
+    if (m == i) break;
+    swap(&q->heap[i], &q->heap[m]);
+    i = m;
+  }
+  return true;
+}
+
+void sched_podq_free(sched_podq *q) {
+  for (size_t i = 0; i < q->n; i++) free(q->heap[i].key);
+  free(q->heap);
+  strmap_free(&q->queued, NULL);
+  memset(q, 0, sizeof *q);
+}

@@ -1,0 +1,60 @@
+/* cycle.h: one scheduling attempt of one pod, as the scheduler's files
+ * share it: the pod's resolved claims, what must be allocated, the nodes
+ * that passed and their allocation results. */
+#ifndef DRA_SCHED_CYCLE_H
+#define DRA_SCHED_CYCLE_H
+#include "sched/extended.h"
+#include "sched/internal.h"
+
+typedef struct sched_claim_ref {
+  store_obj *obj;            /* the claim as stored (NULL for the extended claim) */
+  const resource_claim *c;   /* obj's claim, or the node's extended claim */
+  const pod_resource_claim *entry; /* NULL for the extended claim */
+  bool to_allocate;
+  bool for_group;            /* reserved for the pod's PodGroup */
+} sched_claim_ref;
+
+typedef struct sched_candidate {
+  store_obj *node;
+  allocation_result **results; /* per claim to allocate, in cycle order; arena-owned */
+  api_object *extended;        /* this node's extended claim, or NULL */
+  int64_t score;
+} sched_candidate;
+
+typedef struct sched_cycle {
+  sched_loop *l;
+  store_obj *pod_obj;
+  const pod *p;
+  store_obj *group; /* the pod's PodGroup (workload gate on), or NULL */
+  sched_claim_ref *claims;
+  size_t n_claims;
+  size_t n_to_allocate;
+  sched_ext ext;
+  sched_amounts requests;
+  arena *a; /* allocation results */
+} sched_cycle;
+
+/* score.c: prioritized-list score of a node (lifecycle 2.5). */
+int64_t sched_score(const sched_cycle *cy, const sched_candidate *cand);
+bool sched_cycle_has_prioritized_list(const sched_cycle *cy);
+
+/* reserve.c: writes allocations and reservations, creates the extended
+ * claim, binds the pod. Returns NULL on success, else a malloc'd error
+ * message (the pod then waits) and *reason the condition reason. */
+char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const char **reason);
+
+/* unschedulable.c: the scheduler's "0/N nodes are available: ..." text. */
+typedef struct sched_histogram {
+  char **reason;
+  size_t *count;
+  size_t n, cap;
+} sched_histogram;
+void sched_histogram_add(sched_histogram *h, const char *reason);
+char *sched_histogram_message(const sched_histogram *h, size_t n_nodes, const char *prefilter);
+void sched_histogram_free(sched_histogram *h);
+
+/* Sets the pod's PodScheduled condition (no write when unchanged). */
+void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bool scheduled, const char *reason,
+                             const char *message);
+
+#endif

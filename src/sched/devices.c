@@ -1,0 +1,367 @@
+/* devices.c: devices in use and the allocator over them (see devices.h).
+ * One alloc_index per node, built from the node's own pools (pools whose
+ * slices all name that node), the shared pools (every other slice), the
+ * classes and the allocated claims that can hold devices there. A claim
+ * whose allocation is pinned to one node (nodeSelector = matchFields
+ * metadata.name In [node]) only dirties that node's index; anything else
+ * dirties all of them. So scheduling one pod rebuilds at most one index. */
+#include "sched/devices.h"
+#include "alloc/alloc.h"
+#include "api/codec.h"
+#include "sched/claims.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct held_claim {
+  store_obj *obj;
+  char *node; /* the one node its allocation is pinned to, or NULL */
+} held_claim;
+
+typedef struct obj_vec {
+  store_obj **v;
+  size_t n, cap;
+} obj_vec;
+
+typedef struct node_devices {
+  obj_vec slices;   /* this node's own pools (borrowed from topo) */
+  obj_vec claims;   /* allocated claims pinned to this node (borrowed from held) */
+  alloc_index *ix;  /* NULL: to build */
+  uint64_t epoch;
+  uint64_t misfit_sig, misfit_epoch; /* a claim set that did not fit, and when */
+} node_devices;
+
+struct sched_devices {
+  strmap held;       /* claim key -> held_claim */
+  obj_vec global_claims; /* held claims not pinned to one node (borrowed) */
+  bool topo_dirty;
+  store_list slices, classes;
+  obj_vec shared_slices; /* borrowed from slices */
+  strmap nodes;      /* node name -> node_devices */
+  uint64_t seq;      /* epoch source */
+  uint64_t global_epoch;
+};
+
+static void vec_push(obj_vec *v, store_obj *o) {
+  if (v->n == v->cap) {
+    v->cap = v->cap ? 2 * v->cap : 8;
+    v->v = xrealloc(v->v, v->cap * sizeof *v->v);
+  }
+  v->v[v->n++] = o;
+}
+
+static void vec_remove(obj_vec *v, store_obj *o) {
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i] == o) {
+      memmove(&v->v[i], &v->v[i + 1], (v->n - i - 1) * sizeof *v->v);
+      v->n--;
+      return;
+    }
+}
+
+sched_devices *sched_devices_new(void) {
+  sched_devices *d = xcalloc(1, sizeof *d);
+  d->topo_dirty = true;
+  return d;
+}
+
+static void node_devices_reset(node_devices *nd) {
+  alloc_index_free(nd->ix);
+  nd->ix = NULL;
+}
+
+static void free_node_devices(void *v) {
+  node_devices *nd = v;
+  node_devices_reset(nd);
+  free(nd->slices.v);
+  free(nd->claims.v);
+  free(nd);
+}
+
+static void free_held(void *v) {
+  held_claim *h = v;
+  store_obj_unref(h->obj);
+  free(h->node);
+  free(h);
+}
+
+void sched_devices_free(sched_devices *d) {
+  if (!d) return;
+  strmap_free(&d->nodes, free_node_devices);
+  strmap_free(&d->held, free_held);
+  free(d->global_claims.v);
+  free(d->shared_slices.v);
+  store_list_free(&d->slices);
+  store_list_free(&d->classes);
+  free(d);
+}
+
+static node_devices *node_slot(sched_devices *d, const char *name) {
+  node_devices *nd = strmap_get(&d->nodes, name);
+  if (!nd) {
+    nd = xcalloc(1, sizeof *nd);
+    strmap_put(&d->nodes, name, nd);
+  }
+  return nd;
+}
+
+static void dirty_node(sched_devices *d, const char *name) {
+  node_devices *nd = node_slot(d, name);
+  node_devices_reset(nd);
+  nd->epoch = ++d->seq;
+}
+
+static void reset_each(void *ctx, void *v) {
+  (void)ctx;
+  node_devices_reset(v);
+}
+
+static void dirty_all(sched_devices *d) {
+  strmap_each(&d->nodes, reset_each, NULL);
+  d->global_epoch = ++d->seq;
+}
+
+void sched_devices_topology_changed(sched_loop *l) {
+  l->devices->topo_dirty = true;
+  dirty_all(l->devices);
+}
+
+/* The node an allocation is pinned to: matchFields metadata.name In [x]. */
+static const char *pinned_node(const allocation_result *a) {
+  const node_selector *s = a->node_selector;
+  if (!s || s->node_selector_terms.n != 1) return NULL;
+  const node_selector_term *t = &s->node_selector_terms.items[0];
+  if (t->match_expressions.n || t->match_fields.n != 1) return NULL;
+  const node_selector_requirement *r = &t->match_fields.items[0];
+  if (!r->key || strcmp(r->key, "metadata.name") || !r->operator_ || strcmp(r->operator_, "In") || r->values.n != 1)
+    return NULL;
+  return r->values.items[0];
+}
+
+static void unhold(sched_devices *d, held_claim *h) {
+  if (h->node) {
+    node_devices *nd = node_slot(d, h->node);
+    vec_remove(&nd->claims, h->obj);
+    dirty_node(d, h->node);
+  } else {
+    vec_remove(&d->global_claims, h->obj);
+    dirty_all(d);
+  }
+}
+
+bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) {
+  sched_devices *d = l->devices;
+  const resource_claim *c = claim->object->typed;
+  char key[600];
+  snprintf(key, sizeof key, "%s/%s", c->metadata.namespace_ ? c->metadata.namespace_ : "", c->metadata.name);
+  held_claim *h = strmap_get(&d->held, key);
+  const allocation_result *now = deleted ? NULL : c->status.allocation;
+  if (h && now && codec_equal(&allocation_result_desc, ((resource_claim *)h->obj->object->typed)->status.allocation,
+                              now)) {
+    /* same devices (reservedFor or metadata changed): swap the object */
+    node_devices *nd = h->node ? node_slot(d, h->node) : NULL;
+    obj_vec *v = nd ? &nd->claims : &d->global_claims;
+    for (size_t i = 0; i < v->n; i++)
+      if (v->v[i] == h->obj) v->v[i] = claim;
+    if (nd) node_devices_reset(nd); /* its index points into the old object */
+    else dirty_all(d);
+    store_obj_unref(h->obj);
+    h->obj = store_obj_ref(claim);
+    return false;
+  }
+  bool freed = false;
+  if (h) {
+    unhold(d, h);
+    strmap_remove(&d->held, key);
+    free_held(h);
+    freed = true;
+  }
+  if (now) {
+    h = xcalloc(1, sizeof *h);
+    h->obj = store_obj_ref(claim);
+    const char *pin = pinned_node(now);
+    h->node = pin ? xstrdup(pin) : NULL;
+    strmap_put(&d->held, key, h);
+    if (pin) {
+      vec_push(&node_slot(d, pin)->claims, claim);
+      dirty_node(d, pin);
+    } else {
+      vec_push(&d->global_claims, claim);
+      dirty_all(d);
+    }
+  }
+  return freed;
+}
+
+typedef struct group_ctx {
+  sched_loop *l;
+  const char *ns, *group;
+} group_ctx;
+
+static void push_if_reserved_for_group(void *ctx, void *v) {
+  group_ctx *g = ctx;
+  const resource_claim *c = ((held_claim *)v)->obj->object->typed;
+  if (strcmp(c->metadata.namespace_ ? c->metadata.namespace_ : "", g->ns)) return;
+  for (uint32_t i = 0; i < c->status.reserved_for.n; i++) {
+    const resource_claim_consumer_reference *r = &c->status.reserved_for.items[i];
+    if (r->api_group && !strcmp(r->api_group, SCHED_SCHEDULING_GROUP) && r->name && !strcmp(r->name, g->group))
+      sched_push_claim_key(g->l, c->metadata.namespace_, c->metadata.name);
+  }
+}
+
+void sched_devices_push_group_claims(sched_loop *l, const char *ns, const char *group) {
+  group_ctx g = {l, ns, group};
+  strmap_each(&l->devices->held, push_if_reserved_for_group, &g);
+}
+
+/* ---- topology: which slices each node's index gets ---- */
+
+static void clear_slices(void *ctx, void *v) {
+  (void)ctx;
+  node_devices *nd = v;
+  nd->slices.n = 0;
+}
+
+static void refresh_topology(sched_loop *l) {
+  sched_devices *d = l->devices;
+  if (!d->topo_dirty) return;
+  d->topo_dirty = false;
+  store_list_free(&d->slices);
+  store_list_free(&d->classes);
+  memset(&d->slices, 0, sizeof d->slices);
+  memset(&d->classes, 0, sizeof d->classes);
+  d->shared_slices.n = 0;
+  strmap_each(&d->nodes, clear_slices, NULL);
+  store_query qs = {.kind = KIND_RESOURCE_SLICE, .order = STORE_BY_NAME};
+  store_query qc = {.kind = KIND_DEVICE_CLASS, .order = STORE_BY_NAME};
+  store_list_query(l->st, &qs, &d->slices);
+  store_list_query(l->st, &qc, &d->classes);
+  /* a pool is node-local when every slice of it names the same node */
+  strmap pool_node = {0}; /* "driver/pool" -> node name, or "" when mixed */
+  for (size_t i = 0; i < d->slices.n; i++) {
+    const resource_slice *s = d->slices.items[i]->object->typed;
+    char key[600];
+    snprintf(key, sizeof key, "%s/%s", s->spec.driver ? s->spec.driver->str : "",
+             s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *node = s->spec.node_name && *s->spec.node_name ? s->spec.node_name : "";
+    const char *seen = strmap_get(&pool_node, key);
+    if (!seen) strmap_put(&pool_node, key, (void *)node);
+    else if (strcmp(seen, node)) strmap_put(&pool_node, key, (void *)"");
+  }
+  for (size_t i = 0; i < d->slices.n; i++) {
+    const resource_slice *s = d->slices.items[i]->object->typed;
+    char key[600];
+    snprintf(key, sizeof key, "%s/%s", s->spec.driver ? s->spec.driver->str : "",
+             s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *node = strmap_get(&pool_node, key);
+    if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
+    else vec_push(&d->shared_slices, d->slices.items[i]);
+  }
+  strmap_free(&pool_node, NULL);
+}
+
+static alloc_index *index_for(sched_loop *l, const char *node_name) {
+  refresh_topology(l);
+  sched_devices *d = l->devices;
+  node_devices *nd = node_slot(d, node_name);
+  if (nd->ix) return nd->ix;
+  size_t ns = nd->slices.n + d->shared_slices.n, nc = nd->claims.n + d->global_claims.n;
+  const resource_slice **slices = xcalloc(ns + 1, sizeof *slices);
+  const device_class **classes = xcalloc(d->classes.n + 1, sizeof *classes);
+  const resource_claim **claims = xcalloc(nc + 1, sizeof *claims);
+  size_t k = 0;
+  for (size_t i = 0; i < nd->slices.n; i++) slices[k++] = nd->slices.v[i]->object->typed;
+  for (size_t i = 0; i < d->shared_slices.n; i++) slices[k++] = d->shared_slices.v[i]->object->typed;
+  for (size_t i = 0; i < d->classes.n; i++) classes[i] = d->classes.items[i]->object->typed;
+  k = 0;
+  for (size_t i = 0; i < nd->claims.n; i++) claims[k++] = nd->claims.v[i]->object->typed;
+  for (size_t i = 0; i < d->global_claims.n; i++) claims[k++] = d->global_claims.v[i]->object->typed;
+  alloc_input in = {.gates = l->opt.gates,
+                    .slices = slices,
+                    .n_slices = ns,
+                    .classes = classes,
+                    .n_classes = d->classes.n,
+                    .allocated = claims,
+                    .n_allocated = nc};
+  nd->ix = alloc_index_new(&in);
+  free(slices);
+  free(classes);
+  free(claims);
+  return nd->ix;
+}
+
+static uint64_t epoch_of(const sched_devices *d, const node_devices *nd) {
+  return nd->epoch > d->global_epoch ? nd->epoch : d->global_epoch;
+}
+
+bool sched_devices_known_misfit(sched_loop *l, const char *node_name, uint64_t sig) {
+  node_devices *nd = node_slot(l->devices, node_name);
+  return nd->misfit_sig == sig && nd->misfit_epoch == epoch_of(l->devices, nd) + 1;
+}
+
+void sched_devices_remember_misfit(sched_loop *l, const char *node_name, uint64_t sig) {
+  node_devices *nd = node_slot(l->devices, node_name);
+  nd->misfit_sig = sig;
+  nd->misfit_epoch = epoch_of(l->devices, nd) + 1; /* +1: never equal to a fresh slot's 0 */
+}
+
+typedef struct each_ctx {
+  void (*fn)(void *, store_obj *);
+  void *ctx;
+} each_ctx;
+
+static void each_held(void *ctx, void *v) {
+  each_ctx *e = ctx;
+  e->fn(e->ctx, ((held_claim *)v)->obj);
+}
+
+void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *claim), void *ctx) {
+  each_ctx e = {fn, ctx};
+  strmap_each(&l->devices->held, each_held, &e);
+}
+
+store_obj *const *sched_devices_classes(sched_loop *l, size_t *n) {
+  refresh_topology(l);
+  *n = l->devices->classes.n;
+  return l->devices->classes.items;
+}
+
+const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *pool, const atom *name) {
+  refresh_topology(l);
+  sched_devices *d = l->devices;
+  const device *best = NULL;
+  int64_t best_gen = 0;
+  for (size_t i = 0; i < d->slices.n; i++) {
+    const resource_slice *s = d->slices.items[i]->object->typed;
+    if (s->spec.driver != driver || s->spec.pool.name != pool) continue;
+    if (best && s->spec.pool.generation < best_gen) continue;
+    for (uint32_t j = 0; j < s->spec.devices.n; j++)
+      if (s->spec.devices.items[j].name == name) {
+        best = &s->spec.devices.items[j];
+        best_gen = s->spec.pool.generation;
+      }
+  }
+  return best;
+}
+
+sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
+                                 arena *a, allocation_result ***out, char **err) {
+  alloc_index *ix = index_for(l, nd->metadata.name);
+  alloc_outcome res = {0};
+  alloc_limits lim = {0};
+  switch (alloc_run(ix, nd, claims, n, &lim, a, &res)) {
+  case ALLOC_OK:
+    *out = res.allocations;
+    return SCHED_FIT;
+  case ALLOC_UNSATISFIABLE:
+    return SCHED_NO_FIT;
+  default:
+    *err = xstrdup(res.error ? res.error : "allocation failed");
+    return res.node_local ? SCHED_NODE_ERROR : SCHED_ALLOC_ERROR;
+  }
+}
+
+void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
+                           strbuf *out) {
+  alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, false, out);
+}

@@ -1,0 +1,44 @@
+/* devices.h: which devices are in use (claims that carry an allocation,
+ * fed by store events) and the allocator over them: one alloc_index built
+ * from the cluster's slices, classes and allocated claims, rebuilt only
+ * after one of those changed. Per-node "epochs" let the scheduler remember
+ * that a claim set did not fit a node until that node's devices change. */
+#ifndef DRA_SCHED_DEVICES_H
+#define DRA_SCHED_DEVICES_H
+#include "api/types.h"
+#include "sched/internal.h"
+#include "util/arena.h"
+
+typedef struct sched_devices sched_devices;
+
+sched_devices *sched_devices_new(void);
+void sched_devices_free(sched_devices *d);
+
+/* Slices, classes or nodes changed: the index must be rebuilt. */
+void sched_devices_topology_changed(sched_loop *l);
+/* Tracks a claim event; true when devices were freed (allocation dropped). */
+bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted);
+/* Queues controller keys for claims reserved for PodGroup ns/group. */
+void sched_devices_push_group_claims(sched_loop *l, const char *ns, const char *group);
+/* Calls fn for every claim holding devices (in no particular order). */
+void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *claim), void *ctx);
+/* DeviceClasses in name order (borrowed). */
+store_obj *const *sched_devices_classes(sched_loop *l, size_t *n);
+/* The device driver/pool/name as published in the newest slices, or NULL. */
+const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *pool, const atom *name);
+
+typedef enum { SCHED_FIT, SCHED_NO_FIT, SCHED_NODE_ERROR, SCHED_ALLOC_ERROR } sched_fit;
+
+/* Allocates claims together on node nd. SCHED_FIT: out[i] per claim, owned
+ * by a. SCHED_NODE_ERROR / SCHED_ALLOC_ERROR: *err (malloc'd). */
+sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
+                                 arena *a, allocation_result ***out, char **err);
+/* The allocator's explanation for these claims on nd. */
+void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
+                           strbuf *out);
+/* Whether claims with spec signature sig were found not to fit on the node
+ * and nothing there changed since; remember records such a failure. */
+bool sched_devices_known_misfit(sched_loop *l, const char *node_name, uint64_t sig);
+void sched_devices_remember_misfit(sched_loop *l, const char *node_name, uint64_t sig);
+
+#endif

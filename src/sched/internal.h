@@ -1,0 +1,91 @@
+/* internal.h: the state the control loop's files share (loop.c owns it):
+ * work queues, the scheduler's caches fed by store events, and the
+ * functions each file contributes. Nothing outside src/sched includes it. */
+#ifndef DRA_SCHED_INTERNAL_H
+#define DRA_SCHED_INTERNAL_H
+#include "sched/filter.h"
+#include "sched/loop.h"
+#include "store/strmap.h"
+
+/* ---- queue.c: FIFO of controller keys, priority queue of pods ---- */
+typedef struct sched_keyq {
+  char **items;
+  size_t head, n, cap;
+  strmap queued; /* key -> non-NULL while queued */
+} sched_keyq;
+void sched_keyq_push(sched_keyq *q, const char *key);
+char *sched_keyq_pop(sched_keyq *q); /* caller frees; NULL when empty */
+void sched_keyq_free(sched_keyq *q);
+
+typedef struct sched_pod_entry {
+  char *key; /* "<ns>/<name>" */
+  int64_t priority;
+  uint64_t order; /* created_rv: creation order */
+} sched_pod_entry;
+
+typedef struct sched_podq {
+  sched_pod_entry *heap;
+  size_t n, cap;
+  strmap queued;
+} sched_podq;
+void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order);
+bool sched_podq_pop(sched_podq *q, sched_pod_entry *out); /* out->key: caller frees */
+void sched_podq_free(sched_podq *q);
+
+/* A pod that could not be scheduled, waiting for a cluster change. */
+typedef struct sched_parked {
+  char *key;
+  int64_t priority;
+  uint64_t order;
+  uint32_t claim_statuses; /* pod.status.resourceClaimStatuses count when parked */
+  char *explain;           /* allocator explanation (--explain), malloc'd or NULL */
+} sched_parked;
+
+/* ---- loop.c ---- */
+struct sched_loop {
+  store *st;
+  sched_options opt;
+  char now_text[21];
+  uint64_t watch_id;
+  sched_keyq ctrl;   /* controller keys: "pod:", "claim:", "podgroup:" */
+  sched_podq active; /* pods to try */
+  strmap parked;     /* pod key -> sched_parked */
+  /* nodes in name order, refreshed after node events */
+  store_obj **nodes;
+  size_t n_nodes;
+  bool nodes_dirty;
+  strmap usage;    /* node name -> sched_node_usage */
+  strmap counted;  /* pod uid -> sched_counted: what the pod adds to its node */
+  struct sched_devices *devices; /* devices.c: devices in use and the allocator */
+};
+
+void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */
+void sched_wake_namespace(sched_loop *l, const char *ns);
+void sched_park(sched_loop *l, const store_obj *pod, char *explain);
+void sched_enqueue_pod(sched_loop *l, const store_obj *pod);
+void sched_push_claim_key(sched_loop *l, const char *ns, const char *name);
+/* Fresh reference to an object, or NULL. */
+store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name);
+/* Writes a modified clone; takes ownership of obj. Returns the store status. */
+store_status sched_update(sched_loop *l, api_object *obj);
+/* Nodes in name order (borrowed). */
+store_obj *const *sched_nodes(sched_loop *l, size_t *n);
+const sched_node_usage *sched_usage_of(sched_loop *l, const char *node);
+
+/* ---- controller.c / podgroup.c ---- */
+void sched_controller_sync(sched_loop *l, const char *key);
+void sched_podgroup_sync(sched_loop *l, const char *ns, const char *name);
+/* Creates a claim from a template for owner; returns its name (malloc'd) or
+ * NULL with the error in err. owner_kind "Pod" or "PodGroup". */
+char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const char *owner_api_version,
+                                const char *owner_kind, const char *entry, const char *template_name,
+                                strbuf *err);
+
+/* ---- scheduler.c ---- */
+void sched_schedule_one(sched_loop *l, const char *pod_key);
+
+/* ---- taint_eviction.c ---- */
+/* Evicts pods whose NoExecute deadline has passed; true when it did work. */
+bool sched_taint_eviction(sched_loop *l);
+
+#endif

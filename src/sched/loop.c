@@ -1,0 +1,393 @@
+/* loop.c: owns the control loop's state. Turns store events into work
+ * (controller keys, pods to schedule, parked pods to wake), keeps the
+ * caches the scheduler reads (nodes in name order, per-node usage, claims
+ * holding devices) and runs the queues until they are empty. */
+#include "sched/internal.h"
+#include "sched/claims.h"
+#include "sched/devices.h"
+#include "store/meta.h"
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sched_counted {
+  char *node;
+  sched_amounts requests;
+} sched_counted;
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+
+static char *obj_key(const object_meta *m) {
+  size_t n = strlen(s_or(m->namespace_)) + strlen(s_or(m->name)) + 2;
+  char *k = xmalloc(n);
+  snprintf(k, n, "%s/%s", s_or(m->namespace_), s_or(m->name));
+  return k;
+}
+
+static void push_ctrl(sched_loop *l, const char *prefix, const char *ns, const char *name) {
+  char buf[600];
+  snprintf(buf, sizeof buf, "%s:%s/%s", prefix, s_or(ns), s_or(name));
+  sched_keyq_push(&l->ctrl, buf);
+}
+
+store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name) {
+  store_obj *o = NULL;
+  if (store_get(l->st, k, ns, name, &o) != STORE_OK) return NULL;
+  return o;
+}
+
+store_status sched_update(sched_loop *l, api_object *obj) {
+  store_status st = store_update(l->st, obj, NULL);
+  if (st != STORE_OK) api_object_free(obj);
+  return st;
+}
+
+/* ---- pods waiting and pods to try ---- */
+
+static bool pod_pending(const pod *p) {
+  return !(p->spec.node_name && *p->spec.node_name) && !p->metadata.deletion_timestamp && !sched_pod_is_done(p);
+}
+
+void sched_enqueue_pod(sched_loop *l, const store_obj *o) {
+  const pod *p = o->object->typed;
+  char *k = obj_key(&p->metadata);
+  sched_parked *pk = strmap_remove(&l->parked, k);
+  if (pk) {
+    free(pk->key);
+    free(pk->explain);
+    free(pk);
+  }
+  sched_podq_push(&l->active, k, p->spec.priority, o->created_rv);
+  free(k);
+}
+
+void sched_park(sched_loop *l, const store_obj *o, char *explain) {
+  const pod *p = o->object->typed;
+  sched_parked *pk = xcalloc(1, sizeof *pk);
+  pk->key = obj_key(&p->metadata);
+  pk->priority = p->spec.priority;
+  pk->order = o->created_rv;
+  pk->claim_statuses = p->status.resource_claim_statuses.n;
+  pk->explain = explain;
+  sched_parked *old = strmap_put(&l->parked, pk->key, pk);
+  if (old) {
+    free(old->key);
+    free(old->explain);
+    free(old);
+  }
+}
+
+typedef struct wake_ctx {
+  sched_loop *l;
+  const char *ns; /* NULL: every namespace */
+  sched_parked **hits;
+  size_t n, cap;
+} wake_ctx;
+
+static void collect_parked(void *ctx, void *value) {
+  wake_ctx *w = ctx;
+  sched_parked *pk = value;
+  if (w->ns) {
+    size_t n = strlen(w->ns);
+    if (strncmp(pk->key, w->ns, n) || pk->key[n] != '/') return;
+  }
+  if (w->n == w->cap) {
+    w->cap = w->cap ? 2 * w->cap : 16;
+    w->hits = xrealloc(w->hits, w->cap * sizeof *w->hits);
+  }
+  w->hits[w->n++] = pk;
+}
+
+static void wake(sched_loop *l, const char *ns) {
+  wake_ctx w = {l, ns, NULL, 0, 0};
+  strmap_each(&l->parked, collect_parked, &w);
+  for (size_t i = 0; i < w.n; i++) {
+    sched_parked *pk = w.hits[i];
+    strmap_remove(&l->parked, pk->key);
+    sched_podq_push(&l->active, pk->key, pk->priority, pk->order);
+    free(pk->key);
+    free(pk->explain);
+    free(pk);
+  }
+  free(w.hits);
+}
+
+void sched_wake_all(sched_loop *l) { wake(l, NULL); }
+void sched_wake_namespace(sched_loop *l, const char *ns) { wake(l, ns); }
+
+/* ---- caches ---- */
+
+store_obj *const *sched_nodes(sched_loop *l, size_t *n) {
+  if (l->nodes_dirty) {
+    for (size_t i = 0; i < l->n_nodes; i++) store_obj_unref(l->nodes[i]);
+    free(l->nodes);
+    store_list lst = {0};
+    store_query q = {.kind = KIND_NODE, .order = STORE_BY_NAME};
+    store_list_query(l->st, &q, &lst);
+    l->nodes = lst.items;
+    l->n_nodes = lst.n;
+    l->nodes_dirty = false;
+  }
+  *n = l->n_nodes;
+  return l->nodes;
+}
+
+static sched_node_usage *usage_slot(sched_loop *l, const char *node) {
+  sched_node_usage *u = strmap_get(&l->usage, node);
+  if (!u) {
+    u = xcalloc(1, sizeof *u);
+    strmap_put(&l->usage, node, u);
+  }
+  return u;
+}
+
+const sched_node_usage *sched_usage_of(sched_loop *l, const char *node) { return usage_slot(l, node); }
+
+static void uncount(sched_loop *l, const char *uid) {
+  sched_counted *c = strmap_remove(&l->counted, uid);
+  if (!c) return;
+  sched_node_usage *u = usage_slot(l, c->node);
+  u->pods--;
+  sched_amounts_sub(&u->requested, &c->requests);
+  free(c->node);
+  sched_amounts_free(&c->requests);
+  free(c);
+}
+
+/* A bound pod that is not done holds its requests on its node. */
+static void count_pod(sched_loop *l, const pod *p, bool gone) {
+  const char *uid = s_or(p->metadata.uid);
+  bool holds = !gone && p->spec.node_name && *p->spec.node_name && !sched_pod_is_done(p);
+  sched_counted *c = strmap_get(&l->counted, uid);
+  if (c && holds && !strcmp(c->node, p->spec.node_name)) return;
+  if (c) {
+    uncount(l, uid);
+    sched_wake_all(l); /* room freed on that node */
+  }
+  if (!holds) return;
+  c = xcalloc(1, sizeof *c);
+  c->node = xstrdup(p->spec.node_name);
+  sched_pod_requests(p, &c->requests);
+  sched_node_usage *u = usage_slot(l, c->node);
+  u->pods++;
+  sched_amounts_add_all(&u->requested, &c->requests);
+  strmap_put(&l->counted, uid, c);
+}
+
+/* ---- events ---- */
+
+static void on_pod(sched_loop *l, const store_event *ev) {
+  const pod *p = ev->obj->object->typed;
+  bool gone = ev->type == STORE_DELETED;
+  count_pod(l, p, gone);
+  if (p->spec.resource_claims.n || p->status.extended_resource_claim_status) {
+    if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
+      /* its claims may be released now */
+      for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
+        const char *name;
+        bool check;
+        strbuf err = STRBUF_INIT;
+        if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED)
+          push_ctrl(l, "claim", p->metadata.namespace_, name);
+        sb_free(&err);
+      }
+      const pod_extended_resource_claim_status *x = p->status.extended_resource_claim_status;
+      if (x && x->resource_claim_name) push_ctrl(l, "claim", p->metadata.namespace_, x->resource_claim_name->str);
+    }
+    if (!gone) push_ctrl(l, "pod", p->metadata.namespace_, p->metadata.name);
+  }
+  if (gone || !pod_pending(p)) {
+    char *k = obj_key(&p->metadata);
+    sched_parked *pk = strmap_remove(&l->parked, k);
+    if (pk) {
+      free(pk->key);
+      free(pk->explain);
+      free(pk);
+    }
+    free(k);
+    return;
+  }
+  char *k = obj_key(&p->metadata);
+  sched_parked *pk = strmap_get(&l->parked, k);
+  free(k);
+  /* A parked pod is retried when the controller resolved more of its claims;
+   * its own condition updates do not wake it. */
+  if (!pk || pk->claim_statuses != p->status.resource_claim_statuses.n) sched_enqueue_pod(l, ev->obj);
+}
+
+static void on_claim(sched_loop *l, const store_event *ev) {
+  const resource_claim *c = ev->obj->object->typed;
+  const object_meta *m = &c->metadata;
+  if (ev->type != STORE_DELETED) push_ctrl(l, "claim", m->namespace_, m->name);
+  const owner_reference *o = sched_controller_owner(m);
+  if (o && o->kind && !strcmp(o->kind, "Pod")) push_ctrl(l, "pod", m->namespace_, o->name);
+  if (o && o->kind && !strcmp(o->kind, "PodGroup")) push_ctrl(l, "podgroup", m->namespace_, o->name);
+  bool freed = sched_devices_claim_changed(l, ev->obj, ev->type == STORE_DELETED);
+  if (ev->type == STORE_ADDED) sched_wake_namespace(l, m->namespace_);
+  if (freed) sched_wake_all(l);
+}
+
+static void push_pods_in_namespace(sched_loop *l, const char *ns, const char *group) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD, .namespace_ = ns, .order = STORE_BY_CREATION};
+  if (group) {
+    q.index = STORE_INDEX_POD_GROUP;
+    q.key = group;
+  }
+  if (store_list_query(l->st, &q, &lst) != STORE_OK) return;
+  for (size_t i = 0; i < lst.n; i++) {
+    const pod *p = lst.items[i]->object->typed;
+    if (p->spec.resource_claims.n) push_ctrl(l, "pod", p->metadata.namespace_, p->metadata.name);
+  }
+  store_list_free(&lst);
+}
+
+static void on_event(void *user, const store_event *ev) {
+  sched_loop *l = user;
+  const object_meta *m = api_object_meta(ev->obj->object);
+  switch (ev->obj->object->info->kind) {
+  case KIND_NODE:
+    l->nodes_dirty = true;
+    sched_devices_topology_changed(l);
+    sched_wake_all(l);
+    break;
+  case KIND_DEVICE_CLASS:
+  case KIND_RESOURCE_SLICE:
+    sched_devices_topology_changed(l);
+    sched_wake_all(l);
+    break;
+  case KIND_RESOURCE_CLAIM_TEMPLATE:
+    if (ev->type == STORE_ADDED) {
+      push_pods_in_namespace(l, m->namespace_, NULL);
+      store_list lst = {0};
+      store_query q = {.kind = KIND_POD_GROUP, .namespace_ = m->namespace_, .order = STORE_BY_CREATION};
+      if (store_list_query(l->st, &q, &lst) == STORE_OK)
+        for (size_t i = 0; i < lst.n; i++) {
+          const object_meta *g = store_obj_meta(lst.items[i]);
+          push_ctrl(l, "podgroup", g->namespace_, g->name);
+        }
+      store_list_free(&lst);
+    }
+    break;
+  case KIND_POD_GROUP:
+    push_ctrl(l, "podgroup", m->namespace_, m->name);
+    push_pods_in_namespace(l, m->namespace_, m->name);
+    if (ev->type == STORE_DELETED) {
+      /* its reservations are dropped by syncClaim */
+      sched_devices_push_group_claims(l, m->namespace_, m->name);
+    }
+    break;
+  case KIND_RESOURCE_CLAIM:
+    on_claim(l, ev);
+    break;
+  case KIND_POD:
+    on_pod(l, ev);
+    break;
+  default:
+    break;
+  }
+}
+
+void sched_push_claim_key(sched_loop *l, const char *ns, const char *name) { push_ctrl(l, "claim", ns, name); }
+
+/* ---- lifetime ---- */
+
+sched_loop *sched_loop_new(store *s, const sched_options *opt) {
+  sched_loop *l = xcalloc(1, sizeof *l);
+  l->st = s;
+  l->opt = *opt;
+  meta_format_time(opt->now, l->now_text);
+  l->nodes_dirty = true;
+  l->devices = sched_devices_new();
+  /* objects already stored: replay them as additions, in kind order */
+  for (int k = 0; k < KIND_COUNT; k++) {
+    store_list lst = {0};
+    store_query q = {.kind = (api_kind)k, .order = STORE_BY_CREATION};
+    if (store_list_query(s, &q, &lst) != STORE_OK) continue;
+    for (size_t i = 0; i < lst.n; i++) {
+      store_event ev = {STORE_ADDED, lst.items[i], lst.items[i]->rv};
+      on_event(l, &ev);
+    }
+    store_list_free(&lst);
+  }
+  store_watch(s, 0, on_event, l, &l->watch_id);
+  return l;
+}
+
+size_t sched_loop_run(sched_loop *l) {
+  size_t steps = 0;
+  for (;;) {
+    char *key = sched_keyq_pop(&l->ctrl);
+    if (key) {
+      sched_controller_sync(l, key);
+      free(key);
+      steps++;
+      continue;
+    }
+    sched_pod_entry e;
+    if (sched_podq_pop(&l->active, &e)) {
+      sched_schedule_one(l, e.key);
+      free(e.key);
+      steps++;
+      continue;
+    }
+    if (sched_taint_eviction(l)) {
+      steps++;
+      continue;
+    }
+    return steps;
+  }
+}
+
+static int cmp_parked(const void *a, const void *b) {
+  const sched_parked *x = *(sched_parked *const *)a, *y = *(sched_parked *const *)b;
+  if (x->priority != y->priority) return x->priority > y->priority ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void sched_loop_explain(sched_loop *l, strbuf *out) {
+  wake_ctx w = {l, NULL, NULL, 0, 0};
+  strmap_each(&l->parked, collect_parked, &w);
+  if (w.n) qsort(w.hits, w.n, sizeof *w.hits, cmp_parked);
+  for (size_t i = 0; i < w.n; i++)
+    if (w.hits[i]->explain) {
+      sb_printf(out, "pod %s:\n", w.hits[i]->key);
+      sb_puts(out, w.hits[i]->explain);
+    }
+  free(w.hits);
+}
+
+static void free_parked(void *v) {
+  sched_parked *pk = v;
+  free(pk->key);
+  free(pk->explain);
+  free(pk);
+}
+
+static void free_usage(void *v) {
+  sched_node_usage *u = v;
+  sched_amounts_free(&u->requested);
+  free(u);
+}
+
+static void free_counted(void *v) {
+  sched_counted *c = v;
+  free(c->node);
+  sched_amounts_free(&c->requests);
+  free(c);
+}
+
+void sched_loop_free(sched_loop *l) {
+  if (!l) return;
+  store_unwatch(l->st, l->watch_id);
+  sched_keyq_free(&l->ctrl);
+  sched_podq_free(&l->active);
+  strmap_free(&l->parked, free_parked);
+  for (size_t i = 0; i < l->n_nodes; i++) store_obj_unref(l->nodes[i]);
+  free(l->nodes);
+  strmap_free(&l->usage, free_usage);
+  strmap_free(&l->counted, free_counted);
+  sched_devices_free(l->devices);
+  free(l);
+}

@@ -1,0 +1,43 @@
+/* pod_status.c: the pod's PodScheduled condition as kube-scheduler writes
+ * it: False with reason and message while pending, True once bound;
+ * lastTransitionTime moves only when the status flips. Unchanged
+ * conditions are not written, so a retry that fails the same way is quiet. */
+#include "sched/cycle.h"
+#include <string.h>
+
+static bool same(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bool scheduled, const char *reason,
+                             const char *message) {
+  store_obj *po = sched_get(l, KIND_POD, ns, name);
+  if (!po) return;
+  const pod *p = po->object->typed;
+  const char *status = scheduled ? "True" : "False";
+  const pod_condition *old = NULL;
+  for (uint32_t i = 0; i < p->status.conditions.n; i++)
+    if (same(p->status.conditions.items[i].type, "PodScheduled")) old = &p->status.conditions.items[i];
+  if (old && same(old->status, status) && same(old->reason, reason) && same(old->message, message)) {
+    store_obj_unref(po);
+    return;
+  }
+  api_object *o = api_object_clone(po->object);
+  store_obj_unref(po);
+  pod *np = o->typed;
+  pod_condition_list *cl = &np->status.conditions;
+  pod_condition *slot = NULL;
+  for (uint32_t i = 0; i < cl->n; i++)
+    if (same(cl->items[i].type, "PodScheduled")) slot = &cl->items[i];
+  if (!slot) {
+    pod_condition *items = arena_calloc(o->arena, cl->n + 1, sizeof *items);
+    memcpy(items, cl->items, cl->n * sizeof *items);
+    slot = &items[cl->n];
+    *cl = (pod_condition_list){items, cl->n + 1, true};
+    slot->type = arena_strdup(o->arena, "PodScheduled");
+  }
+  if (!slot->last_transition_time || !same(slot->status, status))
+    slot->last_transition_time = arena_strdup(o->arena, l->now_text);
+  slot->status = arena_strdup(o->arena, status);
+  slot->reason = reason ? arena_strdup(o->arena, reason) : NULL;
+  slot->message = message ? arena_strdup(o->arena, message) : NULL;
+  sched_update(l, o);
+}

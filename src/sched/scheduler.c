@@ -1,0 +1,305 @@
+/* scheduler.c: one scheduling attempt for one pod, in kube-scheduler's
+ * order: resolve the pod's claims (PreEnqueue: a missing claim makes the pod
+ * wait with that message), check what must be allocated (PreFilter), then
+ * every node in name order: the node filters, the claims' node selectors,
+ * the allocator (Filter); score by prioritized-list rank when any claim has
+ * one (otherwise the first node that fits wins and the scan stops); reserve
+ * and bind (reserve.c). A pod that does not fit is parked with kube-
+ * scheduler's message until the cluster changes. */
+#include "api/codec.h"
+#include "sched/claims.h"
+#include "sched/cycle.h"
+#include "sched/devices.h"
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REASON_NOT_AVAILABLE "resourceclaim not available on the node"
+#define REASON_CANNOT_ALLOCATE "cannot allocate all claims"
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+
+static void add_claim(sched_cycle *cy, store_obj *co, const pod_resource_claim *e, bool for_group) {
+  cy->claims = xrealloc(cy->claims, (cy->n_claims + 1) * sizeof *cy->claims);
+  const resource_claim *c = co->object->typed;
+  cy->claims[cy->n_claims++] = (sched_claim_ref){co, c, e, !c->status.allocation, for_group};
+  cy->n_to_allocate += !c->status.allocation;
+}
+
+/* PreEnqueue: every claim resolves and exists. false with *msg set. */
+static bool resolve_claims(sched_cycle *cy, char **msg) {
+  sched_loop *l = cy->l;
+  const pod *p = cy->p;
+  const char *ns = s_or(p->metadata.namespace_);
+  bool workload = gate_on(&l->opt.gates, GATE_WORKLOAD_RESOURCE_CLAIMS);
+  const char *group = sched_pod_group_name(p);
+  if (workload && group) cy->group = sched_get(l, KIND_POD_GROUP, ns, group);
+  const pod_group *g = cy->group ? cy->group->object->typed : NULL;
+  strbuf err = STRBUF_INIT;
+  for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
+    const pod_resource_claim *e = &p->spec.resource_claims.items[i];
+    const char *name;
+    bool check_owner;
+    sched_name_result r = sched_claim_name(p, e, &name, &check_owner, &err);
+    if (r == SCHED_NAME_SKIP) continue;
+    if (r == SCHED_NAME_ERROR) break;
+    store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
+    if (!co) {
+      sb_printf(&err, "could not find ResourceClaim \"%s/%s\"", ns, name);
+      break;
+    }
+    const resource_claim *c = co->object->typed;
+    if (check_owner && !sched_claim_is_for_pod(p, c, workload, &err)) {
+      store_obj_unref(co);
+      break;
+    }
+    if (c->metadata.deletion_timestamp) {
+      sb_printf(&err, "resourceclaim \"%s\" is being deleted", name);
+      store_obj_unref(co);
+      break;
+    }
+    add_claim(cy, co, e, workload && g && sched_group_entry_for(g, e));
+  }
+  if (err.len) {
+    *msg = sb_detach(&err);
+    return false;
+  }
+  return true;
+}
+
+static const device_class *find_class(sched_loop *l, const atom *name) {
+  size_t n;
+  store_obj *const *classes = sched_devices_classes(l, &n);
+  for (size_t i = 0; i < n; i++) {
+    const device_class *c = classes[i]->object->typed;
+    if (name && !strcmp(c->metadata.name, name->str)) return c;
+  }
+  return NULL;
+}
+
+/* PreFilter checks of a claim to allocate; false with the message in err. */
+static bool claim_allocatable(sched_cycle *cy, const resource_claim *c, strbuf *err) {
+  sched_loop *l = cy->l;
+  for (uint32_t i = 0; i < c->spec.devices.requests.n; i++) {
+    const device_request *r = &c->spec.devices.requests.items[i];
+    const char *req = r->name ? r->name->str : "";
+    if (r->exactly) {
+      if (!find_class(l, r->exactly->device_class_name)) {
+        sb_printf(err, "request %s: device class %s does not exist", req,
+                  r->exactly->device_class_name ? r->exactly->device_class_name->str : "");
+        return false;
+      }
+    } else if (r->first_available.n) {
+      if (!gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST)) {
+        sb_printf(err, "resource claim %s/%s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                  s_or(c->metadata.namespace_), c->metadata.name, req);
+        return false;
+      }
+      for (uint32_t j = 0; j < r->first_available.n; j++) {
+        const device_sub_request *s = &r->first_available.items[j];
+        if (!find_class(l, s->device_class_name)) {
+          sb_printf(err, "request %s/%s: device class %s does not exist", req, s->name ? s->name->str : "",
+                    s->device_class_name ? s->device_class_name->str : "");
+          return false;
+        }
+      }
+    } else {
+      sb_printf(err, "resource claim %s/%s, request %s: unknown request type", s_or(c->metadata.namespace_),
+                c->metadata.name, req);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* NodeResourcesFit leaves names served by DRA to this plugin. */
+static bool served_by_dra(void *user, const atom *name) {
+  sched_cycle *cy = user;
+  for (size_t i = 0; i < cy->ext.n; i++)
+    if (cy->ext.items[i].resource == name) return true;
+  return false;
+}
+
+/* Identity of the claims to allocate, for the misfit memo: same specs on an
+ * unchanged node cannot fit now either. */
+static uint64_t claims_signature(const sched_cycle *cy) {
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < cy->n_claims; i++) {
+    if (!cy->claims[i].to_allocate) continue;
+    json_t *j = codec_encode(&resource_claim_spec_desc, &cy->claims[i].c->spec);
+    char *text = json_dumps(j, JSON_COMPACT);
+    for (const char *s = text; *s; s++) {
+      h ^= (unsigned char)*s;
+      h *= 1099511628211ULL;
+    }
+    h ^= 0xff, h *= 1099511628211ULL;
+    free(text);
+    json_decref(j);
+  }
+  return h | 1;
+}
+
+typedef struct cands {
+  sched_candidate *v;
+  size_t n;
+} cands;
+
+static void cycle_free(sched_cycle *cy, cands *cs) {
+  for (size_t i = 0; i < cs->n; i++) api_object_free(cs->v[i].extended);
+  free(cs->v);
+  for (size_t i = 0; i < cy->n_claims; i++) store_obj_unref(cy->claims[i].obj);
+  free(cy->claims);
+  store_obj_unref(cy->group);
+  sched_extended_free(&cy->ext);
+  sched_amounts_free(&cy->requests);
+  arena_free(cy->a);
+  store_obj_unref(cy->pod_obj);
+}
+
+/* PostFilter: an allocated claim unavailable everywhere is deallocated when
+ * nobody else uses it, so the next attempt can allocate it afresh. */
+static void deallocate_stale(sched_cycle *cy, const bool *unavailable) {
+  for (size_t i = 0; i < cy->n_claims; i++) {
+    if (!unavailable[i]) continue;
+    const resource_claim *c = cy->claims[i].c;
+    const resource_claim_consumer_reference_list *r = &c->status.reserved_for;
+    bool only_us = !r->n || (r->n == 1 && r->items[0].uid && cy->p->metadata.uid &&
+                             !strcmp(r->items[0].uid, cy->p->metadata.uid));
+    if (!only_us) continue;
+    api_object *o = api_object_clone(cy->claims[i].obj->object);
+    resource_claim *nc = o->typed;
+    nc->status.reserved_for = (resource_claim_consumer_reference_list){0};
+    nc->status.allocation = NULL;
+    nc->status.devices = (allocated_device_status_list){0};
+    sched_update(cy->l, o);
+    return;
+  }
+}
+
+void sched_schedule_one(sched_loop *l, const char *key) {
+  const char *slash = strchr(key, '/');
+  if (!slash) return;
+  char ns[256];
+  snprintf(ns, sizeof ns, "%.*s", (int)(slash - key), key);
+  store_obj *po = sched_get(l, KIND_POD, ns, slash + 1);
+  if (!po) return;
+  const pod *p = po->object->typed;
+  if ((p->spec.node_name && *p->spec.node_name) || p->metadata.deletion_timestamp || sched_pod_is_done(p)) {
+    store_obj_unref(po);
+    return;
+  }
+  sched_cycle cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new()};
+  cands cs = {0};
+  char *msg = NULL, *explain = NULL;
+  const char *reason = "Unschedulable";
+  if (!resolve_claims(&cy, &msg)) goto park;
+  sched_extended_needs(l, p, &cy.ext);
+  sched_pod_requests(p, &cy.requests);
+  {
+    strbuf err = STRBUF_INIT;
+    for (size_t i = 0; i < cy.n_claims && !err.len; i++)
+      if (cy.claims[i].to_allocate) claim_allocatable(&cy, cy.claims[i].c, &err);
+    size_t n_nodes;
+    sched_nodes(l, &n_nodes);
+    if (err.len) {
+      msg = sched_histogram_message(&(sched_histogram){0}, n_nodes, sb_str(&err));
+      sb_free(&err);
+      goto park;
+    }
+  }
+  size_t n_nodes;
+  store_obj *const *nodes = sched_nodes(l, &n_nodes);
+  bool want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(&cy);
+  uint64_t sig = cy.n_to_allocate && !cy.ext.n ? claims_signature(&cy) : 0;
+  bool *unavailable = xcalloc(cy.n_claims + 1, sizeof *unavailable);
+  const resource_claim **batch = xcalloc(cy.n_claims + 2, sizeof *batch);
+  sched_histogram hist = {0};
+  sched_reasons reasons = {0};
+  strbuf ex = STRBUF_INIT;
+  for (size_t ni = 0; ni < n_nodes && !msg; ni++) {
+    const node *nd = nodes[ni]->object->typed;
+    sched_reasons_clear(&reasons);
+    if (!sched_filter_node(p, &cy.requests, nd, sched_usage_of(l, nd->metadata.name), served_by_dra, &cy,
+                           &reasons)) {
+      for (size_t r = 0; r < reasons.n; r++) sched_histogram_add(&hist, reasons.items[r]);
+      continue;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < cy.n_claims; i++) {
+      const allocation_result *a = cy.claims[i].c->status.allocation;
+      if (a && a->node_selector && !sched_node_selector_matches(a->node_selector, nd)) unavailable[i] = true, ok = false;
+    }
+    if (!ok) {
+      sched_histogram_add(&hist, REASON_NOT_AVAILABLE);
+      continue;
+    }
+    api_object *ext = cy.ext.n ? sched_extended_claim(p, &cy.ext, nd) : NULL;
+    allocation_result **results = NULL;
+    size_t nb = 0;
+    for (size_t i = 0; i < cy.n_claims; i++)
+      if (cy.claims[i].to_allocate) batch[nb++] = cy.claims[i].c;
+    if (ext) batch[nb++] = ext->typed;
+    if (nb) {
+      if (sig && sched_devices_known_misfit(l, nd->metadata.name, sig)) {
+        sched_histogram_add(&hist, REASON_CANNOT_ALLOCATE);
+        continue;
+      }
+      char *err = NULL;
+      switch (sched_devices_allocate(l, nd, batch, nb, cy.a, &results, &err)) {
+      case SCHED_FIT:
+        break;
+      case SCHED_NO_FIT:
+        sched_histogram_add(&hist, REASON_CANNOT_ALLOCATE);
+        if (sig) sched_devices_remember_misfit(l, nd->metadata.name, sig);
+        if (l->opt.explain) {
+          sb_printf(&ex, "  node %s:\n", nd->metadata.name);
+          sched_devices_explain(l, nd, batch, nb, &ex);
+        }
+        api_object_free(ext);
+        continue;
+      case SCHED_NODE_ERROR:
+        sched_histogram_add(&hist, err);
+        free(err);
+        api_object_free(ext);
+        continue;
+      case SCHED_ALLOC_ERROR:
+        msg = err;
+        reason = "SchedulerError";
+        api_object_free(ext);
+        continue;
+      }
+    }
+    cs.v = xrealloc(cs.v, (cs.n + 1) * sizeof *cs.v);
+    cs.v[cs.n] = (sched_candidate){nodes[ni], results, ext, 0};
+    cs.v[cs.n].score = want_score ? sched_score(&cy, &cs.v[cs.n]) : 0;
+    cs.n++;
+    if (!want_score) break;
+  }
+  sched_reasons_free(&reasons);
+  free(batch);
+  if (!msg && !cs.n) {
+    msg = sched_histogram_message(&hist, n_nodes, NULL);
+    deallocate_stale(&cy, unavailable);
+  }
+  sched_histogram_free(&hist);
+  free(unavailable);
+  if (ex.len) explain = sb_detach(&ex);
+  sb_free(&ex);
+  if (!msg) {
+    size_t best = 0;
+    for (size_t i = 1; i < cs.n; i++)
+      if (cs.v[i].score > cs.v[best].score) best = i;
+    msg = sched_reserve_and_bind(&cy, &cs.v[best], &reason);
+    if (!msg) {
+      cycle_free(&cy, &cs);
+      return;
+    }
+  }
+park:
+  /* parked first, so the condition update below does not wake it */
+  sched_park(l, po, explain);
+  sched_set_pod_scheduled(l, ns, p->metadata.name, false, reason, msg);
+  free(msg);
+  cycle_free(&cy, &cs);
+}

@@ -1,0 +1,178 @@
+/* taint_eviction.c: NoExecute device taints (lifecycle 5.1). For every
+ * allocated claim the eviction time is the earliest, over its devices'
+ * NoExecute taints, of timeAdded (taint not tolerated) or timeAdded +
+ * tolerationSeconds (smallest matching, negative = 0; a match without
+ * seconds tolerates forever). Scheduled pods using the claim (reserved for
+ * them or their PodGroup) are evicted once that time is not after --now:
+ * condition DisruptionTarget, then deletion, and an Event. A pod whose
+ * eviction is still ahead gets an Event saying when. */
+#include "sched/claims.h"
+#include "sched/rfc3339.h"
+#include "sched/devices.h"
+#include "sched/filter.h"
+#include "sched/names.h"
+#include "store/meta.h"
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEVER INT64_MAX
+#define EVENT_REASON "DeviceTaintManagerEviction"
+#define EVENT_SOURCE "device-taint-eviction-controller"
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+
+
+/* When the result's device must be given up because of taint t. */
+static int64_t taint_deadline(const device_request_allocation_result *r, const device_taint *t, int64_t now) {
+  int64_t added = now, best = -1;
+  sched_parse_time(t->time_added, &added);
+  for (uint32_t i = 0; i < r->tolerations.n; i++) {
+    const device_toleration *tol = &r->tolerations.items[i];
+    if (!sched_toleration_matches(tol->key, tol->operator_, tol->value, tol->effect, t->key, t->value, t->effect))
+      continue;
+    if (!tol->toleration_seconds_set) return NEVER;
+    int64_t s = tol->toleration_seconds < 0 ? 0 : tol->toleration_seconds;
+    if (best < 0 || s < best) best = s;
+  }
+  return best < 0 ? added : added + best;
+}
+
+static int64_t claim_deadline(sched_loop *l, const resource_claim *c) {
+  int64_t when = NEVER;
+  const allocation_result *a = c->status.allocation;
+  for (uint32_t i = 0; a && a->devices && i < a->devices->results.n; i++) {
+    const device_request_allocation_result *r = &a->devices->results.items[i];
+    const device *d = sched_devices_find(l, r->driver, r->pool, r->device);
+    for (uint32_t t = 0; d && t < d->taints.n; t++) {
+      if (!d->taints.items[t].effect || strcmp(d->taints.items[t].effect, "NoExecute")) continue;
+      int64_t w = taint_deadline(r, &d->taints.items[t], l->opt.now);
+      if (w < when) when = w;
+    }
+  }
+  return when;
+}
+
+/* Writes an Event about the pod unless one of that name exists. */
+static bool note(sched_loop *l, const pod *p, const char *what, const char *message) {
+  char suffix[SCHED_NAME_SUFFIX_LEN + 1], name[300];
+  sched_name_suffix(p->metadata.namespace_, p->metadata.name, what, 0, suffix);
+  snprintf(name, sizeof name, "%s.%s", p->metadata.name, suffix);
+  store_obj *have = sched_get(l, KIND_EVENT, p->metadata.namespace_, name);
+  store_obj_unref(have);
+  if (have) return false;
+  api_object *o = api_object_new(KIND_EVENT);
+  arena *a = o->arena;
+  event *e = o->typed;
+  e->metadata.name = arena_strdup(a, name);
+  e->metadata.namespace_ = arena_strdup(a, p->metadata.namespace_);
+  e->involved_object.kind = arena_strdup(a, "Pod");
+  e->involved_object.api_version = arena_strdup(a, "v1");
+  e->involved_object.namespace_ = arena_strdup(a, p->metadata.namespace_);
+  e->involved_object.name = arena_strdup(a, p->metadata.name);
+  e->involved_object.uid = arena_strdup(a, s_or(p->metadata.uid));
+  e->reason = arena_strdup(a, EVENT_REASON);
+  e->message = arena_strdup(a, message);
+  e->source.component = arena_strdup(a, EVENT_SOURCE);
+  e->first_timestamp = arena_strdup(a, l->now_text);
+  e->last_timestamp = arena_strdup(a, l->now_text);
+  e->count = 1;
+  e->count_set = true;
+  e->type = arena_strdup(a, "Normal");
+  e->reporting_component = arena_strdup(a, EVENT_SOURCE);
+  if (store_create(l->st, o, NULL) != STORE_OK) {
+    api_object_free(o);
+    return false;
+  }
+  return true;
+}
+
+static void mark_disruption(sched_loop *l, store_obj *po) {
+  api_object *o = api_object_clone(po->object);
+  pod *p = o->typed;
+  pod_condition_list *cl = &p->status.conditions;
+  pod_condition *items = arena_calloc(o->arena, cl->n + 1, sizeof *items);
+  memcpy(items, cl->items, cl->n * sizeof *items);
+  pod_condition *c = &items[cl->n];
+  c->type = arena_strdup(o->arena, "DisruptionTarget");
+  c->status = arena_strdup(o->arena, "True");
+  c->last_transition_time = arena_strdup(o->arena, l->now_text);
+  c->reason = arena_strdup(o->arena, "DeletionByDeviceTaintManager");
+  c->message = arena_strdup(o->arena, "Device Taint manager: deleting due to NoExecute taint");
+  *cl = (pod_condition_list){items, cl->n + 1, true};
+  sched_update(l, o);
+}
+
+/* Evicts (or announces) one scheduled pod; true when something was written. */
+static bool handle_pod(sched_loop *l, store_obj *po, int64_t when) {
+  const pod *p = po->object->typed;
+  if (!p->spec.node_name || !*p->spec.node_name || p->metadata.deletion_timestamp) return false;
+  if (when > l->opt.now) {
+    char t[21], msg[200];
+    meta_format_time(when, t);
+    snprintf(msg, sizeof msg, "Device Taint manager: pod will be deleted at %s due to NoExecute taint", t);
+    return note(l, p, "device-taint-pending", msg);
+  }
+  note(l, p, "device-taint-eviction", "Marking for deletion");
+  char *ns = xstrdup(s_or(p->metadata.namespace_)), *name = xstrdup(p->metadata.name), *uid = xstrdup(s_or(p->metadata.uid));
+  mark_disruption(l, po);
+  store_preconditions pre = {.uid = uid};
+  store_delete(l->st, KIND_POD, ns, name, &pre, NULL);
+  free(ns);
+  free(name);
+  free(uid);
+  return true;
+}
+
+typedef struct claims_vec {
+  store_obj **v;
+  size_t n;
+} claims_vec;
+
+static void collect(void *ctx, store_obj *claim) {
+  claims_vec *cv = ctx;
+  cv->v = xrealloc(cv->v, (cv->n + 1) * sizeof *cv->v);
+  cv->v[cv->n++] = store_obj_ref(claim);
+}
+
+static int cmp_claim(const void *a, const void *b) {
+  const object_meta *x = store_obj_meta(*(store_obj *const *)a), *y = store_obj_meta(*(store_obj *const *)b);
+  int c = strcmp(s_or(x->namespace_), s_or(y->namespace_));
+  return c ? c : strcmp(x->name, y->name);
+}
+
+bool sched_taint_eviction(sched_loop *l) {
+  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS)) return false;
+  claims_vec cv = {0};
+  sched_devices_each_held(l, collect, &cv);
+  if (cv.n) qsort(cv.v, cv.n, sizeof *cv.v, cmp_claim);
+  bool did = false;
+  for (size_t i = 0; i < cv.n; i++) {
+    const resource_claim *c = cv.v[i]->object->typed;
+    int64_t when = claim_deadline(l, c);
+    if (when == NEVER) continue;
+    const char *ns = s_or(c->metadata.namespace_);
+    for (uint32_t r = 0; r < c->status.reserved_for.n; r++) {
+      const resource_claim_consumer_reference *e = &c->status.reserved_for.items[r];
+      bool group = e->api_group && !strcmp(e->api_group, SCHED_SCHEDULING_GROUP);
+      store_list lst = {0};
+      store_query q = {.kind = KIND_POD, .namespace_ = ns, .index = STORE_INDEX_POD_GROUP, .key = e->name,
+                       .order = STORE_BY_CREATION};
+      if (group) store_list_query(l->st, &q, &lst);
+      else {
+        store_obj *po = sched_get(l, KIND_POD, ns, e->name);
+        if (po && e->uid && store_obj_meta(po)->uid && !strcmp(e->uid, store_obj_meta(po)->uid)) {
+          lst.items = xmalloc(sizeof *lst.items);
+          lst.items[0] = po;
+          lst.n = 1;
+        } else store_obj_unref(po);
+      }
+      for (size_t k = 0; k < lst.n; k++) did |= handle_pod(l, lst.items[k], when);
+      store_list_free(&lst);
+    }
+  }
+  for (size_t i = 0; i < cv.n; i++) store_obj_unref(cv.v[i]);
+  free(cv.v);
+  return did;
+}

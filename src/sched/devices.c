@@ -13,6 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The allocator lands in parallel: weak until it is in the tree (as
+ * cli/commands.h does for commands); without it nothing can be allocated. */
+#pragma weak alloc_index_new
+#pragma weak alloc_index_free
+#pragma weak alloc_run
+#pragma weak alloc_explain
+
 typedef struct held_claim {
   store_obj *obj;
   char *node; /* the one node its allocation is pinned to, or NULL */
@@ -66,7 +73,7 @@ sched_devices *sched_devices_new(void) {
 }
 
 static void node_devices_reset(node_devices *nd) {
-  alloc_index_free(nd->ix);
+  if (nd->ix) alloc_index_free(nd->ix);
   nd->ix = NULL;
 }
 
@@ -346,6 +353,10 @@ const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *
 
 sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                                  arena *a, allocation_result ***out, char **err) {
+  if (!alloc_run) {
+    *err = xstrdup("no device allocator in this build");
+    return SCHED_ALLOC_ERROR;
+  }
   alloc_index *ix = index_for(l, nd->metadata.name);
   alloc_outcome res = {0};
   alloc_limits lim = {0};
@@ -363,5 +374,5 @@ sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_c
 
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out) {
-  alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, false, out);
+  if (alloc_explain) alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, false, out);
 }

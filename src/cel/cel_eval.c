@@ -1,0 +1,400 @@
+/* cel_eval.c: the tree-walking interpreter over a checked program: special
+ * forms (&&, ||, ?:, optional selection), comprehensions with interruption
+ * checks, overload dispatch on runtime values, runtime cost tracking, and the
+ * fast paths chosen by cel_plan for device attribute lookups. */
+#include "cel/cel_internal.h"
+#include <string.h>
+#include <time.h>
+
+enum {
+  F_AND = 16, F_OR, F_COND, F_NSF, F_OPT_SELECT, F_OPT_INDEX, F_EQ, F_NE, F_CALL,
+};
+
+#define COST_ERROR "operation cancelled: actual cost limit exceeded"
+
+bool cel_eval_charge(cel_eval *ev, uint64_t c) {
+  ev->cost = cel_sat_add(ev->cost, c);
+  if (ev->cost > ev->cost_limit) ev->cost_exceeded = true;
+  return !ev->cost_exceeded;
+}
+
+static cel_val cost_error(void) {
+  cel_val v = {.kind = V_ERR, .len = sizeof COST_ERROR - 1};
+  v.s = COST_ERROR;
+  return v;
+}
+
+static bool type_matches(const cel_type *t, const cel_val *v) {
+  switch (t->kind) {
+  case TY_DYN:
+  case TY_ANY:
+  case TY_PARAM:
+  case TY_ERROR: return true;
+  case TY_NULL: return v->kind == V_NULL;
+  case TY_BOOL: return v->kind == V_BOOL;
+  case TY_INT: return v->kind == V_INT;
+  case TY_UINT: return v->kind == V_UINT;
+  case TY_DOUBLE: return v->kind == V_DOUBLE;
+  case TY_STRING: return v->kind == V_STRING;
+  case TY_BYTES: return v->kind == V_BYTES;
+  case TY_DURATION: return v->kind == V_DURATION;
+  case TY_TIMESTAMP: return v->kind == V_TIMESTAMP;
+  case TY_LIST: return v->kind == V_LIST;
+  case TY_MAP: return v->kind == V_MAP;
+  case TY_TYPE: return v->kind == V_TYPE;
+  case TY_OPT: return v->kind == V_OPT;
+  case TY_OBJECT: return v->kind == V_MAP && v->store == MS_DEVICE;
+  case TY_OPAQUE:
+    return (t == &cel_t_semver && v->kind == V_SEMVER) || (t == &cel_t_quantity && v->kind == V_QUANTITY) ||
+           (t == &cel_t_ip && v->kind == V_IP) || (t == &cel_t_cidr && v->kind == V_CIDR) ||
+           (t == &cel_t_url && v->kind == V_URL) || (t == &cel_t_format && v->kind == V_FORMAT);
+  }
+  return false;
+}
+
+static const cel_overload *dispatch(const cel_node *n, const cel_val *args) {
+  for (uint32_t k = 0; k < n->novs; k++) {
+    const cel_overload *o = n->ovs[k];
+    bool ok = true;
+    for (uint32_t i = 0; i < o->nparams && ok; i++) ok = type_matches(o->params[i], &args[i]);
+    if (ok) return o;
+  }
+  return NULL;
+}
+
+static bool interrupted(cel_eval *ev, cel_val *err) {
+  const cel_eval_opts *o = ev->opts;
+  if (!o) return false;
+  const char *cause = NULL;
+  if (o->cancel && atomic_load(o->cancel)) cause = o->cancel_cause ? o->cancel_cause : "context canceled";
+  if (!cause && o->deadline_ns) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if ((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec >= o->deadline_ns) cause = "context deadline exceeded";
+  }
+  if (!cause) return false;
+  *err = cel_err("operation interrupted: %s", cause);
+  return true;
+}
+
+static cel_val select_field(const cel_val *t, const char *field, size_t flen) {
+  if (t->kind != V_MAP) return cel_err("type '%s' does not support field selection", cel_val_type_name(t));
+  cel_val key = cel_string(field, flen), out;
+  if (cel_map_find(t, &key, &out)) return out;
+  return cel_err("no such key: %.*s", (int)flen, field);
+}
+
+static cel_val index_value(const cel_val *t, const cel_val *k) {
+  if (t->kind == V_LIST) {
+    int64_t i;
+    if (k->kind == V_INT) i = k->i;
+    else if (k->kind == V_UINT) i = k->u > INT64_MAX ? -1 : (int64_t)k->u;
+    else if (k->kind == V_DOUBLE && k->d == (double)(int64_t)k->d) i = (int64_t)k->d;
+    else return cel_no_overload();
+    if (i < 0 || (uint64_t)i >= t->len) return cel_err("index out of bounds: %lld", (long long)i);
+    return cel_list_at(t, (size_t)i);
+  }
+  if (t->kind == V_MAP) {
+    cel_val out;
+    if (cel_map_find(t, k, &out)) return out;
+    if (k->kind == V_STRING) return cel_err("no such key: %.*s", (int)k->len, k->s);
+    if (k->kind == V_INT) return cel_err("no such key: %lld", (long long)k->i);
+    if (k->kind == V_UINT) return cel_err("no such key: %llu", (unsigned long long)k->u);
+    if (k->kind == V_BOOL) return cel_err("no such key: %s", k->b ? "true" : "false");
+    if (k->kind == V_DOUBLE) return cel_err("no such key: %g", k->d);
+    return cel_err("no such key");
+  }
+  return cel_no_overload();
+}
+
+static cel_val eval_select(cel_eval *ev, const cel_node *n) {
+  cel_val t = cel_eval_node(ev, n->target);
+  if (t.kind == V_ERR) return t;
+  size_t flen = strlen(n->name);
+  if (n->test_only) {
+    if (t.kind != V_MAP) return cel_err("invalid type for field selection.");
+    cel_val key = cel_string(n->name, flen), out;
+    return cel_bool(cel_map_find(&t, &key, &out));
+  }
+  cel_eval_charge(ev, 1);
+  return select_field(&t, n->name, flen);
+}
+
+static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
+  const cel_device *d = ev->device;
+  if (n->fast == F_DEVICE_DRIVER) {
+    cel_eval_charge(ev, 2);
+    return d->driver ? cel_string(d->driver->str, d->driver->len) : cel_string("", 0);
+  }
+  if (n->fast == F_DEVICE_MULTI) {
+    cel_eval_charge(ev, 2);
+    return cel_bool(d->allow_multiple == CEL_TRI_TRUE);
+  }
+  cel_eval_charge(ev, 4);
+  cel_val m = {.kind = V_MAP, .store = MS_DEV_ATTRS, .sub = n->fast == F_DEVICE_CAP};
+  m.aux = d;
+  m.p = n->fast_domain;
+  cel_val key = cel_string(n->fast_name->str, n->fast_name->len), out;
+  if (n->fast == F_DEVICE_CAP) {
+    for (uint32_t i = 0; i < d->n_caps; i++)
+      if (d->caps[i].domain == n->fast_domain && d->caps[i].name == n->fast_name) {
+        cel_val v = {.kind = V_QUANTITY};
+        v.q = &d->caps[i].value;
+        return v;
+      }
+  } else if (cel_map_find(&m, &key, &out)) {
+    return out;
+  }
+  return cel_err("no such key: %s", n->fast_name->str);
+}
+
+static cel_val eval_compr(cel_eval *ev, const cel_node *n) {
+  cel_val range = cel_eval_node(ev, n->range);
+  if (range.kind == V_ERR) return range;
+  cel_val accu = cel_eval_node(ev, n->init);
+  if (range.kind != V_LIST && range.kind != V_MAP)
+    return cel_err("got '%s', expected iterable type", cel_val_go_type(&range));
+  size_t len = range.kind == V_LIST ? cel_list_len(&range) : cel_map_len(&range);
+  cel_val *slots = ev->slots;
+  slots[n->accu_slot] = accu;
+  for (size_t i = 0; i < len; i++) {
+    if (++ev->iterations % 100 == 0) {
+      cel_val err;
+      if (interrupted(ev, &err)) return err;
+    }
+    if (range.kind == V_LIST) {
+      if (n->iter_var2) {
+        slots[n->slot] = cel_int((int64_t)i);
+        slots[n->slot2] = cel_list_at(&range, i);
+      } else {
+        slots[n->slot] = cel_list_at(&range, i);
+      }
+    } else {
+      slots[n->slot] = cel_map_key_at(&range, i);
+      if (n->iter_var2) slots[n->slot2] = cel_map_value_at(&range, i);
+    }
+    cel_val c = cel_eval_node(ev, n->cond);
+    if (ev->cost_exceeded) return cost_error();
+    if (c.kind == V_BOOL && !c.b) break;
+    slots[n->accu_slot] = cel_eval_node(ev, n->step);
+    if (ev->cost_exceeded) return cost_error();
+  }
+  return cel_eval_node(ev, n->result);
+}
+
+static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
+  bool is_map = n->kind == N_MAP;
+  size_t per = is_map ? 2 : 1;
+  cel_val *items = cel_scratch_alloc(n->nargs * per * sizeof *items + 1);
+  size_t cnt = 0;
+  for (uint32_t i = 0; i < n->nargs; i++) {
+    cel_val k = cel_eval_node(ev, n->args[i * per]);
+    if (k.kind == V_ERR) return k;
+    cel_val v = k;
+    if (is_map) {
+      v = cel_eval_node(ev, n->args[2 * i + 1]);
+      if (v.kind == V_ERR) return v;
+      if (k.kind != V_INT && k.kind != V_UINT && k.kind != V_STRING && k.kind != V_BOOL)
+        return cel_err("unsupported key type");
+    }
+    if (n->optional && n->optional[i]) {
+      if (v.kind != V_OPT) return cel_no_overload();
+      if (!v.opt) continue;
+      v = *v.opt;
+    }
+    if (is_map) {
+      for (size_t j = 0; j < cnt; j++)
+        if (cel_equal_bool(&items[2 * j], &k)) return cel_err("Failed with repeated key");
+      items[2 * cnt] = k;
+      items[2 * cnt + 1] = v;
+    } else {
+      items[cnt] = v;
+    }
+    cnt++;
+  }
+  cel_eval_charge(ev, is_map ? 30 : 10);
+  return is_map ? cel_map(items, cnt) : cel_list(items, cnt);
+}
+
+static cel_val eval_call(cel_eval *ev, const cel_node *n) {
+  cel_val stack[8];
+  cel_val *args = n->nargs <= 8 ? stack : cel_scratch_alloc(n->nargs * sizeof *args);
+  for (uint32_t i = 0; i < n->nargs; i++) {
+    args[i] = cel_eval_node(ev, n->args[i]);
+    if (args[i].kind == V_ERR) return args[i];
+  }
+  const cel_overload *o = dispatch(n, args);
+  if (!o) return cel_no_overload();
+  cel_val r = o->fn(ev, args, n->nargs);
+  cel_eval_charge(ev, cel_call_runtime_cost(o, args, n->nargs, r));
+  return r;
+}
+
+static cel_val eval_logic(cel_eval *ev, const cel_node *n, bool is_and) {
+  cel_val a = cel_eval_node(ev, n->args[0]);
+  if (a.kind == V_BOOL && a.b != is_and) return a; /* short circuit */
+  cel_val b = cel_eval_node(ev, n->args[1]);
+  if (b.kind == V_BOOL && b.b != is_and) return b;
+  if (a.kind == V_BOOL && b.kind == V_BOOL) return b;
+  if (a.kind == V_ERR) return a;
+  if (b.kind == V_ERR) return b;
+  return cel_no_overload();
+}
+
+cel_val cel_eval_node(cel_eval *ev, const cel_node *n) {
+  switch (n->fast) {
+  case F_DEVICE_DRIVER:
+  case F_DEVICE_MULTI:
+  case F_DEVICE_ATTR:
+  case F_DEVICE_CAP: return eval_device_fast(ev, n);
+  case F_AND: return eval_logic(ev, n, true);
+  case F_OR: return eval_logic(ev, n, false);
+  case F_COND: {
+    cel_val c = cel_eval_node(ev, n->args[0]);
+    if (c.kind == V_ERR) return c;
+    if (c.kind != V_BOOL) return cel_no_overload();
+    return cel_eval_node(ev, n->args[c.b ? 1 : 2]);
+  }
+  case F_NSF: {
+    cel_val c = cel_eval_node(ev, n->args[0]);
+    cel_eval_charge(ev, 1);
+    return cel_bool(!(c.kind == V_BOOL && !c.b));
+  }
+  case F_EQ:
+  case F_NE: {
+    cel_val a = cel_eval_node(ev, n->args[0]);
+    if (a.kind == V_ERR) return a;
+    cel_val b = cel_eval_node(ev, n->args[1]);
+    if (b.kind == V_ERR) return b;
+    cel_val r = cel_equals(&a, &b);
+    cel_val args[2] = {a, b};
+    cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+    if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
+    return r;
+  }
+  case F_OPT_SELECT:
+  case F_OPT_INDEX: {
+    cel_val t = cel_eval_node(ev, n->args[0]);
+    if (t.kind == V_ERR) return t;
+    cel_val k = cel_eval_node(ev, n->args[1]);
+    if (k.kind == V_ERR) return k;
+    cel_eval_charge(ev, 1);
+    if (t.kind == V_OPT) {
+      if (!t.opt) return t;
+      t = *t.opt;
+    }
+    cel_val out;
+    if (t.kind == V_MAP) return cel_map_find(&t, &k, &out) ? cel_opt(&out) : cel_opt(NULL);
+    if (t.kind == V_LIST && n->fast == F_OPT_INDEX) {
+      cel_val r = index_value(&t, &k);
+      if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
+      return r.kind == V_ERR ? r : cel_opt(&r);
+    }
+    return cel_no_overload();
+  }
+  default: break;
+  }
+  switch ((cel_nkind)n->kind) {
+  case N_CONST: return n->cval;
+  case N_IDENT:
+    cel_eval_charge(ev, 1);
+    return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
+  case N_SELECT: return eval_select(ev, n);
+  case N_CALL: return eval_call(ev, n);
+  case N_LIST:
+  case N_MAP: return eval_aggregate(ev, n);
+  case N_COMPR: return eval_compr(ev, n);
+  default: return cel_err("unsupported expression");
+  }
+}
+
+cel_val cel_index(const cel_val *t, const cel_val *k) { return index_value(t, k); }
+
+/* ---- planning: special forms, constant aggregates, device fast paths ---- */
+
+static bool is_device(const cel_node *n) { return n->kind == N_IDENT && n->slot < 0 && n->slot2 == 0; }
+
+static bool const_string(const cel_node *n) { return n->kind == N_CONST && n->cval.kind == V_STRING; }
+
+/* device.attributes["d"] / device.capacity["d"]: which map, or -1. */
+static int device_domain(const cel_node *n, const atom **domain) {
+  if (n->kind != N_CALL || n->fast != F_CALL || strcmp(n->name, "_[_]") || n->nargs != 2) return -1;
+  const cel_node *m = n->args[0], *k = n->args[1];
+  if (m->kind != N_SELECT || m->test_only || !is_device(m->target) || !const_string(k)) return -1;
+  int which = !strcmp(m->name, "attributes") ? 0 : !strcmp(m->name, "capacity") ? 1 : -1;
+  if (which >= 0) *domain = atom_intern(k->cval.s, k->cval.len);
+  return which;
+}
+
+static void plan_fast(cel_node *n, bool device_env) {
+  if (!device_env) return;
+  if (n->kind == N_SELECT && !n->test_only && is_device(n->target)) {
+    if (!strcmp(n->name, "driver")) n->fast = F_DEVICE_DRIVER;
+    if (!strcmp(n->name, "allowMultipleAllocations")) n->fast = F_DEVICE_MULTI;
+    return;
+  }
+  const cel_node *inner = NULL;
+  const char *name = NULL;
+  size_t nlen = 0;
+  if (n->kind == N_SELECT && !n->test_only) {
+    inner = n->target;
+    name = n->name;
+    nlen = strlen(name);
+  } else if (n->kind == N_CALL && n->fast == F_CALL && !strcmp(n->name, "_[_]") && const_string(n->args[1])) {
+    inner = n->args[0];
+    name = n->args[1]->cval.s;
+    nlen = n->args[1]->cval.len;
+  }
+  const atom *dom;
+  int which = inner ? device_domain(inner, &dom) : -1;
+  if (which < 0) return;
+  n->fast = which ? F_DEVICE_CAP : F_DEVICE_ATTR;
+  n->fast_domain = dom;
+  n->fast_name = atom_intern(name, nlen);
+}
+
+static void plan(cel_ast *ast, cel_node *n, bool device_env) {
+  if (!n) return;
+  switch ((cel_nkind)n->kind) {
+  case N_SELECT: plan(ast, n->target, device_env); break;
+  case N_CALL:
+    for (uint32_t i = 0; i < n->nargs; i++) plan(ast, n->args[i], device_env);
+    n->fast = F_CALL;
+    if (!strcmp(n->name, "_&&_")) n->fast = F_AND;
+    else if (!strcmp(n->name, "_||_")) n->fast = F_OR;
+    else if (!strcmp(n->name, "_?_:_")) n->fast = F_COND;
+    else if (!strcmp(n->name, "@not_strictly_false")) n->fast = F_NSF;
+    else if (!strcmp(n->name, "_?._")) n->fast = F_OPT_SELECT;
+    else if (!strcmp(n->name, "_[?_]")) n->fast = F_OPT_INDEX;
+    else if (!strcmp(n->name, "_==_") && n->novs) n->fast = F_EQ;
+    else if (!strcmp(n->name, "_!=_") && n->novs) n->fast = F_NE;
+    break;
+  case N_LIST:
+  case N_MAP: {
+    uint32_t total = n->kind == N_MAP ? 2 * n->nargs : n->nargs;
+    bool all_const = !n->optional;
+    for (uint32_t i = 0; i < total; i++) {
+      plan(ast, n->args[i], device_env);
+      all_const &= n->args[i]->kind == N_CONST;
+    }
+    if (all_const && n->kind == N_LIST) {
+      cel_val *items = arena_calloc(ast->mem, total + 1, sizeof *items);
+      for (uint32_t i = 0; i < total; i++) items[i] = n->args[i]->cval;
+      n->cval = cel_list(items, n->nargs);
+      n->kind = N_CONST;
+    }
+    break;
+  }
+  case N_COMPR:
+    plan(ast, n->range, device_env);
+    plan(ast, n->init, device_env);
+    plan(ast, n->cond, device_env);
+    plan(ast, n->step, device_env);
+    plan(ast, n->result, device_env);
+    break;
+  default: break;
+  }
+  plan_fast(n, device_env);
+}
+
+void cel_plan(cel_ast *ast, bool device) { plan(ast, ast->root, device); }

@@ -1,0 +1,263 @@
+/* cel_internal.h: the CEL engine's private model shared by its files: types,
+ * runtime values, the syntax tree, function overload tables, the evaluation
+ * state and the scratch arena. Nothing outside src/cel and its tests uses it. */
+#ifndef DRA_CEL_INTERNAL_H
+#define DRA_CEL_INTERNAL_H
+#include "cel/cel.h"
+#include "cel/cel_device.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- types ---- */
+typedef enum {
+  TY_DYN, TY_ANY, TY_ERROR, TY_NULL, TY_BOOL, TY_INT, TY_UINT, TY_DOUBLE, TY_STRING, TY_BYTES,
+  TY_DURATION, TY_TIMESTAMP, TY_LIST, TY_MAP, TY_TYPE, TY_OPT, TY_PARAM, TY_OPAQUE, TY_OBJECT,
+} cel_tkind;
+
+typedef struct cel_type {
+  cel_tkind kind;
+  int var;                     /* TY_PARAM: checker variable number, -1 for a declared name */
+  const char *name;            /* TY_PARAM / TY_OPAQUE / TY_OBJECT */
+  const struct cel_type *p[2]; /* list elem; map key, value; type(T); optional T */
+} cel_type;
+
+extern const cel_type cel_t_dyn, cel_t_any, cel_t_error, cel_t_null, cel_t_bool, cel_t_int, cel_t_uint,
+    cel_t_double, cel_t_string, cel_t_bytes, cel_t_duration, cel_t_timestamp, cel_t_semver, cel_t_quantity,
+    cel_t_ip, cel_t_cidr, cel_t_url, cel_t_format, cel_t_list_dyn, cel_t_map_dyn, cel_t_type_dyn, cel_t_device;
+
+const cel_type *cel_type_list(arena *a, const cel_type *elem);
+const cel_type *cel_type_map(arena *a, const cel_type *k, const cel_type *v);
+const cel_type *cel_type_opt(arena *a, const cel_type *t);
+const cel_type *cel_type_type(arena *a, const cel_type *t);
+/* Parses "list(int)", "map(string, A)", "kubernetes.Semver", ...; NULL if unknown. */
+const cel_type *cel_type_parse(arena *a, const char **s);
+bool cel_type_equal(const cel_type *a, const cel_type *b);
+void cel_type_print(strbuf *sb, const cel_type *t);
+bool cel_type_is_dynlike(const cel_type *t); /* dyn, any or error */
+
+/* ---- values ---- */
+typedef enum {
+  V_ERR, V_NULL, V_BOOL, V_INT, V_UINT, V_DOUBLE, V_STRING, V_BYTES, V_LIST, V_MAP, V_TYPE, V_OPT,
+  V_SEMVER, V_QUANTITY, V_IP, V_CIDR, V_URL, V_FORMAT, V_DURATION, V_TIMESTAMP,
+} cel_vkind;
+
+/* How a list or map stores its elements. Device-backed forms read the
+ * caller's cel_device directly so evaluation copies nothing. */
+typedef enum {
+  LS_VALS, LS_INTS, LS_BOOLS, LS_STRS, LS_VERS, /* lists */
+  MS_VALS, MS_DEVICE, MS_DEV_DOMAINS, MS_DEV_ATTRS, MS_EMPTY, /* maps */
+} cel_store;
+
+typedef struct cel_val {
+  uint8_t kind;  /* cel_vkind */
+  uint8_t store; /* cel_store for lists and maps; for MS_DEV_*: 0 attributes, 1 capacity in `sub` */
+  uint8_t sub;
+  uint32_t len;  /* bytes of strings, elements of lists and maps */
+  union {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    double d;
+    const char *s;
+    const struct cel_val *items; /* LS_VALS; MS_VALS as key,value pairs */
+    const int64_t *ints;
+    const bool *bools;
+    const cel_str *strs;
+    const semver *vers;
+    const cel_type *t;
+    const struct cel_val *opt; /* NULL: optional.none() */
+    const quantity *q;
+    const void *p;
+  };
+  const void *aux; /* device for MS_DEV_*; domain atom for MS_DEV_ATTRS */
+} cel_val;
+
+/* ---- scratch memory of one evaluation (thread-local, reused) ---- */
+void *cel_scratch_alloc(size_t n);
+void cel_scratch_reset(void);
+char *cel_scratch_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+cel_val cel_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+cel_val cel_no_overload(void);
+static inline cel_val cel_bool(bool b) { cel_val v = {.kind = V_BOOL}; v.b = b; return v; }
+static inline cel_val cel_int(int64_t i) { cel_val v = {.kind = V_INT}; v.i = i; return v; }
+static inline cel_val cel_uint(uint64_t u) { cel_val v = {.kind = V_UINT}; v.u = u; return v; }
+static inline cel_val cel_double(double d) { cel_val v = {.kind = V_DOUBLE}; v.d = d; return v; }
+static inline cel_val cel_string(const char *s, size_t n) { cel_val v = {.kind = V_STRING, .len = (uint32_t)n}; v.s = s; return v; }
+static inline cel_val cel_bytes(const char *s, size_t n) { cel_val v = {.kind = V_BYTES, .len = (uint32_t)n}; v.s = s; return v; }
+static inline cel_val cel_null(void) { cel_val v = {.kind = V_NULL}; return v; }
+static inline cel_val cel_typeval(const cel_type *t) { cel_val v = {.kind = V_TYPE}; v.t = t; return v; }
+static inline bool cel_is_err(cel_val v) { return v.kind == V_ERR; }
+cel_val cel_list(const cel_val *items, size_t n);
+cel_val cel_map(const cel_val *pairs, size_t n);
+cel_val cel_opt(const cel_val *inner); /* inner NULL: none; copies *inner into scratch */
+cel_val cel_string_dup(const char *s, size_t n);
+
+size_t cel_list_len(const cel_val *l);
+cel_val cel_list_at(const cel_val *l, size_t i);
+size_t cel_map_len(const cel_val *m);
+bool cel_map_find(const cel_val *m, const cel_val *key, cel_val *out);
+cel_val cel_map_key_at(const cel_val *m, size_t i);
+cel_val cel_map_value_at(const cel_val *m, size_t i);
+
+/* CEL equality: true/false, or an error for Kubernetes types on the left. */
+cel_val cel_equals(const cel_val *a, const cel_val *b);
+bool cel_equal_bool(const cel_val *a, const cel_val *b);
+/* Ordering for <, <=, >, >= with cross-type numbers; *ok false: no overload. */
+int cel_compare(const cel_val *a, const cel_val *b, bool *ok);
+const cel_type *cel_val_type(const cel_val *v);
+const char *cel_val_type_name(const cel_val *v);  /* "int", "list", "kubernetes.Semver" */
+const char *cel_val_go_type(const cel_val *v);    /* "types.Int", "cel.Semver" */
+size_t cel_val_size(const cel_val *v);            /* size in cost units */
+size_t cel_utf8_len(const char *s, size_t n);
+bool cel_utf8_valid(const char *s, size_t n);
+
+/* ---- syntax tree ---- */
+typedef enum { N_CONST, N_IDENT, N_SELECT, N_CALL, N_LIST, N_MAP, N_STRUCT, N_COMPR } cel_nkind;
+
+/* Fast paths chosen after checking (cel_plan.c). */
+typedef enum { F_NONE, F_DEVICE_DRIVER, F_DEVICE_MULTI, F_DEVICE_ATTR, F_DEVICE_CAP, F_EQ_STRING_CONST } cel_fast;
+
+struct cel_overload;
+typedef struct cel_node {
+  uint8_t kind;
+  uint8_t test_only; /* has() */
+  uint8_t fast;
+  uint8_t member;    /* call with receiver in args[0] */
+  uint32_t nargs;
+  int32_t pos;       /* byte offset in the source */
+  uint32_t id;
+  const cel_type *type;
+  cel_val cval;          /* N_CONST */
+  const char *name;      /* ident, select field, function */
+  struct cel_node *target;
+  struct cel_node **args; /* call args (receiver first when member), list elems, map key/value pairs */
+  uint8_t *optional;      /* list/map entries marked with '?' */
+  /* comprehension */
+  const char *iter_var, *iter_var2, *accu_var;
+  struct cel_node *range, *init, *cond, *step, *result;
+  int slot, slot2, accu_slot; /* variable slots (ident: its slot; -1 global) */
+  /* resolved */
+  const struct cel_overload **ovs;
+  uint32_t novs;
+  const atom *fast_domain, *fast_name; /* F_DEVICE_ATTR/CAP */
+} cel_node;
+
+/* ---- functions ---- */
+typedef struct cel_eval cel_eval;
+typedef cel_val (*cel_fn)(cel_eval *ev, const cel_val *args, uint32_t n);
+
+/* How a function is costed (estimate and runtime); see cel_cost.c. */
+typedef enum {
+  K_ONE, K_EQ, K_STR_ORDER, K_IN_LIST, K_MATCHES, K_CONTAINS, K_ARG_TRAVERSE, K_TARGET_TRAVERSE,
+  K_TARGET_02, K_ADD_STR, K_ADD_LIST, K_CONV_STR, K_QUOTE, K_LIST_TRAVERSE, K_FIND, K_JOIN, K_INCLUDES,
+  K_IP_CANON, K_FORMAT, K_SEM_PARSE, K_LOGIC, K_COND, K_CIDR_CONTAINS,
+} cel_costkind;
+
+typedef struct cel_overload {
+  const char *id;  /* cel-go / Kubernetes overload id */
+  const char *sig; /* "string.indexOf(string, int) -> int"; type params are single capitals */
+  cel_fn fn;
+  cel_costkind cost;
+  /* filled by cel_env_init from sig */
+  const char *name;
+  bool member;
+  uint32_t nparams; /* including receiver */
+  const cel_type *params[4];
+  const cel_type *result;
+  uint32_t feature; /* CEL_FEAT_* bit required, 0 = always */
+} cel_overload;
+
+#define CEL_FEAT_INCLUDES 1u
+
+typedef struct cel_lib {
+  const char *name;
+  cel_overload *ovs;
+  size_t n;
+} cel_lib;
+
+extern cel_lib cel_lib_std, cel_lib_strings, cel_lib_lists, cel_lib_regex, cel_lib_net, cel_lib_semver,
+    cel_lib_quantity, cel_lib_dra, cel_lib_optional, cel_lib_sets;
+
+void cel_env_init(void); /* parses all signatures once (thread-safe) */
+/* Overloads of `name` (member or global); NULL when none. */
+const cel_overload *const *cel_env_lookup(const char *name, size_t *n);
+const cel_overload *cel_env_by_id(const char *id);
+
+/* ---- evaluation state ---- */
+struct cel_eval {
+  const cel_device *device;
+  const cel_val *globals; /* spec tests: bound variables by slot */
+  cel_val *slots;
+  uint64_t cost, cost_limit;
+  const cel_eval_opts *opts;
+  uint32_t iterations;
+  bool cost_exceeded;
+};
+cel_val cel_eval_node(cel_eval *ev, const cel_node *n);
+bool cel_eval_charge(cel_eval *ev, uint64_t c); /* false: limit passed */
+uint64_t cel_call_runtime_cost(const cel_overload *ov, const cel_val *args, uint32_t n, cel_val result);
+
+/* ---- compilation pipeline ---- */
+typedef struct cel_decl {
+  const char *name;
+  const cel_type *type;
+} cel_decl;
+
+typedef struct cel_env_cfg {
+  bool device;          /* declare `device` */
+  bool multi_alloc;     /* device.allowMultipleAllocations */
+  bool attr_dyn;        /* attribute values dyn (else any) */
+  bool includes;        /* includes() */
+  bool homogeneous;     /* Kubernetes homogeneous aggregate literals */
+  bool check;           /* type-check (spec: disableCheck turns it off) */
+  bool macros;
+  const cel_decl *vars; /* extra variables */
+  size_t nvars;
+} cel_env_cfg;
+
+typedef struct cel_ast {
+  arena *mem;
+  const char *src;
+  size_t len;
+  cel_node *root;
+  uint32_t next_id;
+  uint32_t nslots;
+  strbuf errors; /* "ERROR: <input>:l:c: msg\n | src\n | ..^" lines */
+  int nerrors;
+} cel_ast;
+
+bool cel_parse(cel_ast *ast, bool macros);
+void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool cel_check(cel_ast *ast, const cel_env_cfg *env);
+void cel_plan(cel_ast *ast, bool device);
+cel_val cel_index(const cel_val *t, const cel_val *k);
+uint64_t cel_estimate(cel_ast *ast);
+/* Constant folding of conversions with constant args; false with msg on error. */
+bool cel_fold(cel_ast *ast, strbuf *err);
+
+struct cel_program {
+  cel_ast ast;
+  cel_env_cfg env;
+  const cel_type *result;
+  uint64_t estimated_cost;
+  bool derived;
+};
+
+/* Evaluates a program with globals (by declaration order of env->vars; the
+ * device, when declared, comes from dev). */
+cel_val cel_program_eval(const cel_program *p, const cel_device *dev, const cel_val *globals,
+                         const cel_eval_opts *opts, uint64_t *cost);
+cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *env, bool estimate,
+                             cel_compile_result *res);
+
+/* shared helpers */
+bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err);
+uint64_t cel_sat_add(uint64_t a, uint64_t b);
+uint64_t cel_sat_mul(uint64_t a, uint64_t b);
+uint64_t cel_cost_factor(uint64_t size, double factor); /* ceil(size*factor) saturating */
+
+#endif

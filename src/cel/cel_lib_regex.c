@@ -1,0 +1,111 @@
+/* cel_lib_regex.c: regular expressions through PCRE2 for matches() and
+ * Kubernetes' find()/findAll(). Compiled patterns are cached per thread.
+ * Differences from RE2 (Go's regexp): PCRE2 accepts backreferences and
+ * lookaround, which RE2 rejects; matching is backtracking, so the cost model
+ * (not the engine) bounds the work; \C and possessive quantifiers exist. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "cel/cel_internal.h"
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE 16
+
+typedef struct {
+  char *pattern;
+  size_t len;
+  pcre2_code *code;
+} cached;
+
+static _Thread_local cached cache[CACHE];
+static _Thread_local unsigned cache_next;
+
+static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
+  for (unsigned i = 0; i < CACHE; i++)
+    if (cache[i].code && cache[i].len == relen && !memcmp(cache[i].pattern, re, relen)) return cache[i].code;
+  int code;
+  PCRE2_SIZE off;
+  pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, relen, PCRE2_UTF, &code, &off, NULL);
+  if (!c) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(code, msg, sizeof msg);
+    *err = cel_err("error parsing regexp: %s", (const char *)msg);
+    return NULL;
+  }
+  cached *e = &cache[cache_next++ % CACHE];
+  if (e->code) {
+    pcre2_code_free(e->code);
+    free(e->pattern);
+  }
+  e->pattern = malloc(relen + 1);
+  memcpy(e->pattern, re, relen);
+  e->len = relen;
+  e->code = c;
+  return c;
+}
+
+/* Finds the first match at or after start; returns false when none. */
+static bool search(pcre2_code *c, const char *s, size_t n, size_t start, size_t *ms, size_t *me, cel_val *err) {
+  pcre2_match_data *md = pcre2_match_data_create_from_pattern(c, NULL);
+  int rc = pcre2_match(c, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+  bool found = rc >= 0;
+  if (found) {
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    *ms = ov[0];
+    *me = ov[1];
+  } else if (rc != PCRE2_ERROR_NOMATCH) {
+    *err = cel_err("regex match failed: %d", rc);
+  }
+  pcre2_match_data_free(md);
+  return found;
+}
+
+bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err) {
+  err->kind = V_NULL;
+  pcre2_code *c = compile(re, relen, err);
+  size_t a, b;
+  return c && search(c, s, slen, 0, &a, &b, err);
+}
+
+static cel_val f_find(cel_eval *ev, const cel_val *a, uint32_t n) {
+  (void)ev, (void)n;
+  cel_val err = {.kind = V_NULL};
+  pcre2_code *c = compile(a[1].s, a[1].len, &err);
+  if (!c) return err;
+  size_t ms, me;
+  if (!search(c, a[0].s, a[0].len, 0, &ms, &me, &err)) return err.kind == V_ERR ? err : cel_string("", 0);
+  return cel_string(a[0].s + ms, me - ms);
+}
+
+static cel_val f_find_all(cel_eval *ev, const cel_val *a, uint32_t n) {
+  (void)ev;
+  cel_val err = {.kind = V_NULL};
+  pcre2_code *c = compile(a[1].s, a[1].len, &err);
+  if (!c) return err;
+  int64_t limit = n == 3 ? a[2].i : -1;
+  size_t cap = 8, cnt = 0, at = 0;
+  cel_val *items = cel_scratch_alloc(cap * sizeof *items);
+  while ((limit < 0 || (int64_t)cnt < limit) && at <= a[0].len) {
+    size_t ms, me;
+    if (!search(c, a[0].s, a[0].len, at, &ms, &me, &err)) break;
+    if (cnt == cap) {
+      cel_val *more = cel_scratch_alloc(2 * cap * sizeof *more);
+      memcpy(more, items, cap * sizeof *items);
+      items = more;
+      cap *= 2;
+    }
+    items[cnt++] = cel_string(a[0].s + ms, me - ms);
+    at = me > ms ? me : me + 1;
+  }
+  if (err.kind == V_ERR) return err;
+  return cel_list(items, cnt);
+}
+
+#define O(id, sig, fn) {id, sig, fn, K_FIND, 0, 0, 0, {0}, 0, 0}
+static cel_overload regex_ovs[] = {
+    O("string_find", "string.find(string) -> string", f_find),
+    O("string_find_all", "string.findAll(string) -> list(string)", f_find_all),
+    O("string_find_all_n", "string.findAll(string, int) -> list(string)", f_find_all),
+};
+
+cel_lib cel_lib_regex = {"regex", regex_ovs, sizeof regex_ovs / sizeof *regex_ovs};

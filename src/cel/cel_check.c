@@ -459,7 +459,9 @@ static void check_call(checker *c, cel_node *n) {
   const cel_overload *const *all = cel_env_lookup(n->name, &cnt);
   const cel_overload **cand = arena_calloc(c->a, cnt ? cnt : 1, sizeof *cand);
   uint32_t nc = 0;
-  if (!all) {
+  size_t visible = 0;
+  for (size_t k = 0; k < cnt; k++) visible += all[k]->feature != CEL_FEAT_INCLUDES || c->env->includes;
+  if (!all || !visible) {
     cel_report(c->ast, n->pos, "undeclared reference to '%s' (in container '')", n->name);
     n->type = &cel_t_error;
     return;

@@ -28,13 +28,13 @@ static void parse_sig(cel_overload *o) {
   const char *s = o->sig, *paren;
   o->nparams = 0;
   o->member = false;
-  if (!strncmp(s, "list(", 5) || !strncmp(s, "map(", 4) || !strncmp(s, "optional_type(", 14) ||
-      !strncmp(s, "type(", 5)) {
-    const char *r = s;
-    const cel_type *t = cel_type_parse(env_mem, &r);
-    if (!t || *r != '.') die_bug(o->sig);
+  const char *r = s;
+  const cel_type *recv = (!strncmp(s, "list(", 5) || !strncmp(s, "map(", 4) || !strncmp(s, "optional_type(", 14))
+                             ? cel_type_parse(env_mem, &r)
+                             : NULL;
+  if (recv && *r == '.') {
     o->member = true;
-    o->params[o->nparams++] = t;
+    o->params[o->nparams++] = recv;
     s = r + 1;
   } else {
     paren = strchr(s, '(');

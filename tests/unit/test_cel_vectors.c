@@ -1,0 +1,492 @@
+/* test_cel_vectors.c: runs the vendored CEL conformance vectors
+ * (tests/data/cel): every dra.yaml case through the public API (device view,
+ * environments, estimated cost, runtime errors, interruption), and the
+ * cel-spec files through the internal unchecked/checked pipeline. Prints one
+ * line per failure and per skipped case, then "N passed, N failed". */
+#include "cel/cel.h"
+#include "cel/cel_internal.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <yaml.h>
+
+/* ---- a small YAML tree (libyaml events, anchors resolved) ---- */
+
+typedef enum { Y_SCALAR, Y_SEQ, Y_MAP } ykind;
+typedef struct ynode {
+  ykind kind;
+  bool plain; /* unquoted scalar */
+  char *val;
+  size_t len;
+  struct ynode **items; /* seq items, or map key/value pairs */
+  size_t n;
+} ynode;
+
+typedef struct {
+  yaml_parser_t p;
+  arena *mem;
+  struct {
+    char *name;
+    ynode *node;
+  } anchors[64];
+  int nanchors;
+} yload;
+
+static ynode *load_node(yload *l, yaml_event_t *ev);
+
+static void remember(yload *l, const yaml_char_t *anchor, ynode *n) {
+  if (anchor && l->nanchors < 64) {
+    l->anchors[l->nanchors].name = arena_strdup(l->mem, (const char *)anchor);
+    l->anchors[l->nanchors++].node = n;
+  }
+}
+
+static ynode *load_children(yload *l, ynode *n, yaml_event_type_t end) {
+  size_t cap = 8;
+  n->items = arena_calloc(l->mem, cap, sizeof *n->items);
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&l->p, &ev)) return NULL;
+    if (ev.type == end) {
+      yaml_event_delete(&ev);
+      return n;
+    }
+    ynode *c = load_node(l, &ev);
+    if (!c) return NULL;
+    if (n->n == cap) {
+      n->items = arena_grow(l->mem, n->items, cap * sizeof *n->items, 2 * cap * sizeof *n->items);
+      cap *= 2;
+    }
+    n->items[n->n++] = c;
+  }
+}
+
+static ynode *load_node(yload *l, yaml_event_t *ev) {
+  ynode *n = arena_alloc(l->mem, sizeof *n);
+  switch (ev->type) {
+  case YAML_SCALAR_EVENT:
+    n->kind = Y_SCALAR;
+    n->val = arena_strndup(l->mem, (const char *)ev->data.scalar.value, ev->data.scalar.length);
+    n->len = ev->data.scalar.length;
+    n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+    remember(l, ev->data.scalar.anchor, n);
+    yaml_event_delete(ev);
+    return n;
+  case YAML_SEQUENCE_START_EVENT:
+    n->kind = Y_SEQ;
+    remember(l, ev->data.sequence_start.anchor, n);
+    yaml_event_delete(ev);
+    return load_children(l, n, YAML_SEQUENCE_END_EVENT);
+  case YAML_MAPPING_START_EVENT:
+    n->kind = Y_MAP;
+    remember(l, ev->data.mapping_start.anchor, n);
+    yaml_event_delete(ev);
+    if (!load_children(l, n, YAML_MAPPING_END_EVENT)) return NULL;
+    n->n /= 2;
+    return n;
+  case YAML_ALIAS_EVENT:
+    for (int i = 0; i < l->nanchors; i++)
+      if (!strcmp(l->anchors[i].name, (const char *)ev->data.alias.anchor)) {
+        yaml_event_delete(ev);
+        return l->anchors[i].node;
+      }
+    yaml_event_delete(ev);
+    return NULL;
+  default:
+    yaml_event_delete(ev);
+    return NULL;
+  }
+}
+
+static ynode *load_file(arena *mem, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  yload *l = arena_alloc(mem, sizeof *l);
+  l->mem = mem;
+  yaml_parser_initialize(&l->p);
+  yaml_parser_set_input_file(&l->p, f);
+  ynode *root = NULL;
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&l->p, &ev)) break;
+    if (ev.type == YAML_STREAM_END_EVENT) {
+      yaml_event_delete(&ev);
+      break;
+    }
+    if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+      root = load_node(l, &ev);
+      continue;
+    }
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&l->p);
+  fclose(f);
+  return root;
+}
+
+static ynode *get(const ynode *m, const char *key) {
+  if (!m || m->kind != Y_MAP) return NULL;
+  for (size_t i = 0; i < m->n; i++)
+    if (!strcmp(m->items[2 * i]->val ? m->items[2 * i]->val : "", key)) return m->items[2 * i + 1];
+  return NULL;
+}
+
+static const char *str(const ynode *n) { return n && n->kind == Y_SCALAR ? n->val : NULL; }
+static bool is_true(const ynode *n) { return n && n->kind == Y_SCALAR && !strcmp(n->val, "true"); }
+
+/* ---- reporting ---- */
+
+static int passed, failed, skipped;
+
+static void fail(const char *file, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(const char *file, const char *name, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  printf("FAIL %s %s: ", file, name);
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+  failed++;
+}
+
+static void skip(const char *file, const char *name, const char *reason) {
+  printf("SKIP %s %s: %s\n", file, name, reason);
+  skipped++;
+}
+
+/* ---- dra.yaml ---- */
+
+static void fill_attr(arena *mem, const ynode *v, cel_attr_value *out) {
+  const ynode *k = v->items[0], *x = v->items[1];
+  const char *kind = k->val;
+  if (!strcmp(kind, "int")) *out = (cel_attr_value){.kind = CEL_ATTR_INT, .i = strtoll(x->val, NULL, 10)};
+  else if (!strcmp(kind, "bool")) *out = (cel_attr_value){.kind = CEL_ATTR_BOOL, .b = !strcmp(x->val, "true")};
+  else if (!strcmp(kind, "string")) *out = (cel_attr_value){.kind = CEL_ATTR_STRING, .str = {x->val, (uint32_t)x->len}};
+  else if (!strcmp(kind, "version")) {
+    out->kind = CEL_ATTR_VERSION;
+    semver_parse(x->val, x->len, &out->ver);
+  } else {
+    out->n = (uint32_t)x->n;
+    if (!strcmp(kind, "ints")) {
+      int64_t *a = arena_calloc(mem, x->n + 1, sizeof *a);
+      for (size_t i = 0; i < x->n; i++) a[i] = strtoll(x->items[i]->val, NULL, 10);
+      out->kind = CEL_ATTR_INTS;
+      out->ints = a;
+    } else if (!strcmp(kind, "bools")) {
+      bool *a = arena_calloc(mem, x->n + 1, sizeof *a);
+      for (size_t i = 0; i < x->n; i++) a[i] = !strcmp(x->items[i]->val, "true");
+      out->kind = CEL_ATTR_BOOLS;
+      out->bools = a;
+    } else if (!strcmp(kind, "strings")) {
+      cel_str *a = arena_calloc(mem, x->n + 1, sizeof *a);
+      for (size_t i = 0; i < x->n; i++) a[i] = (cel_str){x->items[i]->val, (uint32_t)x->items[i]->len};
+      out->kind = CEL_ATTR_STRINGS;
+      out->strs = a;
+    } else {
+      semver *a = arena_calloc(mem, x->n + 1, sizeof *a);
+      for (size_t i = 0; i < x->n; i++) semver_parse(x->items[i]->val, x->items[i]->len, &a[i]);
+      out->kind = CEL_ATTR_VERSIONS;
+      out->vers = a;
+    }
+  }
+}
+
+static void fill_device(arena *mem, const ynode *d, cel_device *dev) {
+  memset(dev, 0, sizeof *dev);
+  const char *driver = str(get(d, "driver"));
+  dev->driver = atom_cstr(driver ? driver : "");
+  const ynode *attrs = get(d, "attributes"), *caps = get(d, "capacity");
+  if (attrs && attrs->kind == Y_MAP) {
+    cel_device_attr *a = arena_calloc(mem, attrs->n + 1, sizeof *a);
+    for (size_t i = 0; i < attrs->n; i++) {
+      const ynode *k = attrs->items[2 * i];
+      cel_split_qualified_name(k->val, k->len, dev->driver, &a[i].domain, &a[i].name);
+      fill_attr(mem, attrs->items[2 * i + 1], &a[i].value);
+    }
+    dev->attrs = a;
+    dev->n_attrs = (uint32_t)attrs->n;
+  }
+  if (caps && caps->kind == Y_MAP) {
+    cel_device_capacity *c = arena_calloc(mem, caps->n + 1, sizeof *c);
+    for (size_t i = 0; i < caps->n; i++) {
+      const ynode *k = caps->items[2 * i];
+      cel_split_qualified_name(k->val, k->len, dev->driver, &c[i].domain, &c[i].name);
+      const char *v = str(get(caps->items[2 * i + 1], "value"));
+      quantity_parse(v, strlen(v), &c[i].value, NULL);
+    }
+    dev->caps = c;
+    dev->n_caps = (uint32_t)caps->n;
+  }
+  const ynode *multi = get(d, "allowMultipleAllocations");
+  dev->allow_multiple = !multi || !strcmp(multi->val, "null") ? CEL_TRI_UNSET : is_true(multi) ? CEL_TRI_TRUE : CEL_TRI_FALSE;
+}
+
+static void run_dra_case(const ynode *c) {
+  const char *name = str(get(c, "name")), *expr = str(get(c, "expression"));
+  const ynode *features = get(c, "features"), *expect = get(c, "expect");
+  cel_options o = {
+      .env = !strcmp(str(get(c, "env")), "NewExpressions") ? CEL_ENV_NEW_EXPRESSIONS : CEL_ENV_STORED_EXPRESSIONS,
+      .consumable_capacity = is_true(get(features, "DRAConsumableCapacity")),
+      .list_type_attributes = is_true(get(features, "DRAListTypeAttributes")),
+  };
+  cel_compile_result res;
+  cel_program *p = cel_compile(expr, strlen(expr), &o, &res);
+  const char *want_compile = str(get(expect, "compileError"));
+  if (want_compile) {
+    if (p) fail("dra", name, "compiled, want compile error containing %s", want_compile);
+    else if (!strstr(res.error, want_compile)) fail("dra", name, "compile error %s, want %s", res.error, want_compile);
+    else passed++;
+    cel_program_free(p);
+    cel_compile_result_free(&res);
+    return;
+  }
+  if (!p) {
+    fail("dra", name, "compile error: %s", res.error);
+    cel_compile_result_free(&res);
+    return;
+  }
+  const char *want_cost = str(get(c, "estimatedCost"));
+  if (want_cost && strtoull(want_cost, NULL, 10) != res.estimated_cost) {
+    fail("dra", name, "estimated cost %llu, want %s", (unsigned long long)res.estimated_cost, want_cost);
+    cel_program_free(p);
+    return;
+  }
+  arena *mem = arena_new();
+  cel_device dev;
+  fill_device(mem, get(c, "device"), &dev);
+  atomic_bool cancel = false;
+  cel_eval_opts eo = {0};
+  const char *interrupt = str(get(c, "interrupt"));
+  if (interrupt) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    if (!strcmp(interrupt, "cancel")) {
+      cancel = true;
+      eo.cancel = &cancel;
+      eo.cancel_cause = "context canceled";
+    } else {
+      eo.deadline_ns = now + (strcmp(interrupt, "timeout") ? 0 : 1);
+    }
+  }
+  cel_error err;
+  int r = cel_eval_selector(p, &dev, &eo, &err);
+  const char *want_rt = str(get(expect, "runtimeError")), *want_res = str(get(expect, "result"));
+  if (want_rt) {
+    if (r >= 0) fail("dra", name, "result %s, want runtime error %s", r ? "true" : "false", want_rt);
+    else if (!strstr(err.msg, want_rt)) fail("dra", name, "runtime error %s, want %s", err.msg, want_rt);
+    else if (is_true(get(expect, "costExceeded")) && !err.cost_exceeded) fail("dra", name, "cost not exceeded");
+    else passed++;
+  } else if (r < 0) {
+    fail("dra", name, "runtime error %s", err.msg);
+  } else if ((r == 1) != !strcmp(want_res, "true")) {
+    fail("dra", name, "result %d, want %s", r, want_res);
+  } else {
+    passed++;
+  }
+  arena_free(mem);
+  cel_program_free(p);
+}
+
+/* ---- spec files ---- */
+
+static bool to_value(arena *mem, const ynode *y, cel_val *out);
+
+static bool tagged(arena *mem, const ynode *y, cel_val *out) {
+  const char *tag = y->items[0]->val;
+  const ynode *x = y->items[1];
+  if (!strcmp(tag, "int")) *out = cel_int(strtoll(x->val, NULL, 10));
+  else if (!strcmp(tag, "uint")) *out = cel_uint(strtoull(x->val, NULL, 10));
+  else if (!strcmp(tag, "double")) {
+    const char *s = x->val;
+    double d = !strcmp(s, ".nan") ? NAN : !strcmp(s, ".inf") ? INFINITY : !strcmp(s, "-.inf") ? -INFINITY : strtod(s, NULL);
+    *out = cel_double(d);
+  } else if (!strcmp(tag, "bytes")) {
+    size_t n = x->len / 2;
+    char *b = arena_alloc(mem, n + 1);
+    for (size_t i = 0; i < n; i++) {
+      unsigned v;
+      sscanf(x->val + 2 * i, "%2x", &v);
+      b[i] = (char)v;
+    }
+    *out = cel_bytes(b, n);
+  } else if (!strcmp(tag, "type")) {
+    const char *s = x->val;
+    const cel_type *t = cel_type_parse(mem, &s);
+    if (!t) return false;
+    *out = cel_typeval(t);
+  } else if (!strcmp(tag, "map")) {
+    cel_val *pairs = arena_calloc(mem, 2 * x->n + 1, sizeof *pairs);
+    for (size_t i = 0; i < x->n; i++)
+      if (!to_value(mem, get(x->items[i], "key"), &pairs[2 * i]) || !to_value(mem, get(x->items[i], "value"), &pairs[2 * i + 1]))
+        return false;
+    *out = cel_map(pairs, x->n);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+static bool to_value(arena *mem, const ynode *y, cel_val *out) {
+  if (!y) return false;
+  if (y->kind == Y_SCALAR) {
+    if (y->plain && !strcmp(y->val, "true")) *out = cel_bool(true);
+    else if (y->plain && !strcmp(y->val, "false")) *out = cel_bool(false);
+    else if (y->plain && !strcmp(y->val, "null")) *out = cel_null();
+    else *out = cel_string(y->val, y->len);
+    return true;
+  }
+  if (y->kind == Y_SEQ) {
+    cel_val *items = arena_calloc(mem, y->n + 1, sizeof *items);
+    for (size_t i = 0; i < y->n; i++)
+      if (!to_value(mem, y->items[i], &items[i])) return false;
+    *out = cel_list(items, y->n);
+    return true;
+  }
+  if (y->n == 1) return tagged(mem, y, out);
+  return false;
+}
+
+/* Exact equality of results: kinds must agree, NaN equals NaN. */
+static bool same(const cel_val *a, const cel_val *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case V_DOUBLE: return (isnan(a->d) && isnan(b->d)) || (a->d == b->d && signbit(a->d) == signbit(b->d));
+  case V_LIST:
+    if (a->len != b->len) return false;
+    for (size_t i = 0; i < a->len; i++) {
+      cel_val x = cel_list_at(a, i), y = cel_list_at(b, i);
+      if (!same(&x, &y)) return false;
+    }
+    return true;
+  case V_MAP:
+    if (cel_map_len(a) != cel_map_len(b)) return false;
+    for (size_t i = 0; i < cel_map_len(a); i++) {
+      cel_val k = cel_map_key_at(a, i), va = cel_map_value_at(a, i), vb;
+      if (!cel_map_find(b, &k, &vb) || !same(&va, &vb)) return false;
+    }
+    return true;
+  case V_OPT:
+    if (!a->opt || !b->opt) return a->opt == b->opt;
+    return same(a->opt, b->opt);
+  default: return cel_equal_bool(a, b);
+  }
+}
+
+static void run_spec_case(const char *file, const ynode *c, int index) {
+  char name[256];
+  const char *sec = str(get(c, "section")), *nm = str(get(c, "name"));
+  snprintf(name, sizeof name, "#%d %s/%s", index, sec ? sec : "", nm ? nm : "");
+  if (get(c, "k8sDeviation")) {
+    skip(file, name, "k8sDeviation");
+    return;
+  }
+  const ynode *tenv = get(c, "typeEnv"), *expect = get(c, "expect");
+  arena *mem = arena_new();
+  cel_decl *vars = arena_calloc(mem, tenv ? tenv->n + 1 : 1, sizeof *vars);
+  size_t nv = 0;
+  for (size_t i = 0; tenv && i < tenv->n; i++) {
+    if (get(tenv->items[i], "overloads")) {
+      skip(file, name, "declares functions without implementations");
+      arena_free(mem);
+      return;
+    }
+    const char *t = str(get(tenv->items[i], "type"));
+    vars[nv].name = str(get(tenv->items[i], "name"));
+    if (!(vars[nv].type = cel_type_parse(mem, &t))) {
+      skip(file, name, "variable of a type outside DRA");
+      arena_free(mem);
+      return;
+    }
+    nv++;
+  }
+  cel_env_cfg env = {.check = !is_true(get(c, "disableCheck")), .macros = !is_true(get(c, "disableMacros")),
+                     .includes = false, .vars = vars, .nvars = nv};
+  const char *expr = str(get(c, "expression"));
+  cel_compile_result res = {0};
+  cel_program *p = cel_compile_env(expr, strlen(expr), &env, false, &res);
+  const ynode *want_err = get(expect, "error") ? get(expect, "error") : get(expect, "anyError");
+  if (!p) {
+    fail(file, name, "compile error: %s", res.error);
+    cel_compile_result_free(&res);
+    arena_free(mem);
+    return;
+  }
+  const char *want_type = str(get(expect, "type"));
+  if (want_type && env.check) {
+    strbuf sb = STRBUF_INIT;
+    cel_type_print(&sb, p->result);
+    bool ok = !strcmp(sb_str(&sb), want_type);
+    if (!ok) fail(file, name, "type %s, want %s", sb_str(&sb), want_type);
+    sb_free(&sb);
+    if (!ok) goto done;
+  }
+  if (is_true(get(c, "checkOnly"))) {
+    passed++;
+    goto done;
+  }
+  {
+    const ynode *b = get(c, "bindings");
+    cel_val *globals = arena_calloc(mem, nv + 1, sizeof *globals);
+    for (size_t i = 0; i < nv; i++) {
+      const ynode *bv = get(b, vars[i].name);
+      if (bv && !to_value(mem, bv, &globals[i])) {
+        skip(file, name, "binding value outside the vector encoding");
+        goto done;
+      }
+    }
+    cel_val r = cel_program_eval(p, NULL, globals, NULL, NULL);
+    cel_val want;
+    if (want_err) {
+      if (r.kind == V_ERR) passed++;
+      else fail(file, name, "no error, want %s", str(want_err) ? str(want_err) : "an error");
+    } else if (!to_value(mem, get(expect, "value"), &want)) {
+      skip(file, name, "expected value outside the vector encoding");
+    } else if (r.kind == V_ERR) {
+      fail(file, name, "error %.*s", (int)r.len, r.s);
+    } else if (!same(&r, &want)) {
+      fail(file, name, "wrong value (kind %d)", r.kind);
+    } else {
+      passed++;
+    }
+  }
+done:
+  cel_program_free(p);
+  arena_free(mem);
+}
+
+static const char *const spec_files[] = {
+    "basic", "bindings_ext", "comparisons", "conversions", "fields", "fp_math", "integer_math", "lists", "logic",
+    "macros", "macros2", "namespace", "network_ext", "optionals", "parse", "plumbing", "string", "string_ext",
+    "type_deduction",
+};
+
+int main(void) {
+  char path[512];
+  arena *mem = arena_new();
+  snprintf(path, sizeof path, "%s/tests/data/cel/dra.yaml", DRA_SOURCE_DIR);
+  ynode *root = load_file(mem, path);
+  const ynode *cases = get(root, "cases");
+  if (!cases) {
+    printf("cannot load %s\n", path);
+    return 1;
+  }
+  for (size_t i = 0; i < cases->n; i++) run_dra_case(cases->items[i]);
+  int dra_passed = passed, dra_failed = failed;
+  printf("dra.yaml: %d passed, %d failed\n", dra_passed, dra_failed);
+  for (size_t f = 0; f < sizeof spec_files / sizeof *spec_files; f++) {
+    snprintf(path, sizeof path, "%s/tests/data/cel/spec-%s.yaml", DRA_SOURCE_DIR, spec_files[f]);
+    ynode *s = load_file(mem, path);
+    const ynode *sc = get(s, "cases");
+    int p0 = passed, f0 = failed;
+    for (size_t i = 0; sc && i < sc->n; i++) run_spec_case(spec_files[f], sc->items[i], (int)i);
+    printf("spec-%s.yaml: %d passed, %d failed\n", spec_files[f], passed - p0, failed - f0);
+  }
+  arena_free(mem);
+  cel_thread_release();
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? 1 : 0;
+}

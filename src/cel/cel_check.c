@@ -145,9 +145,9 @@ static bool assignable(checker *c, const cel_type *t1, const cel_type *t2) {
   }
   if (t1->kind == TY_PARAM && t1->var >= 0) return valid_sub(c, t2, t1, &has);
   if (cel_type_is_dynlike(t1) || cel_type_is_dynlike(t2)) return true;
-  if (t1->kind == TY_NULL) return t2->kind == TY_NULL || t2->kind == TY_OPAQUE || t2->kind == TY_OBJECT ||
+  if (t1->kind == TY_NULL) return t2->kind == TY_NULL || t2->kind == TY_OPT || t2->kind == TY_OPAQUE || t2->kind == TY_OBJECT ||
                                   t2->kind == TY_DURATION || t2->kind == TY_TIMESTAMP;
-  if (t2->kind == TY_NULL) return t1->kind == TY_OPAQUE || t1->kind == TY_OBJECT || t1->kind == TY_DURATION ||
+  if (t2->kind == TY_NULL) return t1->kind == TY_OPAQUE || t1->kind == TY_OPT || t1->kind == TY_OBJECT || t1->kind == TY_DURATION ||
                                   t1->kind == TY_TIMESTAMP;
   if (t1->kind != t2->kind) return false;
   switch (t1->kind) {
@@ -212,7 +212,7 @@ static const struct {
 } type_idents[] = {
     {"bool", &cel_t_bool}, {"int", &cel_t_int}, {"uint", &cel_t_uint}, {"double", &cel_t_double},
     {"string", &cel_t_string}, {"bytes", &cel_t_bytes}, {"null_type", &cel_t_null}, {"list", &cel_t_list_dyn},
-    {"map", &cel_t_map_dyn}, {"type", &cel_t_type_dyn}, {"dyn", &cel_t_dyn},
+    {"map", &cel_t_map_dyn}, {"type", &cel_t_type_dyn}, {"net.IP", &cel_t_ip}, {"net.CIDR", &cel_t_cidr},
     {"google.protobuf.Duration", &cel_t_duration}, {"google.protobuf.Timestamp", &cel_t_timestamp},
     {"optional_type", NULL},
 };
@@ -285,6 +285,7 @@ static bool qualified_name(cel_node *n, strbuf *sb) {
 static const cel_type *field_type(checker *c, cel_node *n, const cel_type *ot, const char *field) {
   ot = substitute(c, ot, false);
   switch (ot->kind) {
+  case TY_OPT: return cel_type_opt(c->a, field_type(c, n, ot->p[0], field));
   case TY_MAP: return ot->p[1];
   case TY_DYN:
   case TY_ANY:
@@ -315,6 +316,14 @@ static void check_select(checker *c, cel_node *n) {
     for (cel_node *r = n; r; r = r->kind == N_SELECT ? r->target : NULL)
       if (r->kind == N_IDENT) local = scope_find(c, r->name) >= 0;
     int g = local ? -1 : global_find(c, sb_str(&q), q.len, &t);
+    if (g < 0 && !local && strchr(sb_str(&q), '.')) {
+      cel_node probe = *n;
+      if (resolve_ident(c, &probe, sb_str(&q)) && probe.kind == N_CONST) {
+        *n = probe;
+        sb_free(&q);
+        return;
+      }
+    }
     if (g >= 0) {
       n->kind = N_IDENT;
       n->name = arena_strdup(c->a, sb_str(&q));
@@ -333,6 +342,7 @@ static void check_select(checker *c, cel_node *n) {
 
 static void check_ident(checker *c, cel_node *n) {
   if (resolve_ident(c, n, n->name)) return;
+  if (!c->env->check) return; /* unchecked: an unbound name fails at run time */
   cel_report(c->ast, n->pos, "undeclared reference to '%s' (in container '')", n->name);
   n->type = &cel_t_error;
 }
@@ -341,6 +351,8 @@ static bool literal_mix_exempt(checker *c) { return !c->env->homogeneous || c->f
 
 static const cel_type *join(checker *c, cel_node *at, const cel_type *prev, const cel_type *cur) {
   if (!prev) return cur;
+  if (prev->kind == TY_NULL && cur->kind != TY_NULL && try_assign(c, prev, cur)) return cur;
+  if (cur->kind == TY_NULL && prev->kind != TY_NULL && try_assign(c, prev, cur)) return prev;
   if (try_assign(c, prev, cur)) return most_general(prev, cur);
   if (literal_mix_exempt(c)) return &cel_t_dyn;
   type_error(c, at, "expected type '%s' but found '%s'", prev, cur);
@@ -461,6 +473,11 @@ static void check_call(checker *c, cel_node *n) {
   uint32_t nc = 0;
   size_t visible = 0;
   for (size_t k = 0; k < cnt; k++) visible += all[k]->feature != CEL_FEAT_INCLUDES || c->env->includes;
+  if ((!all || !visible) && !c->env->check) {
+    n->ovs = NULL;
+    n->novs = 0;
+    return;
+  }
   if (!all || !visible) {
     cel_report(c->ast, n->pos, "undeclared reference to '%s' (in container '')", n->name);
     n->type = &cel_t_error;

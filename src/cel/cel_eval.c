@@ -7,7 +7,7 @@
 #include <time.h>
 
 enum {
-  F_AND = 16, F_OR, F_COND, F_NSF, F_OPT_SELECT, F_OPT_INDEX, F_EQ, F_NE, F_CALL,
+  F_AND = 16, F_OR, F_COND, F_NSF, F_OPT_SELECT, F_OPT_INDEX, F_EQ, F_NE, F_INDEX, F_CALL,
 };
 
 #define COST_ERROR "operation cancelled: actual cost limit exceeded"
@@ -112,11 +112,21 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
   if (t.kind == V_ERR) return t;
   size_t flen = strlen(n->name);
   if (n->test_only) {
+    if (t.kind == V_OPT) {
+      if (!t.opt) return cel_bool(false);
+      t = *t.opt;
+    }
     if (t.kind != V_MAP) return cel_err("invalid type for field selection.");
     cel_val key = cel_string(n->name, flen), out;
     return cel_bool(cel_map_find(&t, &key, &out));
   }
   cel_eval_charge(ev, 1);
+  if (t.kind == V_OPT) { /* optional chaining: a.?b.c */
+    if (!t.opt) return t;
+    cel_val key = cel_string(n->name, flen), out;
+    if (t.opt->kind == V_MAP && cel_map_find(t.opt, &key, &out)) return cel_opt(&out);
+    return t.opt->kind == V_MAP ? cel_opt(NULL) : select_field(t.opt, n->name, flen);
+  }
   return select_field(&t, n->name, flen);
 }
 
@@ -272,6 +282,19 @@ cel_val cel_eval_node(cel_eval *ev, const cel_node *n) {
     if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
     return r;
   }
+  case F_INDEX: {
+    cel_val t = cel_eval_node(ev, n->args[0]);
+    if (t.kind == V_ERR) return t;
+    cel_val k = cel_eval_node(ev, n->args[1]);
+    if (k.kind == V_ERR) return k;
+    cel_eval_charge(ev, 1);
+    if (t.kind == V_OPT) { /* optional chaining: m[?k][j] */
+      if (!t.opt) return t;
+      cel_val r = index_value(t.opt, &k);
+      return r.kind == V_ERR ? cel_opt(NULL) : cel_opt(&r);
+    }
+    return index_value(&t, &k);
+  }
   case F_OPT_SELECT:
   case F_OPT_INDEX: {
     cel_val t = cel_eval_node(ev, n->args[0]);
@@ -284,6 +307,10 @@ cel_val cel_eval_node(cel_eval *ev, const cel_node *n) {
       t = *t.opt;
     }
     cel_val out;
+    if (t.kind == V_MAP && n->fast == F_OPT_SELECT && k.kind == V_STRING && t.store == MS_DEV_DOMAINS) {
+      cel_map_find(&t, &k, &out);
+      return cel_opt(&out);
+    }
     if (t.kind == V_MAP) return cel_map_find(&t, &k, &out) ? cel_opt(&out) : cel_opt(NULL);
     if (t.kind == V_LIST && n->fast == F_OPT_INDEX) {
       cel_val r = index_value(&t, &k);
@@ -298,6 +325,7 @@ cel_val cel_eval_node(cel_eval *ev, const cel_node *n) {
   case N_CONST: return n->cval;
   case N_IDENT:
     cel_eval_charge(ev, 1);
+    if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute: %s", n->name);
     return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
   case N_SELECT: return eval_select(ev, n);
   case N_CALL: return eval_call(ev, n);
@@ -318,7 +346,7 @@ static bool const_string(const cel_node *n) { return n->kind == N_CONST && n->cv
 
 /* device.attributes["d"] / device.capacity["d"]: which map, or -1. */
 static int device_domain(const cel_node *n, const atom **domain) {
-  if (n->kind != N_CALL || n->fast != F_CALL || strcmp(n->name, "_[_]") || n->nargs != 2) return -1;
+  if (n->kind != N_CALL || n->fast != F_INDEX || n->nargs != 2) return -1;
   const cel_node *m = n->args[0], *k = n->args[1];
   if (m->kind != N_SELECT || m->test_only || !is_device(m->target) || !const_string(k)) return -1;
   int which = !strcmp(m->name, "attributes") ? 0 : !strcmp(m->name, "capacity") ? 1 : -1;
@@ -340,7 +368,7 @@ static void plan_fast(cel_node *n, bool device_env) {
     inner = n->target;
     name = n->name;
     nlen = strlen(name);
-  } else if (n->kind == N_CALL && n->fast == F_CALL && !strcmp(n->name, "_[_]") && const_string(n->args[1])) {
+  } else if (n->kind == N_CALL && n->fast == F_INDEX && const_string(n->args[1])) {
     inner = n->args[0];
     name = n->args[1]->cval.s;
     nlen = n->args[1]->cval.len;
@@ -365,6 +393,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     else if (!strcmp(n->name, "_?_:_")) n->fast = F_COND;
     else if (!strcmp(n->name, "@not_strictly_false")) n->fast = F_NSF;
     else if (!strcmp(n->name, "_?._")) n->fast = F_OPT_SELECT;
+    else if (!strcmp(n->name, "_[_]")) n->fast = F_INDEX;
     else if (!strcmp(n->name, "_[?_]")) n->fast = F_OPT_INDEX;
     else if (!strcmp(n->name, "_==_") && n->novs) n->fast = F_EQ;
     else if (!strcmp(n->name, "_!=_") && n->novs) n->fast = F_NE;

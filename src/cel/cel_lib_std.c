@@ -405,6 +405,8 @@ static cel_overload std_ovs[] = {
     O("modulo_uint64", "_%_(uint, uint) -> uint", f_mod, K_ONE),
     O("index_list", "_[_](list(A), int) -> A", f_index, K_ONE),
     O("index_map", "_[_](map(K, V), K) -> V", f_index, K_ONE),
+    O("optional_list_index_int", "_[_](optional_type(list(A)), int) -> optional_type(A)", f_index, K_ONE),
+    O("optional_map_index_value", "_[_](optional_type(map(K, V)), K) -> optional_type(V)", f_index, K_ONE),
     O("in_list", "@in(A, list(A)) -> bool", f_in, K_IN_LIST),
     O("in_map", "@in(A, map(A, B)) -> bool", f_in, K_ONE),
     O("size_string", "size(string) -> int", f_size, K_ONE),

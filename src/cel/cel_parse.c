@@ -25,6 +25,7 @@ typedef struct {
   int64_t i;
   uint64_t u;
   double d;
+  bool reserved; /* identifier usable only after '.' */
 } token;
 
 typedef struct {
@@ -317,10 +318,7 @@ static void next(parser *p) {
     else if (t->len == 2 && !memcmp(t->s, "in", 2)) t->kind = T_IN;
     else
       for (int k = 0; reserved[k]; k++)
-        if (strlen(reserved[k]) == t->len && !memcmp(reserved[k], t->s, t->len)) {
-          syntax_error(p, t->pos, "reserved identifier: %.*s", (int)t->len, t->s);
-          t->kind = T_ERR;
-        }
+        if (strlen(reserved[k]) == t->len && !memcmp(reserved[k], t->s, t->len)) t->reserved = true;
     return;
   }
   if (is_digit(c) || (c == '.' && is_digit(d))) {
@@ -730,6 +728,10 @@ static cel_node *primary(parser *p) {
   case T_DOT:
   case T_IDENT: {
     bool leading_dot = t.kind == T_DOT;
+    if (t.reserved) {
+      syntax_error(p, t.pos, "reserved identifier: %.*s", (int)t.len, t.s);
+      return NULL;
+    }
     if (leading_dot) {
       next(p);
       if (p->tok.kind != T_IDENT) {
@@ -737,6 +739,10 @@ static cel_node *primary(parser *p) {
         return NULL;
       }
       t = p->tok;
+      if (t.reserved) {
+        syntax_error(p, t.pos, "reserved identifier: %.*s", (int)t.len, t.s);
+        return NULL;
+      }
     }
     next(p);
     const char *name = name_of(p, t.s, t.len);

@@ -335,35 +335,14 @@ static int num_cmp(const cel_val *a, const cel_val *b, bool *unordered) {
     const cel_val *d = a->kind == V_DOUBLE ? a : b, *o = a->kind == V_DOUBLE ? b : a;
     int sign = a->kind == V_DOUBLE ? 1 : -1;
     if (isnan(d->d)) { *unordered = true; return 0; }
+    /* cel-go: out-of-range doubles order outside; otherwise compare as doubles */
     int r;
-    if (o->kind == V_INT) {
-      if (d->d >= 9223372036854775808.0) r = 1;
-      else if (d->d < -9223372036854775808.0) r = -1;
-      else {
-        double od = (double)o->i;
-        if (d->d < od) r = -1;
-        else if (d->d > od) r = 1;
-        else {
-          /* equal as doubles: compare exactly via truncation */
-          int64_t di = (int64_t)d->d;
-          r = di < o->i ? -1 : di > o->i;
-          if (r == 0) { double frac = d->d - (double)di; r = frac < 0 ? -1 : frac > 0; }
-        }
-      }
-    } else {
-      if (d->d >= 18446744073709551616.0) r = 1;
-      else if (d->d < 0) r = -1;
-      else {
-        double od = (double)o->u;
-        if (d->d < od) r = -1;
-        else if (d->d > od) r = 1;
-        else {
-          uint64_t du = (uint64_t)d->d;
-          r = du < o->u ? -1 : du > o->u;
-          if (r == 0) { double frac = d->d - (double)du; r = frac < 0 ? -1 : frac > 0; }
-        }
-      }
-    }
+    double od = o->kind == V_INT ? (double)o->i : (double)o->u;
+    double lo = o->kind == V_INT ? -9223372036854775808.0 : 0.0;
+    double hi = o->kind == V_INT ? 9223372036854775808.0 : 18446744073709551616.0;
+    if (d->d < lo) r = -1;
+    else if (d->d > hi) r = 1;
+    else r = d->d < od ? -1 : d->d > od;
     return r * sign;
   }
   if (a->kind == V_INT && b->kind == V_INT) return a->i < b->i ? -1 : a->i > b->i;

@@ -22,10 +22,8 @@ static void string_value(errlist *e, fpath *p, const char *v) {
   if (strlen(v) > ATTRIBUTE_VALUE_MAX_BYTES) fe_too_long(e, p, ATTRIBUTE_VALUE_MAX_BYTES);
 }
 
-static void version_value(errlist *e, fpath *p, const char *v) {
-  vn_semver(e, p, v);
-  string_value(e, p, v);
-}
+/* Semver format, then the same 64-byte limit (vn_semver checks both). */
+static void version_value(errlist *e, fpath *p, const char *v) { vn_semver(e, p, v); }
 
 static void list_not_empty(errlist *e, fpath *p, bool set, uint32_t n, const char *field, int *num_fields) {
   if (!set) return;

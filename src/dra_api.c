@@ -115,18 +115,21 @@ static bool is_field_problem(const field_error *e) {
   return !strncmp(e->body, "unknown field ", 14) || !strncmp(e->body, "duplicate field ", 16);
 }
 
-/* kube-apiserver's BadRequest text for a body that does not decode: the
- * strict-decoding wording when only unknown or duplicate fields are wrong. */
+/* kube-apiserver's BadRequest text for a body that does not decode: a
+ * malformed value fails decoding outright, so only such errors are listed
+ * when there are any; otherwise the unknown or duplicate fields, as a
+ * strict decoding error. */
 static void report_decode(dra_ctx *ctx, const doc *d, const api_object *o, const errlist *errs) {
+  bool any_malformed = false;
+  for (size_t i = 0; i < errs->n; i++) any_malformed = any_malformed || !is_field_problem(&errs->items[i]);
   strbuf sb = STRBUF_INIT;
-  bool only_fields = true;
-  for (size_t i = 0; i < errs->n; i++) only_fields = only_fields && is_field_problem(&errs->items[i]);
-  if (o) {
+  if (o)
     sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", o->info->name, o->info->version,
-              o->info->name, only_fields ? "strict decoding error: " : "");
-  }
+              o->info->name, any_malformed ? "" : "strict decoding error: ");
+  size_t listed = 0;
   for (size_t i = 0; i < errs->n; i++) {
-    if (i) sb_puts(&sb, ", ");
+    if (o && any_malformed == is_field_problem(&errs->items[i])) continue;
+    if (listed++) sb_puts(&sb, ", ");
     char *text = field_error_text(&errs->items[i]);
     sb_puts(&sb, text);
     free(text);
@@ -167,9 +170,11 @@ typedef struct admission_view {
 
 static const namespace_obj *find_namespace(void *user, const char *name) {
   admission_view *v = user;
+  if (!name) return NULL;
   for (size_t i = 0; i < v->pending->n; i++) {
     const api_object *o = v->pending->items[i];
-    if (o->info->kind == KIND_NAMESPACE && !strcmp(api_object_meta(o)->name, name)) return o->typed;
+    const char *candidate = api_object_meta(o)->name;
+    if (o->info->kind == KIND_NAMESPACE && candidate && !strcmp(candidate, name)) return o->typed;
   }
   store_obj *found = NULL;
   if (store_get(v->ctx->objects, KIND_NAMESPACE, NULL, name, &found) != STORE_OK) return NULL;

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -132,6 +133,20 @@ static void bad_input_stores_nothing(void **state) {
                       "test.yaml:5: ResourceClaim.resource.k8s.io \"c\" is invalid: "
                       "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero");
   assert_int_equal(dra_object_count(ctx), 0);
+
+  /* A malformed value hides the unknown fields, as in kube-apiserver. */
+  static const char malformed[] = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: x}\n"
+                                  "spec: {colour: red, selectors: 7}\n";
+  assert_int_equal(load(ctx, malformed, 0), DRA_BAD_REQUEST);
+  assert_string_equal(dra_errmsg(ctx), "test.yaml:1: DeviceClass in version \"v1\" cannot be handled as a "
+                                       "DeviceClass: cannot unmarshal number 7 into field spec.selectors of type "
+                                       "array");
+  /* A nameless Namespace is refused, and does not trip the admin-access lookup. */
+  static const char nameless[] = "apiVersion: v1\nkind: Namespace\nmetadata: {labels: {a: b}}\n---\n";
+  char both[sizeof nameless + sizeof admin_claim_and_namespace];
+  snprintf(both, sizeof both, "%s%s", nameless, admin_claim_and_namespace);
+  assert_int_equal(load(ctx, both, 0), DRA_INVALID);
+  contains(dra_errmsg(ctx), "test.yaml:1: Namespace \"\" is invalid: metadata.name: Required value");
 
   assert_int_equal(load(ctx, "a: [", 0), DRA_READ);
   contains(dra_errmsg(ctx), "test.yaml:");

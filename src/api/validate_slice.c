@@ -1,13 +1,12 @@
 /* validate_slice.c: ResourceSlice validation (api.md §7.2, §7.8): metadata,
- * driver and pool, update immutability, the node-selection one-of, devices
+ * driver and pool, update immutability, the node-selection one-of
+ * (validate_slice_node_selection.c), devices
  * vs sharedCounters, the device list (per device: validate_slice_device.c),
  * shared counter sets, partitionTypeAttribute and skipNodeOperations, in
  * kube-apiserver's order. */
 #include "api/validate.h"
 #include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
-#include "api/validate_node_selector.h"
-#include "api/validate_render.h"
 #include "api/validate_resource.h"
 #include "api/validate_skip_node_ops.h"
 #include "api/validate_slice_internal.h"
@@ -42,64 +41,6 @@ static void immutable_str(errlist *e, fpath *p, const char *field1, const char *
   if (now) fe_invalid_str(e, p, now, "field is immutable");
   else fe_invalid(e, p, "null", "field is immutable");
   fp_pop(p, m);
-}
-
-static void validate_node_selection(errlist *e, fpath *p, const resource_slice_spec *s) {
-  const char *set[4];
-  int n = 0;
-  size_t m;
-  if (s->node_name) {
-    m = fp_field(p, "nodeName");
-    if (*s->node_name) {
-      set[n++] = "`nodeName`";
-      vn_node_name(e, p, s->node_name);
-    } else {
-      fe_invalid_str(e, p, "", "must be either unset or set to a non-empty string");
-    }
-    fp_pop(p, m);
-  }
-  if (s->node_selector) {
-    set[n++] = "`nodeSelector`";
-    m = fp_field(p, "nodeSelector");
-    validate_node_selector(e, p, s->node_selector);
-    if (s->node_selector->node_selector_terms.n != 1) {
-      size_t mt = fp_field(p, "nodeSelectorTerms");
-      char *v = render_field_json(&node_selector_desc, s->node_selector, "nodeSelectorTerms");
-      fe_invalid(e, p, v, "must have exactly one node selector term");
-      free(v);
-      fp_pop(p, mt);
-    }
-    fp_pop(p, m);
-  }
-  struct {
-    bool is_set, value;
-    const char *field, *name;
-  } flags[2] = {{s->all_nodes_set, s->all_nodes, "allNodes", "`allNodes`"},
-                {s->per_device_node_selection_set, s->per_device_node_selection, "perDeviceNodeSelection",
-                 "`perDeviceNodeSelection`"}};
-  for (int i = 0; i < 2; i++) {
-    if (!flags[i].is_set) continue;
-    if (flags[i].value) {
-      set[n++] = flags[i].name;
-      continue;
-    }
-    m = fp_field(p, flags[i].field);
-    fe_invalid(e, p, "false", "must be either unset or set to true");
-    fp_pop(p, m);
-  }
-  if (n == 0) {
-    fe_required(e, p, "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required");
-  } else if (n > 1) {
-    char v[128] = "{";
-    for (int i = 0; i < n; i++) {
-      if (i) strcat(v, ", ");
-      strcat(v, set[i]);
-    }
-    strcat(v, "}");
-    fe_invalid_str(e, p, v,
-                   "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, "
-                   "but multiple fields are set");
-  }
 }
 
 static bool any_device(const resource_slice_spec *s, bool (*pred)(const device *)) {
@@ -212,7 +153,7 @@ static void validate_spec(errlist *e, fpath *p, const resource_slice_spec *s, co
     immutable_str(e, p, "driver", NULL, s->driver ? s->driver->str : "", old->driver ? old->driver->str : "");
     immutable_str(e, p, "nodeName", NULL, s->node_name, old->node_name);
   }
-  validate_node_selection(e, p, s);
+  validate_slice_node_selection(e, p, s);
   if (s->shared_counters.set && s->devices.set)
     fe_invalid_str(e, p, "", "only one of `sharedCounters` or `devices` is allowed");
   validate_devices(e, p, s, old);

@@ -7,7 +7,6 @@
 #include "api/validate_resource.h"
 #include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
-#include "api/validate_node_selector.h"
 #include "api/validate_slice_internal.h"
 #include <stdio.h>
 #include <string.h>
@@ -96,50 +95,6 @@ static void validate_consumptions(errlist *e, fpath *p, const device_counter_con
   fp_pop(p, m);
 }
 
-static void validate_per_device_node_selection(errlist *e, fpath *p, const device *d) {
-  const char *set[3];
-  int n = 0;
-  size_t m;
-  if (d->node_name) {
-    m = fp_field(p, "nodeName");
-    if (*d->node_name) {
-      set[n++] = "`nodeName`";
-      vn_node_name(e, p, d->node_name);
-    } else {
-      fe_invalid_str(e, p, "", "must not be empty");
-    }
-    fp_pop(p, m);
-  }
-  if (d->node_selector) {
-    set[n++] = "`nodeSelector`";
-    m = fp_field(p, "nodeSelector");
-    validate_node_selector(e, p, d->node_selector);
-    fp_pop(p, m);
-  }
-  if (d->all_nodes_set) {
-    if (d->all_nodes) {
-      set[n++] = "`allNodes`";
-    } else {
-      m = fp_field(p, "allNodes");
-      fe_invalid(e, p, "false", "must be either unset or set to true");
-      fp_pop(p, m);
-    }
-  }
-  static const char detail[] = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
-                               "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
-  if (n == 0) {
-    fe_required(e, p, detail);
-  } else if (n > 1) {
-    char v[64] = "{";
-    for (int i = 0; i < n; i++) {
-      if (i) strcat(v, ", ");
-      strcat(v, set[i]);
-    }
-    strcat(v, "}");
-    fe_invalid_str(e, p, v, detail);
-  }
-}
-
 void validate_slice_device(errlist *e, fpath *p, const device *d, const device *old, const bool *per_device_node_selection) {
   size_t m = fp_field(p, "name");
   vn_dns_label(e, p, d->name ? d->name->str : "");
@@ -160,12 +115,7 @@ void validate_slice_device(errlist *e, fpath *p, const device *d, const device *
   if (!old || !capacities_equal(&old->capacity, &d->capacity)) validate_device_capacities(e, p, d);
   if (!old || !taints_equal(&old->taints, &d->taints)) validate_taints(e, p, &d->taints);
   validate_consumptions(e, p, &d->consumes_counters);
-  if (per_device_node_selection && *per_device_node_selection)
-    validate_per_device_node_selection(e, p, d);
-  else if (d->node_name || d->node_selector || d->all_nodes_set)
-    fe_invalid(e, p, "null",
-               "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to "
-               "true in the ResourceSlice spec");
+  validate_device_node_selection(e, p, d, per_device_node_selection);
   validate_binding_conditions(e, p, &d->binding_conditions, &d->binding_failure_conditions);
   validate_node_allocatable_resources(e, p, d);
 }

@@ -14,6 +14,10 @@ enum { SLICE_QUALIFIED_KEY_MAX = 96 };
  * name on update (NULL on create); per_device_node_selection is the slice's
  * perDeviceNodeSelection as given. */
 void validate_slice_device(errlist *e, fpath *p, const device *d, const device *old, const bool *per_device_node_selection);
+/* validate_slice_node_selection.c: the slice's node-selection one-of at
+ * p = "spec", and a device's at p = device path. */
+void validate_slice_node_selection(errlist *e, fpath *p, const resource_slice_spec *s);
+void validate_device_node_selection(errlist *e, fpath *p, const device *d, const bool *per_device_node_selection);
 /* The attributes map (keys, values, partition rules aside) of d at p = device path. */
 void validate_device_attributes(errlist *e, fpath *p, const device *d);
 /* The capacity map of d at p = device path (create, or changed capacity). */

@@ -2,6 +2,7 @@
  * store in namespace/name order; a continue token carries the last key
  * returned, so a page resumes after it. */
 #include "server/list.h"
+#include "server/continue_token.h"
 #include "server/selector.h"
 #include "server/status.h"
 #include "server/table.h"
@@ -10,68 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* ---- continue tokens: base64url of {"rv":N,"start":"<ns>/<name>"} ---- */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static void base64url(strbuf *out, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i += 3) {
-    unsigned v = (unsigned char)s[i] << 16;
-    if (i + 1 < n) v |= (unsigned char)s[i + 1] << 8;
-    if (i + 2 < n) v |= (unsigned char)s[i + 2];
-    sb_putc(out, b64[(v >> 18) & 63]);
-    sb_putc(out, b64[(v >> 12) & 63]);
-    if (i + 1 < n) sb_putc(out, b64[(v >> 6) & 63]);
-    if (i + 2 < n) sb_putc(out, b64[v & 63]);
-  }
-}
-
-static bool unbase64url(const char *s, strbuf *out) {
-  unsigned v = 0;
-  int bits = 0;
-  for (; *s; s++) {
-    const char *p = *s == '=' ? NULL : strchr(b64, *s);
-    if (*s == '=') continue;
-    if (!p || !*s) return false;
-    v = (v << 6) | (unsigned)(p - b64);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      sb_putc(out, (char)((v >> bits) & 0xFF));
-    }
-  }
-  return true;
-}
-
-static char *make_continue(uint64_t rv, const object_meta *last) {
-  json_t *j = json_object();
-  json_object_set_new(j, "rv", json_integer((json_int_t)rv));
-  strbuf key = STRBUF_INIT;
-  sb_printf(&key, "%s/%s", last->namespace_ ? last->namespace_ : "", last->name ? last->name : "");
-  json_object_set_new(j, "start", json_string(sb_str(&key)));
-  sb_free(&key);
-  char *text = json_dumps(j, JSON_COMPACT);
-  json_decref(j);
-  strbuf out = STRBUF_INIT;
-  base64url(&out, text, strlen(text));
-  free(text);
-  return sb_detach(&out);
-}
-
-/* The "<ns>/<name>" a page starts after; false if the token is malformed. */
-static bool parse_continue(const char *token, char **start) {
-  strbuf raw = STRBUF_INIT;
-  bool ok = unbase64url(token, &raw);
-  json_error_t err;
-  json_t *j = ok ? json_loadb(raw.buf ? raw.buf : "", raw.len, 0, &err) : NULL;
-  sb_free(&raw);
-  const char *s = json_string_value(json_object_get(j, "start"));
-  ok = s && json_is_integer(json_object_get(j, "rv"));
-  *start = ok ? xstrdup(s) : NULL;
-  json_decref(j);
-  return ok;
-}
 
 static int compare_key(const object_meta *m, const char *start) {
   strbuf key = STRBUF_INIT;
@@ -118,7 +57,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (!parse_filter(req, &f, resp)) return;
   char *start = NULL;
   const char *cont = http_query_get(req, "continue");
-  if (cont && *cont && !parse_continue(cont, &start)) {
+  if (cont && *cont && !continue_token_parse(cont, &start)) {
     srv_status_bad_request(resp, "continue key is not valid: the token is not one this server issued");
     filter_free(&f);
     return;
@@ -142,7 +81,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     if (start && compare_key(api_object_meta(o), start) <= 0) continue;
     if (!filter_matches(&f, o)) continue;
     if (limit && n == (size_t)limit) {
-      next = make_continue(all.rv, api_object_meta(page[n - 1]->object));
+      next = continue_token_make(all.rv, api_object_meta(page[n - 1]->object));
       break;
     }
     page[n++] = all.items[i];

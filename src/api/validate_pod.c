@@ -3,12 +3,14 @@
  * init-container resources.claims, pod-level resources.claims (forbidden),
  * spec.schedulingGroup; on update the pod-spec immutability of those parts;
  * on status update status.resourceClaimStatuses and
- * status.extendedResourceClaimStatus. Gated fields are dropped first
+ * status.extendedResourceClaimStatus and container allocatedResourcesStatus
+ * (validate_pod_allocated_status.c). Gated fields are dropped first
  * (drop_gated_pod.c). */
 #include "api/codec.h"
 #include "api/drop_gated_pod.h"
 #include "api/validate.h"
 #include "api/validate_names.h"
+#include "api/validate_pod_allocated_status.h"
 #include "api/validate_render.h"
 #include "api/validate_resource.h"
 #include "util/strbuf.h"
@@ -287,6 +289,7 @@ void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *ol
     validate_claim_statuses(errs, &p, &obj->spec, &obj->status.resource_claim_statuses);
     if (obj->status.extended_resource_claim_status)
       validate_extended_status(errs, &p, &obj->spec, obj->status.extended_resource_claim_status);
+    validate_pod_allocated_resources_status(errs, &p, obj);
   } else {
     validate_spec(errs, &p, &obj->spec);
     if (op == ADMIT_UPDATE) validate_spec_update(errs, &p, &obj->spec, &old->spec);

@@ -137,6 +137,35 @@ static const validate_case status_cases[] = {
      .old_patch = "{}",
      .patch = "{'status':{" EXT_MAPPINGS "[]}}}",
      .errors = {"status.extendedResourceClaimStatus.requestMappings: Required value: at least one request mapping is required"}},
+    {.name = "allocatedResourcesStatus valid",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{'spec':{" CLAIMS "}}",
+     .patch = "{'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'requests':{'example.com/gpu':'1'},'claims':"
+              "[{'name':'gpu'},{'name':'shared','request':'r'}]}}]},'status':{'containerStatuses':[{'name':'c',"
+              "'allocatedResourcesStatus':[{'name':'claim:gpu','resources':[{'resourceID':'a','health':'Healthy'}]},"
+              "{'name':'claim:shared/r'},{'name':'example.com/gpu'}]}]}}"},
+    {.name = "allocatedResourcesStatus rules",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{'spec':{" CLAIMS "}}",
+     .patch = "{'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'claims':[{'name':'gpu'}]}}],"
+              "'initContainers':[{'name':'i'}]},'status':{'containerStatuses':[{'name':'c','allocatedResourcesStatus':"
+              "[{'name':'claim:shared','resources':[{'resourceID':'a','health':'Sick'},{'resourceID':'a','health':"
+              "'Unknown'}]},{'name':'example.com/gpu'}]},{'name':'gone','allocatedResourcesStatus':[{'name':'claim:x'}]}],"
+              "'initContainerStatuses':[{'name':'i','allocatedResourcesStatus':[{'name':'claim:gpu'}]}],"
+              "'ephemeralContainerStatuses':[{'name':'e','allocatedResourcesStatus':[{'name':'claim:gpu'}]}]}}",
+     .errors = {"status.containerStatuses[0].allocatedResourcesStatus[0].name: Invalid value: \"claim:shared\": must "
+                "match one of the container's resource claims in a format 'claim:<claimName>/<request>' or "
+                "'claim:<claimName>' if request is empty",
+                "status.containerStatuses[0].allocatedResourcesStatus[0].resources[0].health: Unsupported value: "
+                "\"Sick\": supported values: \"Healthy\", \"Unhealthy\", \"Unknown\"",
+                "status.containerStatuses[0].allocatedResourcesStatus[0].resources[1].resourceID: Duplicate value: \"a\"",
+                "status.containerStatuses[0].allocatedResourcesStatus[1].name: Invalid value: \"example.com/gpu\": "
+                "must match one of the container's resource requests",
+                "status.initContainerStatuses[0].allocatedResourcesStatus[0].name: Invalid value: \"claim:gpu\": must "
+                "match one of the container's resource claims in a format 'claim:<claimName>/<request>' or "
+                "'claim:<claimName>' if request is empty",
+                "status.ephemeralContainerStatuses[0].allocatedResourcesStatus: Forbidden: must not be specified in "
+                "container status"}},
     {.name = "extended resource claim status dropped with DRAExtendedResource off",
      .op = ADMIT_STATUS_UPDATE,
      .gates = "DRAExtendedResource=false",

@@ -1,0 +1,11 @@
+/* validate_pod_allocated_status.h: container allocatedResourcesStatus
+ * entries of a pod status update (api.md §8). */
+#ifndef DRA_VALIDATE_POD_ALLOCATED_STATUS_H
+#define DRA_VALIDATE_POD_ALLOCATED_STATUS_H
+#include "api/types.h"
+#include "util/fielderr.h"
+
+/* p names the pod's status. */
+void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod *obj);
+
+#endif

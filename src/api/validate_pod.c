@@ -286,10 +286,12 @@ void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *ol
   fp_pop(&p, m);
   m = fp_field(&p, op == ADMIT_STATUS_UPDATE ? "status" : "spec");
   if (op == ADMIT_STATUS_UPDATE) {
-    validate_claim_statuses(errs, &p, &obj->spec, &obj->status.resource_claim_statuses);
+    /* A status update keeps the stored spec (the strategy copies it over). */
+    const pod_spec *spec = &old->spec;
+    validate_claim_statuses(errs, &p, spec, &obj->status.resource_claim_statuses);
     if (obj->status.extended_resource_claim_status)
-      validate_extended_status(errs, &p, &obj->spec, obj->status.extended_resource_claim_status);
-    validate_pod_allocated_resources_status(errs, &p, obj);
+      validate_extended_status(errs, &p, spec, obj->status.extended_resource_claim_status);
+    validate_pod_allocated_resources_status(errs, &p, spec, &obj->status);
   } else {
     validate_spec(errs, &p, &obj->spec);
     if (op == ADMIT_UPDATE) validate_spec_update(errs, &p, &obj->spec, &old->spec);

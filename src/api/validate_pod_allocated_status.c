@@ -95,10 +95,10 @@ static void validate_statuses(errlist *e, fpath *p, const json_t *status, const 
   fp_pop(p, m);
 }
 
-void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod *obj) {
-  const json_t *status = obj->status._extra;
-  validate_statuses(e, p, status, "containerStatuses", &obj->spec.containers);
-  validate_statuses(e, p, status, "initContainerStatuses", &obj->spec.init_containers);
+void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod_spec *spec, const pod_status *st) {
+  const json_t *status = st->_extra;
+  validate_statuses(e, p, status, "containerStatuses", &spec->containers);
+  validate_statuses(e, p, status, "initContainerStatuses", &spec->init_containers);
   const json_t *ephemeral = json_object_get(status, "ephemeralContainerStatuses");
   size_t m = fp_field(p, "ephemeralContainerStatuses");
   for (size_t i = 0; i < json_array_size(ephemeral); i++) {

@@ -5,7 +5,7 @@
 #include "api/types.h"
 #include "util/fielderr.h"
 
-/* p names the pod's status. */
-void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod *obj);
+/* p names the pod's status; spec is the pod's spec. */
+void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod_spec *spec, const pod_status *status);
 
 #endif

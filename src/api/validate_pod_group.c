@@ -85,7 +85,7 @@ void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, c
     m = fp_field(&p, "status");
     const pod_group_resource_claim_status_list *l = &obj->status.resource_claim_statuses;
     validate_named_list(errs, &p, "resourceClaimStatuses", l->items, l->n, &pod_group_resource_claim_status_desc,
-                        each_status, &obj->spec);
+                        each_status, &old->spec); /* a status update keeps the stored spec */
   } else {
     m = fp_field(&p, "spec");
     const pod_group_resource_claim_list *l = &obj->spec.resource_claims;

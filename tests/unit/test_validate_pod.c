@@ -95,7 +95,17 @@ static const validate_case update_cases[] = {
 #define EXT_MAPPINGS "'extendedResourceClaimStatus':{'resourceClaimName':'p-ext','requestMappings':"
 #define GPU_CONTAINERS "'containers':[{'name':'c','resources':{'requests':{'example.com/gpu':'1'}}}],'initContainers':[{'name':'i'}]"
 
+#define VALID_STATUS_SPEC                                                                                   \
+  "'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'requests':{'example.com/gpu':'1'},'claims':"     \
+  "[{'name':'gpu'},{'name':'shared','request':'r'}]}}]}"
+#define RULES_STATUS_SPEC                                                                                   \
+  "'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'claims':[{'name':'gpu'}]}}],'initContainers':[{'name':'i'}]}"
+
 static const validate_case status_cases[] = {
+    {.name = "status update validates against the stored spec",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{'spec':{" CLAIMS "}}",
+     .patch = "{'status':{'resourceClaimStatuses':[{'name':'gpu'}]}}"},
     {.name = "status claim statuses valid",
      .op = ADMIT_STATUS_UPDATE,
      .old_patch = "{'spec':{" CLAIMS "}}",
@@ -139,16 +149,14 @@ static const validate_case status_cases[] = {
      .errors = {"status.extendedResourceClaimStatus.requestMappings: Required value: at least one request mapping is required"}},
     {.name = "allocatedResourcesStatus valid",
      .op = ADMIT_STATUS_UPDATE,
-     .old_patch = "{'spec':{" CLAIMS "}}",
-     .patch = "{'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'requests':{'example.com/gpu':'1'},'claims':"
-              "[{'name':'gpu'},{'name':'shared','request':'r'}]}}]},'status':{'containerStatuses':[{'name':'c',"
+     .old_patch = "{" VALID_STATUS_SPEC "}",
+     .patch = "{" VALID_STATUS_SPEC ",'status':{'containerStatuses':[{'name':'c',"
               "'allocatedResourcesStatus':[{'name':'claim:gpu','resources':[{'resourceID':'a','health':'Healthy'}]},"
               "{'name':'claim:shared/r'},{'name':'example.com/gpu'}]}]}}"},
     {.name = "allocatedResourcesStatus rules",
      .op = ADMIT_STATUS_UPDATE,
-     .old_patch = "{'spec':{" CLAIMS "}}",
-     .patch = "{'spec':{" CLAIMS ",'containers':[{'name':'c','resources':{'claims':[{'name':'gpu'}]}}],"
-              "'initContainers':[{'name':'i'}]},'status':{'containerStatuses':[{'name':'c','allocatedResourcesStatus':"
+     .old_patch = "{" RULES_STATUS_SPEC "}",
+     .patch = "{" RULES_STATUS_SPEC ",'status':{'containerStatuses':[{'name':'c','allocatedResourcesStatus':"
               "[{'name':'claim:shared','resources':[{'resourceID':'a','health':'Sick'},{'resourceID':'a','health':"
               "'Unknown'}]},{'name':'example.com/gpu'}]},{'name':'gone','allocatedResourcesStatus':[{'name':'claim:x'}]}],"
               "'initContainerStatuses':[{'name':'i','allocatedResourcesStatus':[{'name':'claim:gpu'}]}],"

@@ -16,6 +16,7 @@ typedef struct spec_walk {
   errlist *e;
   fpath *p;
   const device_claim *dc;
+  uint64_t derived_cost; /* estimated, summed over the claim's derived attributes */
 } spec_walk;
 
 /* The fields ExactDeviceRequest and DeviceSubRequest share. */
@@ -66,7 +67,7 @@ static void validate_derived_attribute(spec_walk *w, const device_derived_attrib
   fp_pop(w->p, mark);
   mark = fp_field(w->p, "expression");
   if (!d->expression || !*d->expression) fe_required(w->e, w->p, NULL);
-  else validate_cel_expression(w->ctx, w->e, w->p, d->expression, true);
+  else w->derived_cost += validate_cel_expression(w->ctx, w->e, w->p, d->expression, true);
   fp_pop(w->p, mark);
 }
 
@@ -253,10 +254,12 @@ static void validate_config(spec_walk *w) {
 }
 
 void validate_claim_spec(const admission_ctx *ctx, errlist *e, fpath *p, const resource_claim_spec *spec) {
-  spec_walk w = {ctx, e, p, &spec->devices};
+  spec_walk w = {ctx, e, p, &spec->devices, 0};
   size_t mark = fp_field(p, "devices");
   validate_requests(&w);
   validate_constraints(&w);
   validate_config(&w);
+  if (w.derived_cost > DERIVED_ATTRIBUTES_MAX_COST_PER_CLAIM)
+    fe_forbidden(e, p, "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit");
   fp_pop(p, mark);
 }

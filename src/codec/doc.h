@@ -1,7 +1,32 @@
 /* doc.h: the document layer. Reads YAML/JSON files (or buffers, or stdin) into
  * jansson json_t trees the way kubectl does (sigs.k8s.io/yaml resolution,
  * multi-document streams, List expansion), and prints json_t trees as
- * kubectl -o yaml / -o json do. */
+ * kubectl -o yaml / -o json do.
+ *
+ * Values as kubectl hands them on (YAML -> JSON -> object):
+ *  - plain scalars resolve as go-yaml v2: null/Null/NULL/~/empty; YAML 1.1
+ *    bools (y/yes/on/true/n/no/off/false in lower, Capital and UPPER case);
+ *    ints with 0x/0o/0b/leading-0 octal and '_'; floats; timestamps and
+ *    everything else stay strings; quoted and !!str scalars are strings;
+ *    !!int/!!float/!!bool/!!null/!!timestamp must agree with the text;
+ *    !!binary is base64-decoded; other tags leave the text a string.
+ *  - numbers: integral values within int64 are integers (json.Marshal writes
+ *    1.0 as 1); ints between 2^63 and 2^64 become the nearest double (jansson
+ *    has no uint64); larger literals are doubles; .inf/.nan are an error
+ *    ("json: unsupported value: +Inf"), as in sigs.k8s.io/yaml.
+ *  - non-string keys become strings as sigs.k8s.io/yaml does: yes -> "true",
+ *    0x10 -> "16", 1.5 -> "1.5" (float32 'g'); a null key or a collection
+ *    key is an error.
+ *  - anchors and aliases copy values (at most DOC_MAX_ALIAS_NODES per stream,
+ *    else "document contains excessive aliasing"); merge keys "<<" take a
+ *    mapping or a sequence of mappings; keys the mapping sets itself win,
+ *    then earlier merged mappings over later ones.
+ *  - duplicate keys keep the first value; each is recorded in dup_fields
+ *    (duplicates inside a dropped value are not). In a List, duplicates
+ *    outside items[i] are dropped with the List itself.
+ *  - JSON: "{" first (after blanks) selects the JSON reader, which accepts
+ *    concatenated objects; Go's error wording; invalid UTF-8 and lone
+ *    surrogates become U+FFFD as Go does. */
 #ifndef DRA_DOC_H
 #define DRA_DOC_H
 #include "util/strbuf.h"
@@ -39,8 +64,11 @@ int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *
 int docs_load_buffer(const char *name, const char *data, size_t len, docset *out, strbuf *err);
 void docset_free(docset *ds);
 
-/* kubectl -o yaml: keys sorted as go-yaml sorts them, 2-space indent, block
- * style, strings quoted only when needed to read back as strings. */
+/* kubectl -o yaml: keys sorted as go-yaml sorts them (digit runs by value,
+ * letters after other characters; non-ASCII letters approximated), 2-space
+ * indent, block style, long plain strings folded at 80 columns, strings
+ * quoted only when needed to read back as strings, "|" blocks for multi-line
+ * strings. Deviation: the key "<<" is quoted so it cannot read back as a merge. */
 void doc_write_yaml(strbuf *out, const json_t *v);
 /* kubectl -o json: insertion order, 4-space indent, Go's escaping and numbers.
  * Both writers end the text with a newline. */

@@ -4,6 +4,7 @@
  * strings, duplicate keys recorded (first value kept), depth limit. */
 #include "codec/doc_reader.h"
 #include "codec/gofloat.h"
+#include "codec/utf8.h"
 #include "codec/yaml_resolve.h"
 #include "util/die.h"
 #include "util/fielderr.h"
@@ -107,12 +108,52 @@ static bool resolve_scalar(yreader *r, const yaml_event_t *ev, yr_value *rv) {
             tag + strlen(TAG_PREFIX));
     return false;
   }
-  if (!strcmp(tag, TAG_PREFIX "binary")) {
-    fail_at(r, ev->start_mark, "!!binary scalars are not supported");
-    return false;
-  }
-  rv->kind = YR_STR; /* !!str, "!", and tags go-yaml does not resolve */
+  rv->kind = YR_STR; /* !!str, !!binary, "!", and tags go-yaml does not resolve */
   return true;
+}
+
+static int base64_digit(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* A !!binary scalar: go-yaml decodes standard padded base64 (line breaks
+ * ignored); the bytes then pass json.Marshal, which turns each byte that is
+ * not UTF-8 into U+FFFD. */
+static json_t *binary_value(yreader *r, const yaml_event_t *ev) {
+  const unsigned char *p = ev->data.scalar.value;
+  size_t len = ev->data.scalar.length, n = 0, pad = 0;
+  strbuf bytes = STRBUF_INIT, text = STRBUF_INIT;
+  unsigned acc = 0;
+  bool ok = true;
+  while (len && (p[len - 1] == '\n' || p[len - 1] == '\r')) len--;
+  for (size_t i = 0; i < len && ok; i++) {
+    if (p[i] == '\n' || p[i] == '\r') continue;
+    int d = base64_digit(p[i]);
+    if (p[i] == '=' && n % 4 >= 2) pad++, d = 0;
+    ok = d >= 0 && (pad == 0 || p[i] == '=');
+    acc = acc << 6 | (unsigned)d;
+    if (++n % 4) continue;
+    char b[3] = {(char)(acc >> 16), (char)(acc >> 8), (char)acc};
+    sb_add(&bytes, b, 3 - pad);
+    acc = 0;
+    ok = ok && (pad == 0 || i + 1 == len);
+  }
+  ok = ok && n % 4 == 0;
+  for (size_t i = 0; ok && i < bytes.len;) {
+    unsigned cp;
+    size_t k = utf8_decode((const unsigned char *)bytes.buf + i, bytes.len - i, &cp);
+    if (k) sb_add(&text, bytes.buf + i, k);
+    else utf8_encode(&text, 0xFFFD);
+    i += k ? k : 1;
+  }
+  json_t *v = ok ? json_stringn(text.buf ? text.buf : "", text.len) : NULL;
+  if (!ok) fail_at(r, ev->start_mark, "!!binary value contains invalid base64 data");
+  sb_free(&bytes);
+  sb_free(&text);
+  return v;
 }
 
 static json_t *value_of(yreader *r, const yaml_event_t *ev, const yr_value *rv) {
@@ -128,6 +169,8 @@ static json_t *value_of(yreader *r, const yaml_event_t *ev, const yr_value *rv) 
   case YR_STR:
   case YR_TIMESTAMP: break;
   }
+  const char *tag = (const char *)ev->data.scalar.tag;
+  if (tag && !strcmp(tag, TAG_PREFIX "binary")) return binary_value(r, ev);
   json_t *s = json_stringn((const char *)ev->data.scalar.value, ev->data.scalar.length);
   if (!s) fail_at(r, ev->start_mark, "invalid UTF-8 in string");
   return s;
@@ -232,13 +275,16 @@ static int parse_key(yreader *r, yaml_event_t *ev, strbuf *key) {
     bool merge = !strcmp(text, "<<") && ((!tag && ev->data.scalar.plain_implicit) || (tag && !strcmp(tag, TAG_PREFIX "merge")));
     yr_value rv;
     bool ok = merge || resolve_scalar(r, ev, &rv);
+    if (ok && !merge && !(rv.kind == YR_FLOAT && !isfinite(rv.f))) ok = (v = value_of(r, ev, &rv)) != NULL;
+    if (v && ev->data.scalar.anchor) register_anchor(r, ev->data.scalar.anchor, &(built){v, 1, 0});
     if (ok && !merge && rv.kind == YR_UINT) sb_printf(key, "%llu", (unsigned long long)rv.u);
     else if (ok && !merge && rv.kind == YR_FLOAT) float_key(key, rv.f);
-    else if (ok && !merge) v = value_of(r, ev, &rv);
     yaml_event_delete(ev);
     if (!ok || merge) return ok ? 0 : -1;
-    if (key->len) return 1;
-    if (!v) return -1;
+    if (key->len) {
+      json_decref(v);
+      return 1;
+    }
   } else if (ev->type == YAML_ALIAS_EVENT) {
     built b = {0};
     bool ok = expand_alias(r, ev, &b);

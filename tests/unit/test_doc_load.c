@@ -252,7 +252,9 @@ static void test_anchors_and_merge(void **state) {
                      "m2:\n  <<: [*o, *b]\n  w: 0\n"
                      "m3: {\"<<\": 1}\n"
                      "k: &k key\n"
-                     "*k : v\n";
+                     "*k : v\n"
+                     "&n 7: seven\n"
+                     "num: *n\n";
   assert_int_equal(load("m.yaml", text, &ds, &err), 0);
   strbuf out = STRBUF_INIT;
   doc_write_json(&out, ds.items[0].root);
@@ -264,7 +266,9 @@ static void test_anchors_and_merge(void **state) {
                      "    \"m2\": {\n        \"z\": 3,\n        \"q\": 9,\n        \"x\": 1,\n        \"w\": 0\n    },\n"
                      "    \"m3\": {\n        \"\\u003c\\u003c\": 1\n    },\n"
                      "    \"k\": \"key\",\n"
-                     "    \"key\": \"v\"\n"
+                     "    \"key\": \"v\",\n"
+                     "    \"7\": \"seven\",\n"
+                     "    \"num\": 7\n"
                      "}\n";
   assert_string_equal(sb_str(&out), want);
   assert_int_equal(ds.items[0].n_dup_fields, 0);

@@ -39,7 +39,11 @@ static const scalar_case cases[] = {
     {"|\n  line1\n  line2\n", "\"line1\\nline2\\n\""}, {">-\n  folded\n  text\n", "\"folded text\""},
     /* tags that convert */
     {"!!int \"12\"", "12"}, {"!!float 3", "3"}, {"!!float 3.5", "3.5"}, {"!!bool yes", "true"}, {"!!null ~", "null"},
-    {"!!timestamp 2001-12-14", "\"2001-12-14\""},
+    {"!!timestamp 2001-12-14", "\"2001-12-14\""}, {"!!binary aGVsbG8=", "\"hello\""}, {"!!binary QUI=", "\"AB\""},
+    {"!!binary |\n  aGVs\n  bG8h\n", "\"hello!\""}, {"!!binary ''", "\"\""}, {"!!binary /w==", "\"\xef\xbf\xbd\""},
+    {"!!binary aGVsbG8", "s.yaml:1:4: !!binary value contains invalid base64 data"},
+    {"!!binary Q===", "s.yaml:1:4: !!binary value contains invalid base64 data"},
+    {"!!binary QQ==QQ==", "s.yaml:1:4: !!binary value contains invalid base64 data"},
 };
 
 /* Loads "v: <yaml>\n" (or "<yaml>: x\n" for a key) and gives the value as

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define SRV_MAX_BODY (3u * 1024 * 1024)
 
@@ -200,6 +201,50 @@ static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *e
   return true;
 }
 
+/* Store watcher: any change may give the control loop work. Runs under the
+ * store's lock on the writing thread, which holds loop_lock. */
+static void wake_loop(void *user, const store_event *ev) {
+  (void)ev;
+  dra_server *s = user;
+  s->loop_dirty = true;
+  pthread_cond_signal(&s->loop_wake);
+}
+
+static void *loop_main(void *arg) {
+  dra_server *s = arg;
+  store_sqlite_no_wait_on_this_thread();
+  pthread_mutex_lock(&s->loop_lock);
+  while (!atomic_load(&s->stopping)) {
+    if (!s->loop_dirty) {
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_sec += 1;
+      pthread_cond_timedwait(&s->loop_wake, &s->loop_lock, &until);
+      continue;
+    }
+    s->loop_dirty = false;
+    sched_loop_run(s->loop);
+  }
+  pthread_mutex_unlock(&s->loop_lock);
+  return NULL;
+}
+
+static void start_loop(dra_server *s) {
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&s->loop_lock, &attr);
+  pthread_mutexattr_destroy(&attr);
+  pthread_cond_init(&s->loop_wake, NULL);
+  store_sqlite_set_write_lock(s->st, &s->loop_lock);
+  sched_options so = {.gates = s->opts.gates, .now = (int64_t)time(NULL)};
+  s->loop = sched_loop_new(s->st, &so);
+  s->loop_dirty = true;
+  store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
+  pthread_create(&s->loop_thread, NULL, loop_main, s);
+  s->loop_started = true;
+}
+
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
@@ -207,6 +252,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   snprintf(db_path, sizeof db_path, "%s/dra.db", opts->data_dir);
   s->st = store_sqlite_open(db_path, NULL, err);
   if (!s->st) goto fail;
+  start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
   if (opts->token_file) {
@@ -258,6 +304,13 @@ void srv_stop(dra_server *s) {
   if (!s) return;
   atomic_store(&s->stopping, true);
   if (s->daemon) MHD_stop_daemon(s->daemon);
+  if (s->loop_started) {
+    pthread_join(s->loop_thread, NULL);
+    store_unwatch(s->st, s->loop_watch);
+    sched_loop_free(s->loop);
+    pthread_mutex_destroy(&s->loop_lock);
+    pthread_cond_destroy(&s->loop_wake);
+  }
   store_close(s->st);
   for (size_t i = 0; i < s->n_tokens; i++) {
     free(s->tokens[i].token);

@@ -6,6 +6,7 @@
 #include "server/http.h"
 #include "server/route.h"
 #include "server/server.h"
+#include "sched/loop.h"
 #include "store/store.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -23,7 +24,16 @@ struct dra_server {
   unsigned port;
   char *tls_cert, *tls_key; /* file contents */
   store *st;
-  atomic_bool stopping; /* wakes watch streams */
+  atomic_bool stopping; /* wakes watch streams and the control loop */
+  /* The control loop runs on its own thread. loop_lock (recursive) is also
+   * the store's write lock, so store events reach the loop one at a time. */
+  sched_loop *loop;
+  pthread_t loop_thread;
+  bool loop_started;
+  pthread_mutex_t loop_lock;
+  pthread_cond_t loop_wake;
+  bool loop_dirty;
+  uint64_t loop_watch;
 };
 
 /* Serves one ROUTE_RESOURCE request (handlers.c). */

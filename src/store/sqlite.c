@@ -33,7 +33,12 @@ typedef struct durable_store {
   uint64_t queued_rv, committed_rv;
   bool closing, failed;
   uint64_t watch_id;
+  pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
 } durable_store;
+
+static _Thread_local bool no_wait;
+
+void store_sqlite_no_wait_on_this_thread(void) { no_wait = true; }
 
 static durable_store *from(store *s) { return (durable_store *)s; }
 
@@ -143,8 +148,14 @@ static bool wait_durable(durable_store *d, uint64_t rv) {
   return ok;
 }
 
+static void begin_write(durable_store *d) {
+  if (d->write_lock) pthread_mutex_lock(d->write_lock);
+}
+
+/* Ends the in-memory part of a write, then waits for the disk. */
 static store_status durable_write(durable_store *d, store_status st, store_obj **out) {
-  if (st != STORE_OK) return st;
+  if (d->write_lock) pthread_mutex_unlock(d->write_lock);
+  if (st != STORE_OK || no_wait) return st;
   uint64_t rv = out && *out ? (*out)->rv : store_revision(d->mem);
   if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
   return st;
@@ -153,6 +164,7 @@ static store_status durable_write(durable_store *d, store_status st, store_obj *
 static store_status d_create(store *s, api_object *obj, store_obj **out) {
   durable_store *d = from(s);
   store_obj *o = NULL;
+  begin_write(d);
   store_status st = durable_write(d, store_create(d->mem, obj, &o), &o);
   if (out) *out = o;
   else store_obj_unref(o);
@@ -162,6 +174,7 @@ static store_status d_create(store *s, api_object *obj, store_obj **out) {
 static store_status d_update(store *s, api_object *obj, store_obj **out) {
   durable_store *d = from(s);
   store_obj *o = NULL;
+  begin_write(d);
   store_status st = durable_write(d, store_update(d->mem, obj, &o), &o);
   if (out) *out = o;
   else store_obj_unref(o);
@@ -172,6 +185,7 @@ static store_status d_remove(store *s, api_kind kind, const char *namespace_, co
                              const store_preconditions *pre, store_obj **out) {
   durable_store *d = from(s);
   store_obj *o = NULL;
+  begin_write(d);
   store_status st = durable_write(d, store_delete(d->mem, kind, namespace_, name, pre, &o), &o);
   if (out) *out = o;
   else store_obj_unref(o);
@@ -209,6 +223,8 @@ static void d_close(store *s) {
   pthread_cond_destroy(&d->committed);
   free(d);
 }
+
+void store_sqlite_set_write_lock(store *s, pthread_mutex_t *lock) { from(s)->write_lock = lock; }
 
 static const store_backend sqlite_backend = {
     "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close,

@@ -24,6 +24,16 @@ typedef struct bucket {
   size_t n, cap;
 } bucket;
 
+/* Every current version of one kind in one store_order, for lists without
+ * an index. Borrowed pointers (the table holds the references); rebuilt on
+ * the next list after a create or delete, patched in place by updates. */
+typedef struct sorted_kind {
+  store_obj **items;
+  size_t n, cap;
+  bool valid;
+} sorted_kind;
+
+
 typedef struct memory_store {
   store base;
   pthread_mutex_t lock;
@@ -32,6 +42,7 @@ typedef struct memory_store {
   strmap objects[KIND_COUNT];          /* key -> store_obj * */
   strmap indexes[STORE_INDEX_COUNT];   /* index key -> bucket * */
   strmap incarnations[KIND_COUNT];     /* key -> (uintptr_t) deletes so far, for uids */
+  sorted_kind sorted[KIND_COUNT][STORE_ORDER_COUNT];
   watchers events;
 } memory_store;
 
@@ -103,6 +114,25 @@ static void file_indexes(memory_store *m, store_obj *o, bool add) {
 
 /* ---- the table of current versions ---- */
 
+static int strcmp_null(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
+
+static int cmp_by_name(const void *x, const void *y) {
+  const object_meta *a = store_obj_meta(*(store_obj *const *)x), *b = store_obj_meta(*(store_obj *const *)y);
+  int c = strcmp_null(a->namespace_, b->namespace_);
+  return c ? c : strcmp_null(a->name, b->name);
+}
+
+static int cmp_by_creation(const void *x, const void *y) {
+  uint64_t a = (*(store_obj *const *)x)->created_rv, b = (*(store_obj *const *)y)->created_rv;
+  return (a > b) - (a < b);
+}
+
+static int (*const comparators[STORE_ORDER_COUNT])(const void *, const void *) = {
+    [STORE_BY_NAME] = cmp_by_name,
+    [STORE_BY_CREATION] = cmp_by_creation,
+};
+
+
 static char *key_of(const api_object *o) {
   const object_meta *meta = api_object_meta(o);
   return meta_key(meta->namespace_, meta->name);
@@ -110,7 +140,18 @@ static char *key_of(const api_object *o) {
 
 /* Makes o the current version under key (replacing old, if any). */
 static void install(memory_store *m, const char *key, store_obj *old, store_obj *o) {
+  sorted_kind *sorted = m->sorted[o->object->info->kind];
   if (old) file_indexes(m, old, false);
+  for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) {
+    if (!old || !sorted[ord].valid || old->created_rv != o->created_rv) {
+      sorted[ord].valid = false;
+      continue;
+    }
+    /* o sorts where old did: same namespace, name and created_rv. */
+    store_obj **slot = bsearch(&o, sorted[ord].items, sorted[ord].n, sizeof *sorted[ord].items, comparators[ord]);
+    if (!slot) die_bug("store: sorted list lost an object");
+    *slot = o;
+  }
   strmap_put(&m->objects[o->object->info->kind], key, o);
   file_indexes(m, o, true);
   store_obj_unref(old);
@@ -120,6 +161,7 @@ static void uninstall(memory_store *m, const char *key, store_obj *old) {
   api_kind kind = old->object->info->kind;
   file_indexes(m, old, false);
   strmap_remove(&m->objects[kind], key);
+  for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) m->sorted[kind][ord].valid = false;
   uintptr_t deletes = (uintptr_t)strmap_get(&m->incarnations[kind], key);
   strmap_put(&m->incarnations[kind], key, (void *)(deletes + 1));
   store_obj_unref(old);
@@ -283,23 +325,29 @@ static void collect(void *ctx, void *value) {
   c->out->items[c->out->n++] = store_obj_ref(o);
 }
 
-static int strcmp_null(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
-
-static int cmp_by_name(const void *x, const void *y) {
-  const object_meta *a = store_obj_meta(*(store_obj *const *)x), *b = store_obj_meta(*(store_obj *const *)y);
-  int c = strcmp_null(a->namespace_, b->namespace_);
-  return c ? c : strcmp_null(a->name, b->name);
+static void add_borrowed(void *ctx, void *value) {
+  sorted_kind *order = ctx;
+  if (order->n == order->cap) {
+    order->cap = order->cap ? order->cap * 2 : 64;
+    order->items = xrealloc(order->items, order->cap * sizeof *order->items);
+  }
+  order->items[order->n++] = value;
 }
 
-static int cmp_by_creation(const void *x, const void *y) {
-  uint64_t a = (*(store_obj *const *)x)->created_rv, b = (*(store_obj *const *)y)->created_rv;
-  return (a > b) - (a < b);
+static const sorted_kind *sorted_list(memory_store *m, api_kind kind, store_order ord) {
+  sorted_kind *order = &m->sorted[kind][ord];
+  if (order->valid) return order;
+  order->n = 0;
+  strmap_each(&m->objects[kind], add_borrowed, order);
+  if (order->n > 1) qsort(order->items, order->n, sizeof *order->items, comparators[ord]);
+  order->valid = true;
+  return order;
 }
 
 static store_status mem_list(store *s, const store_query *q, store_list *out) {
   memory_store *m = from(s);
   *out = (store_list){0};
-  if (q->kind >= KIND_COUNT) return STORE_INVALID;
+  if (q->kind >= KIND_COUNT || q->order >= STORE_ORDER_COUNT) return STORE_INVALID;
   if (q->index != STORE_INDEX_NONE && index_kind(q->index) != q->kind) return STORE_INVALID;
   char *key = NULL;
   if (q->index != STORE_INDEX_NONE && !(key = index_query_key(q))) return STORE_INVALID;
@@ -308,15 +356,15 @@ static store_status mem_list(store *s, const store_query *q, store_list *out) {
   lock(m);
   out->rv = m->rv;
   if (!key) {
-    strmap_each(&m->objects[q->kind], collect, &c);
+    const sorted_kind *order = sorted_list(m, q->kind, q->order);
+    for (size_t i = 0; i < order->n; i++) collect(&c, order->items[i]);
   } else {
     bucket *b = strmap_get(&m->indexes[q->index], key);
     for (size_t i = 0; b && i < b->n; i++) collect(&c, b->items[i]);
   }
   unlock(m);
+  if (key && out->n > 1) qsort(out->items, out->n, sizeof *out->items, comparators[q->order]);
   free(key);
-  if (out->n > 1)
-    qsort(out->items, out->n, sizeof *out->items, q->order == STORE_BY_CREATION ? cmp_by_creation : cmp_by_name);
   return STORE_OK;
 }
 
@@ -347,6 +395,7 @@ static void mem_close(store *s) {
   for (size_t k = 0; k < KIND_COUNT; k++) {
     strmap_free(&m->objects[k], unref_value);
     strmap_free(&m->incarnations[k], NULL);
+    for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) free(m->sorted[k][ord].items);
   }
   for (size_t ix = 0; ix < STORE_INDEX_COUNT; ix++) strmap_free(&m->indexes[ix], bucket_free);
   pthread_mutex_destroy(&m->lock);

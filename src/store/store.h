@@ -71,6 +71,7 @@ typedef enum {
 typedef enum {
   STORE_BY_NAME,     /* namespace, then name (byte order) */
   STORE_BY_CREATION, /* order of the creates in this store (created_rv) */
+  STORE_ORDER_COUNT
 } store_order;
 
 typedef struct store_query {

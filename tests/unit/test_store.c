@@ -247,6 +247,45 @@ static void list_orders_and_namespaces(void **state) {
   store_close(s);
 }
 
+/* "<name>@<rv>" of each listed object, joined by ",". */
+static void expect_listed(store *s, api_kind kind, store_order order, const char *want) {
+  store_list l;
+  store_query q = {.kind = kind, .order = order};
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  char got[256] = "";
+  for (size_t i = 0; i < l.n; i++)
+    snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s@%s", i ? "," : "", name_at(&l, i),
+             store_obj_meta(l.items[i])->resource_version);
+  assert_string_equal(got, want);
+  store_list_free(&l);
+}
+
+/* Lists reuse their order between changes: it must follow every one. */
+static void list_orders_follow_changes(void **state) {
+  (void)state;
+  store *s = test_store_open(16);
+  assert_int_equal(store_create(s, test_obj(CLASS("b", "true")), NULL), STORE_OK);
+  assert_int_equal(store_create(s, test_obj(CLASS("c", "true")), NULL), STORE_OK);
+  assert_int_equal(store_create(s, test_obj(CLASS("a", "true")), NULL), STORE_OK);
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_NAME, "a@3,b@1,c@2");
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_CREATION, "b@1,c@2,a@3");
+  assert_int_equal(store_update(s, test_obj(CLASS("b", "false")), NULL), STORE_OK);
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_NAME, "a@3,b@4,c@2");
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_CREATION, "b@4,c@2,a@3");
+  assert_int_equal(store_delete(s, KIND_DEVICE_CLASS, NULL, "a", NULL, NULL), STORE_OK);
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_NAME, "b@4,c@2");
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_CREATION, "b@4,c@2");
+  assert_int_equal(store_create(s, test_obj(CLASS("bb", "true")), NULL), STORE_OK);
+  assert_int_equal(store_update(s, test_obj(CLASS("c", "false")), NULL), STORE_OK);
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_NAME, "b@4,bb@6,c@7");
+  expect_listed(s, KIND_DEVICE_CLASS, STORE_BY_CREATION, "b@4,c@7,bb@6");
+  expect_listed(s, KIND_NODE, STORE_BY_NAME, "");
+  store_list l;
+  store_query bad_order = {.kind = KIND_NODE, .order = STORE_ORDER_COUNT};
+  assert_int_equal(store_list_query(s, &bad_order, &l), STORE_INVALID);
+  store_close(s);
+}
+
 static void status_texts(void **state) {
   (void)state;
   const api_kind_info *claims = api_kind_info_of(KIND_RESOURCE_CLAIM), *pods = api_kind_info_of(KIND_POD);
@@ -295,6 +334,7 @@ int main(void) {
       cmocka_unit_test(finalizers_defer_deletion),
       cmocka_unit_test(generate_name_is_deterministic),
       cmocka_unit_test(list_orders_and_namespaces),
+      cmocka_unit_test(list_orders_follow_changes),
       cmocka_unit_test(status_texts),
       cmocka_unit_test(uuid_v5_matches_rfc_4122),
   };

@@ -125,10 +125,11 @@ typedef struct reader_arg {
   size_t reads;
 } reader_arg;
 
-/* Reads and drops versions while writers replace them. */
+/* Reads and drops versions while writers replace them (at least once, even
+ * when the writers finish before this thread gets to run). */
 static void *read_claims(void *p) {
   reader_arg *r = p;
-  while (!atomic_load(&r->stop)) {
+  do {
     store_obj *o = NULL;
     if (store_get(r->s, KIND_RESOURCE_CLAIM, "w0", "c0", &o) == STORE_OK) {
       if (strcmp(store_obj_meta(o)->name, "c0") != 0) abort();
@@ -139,7 +140,7 @@ static void *read_claims(void *p) {
     if (store_list_query(r->s, &q, &l) != STORE_OK) abort();
     store_list_free(&l);
     r->reads++;
-  }
+  } while (!atomic_load(&r->stop));
   return NULL;
 }
 

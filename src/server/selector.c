@@ -139,7 +139,9 @@ bool field_selector_parse(const char *text, selector *out, strbuf *err) {
   if (!parse(text, out, true, err)) return false;
   for (size_t i = 0; i < out->n; i++) {
     const char *k = out->reqs[i].key;
-    if (strcmp(k, "metadata.name") && strcmp(k, "metadata.namespace") && strcmp(k, "spec.nodeName")) {
+    if (strcmp(k, "metadata.name") && strcmp(k, "metadata.namespace") && strcmp(k, "spec.nodeName") &&
+        strncmp(k, "involvedObject.", 15) && strcmp(k, "reason") && strcmp(k, "type") && strcmp(k, "source") &&
+        strcmp(k, "reportingComponent")) {
       sb_printf(err, "field label not supported: %s", k);
       selector_free(out);
       return false;
@@ -178,6 +180,25 @@ bool label_selector_matches(const selector *sel, const object_meta *meta) {
   return true;
 }
 
+/* The value of an Event's selectable field k, or NULL if k is none. */
+static const char *event_field(const event *e, const char *k) {
+  const object_reference *o = &e->involved_object;
+  const char *v = NULL;
+  if (!strcmp(k, "involvedObject.kind")) v = o->kind;
+  else if (!strcmp(k, "involvedObject.namespace")) v = o->namespace_;
+  else if (!strcmp(k, "involvedObject.name")) v = o->name;
+  else if (!strcmp(k, "involvedObject.uid")) v = o->uid;
+  else if (!strcmp(k, "involvedObject.apiVersion")) v = o->api_version;
+  else if (!strcmp(k, "involvedObject.resourceVersion")) v = o->resource_version;
+  else if (!strcmp(k, "involvedObject.fieldPath")) v = o->field_path;
+  else if (!strcmp(k, "reason")) v = e->reason;
+  else if (!strcmp(k, "type")) v = e->type;
+  else if (!strcmp(k, "source")) v = e->source.component;
+  else if (!strcmp(k, "reportingComponent")) v = e->reporting_component;
+  else return NULL;
+  return v ? v : "";
+}
+
 bool field_selector_matches(const selector *sel, const api_object *obj) {
   const object_meta *m = api_object_meta(obj);
   for (size_t i = 0; i < sel->n; i++) {
@@ -188,6 +209,10 @@ bool field_selector_matches(const selector *sel, const api_object *obj) {
       if (obj->info->kind != KIND_POD) return false;
       const pod *p = obj->typed;
       v = p->spec.node_name ? p->spec.node_name : "";
+    } else {
+      if (obj->info->kind != KIND_EVENT) return false;
+      v = event_field(obj->typed, k);
+      if (!v) return false;
     }
     if (!requirement_matches(&sel->reqs[i], v)) return false;
   }

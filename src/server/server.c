@@ -224,6 +224,7 @@ static void *loop_main(void *arg) {
     }
     s->loop_dirty = false;
     sched_loop_run(s->loop);
+    event_recorder_flush(s->events);
   }
   pthread_mutex_unlock(&s->loop_lock);
   return NULL;
@@ -239,6 +240,7 @@ static void start_loop(dra_server *s) {
   store_sqlite_set_write_lock(s->st, &s->loop_lock);
   sched_options so = {.gates = s->opts.gates, .now = (int64_t)time(NULL)};
   s->loop = sched_loop_new(s->st, &so);
+  s->events = event_recorder_new(s->st);
   s->loop_dirty = true;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
   pthread_create(&s->loop_thread, NULL, loop_main, s);
@@ -308,6 +310,7 @@ void srv_stop(dra_server *s) {
     pthread_join(s->loop_thread, NULL);
     store_unwatch(s->st, s->loop_watch);
     sched_loop_free(s->loop);
+    event_recorder_free(s->events);
     pthread_mutex_destroy(&s->loop_lock);
     pthread_cond_destroy(&s->loop_wake);
   }

@@ -7,6 +7,7 @@
 #include "server/route.h"
 #include "server/server.h"
 #include "sched/loop.h"
+#include "server/events.h"
 #include "store/store.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -34,6 +35,7 @@ struct dra_server {
   pthread_cond_t loop_wake;
   bool loop_dirty;
   uint64_t loop_watch;
+  event_recorder *events;
 };
 
 /* Serves one ROUTE_RESOURCE request (handlers.c). */

@@ -1,6 +1,7 @@
 /* table.c: see table.h. */
 #include "server/table.h"
 #include "api/codec.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -114,6 +115,17 @@ static void pod_cells(json_t *cells, const pod *p) {
   sb_free(&sb);
 }
 
+static void event_cells(json_t *cells, const event *e) {
+  json_array_append_new(cells, json_string(e->type ? e->type : ""));
+  json_array_append_new(cells, json_string(e->reason ? e->reason : ""));
+  char object[600];
+  snprintf(object, sizeof object, "%s/%s", e->involved_object.kind ? e->involved_object.kind : "",
+           e->involved_object.name ? e->involved_object.name : "");
+  for (char *c = object; *c && *c != '/'; c++) *c = (char)tolower((unsigned char)*c);
+  json_array_append_new(cells, json_string(object));
+  json_array_append_new(cells, json_string(e->message ? e->message : ""));
+}
+
 json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
                   const char *continue_token) {
   json_t *t = json_object(), *cols = json_array(), *rows = json_array(), *meta = json_object();
@@ -133,6 +145,11 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     json_array_append_new(cols, column("Driver", "string", "", "the DRA driver"));
     json_array_append_new(cols, column("Pool", "string", "", "the pool of the slice"));
     json_array_append_new(cols, column("Devices", "integer", "", "the number of devices in the slice"));
+  } else if (kind == KIND_EVENT) {
+    json_array_append_new(cols, column("Type", "string", "", "Normal or Warning"));
+    json_array_append_new(cols, column("Reason", "string", "", "why the event happened"));
+    json_array_append_new(cols, column("Object", "string", "", "the object the event is about"));
+    json_array_append_new(cols, column("Message", "string", "", "what happened"));
   } else if (kind == KIND_POD) {
     json_array_append_new(cols, column("Status", "string", "", "the pod's phase"));
     json_array_append_new(cols, column("Node", "string", "", "the node the pod is bound to"));
@@ -147,6 +164,7 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     if (kind == KIND_RESOURCE_CLAIM) claim_cells(cells, o->typed);
     else if (kind == KIND_RESOURCE_SLICE) slice_cells(cells, o->typed);
     else if (kind == KIND_POD) pod_cells(cells, o->typed);
+    else if (kind == KIND_EVENT) event_cells(cells, o->typed);
     add_age(cells, m);
     json_object_set_new(row, "cells", cells);
     json_t *partial = json_object();

@@ -1,0 +1,19 @@
+/* events.h: the core/v1 Events `kubectl describe pod` shows, recorded from
+ * what the control loop does to pods: Scheduled when a pod is bound,
+ * FailedScheduling with the scheduler's message while it stays Pending
+ * (once per distinct message), and the claim controller's generated
+ * claims (the pod's resourceClaimStatuses). Changes are noticed by a store
+ * watcher and written later by the loop thread (event_recorder_flush), so
+ * no store write happens inside a store callback. */
+#ifndef DRA_SRV_EVENTS_H
+#define DRA_SRV_EVENTS_H
+#include "store/store.h"
+
+typedef struct event_recorder event_recorder;
+
+event_recorder *event_recorder_new(store *s);
+/* Writes the events noticed since the last flush; returns how many. */
+size_t event_recorder_flush(event_recorder *r);
+void event_recorder_free(event_recorder *r);
+
+#endif

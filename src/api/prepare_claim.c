@@ -5,25 +5,13 @@
  * and drops status.devices entries whose device was deallocated. */
 #include "api/admission_steps.h"
 #include "api/codec.h"
-#include <string.h>
-
-static bool same_device(const atom *driver, const atom *pool, const atom *device, const char *share,
-                        const device_request_allocation_result *r) {
-  bool share_equal = (!share && !r->share_id) || (share && r->share_id && strcmp(share, r->share_id) == 0);
-  return driver == r->driver && pool == r->pool && device == r->device && share_equal;
-}
-
-static bool in_allocation(const allocation_result *al, const allocated_device_status *ds) {
-  for (uint32_t i = 0; al && al->devices && i < al->devices->results.n; i++)
-    if (same_device(ds->driver, ds->pool, ds->device, ds->share_id, &al->devices->results.items[i])) return true;
-  return false;
-}
+#include "api/validate_resource.h"
 
 static void drop_deallocated_devices(resource_claim_status *st, const resource_claim_status *old) {
   uint32_t kept = 0;
   for (uint32_t i = 0; i < st->devices.n; i++) {
     const allocated_device_status *ds = &st->devices.items[i];
-    bool deallocated = in_allocation(old->allocation, ds) && !in_allocation(st->allocation, ds);
+    bool deallocated = device_status_allocated(old->allocation, ds) && !device_status_allocated(st->allocation, ds);
     if (!deallocated) st->devices.items[kept++] = *ds;
   }
   st->devices.n = kept;

@@ -27,12 +27,7 @@ void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, c
   label_keys(e, p, "bindingConditions", conds);
   label_keys(e, p, "bindingFailureConditions", failure_conds);
   size_t mark = fp_field(p, "bindingConditions");
-  for (uint32_t i = 0; i < conds->n; i++)
-    if (contains(conds, i, str(conds->items[i]))) {
-      size_t imark = fp_index(p, i);
-      fe_duplicate_str(e, p, str(conds->items[i]));
-      fp_pop(p, imark);
-    }
+  report_duplicate_strings(e, p, conds->items, conds->n, sizeof *conds->items, 0);
   fp_pop(p, mark);
   mark = fp_field(p, "bindingFailureConditions");
   for (uint32_t i = 0; i < failure_conds->n; i++) {

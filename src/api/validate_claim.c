@@ -7,6 +7,7 @@
 #include "api/validate_names.h"
 #include "api/validate_resource.h"
 #include "util/strbuf.h"
+#include <stddef.h>
 #include <string.h>
 
 static const char *const allocation_modes[] = {"All", "ExactCount", NULL};
@@ -80,14 +81,7 @@ static void validate_derived_attributes(spec_walk *w, const device_derived_attri
       validate_derived_attribute(w, &l->items[k], req, sub);
       fp_pop(w->p, imark);
     }
-    for (uint32_t k = 0; k < l->n; k++)
-      for (uint32_t j = 0; j < k; j++)
-        if (l->items[j].name == l->items[k].name) {
-          size_t imark = fp_index(w->p, k);
-          fe_duplicate_str(w->e, w->p, atom_str(l->items[k].name));
-          fp_pop(w->p, imark);
-          break;
-        }
+    report_duplicate_atoms(w->e, w->p, l->items, l->n, sizeof *l->items, offsetof(device_derived_attribute, name));
   }
   fp_pop(w->p, mark);
 }
@@ -124,12 +118,7 @@ static void validate_request_body(spec_walk *w, const request_view *r, const cha
   fp_pop(w->p, mark);
   validate_derived_attributes(w, r->derived, req, sub);
   validate_mode_and_count(w, r->mode ? r->mode : "", r->count);
-  for (uint32_t t = 0; t < r->tolerations->n; t++) {
-    mark = fp_field(w->p, "tolerations");
-    fp_index(w->p, t);
-    validate_device_toleration(w->e, w->p, &r->tolerations->items[t]);
-    fp_pop(w->p, mark);
-  }
+  validate_device_tolerations(w->e, w->p, r->tolerations);
 }
 
 static void validate_sub_request(spec_walk *w, const device_sub_request *s, const char *req) {
@@ -150,14 +139,7 @@ static void validate_first_available(spec_walk *w, const device_request *r) {
       validate_sub_request(w, &l->items[j], atom_str(r->name));
       fp_pop(w->p, imark);
     }
-    for (uint32_t j = 0; j < l->n; j++)
-      for (uint32_t k = 0; k < j; k++)
-        if (l->items[j].name == l->items[k].name) {
-          size_t imark = fp_index(w->p, j);
-          fe_duplicate_str(w->e, w->p, atom_str(l->items[j].name));
-          fp_pop(w->p, imark);
-          break;
-        }
+    report_duplicate_atoms(w->e, w->p, l->items, l->n, sizeof *l->items, offsetof(device_sub_request, name));
   }
   fp_pop(w->p, mark);
 }
@@ -193,14 +175,7 @@ static void validate_requests(spec_walk *w) {
       validate_request(w, &l->items[i]);
       fp_pop(w->p, imark);
     }
-    for (uint32_t i = 0; i < l->n; i++)
-      for (uint32_t k = 0; k < i; k++)
-        if (l->items[i].name == l->items[k].name) {
-          size_t imark = fp_index(w->p, i);
-          fe_duplicate_str(w->e, w->p, atom_str(l->items[i].name));
-          fp_pop(w->p, imark);
-          break;
-        }
+    report_duplicate_atoms(w->e, w->p, l->items, l->n, sizeof *l->items, offsetof(device_request, name));
   }
   fp_pop(w->p, mark);
 }

@@ -8,6 +8,7 @@
 #include "api/validate_resource.h"
 #include "util/strbuf.h"
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +51,7 @@ static void validate_reserved_for(errlist *e, fpath *p, const resource_claim_con
         fp_pop(p, imark);
       }
     }
-    for (uint32_t i = 0; i < l->n; i++)
-      for (uint32_t k = 0; k < i; k++)
-        if (str_eq(l->items[i].uid, l->items[k].uid)) {
-          size_t imark = fp_index(p, i);
-          fe_duplicate_str(e, p, str(l->items[i].uid));
-          fp_pop(p, imark);
-          break;
-        }
+    report_duplicate_strings(e, p, l->items, l->n, sizeof *l->items, offsetof(resource_claim_consumer_reference, uid));
   }
   fp_pop(p, mark);
 }
@@ -180,44 +174,37 @@ static void validate_network_data(errlist *e, fpath *p, const network_device_dat
       validate_interface_address(e, p, str(nd->ips.items[i]));
       fp_pop(p, imark);
     }
-    for (uint32_t i = 0; i < nd->ips.n; i++)
-      for (uint32_t k = 0; k < i; k++)
-        if (str_eq(nd->ips.items[i], nd->ips.items[k])) {
-          size_t imark = fp_index(p, i);
-          fe_duplicate_str(e, p, str(nd->ips.items[i]));
-          fp_pop(p, imark);
-          break;
-        }
+    report_duplicate_strings(e, p, nd->ips.items, nd->ips.n, sizeof *nd->ips.items, 0);
   }
   fp_pop(p, fmark);
   fp_pop(p, mark);
 }
 
-static bool allocated(const allocation_result *al, const allocated_device_status *ds) {
-  for (uint32_t i = 0; al && al->devices && i < al->devices->results.n; i++) {
-    const device_request_allocation_result *r = &al->devices->results.items[i];
-    bool same_share = (!r->share_id && !ds->share_id) || (r->share_id && ds->share_id && !strcmp(r->share_id, ds->share_id));
-    if (r->driver == ds->driver && r->pool == ds->pool && r->device == ds->device && same_share) return true;
-  }
-  return false;
+/* driver, pool and device of a status entry or an allocation result */
+static void validate_device_names(errlist *e, fpath *p, const atom *driver, const atom *pool, const atom *device) {
+  size_t mark = fp_field(p, "driver");
+  vn_driver_name(e, p, atom_str(driver));
+  fp_pop(p, mark);
+  mark = fp_field(p, "pool");
+  vn_pool_name(e, p, atom_str(pool));
+  fp_pop(p, mark);
+  mark = fp_field(p, "device");
+  vn_dns_label(e, p, atom_str(device));
+  fp_pop(p, mark);
+}
+
+static void validate_share_id(errlist *e, fpath *p, const char *share_id) {
+  if (!share_id) return;
+  size_t mark = fp_field(p, "shareID");
+  vn_uuid(e, p, share_id);
+  fp_pop(p, mark);
 }
 
 static void validate_device_status(errlist *e, fpath *p, const allocated_device_status *ds, const allocation_result *al) {
-  size_t mark = fp_field(p, "driver");
-  vn_driver_name(e, p, atom_str(ds->driver));
-  fp_pop(p, mark);
-  mark = fp_field(p, "pool");
-  vn_pool_name(e, p, atom_str(ds->pool));
-  fp_pop(p, mark);
-  mark = fp_field(p, "device");
-  vn_dns_label(e, p, atom_str(ds->device));
-  fp_pop(p, mark);
-  if (ds->share_id) {
-    mark = fp_field(p, "shareID");
-    vn_uuid(e, p, ds->share_id);
-    fp_pop(p, mark);
-  }
-  if (!allocated(al, ds)) {
+  validate_device_names(e, p, ds->driver, ds->pool, ds->device);
+  validate_share_id(e, p, ds->share_id);
+  size_t mark;
+  if (!device_status_allocated(al, ds)) {
     char *id = device_id(ds->driver, ds->pool, ds->device, ds->share_id);
     fe_invalid(e, p, id, "must be an allocated device in the claim");
     free(id);
@@ -243,8 +230,7 @@ static void validate_devices_status(errlist *e, fpath *p, const resource_claim_s
     const allocated_device_status *a = &l->items[i];
     for (uint32_t k = 0; k < i; k++) {
       const allocated_device_status *b = &l->items[k];
-      if (a->driver != b->driver || a->pool != b->pool || a->device != b->device || !str_eq(a->share_id, b->share_id) ||
-          !a->share_id != !b->share_id)
+      if (!same_device_id(a->driver, a->pool, a->device, a->share_id, b->driver, b->pool, b->device, b->share_id))
         continue;
       size_t imark = fp_index(p, i);
       char *id = device_id(a->driver, a->pool, a->device, a->share_id);
@@ -271,27 +257,10 @@ static void validate_result(errlist *e, fpath *p, const device_request_allocatio
   size_t mark = fp_field(p, "request");
   validate_request_ref(e, p, str(r->request), dc);
   fp_pop(p, mark);
-  mark = fp_field(p, "driver");
-  vn_driver_name(e, p, atom_str(r->driver));
-  fp_pop(p, mark);
-  mark = fp_field(p, "pool");
-  vn_pool_name(e, p, atom_str(r->pool));
-  fp_pop(p, mark);
-  mark = fp_field(p, "device");
-  vn_dns_label(e, p, atom_str(r->device));
-  fp_pop(p, mark);
+  validate_device_names(e, p, r->driver, r->pool, r->device);
   validate_binding_conditions(e, p, &r->binding_conditions, &r->binding_failure_conditions);
-  for (uint32_t t = 0; t < r->tolerations.n; t++) {
-    mark = fp_field(p, "tolerations");
-    fp_index(p, t);
-    validate_device_toleration(e, p, &r->tolerations.items[t]);
-    fp_pop(p, mark);
-  }
-  if (r->share_id) {
-    mark = fp_field(p, "shareID");
-    vn_uuid(e, p, r->share_id);
-    fp_pop(p, mark);
-  }
+  validate_device_tolerations(e, p, &r->tolerations);
+  validate_share_id(e, p, r->share_id);
 }
 
 static void validate_allocation_config(errlist *e, fpath *p, const device_allocation_configuration *c,

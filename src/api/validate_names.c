@@ -126,9 +126,7 @@ static void check_label_key(const char *v, msgs *out) {
     if (plen == 0) {
       msg_add(out, "prefix part ", "must be non-empty");
     } else {
-      char *prefix = xmalloc(plen + 1);
-      memcpy(prefix, v, plen);
-      prefix[plen] = 0;
+      char *prefix = xstrndup(v, plen);
       check_dns_subdomain(prefix, "prefix part ", true, out);
       free(prefix);
     }
@@ -210,9 +208,7 @@ bool vn_qualified_name(errlist *e, fpath *p, const char *v) {
     if (dlen == 0) {
       fe_invalid_str(e, p, "", "the domain must not be empty");
     } else {
-      char *domain = xmalloc(dlen + 1);
-      memcpy(domain, v, dlen);
-      domain[dlen] = 0;
+      char *domain = xstrndup(v, dlen);
       vn_driver_name(e, p, domain);
       free(domain);
     }
@@ -239,9 +235,7 @@ bool vn_pool_name(errlist *e, fpath *p, const char *v) {
   for (const char *seg = v;;) {
     const char *slash = strchr(seg, '/');
     size_t n = slash ? (size_t)(slash - seg) : strlen(seg);
-    char *part = xmalloc(n + 1);
-    memcpy(part, seg, n);
-    part[n] = 0;
+    char *part = xstrndup(seg, n);
     vn_dns_subdomain(e, p, part);
     free(part);
     if (!slash) break;

@@ -30,9 +30,7 @@ void validate_request_ref(errlist *e, fpath *p, const char *ref, const device_cl
     return;
   }
   size_t req_len = slash ? (size_t)(slash - ref) : strlen(ref);
-  char *req = xmalloc(req_len + 1);
-  memcpy(req, ref, req_len);
-  req[req_len] = 0;
+  char *req = xstrndup(ref, req_len);
   vn_dns_label(e, p, req);
   free(req);
   if (slash) vn_dns_label(e, p, slash + 1);
@@ -46,12 +44,5 @@ void validate_request_refs(errlist *e, fpath *p, const dstr_list *refs, const de
     validate_request_ref(e, p, refs->items[j] ? refs->items[j] : "", dc);
     fp_pop(p, mark);
   }
-  for (uint32_t j = 0; j < refs->n; j++)
-    for (uint32_t k = 0; k < j; k++)
-      if (!strcmp(refs->items[j] ? refs->items[j] : "", refs->items[k] ? refs->items[k] : "")) {
-        size_t mark = fp_index(p, j);
-        fe_duplicate_str(e, p, refs->items[j] ? refs->items[j] : "");
-        fp_pop(p, mark);
-        break;
-      }
+  report_duplicate_strings(e, p, refs->items, refs->n, sizeof *refs->items, 0);
 }

@@ -41,8 +41,9 @@ void validate_request_ref(errlist *e, fpath *p, const char *ref, const device_cl
 /* A set of references (≤32, unique); p names the list. */
 void validate_request_refs(errlist *e, fpath *p, const dstr_list *refs, const device_claim *dc);
 
-/* validate_toleration.c: p names the toleration. */
-void validate_device_toleration(errlist *e, fpath *p, const device_toleration *t);
+/* validate_toleration.c: the tolerations of a request, subrequest or
+ * result; p names their owner (errors at p.tolerations[t]). */
+void validate_device_tolerations(errlist *e, fpath *p, const device_toleration_list *l);
 /* bindingConditions / bindingFailureConditions of a device or a result (§7.4);
  * p names the object holding them. */
 void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, const dstr_list *failure_conds);
@@ -61,6 +62,21 @@ void validate_admin_access_spec(const admission_ctx *ctx, errlist *e, const char
  * none): errors at status.allocation.devices.results[i].adminAccess. */
 void validate_admin_access_status(const admission_ctx *ctx, errlist *e, const char *ns,
                                   const resource_claim_status *st, const resource_claim_status *old);
+
+/* A Duplicate error at p[i] for every item whose key equals an earlier
+ * item's key, as validateSet reports them. items holds n entries of stride
+ * bytes with the key at offset: a const atom * (report_duplicate_atoms) or
+ * a char * (report_duplicate_strings; NULL counts as ""). */
+void report_duplicate_atoms(errlist *e, fpath *p, const void *items, uint32_t n, size_t stride, size_t offset);
+void report_duplicate_strings(errlist *e, fpath *p, const void *items, uint32_t n, size_t stride, size_t offset);
+
+/* Whether two (driver, pool, device, shareID) tuples name the same device
+ * share (structured.SharedDeviceID equality; a NULL shareID is none). */
+bool same_device_id(const atom *driver, const atom *pool, const atom *device, const char *share_id,
+                    const atom *driver2, const atom *pool2, const atom *device2, const char *share_id2);
+
+/* Whether the device of a status.devices entry is among al's results. */
+bool device_status_allocated(const allocation_result *al, const allocated_device_status *ds);
 
 /* Renders v (of type td) as JSON for an "Invalid value: <v>" body. malloc'd. */
 char *render_json_value(const type_desc *td, const void *v);

@@ -13,7 +13,7 @@ static bool one_of(const char *v, const char *const *set) {
   return false;
 }
 
-void validate_device_toleration(errlist *e, fpath *p, const device_toleration *t) {
+static void validate_device_toleration(errlist *e, fpath *p, const device_toleration *t) {
   const char *key = t->key ? t->key : "", *op = t->operator_ ? t->operator_ : "";
   const char *value = t->value ? t->value : "", *effect = t->effect ? t->effect : "";
   size_t mark;
@@ -41,6 +41,15 @@ void validate_device_toleration(errlist *e, fpath *p, const device_toleration *t
   if (*effect && !one_of(effect, effects)) {
     mark = fp_field(p, "effect");
     fe_not_supported(e, p, effect, effects);
+    fp_pop(p, mark);
+  }
+}
+
+void validate_device_tolerations(errlist *e, fpath *p, const device_toleration_list *l) {
+  for (uint32_t t = 0; t < l->n; t++) {
+    size_t mark = fp_field(p, "tolerations");
+    fp_index(p, t);
+    validate_device_toleration(e, p, &l->items[t]);
     fp_pop(p, mark);
   }
 }

@@ -37,3 +37,9 @@ char *xstrdup(const char *s) {
   if (!p) die_oom();
   return p;
 }
+
+char *xstrndup(const char *s, unsigned long n) {
+  char *p = strndup(s, n);
+  if (!p) die_oom();
+  return p;
+}

@@ -7,4 +7,5 @@ void *xmalloc(unsigned long size);
 void *xcalloc(unsigned long n, unsigned long size);
 void *xrealloc(void *p, unsigned long size);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, unsigned long n); /* at most n bytes of s, NUL-terminated */
 #endif

@@ -7,6 +7,7 @@
 #include "api/admission.h"
 #include "api/admission_steps.h"
 #include "codec/doc.h"
+#include "test_messages.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 #include <setjmp.h>
@@ -80,17 +81,6 @@ static inline void env_warn(void *user, const char *line) {
   admit_env *env = user;
   if (env->warnings.len) sb_putc(&env->warnings, '\n');
   sb_puts(&env->warnings, line);
-}
-
-static inline char *render_errors(const errlist *e) {
-  strbuf sb = STRBUF_INIT;
-  for (size_t i = 0; i < e->n; i++) {
-    char *t = field_error_text(&e->items[i]);
-    if (i) sb_putc(&sb, '\n');
-    sb_puts(&sb, t);
-    free(t);
-  }
-  return sb_detach(&sb);
 }
 
 static inline void admit_env_init(admit_env *env, admission_ctx *ctx, const char *gates) {

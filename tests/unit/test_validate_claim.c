@@ -3,21 +3,8 @@
  * with the exact kube-apiserver messages, plus the whole-object message. */
 #include "test_admit.h"
 
-#define LABEL_RE                                                                                                   \
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " \
-  "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                 \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-#define SUBDOMAIN_RE                                                                                              \
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "   \
-  "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "            \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-#define REF_MSG "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
-#define FQN_MSG "a fully qualified name must be a domain and a name separated by a slash"
 #define NOT_REFERENCED \
   "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request"
-#define ADMIN_DENIED                                                                                                 \
-  "Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the " \
-  "containing namespace"
 #define REQ0 "spec.devices.requests[0]"
 #define EX0 REQ0 ".exactly"
 

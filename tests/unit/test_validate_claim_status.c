@@ -18,15 +18,6 @@
 #define NO_STATUS CLAIM("{}")
 #define ST_ALLOCATED CLAIM("{" ALLOC "}")
 #define R0 "status.allocation.devices.results[0]"
-#define REF_MSG "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'"
-#define LABEL_RE                                                                                                   \
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " \
-  "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                 \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-#define SUBDOMAIN_RE                                                                                              \
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "   \
-  "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "            \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 
 static void test_reserved_for(void **state) {
   (void)state;

@@ -3,10 +3,6 @@
  * both sides with kube-apiserver's messages. */
 #include "test_admit.h"
 
-#define SUBDOMAIN_RE                                                                                              \
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "   \
-  "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "            \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 #define CLASS(spec) DC_HEAD "spec: " spec "\n"
 #define BAD_EXPR_SELECTORS "[{cel: {expression: '%s'}}]"
 

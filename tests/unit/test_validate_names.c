@@ -1,6 +1,7 @@
 /* test_validate_names.c: every name format of api.md §3, valid and invalid,
  * asserting the exact rendered field errors (one per line) at path "f". */
 #include "api/validate_names.h"
+#include "test_messages.h"
 #include "util/die.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,27 +11,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define LABEL_RE                                                                                                   \
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " \
-  "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "                 \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-#define SUBDOMAIN_RE                                                                                              \
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "   \
-  "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "            \
-  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-#define CID_RE                                                                                                    \
-  "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "    \
-  "characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is "              \
-  "'[A-Za-z_][A-Za-z0-9_]*')"
-#define KEY_CHARS                                                                                                 \
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "      \
-  "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "                       \
-  "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-#define VALUE_RE                                                                                                  \
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "    \
-  "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for " \
-  "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-#define FQN_MSG "a fully qualified name must be a domain and a name separated by a slash"
 
 typedef bool (*checker)(errlist *, fpath *, const char *);
 
@@ -50,23 +30,12 @@ static char *repeat(char c, size_t n) {
   return b;
 }
 
-static char *render(const errlist *e) {
-  strbuf sb = STRBUF_INIT;
-  for (size_t i = 0; i < e->n; i++) {
-    char *t = field_error_text(&e->items[i]);
-    if (i) sb_putc(&sb, '\n');
-    sb_puts(&sb, t);
-    free(t);
-  }
-  return sb_detach(&sb);
-}
-
 static void run_case(const name_case *c) {
   errlist e = {0};
   fpath p = {STRBUF_INIT};
   fp_field(&p, "f");
   bool ok = c->check(&e, &p, c->value);
-  char *got = render(&e);
+  char *got = render_errors(&e);
   if (strcmp(got, c->want) != 0)
     fail_msg("%s(\"%.80s\")\n got: %s\nwant: %s", c->format, c->value, got, c->want);
   assert_int_equal(ok, c->want[0] == 0);
@@ -197,7 +166,7 @@ static void test_object_name(void **state) {
     fpath p = {STRBUF_INIT};
     fp_field(&p, "metadata");
     bool ok = vn_object_name(&e, &p, cases[i].name, cases[i].generate_name);
-    char *got = render(&e);
+    char *got = render_errors(&e);
     assert_string_equal(got, cases[i].want);
     assert_int_equal(ok, cases[i].want[0] == 0);
     assert_string_equal(fp_str(&p), "metadata");

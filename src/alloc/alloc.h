@@ -1,0 +1,66 @@
+/* alloc.h: the structured device allocator (allocation.md) as embedders use
+ * it. An alloc_index is built once from the cluster's ResourceSlices,
+ * DeviceClasses and already-allocated claims; it owns a device index and a
+ * memo of selector results per (selector program, device) that stays valid
+ * until the index is rebuilt (i.e. until a slice changes). alloc_run then
+ * allocates an ordered set of claims together for one node. An index is not
+ * safe for concurrent alloc_run calls (the memo is not locked). */
+#ifndef DRA_ALLOC_H
+#define DRA_ALLOC_H
+#include "api/gates.h"
+#include "api/types.h"
+#include "util/arena.h"
+#include "util/strbuf.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct alloc_index alloc_index;
+
+typedef struct alloc_input {
+  feature_gates gates;
+  const resource_slice *const *slices;
+  size_t n_slices;
+  const device_class *const *classes;
+  size_t n_classes;
+  /* Claims that carry status.allocation: their devices are in use (IN-7). */
+  const resource_claim *const *allocated;
+  size_t n_allocated;
+} alloc_input;
+
+/* The index keeps pointers into the input objects: they must outlive it. */
+alloc_index *alloc_index_new(const alloc_input *in);
+void alloc_index_free(alloc_index *ix);
+
+#define ALLOC_DEFAULT_MAX_STEPS 100000000ull
+#define ALLOC_DEFAULT_TIMEOUT_SECONDS 10.0
+
+typedef struct alloc_limits {
+  uint64_t max_steps;     /* 0: ALLOC_DEFAULT_MAX_STEPS */
+  double timeout_seconds; /* 0: ALLOC_DEFAULT_TIMEOUT_SECONDS; < 0: none */
+} alloc_limits;
+
+typedef enum { ALLOC_OK = 0, ALLOC_UNSATISFIABLE = 1, ALLOC_ERROR = 2 } alloc_status;
+
+typedef struct alloc_outcome {
+  alloc_status status;
+  /* ALLOC_OK: one result per claim, in claim order, owned by the arena passed to alloc_run. */
+  allocation_result **allocations;
+  size_t n_allocations;
+  char *error;     /* ALLOC_ERROR: message (arena-owned) */
+  bool node_local; /* ALLOC_ERROR: only this node is unusable (invalid pools) */
+  uint64_t steps;  /* search steps: entries into the placing procedure */
+  double seconds;
+} alloc_outcome;
+
+/* Allocates claims[0..n) together on node nd (claims are taken as unallocated). */
+alloc_status alloc_run(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
+                       const alloc_limits *lim, arena *out, alloc_outcome *res);
+
+/* Why the claims do not fit: per claim, request and subrequest, how many
+ * devices survive each filter and the nearest miss. Appends human-readable
+ * text (json == false) or one JSON document (json == true) to sb. */
+void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n, bool json,
+                   strbuf *sb);
+
+#endif

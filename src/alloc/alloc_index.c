@@ -1,0 +1,187 @@
+/* alloc_index.c: the per-cluster device index (IN-1, SL-1, IN-6, PF-1):
+ * slices split by node name, every slice by pool id, the allocated state of
+ * each device id, classes by name, and each device's CEL view, built once. */
+#include "alloc/alloc_internal.h"
+#include "api/semver.h"
+#include <string.h>
+
+void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f) {
+  f->admin = gate_on(g, GATE_ADMIN_ACCESS);
+  f->prio = gate_on(g, GATE_PRIORITIZED_LIST);
+  f->part = gate_on(g, GATE_PARTITIONABLE_DEVICES);
+  f->taints = gate_on(g, GATE_DEVICE_TAINTS);
+  f->binding = gate_on(g, GATE_DEVICE_BINDING_CONDITIONS) && gate_on(g, GATE_RESOURCE_CLAIM_DEVICE_STATUS);
+  f->cap = gate_on(g, GATE_CONSUMABLE_CAPACITY);
+  f->list = gate_on(g, GATE_LIST_TYPE_ATTRIBUTES);
+  f->derived = gate_on(g, GATE_DERIVED_ATTRIBUTES);
+}
+
+static void idlist_add(arena *a, alloc_idlist *l, uint32_t v) {
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? l->cap * 2 : 4;
+    l->v = arena_grow(a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
+    l->cap = cap;
+  }
+  l->v[l->n++] = v;
+}
+
+static void idlist_add_keyed(arena *a, alloc_map *m, const void *k0, const void *k1, uint32_t v) {
+  alloc_idlist *l = alloc_map_get(m, k0, k1, NULL);
+  if (!l) {
+    l = arena_calloc(a, 1, sizeof *l);
+    alloc_map_put(m, k0, k1, NULL, l);
+  }
+  idlist_add(a, l, v);
+}
+
+static const char *view_error(arena *a, const char *name, const char *what) {
+  return arena_printf(a, "attribute %s: %s", name, what);
+}
+
+/* One attribute value as CEL sees it; NULL or an error text. */
+static const char *fill_attr_value(arena *a, const char *name, const device_attribute *at, cel_attr_value *v) {
+  if (at->int__set) {
+    v->kind = CEL_ATTR_INT, v->i = at->int_;
+  } else if (at->bool__set) {
+    v->kind = CEL_ATTR_BOOL, v->b = at->bool_;
+  } else if (at->string) {
+    v->kind = CEL_ATTR_STRING, v->str = (cel_str){at->string, (uint32_t)strlen(at->string)};
+  } else if (at->version) {
+    v->kind = CEL_ATTR_VERSION;
+    if (!semver_parse(at->version, strlen(at->version), &v->ver))
+      return view_error(a, name, arena_printf(a, "parse semantic version: %s", at->version));
+  } else if (at->ints.set) {
+    v->kind = CEL_ATTR_INTS, v->n = at->ints.n, v->ints = at->ints.items;
+  } else if (at->bools.set) {
+    v->kind = CEL_ATTR_BOOLS, v->n = at->bools.n, v->bools = at->bools.items;
+  } else if (at->strings.set) {
+    cel_str *s = arena_calloc(a, at->strings.n + 1, sizeof *s);
+    for (uint32_t i = 0; i < at->strings.n; i++) s[i] = (cel_str){at->strings.items[i], (uint32_t)strlen(at->strings.items[i])};
+    v->kind = CEL_ATTR_STRINGS, v->n = at->strings.n, v->strs = s;
+  } else if (at->versions.set) {
+    semver *s = arena_calloc(a, at->versions.n + 1, sizeof *s);
+    for (uint32_t i = 0; i < at->versions.n; i++)
+      if (!semver_parse(at->versions.items[i], strlen(at->versions.items[i]), &s[i]))
+        return view_error(a, name, arena_printf(a, "parse semantic version: %s", at->versions.items[i]));
+    v->kind = CEL_ATTR_VERSIONS, v->n = at->versions.n, v->vers = s;
+  } else {
+    return view_error(a, name, "unsupported attribute value");
+  }
+  return NULL;
+}
+
+static void fill_view(arena *a, alloc_dev *dv) {
+  const device *d = dv->d;
+  cel_device *v = &dv->view;
+  v->driver = dv->driver;
+  v->allow_multiple = !d->allow_multiple_allocations_set ? CEL_TRI_UNSET
+                      : d->allow_multiple_allocations    ? CEL_TRI_TRUE
+                                                         : CEL_TRI_FALSE;
+  cel_device_attr *attrs = arena_calloc(a, d->attributes.n + 1, sizeof *attrs);
+  for (uint32_t i = 0; i < d->attributes.n; i++) {
+    const atom *key = d->attributes.items[i].key;
+    cel_split_qualified_name(key->str, key->len, dv->driver, &attrs[i].domain, &attrs[i].name);
+    const char *e = fill_attr_value(a, key->str, &d->attributes.items[i].value, &attrs[i].value);
+    if (e && !v->error) v->error = e;
+  }
+  v->attrs = attrs, v->n_attrs = d->attributes.n;
+  cel_device_capacity *caps = arena_calloc(a, d->capacity.n + 1, sizeof *caps);
+  for (uint32_t i = 0; i < d->capacity.n; i++) {
+    const atom *key = d->capacity.items[i].key;
+    cel_split_qualified_name(key->str, key->len, dv->driver, &caps[i].domain, &caps[i].name);
+    caps[i].value = d->capacity.items[i].value.value;
+  }
+  v->caps = caps, v->n_caps = d->capacity.n;
+}
+
+static alloc_held *held_for(alloc_index *ix, const atom *drv, const atom *pool, const atom *dev) {
+  alloc_held *h = alloc_map_get(&ix->held, drv, pool, dev);
+  if (!h) {
+    h = arena_calloc(ix->a, 1, sizeof *h);
+    alloc_map_put(&ix->held, drv, pool, dev, h);
+  }
+  return h;
+}
+
+static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m) {
+  h->has_agg = true;
+  for (uint32_t i = 0; i < m->n; i++) {
+    uint32_t j = 0;
+    while (j < h->n_agg && h->agg_name[j] != m->items[i].key) j++;
+    if (j == h->n_agg) {
+      h->agg_name = arena_grow(a, h->agg_name, j * sizeof *h->agg_name, (j + 1) * sizeof *h->agg_name);
+      h->agg_nanos = arena_grow(a, h->agg_nanos, j * sizeof *h->agg_nanos, (j + 1) * sizeof *h->agg_nanos);
+      h->agg_name[j] = m->items[i].key;
+      h->n_agg++;
+    }
+    h->agg_nanos[j] += m->items[i].value.nanos;
+  }
+}
+
+/* IN-7: admin-access results are skipped; shares (with the gate on) feed the
+ * shared set and the aggregated capacity; everything else is exclusive. */
+static void add_allocated(alloc_index *ix, const resource_claim *rc) {
+  const allocation_result *ar = rc->status.allocation;
+  if (!ar || !ar->devices) return;
+  for (uint32_t i = 0; i < ar->devices->results.n; i++) {
+    const device_request_allocation_result *r = &ar->devices->results.items[i];
+    if (r->admin_access_set && r->admin_access) continue;
+    alloc_held *h = held_for(ix, r->driver, r->pool, r->device);
+    if (r->share_id && ix->f.cap) {
+      h->shared = true;
+      if (r->consumed_capacity.set) held_add_capacity(ix->a, h, &r->consumed_capacity);
+    } else {
+      h->exclusive = true;
+    }
+  }
+}
+
+static bool has_node_name(const char *s) { return s && s[0]; }
+
+alloc_index *alloc_index_new(const alloc_input *in) {
+  arena *a = arena_new();
+  alloc_index *ix = arena_calloc(a, 1, sizeof *ix);
+  ix->a = a;
+  ix->gates = in->gates;
+  alloc_flags_from_gates(&in->gates, &ix->f);
+  alloc_map_init(&ix->by_node, a);
+  alloc_map_init(&ix->by_pool, a);
+  alloc_map_init(&ix->held, a);
+  alloc_map_init(&ix->classes, a);
+  alloc_map_init(&ix->sel_memo, a);
+  for (size_t i = 0; i < in->n_allocated; i++) add_allocated(ix, in->allocated[i]);
+  for (size_t i = 0; i < in->n_classes; i++)
+    if (in->classes[i]->metadata.name)
+      alloc_map_put(&ix->classes, atom_cstr(in->classes[i]->metadata.name), NULL, NULL, (void *)in->classes[i]);
+  ix->n_slices = (uint32_t)in->n_slices;
+  ix->slices = arena_calloc(a, in->n_slices + 1, sizeof *ix->slices);
+  for (uint32_t i = 0; i < ix->n_slices; i++) {
+    alloc_slice *sl = &ix->slices[i];
+    const resource_slice_spec *sp = &in->slices[i]->spec;
+    sl->s = in->slices[i];
+    sl->input_index = i;
+    sl->has_node_name = has_node_name(sp->node_name);
+    sl->n_devs = sp->devices.n;
+    sl->devs = arena_calloc(a, sl->n_devs + 1, sizeof *sl->devs);
+    const atom *drv = sp->driver ? sp->driver : atom_cstr("");
+    const atom *pool = sp->pool.name ? sp->pool.name : atom_cstr("");
+    for (uint32_t j = 0; j < sl->n_devs; j++) {
+      alloc_dev *dv = &sl->devs[j];
+      dv->d = &sp->devices.items[j];
+      dv->slice = sl;
+      dv->driver = drv, dv->pool = pool;
+      dv->name = dv->d->name ? dv->d->name : atom_cstr("");
+      dv->held = alloc_map_get(&ix->held, drv, pool, dv->name);
+      dv->has_binding_conditions = dv->d->binding_conditions.n > 0;
+      fill_view(a, dv);
+    }
+    if (sl->has_node_name) idlist_add_keyed(a, &ix->by_node, atom_cstr(sp->node_name), NULL, i);
+    else idlist_add(a, &ix->shared, i);
+    idlist_add_keyed(a, &ix->by_pool, drv, pool, i);
+  }
+  return ix;
+}
+
+void alloc_index_free(alloc_index *ix) {
+  if (ix) arena_free(ix->a);
+}

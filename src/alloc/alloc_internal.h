@@ -1,0 +1,241 @@
+/* alloc_internal.h: the allocator's private data model shared by the
+ * src/alloc/ files: the per-cluster device index, the per-node pools and
+ * candidates, prepared requests, constraint trackers and the search state. */
+#ifndef DRA_ALLOC_INTERNAL_H
+#define DRA_ALLOC_INTERNAL_H
+#include "alloc/alloc.h"
+#include "alloc/alloc_map.h"
+#include "cel/cel.h"
+#include <time.h>
+
+#define ALLOC_MAX_RESULTS 32
+
+typedef struct alloc_flags {
+  bool admin, prio, part, taints, binding, cap, list, derived;
+} alloc_flags;
+
+/* Allocated state of one device id (IN-6), from claims already allocated. */
+typedef struct alloc_held {
+  bool exclusive; /* AllocatedDevices */
+  bool shared;    /* some AllocatedSharedDeviceIDs entry */
+  bool has_agg;   /* key of AggregatedCapacity */
+  uint32_t n_agg;
+  const atom **agg_name;
+  __int128 *agg_nanos;
+} alloc_held;
+
+struct alloc_slice;
+
+typedef struct alloc_dev {
+  const device *d;
+  const struct alloc_slice *slice;
+  const atom *driver, *pool, *name;
+  alloc_held *held; /* NULL when no allocated claim refers to it */
+  cel_device view;  /* what selectors see */
+  bool has_binding_conditions; /* non-empty list */
+} alloc_dev;
+
+typedef struct alloc_slice {
+  const resource_slice *s;
+  uint32_t input_index;
+  alloc_dev *devs;
+  uint32_t n_devs;
+  bool has_node_name; /* non-empty nodeName */
+} alloc_slice;
+
+typedef struct alloc_idlist {
+  uint32_t *v;
+  uint32_t n, cap;
+} alloc_idlist;
+
+struct alloc_index {
+  arena *a;
+  feature_gates gates;
+  alloc_flags f;
+  alloc_slice *slices;
+  uint32_t n_slices;
+  alloc_map by_node;  /* node-name atom -> alloc_idlist* */
+  alloc_idlist shared; /* slices without a node name */
+  alloc_map by_pool;  /* (driver, pool) -> alloc_idlist* of every slice */
+  alloc_map held;     /* (driver, pool, device) -> alloc_held* */
+  alloc_map classes;  /* class-name atom -> const device_class* */
+  alloc_map sel_memo; /* (program, device) -> 1 false, 2 true */
+};
+
+void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f);
+
+/* ---- per-node pools (alloc_pools.c) ---- */
+typedef enum { POOL_OK, POOL_INCOMPLETE, POOL_INVALID } alloc_pool_state;
+
+typedef struct alloc_counter {
+  const atom *set, *name;
+  __int128 avail, inflight;
+} alloc_counter;
+
+typedef struct alloc_pool {
+  const atom *driver, *name;
+  alloc_pool_state state;
+  bool binding;
+  alloc_slice **dslices; /* device slices, name order */
+  uint32_t n_dslices;
+  alloc_slice **others; /* non-targeting device slices and counter-set slices */
+  uint32_t n_others;
+  alloc_counter *ctrs;
+  uint32_t n_ctrs;
+  uint32_t first_cand, n_cands;
+} alloc_pool;
+
+typedef struct alloc_cand {
+  alloc_dev *dev;
+  alloc_pool *pool;
+  uint32_t n_use;     /* counter consumption entries */
+  uint32_t *use_ctr;  /* index into pool->ctrs */
+  __int128 *use_nanos;
+} alloc_cand;
+
+/* ---- constraint values and trackers (alloc_constraint.c) ---- */
+typedef enum { AV_NONE, AV_INT, AV_BOOL, AV_STRING, AV_VERSION, AV_INTS, AV_BOOLS, AV_STRINGS, AV_VERSIONS } av_kind;
+
+typedef struct aval {
+  av_kind kind;
+  uint32_t n;
+  union {
+    int64_t i;
+    bool b;
+    const char *s;
+    const int64_t *ints;
+    const bool *bools;
+    char *const *strs;
+  };
+} aval;
+
+void aval_from_attribute(const device_attribute *at, aval *out);
+
+typedef struct tracker_entry {
+  uint32_t rec;
+  aval v; /* set mode matchAttribute: the running intersection */
+} tracker_entry;
+
+typedef struct tracker {
+  const atom *attr;
+  bool match; /* else distinct */
+  tracker_entry *e;
+  uint32_t n, cap;
+} tracker;
+
+/* ---- prepared requests ---- */
+typedef struct preq {
+  const atom *name;        /* own name */
+  const atom *parent;      /* request name */
+  const char *result_name; /* "req" or "req/sub" */
+  const char *label;       /* the claim, ns/name */
+  bool is_sub;
+  const device_class *cls;
+  const device_selector_list *sels;
+  bool admin;
+  bool all;
+  int64_t needed;
+  uint32_t *all_list; /* candidate indices */
+  uint32_t n_all;
+  const device_toleration_list *tols;
+  const capacity_requirements *capreq;
+  const device_derived_attribute_list *derived;
+  int8_t *memo;  /* per candidate: 0 unknown, 1 false, 2 true */
+  aval *dvals;   /* per candidate * derived count */
+  bool *applies; /* per constraint of the claim */
+} preq;
+
+typedef struct preq_group {
+  preq *subs; /* one entry for a plain request */
+  uint32_t n_subs;
+  bool has_subs;
+  uint32_t chosen;
+  int64_t min_needed;
+} preq_group;
+
+typedef struct alloc_rec {
+  uint32_t cand;
+  preq *r;
+  bool multi, charged;
+  __int128 *consumed; /* per device capacity, multi only */
+  char share_id[40];
+} alloc_rec;
+
+typedef struct pclaim {
+  const resource_claim *rc;
+  char *label; /* ns/name */
+  preq_group *reqs;
+  uint32_t n_reqs;
+  tracker *trk;
+  uint32_t n_trk;
+  alloc_rec recs[ALLOC_MAX_RESULTS + 1];
+  uint32_t n_rec;
+} pclaim;
+
+/* ---- one alloc_run ---- */
+typedef struct alloc_call {
+  alloc_index *ix;
+  alloc_flags f;
+  const node *nd;
+  const char *node_name;
+  arena *a;
+  alloc_pool *pools;
+  uint32_t n_pools;
+  alloc_cand *cands;
+  uint32_t n_cands;
+  uint32_t *excl;       /* per candidate: exclusive in-flight holders */
+  uint32_t *shares;     /* per candidate: in-flight shares */
+  __int128 **infcap;    /* per candidate: per device capacity, in-flight consumption */
+  pclaim *claims;
+  uint32_t n_claims;
+  strbuf err;
+  bool has_err;
+  uint64_t steps, max_steps;
+  struct timespec deadline;
+  bool has_deadline;
+  uint64_t share_seq;
+  bool prune; /* pruning on (off only in tests of the pure search) */
+} alloc_call;
+
+void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* alloc_nodesel.c: node matching (SL-6) and node-selector rendering. 1 match, 0 no, -1 parse error (err filled). */
+int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err);
+void alloc_node_selector_render(strbuf *sb, const node_selector *sel);
+
+/* alloc_pools.c */
+int alloc_gather_pools(alloc_call *k);
+
+/* alloc_prepare.c */
+int alloc_prepare_claims(alloc_call *k, const resource_claim *const *claims, size_t n);
+
+/* alloc_select.c: 1 selectable, 0 not, -1 error (reported). quiet: errors count as selectable, unreported. */
+int alloc_selectable(alloc_call *k, preq *r, uint32_t cand, bool quiet);
+
+/* alloc_constraint.c */
+bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
+void alloc_constraint_remove(pclaim *pc, uint32_t rec);
+bool alloc_constraint_applies(const device_constraint *dc, const preq *r);
+bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t cand, const atom *name, aval *out);
+bool aval_equal_scalar(const aval *a, const aval *b);
+
+/* alloc_capacity.c */
+bool alloc_fits(alloc_call *k, uint32_t cand, const preq *r);
+void alloc_consumed(alloc_call *k, uint32_t cand, const preq *r, __int128 *out);
+bool alloc_counters_charge(alloc_call *k, uint32_t cand);
+void alloc_counters_release(alloc_call *k, uint32_t cand);
+bool alloc_tolerated(const device *d, const device_toleration_list *tols);
+
+/* alloc_search.c */
+typedef enum { ST_OK, ST_FAIL, ST_TOO_MANY, ST_ERR } step_result;
+step_result alloc_search(alloc_call *k);
+bool alloc_claim_holds(const pclaim *pc, uint32_t cand);
+bool alloc_in_use(const alloc_call *k, uint32_t cand);
+
+/* alloc_result.c */
+int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
+
+/* alloc_call.c */
+void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
+
+#endif

@@ -1,0 +1,161 @@
+/* alloc_select.c: is a device selectable for a request (SE-1..SE-4): binding
+ * conditions gate, class then request CEL selectors (memoised per request and
+ * per (program, device) across calls), per-device node selection, and the
+ * request's derived attributes, evaluated once per passing candidate. */
+#include "alloc/alloc_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+static const cel_options selector_env = {
+    .env = CEL_ENV_STORED_EXPRESSIONS, .consumable_capacity = true, .list_type_attributes = true};
+
+static const cel_program *compile(const char *expr, bool derived, bool list, char *err, size_t n) {
+  cel_options o = selector_env;
+  o.derived = derived;
+  o.list_type_attributes = !derived || list;
+  cel_compile_result res = {0};
+  const cel_program *p = cel_cache_get(expr, strlen(expr), &o, &res);
+  if (!p) snprintf(err, n, "%s", res.error ? res.error : "compile failed");
+  cel_compile_result_free(&res);
+  return p;
+}
+
+static void eval_opts(const alloc_call *k, cel_eval_opts *o) {
+  memset(o, 0, sizeof *o);
+  if (k->has_deadline) o->deadline_ns = (int64_t)k->deadline.tv_sec * 1000000000 + k->deadline.tv_nsec;
+  o->cancel_cause = "context deadline exceeded";
+}
+
+/* 1 true, 0 false, -1 compile error, -2 runtime error (err filled). */
+static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, char *err, size_t n) {
+  const cel_program *p = compile(expr, false, true, err, n);
+  if (!p) return -1;
+  uintptr_t memo = (uintptr_t)alloc_map_get(&k->ix->sel_memo, p, dv, NULL);
+  if (memo) return memo == 2;
+  cel_eval_opts o;
+  eval_opts(k, &o);
+  cel_error ce;
+  int r = cel_eval_selector(p, &dv->view, &o, &ce);
+  if (r < 0) {
+    snprintf(err, n, "%s", ce.msg);
+    return -2;
+  }
+  alloc_map_put(&k->ix->sel_memo, p, dv, NULL, (void *)(uintptr_t)(r ? 2 : 1));
+  return r;
+}
+
+/* Runs a selector list: 1 all true, 0 one false, -1 error (reported unless quiet). */
+static int run_list(alloc_call *k, const device_selector_list *l, const char *who, const alloc_dev *dv, bool quiet) {
+  for (uint32_t i = 0; i < l->n; i++) {
+    char err[600];
+    const char *expr = l->items[i].cel && l->items[i].cel->expression ? l->items[i].cel->expression : "";
+    int r = run_selector(k, expr, dv, err, sizeof err);
+    if (r == 0) return 0;
+    if (r > 0) continue;
+    if (quiet) return -1;
+    if (r == -1) alloc_errf(k, "%s: selector #%u: CEL compile error: %s", who, i, err);
+    else alloc_errf(k, "%s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who, i, dv->driver->str, dv->pool->str,
+                    dv->name->str, err);
+    return -1;
+  }
+  return 1;
+}
+
+static const char *version_text(arena *a, const semver *v) {
+  return arena_printf(a, "%llu.%llu.%llu%s%.*s%s%.*s", (unsigned long long)v->major, (unsigned long long)v->minor,
+                      (unsigned long long)v->patch, v->pre ? "-" : "", (int)v->pre_len, v->pre ? v->pre : "",
+                      v->build ? "+" : "", (int)v->build_len, v->build ? v->build : "");
+}
+
+/* A derived value copied out of the evaluator's scratch memory. */
+static void derived_value(arena *a, const cel_attr_value *v, aval *out) {
+  memset(out, 0, sizeof *out);
+  out->n = v->n;
+  switch (v->kind) {
+  case CEL_ATTR_INT: out->kind = AV_INT, out->i = v->i; break;
+  case CEL_ATTR_BOOL: out->kind = AV_BOOL, out->b = v->b; break;
+  case CEL_ATTR_STRING: out->kind = AV_STRING, out->s = arena_strndup(a, v->str.s, v->str.len); break;
+  case CEL_ATTR_VERSION: out->kind = AV_VERSION, out->s = version_text(a, &v->ver); break;
+  case CEL_ATTR_INTS: {
+    int64_t *x = arena_calloc(a, v->n + 1, sizeof *x);
+    memcpy(x, v->ints, v->n * sizeof *x);
+    out->kind = AV_INTS, out->ints = x;
+    break;
+  }
+  case CEL_ATTR_BOOLS: {
+    bool *x = arena_calloc(a, v->n + 1, sizeof *x);
+    memcpy(x, v->bools, v->n * sizeof *x);
+    out->kind = AV_BOOLS, out->bools = x;
+    break;
+  }
+  case CEL_ATTR_STRINGS:
+  case CEL_ATTR_VERSIONS: {
+    char **x = arena_calloc(a, v->n + 1, sizeof *x);
+    for (uint32_t i = 0; i < v->n; i++)
+      x[i] = v->kind == CEL_ATTR_STRINGS ? arena_strndup(a, v->strs[i].s, v->strs[i].len)
+                                         : (char *)version_text(a, &v->vers[i]);
+    out->kind = v->kind == CEL_ATTR_STRINGS ? AV_STRINGS : AV_VERSIONS, out->strs = x;
+    break;
+  }
+  }
+}
+
+/* Evaluates r's derived attributes on candidate ci into r->dvals. */
+static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
+  const alloc_dev *dv = k->cands[ci].dev;
+  for (uint32_t j = 0; j < r->derived->n; j++) {
+    const device_derived_attribute *da = &r->derived->items[j];
+    char err[600];
+    const cel_program *p = compile(da->expression ? da->expression : "", true, k->f.list, err, sizeof err);
+    cel_attr_value v;
+    cel_error ce;
+    cel_eval_opts o;
+    eval_opts(k, &o);
+    if (p && !cel_eval_device(p, &dv->view, &o, &v, &ce)) snprintf(err, sizeof err, "%s", ce.msg), p = NULL;
+    if (!p) {
+      alloc_errf(k, "claim %s, request %s: derived attribute %s on device %s/%s/%s: %s", r->label, r->name ? r->name->str : "",
+                 da->name ? da->name->str : "", dv->driver->str, dv->pool->str, dv->name->str, err);
+      return -1;
+    }
+    derived_value(k->a, &v, &r->dvals[(size_t)ci * r->derived->n + j]);
+  }
+  return 0;
+}
+
+/* Selectors and node selection: 1, 0, or -1 error (reported unless quiet). */
+static int selectors_pass(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet) {
+  char who[300];
+  snprintf(who, sizeof who, "class %s", r->cls->metadata.name ? r->cls->metadata.name : "");
+  int s = run_list(k, &r->cls->spec.selectors, who, dv, quiet);
+  if (s <= 0) return s;
+  snprintf(who, sizeof who, "claim %s", r->label);
+  s = run_list(k, r->sels, who, dv, quiet);
+  if (s <= 0) return s;
+  const resource_slice_spec *sp = &dv->slice->s->spec;
+  if (!sp->per_device_node_selection_set || !sp->per_device_node_selection) return 1;
+  strbuf e = STRBUF_INIT;
+  const device *d = dv->d;
+  s = alloc_node_matches(k->nd, d->node_name, d->all_nodes_set && d->all_nodes, d->node_selector, &e);
+  if (s < 0 && !quiet) {
+    strbuf sel = STRBUF_INIT;
+    alloc_node_selector_render(&sel, d->node_selector);
+    alloc_errf(k, "failed to parse node selector %s: %s", sb_str(&sel), sb_str(&e));
+    sb_free(&sel);
+  }
+  sb_free(&e);
+  return s;
+}
+
+int alloc_selectable(alloc_call *k, preq *r, uint32_t ci, bool quiet) {
+  const alloc_dev *dv = k->cands[ci].dev;
+  if (!k->f.binding && dv->has_binding_conditions) return 0;
+  if (r->memo[ci]) return r->memo[ci] == 2;
+  int s = selectors_pass(k, r, dv, quiet);
+  if (s < 0) return quiet ? 1 : -1; /* errors are never memoised */
+  if (s && r->derived->n) {
+    if (quiet) return 1;
+    if (eval_derived(k, r, ci) < 0) return -1;
+  }
+  r->memo[ci] = s ? 2 : 1;
+  return s;
+}

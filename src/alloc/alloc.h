@@ -38,6 +38,7 @@ void alloc_index_free(alloc_index *ix);
 typedef struct alloc_limits {
   uint64_t max_steps;     /* 0: ALLOC_DEFAULT_MAX_STEPS */
   double timeout_seconds; /* 0: ALLOC_DEFAULT_TIMEOUT_SECONDS; < 0: none */
+  bool no_pruning;        /* search exactly as upstream does (tests, benchmarks) */
 } alloc_limits;
 
 typedef enum { ALLOC_OK = 0, ALLOC_UNSATISFIABLE = 1, ALLOC_ERROR = 2 } alloc_status;

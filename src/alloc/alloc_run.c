@@ -69,6 +69,7 @@ alloc_status alloc_run(alloc_index *ix, const node *nd, const resource_claim *co
   alloc_call k;
   alloc_call_init(&k, ix, nd, a);
   if (lim && lim->max_steps) k.max_steps = lim->max_steps;
+  if (lim && lim->no_pruning) k.prune = false;
   set_deadline(&k, lim && lim->timeout_seconds ? lim->timeout_seconds : ALLOC_DEFAULT_TIMEOUT_SECONDS);
   res->status = run(&k, claims, n, out, res);
   if (res->status == ALLOC_ERROR) res->error = arena_strdup(out, sb_str(&k.err));

@@ -5,12 +5,13 @@
 #define DRA_ALLOC_FIXTURE_H
 #include "alloc/alloc.h"
 #include "api/object.h"
-#include "codec/doc.h"
+#include "load/objects.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct alloc_fixture {
+  object_set set;
   api_object **objs;
   size_t n;
   alloc_input in;
@@ -19,7 +20,7 @@ typedef struct alloc_fixture {
   size_t n_claims;
 } alloc_fixture;
 
-static void fixture_collect(alloc_fixture *f, api_kind kind, int allocated, const void ***out, size_t *n) {
+static inline void fixture_collect(alloc_fixture *f, api_kind kind, int allocated, const void ***out, size_t *n) {
   *out = xcalloc(f->n + 1, sizeof **out);
   *n = 0;
   for (size_t i = 0; i < f->n; i++) {
@@ -30,21 +31,16 @@ static void fixture_collect(alloc_fixture *f, api_kind kind, int allocated, cons
 }
 
 /* Loads YAML text; returns 0, or -1 when it does not load or decode. */
-static int alloc_fixture_load(alloc_fixture *f, const char *yaml, const char *gates) {
+static inline int alloc_fixture_load(alloc_fixture *f, const char *yaml, const char *gates) {
   memset(f, 0, sizeof *f);
-  docset ds = {0};
   strbuf err = STRBUF_INIT;
-  int rc = docs_load_buffer("fixture", yaml, strlen(yaml), &ds, &err) ? -1 : 0;
+  int rc = objects_load_buffer("fixture", yaml, strlen(yaml), &f->set, &err) ? -1 : 0;
   sb_free(&err);
-  f->objs = xcalloc(ds.n + 1, sizeof *f->objs);
-  for (size_t i = 0; rc == 0 && i < ds.n; i++) {
-    errlist errs = {0};
-    api_object *o = api_object_decode(ds.items[i].root, NULL, 0, &errs);
-    if (!o || errs.n) rc = -1;
-    if (o) f->objs[f->n++] = o;
-    errlist_free(&errs);
+  f->objs = xcalloc(f->set.n + 1, sizeof *f->objs);
+  for (size_t i = 0; i < f->set.n; i++) {
+    if (!loaded_object_ok(&f->set.items[i])) rc = -1;
+    else f->objs[f->n++] = f->set.items[i].obj;
   }
-  docset_free(&ds);
   gates_default(&f->in.gates);
   char gerr[128];
   if (gates && !gates_parse(&f->in.gates, gates, gerr, sizeof gerr)) rc = -1;
@@ -57,8 +53,8 @@ static int alloc_fixture_load(alloc_fixture *f, const char *yaml, const char *ga
   return f->nd ? rc : -1;
 }
 
-static void alloc_fixture_free(alloc_fixture *f) {
-  for (size_t i = 0; i < f->n; i++) api_object_free(f->objs[i]);
+static inline void alloc_fixture_free(alloc_fixture *f) {
+  object_set_free(&f->set);
   free(f->objs);
   free((void *)f->in.slices);
   free((void *)f->in.classes);
@@ -69,7 +65,7 @@ static void alloc_fixture_free(alloc_fixture *f) {
 /* The exponential case: r single-device requests tied by one matchAttribute;
  * groups of group_size devices share a value. With every group smaller than
  * r it is unsatisfiable; upstream's search enumerates every arrangement. */
-static char *alloc_fixture_matching_groups(int r, int groups, int group_size, int extra_group_size) {
+static inline char *alloc_fixture_matching_groups(int r, int groups, int group_size, int extra_group_size) {
   strbuf sb = STRBUF_INIT;
   sb_puts(&sb, "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\n"
                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
@@ -81,7 +77,7 @@ static char *alloc_fixture_matching_groups(int r, int groups, int group_size, in
     int n = g < groups ? group_size : extra_group_size;
     for (int i = 0; i < n; i++) sb_printf(&sb, "  - name: dev-%d-%d\n    attributes: {group: {int: %d}}\n", g, i, g);
   }
-  sb_puts(&sb, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: claim-0, namespace: default}\n"
+  sb_puts(&sb, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: claim-0}\n"
                "spec:\n  devices:\n    requests:\n");
   for (int i = 0; i < r; i++) sb_printf(&sb, "    - name: req-%d\n      exactly: {deviceClassName: gpu}\n", i);
   sb_puts(&sb, "    constraints:\n    - matchAttribute: gpu.example.com/group\n");

@@ -179,3 +179,11 @@ bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t ci, uint3
   }
   return true;
 }
+
+bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b) {
+  tracker t = {.match = match};
+  aval store;
+  if (!tracker_accepts(k, &t, a, &store)) return false;
+  tracker_push(k->a, &t, 0, &store);
+  return tracker_accepts(k, &t, b, &store);
+}

@@ -1,8 +1,235 @@
-/* alloc_explain.c: why claims do not fit on a node (dra allocate --explain). */
+/* alloc_explain.c: why claims do not fit on a node (dra allocate --explain).
+ * Each claim is looked at alone, against the devices already allocated:
+ * per request and subrequest, how many devices survive each filter, why the
+ * others are unavailable, the nearest miss, and for each constraint the
+ * device pairs it refuses. One JSON document carries the data; the text form
+ * is rendered from it.
+ *
+ * JSON schema (-o json):
+ *   {"node": str, "error": str?  (preparation failed: the allocator's error),
+ *    "pools": [{"driver", "pool", "state": "ok"|"incomplete"|"invalid", "devices": int}],
+ *    "claims": [{"claim": "ns/name",
+ *      "requests": [{"request": "req" | "req/sub", "class": str, "mode": "ExactCount"|"All",
+ *        "needed": int, "visible": int, "classSelected": int, "requestSelected": int,
+ *        "free": int, "unavailable": [{"device": "driver/pool/device", "reason": str}],
+ *        "error": str?, "nearestMiss": str?}],
+ *      "constraints": [{"index": int, "kind": "matchAttribute"|"distinctAttribute",
+ *        "attribute": str, "pairs": int, "failingPairs": int,
+ *        "examples": [{"a": devid, "aRequest": str, "b": devid, "bRequest": str}],
+ *        "missingAttribute": [devid]}]}]} */
 #include "alloc/alloc_internal.h"
+#include "codec/doc.h"
+#include <stdio.h>
+#include <string.h>
+
+#define EXPLAIN_MAX_LISTED 8
+
+static const char *devid(arena *a, const alloc_dev *dv) {
+  return arena_printf(a, "%s/%s/%s", dv->driver->str, dv->pool->str, dv->name->str);
+}
+
+static const char *taint_text(arena *a, const device *d, const device_toleration_list *tols) {
+  for (uint32_t i = 0; i < d->taints.n; i++) {
+    const device_taint *x = &d->taints.items[i];
+    device_taint_list one = {(device_taint *)x, 1, true};
+    device one_dev = {.taints = one};
+    if (!alloc_tolerated(&one_dev, tols))
+      return arena_printf(a, "tainted %s=%s:%s, not tolerated", x->key ? x->key : "", x->value ? x->value : "",
+                          x->effect ? x->effect : "");
+  }
+  return "tainted";
+}
+
+/* Why a selected device cannot be taken now; NULL when it is free. */
+static const char *why_unavailable(alloc_call *k, const preq *r, uint32_t ci) {
+  const alloc_dev *dv = k->cands[ci].dev;
+  if (!r->admin && dv->held && dv->held->exclusive)
+    return arena_printf(k->a, "held by %s", dv->held->holder ? dv->held->holder : "another claim");
+  if (dv->d->consumes_counters.n) {
+    if (!k->f.part) return "consumes counters, but DRAPartitionableDevices is disabled";
+    if (!alloc_counters_charge(k, ci)) return "shared counters exhausted";
+    alloc_counters_release(k, ci);
+  }
+  if (k->f.taints && !alloc_tolerated(dv->d, r->tols)) return taint_text(k->a, dv->d, r->tols);
+  if (k->f.cap && !alloc_fits(k, ci, r)) return "not enough capacity left";
+  return NULL;
+}
+
+typedef struct req_view {
+  preq *r;
+  uint32_t *free;
+  uint32_t n_free;
+} req_view;
+
+static json_t *request_report(alloc_call *k, preq *r, req_view *rv) {
+  json_t *o = json_object();
+  json_object_set_new(o, "request", json_string(r->result_name));
+  json_object_set_new(o, "class", json_string(r->cls->metadata.name ? r->cls->metadata.name : ""));
+  json_object_set_new(o, "mode", json_string(r->all ? "All" : "ExactCount"));
+  json_object_set_new(o, "needed", json_integer(r->needed));
+  json_t *unavailable = json_array();
+  uint32_t visible = 0, stage[SELECT_PASSED + 1] = {0};
+  strbuf miss = STRBUF_INIT;
+  rv->r = r;
+  rv->free = arena_calloc(k->a, k->n_cands + 1, sizeof *rv->free);
+  for (uint32_t ci = 0; ci < k->n_cands; ci++) {
+    const alloc_dev *dv = k->cands[ci].dev;
+    if (!k->f.binding && dv->has_binding_conditions) continue;
+    visible++;
+    int s = alloc_select_stage(k, r, ci);
+    if (s < 0) {
+      json_object_set_new(o, "error", json_string(sb_str(&k->err)));
+      sb_truncate(&k->err, 0);
+      k->has_err = false;
+      break;
+    }
+    stage[s]++;
+    if (s != SELECT_PASSED) continue;
+    const char *why = why_unavailable(k, r, ci);
+    if (!why) {
+      rv->free[rv->n_free++] = ci;
+      continue;
+    }
+    if (json_array_size(unavailable) < EXPLAIN_MAX_LISTED)
+      json_array_append_new(unavailable, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "reason", why));
+    if (json_array_size(unavailable) <= 3) sb_printf(&miss, "; %s %s", dv->name->str, why);
+  }
+  json_object_set_new(o, "visible", json_integer(visible));
+  json_object_set_new(o, "classSelected", json_integer(visible - stage[SELECT_CLASS]));
+  json_object_set_new(o, "requestSelected", json_integer(stage[SELECT_NODE] + stage[SELECT_PASSED]));
+  json_object_set_new(o, "free", json_integer(rv->n_free));
+  json_object_set_new(o, "unavailable", unavailable);
+  int64_t want = r->all ? stage[SELECT_PASSED] : r->needed;
+  if ((int64_t)rv->n_free < want || (r->all && want == 0)) {
+    char *m = arena_printf(k->a, "needs %lld, %u free%s", (long long)(r->all ? want : r->needed), rv->n_free, sb_str(&miss));
+    json_object_set_new(o, "nearestMiss", json_string(m));
+  }
+  sb_free(&miss);
+  return o;
+}
+
+static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_view *views, uint32_t n_views) {
+  const tracker *t = &pc->trk[ti];
+  json_t *o = json_pack("{s:i, s:s, s:s}", "index", (json_int_t)ti, "kind", t->match ? "matchAttribute" : "distinctAttribute",
+                        "attribute", t->attr->str);
+  json_t *examples = json_array(), *missing = json_array();
+  long long pairs = 0, failing = 0;
+  for (uint32_t a = 0; a < n_views; a++) {
+    if (!views[a].r->applies[ti]) continue;
+    for (uint32_t i = 0; i < views[a].n_free; i++) {
+      aval va;
+      if (!alloc_lookup_attr(k, views[a].r, views[a].free[i], t->attr, &va)) {
+        if (json_array_size(missing) < EXPLAIN_MAX_LISTED)
+          json_array_append_new(missing, json_string(devid(k->a, k->cands[views[a].free[i]].dev)));
+        continue;
+      }
+      for (uint32_t b = a; b < n_views; b++) {
+        if (!views[b].r->applies[ti] || (b != a && views[b].r->parent == views[a].r->parent)) continue;
+        for (uint32_t j = b == a ? i + 1 : 0; j < views[b].n_free; j++) {
+          aval vb;
+          if (views[b].free[j] == views[a].free[i] || !alloc_lookup_attr(k, views[b].r, views[b].free[j], t->attr, &vb))
+            continue;
+          pairs++;
+          if (alloc_pair_ok(k, t->match, &va, &vb)) continue;
+          if (failing++ < EXPLAIN_MAX_LISTED)
+            json_array_append_new(examples, json_pack("{s:s, s:s, s:s, s:s}", "a", devid(k->a, k->cands[views[a].free[i]].dev),
+                                                      "aRequest", views[a].r->result_name, "b",
+                                                      devid(k->a, k->cands[views[b].free[j]].dev), "bRequest",
+                                                      views[b].r->result_name));
+        }
+      }
+    }
+  }
+  json_object_set_new(o, "pairs", json_integer(pairs));
+  json_object_set_new(o, "failingPairs", json_integer(failing));
+  json_object_set_new(o, "examples", examples);
+  json_object_set_new(o, "missingAttribute", missing);
+  return o;
+}
+
+static json_t *claim_report(alloc_call *k, pclaim *pc) {
+  json_t *o = json_pack("{s:s}", "claim", pc->label), *reqs = json_array(), *cons = json_array();
+  uint32_t n_views = 0;
+  for (uint32_t q = 0; q < pc->n_reqs; q++) n_views += pc->reqs[q].n_subs;
+  req_view *views = arena_calloc(k->a, n_views + 1, sizeof *views);
+  n_views = 0;
+  for (uint32_t q = 0; q < pc->n_reqs; q++)
+    for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
+      json_array_append_new(reqs, request_report(k, &pc->reqs[q].subs[s], &views[n_views++]));
+  for (uint32_t ti = 0; ti < pc->n_trk; ti++) json_array_append_new(cons, constraint_report(k, pc, ti, views, n_views));
+  json_object_set_new(o, "requests", reqs);
+  json_object_set_new(o, "constraints", cons);
+  return o;
+}
+
+static json_t *pools_report(const alloc_call *k) {
+  static const char *const state[] = {"ok", "incomplete", "invalid"};
+  json_t *v = json_array();
+  for (uint32_t i = 0; i < k->n_pools; i++)
+    json_array_append_new(v, json_pack("{s:s, s:s, s:s, s:i}", "driver", k->pools[i].driver->str, "pool", k->pools[i].name->str,
+                                       "state", state[k->pools[i].state], "devices", (json_int_t)k->pools[i].n_cands));
+  return v;
+}
+
+static const char *str(const json_t *o, const char *key) { return json_string_value(json_object_get(o, key)); }
+static long long num(const json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
+
+static void render_request(strbuf *sb, const json_t *r) {
+  sb_printf(sb, "  request %s (class %s, %s): needs %lld\n", str(r, "request"), str(r, "class"), str(r, "mode"),
+            num(r, "needed"));
+  sb_printf(sb, "    devices the node can see: %lld\n    passing class selectors: %lld\n"
+                "    passing request selectors: %lld\n    free: %lld\n",
+            num(r, "visible"), num(r, "classSelected"), num(r, "requestSelected"), num(r, "free"));
+  size_t i;
+  json_t *u;
+  json_array_foreach(json_object_get(r, "unavailable"), i, u) sb_printf(sb, "      %s: %s\n", str(u, "device"), str(u, "reason"));
+  if (str(r, "error")) sb_printf(sb, "    error: %s\n", str(r, "error"));
+  if (str(r, "nearestMiss")) sb_printf(sb, "    nearest miss: %s\n", str(r, "nearestMiss"));
+}
+
+static void render_constraint(strbuf *sb, const json_t *c) {
+  sb_printf(sb, "  constraint #%lld %s %s: %lld of %lld device pairs fail\n", num(c, "index"), str(c, "kind"),
+            str(c, "attribute"), num(c, "failingPairs"), num(c, "pairs"));
+  size_t i;
+  json_t *e;
+  json_array_foreach(json_object_get(c, "examples"), i, e)
+      sb_printf(sb, "      %s (%s) and %s (%s)\n", str(e, "a"), str(e, "aRequest"), str(e, "b"), str(e, "bRequest"));
+  json_array_foreach(json_object_get(c, "missingAttribute"), i, e)
+      sb_printf(sb, "      %s has no attribute %s\n", json_string_value(e), str(c, "attribute"));
+}
+
+static void render_text(strbuf *sb, const json_t *root) {
+  size_t i, j;
+  json_t *p, *c, *x;
+  sb_printf(sb, "node %s:\n", str(root, "node"));
+  json_array_foreach(json_object_get(root, "pools"), i, p)
+      sb_printf(sb, "  pool %s/%s: %s, %lld devices\n", str(p, "driver"), str(p, "pool"), str(p, "state"), num(p, "devices"));
+  if (str(root, "error")) sb_printf(sb, "error: %s\n", str(root, "error"));
+  json_array_foreach(json_object_get(root, "claims"), i, c) {
+    sb_printf(sb, "claim %s:\n", str(c, "claim"));
+    json_array_foreach(json_object_get(c, "requests"), j, x) render_request(sb, x);
+    json_array_foreach(json_object_get(c, "constraints"), j, x) render_constraint(sb, x);
+  }
+}
 
 void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n, bool json,
                    strbuf *sb) {
-  (void)ix, (void)nd, (void)claims, (void)n, (void)json;
-  sb_puts(sb, "");
+  arena *a = arena_new();
+  alloc_call k;
+  alloc_call_init(&k, ix, nd, a);
+  k.has_deadline = false;
+  json_t *root = json_pack("{s:s}", "node", k.node_name ? k.node_name : "");
+  json_t *list = json_array();
+  if (alloc_gather_pools(&k) < 0 || alloc_prepare_claims(&k, claims, n) < 0) {
+    json_object_set_new(root, "error", json_string(sb_str(&k.err)));
+  } else {
+    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c]));
+  }
+  json_object_set_new(root, "pools", pools_report(&k));
+  json_object_set_new(root, "claims", list);
+  if (json) doc_write_json(sb, root);
+  else render_text(sb, root);
+  json_decref(root);
+  sb_free(&k.err);
+  arena_free(a);
 }

@@ -132,6 +132,10 @@ static void add_allocated(alloc_index *ix, const resource_claim *rc) {
       if (r->consumed_capacity.set) held_add_capacity(ix->a, h, &r->consumed_capacity);
     } else {
       h->exclusive = true;
+      if (!h->holder)
+        h->holder = rc->metadata.namespace_ && rc->metadata.namespace_[0]
+                        ? arena_printf(ix->a, "%s/%s", rc->metadata.namespace_, rc->metadata.name ? rc->metadata.name : "")
+                        : arena_strdup(ix->a, rc->metadata.name ? rc->metadata.name : "");
     }
   }
 }

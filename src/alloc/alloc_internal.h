@@ -19,6 +19,7 @@ typedef struct alloc_held {
   bool exclusive; /* AllocatedDevices */
   bool shared;    /* some AllocatedSharedDeviceIDs entry */
   bool has_agg;   /* key of AggregatedCapacity */
+  const char *holder; /* ns/name of the first claim holding it exclusively */
   uint32_t n_agg;
   const atom **agg_name;
   __int128 *agg_nanos;
@@ -211,6 +212,10 @@ int alloc_prepare_claims(alloc_call *k, const resource_claim *const *claims, siz
 
 /* alloc_select.c: 1 selectable, 0 not, -1 error (reported). quiet: errors count as selectable, unreported. */
 int alloc_selectable(alloc_call *k, preq *r, uint32_t cand, bool quiet);
+/* For explain: the stage that refuses the device, SELECT_PASSED, or -1 on an
+ * error (reported); derived attributes are evaluated for passing devices. */
+enum { SELECT_CLASS, SELECT_REQUEST, SELECT_NODE, SELECT_PASSED };
+int alloc_select_stage(alloc_call *k, preq *r, uint32_t cand);
 
 /* alloc_constraint.c */
 bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
@@ -218,6 +223,8 @@ void alloc_constraint_remove(pclaim *pc, uint32_t rec);
 bool alloc_constraint_applies(const device_constraint *dc, const preq *r);
 bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t cand, const atom *name, aval *out);
 bool aval_equal_scalar(const aval *a, const aval *b);
+/* Would a constraint (match or distinct) accept devices with values a and b? */
+bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b);
 
 /* alloc_capacity.c */
 bool alloc_fits(alloc_call *k, uint32_t cand, const preq *r);

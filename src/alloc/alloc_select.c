@@ -122,17 +122,18 @@ static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
   return 0;
 }
 
-/* Selectors and node selection: 1, 0, or -1 error (reported unless quiet). */
-static int selectors_pass(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet) {
+/* How far dv gets: SELECT_* (the stage that refused it, or SELECT_PASSED),
+ * or -1 on an error (reported unless quiet). */
+static int select_stage(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet) {
   char who[300];
   snprintf(who, sizeof who, "class %s", r->cls->metadata.name ? r->cls->metadata.name : "");
   int s = run_list(k, &r->cls->spec.selectors, who, dv, quiet);
-  if (s <= 0) return s;
+  if (s <= 0) return s < 0 ? -1 : SELECT_CLASS;
   snprintf(who, sizeof who, "claim %s", r->label);
   s = run_list(k, r->sels, who, dv, quiet);
-  if (s <= 0) return s;
+  if (s <= 0) return s < 0 ? -1 : SELECT_REQUEST;
   const resource_slice_spec *sp = &dv->slice->s->spec;
-  if (!sp->per_device_node_selection_set || !sp->per_device_node_selection) return 1;
+  if (!sp->per_device_node_selection_set || !sp->per_device_node_selection) return SELECT_PASSED;
   strbuf e = STRBUF_INIT;
   const device *d = dv->d;
   s = alloc_node_matches(k->nd, d->node_name, d->all_nodes_set && d->all_nodes, d->node_selector, &e);
@@ -143,6 +144,12 @@ static int selectors_pass(alloc_call *k, preq *r, const alloc_dev *dv, bool quie
     sb_free(&sel);
   }
   sb_free(&e);
+  return s < 0 ? -1 : s ? SELECT_PASSED : SELECT_NODE;
+}
+
+int alloc_select_stage(alloc_call *k, preq *r, uint32_t ci) {
+  int s = select_stage(k, r, k->cands[ci].dev, false);
+  if (s == SELECT_PASSED && r->derived->n && eval_derived(k, r, ci) < 0) return -1;
   return s;
 }
 
@@ -150,8 +157,9 @@ int alloc_selectable(alloc_call *k, preq *r, uint32_t ci, bool quiet) {
   const alloc_dev *dv = k->cands[ci].dev;
   if (!k->f.binding && dv->has_binding_conditions) return 0;
   if (r->memo[ci]) return r->memo[ci] == 2;
-  int s = selectors_pass(k, r, dv, quiet);
+  int s = select_stage(k, r, dv, quiet);
   if (s < 0) return quiet ? 1 : -1; /* errors are never memoised */
+  s = s == SELECT_PASSED;
   if (s && r->derived->n) {
     if (quiet) return 1;
     if (eval_derived(k, r, ci) < 0) return -1;

@@ -103,7 +103,7 @@ bool alloc_fits(alloc_call *k, uint32_t ci, const preq *r) {
     while (j < m->n && m->items[j].key != r->capreq->requests.items[i].key) j++;
     if (j == m->n) return false;
   }
-  const __int128 *inf = k->infcap[ci];
+  const __int128 *inf = k->cands[ci].infcap;
   for (uint32_t i = 0; i < m->n; i++) {
     const device_capacity *dc = &m->items[i].value;
     __int128 a = amount(r, m->items[i].key, dc);

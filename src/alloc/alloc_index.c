@@ -153,6 +153,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
   alloc_map_init(&ix->held, a);
   alloc_map_init(&ix->classes, a);
   alloc_map_init(&ix->sel_memo, a);
+  alloc_map_init(&ix->programs, a);
   for (size_t i = 0; i < in->n_allocated; i++) add_allocated(ix, in->allocated[i]);
   for (size_t i = 0; i < in->n_classes; i++)
     if (in->classes[i]->metadata.name)

@@ -61,6 +61,7 @@ struct alloc_index {
   alloc_map held;     /* (driver, pool, device) -> alloc_held* */
   alloc_map classes;  /* class-name atom -> const device_class* */
   alloc_map sel_memo; /* (program, device) -> 1 false, 2 true */
+  alloc_map programs; /* (expression text pointer, derived) -> compiled program */
 };
 
 void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f);
@@ -92,6 +93,10 @@ typedef struct alloc_cand {
   uint32_t n_use;     /* counter consumption entries */
   uint32_t *use_ctr;  /* index into pool->ctrs */
   __int128 *use_nanos;
+  /* search state */
+  uint32_t excl;      /* exclusive in-flight holders */
+  uint32_t shares;    /* in-flight shares */
+  __int128 *infcap;   /* per device capacity: in-flight consumption (lazy) */
 } alloc_cand;
 
 /* ---- constraint values and trackers (alloc_constraint.c) ---- */
@@ -159,7 +164,7 @@ typedef struct alloc_rec {
   preq *r;
   bool multi, charged;
   __int128 *consumed; /* per device capacity, multi only */
-  char share_id[40];
+  char *share_id;
 } alloc_rec;
 
 typedef struct pclaim {
@@ -169,7 +174,7 @@ typedef struct pclaim {
   uint32_t n_reqs;
   tracker *trk;
   uint32_t n_trk;
-  alloc_rec recs[ALLOC_MAX_RESULTS + 1];
+  alloc_rec *recs; /* room for the most devices the claim can take (<= 32) */
   uint32_t n_rec;
 } pclaim;
 
@@ -184,9 +189,6 @@ typedef struct alloc_call {
   uint32_t n_pools;
   alloc_cand *cands;
   uint32_t n_cands;
-  uint32_t *excl;       /* per candidate: exclusive in-flight holders */
-  uint32_t *shares;     /* per candidate: in-flight shares */
-  __int128 **infcap;    /* per candidate: per device capacity, in-flight consumption */
   pclaim *claims;
   uint32_t n_claims;
   strbuf err;

@@ -99,7 +99,16 @@ static bool consumption_valid(const alloc_pool *p, const alloc_slice *sl) {
   return true;
 }
 
+#define LINEAR_LIMIT 16 /* below this many entries a linear scan beats a hash map */
+
 static bool device_names_unique(alloc_call *k, const alloc_pool *p) {
+  if (p->n_dslices == 1 && p->dslices[0]->n_devs <= LINEAR_LIMIT) {
+    const alloc_slice *sl = p->dslices[0];
+    for (uint32_t i = 1; i < sl->n_devs; i++)
+      for (uint32_t j = 0; j < i; j++)
+        if (sl->devs[i].name == sl->devs[j].name) return false;
+    return true;
+  }
   alloc_map seen;
   alloc_map_init(&seen, k->a);
   for (uint32_t i = 0; i < p->n_dslices; i++)
@@ -172,7 +181,7 @@ static void build_pool(alloc_call *k, alloc_pool *p, const alloc_idlist *kept, c
   alloc_index *ix = k->ix;
   alloc_slice **ks = arena_calloc(k->a, kept->n + 1, sizeof *ks);
   for (uint32_t i = 0; i < kept->n; i++) ks[i] = &ix->slices[kept->v[i]];
-  qsort(ks, kept->n, sizeof *ks, by_name);
+  if (kept->n > 1) qsort(ks, kept->n, sizeof *ks, by_name);
   uint32_t n_full = full ? full->n : 0;
   p->dslices = arena_calloc(k->a, kept->n + 1, sizeof *p->dslices);
   p->others = arena_calloc(k->a, kept->n + n_full + 1, sizeof *p->others);
@@ -223,7 +232,7 @@ static bool settle_pool(alloc_call *k, gpool *g, alloc_pool *p) {
 }
 
 static void resolve_consumption(alloc_call *k, alloc_cand *c) {
-  if (!k->f.part) return;
+  if (!k->f.part || !c->dev->d->consumes_counters.n) return;
   const device_counter_consumption_list *cc = &c->dev->d->consumes_counters;
   uint32_t n = 0;
   for (uint32_t j = 0; j < cc->n; j++) n += cc->items[j].counters.n;
@@ -234,6 +243,21 @@ static void resolve_consumption(alloc_call *k, alloc_cand *c) {
       c->use_ctr[c->n_use] = (uint32_t)find_counter(c->pool, cc->items[j].counter_set, cc->items[j].counters.items[m].key);
       c->use_nanos[c->n_use++] = cc->items[j].counters.items[m].value.value.nanos;
     }
+}
+
+/* Index + 1 of the group of (driver, pool), 0 if none; a map once there are many. */
+static uintptr_t find_group(alloc_map *m, const gpool *gs, uint32_t n, const atom *driver, const atom *pool) {
+  if (n > LINEAR_LIMIT) return (uintptr_t)alloc_map_get(m, driver, pool, NULL);
+  for (uint32_t i = 0; i < n; i++)
+    if (gs[i].driver == driver && gs[i].name == pool) return i + 1;
+  return 0;
+}
+
+static void add_group(alloc_map *m, const gpool *gs, uint32_t n) {
+  if (n == LINEAR_LIMIT + 1)
+    for (uint32_t i = 0; i < n; i++) alloc_map_put(m, gs[i].driver, gs[i].name, NULL, (void *)(uintptr_t)(i + 1));
+  else if (n > LINEAR_LIMIT + 1)
+    alloc_map_put(m, gs[n - 1].driver, gs[n - 1].name, NULL, (void *)(uintptr_t)n);
 }
 
 static int gather_groups(alloc_call *k, gpool **out, uint32_t *n_out) {
@@ -252,12 +276,12 @@ static int gather_groups(alloc_call *k, gpool **out, uint32_t *n_out) {
       if (!r) continue;
       const alloc_dev probe = {.driver = sl->s->spec.driver ? sl->s->spec.driver : atom_cstr(""),
                                .pool = sl->s->spec.pool.name ? sl->s->spec.pool.name : atom_cstr("")};
-      uintptr_t gi = (uintptr_t)alloc_map_get(&groups, probe.driver, probe.pool, NULL);
+      uintptr_t gi = find_group(&groups, gs, n, probe.driver, probe.pool);
       if (!gi) {
         gs = arena_grow(k->a, gs, n * sizeof *gs, (n + 1) * sizeof *gs);
         gs[n] = (gpool){probe.driver, probe.pool, sl->s->spec.pool.generation, {0}};
         gi = ++n;
-        alloc_map_put(&groups, probe.driver, probe.pool, NULL, (void *)gi);
+        add_group(&groups, gs, n);
       }
       gpool *g = &gs[gi - 1];
       int64_t gen = sl->s->spec.pool.generation;
@@ -277,7 +301,7 @@ int alloc_gather_pools(alloc_call *k) {
   k->pools = arena_calloc(k->a, n + 1, sizeof *k->pools);
   for (uint32_t i = 0; i < n; i++)
     if (settle_pool(k, &gs[i], &k->pools[k->n_pools])) k->n_pools++;
-  qsort(k->pools, k->n_pools, sizeof *k->pools, pool_order);
+  if (k->n_pools > 1) qsort(k->pools, k->n_pools, sizeof *k->pools, pool_order);
   uint32_t total = 0;
   for (uint32_t i = 0; i < k->n_pools; i++)
     for (uint32_t j = 0; j < k->pools[i].n_dslices; j++) total += k->pools[i].dslices[j]->n_devs;
@@ -294,8 +318,5 @@ int alloc_gather_pools(alloc_call *k) {
       }
     p->n_cands = k->n_cands - p->first_cand;
   }
-  k->excl = arena_calloc(k->a, k->n_cands + 1, sizeof *k->excl);
-  k->shares = arena_calloc(k->a, k->n_cands + 1, sizeof *k->shares);
-  k->infcap = arena_calloc(k->a, k->n_cands + 1, sizeof *k->infcap);
   return 0;
 }

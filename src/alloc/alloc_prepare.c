@@ -6,6 +6,16 @@
 
 static const char *own(const atom *a) { return a ? a->str : ""; }
 
+/* "namespace/name", or "name" without a namespace. */
+static char *claim_label(arena *a, const object_meta *m) {
+  const char *ns = m->namespace_ ? m->namespace_ : "", *name = m->name ? m->name : "";
+  size_t nl = strlen(ns), ml = strlen(name);
+  char *s = arena_alloc(a, nl + ml + 2), *p = s;
+  if (nl) memcpy(p, ns, nl), p += nl, *p++ = '/';
+  memcpy(p, name, ml + 1);
+  return s;
+}
+
 static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_request *ex,
                        const device_sub_request *sub) {
   const device_selector_list *sels = ex ? &ex->selectors : &sub->selectors;
@@ -44,7 +54,7 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
   r->tols = ex ? &ex->tolerations : &sub->tolerations;
   r->capreq = ex ? ex->capacity : sub->capacity;
   r->memo = arena_calloc(k->a, k->n_cands + 1, 1);
-  r->dvals = arena_calloc(k->a, (size_t)k->n_cands * r->derived->n + 1, sizeof *r->dvals);
+  if (r->derived->n) r->dvals = arena_calloc(k->a, (size_t)k->n_cands * r->derived->n, sizeof *r->dvals);
   if (!mode || !strcmp(mode, "ExactCount")) {
     r->needed = count_set ? count : 1;
     return 0;
@@ -126,16 +136,21 @@ static int prepare_claim(alloc_call *k, pclaim *pc) {
   const device_claim *dc = &pc->rc->spec.devices;
   pc->n_reqs = dc->requests.n;
   pc->reqs = arena_calloc(k->a, pc->n_reqs + 1, sizeof *pc->reqs);
-  int64_t bound = 0;
+  int64_t bound = 0, most = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++) {
     if (prepare_request(k, pc, q) < 0) return -1;
     bound += pc->reqs[q].min_needed;
+    int64_t max = 0;
+    for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
+      if (pc->reqs[q].subs[s].needed > max) max = pc->reqs[q].subs[s].needed;
+    most += max;
   }
   if (bound > ALLOC_MAX_RESULTS) {
     alloc_errf(k, "claim %s: number of requested devices %lld exceeds the claim limit of %d", pc->label, (long long)bound,
                ALLOC_MAX_RESULTS);
     return -1;
   }
+  pc->recs = arena_alloc(k->a, (size_t)(most < ALLOC_MAX_RESULTS ? most + 1 : ALLOC_MAX_RESULTS + 1) * sizeof *pc->recs);
   pc->n_trk = dc->constraints.n;
   pc->trk = arena_calloc(k->a, pc->n_trk + 1, sizeof *pc->trk);
   for (uint32_t i = 0; i < pc->n_trk; i++) {
@@ -150,7 +165,8 @@ static int prepare_claim(alloc_call *k, pclaim *pc) {
   for (uint32_t q = 0; q < pc->n_reqs; q++)
     for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++) {
       preq *r = &pc->reqs[q].subs[s];
-      r->applies = arena_calloc(k->a, pc->n_trk + 1, sizeof *r->applies);
+      if (!pc->n_trk) continue;
+      r->applies = arena_calloc(k->a, pc->n_trk, sizeof *r->applies);
       for (uint32_t i = 0; i < pc->n_trk; i++) r->applies[i] = alloc_constraint_applies(&dc->constraints.items[i], r);
     }
   return 0;
@@ -163,8 +179,7 @@ int alloc_prepare_claims(alloc_call *k, const resource_claim *const *claims, siz
     pclaim *pc = &k->claims[c];
     pc->rc = claims[c];
     const object_meta *m = &claims[c]->metadata;
-    pc->label = m->namespace_ && m->namespace_[0] ? arena_printf(k->a, "%s/%s", m->namespace_, m->name ? m->name : "")
-                                                  : arena_strdup(k->a, m->name ? m->name : "");
+    pc->label = claim_label(k->a, m);
     if (prepare_claim(k, pc) < 0) return -1;
   }
   return 0;

@@ -16,38 +16,38 @@ bool alloc_claim_holds(const pclaim *pc, uint32_t ci) {
 
 bool alloc_in_use(const alloc_call *k, uint32_t ci) {
   const alloc_dev *dv = k->cands[ci].dev;
-  return (dv->held && dv->held->exclusive) || k->excl[ci] > 0;
+  return (dv->held && dv->held->exclusive) || k->cands[ci].excl > 0;
 }
 
 static bool is_multi(const alloc_call *k, const alloc_dev *dv) {
   return k->f.cap && dv->d->allow_multiple_allocations_set && dv->d->allow_multiple_allocations;
 }
 
-static void new_share_id(alloc_call *k, const pclaim *pc, const alloc_dev *dv, char *out) {
+static char *new_share_id(alloc_call *k, const pclaim *pc, const alloc_dev *dv) {
   uint64_t h1 = atom_hash_bytes(pc->label, strlen(pc->label)) ^ ((uint64_t)dv->name->id << 32);
   uint64_t h2 = (dv->driver->hash * 31 + dv->pool->hash) ^ (++k->share_seq * 0x9E3779B97F4A7C15ull);
-  snprintf(out, 40, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(h1 >> 32), (unsigned)(h1 >> 16) & 0xffff,
+  return arena_printf(k->a, "%08x-%04x-4%03x-%04x-%012llx", (unsigned)(h1 >> 32), (unsigned)(h1 >> 16) & 0xffff,
            (unsigned)h1 & 0xfff, (unsigned)(0x8000 | ((h2 >> 48) & 0x3fff)), (unsigned long long)(h2 & 0xffffffffffffull));
 }
 
 static void take_share(alloc_call *k, pclaim *pc, alloc_rec *rec) {
   const alloc_dev *dv = k->cands[rec->cand].dev;
   uint32_t n = dv->d->capacity.n;
-  if (!k->infcap[rec->cand]) k->infcap[rec->cand] = arena_calloc(k->a, n + 1, sizeof(__int128));
+  if (!k->cands[rec->cand].infcap) k->cands[rec->cand].infcap = arena_calloc(k->a, n + 1, sizeof(__int128));
   rec->consumed = arena_calloc(k->a, n + 1, sizeof(__int128));
   alloc_consumed(k, rec->cand, rec->r, rec->consumed);
-  for (uint32_t i = 0; i < n; i++) k->infcap[rec->cand][i] += rec->consumed[i];
-  k->shares[rec->cand]++;
-  new_share_id(k, pc, dv, rec->share_id);
+  for (uint32_t i = 0; i < n; i++) k->cands[rec->cand].infcap[i] += rec->consumed[i];
+  k->cands[rec->cand].shares++;
+  rec->share_id = new_share_id(k, pc, dv);
 }
 
 /* AD-10, and the rollback of a partly admitted candidate. */
 static void undo_rec(alloc_call *k, pclaim *pc, alloc_rec *rec, uint32_t idx) {
   alloc_constraint_remove(pc, idx);
-  if (!rec->multi) k->excl[rec->cand]--;
+  if (!rec->multi) k->cands[rec->cand].excl--;
   if (rec->consumed) {
-    for (uint32_t i = 0; i < k->cands[rec->cand].dev->d->capacity.n; i++) k->infcap[rec->cand][i] -= rec->consumed[i];
-    k->shares[rec->cand]--;
+    for (uint32_t i = 0; i < k->cands[rec->cand].dev->d->capacity.n; i++) k->cands[rec->cand].infcap[i] -= rec->consumed[i];
+    k->cands[rec->cand].shares--;
   }
   if (rec->charged) alloc_counters_release(k, rec->cand);
 }
@@ -65,7 +65,7 @@ static step_result admit(alloc_call *k, uint32_t c, preq *r, uint32_t ci, bool m
   if (!rec.multi && r->admin && alloc_claim_holds(pc, ci)) return ST_FAIL;        /* AD-1 */
   if (!r->admin && alloc_in_use(k, ci)) return ST_FAIL;                            /* AD-2 */
   if (!k->f.part && dv->d->consumes_counters.n) return ST_FAIL;                    /* AD-3 */
-  bool shared_before = rec.multi && ((dv->held && dv->held->has_agg) || k->shares[ci] > 0);
+  bool shared_before = rec.multi && ((dv->held && dv->held->has_agg) || k->cands[ci].shares > 0);
   if (k->f.part && dv->d->consumes_counters.n && !shared_before) {                 /* AD-4 */
     if (!alloc_counters_charge(k, ci)) return ST_FAIL;
     rec.charged = true;
@@ -82,7 +82,7 @@ static step_result admit(alloc_call *k, uint32_t c, preq *r, uint32_t ci, bool m
                pc->label, r->name ? r->name->str : "", dv->driver->str, dv->pool->str, dv->name->str);
     return ST_ERR;
   }
-  if (!rec.multi) k->excl[ci]++;                                                   /* AD-7 */
+  if (!rec.multi) k->cands[ci].excl++;                                                   /* AD-7 */
   if (k->f.cap && !alloc_fits(k, ci, r)) {                                         /* AD-8 */
     undo_rec(k, pc, &rec, idx);
     return ST_FAIL;

@@ -9,13 +9,20 @@
 static const cel_options selector_env = {
     .env = CEL_ENV_STORED_EXPRESSIONS, .consumable_capacity = true, .list_type_attributes = true};
 
-static const cel_program *compile(const char *expr, bool derived, bool list, char *err, size_t n) {
+/* The program for an expression of the input objects: compiled once per
+ * index (keyed by the text's address), through the process-wide cache. */
+static const cel_program *compile(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
+  bool list = !derived || k->f.list;
+  const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
+  const cel_program *p = alloc_map_get(&k->ix->programs, expr, key2, NULL);
+  if (p) return p;
   cel_options o = selector_env;
   o.derived = derived;
   o.list_type_attributes = !derived || list;
   cel_compile_result res = {0};
-  const cel_program *p = cel_cache_get(expr, strlen(expr), &o, &res);
+  p = cel_cache_get(expr, strlen(expr), &o, &res);
   if (!p) snprintf(err, n, "%s", res.error ? res.error : "compile failed");
+  else alloc_map_put(&k->ix->programs, expr, key2, NULL, (void *)p);
   cel_compile_result_free(&res);
   return p;
 }
@@ -28,7 +35,7 @@ static void eval_opts(const alloc_call *k, cel_eval_opts *o) {
 
 /* 1 true, 0 false, -1 compile error, -2 runtime error (err filled). */
 static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, char *err, size_t n) {
-  const cel_program *p = compile(expr, false, true, err, n);
+  const cel_program *p = compile(k, expr, false, err, n);
   if (!p) return -1;
   uintptr_t memo = (uintptr_t)alloc_map_get(&k->ix->sel_memo, p, dv, NULL);
   if (memo) return memo == 2;
@@ -44,8 +51,10 @@ static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, ch
   return r;
 }
 
-/* Runs a selector list: 1 all true, 0 one false, -1 error (reported unless quiet). */
-static int run_list(alloc_call *k, const device_selector_list *l, const char *who, const alloc_dev *dv, bool quiet) {
+/* Runs a selector list: 1 all true, 0 one false, -1 error (reported unless
+ * quiet). who_kind/who name the list's owner in messages ("class" / "claim"). */
+static int run_list(alloc_call *k, const device_selector_list *l, const char *who_kind, const char *who,
+                    const alloc_dev *dv, bool quiet) {
   for (uint32_t i = 0; i < l->n; i++) {
     char err[600];
     const char *expr = l->items[i].cel && l->items[i].cel->expression ? l->items[i].cel->expression : "";
@@ -53,9 +62,9 @@ static int run_list(alloc_call *k, const device_selector_list *l, const char *wh
     if (r == 0) return 0;
     if (r > 0) continue;
     if (quiet) return -1;
-    if (r == -1) alloc_errf(k, "%s: selector #%u: CEL compile error: %s", who, i, err);
-    else alloc_errf(k, "%s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who, i, dv->driver->str, dv->pool->str,
-                    dv->name->str, err);
+    if (r == -1) alloc_errf(k, "%s %s: selector #%u: CEL compile error: %s", who_kind, who, i, err);
+    else alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who_kind, who, i, dv->driver->str,
+                    dv->pool->str, dv->name->str, err);
     return -1;
   }
   return 1;
@@ -106,7 +115,7 @@ static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
   for (uint32_t j = 0; j < r->derived->n; j++) {
     const device_derived_attribute *da = &r->derived->items[j];
     char err[600];
-    const cel_program *p = compile(da->expression ? da->expression : "", true, k->f.list, err, sizeof err);
+    const cel_program *p = compile(k, da->expression ? da->expression : "", true, err, sizeof err);
     cel_attr_value v;
     cel_error ce;
     cel_eval_opts o;
@@ -125,12 +134,9 @@ static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
 /* How far dv gets: SELECT_* (the stage that refused it, or SELECT_PASSED),
  * or -1 on an error (reported unless quiet). */
 static int select_stage(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet) {
-  char who[300];
-  snprintf(who, sizeof who, "class %s", r->cls->metadata.name ? r->cls->metadata.name : "");
-  int s = run_list(k, &r->cls->spec.selectors, who, dv, quiet);
+  int s = run_list(k, &r->cls->spec.selectors, "class", r->cls->metadata.name ? r->cls->metadata.name : "", dv, quiet);
   if (s <= 0) return s < 0 ? -1 : SELECT_CLASS;
-  snprintf(who, sizeof who, "claim %s", r->label);
-  s = run_list(k, r->sels, who, dv, quiet);
+  s = run_list(k, r->sels, "claim", r->label, dv, quiet);
   if (s <= 0) return s < 0 ? -1 : SELECT_REQUEST;
   const resource_slice_spec *sp = &dv->slice->s->spec;
   if (!sp->per_device_node_selection_set || !sp->per_device_node_selection) return SELECT_PASSED;

@@ -137,19 +137,10 @@ cel_val cel_program_eval(const cel_program *p, const cel_device *dev, const cel_
   cel_scratch_reset();
   cel_eval ev = {.device = dev, .opts = opts};
   ev.cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
-  cel_val slots_stack[16];
-  ev.slots = p->ast.nslots <= 16 ? slots_stack : cel_scratch_alloc(p->ast.nslots * sizeof *ev.slots);
-  cel_val gl[1];
-  if (p->env.device) {
-    size_t ng = 1 + p->env.nvars;
-    cel_val *g = ng == 1 ? gl : cel_scratch_alloc(ng * sizeof *g);
-    g[0] = (cel_val){.kind = V_MAP, .store = MS_DEVICE, .len = 4};
-    g[0].aux = dev;
-    for (size_t i = 1; i < ng; i++) g[i] = globals[i - 1];
-    ev.globals = g;
-  } else {
-    ev.globals = globals;
-  }
+  ev.slots = p->ast.nslots ? cel_scratch_alloc(p->ast.nslots * sizeof *ev.slots) : NULL;
+  cel_val device = {.kind = V_MAP, .store = MS_DEVICE, .len = 4};
+  device.aux = dev;
+  ev.globals = p->env.device ? &device : globals; /* the device env declares nothing else */
   cel_val r;
   if (dev && dev->error) r = cel_err("%s", dev->error);
   else r = cel_eval_node(&ev, p->ast.root);

@@ -13,10 +13,10 @@ uint64_t cel_sat_mul(uint64_t a, uint64_t b) {
   uint64_t r;
   return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
-uint64_t cel_cost_factor(uint64_t size, double f) {
-  if (size == UINT64_MAX) return UINT64_MAX;
-  double r = ceil((double)size * f);
-  return r >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)r;
+uint64_t cel_cost_factor(uint64_t size, uint64_t num, uint64_t den) {
+  uint64_t m;
+  if (__builtin_mul_overflow(size, num, &m)) return UINT64_MAX;
+  return m / den + (m % den != 0);
 }
 
 typedef struct {
@@ -24,7 +24,9 @@ typedef struct {
 } range;
 
 static range radd(range a, range b) { return (range){cel_sat_add(a.min, b.min), cel_sat_add(a.max, b.max)}; }
-static range rfactor(range a, double f) { return (range){cel_cost_factor(a.min, f), cel_cost_factor(a.max, f)}; }
+static range rfactor(range a, uint64_t num, uint64_t den) {
+  return (range){cel_cost_factor(a.min, num, den), cel_cost_factor(a.max, num, den)};
+}
 static range rmul(range a, range b) { return (range){cel_sat_mul(a.min, b.min), cel_sat_mul(a.max, b.max)}; }
 static range runion(range a, range b) { return (range){a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max}; }
 static const range R_ONE = {1, 1}, R_ZERO = {0, 0}, R_UNKNOWN = {0, UNKNOWN};
@@ -160,10 +162,10 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
       *result_size = s;
       *have_size = true;
     }
-    return rfactor(s, 0.1);
+    return rfactor(s, 1, 10);
   }
   case K_IP_CANON: {
-    range s = rfactor(size_of(c, t), 0.1);
+    range s = rfactor(size_of(c, t), 1, 10);
     return radd(s, s);
   }
   case K_TARGET_02: {
@@ -174,46 +176,46 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
       *result_size = (range){0, max};
       *have_size = true;
     }
-    return rfactor(s, 0.2);
+    return rfactor(s, 2, 10);
   }
   case K_LIST_TRAVERSE: {
     range s = size_of(c, t);
     const cel_type *et = t->type->kind == TY_LIST ? t->type->p[0] : &cel_t_dyn;
     range per = R_ONE;
-    if (et->kind == TY_STRING || et->kind == TY_BYTES) per = radd(R_ONE, rfactor(R_UNKNOWN, 0.1));
+    if (et->kind == TY_STRING || et->kind == TY_BYTES) per = radd(R_ONE, rfactor(R_UNKNOWN, 1, 10));
     return rmul(s, per);
   }
   case K_FIND:
   case K_MATCHES: {
-    range str = rfactor(radd(size_of(c, t), R_ONE), 0.1);
-    range re = rfactor(size_of(c, arg1), 0.25);
+    range str = rfactor(radd(size_of(c, t), R_ONE), 1, 10);
+    range re = rfactor(size_of(c, arg1), 1, 4);
     return rmul(str, re);
   }
-  case K_CONTAINS: return rmul(rfactor(size_of(c, t), 0.1), rfactor(size_of(c, arg1), 0.1));
-  case K_ARG_TRAVERSE: return rfactor(size_of(c, arg1), 0.1);
+  case K_CONTAINS: return rmul(rfactor(size_of(c, t), 1, 10), rfactor(size_of(c, arg1), 1, 10));
+  case K_ARG_TRAVERSE: return rfactor(size_of(c, arg1), 1, 10);
   case K_CONV_STR:
   case K_QUOTE:
   case K_FORMAT: {
     range s = size_of(c, t);
     *result_size = o->cost == K_QUOTE ? (range){cel_sat_add(s.min, 2), cel_sat_add(cel_sat_mul(s.max, 2), 2)} : s;
     *have_size = o->cost != K_FORMAT;
-    return rfactor(s, 0.1);
+    return rfactor(s, 1, 10);
   }
-  case K_JOIN: return rfactor(R_UNKNOWN, 0.1);
+  case K_JOIN: return rfactor(R_UNKNOWN, 1, 10);
   case K_IN_LIST: return size_of(c, arg1);
   case K_ADD_STR:
   case K_ADD_LIST: {
     range s = radd(size_of(c, t), size_of(c, arg1));
     *result_size = s;
     *have_size = true;
-    return o->cost == K_ADD_LIST ? R_ONE : rfactor(s, 0.1);
+    return o->cost == K_ADD_LIST ? R_ONE : rfactor(s, 1, 10);
   }
   case K_EQ:
   case K_STR_ORDER: {
     if (o->cost == K_EQ && (opaque_eq(t->type) || opaque_eq(arg1->type))) return R_ONE;
     range l = size_of(c, t), r = size_of(c, arg1);
     uint64_t smallest = l.max < r.max ? l.max : r.max;
-    return rfactor((range){smallest > 0, smallest}, 0.1);
+    return rfactor((range){smallest > 0, smallest}, 1, 10);
   }
   default: return R_ONE;
   }
@@ -326,30 +328,34 @@ uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t
   case K_EQ:
   case K_STR_ORDER: {
     if (a[0].kind == V_SEMVER || a[0].kind == V_QUANTITY || a[0].kind == V_IP || a[0].kind == V_CIDR) return 1;
+    if (a[0].kind == V_STRING && a[1].kind == V_STRING) {
+      size_t l = cel_utf8_len_upto(a[0].s, a[0].len, SIZE_MAX);
+      return cel_cost_factor(cel_utf8_len_upto(a[1].s, a[1].len, l), 1, 10);
+    }
     uint64_t l = rsize(&a[0]), r = rsize(&a[1]);
-    return cel_cost_factor(l < r ? l : r, 0.1);
+    return cel_cost_factor(l < r ? l : r, 1, 10);
   }
   case K_IN_LIST: return a[1].kind == V_LIST ? a[1].len : 1;
   case K_FIND:
-  case K_MATCHES: return cel_sat_mul(cel_cost_factor(rsize(&a[0]) + 1, 0.1), cel_cost_factor(rsize(&a[1]), 0.25));
-  case K_CONTAINS: return cel_sat_mul(cel_cost_factor(rsize(&a[0]), 0.1), cel_cost_factor(rsize(&a[1]), 0.1));
-  case K_ARG_TRAVERSE: return n > 1 ? cel_cost_factor(rsize(&a[1]), 0.1) : 1;
-  case K_ADD_STR: return cel_cost_factor(rsize(&a[0]) + rsize(&a[1]), 0.1);
+  case K_MATCHES: return cel_sat_mul(cel_cost_factor(rsize(&a[0]) + 1, 1, 10), cel_cost_factor(rsize(&a[1]), 1, 4));
+  case K_CONTAINS: return cel_sat_mul(cel_cost_factor(rsize(&a[0]), 1, 10), cel_cost_factor(rsize(&a[1]), 1, 10));
+  case K_ARG_TRAVERSE: return n > 1 ? cel_cost_factor(rsize(&a[1]), 1, 10) : 1;
+  case K_ADD_STR: return cel_cost_factor(rsize(&a[0]) + rsize(&a[1]), 1, 10);
   case K_CONV_STR:
   case K_QUOTE:
   case K_FORMAT:
-  case K_SEM_PARSE: return cel_cost_factor(rsize(&a[0]), 0.1);
+  case K_SEM_PARSE: return cel_cost_factor(rsize(&a[0]), 1, 10);
   case K_TARGET_TRAVERSE:
-    if (a[0].kind == V_STRING && strstr(o->name, "ndexOf")) return (uint64_t)(0.1 * (double)a[0].len);
-    return cel_cost_factor(rsize(&a[0]), 0.1);
-  case K_IP_CANON: return 2 * cel_cost_factor(rsize(&a[0]), 0.1);
-  case K_TARGET_02: return cel_cost_factor(rsize(&a[0]), 0.2);
-  case K_JOIN: return result.kind == V_STRING ? cel_cost_factor(result.len, 0.2) : 1;
+    if (a[0].kind == V_STRING && strstr(o->name, "ndexOf")) return a[0].len / 10;
+    return cel_cost_factor(rsize(&a[0]), 1, 10);
+  case K_IP_CANON: return 2 * cel_cost_factor(rsize(&a[0]), 1, 10);
+  case K_TARGET_02: return cel_cost_factor(rsize(&a[0]), 2, 10);
+  case K_JOIN: return result.kind == V_STRING ? cel_cost_factor(result.len, 2, 10) : 1;
   case K_LIST_TRAVERSE: {
     uint64_t c = 0;
     for (size_t i = 0; i < a[0].len; i++) {
       cel_val e = cel_list_at(&a[0], i);
-      c += (e.kind == V_STRING || e.kind == V_BYTES) ? (uint64_t)(0.1 * (double)e.len) : 1;
+      c += (e.kind == V_STRING || e.kind == V_BYTES) ? e.len / 10 : 1;
     }
     return c;
   }

@@ -12,12 +12,6 @@ enum {
 
 #define COST_ERROR "operation cancelled: actual cost limit exceeded"
 
-bool cel_eval_charge(cel_eval *ev, uint64_t c) {
-  ev->cost = cel_sat_add(ev->cost, c);
-  if (ev->cost > ev->cost_limit) ev->cost_exceeded = true;
-  return !ev->cost_exceeded;
-}
-
 static cel_val cost_error(void) {
   cel_val v = {.kind = V_ERR, .len = sizeof COST_ERROR - 1};
   v.s = COST_ERROR;
@@ -141,10 +135,6 @@ static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
     return cel_bool(d->allow_multiple == CEL_TRI_TRUE);
   }
   cel_eval_charge(ev, 4);
-  cel_val m = {.kind = V_MAP, .store = MS_DEV_ATTRS, .sub = n->fast == F_DEVICE_CAP};
-  m.aux = d;
-  m.p = n->fast_domain;
-  cel_val key = cel_string(n->fast_name->str, n->fast_name->len), out;
   if (n->fast == F_DEVICE_CAP) {
     for (uint32_t i = 0; i < d->n_caps; i++)
       if (d->caps[i].domain == n->fast_domain && d->caps[i].name == n->fast_name) {
@@ -152,8 +142,11 @@ static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
         v.q = &d->caps[i].value;
         return v;
       }
-  } else if (cel_map_find(&m, &key, &out)) {
-    return out;
+  } else {
+    for (uint32_t i = 0; i < d->n_attrs; i++)
+      if (d->attrs[i].domain == n->fast_domain && d->attrs[i].name == n->fast_name) {
+        return cel_attr_to_val(&d->attrs[i].value);
+      }
   }
   return cel_err("no such key: %s", n->fast_name->str);
 }
@@ -251,88 +244,129 @@ static cel_val eval_logic(cel_eval *ev, const cel_node *n, bool is_and) {
   return cel_no_overload();
 }
 
-cel_val cel_eval_node(cel_eval *ev, const cel_node *n) {
+#define EV(name) static cel_val name(cel_eval *ev, const cel_node *n)
+
+EV(ev_and) { return eval_logic(ev, n, true); }
+EV(ev_or) { return eval_logic(ev, n, false); }
+
+EV(ev_cond) {
+  cel_val c = cel_eval_node(ev, n->args[0]);
+  if (c.kind == V_ERR) return c;
+  if (c.kind != V_BOOL) return cel_no_overload();
+  return cel_eval_node(ev, n->args[c.b ? 1 : 2]);
+}
+
+EV(ev_nsf) {
+  cel_val c = cel_eval_node(ev, n->args[0]);
+  cel_eval_charge(ev, 1);
+  return cel_bool(!(c.kind == V_BOOL && !c.b));
+}
+
+EV(ev_eq_string_const) {
+  bool const_left = n->args[0]->kind == N_CONST;
+  const cel_node *other = n->args[const_left ? 1 : 0];
+  const cel_val *k = &n->args[const_left ? 0 : 1]->cval;
+  cel_val a = cel_eval_node(ev, other);
+  if (a.kind != V_STRING) {
+    if (a.kind == V_ERR) return a;
+    cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
+    cel_val r = cel_equals(&args[0], &args[1]);
+    cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+    if (r.kind == V_BOOL && n->name[1] == '!') r.b = !r.b;
+    return r;
+  }
+  cel_eval_charge(ev, (cel_utf8_len_upto(a.s, a.len, n->const_cp) + 9) / 10);
+  bool eq = a.len == k->len && !memcmp(a.s, k->s, a.len);
+  return cel_bool(n->name[1] == '=' ? eq : !eq);
+}
+
+EV(ev_eq) {
+  cel_val a = cel_eval_node(ev, n->args[0]);
+  if (a.kind == V_ERR) return a;
+  cel_val b = cel_eval_node(ev, n->args[1]);
+  if (b.kind == V_ERR) return b;
+  cel_val r = cel_equals(&a, &b);
+  cel_val args[2] = {a, b};
+  cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+  if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
+  return r;
+}
+
+EV(ev_index) {
+  cel_val t = cel_eval_node(ev, n->args[0]);
+  if (t.kind == V_ERR) return t;
+  cel_val k = cel_eval_node(ev, n->args[1]);
+  if (k.kind == V_ERR) return k;
+  cel_eval_charge(ev, 1);
+  if (t.kind == V_OPT) { /* optional chaining: m[?k][j] */
+    if (!t.opt) return t;
+    cel_val r = index_value(t.opt, &k);
+    return r.kind == V_ERR ? cel_opt(NULL) : cel_opt(&r);
+  }
+  return index_value(&t, &k);
+}
+
+EV(ev_opt_select) {
+  cel_val t = cel_eval_node(ev, n->args[0]);
+  if (t.kind == V_ERR) return t;
+  cel_val k = cel_eval_node(ev, n->args[1]);
+  if (k.kind == V_ERR) return k;
+  cel_eval_charge(ev, 1);
+  if (t.kind == V_OPT) {
+    if (!t.opt) return t;
+    t = *t.opt;
+  }
+  cel_val out;
+  if (t.kind == V_MAP && n->fast == F_OPT_SELECT && k.kind == V_STRING && t.store == MS_DEV_DOMAINS) {
+    cel_map_find(&t, &k, &out);
+    return cel_opt(&out);
+  }
+  if (t.kind == V_MAP) return cel_map_find(&t, &k, &out) ? cel_opt(&out) : cel_opt(NULL);
+  if (t.kind == V_LIST && n->fast == F_OPT_INDEX) {
+    cel_val r = index_value(&t, &k);
+    if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
+    return r.kind == V_ERR ? r : cel_opt(&r);
+  }
+  return cel_no_overload();
+}
+
+EV(ev_const) {
+  (void)ev;
+  return n->cval;
+}
+
+EV(ev_ident) {
+  cel_eval_charge(ev, 1);
+  if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute: %s", n->name);
+  return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
+}
+
+/* The evaluation function of a planned node. */
+static cel_evalfn eval_fn(const cel_node *n) {
   switch (n->fast) {
   case F_DEVICE_DRIVER:
   case F_DEVICE_MULTI:
   case F_DEVICE_ATTR:
-  case F_DEVICE_CAP: return eval_device_fast(ev, n);
-  case F_AND: return eval_logic(ev, n, true);
-  case F_OR: return eval_logic(ev, n, false);
-  case F_COND: {
-    cel_val c = cel_eval_node(ev, n->args[0]);
-    if (c.kind == V_ERR) return c;
-    if (c.kind != V_BOOL) return cel_no_overload();
-    return cel_eval_node(ev, n->args[c.b ? 1 : 2]);
-  }
-  case F_NSF: {
-    cel_val c = cel_eval_node(ev, n->args[0]);
-    cel_eval_charge(ev, 1);
-    return cel_bool(!(c.kind == V_BOOL && !c.b));
-  }
+  case F_DEVICE_CAP: return eval_device_fast;
+  case F_AND: return ev_and;
+  case F_OR: return ev_or;
+  case F_COND: return ev_cond;
+  case F_NSF: return ev_nsf;
+  case F_EQ_STRING_CONST: return ev_eq_string_const;
   case F_EQ:
-  case F_NE: {
-    cel_val a = cel_eval_node(ev, n->args[0]);
-    if (a.kind == V_ERR) return a;
-    cel_val b = cel_eval_node(ev, n->args[1]);
-    if (b.kind == V_ERR) return b;
-    cel_val r = cel_equals(&a, &b);
-    cel_val args[2] = {a, b};
-    cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
-    if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
-    return r;
-  }
-  case F_INDEX: {
-    cel_val t = cel_eval_node(ev, n->args[0]);
-    if (t.kind == V_ERR) return t;
-    cel_val k = cel_eval_node(ev, n->args[1]);
-    if (k.kind == V_ERR) return k;
-    cel_eval_charge(ev, 1);
-    if (t.kind == V_OPT) { /* optional chaining: m[?k][j] */
-      if (!t.opt) return t;
-      cel_val r = index_value(t.opt, &k);
-      return r.kind == V_ERR ? cel_opt(NULL) : cel_opt(&r);
-    }
-    return index_value(&t, &k);
-  }
+  case F_NE: return ev_eq;
+  case F_INDEX: return ev_index;
   case F_OPT_SELECT:
-  case F_OPT_INDEX: {
-    cel_val t = cel_eval_node(ev, n->args[0]);
-    if (t.kind == V_ERR) return t;
-    cel_val k = cel_eval_node(ev, n->args[1]);
-    if (k.kind == V_ERR) return k;
-    cel_eval_charge(ev, 1);
-    if (t.kind == V_OPT) {
-      if (!t.opt) return t;
-      t = *t.opt;
-    }
-    cel_val out;
-    if (t.kind == V_MAP && n->fast == F_OPT_SELECT && k.kind == V_STRING && t.store == MS_DEV_DOMAINS) {
-      cel_map_find(&t, &k, &out);
-      return cel_opt(&out);
-    }
-    if (t.kind == V_MAP) return cel_map_find(&t, &k, &out) ? cel_opt(&out) : cel_opt(NULL);
-    if (t.kind == V_LIST && n->fast == F_OPT_INDEX) {
-      cel_val r = index_value(&t, &k);
-      if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
-      return r.kind == V_ERR ? r : cel_opt(&r);
-    }
-    return cel_no_overload();
-  }
+  case F_OPT_INDEX: return ev_opt_select;
   default: break;
   }
   switch ((cel_nkind)n->kind) {
-  case N_CONST: return n->cval;
-  case N_IDENT:
-    cel_eval_charge(ev, 1);
-    if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute: %s", n->name);
-    return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
-  case N_SELECT: return eval_select(ev, n);
-  case N_CALL: return eval_call(ev, n);
-  case N_LIST:
-  case N_MAP: return eval_aggregate(ev, n);
-  case N_COMPR: return eval_compr(ev, n);
-  default: return cel_err("unsupported expression");
+  case N_CONST: return ev_const;
+  case N_IDENT: return ev_ident;
+  case N_SELECT: return eval_select;
+  case N_CALL: return eval_call;
+  case N_COMPR: return eval_compr;
+  default: return eval_aggregate;
   }
 }
 
@@ -397,6 +431,11 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     else if (!strcmp(n->name, "_[?_]")) n->fast = F_OPT_INDEX;
     else if (!strcmp(n->name, "_==_") && n->novs) n->fast = F_EQ;
     else if (!strcmp(n->name, "_!=_") && n->novs) n->fast = F_NE;
+    if ((n->fast == F_EQ || n->fast == F_NE) && (const_string(n->args[0]) || const_string(n->args[1]))) {
+      const cel_val *k = const_string(n->args[0]) ? &n->args[0]->cval : &n->args[1]->cval;
+      n->const_cp = (uint32_t)cel_utf8_len(k->s, k->len);
+      n->fast = F_EQ_STRING_CONST;
+    }
     break;
   case N_LIST:
   case N_MAP: {
@@ -424,6 +463,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   default: break;
   }
   plan_fast(n, device_env);
+  n->eval = eval_fn(n);
 }
 
 void cel_plan(cel_ast *ast, bool device) { plan(ast, ast->root, device); }

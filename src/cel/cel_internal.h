@@ -96,6 +96,7 @@ cel_val cel_map(const cel_val *pairs, size_t n);
 cel_val cel_opt(const cel_val *inner); /* inner NULL: none; copies *inner into scratch */
 cel_val cel_string_dup(const char *s, size_t n);
 
+cel_val cel_attr_to_val(const cel_attr_value *a);
 size_t cel_list_len(const cel_val *l);
 cel_val cel_list_at(const cel_val *l, size_t i);
 size_t cel_map_len(const cel_val *m);
@@ -122,7 +123,11 @@ typedef enum { N_CONST, N_IDENT, N_SELECT, N_CALL, N_LIST, N_MAP, N_STRUCT, N_CO
 typedef enum { F_NONE, F_DEVICE_DRIVER, F_DEVICE_MULTI, F_DEVICE_ATTR, F_DEVICE_CAP, F_EQ_STRING_CONST } cel_fast;
 
 struct cel_overload;
+struct cel_eval;
+struct cel_node;
+typedef struct cel_val (*cel_evalfn)(struct cel_eval *ev, const struct cel_node *n);
 typedef struct cel_node {
+  cel_evalfn eval; /* set by cel_plan */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;
@@ -144,6 +149,7 @@ typedef struct cel_node {
   const struct cel_overload **ovs;
   uint32_t novs;
   const atom *fast_domain, *fast_name; /* F_DEVICE_ATTR/CAP */
+  uint32_t const_cp;                    /* F_EQ_STRING_CONST: code points of the constant */
 } cel_node;
 
 /* ---- functions ---- */
@@ -197,8 +203,12 @@ struct cel_eval {
   uint32_t iterations;
   bool cost_exceeded;
 };
-cel_val cel_eval_node(cel_eval *ev, const cel_node *n);
-bool cel_eval_charge(cel_eval *ev, uint64_t c); /* false: limit passed */
+static inline cel_val cel_eval_node(cel_eval *ev, const cel_node *n) { return n->eval(ev, n); }
+/* Adds runtime cost; past the limit evaluation stops (checked by callers). */
+static inline void cel_eval_charge(cel_eval *ev, uint64_t c) {
+  ev->cost += c;
+  if (ev->cost > ev->cost_limit || ev->cost < c) ev->cost_exceeded = true;
+}
 uint64_t cel_call_runtime_cost(const cel_overload *ov, const cel_val *args, uint32_t n, cel_val result);
 
 /* ---- compilation pipeline ---- */
@@ -258,6 +268,9 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
 bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err);
 uint64_t cel_sat_add(uint64_t a, uint64_t b);
 uint64_t cel_sat_mul(uint64_t a, uint64_t b);
-uint64_t cel_cost_factor(uint64_t size, double factor); /* ceil(size*factor) saturating */
+/* ceil(size * num / den), saturating; Kubernetes' factors are 0.1, 0.2, 0.25. */
+uint64_t cel_cost_factor(uint64_t size, uint64_t num, uint64_t den);
+/* Code points of s, counting at most up to limit (ASCII runs word-wise). */
+size_t cel_utf8_len_upto(const char *s, size_t n, size_t limit);
 
 #endif

@@ -116,6 +116,25 @@ size_t cel_utf8_len(const char *s, size_t n) {
   return c;
 }
 
+size_t cel_utf8_len_upto(const char *s, size_t n, size_t limit) {
+  uint64_t acc = 0, w;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, s + i, 8);
+    acc |= w;
+  }
+  if (n >= 8 && i < n) { /* the tail as one overlapping word */
+    memcpy(&w, s + n - 8, 8);
+    acc |= w;
+  } else {
+    for (; i < n; i++) acc |= (unsigned char)s[i];
+  }
+  if (!(acc & 0x8080808080808080ull)) return n < limit ? n : limit; /* ASCII */
+  size_t c = 0;
+  for (i = 0; i < n && c < limit; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+  return c;
+}
+
 bool cel_utf8_valid(const char *s, size_t n) {
   const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
@@ -187,7 +206,11 @@ static cel_val dev_value(const cel_val *m, size_t i) {
     v.q = &d->caps[i].value;
     return v;
   }
-  const cel_attr_value *a = &d->attrs[i].value;
+  return cel_attr_to_val(&d->attrs[i].value);
+}
+
+cel_val cel_attr_to_val(const cel_attr_value *a) {
+  cel_val v = {0};
   switch (a->kind) {
   case CEL_ATTR_INT: return cel_int(a->i);
   case CEL_ATTR_BOOL: return cel_bool(a->b);
@@ -507,7 +530,7 @@ const char *cel_val_go_type(const cel_val *v) {
 
 size_t cel_val_size(const cel_val *v) {
   switch (v->kind) {
-  case V_STRING: return cel_utf8_len(v->s, v->len);
+  case V_STRING: return cel_utf8_len_upto(v->s, v->len, SIZE_MAX);
   case V_BYTES: return v->len;
   case V_LIST: return v->len;
   case V_MAP: return cel_map_len(v);

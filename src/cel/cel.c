@@ -74,6 +74,14 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
   }
   p->estimated_cost = estimate ? cel_estimate(&p->ast) : UINT64_MAX;
   if (res) res->estimated_cost = p->estimated_cost;
+  strbuf ferr = STRBUF_INIT;
+  if (!cel_fold(&p->ast, &ferr)) {
+    set_error(res, "%s", sb_str(&ferr));
+    sb_free(&ferr);
+    cel_program_free(p);
+    return NULL;
+  }
+  sb_free(&ferr);
   cel_plan(&p->ast, env->device);
   return p;
 }
@@ -111,7 +119,10 @@ cel_program *cel_compile(const char *expr, size_t len, const cel_options *opts, 
   if (opts->derived) {
     ok = derived_type_ok(t) || t->kind == TY_DYN || t->kind == TY_ANY ||
          (opts->list_type_attributes && t->kind == TY_LIST && derived_type_ok(t->p[0]));
-    if (!ok) set_error(res, "must evaluate to int, bool, string, semver or a list of one of them, not %s", sb_str(&sb));
+    if (!ok)
+      set_error(res, "derived attribute %s: must evaluate to int, bool, string or semver%s, not %s",
+                opts->derived_name ? opts->derived_name : "", opts->list_type_attributes ? " or a list of one of them" : "",
+                sb_str(&sb));
   } else {
     ok = t->kind == TY_BOOL || (t->kind == TY_DYN && env.attr_dyn) || (t->kind == TY_ANY && !env.attr_dyn);
     if (!ok) set_error(res, "must evaluate to bool or the unknown type, not %s", sb_str(&sb));
@@ -144,7 +155,7 @@ cel_val cel_program_eval(const cel_program *p, const cel_device *dev, const cel_
   cel_val r;
   if (dev && dev->error) r = cel_err("%s", dev->error);
   else r = cel_eval_node(&ev, p->ast.root);
-  if (ev.cost_exceeded) r = cel_err("operation cancelled: actual cost limit exceeded");
+  if (ev.cost_exceeded) r = ev.stop.s ? ev.stop : cel_err("operation cancelled: actual cost limit exceeded");
   if (cost) *cost = ev.cost;
   return r;
 }
@@ -273,6 +284,7 @@ const cel_program *cel_cache_get(const char *expr, size_t len, const cel_options
   memcpy(e->text, expr, len);
   e->len = len;
   e->opts = *opts;
+  e->opts.derived_name = NULL; /* only names refusals; never cached */
   e->prog = p;
   pthread_mutex_lock(&cache_lock);
   e->next = cache_head;

@@ -26,6 +26,7 @@ typedef struct cel_options {
   bool consumable_capacity;  /* DRAConsumableCapacity: device.allowMultipleAllocations */
   bool list_type_attributes; /* DRAListTypeAttributes: includes(), dyn attribute values */
   bool derived;              /* derived attribute: int/bool/string/semver (or a list of one) */
+  const char *derived_name;  /* the attribute's name, for refusals of derived expressions */
   bool validate;             /* API validation: length and estimated-cost limits */
 } cel_options;
 
@@ -65,7 +66,7 @@ typedef struct cel_error {
 /* Selector: 1 true, 0 false, -1 error (err filled). An error is never false. */
 int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err);
 /* Derived attribute: the typed result; list payloads stay valid until the next
- * evaluation on this thread. Returns false with err filled on failure. */
+ * evaluation or compilation on this thread. Returns false with err filled on failure. */
 bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_attr_value *out,
                      cel_error *err);
 /* Releases the calling thread's evaluation scratch memory. */

@@ -521,6 +521,18 @@ static void check_call(checker *c, cel_node *n) {
   n->ovs = cand;
   n->novs = nc;
   if (!c->env->check) return;
+  if (!strcmp(n->name, "matches") && nc && n->args[n->nargs - 1]->kind == N_CONST &&
+      n->args[n->nargs - 1]->cval.kind == V_STRING) { /* Kubernetes' literal validator */
+    const cel_val *re = &n->args[n->nargs - 1]->cval;
+    cel_val err;
+    cel_regex_match(re->s, re->len, "", 0, &err);
+    cel_scratch_reset();
+    if (err.kind == V_ERR) {
+      cel_report(c->ast, n->args[n->nargs - 1]->pos, "invalid matches argument");
+      n->type = &cel_t_error;
+      return;
+    }
+  }
   if (!strcmp(n->name, "_?._")) return; /* typed above */
   if (nc == 0) {
     if (errarg) {

@@ -163,7 +163,11 @@ static cel_val eval_compr(cel_eval *ev, const cel_node *n) {
   for (size_t i = 0; i < len; i++) {
     if (++ev->iterations % 100 == 0) {
       cel_val err;
-      if (interrupted(ev, &err)) return err;
+      if (interrupted(ev, &err)) {
+        ev->stop = err;
+        ev->cost_exceeded = true;
+        return err;
+      }
     }
     if (range.kind == V_LIST) {
       if (n->iter_var2) {

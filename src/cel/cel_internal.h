@@ -201,7 +201,8 @@ struct cel_eval {
   uint64_t cost, cost_limit;
   const cel_eval_opts *opts;
   uint32_t iterations;
-  bool cost_exceeded;
+  bool cost_exceeded; /* or interrupted: evaluation stops, `stop` says why */
+  cel_val stop;
 };
 static inline cel_val cel_eval_node(cel_eval *ev, const cel_node *n) { return n->eval(ev, n); }
 /* Adds runtime cost; past the limit evaluation stops (checked by callers). */
@@ -247,6 +248,8 @@ void cel_plan(cel_ast *ast, bool device);
 cel_val cel_index(const cel_val *t, const cel_val *k);
 uint64_t cel_estimate(cel_ast *ast);
 /* Constant folding of conversions with constant args; false with msg on error. */
+/* Folds conversions and Kubernetes parsers with constant arguments; a failed
+ * conversion is a program-instantiation error (text into err). */
 bool cel_fold(cel_ast *ast, strbuf *err);
 
 struct cel_program {

@@ -1,0 +1,89 @@
+/* cel_fold.c: constant folding done when a program is built: type
+ * conversions with constant arguments (a failure is cel-go's "program
+ * instantiation failed"), and semver()/quantity() of literals, so hot
+ * selectors do not re-parse the same version or quantity per device. */
+#include "cel/cel_internal.h"
+#include <string.h>
+
+static const char *const conversions[] = {
+    "int64_to_int64", "uint64_to_int64", "double_to_int64", "string_to_int64", "uint64_to_uint64",
+    "int64_to_uint64", "double_to_uint64", "string_to_uint64", "double_to_double", "int64_to_double",
+    "uint64_to_double", "string_to_double", "string_to_string", "int64_to_string", "uint64_to_string",
+    "double_to_string", "bool_to_string", "bytes_to_string", "bytes_to_bytes", "string_to_bytes", "bool_to_bool",
+    "string_to_bool", NULL};
+static const char *const parsers[] = {"string_to_semver", "string_bool_to_semver", "string_to_quantity", NULL};
+
+static bool listed(const char *id, const char *const *ids) {
+  for (; *ids; ids++)
+    if (!strcmp(*ids, id)) return true;
+  return false;
+}
+
+/* Copies a scalar result out of the evaluation scratch into the program. */
+static bool persist(arena *a, cel_val *v) {
+  switch (v->kind) {
+  case V_STRING:
+  case V_BYTES: v->s = arena_strndup(a, v->s, v->len); return true;
+  case V_SEMVER: {
+    semver *s = arena_alloc(a, sizeof *s);
+    memcpy(s, v->p, sizeof *s);
+    v->p = s;
+    return true;
+  }
+  case V_QUANTITY: {
+    quantity *q = arena_alloc(a, sizeof *q);
+    memcpy(q, v->q, sizeof *q);
+    v->q = q;
+    return true;
+  }
+  case V_INT:
+  case V_UINT:
+  case V_DOUBLE:
+  case V_BOOL: return true;
+  default: return false;
+  }
+}
+
+static bool fold(cel_ast *ast, cel_node *n, strbuf *err) {
+  switch ((cel_nkind)n->kind) {
+  case N_SELECT: return fold(ast, n->target, err);
+  case N_LIST:
+  case N_MAP:
+  case N_CALL: {
+    uint32_t total = n->kind == N_MAP ? 2 * n->nargs : n->nargs;
+    bool all_const = true;
+    for (uint32_t i = 0; i < total; i++) {
+      if (!fold(ast, n->args[i], err)) return false;
+      all_const &= n->args[i]->kind == N_CONST;
+    }
+    if (n->kind != N_CALL || !all_const || n->novs != 1 || total > 4) return true;
+    const cel_overload *o = n->ovs[0];
+    bool conv = listed(o->id, conversions);
+    if (!conv && !listed(o->id, parsers)) return true;
+    cel_val args[4];
+    for (uint32_t i = 0; i < total; i++) args[i] = n->args[i]->cval;
+    cel_eval ev = {.cost_limit = UINT64_MAX};
+    cel_scratch_reset();
+    cel_val r = o->fn(&ev, args, total);
+    if (r.kind == V_ERR) {
+      if (!conv) return true; /* a bad literal version stays a runtime error, as in Kubernetes */
+      sb_printf(err, "program instantiation failed: %.*s", (int)r.len, r.s);
+      return false;
+    }
+    if (!persist(ast->mem, &r)) return true;
+    n->kind = N_CONST;
+    n->cval = r;
+    return true;
+  }
+  case N_COMPR:
+    return fold(ast, n->range, err) && fold(ast, n->init, err) && fold(ast, n->cond, err) &&
+           fold(ast, n->step, err) && fold(ast, n->result, err);
+  default: return true;
+  }
+}
+
+bool cel_fold(cel_ast *ast, strbuf *err) {
+  bool ok = fold(ast, ast->root, err);
+  cel_scratch_reset();
+  return ok;
+}

@@ -1,0 +1,237 @@
+/* test_cel_api.c: the public CEL API: error texts (syntax with caret,
+ * undeclared names, result types), validation limits, the program cache,
+ * derived attributes, runtime errors never being false, cost limits and
+ * cancellation, thread sharing, and no heap allocation per evaluation. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "cel/cel.h"
+#include <malloc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cel_device_attr attrs[3];
+static cel_device_capacity caps[1];
+static const int64_t ids[3] = {1, 2, 3};
+static cel_device dev;
+
+static const cel_device *device(void) {
+  const atom *d = atom_cstr("dra.example.com");
+  attrs[0] = (cel_device_attr){d, atom_cstr("model"), {.kind = CEL_ATTR_STRING, .str = {"a100", 4}}};
+  attrs[1] = (cel_device_attr){d, atom_cstr("ids"), {.kind = CEL_ATTR_INTS, .n = 3, .ints = ids}};
+  attrs[2] = (cel_device_attr){d, atom_cstr("fw"), {.kind = CEL_ATTR_VERSION}};
+  semver_parse("1.2.3", 5, &attrs[2].value.ver);
+  caps[0] = (cel_device_capacity){d, atom_cstr("memory"), {0}};
+  quantity_parse("40Gi", 4, &caps[0].value, NULL);
+  dev = (cel_device){.driver = d, .attrs = attrs, .n_attrs = 3, .caps = caps, .n_caps = 1};
+  return &dev;
+}
+
+static char *compile_error(const char *expr, const cel_options *o) {
+  cel_compile_result res;
+  cel_program *p = cel_compile(expr, strlen(expr), o, &res);
+  assert_null(p);
+  return res.error;
+}
+
+static void syntax_error_has_position_and_caret(void **state) {
+  (void)state;
+  char *e = compile_error("device.driver ==", NULL);
+  assert_non_null(strstr(e, "compilation failed: ERROR: <input>:1:17: Syntax error: "));
+  assert_non_null(strstr(e, "\n | device.driver ==\n | ................^"));
+  free(e);
+}
+
+static void checker_errors_use_cel_go_texts(void **state) {
+  (void)state;
+  char *e = compile_error("x == 1", NULL);
+  assert_string_equal(e, "compilation failed: ERROR: <input>:1:1: undeclared reference to 'x' (in container '')\n | x == 1\n | ^");
+  free(e);
+  e = compile_error("device.foo", NULL);
+  assert_non_null(strstr(e, "undefined field 'foo'"));
+  free(e);
+  e = compile_error("device.attributes[true]", NULL);
+  assert_non_null(strstr(e, "found no matching overload for '_[_]' applied to '(map(string, map(string, dyn)), bool)'"));
+  free(e);
+  e = compile_error("device.driver", NULL);
+  assert_string_equal(e, "must evaluate to bool or the unknown type, not string");
+  free(e);
+  e = compile_error("[1, 'a'].size() > 0", NULL);
+  assert_non_null(strstr(e, "expected type 'int' but found 'string'"));
+  free(e);
+  e = compile_error("device.driver.matches('[')", NULL);
+  assert_non_null(strstr(e, "invalid matches argument"));
+  free(e);
+  e = compile_error("int('x') == 1", NULL);
+  assert_non_null(strstr(e, "program instantiation failed"));
+  free(e);
+}
+
+static void validation_limits(void **state) {
+  (void)state;
+  cel_options v = {.env = CEL_ENV_NEW_EXPRESSIONS, .validate = true};
+  char *big = malloc(CEL_MAX_EXPRESSION_BYTES + 2);
+  memset(big, ' ', CEL_MAX_EXPRESSION_BYTES + 1);
+  memcpy(big, "true", 4);
+  big[CEL_MAX_EXPRESSION_BYTES + 1] = 0;
+  char *e = compile_error(big, &v);
+  assert_string_equal(e, "Too long: may not be more than 10240 bytes");
+  free(e);
+  free(big);
+  const char *l = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+  char expr[1024];
+  snprintf(expr, sizeof expr, "%s.all(x, %s.all(y, %s.all(z, %s.all(w, %s.all(v, %s.all(u, x < 100))))))", l, l, l, l, l, l);
+  e = compile_error(expr, &v);
+  assert_string_equal(e, "too complex, exceeds cost limit");
+  free(e);
+}
+
+static void cache_shares_programs(void **state) {
+  (void)state;
+  const char *s = "device.driver == 'dra.example.com'";
+  const cel_program *a = cel_cache_get(s, strlen(s), NULL, NULL), *b = cel_cache_get(s, strlen(s), NULL, NULL);
+  assert_non_null(a);
+  assert_ptr_equal(a, b);
+  cel_options other = {.env = CEL_ENV_NEW_EXPRESSIONS};
+  assert_ptr_not_equal(a, cel_cache_get(s, strlen(s), &other, NULL));
+  cel_error err;
+  assert_int_equal(cel_eval_selector(a, device(), NULL, &err), 1);
+  cel_cache_clear();
+}
+
+static int eval(const char *expr, cel_error *err) {
+  cel_program *p = cel_compile(expr, strlen(expr), NULL, NULL);
+  assert_non_null(p);
+  int r = cel_eval_selector(p, device(), NULL, err);
+  cel_program_free(p);
+  return r;
+}
+
+static void errors_are_never_false(void **state) {
+  (void)state;
+  cel_error err;
+  assert_int_equal(eval("device.attributes['dra.example.com'].missing == 'x'", &err), -1);
+  assert_string_equal(err.msg, "no such key: missing");
+  assert_int_equal(eval("device.attributes['dra.example.com'].missing == 'x' || true", &err), 1);
+  assert_int_equal(eval("device.attributes['dra.example.com'].ids", &err), -1);
+  assert_non_null(strstr(err.msg, "CEL result of type list could not be converted to bool"));
+  assert_int_equal(eval("device.attributes['dra.example.com'].fw == '1.2.3'", &err), -1);
+  assert_string_equal(err.msg, "no such overload");
+  assert_int_equal(eval("device.attributes['dra.example.com'].fw.isLessThan(semver('1.10.0'))", &err), 1);
+  assert_int_equal(eval("device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) == 0", &err), 1);
+  assert_int_equal(eval("2 in device.attributes['dra.example.com'].ids", &err), 1);
+}
+
+static void derived_attributes(void **state) {
+  (void)state;
+  cel_options o = {.env = CEL_ENV_STORED_EXPRESSIONS, .derived = true, .derived_name = "dra.example.com/x"};
+  const char *e = "device.attributes['dra.example.com'].ids.size() * 2";
+  cel_program *p = cel_compile(e, strlen(e), &o, NULL);
+  assert_non_null(p);
+  cel_attr_value v;
+  cel_error err;
+  assert_true(cel_eval_device(p, device(), NULL, &v, &err));
+  assert_int_equal(v.kind, CEL_ATTR_INT);
+  assert_int_equal(v.i, 6);
+  cel_program_free(p);
+  char *msg = compile_error("{'a': 1}", &o);
+  assert_string_equal(msg, "derived attribute dra.example.com/x: must evaluate to int, bool, string or semver, not map(string, int)");
+  free(msg);
+  msg = compile_error("[1, 2]", &o);
+  assert_non_null(strstr(msg, "not list(int)"));
+  free(msg);
+  o.list_type_attributes = true;
+  p = cel_compile("[1, 2]", 6, &o, NULL);
+  assert_non_null(p);
+  assert_true(cel_eval_device(p, device(), NULL, &v, &err));
+  assert_int_equal(v.kind, CEL_ATTR_INTS);
+  assert_int_equal(v.n, 2);
+  assert_int_equal(v.ints[1], 2);
+  cel_program_free(p);
+}
+
+static void cost_limit_and_cancellation(void **state) {
+  (void)state;
+  const char *e = "device.attributes['dra.example.com'].ids.all(x, x > 0)";
+  cel_program *p = cel_compile(e, strlen(e), NULL, NULL);
+  cel_error err;
+  cel_eval_opts tight = {.cost_limit = 5};
+  assert_int_equal(cel_eval_selector(p, device(), &tight, &err), -1);
+  assert_string_equal(err.msg, "operation cancelled: actual cost limit exceeded");
+  assert_true(err.cost_exceeded);
+  cel_program_free(p);
+  e = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, z > 0)))";
+  p = cel_compile(e, strlen(e), NULL, NULL);
+  atomic_bool cancel = true;
+  cel_eval_opts o = {.cancel = &cancel, .cancel_cause = "context canceled"};
+  assert_int_equal(cel_eval_selector(p, device(), &o, &err), -1);
+  assert_string_equal(err.msg, "operation interrupted: context canceled");
+  cel_program_free(p);
+}
+
+static const cel_program *shared;
+
+static void *worker(void *arg) {
+  (void)arg;
+  cel_error err;
+  long ok = 0;
+  for (int i = 0; i < 2000; i++) ok += cel_eval_selector(shared, &dev, NULL, &err) == 1;
+  cel_thread_release();
+  return (void *)ok;
+}
+
+static void programs_are_shared_between_threads(void **state) {
+  (void)state;
+  device();
+  const char *e = "device.attributes['dra.example.com'].ids.exists(x, x == 3) && device.driver.startsWith('dra')";
+  cel_program *p = cel_compile(e, strlen(e), NULL, NULL);
+  shared = p;
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, worker, NULL);
+  for (int i = 0; i < 2; i++) {
+    void *r;
+    pthread_join(t[i], &r);
+    assert_int_equal((long)r, 2000);
+  }
+  cel_program_free(p);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+static void evaluation_does_not_allocate(void **state) {
+  (void)state;
+#ifndef SANITIZED
+  const char *e = "device.driver == 'dra.example.com' && device.attributes['dra.example.com'].model == 'a100' && "
+                  "device.attributes['dra.example.com'].ids.exists(x, x == 2)";
+  cel_program *p = cel_compile(e, strlen(e), NULL, NULL);
+  cel_error err;
+  cel_eval_selector(p, device(), NULL, &err);
+  struct mallinfo2 before = mallinfo2();
+  for (int i = 0; i < 1000; i++) assert_int_equal(cel_eval_selector(p, &dev, NULL, &err), 1);
+  struct mallinfo2 after = mallinfo2();
+  assert_int_equal(before.uordblks, after.uordblks);
+  cel_program_free(p);
+#endif
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
+      cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
+      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(derived_attributes),
+      cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
+      cmocka_unit_test(evaluation_does_not_allocate),
+  };
+  int r = cmocka_run_group_tests(tests, NULL, NULL);
+  cel_thread_release();
+  return r;
+}

@@ -225,6 +225,7 @@ static void *loop_main(void *arg) {
     s->loop_dirty = false;
     sched_loop_run(s->loop);
     event_recorder_flush(s->events);
+    gc_collect(s->gc);
   }
   pthread_mutex_unlock(&s->loop_lock);
   return NULL;
@@ -241,6 +242,7 @@ static void start_loop(dra_server *s) {
   sched_options so = {.gates = s->opts.gates, .now = (int64_t)time(NULL)};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
+  s->gc = gc_new(s->st);
   s->loop_dirty = true;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
   pthread_create(&s->loop_thread, NULL, loop_main, s);
@@ -311,6 +313,7 @@ void srv_stop(dra_server *s) {
     store_unwatch(s->st, s->loop_watch);
     sched_loop_free(s->loop);
     event_recorder_free(s->events);
+    gc_free(s->gc);
     pthread_mutex_destroy(&s->loop_lock);
     pthread_cond_destroy(&s->loop_wake);
   }

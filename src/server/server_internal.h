@@ -8,6 +8,7 @@
 #include "server/server.h"
 #include "sched/loop.h"
 #include "server/events.h"
+#include "server/gc.h"
 #include "store/store.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -36,6 +37,7 @@ struct dra_server {
   bool loop_dirty;
   uint64_t loop_watch;
   event_recorder *events;
+  garbage_collector *gc;
 };
 
 /* Serves one ROUTE_RESOURCE request (handlers.c). */

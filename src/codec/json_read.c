@@ -135,6 +135,13 @@ static bool parse_string(jreader *j, strbuf *sb) {
       }
       continue;
     }
+    if (c < 0x80) { /* a run of plain ASCII in one go */
+      size_t end = j->pos;
+      while (end < j->len && j->s[end] >= 0x20 && j->s[end] < 0x80 && j->s[end] != '"' && j->s[end] != '\\') end++;
+      sb_add(sb, (const char *)j->s + j->pos, end - j->pos);
+      j->pos = end;
+      continue;
+    }
     unsigned cp;
     size_t n = utf8_decode(j->s + j->pos, j->len - j->pos, &cp);
     if (n) sb_add(sb, (const char *)j->s + j->pos, n);

@@ -7,30 +7,38 @@
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static bool equals(const char *s, size_t len, const char *word) {
-  return strlen(word) == len && memcmp(s, word, len) == 0;
-}
-
 /* The fixed words of go-yaml's resolve map. */
+typedef struct word {
+  const char *text;
+  size_t len;
+  yr_kind kind;
+  double value; /* 1/0 for bools, the float otherwise */
+} word;
+
+#define WORD(text, kind, value) {text, sizeof(text) - 1, kind, value}
+#define WORDS3(lower, capital, upper, kind, value) \
+  WORD(lower, kind, value), WORD(capital, kind, value), WORD(upper, kind, value)
+
+static const word words[] = {
+    WORD("y", YR_BOOL, 1), WORD("Y", YR_BOOL, 1), WORDS3("yes", "Yes", "YES", YR_BOOL, 1),
+    WORDS3("true", "True", "TRUE", YR_BOOL, 1), WORDS3("on", "On", "ON", YR_BOOL, 1),
+    WORD("n", YR_BOOL, 0), WORD("N", YR_BOOL, 0), WORDS3("no", "No", "NO", YR_BOOL, 0),
+    WORDS3("false", "False", "FALSE", YR_BOOL, 0), WORDS3("off", "Off", "OFF", YR_BOOL, 0),
+    WORD("", YR_NULL, 0), WORD("~", YR_NULL, 0), WORDS3("null", "Null", "NULL", YR_NULL, 0),
+    WORDS3(".nan", ".NaN", ".NAN", YR_FLOAT, NAN), WORDS3(".inf", ".Inf", ".INF", YR_FLOAT, INFINITY),
+    WORDS3("+.inf", "+.Inf", "+.INF", YR_FLOAT, INFINITY), WORDS3("-.inf", "-.Inf", "-.INF", YR_FLOAT, -INFINITY),
+};
+
 static bool resolve_word(const char *s, size_t len, yr_value *out) {
-  static const char *const yes[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
-  static const char *const no[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
-  static const char *const null[] = {"", "~", "null", "Null", "NULL"};
-  static const char *const nan[] = {".nan", ".NaN", ".NAN"};
-  static const char *const inf[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"};
-  static const char *const neg_inf[] = {"-.inf", "-.Inf", "-.INF"};
-  for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
-    if (equals(s, len, yes[i])) { out->kind = YR_BOOL; out->b = true; return true; }
-    if (equals(s, len, no[i])) { out->kind = YR_BOOL; out->b = false; return true; }
+  if (len > 5) return false; /* the longest word is "false" */
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    const word *w = &words[i];
+    if (w->len != len || memcmp(w->text, s, len)) continue;
+    out->kind = w->kind;
+    out->b = w->value != 0;
+    out->f = w->value;
+    return true;
   }
-  for (size_t i = 0; i < sizeof null / sizeof *null; i++)
-    if (equals(s, len, null[i])) { out->kind = YR_NULL; return true; }
-  for (size_t i = 0; i < 3; i++) {
-    if (equals(s, len, nan[i])) { out->kind = YR_FLOAT; out->f = NAN; return true; }
-    if (equals(s, len, neg_inf[i])) { out->kind = YR_FLOAT; out->f = -INFINITY; return true; }
-  }
-  for (size_t i = 0; i < sizeof inf / sizeof *inf; i++)
-    if (equals(s, len, inf[i])) { out->kind = YR_FLOAT; out->f = INFINITY; return true; }
   return false;
 }
 

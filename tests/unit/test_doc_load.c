@@ -125,6 +125,13 @@ static void test_stdin_name(void **state) {
   (void)state;
   docset ds = {0};
   strbuf err = STRBUF_INIT;
+  assert_non_null(freopen("tests/data/doc/dir/a.yaml", "r", stdin));
+  const char *dash[] = {"-"};
+  assert_int_equal(docs_load_paths(dash, 1, false, &ds, &err), 0);
+  assert_int_equal(ds.n, 2);
+  assert_string_equal(ds.items[1].file, "-");
+  assert_int_equal(ds.items[1].line, 5);
+  docset_free(&ds);
   assert_int_equal(load("-", "kind: A\n", &ds, &err), 0);
   assert_string_equal(ds.items[0].file, "-");
   assert_int_equal(load("-", "kind: [\n", &ds, &err), 2);

@@ -154,6 +154,25 @@ static void test_json_writer(void **state) {
   json_decref(v);
 }
 
+/* v written as YAML reads back equal and writes the same text again; written
+ * as JSON it reads back equal too. */
+static void assert_survives(const json_t *v, const char *where) {
+  strbuf y1 = STRBUF_INIT, y2 = STRBUF_INIT, j = STRBUF_INIT;
+  doc_write_yaml(&y1, v);
+  json_t *v2 = load_one(sb_str(&y1));
+  if (!json_equal(v, v2)) fail_msg("%s changed through YAML:\n%s", where, sb_str(&y1));
+  doc_write_yaml(&y2, v2);
+  assert_string_equal(sb_str(&y1), sb_str(&y2));
+  doc_write_json(&j, v);
+  json_t *v3 = load_one(sb_str(&j));
+  if (!json_equal(v, v3)) fail_msg("%s changed through JSON:\n%s", where, sb_str(&j));
+  json_decref(v2);
+  json_decref(v3);
+  sb_free(&y1);
+  sb_free(&y2);
+  sb_free(&j);
+}
+
 /* YAML -> json_t -> YAML -> json_t gives an equal value, and writing is stable. */
 static void test_round_trip(void **state) {
   (void)state;
@@ -175,32 +194,30 @@ static void test_round_trip(void **state) {
       "              device.attributes[\"gpu.example.com\"].model == 'a100'\n",
   };
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
-    json_t *v1 = load_one(samples[i]);
-    strbuf y1 = STRBUF_INIT, y2 = STRBUF_INIT;
-    doc_write_yaml(&y1, v1);
-    json_t *v2 = load_one(sb_str(&y1));
-    if (!json_equal(v1, v2)) fail_msg("sample %zu changed:\n%s", i, sb_str(&y1));
-    doc_write_yaml(&y2, v2);
-    assert_string_equal(sb_str(&y1), sb_str(&y2));
-    /* and through the JSON writer and reader */
-    strbuf j = STRBUF_INIT;
-    doc_write_json(&j, v1);
-    json_t *v3 = load_one(sb_str(&j));
-    if (!json_equal(v1, v3)) fail_msg("sample %zu changed through JSON:\n%s", i, sb_str(&j));
-    json_decref(v1);
-    json_decref(v2);
-    json_decref(v3);
-    sb_free(&y1);
-    sb_free(&y2);
-    sb_free(&j);
+    json_t *v = load_one(samples[i]);
+    assert_survives(v, samples[i]);
+    json_decref(v);
   }
+}
+
+/* Every manifest in examples/ survives YAML and JSON writing unchanged. */
+static void test_round_trip_examples(void **state) {
+  (void)state;
+  docset ds = {0};
+  strbuf err = STRBUF_INIT;
+  const char *dir[] = {DRA_SOURCE_DIR "/examples"};
+  assert_int_equal(docs_load_paths(dir, 1, false, &ds, &err), 0);
+  assert_true(ds.n >= 10);
+  for (size_t i = 0; i < ds.n; i++) assert_survives(ds.items[i].root, ds.items[i].file);
+  docset_free(&ds);
+  sb_free(&err);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_yaml_layout),  cmocka_unit_test(test_yaml_key_order), cmocka_unit_test(test_yaml_scalars),
       cmocka_unit_test(test_yaml_numbers), cmocka_unit_test(test_yaml_multiline), cmocka_unit_test(test_json_writer),
-      cmocka_unit_test(test_round_trip),
+      cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_round_trip_examples),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,8 +61,15 @@ struct alloc_index {
   alloc_map held;     /* (driver, pool, device) -> alloc_held* */
   alloc_map classes;  /* class-name atom -> const device_class* */
   alloc_map sel_memo; /* (program, device) -> 1 false, 2 true */
-  alloc_map programs; /* (expression text pointer, derived) -> compiled program */
+  alloc_map programs; /* (expression text pointer, env) -> alloc_program (text checked on use) */
 };
+
+/* A compiled expression and a copy of its text: claims come and go while an
+ * index lives, so a text address may later hold another expression. */
+typedef struct alloc_program {
+  char *text;
+  const cel_program *p;
+} alloc_program;
 
 void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f);
 

@@ -9,20 +9,27 @@
 static const cel_options selector_env = {
     .env = CEL_ENV_STORED_EXPRESSIONS, .consumable_capacity = true, .list_type_attributes = true};
 
-/* The program for an expression of the input objects: compiled once per
- * index (keyed by the text's address), through the process-wide cache. */
+/* The program for an expression: looked up once per index by the text's
+ * address (and checked against a copy of the text), else through the
+ * process-wide cache. */
 static const cel_program *compile(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
   bool list = !derived || k->f.list;
   const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
-  const cel_program *p = alloc_map_get(&k->ix->programs, expr, key2, NULL);
-  if (p) return p;
+  alloc_program *ap = alloc_map_get(&k->ix->programs, expr, key2, NULL);
+  if (ap && !strcmp(ap->text, expr)) return ap->p;
   cel_options o = selector_env;
   o.derived = derived;
   o.list_type_attributes = !derived || list;
   cel_compile_result res = {0};
-  p = cel_cache_get(expr, strlen(expr), &o, &res);
+  const cel_program *p = cel_cache_get(expr, strlen(expr), &o, &res);
   if (!p) snprintf(err, n, "%s", res.error ? res.error : "compile failed");
-  else alloc_map_put(&k->ix->programs, expr, key2, NULL, (void *)p);
+  else {
+    if (!ap) {
+      ap = arena_alloc(k->ix->a, sizeof *ap);
+      alloc_map_put(&k->ix->programs, expr, key2, NULL, ap);
+    }
+    *ap = (alloc_program){arena_strdup(k->ix->a, expr), p};
+  }
   cel_compile_result_free(&res);
   return p;
 }

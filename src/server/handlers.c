@@ -153,6 +153,19 @@ static void carry_over(const route *r, api_object *obj, const api_object *old) {
   }
 }
 
+/* What kube-apiserver's BeforeUpdate keeps from the stored object before
+ * validating: the uid when none is given, creationTimestamp, generation and
+ * deletionTimestamp. */
+static void keep_system_fields(api_object *obj, const api_object *old) {
+  object_meta *m = api_object_meta(obj);
+  const object_meta *om = api_object_meta(old);
+  if ((!m->uid || !*m->uid) && om->uid) m->uid = arena_strdup(obj->arena, om->uid);
+  if (om->creation_timestamp) m->creation_timestamp = arena_strdup(obj->arena, om->creation_timestamp);
+  m->generation = om->generation;
+  m->generation_set = om->generation_set;
+  m->deletion_timestamp = om->deletion_timestamp ? arena_strdup(obj->arena, om->deletion_timestamp) : NULL;
+}
+
 static bool kind_has_status(const api_object *o) {
   const type_desc *td = o->info->desc;
   for (size_t i = 0; i < td->nfields; i++)
@@ -175,6 +188,7 @@ static void update_with(dra_server *s, const route *r, const http_request *req, 
     return store_failure(resp, r, st, r->name);
   }
   if (kind_has_status(obj)) carry_over(r, obj, old->object);
+  keep_system_fields(obj, old->object);
   admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
   write_object(s, r, req, resp, obj, op, old->object);
   store_obj_unref(old);

@@ -1,0 +1,112 @@
+#!/bin/sh
+# dra serve over plain HTTP (curl): bad input of every kind gets a Status
+# error and leaves the server up and the data intact; bearer-token
+# authentication; durability: SIGKILL in the middle of a stream of creates,
+# restart, and every create acknowledged before the kill is there, with
+# resourceVersions that never go backwards.
+dra=${1:-build/dra}
+tmp=$(mktemp -d)
+server=
+start() { # extra flags...
+  rm -f "$tmp/data/kubeconfig"
+  "$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/data" "$@" >"$tmp/serve.log" 2>&1 &
+  server=$!
+  for i in $(seq 100); do [ -s "$tmp/data/kubeconfig" ] && break; sleep 0.05; done
+  url=$(sed -n 's/.*server: //p' "$tmp/data/kubeconfig")
+}
+trap 'kill -9 $server 2>/dev/null; rm -rf "$tmp"' EXIT
+passed=0; failed=0
+ok() { passed=$((passed+1)); }
+bad() { failed=$((failed+1)); echo "FAIL $*"; }
+# call NAME METHOD PATH CONTENT-TYPE BODY WANT-CODE WANT-SUBSTRING
+call() {
+  name=$1; method=$2; path=$3; ctype=$4; body=$5; want_code=$6; want=$7
+  printf '%s' "$body" >"$tmp/body"
+  code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X "$method" -H "Content-Type: $ctype" $auth \
+    --data-binary @"$tmp/body" "$url$path")
+  if [ "$code" = "$want_code" ] && grep -qF -- "$want" "$tmp/out"; then ok; else bad "$name: HTTP $code (want $want_code): $(head -c 300 "$tmp/out")"; fi
+}
+auth=
+start
+claim='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c1"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}'
+C=/apis/resource.k8s.io/v1/namespaces/default/resourceclaims
+call "create" POST $C application/json "$claim" 201 '"name":"c1"'
+call "already exists" POST $C application/json "$claim" 409 '"reason":"AlreadyExists"'
+call "malformed json" POST $C application/json '{"apiVersion":' 400 '"reason":"BadRequest"'
+call "malformed yaml" POST $C application/yaml 'a: [b' 400 '"reason":"BadRequest"'
+call "deep nesting" POST $C application/json "$(printf '%.0s[' $(seq 5000))" 400 '"kind":"Status"'
+call "wrong kind" POST $C application/json '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}' 400 'does not match the expected'
+call "unknown resource" GET /apis/resource.k8s.io/v1/namespaces/default/gadgets "" "" 404 '"reason":"NotFound"'
+call "strict unknown field" POST "$C?fieldValidation=Strict" application/json \
+  '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c2"},"spec":{"bogus":1}}' 400 'strict decoding error: unknown field \"spec.bogus\"'
+call "wrong type" POST $C application/json \
+  '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c3"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu","count":"two"}}]}}}' 400 'cannot unmarshal string'
+call "invalid object" POST $C application/json \
+  '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c4"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu","count":-1}}]}}}' 422 '"field":"spec.devices.requests[0].exactly.count"'
+call "admin access forbidden" POST $C application/json \
+  '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c5"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu","adminAccess":true}}]}}}' 422 '"reason":"FieldValueForbidden"'
+call "wrong patch content type" PATCH $C/c1 text/plain '{}' 415 'UnsupportedMediaType'
+call "bad json patch" PATCH $C/c1 application/json-patch+json '[{"op":"nope","path":"/x"}]' 422 'jsonpatch'
+call "bad merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":' 422 'error decoding patch'
+call "merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":{"labels":{"a":"b"}}}' 200 '"a":"b"'
+call "spec is immutable" PATCH $C/c1 application/merge-patch+json '{"spec":{"devices":{"requests":[{"name":"s","exactly":{"deviceClassName":"gpu"}}]}}}' 422 'field is immutable'
+call "bad label selector" GET "$C?labelSelector=a%20in%20(" "" "" 400 'unable to parse requirement'
+call "bad field selector" GET "$C?fieldSelector=spec.x%3Dy" "" "" 400 'field label not supported'
+call "bad continue" GET "$C?continue=%21%21" "" "" 400 'continue key is not valid'
+call "label selector" GET "$C?labelSelector=a%3Db" "" "" 200 '"name":"c1"'
+call "paging" GET "$C?limit=1" "" "" 200 '"items":[{'
+head -c 4000000 /dev/zero | tr '\0' 'a' >"$tmp/huge"
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/huge" "$url$C")
+[ "$code" = 413 ] && ok || bad "huge body: HTTP $code"
+call "still up, data intact" GET $C/c1 "" "" 200 '"resourceVersion"'
+call "stale update conflicts" PUT $C/c1 application/json \
+  '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c1","resourceVersion":"1"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}' 409 '"reason":"Conflict"'
+call "discovery" GET /apis/resource.k8s.io/v1 "" "" 200 '"resourceclaims/status"'
+call "openapi" GET /openapi/v3/apis/resource.k8s.io/v1 "" "" 200 'x-kubernetes-group-version-kind'
+call "table" GET $C "" "" 200 '"items"'
+kill -9 $server; wait $server 2>/dev/null
+
+# authentication
+printf 's3cret,alice,1\n' >"$tmp/tokens"
+start --token-file "$tmp/tokens"
+auth=
+call "no token" GET $C "" "" 401 '"reason":"Unauthorized"'
+auth="-H Authorization:Bearer-wrong"
+call "bad token" GET $C "" "" 401 'Unauthorized'
+auth="-H Authorization:Bearer%20s3cret"
+auth=""
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' -H 'Authorization: Bearer s3cret' "$url$C")
+[ "$code" = 200 ] && grep -q '"name":"c1"' "$tmp/out" && ok || bad "good token: HTTP $code"
+grep -q 'token: s3cret' "$tmp/data/kubeconfig" && ok || bad "kubeconfig carries the token"
+kill -9 $server; wait $server 2>/dev/null
+
+# durability: creates acknowledged before SIGKILL survive it
+start
+: >"$tmp/acked"
+( i=0; while [ $i -lt 400 ]; do
+    i=$((i+1))
+    body="{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns-$i\"}}"
+    rv=$(curl -s -X POST -H 'Content-Type: application/json' --data-binary "$body" "$url/api/v1/namespaces" |
+         sed -n 's/.*"resourceVersion":"\([0-9]*\)".*/\1/p')
+    [ -n "$rv" ] && echo "ns-$i $rv" >>"$tmp/acked" || break
+  done ) &
+writer=$!
+sleep 1
+kill -9 $server; wait $server 2>/dev/null
+wait $writer 2>/dev/null
+n=$(wc -l <"$tmp/acked")
+[ "$n" -gt 0 ] && ok || bad "no create was acknowledged before the kill"
+start
+missing=0; maxrv=0
+while read name rv; do
+  code=$(curl -s -o /dev/null -w '%{http_code}' "$url/api/v1/namespaces/$name")
+  [ "$code" = 200 ] || missing=$((missing+1))
+  [ "$rv" -gt "$maxrv" ] && maxrv=$rv
+done <"$tmp/acked"
+[ "$missing" = 0 ] && ok || bad "durability: $missing of $n acknowledged creates lost"
+rv=$(curl -s -X POST -H 'Content-Type: application/json' --data-binary '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"after"}}' \
+  "$url/api/v1/namespaces" | sed -n 's/.*"resourceVersion":"\([0-9]*\)".*/\1/p')
+[ -n "$rv" ] && [ "$rv" -gt "$maxrv" ] && ok || bad "resourceVersion went backwards: $rv after $maxrv"
+echo "durability: $n creates acknowledged before SIGKILL, $missing lost"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

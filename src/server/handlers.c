@@ -300,8 +300,7 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   }
   if (!strcmp(m, "GET")) {
     if (item) return handle_get(s, r, resp);
-    const char *watch = http_query_get(req, "watch");
-    if (watch && (!strcmp(watch, "true") || !strcmp(watch, "1"))) return srv_watch(s, r, req, resp);
+    if (http_query_bool(req, "watch")) return srv_watch(s, r, req, resp);
     return srv_list(s, r, req, resp);
   }
   if (!strcmp(m, "POST") && !item && !r->subresource[0]) return handle_create(s, r, req, resp);

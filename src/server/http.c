@@ -60,6 +60,14 @@ const char *http_query_get(const http_request *req, const char *key) {
   return NULL;
 }
 
+bool http_query_bool(const http_request *req, const char *key) {
+  static const char *const truths[] = {"1", "t", "T", "TRUE", "true", "True", NULL};
+  const char *v = http_query_get(req, key);
+  for (size_t i = 0; v && truths[i]; i++)
+    if (!strcmp(v, truths[i])) return true;
+  return false;
+}
+
 void http_response_free(http_response *r) {
   if (r->stream) {
     r->stream->close(r->stream->ctx);

@@ -43,6 +43,8 @@ typedef struct http_response {
 void http_parse_query(const char *raw, http_query_param **out, size_t *n);
 void http_free_query(http_query_param *q, size_t n);
 const char *http_query_get(const http_request *req, const char *key);
+/* A boolean parameter as Go's strconv.ParseBool reads it (1, t, T, TRUE, true, True). */
+bool http_query_bool(const http_request *req, const char *key);
 /* Frees the body; a stream not handed to the transport is closed. */
 void http_response_free(http_response *r);
 

@@ -232,8 +232,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   if (r->resource->group[0]) snprintf(w->gv, sizeof w->gv, "%s/%s", r->resource->group, r->resource->version);
   else snprintf(w->gv, sizeof w->gv, "%s", r->resource->version);
-  const char *bm = http_query_get(req, "allowWatchBookmarks");
-  w->bookmarks = bm && !strcmp(bm, "true");
+  w->bookmarks = http_query_bool(req, "allowWatchBookmarks");
   long timeout = 1800;
   const char *t = http_query_get(req, "timeoutSeconds");
   if (t && atol(t) > 0) timeout = atol(t);

@@ -19,8 +19,13 @@ configure: deps
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The main job: check the seed examples, dry-run scheduling of the example
+# cluster, then serve it and show what the control plane did.
+CLUSTER = $(if $(wildcard examples/cluster),examples/cluster,examples)
 run: all
 	$(BUILD)/dra validate -f examples/
+	$(BUILD)/dra schedule -f $(CLUSTER) -o table
+	sh scripts/demo-serve $(BUILD)/dra $(sort examples $(CLUSTER))
 
 install: all
 	cmake --install $(BUILD)

@@ -8,7 +8,9 @@
 
 static bool is_op(const char *op, const char *want) { return op && strcmp(op, want) == 0; }
 
-static void validate_expression(errlist *e, fpath *p, const node_selector_requirement *rq) {
+/* Errors about the values list as a whole (count vs operator), or the
+ * operator itself when it is unknown. */
+static void validate_operator(errlist *e, fpath *p, const node_selector_requirement *rq) {
   const char *op = rq->operator_;
   size_t m = fp_field(p, "values");
   if (is_op(op, "In") || is_op(op, "NotIn")) {
@@ -19,11 +21,15 @@ static void validate_expression(errlist *e, fpath *p, const node_selector_requir
     if (rq->values.n != 1) fe_required(e, p, "must be specified single value when `operator` is 'Lt' or 'Gt'");
   } else {
     fp_pop(p, m);
-    m = fp_field(p, "operator");
+    fp_field(p, "operator");
     fe_invalid_str(e, p, op, "not a valid selector operator");
   }
   fp_pop(p, m);
-  m = fp_field(p, "key");
+}
+
+static void validate_expression(errlist *e, fpath *p, const node_selector_requirement *rq) {
+  validate_operator(e, p, rq);
+  size_t m = fp_field(p, "key");
   vn_label_key(e, p, rq->key ? rq->key : "");
   fp_pop(p, m);
   m = fp_field(p, "values");

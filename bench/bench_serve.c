@@ -1,0 +1,210 @@
+/* bench_serve.c: load client for `dra serve` (the scheduler_perf shape
+ * through the API). Creates NODES nodes with one ResourceSlice of 10
+ * devices each, a DeviceClass and a ResourceClaimTemplate, then PODS pods
+ * with template claims over HTTP from several connections as fast as the
+ * server takes them, and follows a pod watch until every pod is bound.
+ * Reports pods/s and the create-to-bound latency (p50, p99).
+ * usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS] */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct sockaddr_in server;
+static int n_pods = 5000, n_nodes = 500, n_conns = 4;
+static double *created_at, *bound_at;
+static atomic_int next_pod;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int connect_server(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0 || connect(fd, (struct sockaddr *)&server, sizeof server)) {
+    perror("connect");
+    exit(1);
+  }
+  return fd;
+}
+
+/* One request on a keep-alive connection; returns the HTTP status. */
+static int request(int fd, const char *method, const char *path, const char *body) {
+  char out[8192];
+  size_t len = body ? strlen(body) : 0;
+  /* one write: a header and a body in two segments would meet Nagle and delayed ACKs */
+  int n = snprintf(out, sizeof out,
+                   "%s %s HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                   method, path, len, body ? body : "");
+  if (n < 0 || (size_t)n >= sizeof out || write(fd, out, (size_t)n) != n) return -1;
+  /* read headers, then Content-Length bytes */
+  char buf[65536];
+  size_t got = 0;
+  char *end = NULL;
+  while (!end) {
+    ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
+    if (r <= 0) return -1;
+    got += (size_t)r;
+    buf[got] = 0;
+    end = strstr(buf, "\r\n\r\n");
+  }
+  int status = atoi(buf + 9);
+  const char *cl = strcasestr(buf, "Content-Length:");
+  size_t body_len = cl ? (size_t)atol(cl + 15) : 0;
+  size_t have = got - (size_t)(end + 4 - buf);
+  while (have < body_len) {
+    ssize_t r = read(fd, buf, sizeof buf < body_len - have ? sizeof buf : body_len - have);
+    if (r <= 0) return -1;
+    have += (size_t)r;
+  }
+  return status;
+}
+
+static void must(int fd, const char *method, const char *path, const char *body) {
+  int st = request(fd, method, path, body);
+  if (st != 200 && st != 201) {
+    fprintf(stderr, "bench_serve: %s %s: HTTP %d\n", method, path, st);
+    exit(1);
+  }
+}
+
+static void setup_cluster(void) {
+  int fd = connect_server();
+  char body[4096];
+  must(fd, "POST", "/apis/resource.k8s.io/v1/deviceclasses",
+       "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"test-class\"},"
+       "\"spec\":{\"selectors\":[{\"cel\":{\"expression\":\"device.driver == \\\"test-driver.cdi.k8s.io\\\"\"}}]}}");
+  must(fd, "POST", "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
+       "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaimTemplate\",\"metadata\":{\"name\":\"test-claim-template\"},"
+       "\"spec\":{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"req-0\",\"exactly\":{\"deviceClassName\":\"test-class\"}}]}}}}");
+  for (int i = 0; i < n_nodes; i++) {
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"},"
+             "\"status\":{\"allocatable\":{\"cpu\":\"32\",\"memory\":\"128Gi\",\"pods\":\"110\"}}}",
+             i);
+    must(fd, "POST", "/api/v1/nodes", body);
+    int n = snprintf(body, sizeof body,
+                     "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"node-%d-slice\"},"
+                     "\"spec\":{\"driver\":\"test-driver.cdi.k8s.io\",\"nodeName\":\"node-%d\",\"pool\":{\"name\":\"node-%d\","
+                     "\"generation\":1,\"resourceSliceCount\":1},\"devices\":[",
+                     i, i, i);
+    for (int d = 0; d < 10; d++) n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"name\":\"dev-%d\"}", d ? "," : "", d);
+    snprintf(body + n, sizeof body - (size_t)n, "]}}");
+    must(fd, "POST", "/apis/resource.k8s.io/v1/resourceslices", body);
+  }
+  close(fd);
+}
+
+static void *creator(void *arg) {
+  (void)arg;
+  int fd = connect_server();
+  char body[1024];
+  for (int i; (i = atomic_fetch_add(&next_pod, 1)) < n_pods;) {
+    snprintf(body, sizeof body,
+             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+             "\"image\":\"pause\",\"resources\":{\"claims\":[{\"name\":\"resource\"}]}}],\"resourceClaims\":[{\"name\":\"resource\","
+             "\"resourceClaimTemplateName\":\"test-claim-template\"}]}}",
+             i);
+    created_at[i] = now_s();
+    must(fd, "POST", "/api/v1/namespaces/default/pods", body);
+  }
+  close(fd);
+  return NULL;
+}
+
+/* Follows the pod watch; marks each pod bound when nodeName shows up. */
+static void *watcher(void *arg) {
+  (void)arg;
+  int fd = connect_server();
+  const char *req = "GET /api/v1/namespaces/default/pods?watch=1 HTTP/1.1\r\nHost: bench\r\n\r\n";
+  if (write(fd, req, strlen(req)) < 0) return NULL;
+  static char buf[1 << 20];
+  size_t got = 0;
+  int bound = 0;
+  while (bound < n_pods) {
+    ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
+    if (r <= 0) break;
+    got += (size_t)r;
+    buf[got] = 0;
+    char *line = buf, *nl;
+    while ((nl = strchr(line, '\n'))) {
+      *nl = 0;
+      const char *name = strstr(line, "\"name\":\"pod-");
+      if (name && strstr(line, "\"nodeName\":\"")) {
+        int i = atoi(name + 12);
+        if (i >= 0 && i < n_pods && bound_at[i] == 0) {
+          bound_at[i] = now_s();
+          bound++;
+        }
+      }
+      line = nl + 1;
+    }
+    got = (size_t)(buf + got - line);
+    memmove(buf, line, got);
+  }
+  close(fd);
+  return NULL;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]\n");
+    return 2;
+  }
+  char host[64];
+  const char *colon = strrchr(argv[1], ':');
+  snprintf(host, sizeof host, "%.*s", (int)(colon - argv[1]), argv[1]);
+  server.sin_family = AF_INET;
+  server.sin_port = htons((uint16_t)atoi(colon + 1));
+  inet_pton(AF_INET, host, &server.sin_addr);
+  if (argc > 2) n_pods = atoi(argv[2]);
+  if (argc > 3) n_nodes = atoi(argv[3]);
+  if (argc > 4) n_conns = atoi(argv[4]);
+  created_at = calloc((size_t)n_pods, sizeof *created_at);
+  bound_at = calloc((size_t)n_pods, sizeof *bound_at);
+  double t0 = now_s();
+  setup_cluster();
+  double t1 = now_s();
+  pthread_t w, c[64];
+  pthread_create(&w, NULL, watcher, NULL);
+  usleep(100000);
+  double start = now_s();
+  for (int i = 0; i < n_conns && i < 64; i++) pthread_create(&c[i], NULL, creator, NULL);
+  for (int i = 0; i < n_conns && i < 64; i++) pthread_join(c[i], NULL);
+  double created = now_s();
+  pthread_join(w, NULL);
+  double end = 0;
+  double *lat = calloc((size_t)n_pods, sizeof *lat);
+  int bound = 0;
+  for (int i = 0; i < n_pods; i++)
+    if (bound_at[i] > 0) {
+      lat[bound++] = bound_at[i] - created_at[i];
+      if (bound_at[i] > end) end = bound_at[i];
+    }
+  qsort(lat, (size_t)bound, sizeof *lat, cmp_double);
+  printf("serve: %d nodes x 10 devices set up in %.2f s\n", n_nodes, t1 - t0);
+  printf("serve: %d pods created in %.2f s over %d connections (%.0f creates/s)\n", n_pods, created - start, n_conns,
+         n_pods / (created - start));
+  printf("serve: %d/%d pods bound, %.0f pods/s from first create to last bind\n", bound, n_pods,
+         bound / (end - start));
+  if (bound)
+    printf("serve: create-to-bound p50 %.1f ms, p99 %.1f ms\n", lat[bound / 2] * 1e3,
+           lat[(int)(bound * 0.99) < bound ? (int)(bound * 0.99) : bound - 1] * 1e3);
+  free(lat);
+  free(created_at);
+  free(bound_at);
+  return bound == n_pods ? 0 : 1;
+}

@@ -311,10 +311,12 @@ static const char *decimal_suffix(int exponent) {
 }
 
 /* CanonicalizeBytes: the largest suffix that keeps the mantissa an integer.
- * BinarySI falls back to DecimalSI below 1024 and for fractions; a decimal
- * exponent without an SI suffix (above E) is written "e<exp>". Deviation:
- * beyond Ei Kubernetes prints no suffix at all (corrupting the value, only
- * reachable through sums); we keep "Ei" with a larger mantissa. */
+ * BinarySI falls back to DecimalSI below 1024 and for fractions. Two cases
+ * where apimachinery (snapshot 2026-07-23) prints a suffix it lacks as
+ * nothing, losing the value, are written value-preserving instead:
+ * a DecimalSI exponent above E prints "e<exp>" ("1000E" -> "1e21", not "1"),
+ * as later upstream code does; a BinarySI value beyond Ei (only reachable
+ * through sums) keeps "Ei" with a larger mantissa. */
 static size_t canonical_text(const quantity *q, char *out) {
   if (q->nanos == 0)
     return put_text(out, "0");

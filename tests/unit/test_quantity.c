@@ -1,7 +1,8 @@
 /* test_quantity.c: resource.Quantity parsing, canonical text, kept input
  * text, arithmetic. Tables are taken from apimachinery's quantity_test.go
  * (TestQuantityParse, TestQuantityString, TestQuantityParseEmit,
- * TestParseQuantity, TestNewSet, TestMilliNewSet, TestAdd, TestSub, ...). */
+ * TestParseQuantity, TestNewSet, TestMilliNewSet, TestAdd, TestSub, ...),
+ * plus recorded answers of apimachinery itself (tests/data/quantity). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/quantity.h"
@@ -444,12 +446,74 @@ static void test_format_buffer(void **state) {
   assert_string_equal(quantity_format_str(&min, big, sizeof big), want);
 }
 
+static __int128 parse_nanos(const char *s) {
+  bool negative = *s == '-';
+  __int128 v = 0;
+  for (s += negative; *s; s++)
+    v = v * 10 + (*s - '0');
+  return negative ? -v : v;
+}
+
+/* Splits line at tabs into at most max fields; returns the count. */
+static size_t split_tabs(char *line, char **fields, size_t max) {
+  size_t n = 0;
+  for (char *p = line; n < max; p++) {
+    fields[n++] = p;
+    p = strchr(p, '\t');
+    if (!p)
+      break;
+    *p = '\0';
+  }
+  return n;
+}
+
+static void test_vectors(void **state) {
+  (void)state;
+  static const char *const formats[] = {"DecimalSI", "BinarySI", "DecimalExponent"};
+  FILE *f = fopen(DRA_SOURCE_DIR "/tests/data/quantity/vectors.tsv", "r");
+  assert_non_null(f);
+  char line[512], text[64];
+  size_t rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    char *c[8];
+    size_t n = split_tabs(line, c, 8);
+    quantity q;
+    const char *err = NULL;
+    bool keeps = false;
+    bool ok = quantity_parse_keeping_text(c[0], strlen(c[0]), &q, &err, &keeps);
+    rows++;
+    if (strcmp(c[1], "ERR") == 0) {
+      const char *want = strcmp(c[2], "SUFFIX") == 0    ? QUANTITY_SUFFIX_ERROR
+                         : strcmp(c[2], "NUMERIC") == 0 ? QUANTITY_NUMERIC_ERROR
+                                                        : QUANTITY_REGEX_ERROR;
+      if (ok || strcmp(err, want) != 0)
+        fail_msg("%s: want error %s, got %s", c[0], c[2], ok ? "success" : err);
+      continue;
+    }
+    assert_int_equal(n, 8);
+    if (!ok)
+      fail_msg("%s: unexpected error %s", c[0], err);
+    quantity_format_str(&q, text, sizeof text);
+    if (strcmp(keeps ? c[0] : text, c[2]) != 0 || strcmp(text, c[3]) != 0 || strcmp(formats[q.format], c[4]) != 0)
+      fail_msg("%s: got %s %s %s, want %s %s %s", c[0], keeps ? c[0] : text, text, formats[q.format], c[2], c[3], c[4]);
+    if (q.nanos != parse_nanos(c[5]))
+      fail_msg("%s: nanos differ from %s", c[0], c[5]);
+    if (strcmp(c[6], "-") != 0 &&
+        (quantity_value(&q) != strtoll(c[6], NULL, 10) || quantity_milli_value(&q) != strtoll(c[7], NULL, 10)))
+      fail_msg("%s: value %lld milli %lld, want %s %s", c[0], (long long)quantity_value(&q),
+               (long long)quantity_milli_value(&q), c[6], c[7]);
+  }
+  fclose(f);
+  assert_true(rows > 1900);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_table), cmocka_unit_test(test_invalid),   cmocka_unit_test(test_limits),
       cmocka_unit_test(test_canonical),   cmocka_unit_test(test_string),    cmocka_unit_test(test_kept_text),
       cmocka_unit_test(test_new_set),     cmocka_unit_test(test_value),     cmocka_unit_test(test_cmp),
-      cmocka_unit_test(test_add_sub),     cmocka_unit_test(test_format_buffer),
+      cmocka_unit_test(test_add_sub),     cmocka_unit_test(test_format_buffer), cmocka_unit_test(test_vectors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

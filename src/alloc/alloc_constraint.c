@@ -27,21 +27,25 @@ bool alloc_constraint_applies(const device_constraint *dc, const preq *r) {
   return false;
 }
 
-bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t ci, const atom *name, aval *out) {
+void attr_name_split(const atom *full, attr_name *out) {
+  const char *slash = strchr(full->str, '/');
+  out->full = full;
+  out->dom = slash ? atom_intern(full->str, (size_t)(slash - full->str)) : NULL;
+  out->id = slash ? atom_cstr(slash + 1) : NULL;
+}
+
+bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t ci, const attr_name *name, aval *out) {
   for (uint32_t j = 0; j < r->derived->n; j++)
-    if (r->derived->items[j].name == name) {
+    if (r->derived->items[j].name == name->full) {
       *out = r->dvals[(size_t)ci * r->derived->n + j];
       return true;
     }
   const alloc_dev *dv = k->cands[ci].dev;
   const device_attribute_map *m = &dv->d->attributes;
-  const char *slash = strchr(name->str, '/');
-  const atom *id = NULL;
-  if (slash && (size_t)(slash - name->str) == dv->driver->len && !memcmp(name->str, dv->driver->str, dv->driver->len))
-    id = atom_find(slash + 1, strlen(slash + 1));
+  const atom *id = dv->driver == name->dom ? name->id : NULL;
   for (int pass = 0; pass < 2; pass++)
     for (uint32_t i = 0; i < m->n; i++)
-      if (m->items[i].key == (pass ? id : name) && m->items[i].key) {
+      if (m->items[i].key == (pass ? id : name->full) && m->items[i].key) {
         aval_from_attribute(&m->items[i].value, out);
         return true;
       }
@@ -171,7 +175,7 @@ bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t ci, uint3
     if (!r->applies[i]) continue;
     tracker *t = &pc->trk[i];
     aval v, store;
-    if (!alloc_lookup_attr(k, r, ci, t->attr, &v) || !tracker_accepts(k, t, &v, &store)) {
+    if (!alloc_lookup_attr(k, r, ci, &t->attr, &v) || !tracker_accepts(k, t, &v, &store)) {
       alloc_constraint_remove(pc, rec);
       return false;
     }

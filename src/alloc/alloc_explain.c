@@ -111,14 +111,14 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv) {
 static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_view *views, uint32_t n_views) {
   const tracker *t = &pc->trk[ti];
   json_t *o = json_pack("{s:i, s:s, s:s}", "index", (json_int_t)ti, "kind", t->match ? "matchAttribute" : "distinctAttribute",
-                        "attribute", t->attr->str);
+                        "attribute", t->attr.full->str);
   json_t *examples = json_array(), *missing = json_array();
   long long pairs = 0, failing = 0;
   for (uint32_t a = 0; a < n_views; a++) {
     if (!views[a].r->applies[ti]) continue;
     for (uint32_t i = 0; i < views[a].n_free; i++) {
       aval va;
-      if (!alloc_lookup_attr(k, views[a].r, views[a].free[i], t->attr, &va)) {
+      if (!alloc_lookup_attr(k, views[a].r, views[a].free[i], &t->attr, &va)) {
         if (json_array_size(missing) < EXPLAIN_MAX_LISTED)
           json_array_append_new(missing, json_string(devid(k->a, k->cands[views[a].free[i]].dev)));
         continue;
@@ -127,7 +127,7 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
         if (!views[b].r->applies[ti] || (b != a && views[b].r->parent == views[a].r->parent)) continue;
         for (uint32_t j = b == a ? i + 1 : 0; j < views[b].n_free; j++) {
           aval vb;
-          if (views[b].free[j] == views[a].free[i] || !alloc_lookup_attr(k, views[b].r, views[b].free[j], t->attr, &vb))
+          if (views[b].free[j] == views[a].free[i] || !alloc_lookup_attr(k, views[b].r, views[b].free[j], &t->attr, &vb))
             continue;
           pairs++;
           if (alloc_pair_ok(k, t->match, &va, &vb)) continue;

@@ -129,8 +129,14 @@ typedef struct tracker_entry {
   aval v; /* set mode matchAttribute: the running intersection */
 } tracker_entry;
 
+/* A constraint's fully qualified attribute name, split once: a device of
+ * driver dom may publish it under id alone (CN-2). */
+typedef struct attr_name {
+  const atom *full, *dom, *id;
+} attr_name;
+
 typedef struct tracker {
-  const atom *attr;
+  attr_name attr;
   bool match; /* else distinct */
   tracker_entry *e;
   uint32_t n, cap;
@@ -230,7 +236,8 @@ int alloc_select_stage(alloc_call *k, preq *r, uint32_t cand);
 bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
 void alloc_constraint_remove(pclaim *pc, uint32_t rec);
 bool alloc_constraint_applies(const device_constraint *dc, const preq *r);
-bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t cand, const atom *name, aval *out);
+void attr_name_split(const atom *full, attr_name *out);
+bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t cand, const attr_name *name, aval *out);
 bool aval_equal_scalar(const aval *a, const aval *b);
 /* Would a constraint (match or distinct) accept devices with values a and b? */
 bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b);

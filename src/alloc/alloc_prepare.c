@@ -155,8 +155,9 @@ static int prepare_claim(alloc_call *k, pclaim *pc) {
   pc->trk = arena_calloc(k->a, pc->n_trk + 1, sizeof *pc->trk);
   for (uint32_t i = 0; i < pc->n_trk; i++) {
     const device_constraint *ct = &dc->constraints.items[i];
-    if (ct->match_attribute) pc->trk[i] = (tracker){.attr = ct->match_attribute, .match = true};
-    else if (ct->distinct_attribute) pc->trk[i] = (tracker){.attr = ct->distinct_attribute, .match = false};
+    pc->trk[i].match = ct->match_attribute != NULL;
+    if (ct->match_attribute || ct->distinct_attribute)
+      attr_name_split(ct->match_attribute ? ct->match_attribute : ct->distinct_attribute, &pc->trk[i].attr);
     else {
       alloc_errf(k, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)", pc->label, i);
       return -1;

@@ -4,27 +4,47 @@
 #include "alloc/alloc_prune.h"
 #include <string.h>
 
-/* Enough usable devices for r, ignoring what this claim will take? */
-static bool request_possible(alloc_call *k, preq *r) {
-  if (r->all) return true;
-  int64_t found = 0;
-  for (uint32_t p = 0; p < k->n_cands && found < r->needed; p++) {
-    if (!r->admin && alloc_in_use(k, p)) continue;
-    if (alloc_selectable(k, r, p, true) && (!k->f.cap || alloc_fits(k, p, r))) found++;
+/* Could candidate p still be admitted for r, as things stand? Only ever
+ * harder deeper in the search: in-flight use, counters and capacity grow. */
+static bool admissible_now(alloc_call *k, const pclaim *pc, preq *r, uint32_t p) {
+  const alloc_cand *c = &k->cands[p];
+  const device *d = c->dev->d;
+  bool multi = k->f.cap && d->allow_multiple_allocations;
+  if (r->admin ? !multi && alloc_claim_holds(pc, p) : alloc_in_use(k, p)) return false;
+  if (!alloc_selectable(k, r, p, true)) return false;
+  if (d->consumes_counters.n) {
+    if (!k->f.part) return false;
+    bool shared_before = multi && ((c->dev->held && c->dev->held->has_agg) || c->shares > 0);
+    if (!shared_before) {
+      if (!alloc_counters_charge(k, p)) return false;
+      alloc_counters_release(k, p);
+    }
   }
-  return found >= r->needed;
+  if (k->f.taints && !alloc_tolerated(d, r->tols)) return false;
+  return !k->f.cap || alloc_fits(k, p, r);
 }
 
-bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) {
-  pclaim *pc = &k->claims[c];
-  for (uint32_t q = 0; q < pc->n_reqs; q++) {
+/* At least need admissible devices for r at positions >= start? */
+static bool enough_devices(alloc_call *k, const pclaim *pc, preq *r, uint32_t start, int64_t need) {
+  if (r->all || need <= 0) return true;
+  int64_t found = 0;
+  for (uint32_t p = start; p < k->n_cands && found < need; p++)
+    if (admissible_now(k, pc, r, p)) found++;
+  return found >= need;
+}
+
+/* Can requests first.. of the claim still each find their devices? */
+static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first) {
+  for (uint32_t q = first; q < pc->n_reqs; q++) {
     preq_group *g = &pc->reqs[q];
     bool any = false;
-    for (uint32_t s = 0; s < g->n_subs && !any; s++) any = request_possible(k, &g->subs[s]);
+    for (uint32_t s = 0; s < g->n_subs && !any; s++) any = enough_devices(k, pc, &g->subs[s], 0, g->subs[s].needed);
     if (!any) return false;
   }
   return true;
 }
+
+bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) { return later_requests_possible(k, &k->claims[c], 0); }
 
 /* Devices tracker t still needs from requests after (q, s, d): the least any
  * choice of subrequests needs. Sets *opaque when the count cannot be trusted. */
@@ -76,13 +96,15 @@ static bool usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, 
       if (!r->applies[ti]) continue;
       if (!alloc_selectable(k, r, p, true)) continue;
       aval v;
-      if (alloc_lookup_attr(k, r, p, pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return true;
+      if (alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return true;
     }
   return false;
 }
 
-bool alloc_prune_after_admit(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, int64_t d) {
+bool alloc_prune_after_admit(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, int64_t d, uint32_t p) {
   pclaim *pc = &k->claims[c];
+  preq *cur = &pc->reqs[q].subs[s];
+  if (!enough_devices(k, pc, cur, p + 1, cur->needed - (d + 1)) || !later_requests_possible(k, pc, q + 1)) return false;
   for (uint32_t ti = 0; ti < pc->n_trk; ti++) {
     const tracker *t = &pc->trk[ti];
     if (!t->match || t->n == 0) continue;

@@ -159,7 +159,7 @@ static step_result step(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, int64
     step_result res = admit(k, c, r, p, false);
     if (res == ST_ERR) return res;
     if (res == ST_FAIL) continue;
-    if (k->prune && !alloc_prune_after_admit(k, c, q, s, d)) {
+    if (k->prune && !alloc_prune_after_admit(k, c, q, s, d, p)) {
       undo_last(k, pc);
       continue;
     }

@@ -177,7 +177,9 @@ static void sync_pod(sched_loop *l, const char *ns, const char *name) {
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
   const pod *p = po->object->typed;
-  if (p->metadata.deletion_timestamp) {
+  if (p->metadata.deletion_timestamp || sched_pod_is_done(p)) {
+    /* a finished pod needs no claims: re-creating them would only feed the
+     * deletion in syncClaim */
     store_obj_unref(po);
     return;
   }
@@ -322,11 +324,10 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
   if (!n_keep && owner && owner->kind && owner->name) {
     bool delete_it = false;
     if (!strcmp(owner->kind, "Pod")) {
+      /* a missing owner: what the garbage collector would do */
       store_obj *po = sched_get(l, KIND_POD, ns, owner->name);
-      if (po) {
-        const pod *p = po->object->typed;
-        delete_it = !p->metadata.uid || !owner->uid || strcmp(p->metadata.uid, owner->uid) || sched_pod_is_done(p);
-      }
+      const pod *p = po ? po->object->typed : NULL;
+      delete_it = !p || !p->metadata.uid || !owner->uid || strcmp(p->metadata.uid, owner->uid) || sched_pod_is_done(p);
       store_obj_unref(po);
     } else if (!strcmp(owner->kind, "PodGroup") && workload) {
       /* stands in for the garbage collector once the group is gone */

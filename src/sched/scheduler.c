@@ -252,10 +252,7 @@ void sched_schedule_one(sched_loop *l, const char *key) {
       case SCHED_NO_FIT:
         sched_histogram_add(&hist, REASON_CANNOT_ALLOCATE);
         if (sig) sched_devices_remember_misfit(l, nd->metadata.name, sig);
-        if (l->opt.explain) {
-          sb_printf(&ex, "  node %s:\n", nd->metadata.name);
-          sched_devices_explain(l, nd, batch, nb, &ex);
-        }
+        if (l->opt.explain) sched_devices_explain(l, nd, batch, nb, &ex);
         api_object_free(ext);
         continue;
       case SCHED_NODE_ERROR:

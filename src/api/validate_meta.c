@@ -1,10 +1,12 @@
 /* validate_meta.c: ObjectMeta validation shared by every kind, as
  * corevalidation.ValidateObjectMeta and ValidateObjectMetaUpdate do it:
- * names, namespace, generation, labels, annotations, finalizers, and the
- * fields an update must not change. */
+ * names, namespace, generation, labels, annotations, owner references,
+ * finalizers, and the fields an update must not change. */
 #include "api/validate.h"
 #include "api/validate_names.h"
+#include "api/codec.h"
 #include "util/strbuf.h"
+#include <stdlib.h>
 #include <string.h>
 
 enum { ANNOTATIONS_TOTAL_MAX = 256 * 1024 };
@@ -35,15 +37,62 @@ static bool standard_finalizer(const char *f) {
   return !strcmp(f, "kubernetes") || !strcmp(f, "orphan") || !strcmp(f, "foregroundDeletion");
 }
 
-static void validate_finalizers(errlist *e, fpath *p, const dstr_list *finalizers) {
+/* apimachinery's check: qualified names, reported at the list itself. */
+static void validate_finalizer_names(errlist *e, fpath *p, const dstr_list *finalizers) {
   size_t mark = fp_field(p, "finalizers");
+  for (uint32_t i = 0; i < finalizers->n; i++) vn_label_key(e, p, or_empty(finalizers->items[i]));
+  fp_pop(p, mark);
+}
+
+/* core's extra check, run after all of ObjectMeta: at each entry. */
+static void validate_kube_finalizers(errlist *e, fpath *p, const dstr_list *finalizers) {
   for (uint32_t i = 0; i < finalizers->n; i++) {
     const char *f = or_empty(finalizers->items[i]);
-    size_t imark = fp_index(p, i);
-    vn_label_key(e, p, f);
-    if (!strchr(f, '/') && !standard_finalizer(f))
-      fe_invalid_str(e, p, f, "name is neither a standard finalizer name nor is it fully qualified");
-    fp_pop(p, imark);
+    if (strchr(f, '/') || standard_finalizer(f)) continue;
+    size_t mark = fp_field(p, "finalizers");
+    fp_index(p, i);
+    fe_invalid_str(e, p, f, "name is neither a standard finalizer name nor is it fully qualified");
+    fp_pop(p, mark);
+  }
+}
+
+/* "v1" -> "v1", "apps/v1" -> "v1", "apps/" -> "" (schema.FromAPIVersionAndKind) */
+static const char *api_version_version(const char *api_version) {
+  const char *slash = strchr(api_version, '/');
+  return slash ? slash + 1 : api_version;
+}
+
+static void owner_field_invalid(errlist *e, fpath *p, const char *field, const char *value, const char *detail) {
+  size_t mark = fp_field(p, field);
+  fe_invalid_str(e, p, value, detail);
+  fp_pop(p, mark);
+}
+
+static void validate_owner_references(errlist *e, fpath *p, const owner_reference_list *refs) {
+  size_t mark = fp_field(p, "ownerReferences");
+  const owner_reference *controller = NULL;
+  for (uint32_t i = 0; i < refs->n; i++) {
+    const owner_reference *r = &refs->items[i];
+    if (!*api_version_version(or_empty(r->api_version)))
+      owner_field_invalid(e, p, "apiVersion", or_empty(r->api_version), "version must not be empty");
+    if (!*or_empty(r->kind)) owner_field_invalid(e, p, "kind", "", "must not be empty");
+    if (!*or_empty(r->name)) owner_field_invalid(e, p, "name", "", "must not be empty");
+    if (!*or_empty(r->uid)) owner_field_invalid(e, p, "uid", "", "must not be empty");
+    if (!r->controller) continue;
+    if (!controller) {
+      controller = r;
+      continue;
+    }
+    strbuf detail = STRBUF_INIT;
+    sb_printf(&detail, "Only one reference can have Controller set to true. Found \"true\" in references for %s/%s and %s/%s",
+              or_empty(controller->kind), or_empty(controller->name), or_empty(r->kind), or_empty(r->name));
+    json_t *list = json_array();
+    for (uint32_t k = 0; k < refs->n; k++) json_array_append_new(list, codec_encode(&owner_reference_desc, &refs->items[k]));
+    char *rendered = json_dumps(list, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fe_invalid(e, p, rendered, sb_str(&detail));
+    free(rendered);
+    json_decref(list);
+    sb_free(&detail);
   }
   fp_pop(p, mark);
 }
@@ -66,7 +115,9 @@ void validate_object_meta(errlist *e, fpath *p, const object_meta *m, bool names
   }
   validate_labels(e, p, &m->labels);
   validate_annotations(e, p, &m->annotations);
-  validate_finalizers(e, p, &m->finalizers);
+  validate_owner_references(e, p, &m->owner_references);
+  validate_finalizer_names(e, p, &m->finalizers);
+  validate_kube_finalizers(e, p, &m->finalizers);
 }
 
 /* A string field that must not change; NULL and "" are both empty, except

@@ -8,7 +8,9 @@
 #include "api/validate_resource.h"
 #include <stdlib.h>
 
-/* Every ObjectMeta field but labels and annotations, in Go's field order. */
+/* Every ObjectMeta field but labels and annotations, in Go's field order,
+ * named as validateFieldAllowList names them: the Go field name with its
+ * first letter lower-cased (so UID is "uID", not "uid" as api.md §6 says). */
 static void forbid_set(errlist *e, fpath *p, const char *field, bool set) {
   if (!set) return;
   size_t mark = fp_field(p, field);
@@ -30,7 +32,7 @@ static void validate_template_meta(errlist *e, fpath *p, const object_meta *m) {
   forbid_set(e, p, "generateName", m->generate_name && *m->generate_name);
   forbid_set(e, p, "namespace", m->namespace_ && *m->namespace_);
   forbid_set(e, p, "selfLink", m->self_link && *m->self_link);
-  forbid_set(e, p, "uid", m->uid && *m->uid);
+  forbid_set(e, p, "uID", m->uid && *m->uid);
   forbid_set(e, p, "resourceVersion", m->resource_version && *m->resource_version);
   forbid_set(e, p, "generation", m->generation != 0);
   forbid_set(e, p, "creationTimestamp", m->creation_timestamp && *m->creation_timestamp);

@@ -316,6 +316,23 @@ static void test_metadata(void **state) {
        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default, "
        "finalizers: [resource.kubernetes.io/delete-protection, kubernetes, mine]}\n",
        "metadata.finalizers[2]: Invalid value: \"mine\": name is neither a standard finalizer name nor is it fully qualified"},
+      {"finalizer names are label keys, reported at the list", ADMIT_CREATE, NULL, NULL,
+       "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default, "
+       "finalizers: [a/b/c, ok/x]}\n",
+       "metadata.finalizers: Invalid value: \"a/b/c\": a valid label key " KEY_CHARS
+       " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"},
+      {"owner references", ADMIT_CREATE, NULL, NULL,
+       "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default, ownerReferences: ["
+       "{apiVersion: apps/, kind: '', name: '', uid: ''}, {apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}, "
+       "{apiVersion: v1, kind: Pod, name: q, uid: u2, controller: true}]}\n",
+       "metadata.ownerReferences.apiVersion: Invalid value: \"apps/\": version must not be empty\n"
+       "metadata.ownerReferences.kind: Invalid value: \"\": must not be empty\n"
+       "metadata.ownerReferences.name: Invalid value: \"\": must not be empty\n"
+       "metadata.ownerReferences.uid: Invalid value: \"\": must not be empty\n"
+       "metadata.ownerReferences: Invalid value: [{\"apiVersion\":\"apps/\",\"kind\":\"\",\"name\":\"\",\"uid\":\"\"},"
+       "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"name\":\"p\",\"uid\":\"u1\",\"controller\":true},"
+       "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"name\":\"q\",\"uid\":\"u2\",\"controller\":true}]: Only one "
+       "reference can have Controller set to true. Found \"true\" in references for Pod/p and Pod/q"},
   };
   run_admit_cases(cases, sizeof cases / sizeof cases[0]);
 }

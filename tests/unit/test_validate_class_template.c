@@ -94,7 +94,7 @@ static void test_template(void **state) {
        "'.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "
        "regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n"
        "spec.metadata.name: Forbidden: cannot be set\nspec.metadata.namespace: Forbidden: cannot be set\n"
-       "spec.metadata.uid: Forbidden: cannot be set\nspec.metadata.generation: Forbidden: cannot be set\n"
+       "spec.metadata.uID: Forbidden: cannot be set\nspec.metadata.generation: Forbidden: cannot be set\n"
        "spec.metadata.finalizers: Forbidden: cannot be set"},
       {"admin access allowed in a labelled namespace", ADMIT_CREATE, NULL, NULL, TEMPLATE_IN("admin", ADMIN_SPEC),
        "spec.spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero"},

@@ -24,12 +24,19 @@
 extern "C" {
 #endif
 
+/* Marks the calls libdra.so exports; everything else in it is hidden. */
+#if defined(__GNUC__)
+#define DRA_API __attribute__((visibility("default")))
+#else
+#define DRA_API
+#endif
+
 #define DRA_VERSION_MAJOR 0
 #define DRA_VERSION_MINOR 1
 #define DRA_VERSION_PATCH 0
 
 /* The library's version, "0.1.0". */
-const char *dra_version(void);
+DRA_API const char *dra_version(void);
 
 typedef enum dra_status {
   DRA_OK = 0,
@@ -42,7 +49,7 @@ typedef enum dra_status {
 } dra_status;
 
 /* "DRA_OK", "DRA_MISUSE", ...: the name of a status. */
-const char *dra_status_name(dra_status st);
+DRA_API const char *dra_status_name(dra_status st);
 
 typedef struct dra_ctx dra_ctx;
 
@@ -51,13 +58,13 @@ typedef struct dra_ctx dra_ctx;
  * with Kubernetes' gate names. *ctx is set even when this fails (except
  * for DRA_MISUSE on a NULL ctx), so dra_errmsg can tell why
  * (`unrecognized feature gate: X`); close it with dra_close either way. */
-dra_status dra_open(dra_ctx **ctx, const char *feature_gates);
-void dra_close(dra_ctx *ctx); /* NULL is fine */
+DRA_API dra_status dra_open(dra_ctx **ctx, const char *feature_gates);
+DRA_API void dra_close(dra_ctx *ctx); /* NULL is fine */
 
 /* Sets the clock for creationTimestamp and defaults such as taint
  * timeAdded to unix_seconds (UTC), so runs repeat; 0 returns to the
  * system clock (the default). */
-void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
+DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
 
 /* Flags of the load calls. */
 #define DRA_LOAD_AS_STORED 1u /* skip admission: store objects as read (a cluster dump) */
@@ -71,24 +78,24 @@ void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
  * nothing is stored and dra_errmsg lists every problem, one a line. An
  * object whose name is taken stops the load with DRA_ALREADY_EXISTS; the
  * objects stored before it stay. */
-dra_status dra_load_file(dra_ctx *ctx, const char *path, unsigned flags);
+DRA_API dra_status dra_load_file(dra_ctx *ctx, const char *path, unsigned flags);
 /* The same for text in memory; name is used in messages. */
-dra_status dra_load_buffer(dra_ctx *ctx, const char *name, const char *data, size_t len, unsigned flags);
+DRA_API dra_status dra_load_buffer(dra_ctx *ctx, const char *name, const char *data, size_t len, unsigned flags);
 
 /* Checks every object of the text as dra_load_buffer without the flag
  * would, and stores nothing: DRA_OK when all would be admitted, else the
  * problems in dra_errmsg, one a line, e.g.
  * `claim.yaml:1: ResourceClaim.resource.k8s.io "c" is invalid: spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero`.
  * Namespaces already in the store count for the adminAccess rule. */
-dra_status dra_validate(dra_ctx *ctx, const char *name, const char *data, size_t len);
+DRA_API dra_status dra_validate(dra_ctx *ctx, const char *name, const char *data, size_t len);
 
 /* Warnings of the last load or validate call, one a line, e.g.
  * `Warning: ResourceClaim "c": spec.devices.requests[0].firstAvailable: dropped, feature gate DRAPrioritizedList is disabled`;
  * "" when there were none. */
-const char *dra_warnings(dra_ctx *ctx);
+DRA_API const char *dra_warnings(dra_ctx *ctx);
 
 /* Objects stored in the context so far. */
-size_t dra_object_count(dra_ctx *ctx);
+DRA_API size_t dra_object_count(dra_ctx *ctx);
 
 /* The stored object as kubectl -o json prints it (4-space indent, newline
  * at the end), with its server-set metadata (uid, resourceVersion, ...).
@@ -96,15 +103,15 @@ size_t dra_object_count(dra_ctx *ctx);
  * namespace_ is ignored for cluster-scoped kinds, and NULL or "" means
  * "default" for namespaced ones. On DRA_OK *json is
  * the text, freed by the caller with dra_free. */
-dra_status dra_get_json(dra_ctx *ctx, const char *kind, const char *namespace_, const char *name, char **json);
+DRA_API dra_status dra_get_json(dra_ctx *ctx, const char *kind, const char *namespace_, const char *name, char **json);
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */
-const char *dra_errmsg(dra_ctx *ctx);
-dra_status dra_errcode(dra_ctx *ctx);
+DRA_API const char *dra_errmsg(dra_ctx *ctx);
+DRA_API dra_status dra_errcode(dra_ctx *ctx);
 
 /* Frees text the library handed over. */
-void dra_free(void *p);
+DRA_API void dra_free(void *p);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
 # embed_install.sh: the embedding API as a user gets it. Installs the build
 # into a temporary prefix, builds examples/embed with only
 # `pkg-config --cflags --libs dra` from that prefix (shared library, rpath),
-# checks the program really uses the installed library, runs it on
+# checks the program really uses the installed library and that the library
+# exports nothing but dra.h's calls, runs it on
 # examples/embed/cluster.yaml and compares with examples/embed/expected.txt.
 # Usage (CTest does this from the repository root): sh tests/embed_install.sh build/dra
 set -eu
@@ -28,6 +29,12 @@ grep -q '^DRA_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && sanitize="-fsanitize=
 if ! ldd "$tmp/embed" | grep -q "$tmp/prefix/.*libdra"; then
   echo "embed_install: the example does not use the installed libdra:" >&2
   ldd "$tmp/embed" >&2
+  exit 1
+fi
+# Only the calls of dra.h are exported; internals stay out of users' way.
+exported=$(nm -D --defined-only "$libdir/libdra.so" | awk '$2 == "T" && $3 !~ /^dra_/ {print $3}')
+if [ -n "$exported" ]; then
+  echo "embed_install: libdra.so exports internal functions:" $exported >&2
   exit 1
 fi
 "$tmp/embed" examples/embed/cluster.yaml >"$tmp/out"

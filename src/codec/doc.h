@@ -17,8 +17,9 @@
  *  - non-string keys become strings as sigs.k8s.io/yaml does: yes -> "true",
  *    0x10 -> "16", 1.5 -> "1.5" (float32 'g'); a null key or a collection
  *    key is an error.
- *  - anchors and aliases copy values (at most DOC_MAX_ALIAS_NODES per stream,
- *    else "document contains excessive aliasing"); merge keys "<<" take a
+ *  - anchors and aliases copy values (at most DOC_MAX_ALIAS_NODES plus
+ *    DOC_ALIAS_RATIO times the nodes written out in the stream, else
+ *    "document contains excessive aliasing"); merge keys "<<" take a
  *    mapping or a sequence of mappings; keys the mapping sets itself win,
  *    then earlier merged mappings over later ones.
  *  - duplicate keys keep the first value; each is recorded in dup_fields
@@ -37,7 +38,8 @@
 /* Limits against hostile input; exceeding one is a clean load error. */
 #define DOC_MAX_BYTES ((size_t)64 << 20)   /* per file or buffer */
 #define DOC_MAX_DEPTH 1000                 /* nesting of mappings/sequences */
-#define DOC_MAX_ALIAS_NODES 1000000        /* nodes copied by YAML aliases, per stream */
+#define DOC_MAX_ALIAS_NODES 1000000        /* nodes YAML aliases may copy per stream... */
+#define DOC_ALIAS_RATIO 10                 /* ...plus this many per node in the text */
 
 typedef struct doc {
   json_t *root;       /* one object (owned reference) */

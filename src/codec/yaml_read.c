@@ -31,7 +31,8 @@ typedef struct yreader {
   fpath path;
   anchor *anchors;
   size_t n_anchors, cap_anchors;
-  size_t alias_nodes; /* copied by aliases so far in this stream */
+  size_t alias_nodes;  /* copied by aliases so far in this stream */
+  size_t parsed_nodes; /* read from the text itself */
   int depth;
   raw_doc doc;
 } yreader;
@@ -210,7 +211,10 @@ static bool expand_alias(yreader *r, const yaml_event_t *ev, built *out) {
   for (size_t i = r->n_anchors; i-- > 0;) {
     anchor *a = &r->anchors[i];
     if (strcmp(a->name, name)) continue;
-    if (a->nodes > DOC_MAX_ALIAS_NODES - r->alias_nodes) {
+    /* Copies may reach a fixed allowance plus a multiple of the text's own
+     * nodes, so memory stays linear in the input (no billion laughs). */
+    size_t budget = DOC_MAX_ALIAS_NODES + DOC_ALIAS_RATIO * r->parsed_nodes;
+    if (a->nodes > budget - r->alias_nodes) {
       fail_at(r, ev->start_mark, "document contains excessive aliasing");
       return false;
     }
@@ -397,6 +401,7 @@ static bool parse_mapping(yreader *r, const yaml_event_t *start, built *out) {
 static bool parse_node(yreader *r, yaml_event_t *ev, built *out, bool root_items) {
   bool ok;
   const yaml_char_t *anchor_name = NULL;
+  if (ev->type != YAML_ALIAS_EVENT) r->parsed_nodes++;
   switch (ev->type) {
   case YAML_SCALAR_EVENT: {
     yr_value rv;

@@ -66,4 +66,8 @@ typedef struct cel_device {
 void cel_split_qualified_name(const char *name, size_t len, const atom *driver, const atom **domain,
                               const atom **id);
 
+/* blang/semver's parse error for a version semver_parse refused, e.g.
+ * "Major number must not contain leading zeroes \"01\"" (buf holds it). */
+const char *cel_semver_error(const char *s, size_t len, char *buf, size_t n);
+
 #endif

@@ -1,7 +1,58 @@
 /* cel_lib_semver.c: Kubernetes' semver library (version 1): semver(),
  * isSemver() with optional normalization, and the comparison methods. */
 #include "cel/cel_internal.h"
+#include <stdio.h>
 #include <string.h>
+
+static bool only(const char *s, size_t n, bool alnum) {
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    bool ok = (c >= '0' && c <= '9') || (alnum && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-'));
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* blang/semver's message for a number part, or NULL when it parses. */
+static const char *number_error(const char *what, const char *s, size_t n, char *buf, size_t bn) {
+  if (!only(s, n, false)) snprintf(buf, bn, "Invalid character(s) found in %s number \"%.*s\"", what, (int)n, s);
+  else if (n > 1 && s[0] == '0') snprintf(buf, bn, "%c%s number must not contain leading zeroes \"%.*s\"", what[0] - 32, what + 1, (int)n, s);
+  else if (n == 0 || n > 20 || (n == 20 && memcmp(s, "18446744073709551615", 20) > 0))
+    snprintf(buf, bn, "strconv.ParseUint: parsing \"%.*s\": %s", (int)n, s, n == 0 ? "invalid syntax" : "value out of range");
+  else return NULL;
+  return buf;
+}
+
+const char *cel_semver_error(const char *s, size_t len, char *buf, size_t bn) {
+  if (len == 0) return "Version string empty";
+  const char *d1 = memchr(s, '.', len), *d2 = d1 ? memchr(d1 + 1, '.', len - (size_t)(d1 + 1 - s)) : NULL;
+  if (!d2) return "No Major.Minor.Patch elements found";
+  const char *e;
+  if ((e = number_error("major", s, (size_t)(d1 - s), buf, bn))) return e;
+  if ((e = number_error("minor", d1 + 1, (size_t)(d2 - d1 - 1), buf, bn))) return e;
+  const char *p = d2 + 1, *end = s + len;
+  const char *plus = memchr(p, '+', (size_t)(end - p));
+  const char *pend = plus ? plus : end;
+  const char *dash = memchr(p, '-', (size_t)(pend - p));
+  if ((e = number_error("patch", p, (size_t)((dash ? dash : pend) - p), buf, bn))) return e;
+  for (const char *q = dash ? dash + 1 : NULL; q && q <= pend;) {
+    const char *dot = memchr(q, '.', (size_t)(pend - q));
+    size_t n = (size_t)((dot ? dot : pend) - q);
+    if (n == 0) return "Prerelease is empty";
+    if (!only(q, n, true)) return snprintf(buf, bn, "Invalid character(s) found in prerelease \"%.*s\"", (int)n, q), buf;
+    if (only(q, n, false) && n > 1 && q[0] == '0')
+      return snprintf(buf, bn, "Numeric PreRelease version must not contain leading zeroes \"%.*s\"", (int)n, q), buf;
+    q = dot ? dot + 1 : NULL;
+  }
+  for (const char *q = plus ? plus + 1 : NULL; q && q <= end;) {
+    const char *dot = memchr(q, '.', (size_t)(end - q));
+    size_t n = (size_t)((dot ? dot : end) - q);
+    if (n == 0) return "Build meta data is empty";
+    if (!only(q, n, true)) return snprintf(buf, bn, "Invalid character(s) found in build meta data \"%.*s\"", (int)n, q), buf;
+    q = dot ? dot + 1 : NULL;
+  }
+  return "Invalid semantic version";
+}
 
 #define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
 #define UNUSED (void)ev
@@ -58,7 +109,10 @@ static bool parse(const cel_val *s, bool norm, semver *out, const char **err) {
     return false;
   }
   if (norm && !(text = normalize(text, len, &len, err))) return false;
-  return semver_parse(text, len, out);
+  if (semver_parse(text, len, out)) return true;
+  char buf[256];
+  *err = cel_scratch_printf("%s", cel_semver_error(text, len, buf, sizeof buf));
+  return false;
 }
 
 FN(f_semver) {

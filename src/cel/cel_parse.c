@@ -768,7 +768,13 @@ static cel_node *primary(parser *p) {
 
 static cel_node *member(parser *p) {
   cel_node *n = primary(p);
+  int chain = 0;
   while (n) {
+    if (chain && !enter(p)) { /* each suffix nests the tree one level deeper */
+      n = NULL;
+      break;
+    }
+    chain++;
     int32_t pos = p->tok.pos;
     if (p->tok.kind == T_DOT) {
       next(p);
@@ -815,6 +821,7 @@ static cel_node *member(parser *p) {
       break;
     }
   }
+  p->depth -= chain > 0 ? chain - 1 : 0;
   return n;
 }
 
@@ -875,30 +882,38 @@ static cel_node *binary_level(parser *p, int level) {
   cel_node *l = level == 3 ? unary(p) : binary_level(p, level + 1);
   if (level == 3) return l;
   const char *fn;
+  int chain = 0;
   while (l && (fn = match_op(p, levels[level]))) {
     int32_t pos = p->tok.pos;
     next(p);
-    if (!enter(p)) return NULL;
+    if (!enter(p)) { /* a chain nests the tree one level per operator */
+      l = NULL;
+      break;
+    }
+    chain++;
     cel_node *r = binary_level(p, level + 1);
-    p->depth--;
-    if (!r) return NULL;
-    l = call2(p, pos, fn, l, r);
+    l = r ? call2(p, pos, fn, l, r) : NULL;
   }
+  p->depth -= chain;
   return l;
 }
 
 static cel_node *logical(parser *p, bool is_or) {
   cel_node *l = is_or ? logical(p, false) : binary_level(p, 0);
   tok_kind k = is_or ? T_OR : T_AND;
+  int chain = 0;
   while (l && p->tok.kind == k) {
     int32_t pos = p->tok.pos;
     next(p);
-    if (!enter(p)) return NULL;
+    if (!enter(p)) {
+      l = NULL;
+      break;
+    }
+    chain++;
     cel_node *r = is_or ? logical(p, false) : binary_level(p, 0);
-    p->depth--;
-    if (!r) return NULL;
-    l = call2(p, pos, is_or ? "_||_" : "_&&_", l, r);
+    l = r ? call2(p, pos, is_or ? "_||_" : "_&&_", l, r) : NULL;
   }
+  p->depth -= chain;
   return l;
 }
 

@@ -127,8 +127,7 @@ static void set_claim_statuses(sched_loop *l, const store_obj *po, const new_sta
   api_object *o = api_object_clone(po->object);
   pod *p = o->typed;
   pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
-  pod_resource_claim_status *items = arena_calloc(o->arena, st->n + n, sizeof *items);
-  memcpy(items, st->items, st->n * sizeof *items);
+  pod_resource_claim_status *items = arena_grow(o->arena, st->items, st->n * sizeof *items, (st->n + n) * sizeof *items);
   uint32_t count = st->n;
   for (size_t i = 0; i < n; i++) {
     pod_resource_claim_status *slot = NULL;
@@ -153,8 +152,7 @@ static void reserve_for_bound_pod(sched_loop *l, const pod *p, const pod_group *
     api_object *o = api_object_clone(co->object);
     resource_claim *nc = o->typed;
     resource_claim_consumer_reference_list *r = &nc->status.reserved_for;
-    resource_claim_consumer_reference *items = arena_calloc(o->arena, r->n + 1, sizeof *items);
-    memcpy(items, r->items, r->n * sizeof *items);
+    resource_claim_consumer_reference *items = arena_grow(o->arena, r->items, r->n * sizeof *items, (r->n + 1) * sizeof *items);
     resource_claim_consumer_reference *ref = &items[r->n];
     if (workload && g && sched_group_entry_for(g, e)) {
       ref->api_group = arena_strdup(o->arena, SCHED_SCHEDULING_GROUP);

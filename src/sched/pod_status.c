@@ -28,8 +28,7 @@ void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bo
   for (uint32_t i = 0; i < cl->n; i++)
     if (same(cl->items[i].type, "PodScheduled")) slot = &cl->items[i];
   if (!slot) {
-    pod_condition *items = arena_calloc(o->arena, cl->n + 1, sizeof *items);
-    memcpy(items, cl->items, cl->n * sizeof *items);
+    pod_condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, (cl->n + 1) * sizeof *items);
     slot = &items[cl->n];
     *cl = (pod_condition_list){items, cl->n + 1, true};
     slot->type = arena_strdup(o->arena, "PodScheduled");

@@ -14,8 +14,7 @@ static void add_status(sched_loop *l, const store_obj *go, const atom *entry, co
   api_object *o = api_object_clone(go->object);
   pod_group *g = o->typed;
   pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
-  pod_group_resource_claim_status *items = arena_calloc(o->arena, st->n + 1, sizeof *items);
-  memcpy(items, st->items, st->n * sizeof *items);
+  pod_group_resource_claim_status *items = arena_grow(o->arena, st->items, st->n * sizeof *items, (st->n + 1) * sizeof *items);
   uint32_t n = st->n, at = n;
   for (uint32_t i = 0; i < n; i++)
     if (items[i].name == entry) at = i;

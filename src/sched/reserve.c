@@ -24,8 +24,7 @@ static const char *s_or(const char *s) { return s ? s : ""; }
 static void append_target(api_object *o, const sched_cycle *cy, bool for_group) {
   resource_claim *c = o->typed;
   resource_claim_consumer_reference_list *r = &c->status.reserved_for;
-  resource_claim_consumer_reference *items = arena_calloc(o->arena, r->n + 1, sizeof *items);
-  memcpy(items, r->items, r->n * sizeof *items);
+  resource_claim_consumer_reference *items = arena_grow(o->arena, r->items, r->n * sizeof *items, (r->n + 1) * sizeof *items);
   resource_claim_consumer_reference *ref = &items[r->n];
   const object_meta *m = for_group ? store_obj_meta(cy->group) : &cy->p->metadata;
   if (for_group) ref->api_group = arena_strdup(o->arena, SCHED_SCHEDULING_GROUP);
@@ -38,8 +37,7 @@ static void append_target(api_object *o, const sched_cycle *cy, bool for_group) 
 static void add_finalizer(api_object *o) {
   object_meta *m = api_object_meta(o);
   if (sched_has_finalizer(m, SCHED_FINALIZER)) return;
-  dstr *items = arena_calloc(o->arena, m->finalizers.n + 1, sizeof *items);
-  memcpy(items, m->finalizers.items, m->finalizers.n * sizeof *items);
+  dstr *items = arena_grow(o->arena, m->finalizers.items, m->finalizers.n * sizeof *items, (m->finalizers.n + 1) * sizeof *items);
   items[m->finalizers.n] = arena_strdup(o->arena, SCHED_FINALIZER);
   m->finalizers = (dstr_list){items, m->finalizers.n + 1, true};
 }

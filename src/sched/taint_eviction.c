@@ -92,8 +92,7 @@ static void mark_disruption(sched_loop *l, store_obj *po) {
   api_object *o = api_object_clone(po->object);
   pod *p = o->typed;
   pod_condition_list *cl = &p->status.conditions;
-  pod_condition *items = arena_calloc(o->arena, cl->n + 1, sizeof *items);
-  memcpy(items, cl->items, cl->n * sizeof *items);
+  pod_condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, (cl->n + 1) * sizeof *items);
   pod_condition *c = &items[cl->n];
   c->type = arena_strdup(o->arena, "DisruptionTarget");
   c->status = arena_strdup(o->arena, "True");

@@ -31,23 +31,24 @@ static char *new_share_id(alloc_call *k, const pclaim *pc, const alloc_dev *dv) 
 }
 
 static void take_share(alloc_call *k, pclaim *pc, alloc_rec *rec) {
-  const alloc_dev *dv = k->cands[rec->cand].dev;
-  uint32_t n = dv->d->capacity.n;
-  if (!k->cands[rec->cand].infcap) k->cands[rec->cand].infcap = arena_calloc(k->a, n + 1, sizeof(__int128));
-  rec->consumed = arena_calloc(k->a, n + 1, sizeof(__int128));
+  alloc_cand *c = &k->cands[rec->cand];
+  uint32_t n = c->dev->d->capacity.n;
+  if (!c->infcap) c->infcap = arena_calloc(k->a, n + 1, sizeof *c->infcap);
+  rec->consumed = arena_calloc(k->a, n + 1, sizeof *rec->consumed);
   alloc_consumed(k, rec->cand, rec->r, rec->consumed);
-  for (uint32_t i = 0; i < n; i++) k->cands[rec->cand].infcap[i] += rec->consumed[i];
-  k->cands[rec->cand].shares++;
-  rec->share_id = new_share_id(k, pc, dv);
+  for (uint32_t i = 0; i < n; i++) c->infcap[i] += rec->consumed[i];
+  c->shares++;
+  rec->share_id = new_share_id(k, pc, c->dev);
 }
 
 /* AD-10, and the rollback of a partly admitted candidate. */
 static void undo_rec(alloc_call *k, pclaim *pc, alloc_rec *rec, uint32_t idx) {
+  alloc_cand *c = &k->cands[rec->cand];
   alloc_constraint_remove(pc, idx);
-  if (!rec->multi) k->cands[rec->cand].excl--;
+  if (!rec->multi) c->excl--;
   if (rec->consumed) {
-    for (uint32_t i = 0; i < k->cands[rec->cand].dev->d->capacity.n; i++) k->cands[rec->cand].infcap[i] -= rec->consumed[i];
-    k->cands[rec->cand].shares--;
+    for (uint32_t i = 0; i < c->dev->d->capacity.n; i++) c->infcap[i] -= rec->consumed[i];
+    c->shares--;
   }
   if (rec->charged) alloc_counters_release(k, rec->cand);
 }

@@ -182,6 +182,10 @@ static void test_status_admin_and_meta(void **state) {
        "`resource.kubernetes.io/admin-access: true` label on the containing namespace\n"
        "status.reservedFor[0].resource: Required value\nstatus.reservedFor[0].name: Required value\n"
        "status.reservedFor[0].uid: Required value"},
+      {"stored admin results are not checked again", ADMIT_STATUS_UPDATE, NULL,
+       ADMIN_NO_STATUS("default") "status: {" ALLOC_WITH(RESULT(", adminAccess: true"), "") "}\n",
+       ADMIN_NO_STATUS("default") "status: {" ALLOC_WITH(RESULT(", adminAccess: true"), "") ", reservedFor: [" POD("1") "]}\n",
+       ""},
       {"status update ignores spec and label edits", ADMIT_STATUS_UPDATE, NULL, ST_ALLOCATED,
        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default, labels: {'a b': c}}\n"
        "spec: {devices: {requests: [{name: Z}]}}\nstatus: {" ALLOC "}\n",

@@ -4,8 +4,6 @@
 # one line), want.txt (the expected `-o table` output), want.rc (expected
 # exit code, default 0) and want.err (expected stderr, default empty). Every
 # case also runs twice with -o yaml to check the output is byte-identical.
-# Cases with a file needs-allocator are skipped while the build has no device
-# allocator (src/alloc lands in parallel; TEMPORARY).
 # Usage: sh tests/scenario_sched.sh path/to/dra   (cwd = repository root)
 DRA=${1:?usage: scenario_sched.sh path/to/dra}
 NOW=2026-01-01T00:00:00Z
@@ -13,14 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 n=0
-have_allocator=no
-"$DRA" allocate --help >/dev/null 2>&1 && have_allocator=yes
 for dir in tests/data/sched/*/; do
   case=$(basename "$dir")
-  if [ -f "$dir/needs-allocator" ] && [ $have_allocator = no ]; then
-    echo "skip $case: no allocator in this build"
-    continue
-  fi
   n=$((n + 1))
   args=$(cat "$dir/args" 2>/dev/null)
   # shellcheck disable=SC2086

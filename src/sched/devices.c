@@ -6,22 +6,12 @@
  * metadata.name In [node]) only dirties that node's index; anything else
  * dirties all of them. So scheduling one pod rebuilds at most one index. */
 #include "sched/devices.h"
+#include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* The allocator lands in parallel (src/alloc): until its header is in the
- * tree, nothing can be allocated and pods needing devices wait. TEMPORARY. */
-#if __has_include("alloc/alloc.h")
-#include "alloc/alloc.h"
-#define HAVE_ALLOCATOR 1
-#else
-#define HAVE_ALLOCATOR 0
-typedef struct alloc_index alloc_index;
-static void alloc_index_free(alloc_index *ix) { (void)ix; }
-#endif
 
 typedef struct held_claim {
   store_obj *obj;
@@ -324,7 +314,6 @@ const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *
   return best;
 }
 
-#if HAVE_ALLOCATOR
 static alloc_index *index_for(sched_loop *l, const char *node_name) {
   refresh_topology(l);
   sched_devices *d = l->devices;
@@ -376,16 +365,3 @@ void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *
                            strbuf *out) {
   alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, false, out);
 }
-#else
-sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
-                                 arena *a, allocation_result ***out, char **err) {
-  (void)l, (void)nd, (void)claims, (void)n, (void)a, (void)out;
-  *err = xstrdup("no device allocator in this build");
-  return SCHED_ALLOC_ERROR;
-}
-
-void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
-                           strbuf *out) {
-  (void)l, (void)nd, (void)claims, (void)n, (void)out;
-}
-#endif

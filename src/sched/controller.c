@@ -337,11 +337,9 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
 }
 
 void sched_controller_sync(sched_loop *l, const char *key) {
-  const char *colon = strchr(key, ':'), *slash = colon ? strchr(colon, '/') : NULL;
-  if (!slash) return;
-  char ns[256], name[256];
-  snprintf(ns, sizeof ns, "%.*s", (int)(slash - colon - 1), colon + 1);
-  snprintf(name, sizeof name, "%s", slash + 1);
+  char ns[256];
+  const char *name;
+  if (!sched_split_key(key, ns, sizeof ns, &name)) return;
   if (!strncmp(key, "pod:", 4)) sync_pod(l, ns, name);
   else if (!strncmp(key, "claim:", 6)) sync_claim(l, ns, name);
   else if (!strncmp(key, "podgroup:", 9)) sched_podgroup_sync(l, ns, name);

@@ -53,6 +53,8 @@ void sched_histogram_add(sched_histogram *h, const char *reason);
 char *sched_histogram_message(const sched_histogram *h, size_t n_nodes, const char *prefilter);
 void sched_histogram_free(sched_histogram *h);
 
+/* Sets PodScheduled on a pod object about to be written. */
+void sched_pod_condition(sched_loop *l, api_object *pod_obj, bool scheduled, const char *reason, const char *message);
 /* Sets the pod's PodScheduled condition (no write when unchanged). */
 void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bool scheduled, const char *reason,
                              const char *message);

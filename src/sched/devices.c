@@ -35,6 +35,7 @@ struct sched_devices {
   strmap held;       /* claim key -> held_claim */
   obj_vec global_claims; /* held claims not pinned to one node (borrowed) */
   bool topo_dirty;
+  bool no_execute; /* some device has a NoExecute taint */
   store_list slices, classes;
   obj_vec shared_slices; /* borrowed from slices */
   strmap nodes;      /* node name -> node_devices */
@@ -153,7 +154,7 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
   sched_devices *d = l->devices;
   const resource_claim *c = claim->object->typed;
   char key[600];
-  snprintf(key, sizeof key, "%s/%s", c->metadata.namespace_ ? c->metadata.namespace_ : "", c->metadata.name);
+  sched_key(key, sizeof key, "", c->metadata.namespace_, c->metadata.name);
   held_claim *h = strmap_get(&d->held, key);
   const allocation_result *now = deleted ? NULL : c->status.allocation;
   if (h && now && codec_equal(&allocation_result_desc, ((resource_claim *)h->obj->object->typed)->status.allocation,
@@ -238,11 +239,16 @@ static void refresh_topology(sched_loop *l) {
   store_list_query(l->st, &qc, &d->classes);
   /* a pool is node-local when every slice of it names the same node */
   strmap pool_node = {0}; /* "driver/pool" -> node name, or "" when mixed */
+  d->no_execute = false;
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     char key[600];
-    snprintf(key, sizeof key, "%s/%s", s->spec.driver ? s->spec.driver->str : "",
-             s->spec.pool.name ? s->spec.pool.name->str : "");
+    sched_key(key, sizeof key, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
+    for (uint32_t j = 0; j < s->spec.devices.n; j++)
+      for (uint32_t t = 0; t < s->spec.devices.items[j].taints.n; t++) {
+        const char *e = s->spec.devices.items[j].taints.items[t].effect;
+        d->no_execute |= e && !strcmp(e, "NoExecute");
+      }
     const char *node = s->spec.node_name && *s->spec.node_name ? s->spec.node_name : "";
     const char *seen = strmap_get(&pool_node, key);
     if (!seen) strmap_put(&pool_node, key, (void *)node);
@@ -251,8 +257,7 @@ static void refresh_topology(sched_loop *l) {
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     char key[600];
-    snprintf(key, sizeof key, "%s/%s", s->spec.driver ? s->spec.driver->str : "",
-             s->spec.pool.name ? s->spec.pool.name->str : "");
+    sched_key(key, sizeof key, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
     const char *node = strmap_get(&pool_node, key);
     if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
     else vec_push(&d->shared_slices, d->slices.items[i]);
@@ -264,13 +269,13 @@ static uint64_t epoch_of(const sched_devices *d, const node_devices *nd) {
   return nd->epoch > d->global_epoch ? nd->epoch : d->global_epoch;
 }
 
-bool sched_devices_known_misfit(sched_loop *l, const char *node_name, uint64_t sig) {
-  node_devices *nd = node_slot(l->devices, node_name);
+node_devices *sched_devices_node(sched_loop *l, const char *node_name) { return node_slot(l->devices, node_name); }
+
+bool sched_devices_known_misfit(sched_loop *l, const node_devices *nd, uint64_t sig) {
   return nd->misfit_sig == sig && nd->misfit_epoch == epoch_of(l->devices, nd) + 1;
 }
 
-void sched_devices_remember_misfit(sched_loop *l, const char *node_name, uint64_t sig) {
-  node_devices *nd = node_slot(l->devices, node_name);
+void sched_devices_remember_misfit(sched_loop *l, node_devices *nd, uint64_t sig) {
   nd->misfit_sig = sig;
   nd->misfit_epoch = epoch_of(l->devices, nd) + 1; /* +1: never equal to a fresh slot's 0 */
 }
@@ -288,6 +293,11 @@ static void each_held(void *ctx, void *v) {
 void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *claim), void *ctx) {
   each_ctx e = {fn, ctx};
   strmap_each(&l->devices->held, each_held, &e);
+}
+
+bool sched_devices_any_no_execute(sched_loop *l) {
+  refresh_topology(l);
+  return l->devices->no_execute;
 }
 
 store_obj *const *sched_devices_classes(sched_loop *l, size_t *n) {

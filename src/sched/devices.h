@@ -36,9 +36,13 @@ sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_c
 /* The allocator's explanation for these claims on nd. */
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out);
+/* The device state of a node (stable for the loop's lifetime). */
+struct node_devices *sched_devices_node(sched_loop *l, const char *node_name);
 /* Whether claims with spec signature sig were found not to fit on the node
  * and nothing there changed since; remember records such a failure. */
-bool sched_devices_known_misfit(sched_loop *l, const char *node_name, uint64_t sig);
-void sched_devices_remember_misfit(sched_loop *l, const char *node_name, uint64_t sig);
+bool sched_devices_known_misfit(sched_loop *l, const struct node_devices *nd, uint64_t sig);
+void sched_devices_remember_misfit(sched_loop *l, struct node_devices *nd, uint64_t sig);
+/* Whether any published device carries a NoExecute taint. */
+bool sched_devices_any_no_execute(sched_loop *l);
 
 #endif

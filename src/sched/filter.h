@@ -39,7 +39,10 @@ void sched_pod_requests(const pod *p, sched_amounts *out);
 typedef struct sched_node_usage {
   int64_t pods;
   sched_amounts requested;
+  int64_t max_pods; /* status.allocatable pods; < 0: not given, no limit */
 } sched_node_usage;
+/* Sets usage->max_pods from the node. */
+void sched_node_capacity(const node *n, sched_node_usage *usage);
 
 /* node selector terms (ORed; expressions and fields ANDed). */
 bool sched_node_selector_matches(const node_selector *sel, const node *n);

@@ -37,6 +37,11 @@ static bool is_standard(const atom *name) {
   return (!strcmp(name->str, "cpu") || !strcmp(name->str, "memory") || !strcmp(name->str, "ephemeral-storage"));
 }
 
+void sched_node_capacity(const node *n, sched_node_usage *u) {
+  const quantity *q = allocatable(n, atom_cstr("pods"));
+  u->max_pods = q ? quantity_value(q) : -1;
+}
+
 /* NodeResourcesFit. Returns true when everything fits. */
 static bool fits(const sched_amounts *want, const node *n, const sched_node_usage *u,
                  bool (*skip_fit)(void *, const atom *), void *user, sched_reasons *out) {
@@ -44,8 +49,7 @@ static bool fits(const sched_amounts *want, const node *n, const sched_node_usag
   /* A node without status.allocatable (hand-written input) has no limits on
    * pods, cpu and memory; extended resources still need to be offered. */
   bool unlimited = !n->status.allocatable.set;
-  const quantity *max_pods = allocatable(n, atom_cstr("pods"));
-  if (max_pods && u->pods + 1 > quantity_value(max_pods)) {
+  if (u->max_pods >= 0 && u->pods + 1 > u->max_pods) {
     sched_reasons_add(out, SCHED_REASON_TOO_MANY_PODS);
     ok = false;
   }

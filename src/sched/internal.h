@@ -7,6 +7,12 @@
 #include "sched/loop.h"
 #include "store/strmap.h"
 
+/* "<prefix><ns>/<name>" into buf (truncated to n); without printf, as it is
+ * on every event. Returns buf. */
+char *sched_key(char *buf, size_t n, const char *prefix, const char *ns, const char *name);
+/* Splits "<ns>/<name>" (after skipping the prefix up to ':' if any). */
+bool sched_split_key(const char *key, char *ns, size_t n_ns, const char **name);
+
 /* ---- queue.c: FIFO of controller keys, priority queue of pods ---- */
 typedef struct sched_keyq {
   char **items;
@@ -42,6 +48,7 @@ typedef struct sched_parked {
 } sched_parked;
 
 /* ---- loop.c ---- */
+#define SCHED_MAX_SPECS 64
 struct sched_loop {
   store *st;
   sched_options opt;
@@ -51,12 +58,16 @@ struct sched_loop {
   sched_podq active; /* pods to try */
   strmap parked;     /* pod key -> sched_parked */
   /* nodes in name order, refreshed after node events */
-  store_obj **nodes;
+  struct sched_node_entry *nodes;
   size_t n_nodes;
   bool nodes_dirty;
   strmap usage;    /* node name -> sched_node_usage */
   strmap counted;  /* pod uid -> sched_counted: what the pod adds to its node */
   struct sched_devices *devices; /* devices.c: devices in use and the allocator */
+  /* claim specs seen, for scheduler.c's misfit memo */
+  struct resource_claim_spec *specs[SCHED_MAX_SPECS];
+  size_t n_specs;
+  arena *spec_arena;
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */
@@ -68,9 +79,16 @@ void sched_push_claim_key(sched_loop *l, const char *ns, const char *name);
 store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name);
 /* Writes a modified clone; takes ownership of obj. Returns the store status. */
 store_status sched_update(sched_loop *l, api_object *obj);
+/* A node as the scheduler scans them: the object, what it carries, and its
+ * device state (devices.c). */
+typedef struct sched_node_entry {
+  store_obj *obj;
+  const node *n;
+  sched_node_usage *usage;
+  struct node_devices *devices;
+} sched_node_entry;
 /* Nodes in name order (borrowed). */
-store_obj *const *sched_nodes(sched_loop *l, size_t *n);
-const sched_node_usage *sched_usage_of(sched_loop *l, const char *node);
+const sched_node_entry *sched_nodes(sched_loop *l, size_t *n);
 
 /* ---- controller.c / podgroup.c ---- */
 void sched_controller_sync(sched_loop *l, const char *key);

@@ -18,17 +18,36 @@ typedef struct sched_counted {
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
+char *sched_key(char *buf, size_t n, const char *prefix, const char *ns, const char *name) {
+  const char *parts[4] = {prefix, s_or(ns), "/", s_or(name)};
+  size_t at = 0;
+  for (int i = 0; i < 4; i++) {
+    size_t len = strlen(parts[i]);
+    if (at + len >= n) len = n - 1 - at;
+    memcpy(buf + at, parts[i], len);
+    at += len;
+  }
+  buf[at] = 0;
+  return buf;
+}
+
+bool sched_split_key(const char *key, char *ns, size_t n_ns, const char **name) {
+  const char *colon = strchr(key, ':'), *start = colon ? colon + 1 : key, *slash = strchr(start, '/');
+  if (!slash || (size_t)(slash - start) >= n_ns) return false;
+  memcpy(ns, start, (size_t)(slash - start));
+  ns[slash - start] = 0;
+  *name = slash + 1;
+  return true;
+}
+
 static char *obj_key(const object_meta *m) {
-  size_t n = strlen(s_or(m->namespace_)) + strlen(s_or(m->name)) + 2;
-  char *k = xmalloc(n);
-  snprintf(k, n, "%s/%s", s_or(m->namespace_), s_or(m->name));
-  return k;
+  char buf[600];
+  return xstrdup(sched_key(buf, sizeof buf, "", m->namespace_, m->name));
 }
 
 static void push_ctrl(sched_loop *l, const char *prefix, const char *ns, const char *name) {
   char buf[600];
-  snprintf(buf, sizeof buf, "%s:%s/%s", prefix, s_or(ns), s_or(name));
-  sched_keyq_push(&l->ctrl, buf);
+  sched_keyq_push(&l->ctrl, sched_key(buf, sizeof buf, prefix, ns, name));
 }
 
 store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name) {
@@ -118,15 +137,32 @@ void sched_wake_namespace(sched_loop *l, const char *ns) { wake(l, ns); }
 
 /* ---- caches ---- */
 
-store_obj *const *sched_nodes(sched_loop *l, size_t *n) {
+static sched_node_usage *usage_slot(sched_loop *l, const char *node);
+
+static void drop_nodes(sched_loop *l) {
+  for (size_t i = 0; i < l->n_nodes; i++) store_obj_unref(l->nodes[i].obj);
+  free(l->nodes);
+  l->nodes = NULL;
+  l->n_nodes = 0;
+}
+
+const sched_node_entry *sched_nodes(sched_loop *l, size_t *n) {
   if (l->nodes_dirty) {
-    for (size_t i = 0; i < l->n_nodes; i++) store_obj_unref(l->nodes[i]);
-    free(l->nodes);
+    drop_nodes(l);
     store_list lst = {0};
     store_query q = {.kind = KIND_NODE, .order = STORE_BY_NAME};
     store_list_query(l->st, &q, &lst);
-    l->nodes = lst.items;
+    l->nodes = xcalloc(lst.n + 1, sizeof *l->nodes);
+    for (size_t i = 0; i < lst.n; i++) {
+      sched_node_entry *e = &l->nodes[i];
+      e->obj = store_obj_ref(lst.items[i]);
+      e->n = e->obj->object->typed;
+      e->usage = usage_slot(l, e->n->metadata.name);
+      sched_node_capacity(e->n, e->usage);
+      e->devices = sched_devices_node(l, e->n->metadata.name);
+    }
     l->n_nodes = lst.n;
+    store_list_free(&lst);
     l->nodes_dirty = false;
   }
   *n = l->n_nodes;
@@ -137,12 +173,11 @@ static sched_node_usage *usage_slot(sched_loop *l, const char *node) {
   sched_node_usage *u = strmap_get(&l->usage, node);
   if (!u) {
     u = xcalloc(1, sizeof *u);
+    u->max_pods = -1;
     strmap_put(&l->usage, node, u);
   }
   return u;
 }
-
-const sched_node_usage *sched_usage_of(sched_loop *l, const char *node) { return usage_slot(l, node); }
 
 static void uncount(sched_loop *l, const char *uid) {
   sched_counted *c = strmap_remove(&l->counted, uid);
@@ -177,6 +212,22 @@ static void count_pod(sched_loop *l, const pod *p, bool gone) {
 
 /* ---- events ---- */
 
+/* What the controller may have to do for the pod (upstream podNeedsWork,
+ * minus the claim lookups: a vanished claim queues its owner itself). */
+static bool pod_needs_work(const pod *p) {
+  if (p->metadata.deletion_timestamp || sched_pod_is_done(p)) return false;
+  if (p->spec.node_name && *p->spec.node_name) return true; /* reservations of a pod bound elsewhere */
+  for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
+    const pod_resource_claim *e = &p->spec.resource_claims.items[i];
+    if (!e->resource_claim_template_name) continue;
+    bool named = false;
+    for (uint32_t k = 0; k < p->status.resource_claim_statuses.n; k++)
+      named |= p->status.resource_claim_statuses.items[k].name == e->name;
+    if (!named) return true;
+  }
+  return false;
+}
+
 static void on_pod(sched_loop *l, const store_event *ev) {
   const pod *p = ev->obj->object->typed;
   bool gone = ev->type == STORE_DELETED;
@@ -189,13 +240,13 @@ static void on_pod(sched_loop *l, const store_event *ev) {
         bool check;
         strbuf err = STRBUF_INIT;
         if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED)
-          push_ctrl(l, "claim", p->metadata.namespace_, name);
+          push_ctrl(l, "claim:", p->metadata.namespace_, name);
         sb_free(&err);
       }
       const pod_extended_resource_claim_status *x = p->status.extended_resource_claim_status;
-      if (x && x->resource_claim_name) push_ctrl(l, "claim", p->metadata.namespace_, x->resource_claim_name->str);
+      if (x && x->resource_claim_name) push_ctrl(l, "claim:", p->metadata.namespace_, x->resource_claim_name->str);
     }
-    if (!gone) push_ctrl(l, "pod", p->metadata.namespace_, p->metadata.name);
+    if (!gone && pod_needs_work(p)) push_ctrl(l, "pod:", p->metadata.namespace_, p->metadata.name);
   }
   if (gone || !pod_pending(p)) {
     char *k = obj_key(&p->metadata);
@@ -219,10 +270,10 @@ static void on_pod(sched_loop *l, const store_event *ev) {
 static void on_claim(sched_loop *l, const store_event *ev) {
   const resource_claim *c = ev->obj->object->typed;
   const object_meta *m = &c->metadata;
-  if (ev->type != STORE_DELETED) push_ctrl(l, "claim", m->namespace_, m->name);
+  if (ev->type != STORE_DELETED) push_ctrl(l, "claim:", m->namespace_, m->name);
   const owner_reference *o = sched_controller_owner(m);
-  if (o && o->kind && !strcmp(o->kind, "Pod")) push_ctrl(l, "pod", m->namespace_, o->name);
-  if (o && o->kind && !strcmp(o->kind, "PodGroup")) push_ctrl(l, "podgroup", m->namespace_, o->name);
+  if (o && o->kind && !strcmp(o->kind, "Pod")) push_ctrl(l, "pod:", m->namespace_, o->name);
+  if (o && o->kind && !strcmp(o->kind, "PodGroup")) push_ctrl(l, "podgroup:", m->namespace_, o->name);
   bool freed = sched_devices_claim_changed(l, ev->obj, ev->type == STORE_DELETED);
   if (ev->type == STORE_ADDED) sched_wake_namespace(l, m->namespace_);
   if (freed) sched_wake_all(l);
@@ -238,7 +289,7 @@ static void push_pods_in_namespace(sched_loop *l, const char *ns, const char *gr
   if (store_list_query(l->st, &q, &lst) != STORE_OK) return;
   for (size_t i = 0; i < lst.n; i++) {
     const pod *p = lst.items[i]->object->typed;
-    if (p->spec.resource_claims.n) push_ctrl(l, "pod", p->metadata.namespace_, p->metadata.name);
+    if (p->spec.resource_claims.n) push_ctrl(l, "pod:", p->metadata.namespace_, p->metadata.name);
   }
   store_list_free(&lst);
 }
@@ -265,13 +316,13 @@ static void on_event(void *user, const store_event *ev) {
       if (store_list_query(l->st, &q, &lst) == STORE_OK)
         for (size_t i = 0; i < lst.n; i++) {
           const object_meta *g = store_obj_meta(lst.items[i]);
-          push_ctrl(l, "podgroup", g->namespace_, g->name);
+          push_ctrl(l, "podgroup:", g->namespace_, g->name);
         }
       store_list_free(&lst);
     }
     break;
   case KIND_POD_GROUP:
-    push_ctrl(l, "podgroup", m->namespace_, m->name);
+    push_ctrl(l, "podgroup:", m->namespace_, m->name);
     push_pods_in_namespace(l, m->namespace_, m->name);
     if (ev->type == STORE_DELETED) {
       /* its reservations are dropped by syncClaim */
@@ -289,7 +340,7 @@ static void on_event(void *user, const store_event *ev) {
   }
 }
 
-void sched_push_claim_key(sched_loop *l, const char *ns, const char *name) { push_ctrl(l, "claim", ns, name); }
+void sched_push_claim_key(sched_loop *l, const char *ns, const char *name) { push_ctrl(l, "claim:", ns, name); }
 
 /* ---- lifetime ---- */
 
@@ -300,6 +351,7 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt) {
   meta_format_time(opt->now, l->now_text);
   l->nodes_dirty = true;
   l->devices = sched_devices_new();
+  l->spec_arena = arena_new();
   /* objects already stored: replay them as additions, in kind order */
   for (int k = 0; k < KIND_COUNT; k++) {
     store_list lst = {0};
@@ -384,10 +436,10 @@ void sched_loop_free(sched_loop *l) {
   sched_keyq_free(&l->ctrl);
   sched_podq_free(&l->active);
   strmap_free(&l->parked, free_parked);
-  for (size_t i = 0; i < l->n_nodes; i++) store_obj_unref(l->nodes[i]);
-  free(l->nodes);
+  drop_nodes(l);
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);
   sched_devices_free(l->devices);
+  arena_free(l->spec_arena);
   free(l);
 }

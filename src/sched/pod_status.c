@@ -7,21 +7,31 @@
 
 static bool same(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
 
+static bool unchanged(const pod *p, const char *status, const char *reason, const char *message) {
+  for (uint32_t i = 0; i < p->status.conditions.n; i++) {
+    const pod_condition *c = &p->status.conditions.items[i];
+    if (same(c->type, "PodScheduled"))
+      return same(c->status, status) && same(c->reason, reason) && same(c->message, message);
+  }
+  return false;
+}
+
 void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bool scheduled, const char *reason,
                              const char *message) {
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
-  const pod *p = po->object->typed;
-  const char *status = scheduled ? "True" : "False";
-  const pod_condition *old = NULL;
-  for (uint32_t i = 0; i < p->status.conditions.n; i++)
-    if (same(p->status.conditions.items[i].type, "PodScheduled")) old = &p->status.conditions.items[i];
-  if (old && same(old->status, status) && same(old->reason, reason) && same(old->message, message)) {
+  if (unchanged(po->object->typed, scheduled ? "True" : "False", reason, message)) {
     store_obj_unref(po);
     return;
   }
   api_object *o = api_object_clone(po->object);
   store_obj_unref(po);
+  sched_pod_condition(l, o, scheduled, reason, message);
+  sched_update(l, o);
+}
+
+void sched_pod_condition(sched_loop *l, api_object *o, bool scheduled, const char *reason, const char *message) {
+  const char *status = scheduled ? "True" : "False";
   pod *np = o->typed;
   pod_condition_list *cl = &np->status.conditions;
   pod_condition *slot = NULL;
@@ -38,5 +48,4 @@ void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bo
   slot->status = arena_strdup(o->arena, status);
   slot->reason = reason ? arena_strdup(o->arena, reason) : NULL;
   slot->message = message ? arena_strdup(o->arena, message) : NULL;
-  sched_update(l, o);
 }

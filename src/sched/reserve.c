@@ -158,8 +158,8 @@ static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *e
     x->request_mappings = (container_extended_resource_request_list){m, n, true};
     p->status.extended_resource_claim_status = x;
   }
+  sched_pod_condition(l, o, true, NULL, NULL);
   sched_update(l, o);
-  sched_set_pod_scheduled(l, s_or(cy->p->metadata.namespace_), cy->p->metadata.name, true, NULL, NULL);
 }
 
 char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const char **reason) {

@@ -121,21 +121,24 @@ static bool served_by_dra(void *user, const atom *name) {
   return false;
 }
 
-/* Identity of the claims to allocate, for the misfit memo: same specs on an
- * unchanged node cannot fit now either. */
-static uint64_t claims_signature(const sched_cycle *cy) {
+/* Identity of the claims to allocate, for the misfit memo (same specs on an
+ * unchanged node cannot fit now either): per claim the index of an equal
+ * spec among those seen, combined. Pods from one template share it. */
+static uint64_t claims_signature(sched_cycle *cy) {
+  sched_loop *l = cy->l;
   uint64_t h = 1469598103934665603ULL;
   for (size_t i = 0; i < cy->n_claims; i++) {
     if (!cy->claims[i].to_allocate) continue;
-    json_t *j = codec_encode(&resource_claim_spec_desc, &cy->claims[i].c->spec);
-    char *text = json_dumps(j, JSON_COMPACT);
-    for (const char *s = text; *s; s++) {
-      h ^= (unsigned char)*s;
-      h *= 1099511628211ULL;
+    const resource_claim_spec *spec = &cy->claims[i].c->spec;
+    size_t k = 0;
+    while (k < l->n_specs && !codec_equal(&resource_claim_spec_desc, l->specs[k], spec)) k++;
+    if (k == l->n_specs) {
+      if (l->n_specs == SCHED_MAX_SPECS) return 0; /* too many shapes: no memo */
+      l->specs[k] = arena_alloc(l->spec_arena, sizeof *spec);
+      codec_copy(l->spec_arena, &resource_claim_spec_desc, spec, l->specs[k]);
+      l->n_specs++;
     }
-    h ^= 0xff, h *= 1099511628211ULL;
-    free(text);
-    json_decref(j);
+    h = (h ^ (k + 1)) * 1099511628211ULL;
   }
   return h | 1;
 }
@@ -177,12 +180,90 @@ static void deallocate_stale(sched_cycle *cy, const bool *unavailable) {
   }
 }
 
+/* The Filter phase over the nodes in name order (see sched_schedule_one). */
+typedef struct scan {
+  sched_cycle *cy;
+  cands *cs;
+  uint64_t sig;     /* claims signature for the misfit memo, 0: none */
+  bool want_score;  /* otherwise the first node that fits ends the scan */
+  bool *unavailable; /* per claim: its allocation excluded some node */
+  const resource_claim **batch;
+  sched_histogram hist;
+  sched_reasons reasons;
+  strbuf ex;
+  char *msg;          /* an error that ends the attempt */
+  const char *reason; /* its condition reason */
+} scan;
+
+static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, bool fast) {
+  sched_cycle *cy = sc->cy;
+  sched_loop *l = cy->l;
+  const pod *p = cy->p;
+  for (size_t ni = 0; ni < n_nodes && !sc->msg; ni++) {
+    const node *nd = nodes[ni].n;
+    bool misfit = sc->sig && (fast || !l->opt.explain) && sched_devices_known_misfit(l, nodes[ni].devices, sc->sig);
+    if (fast && misfit) continue;
+    sched_reasons_clear(&sc->reasons);
+    if (!sched_filter_node(p, &cy->requests, nd, nodes[ni].usage, served_by_dra, cy, &sc->reasons)) {
+      for (size_t r = 0; r < sc->reasons.n; r++) sched_histogram_add(&sc->hist, sc->reasons.items[r]);
+      continue;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < cy->n_claims; i++) {
+      const allocation_result *a = cy->claims[i].c->status.allocation;
+      if (a && a->node_selector && !sched_node_selector_matches(a->node_selector, nd)) sc->unavailable[i] = true, ok = false;
+    }
+    if (!ok) {
+      sched_histogram_add(&sc->hist, REASON_NOT_AVAILABLE);
+      continue;
+    }
+    if (misfit) {
+      sched_histogram_add(&sc->hist, REASON_CANNOT_ALLOCATE);
+      continue;
+    }
+    api_object *ext = cy->ext.n ? sched_extended_claim(p, &cy->ext, nd) : NULL;
+    allocation_result **results = NULL;
+    size_t nb = 0;
+    for (size_t i = 0; i < cy->n_claims; i++)
+      if (cy->claims[i].to_allocate) sc->batch[nb++] = cy->claims[i].c;
+    if (ext) sc->batch[nb++] = ext->typed;
+    if (nb) {
+      char *err = NULL;
+      switch (sched_devices_allocate(l, nd, sc->batch, nb, cy->a, &results, &err)) {
+      case SCHED_FIT:
+        break;
+      case SCHED_NO_FIT:
+        sched_histogram_add(&sc->hist, REASON_CANNOT_ALLOCATE);
+        if (sc->sig) sched_devices_remember_misfit(l, nodes[ni].devices, sc->sig);
+        if (l->opt.explain && !fast) sched_devices_explain(l, nd, sc->batch, nb, &sc->ex);
+        api_object_free(ext);
+        continue;
+      case SCHED_NODE_ERROR:
+        sched_histogram_add(&sc->hist, err);
+        free(err);
+        api_object_free(ext);
+        continue;
+      case SCHED_ALLOC_ERROR:
+        sc->msg = err;
+        sc->reason = "SchedulerError";
+        api_object_free(ext);
+        continue;
+      }
+    }
+    cands *cs = sc->cs;
+    cs->v = xrealloc(cs->v, (cs->n + 1) * sizeof *cs->v);
+    cs->v[cs->n] = (sched_candidate){nodes[ni].obj, results, ext, 0};
+    cs->v[cs->n].score = sc->want_score ? sched_score(cy, &cs->v[cs->n]) : 0;
+    cs->n++;
+    if (!sc->want_score) break;
+  }
+}
+
 void sched_schedule_one(sched_loop *l, const char *key) {
-  const char *slash = strchr(key, '/');
-  if (!slash) return;
   char ns[256];
-  snprintf(ns, sizeof ns, "%.*s", (int)(slash - key), key);
-  store_obj *po = sched_get(l, KIND_POD, ns, slash + 1);
+  const char *name;
+  if (!sched_split_key(key, ns, sizeof ns, &name)) return;
+  store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
   const pod *p = po->object->typed;
   if ((p->spec.node_name && *p->spec.node_name) || p->metadata.deletion_timestamp || sched_pod_is_done(p)) {
@@ -208,79 +289,31 @@ void sched_schedule_one(sched_loop *l, const char *key) {
       goto park;
     }
   }
+  scan sc = {.cy = &cy, .cs = &cs, .sig = cy.n_to_allocate && !cy.ext.n ? claims_signature(&cy) : 0};
+  sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(&cy);
+  sc.unavailable = xcalloc(cy.n_claims + 1, sizeof *sc.unavailable);
+  sc.batch = xcalloc(cy.n_claims + 2, sizeof *sc.batch);
   size_t n_nodes;
-  store_obj *const *nodes = sched_nodes(l, &n_nodes);
-  bool want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(&cy);
-  uint64_t sig = cy.n_to_allocate && !cy.ext.n ? claims_signature(&cy) : 0;
-  bool *unavailable = xcalloc(cy.n_claims + 1, sizeof *unavailable);
-  const resource_claim **batch = xcalloc(cy.n_claims + 2, sizeof *batch);
-  sched_histogram hist = {0};
-  sched_reasons reasons = {0};
-  strbuf ex = STRBUF_INIT;
-  for (size_t ni = 0; ni < n_nodes && !msg; ni++) {
-    const node *nd = nodes[ni]->object->typed;
-    sched_reasons_clear(&reasons);
-    if (!sched_filter_node(p, &cy.requests, nd, sched_usage_of(l, nd->metadata.name), served_by_dra, &cy,
-                           &reasons)) {
-      for (size_t r = 0; r < reasons.n; r++) sched_histogram_add(&hist, reasons.items[r]);
-      continue;
-    }
-    bool ok = true;
-    for (size_t i = 0; i < cy.n_claims; i++) {
-      const allocation_result *a = cy.claims[i].c->status.allocation;
-      if (a && a->node_selector && !sched_node_selector_matches(a->node_selector, nd)) unavailable[i] = true, ok = false;
-    }
-    if (!ok) {
-      sched_histogram_add(&hist, REASON_NOT_AVAILABLE);
-      continue;
-    }
-    api_object *ext = cy.ext.n ? sched_extended_claim(p, &cy.ext, nd) : NULL;
-    allocation_result **results = NULL;
-    size_t nb = 0;
-    for (size_t i = 0; i < cy.n_claims; i++)
-      if (cy.claims[i].to_allocate) batch[nb++] = cy.claims[i].c;
-    if (ext) batch[nb++] = ext->typed;
-    if (nb) {
-      if (sig && sched_devices_known_misfit(l, nd->metadata.name, sig)) {
-        sched_histogram_add(&hist, REASON_CANNOT_ALLOCATE);
-        continue;
-      }
-      char *err = NULL;
-      switch (sched_devices_allocate(l, nd, batch, nb, cy.a, &results, &err)) {
-      case SCHED_FIT:
-        break;
-      case SCHED_NO_FIT:
-        sched_histogram_add(&hist, REASON_CANNOT_ALLOCATE);
-        if (sig) sched_devices_remember_misfit(l, nd->metadata.name, sig);
-        if (l->opt.explain) sched_devices_explain(l, nd, batch, nb, &ex);
-        api_object_free(ext);
-        continue;
-      case SCHED_NODE_ERROR:
-        sched_histogram_add(&hist, err);
-        free(err);
-        api_object_free(ext);
-        continue;
-      case SCHED_ALLOC_ERROR:
-        msg = err;
-        reason = "SchedulerError";
-        api_object_free(ext);
-        continue;
-      }
-    }
-    cs.v = xrealloc(cs.v, (cs.n + 1) * sizeof *cs.v);
-    cs.v[cs.n] = (sched_candidate){nodes[ni], results, ext, 0};
-    cs.v[cs.n].score = want_score ? sched_score(&cy, &cs.v[cs.n]) : 0;
-    cs.n++;
-    if (!want_score) break;
+  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  /* First pass: nodes known not to fit these claims are skipped outright.
+   * Only when nothing fits, a second pass collects every node's reason. */
+  if (sc.sig && !l->opt.explain) scan_nodes(&sc, nodes, n_nodes, true);
+  if (!sc.msg && !cs.n) {
+    sched_histogram_free(&sc.hist);
+    memset(sc.unavailable, 0, cy.n_claims * sizeof *sc.unavailable);
+    scan_nodes(&sc, nodes, n_nodes, false);
   }
-  sched_reasons_free(&reasons);
-  free(batch);
+  msg = sc.msg;
+  if (sc.reason) reason = sc.reason;
   if (!msg && !cs.n) {
-    msg = sched_histogram_message(&hist, n_nodes, NULL);
-    deallocate_stale(&cy, unavailable);
+    msg = sched_histogram_message(&sc.hist, n_nodes, NULL);
+    deallocate_stale(&cy, sc.unavailable);
   }
-  sched_histogram_free(&hist);
-  free(unavailable);
+  sched_histogram_free(&sc.hist);
+  sched_reasons_free(&sc.reasons);
+  free(sc.unavailable);
+  free(sc.batch);
+  strbuf ex = sc.ex;
   if (ex.len) explain = sb_detach(&ex);
   sb_free(&ex);
   if (!msg) {

@@ -142,7 +142,7 @@ static int cmp_claim(const void *a, const void *b) {
 }
 
 bool sched_taint_eviction(sched_loop *l) {
-  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS)) return false;
+  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) || !sched_devices_any_no_execute(l)) return false;
   claims_vec cv = {0};
   sched_devices_each_held(l, collect, &cv);
   if (cv.n) qsort(cv.v, cv.n, sizeof *cv.v, cmp_claim);

@@ -94,6 +94,8 @@ static void test_node_filters(void **state) {
                          "\"status\":{\"allocatable\":{\"cpu\":\"2\",\"memory\":\"1Gi\",\"pods\":\"2\"}}}");
   const node *cordoned = decode(a, &node_desc, "{\"metadata\":{\"name\":\"n2\"},\"spec\":{\"unschedulable\":true}}");
   sched_node_usage empty = {0}, full = {.pods = 2};
+  sched_node_capacity(n, &empty);
+  sched_node_capacity(n, &full);
   const pod *plain = decode(a, &pod_desc, "{\"metadata\":{\"name\":\"p\"},\"spec\":{}}");
   assert_string_equal(only_reason(plain, n, &empty), "node(s) had untolerated taint {gpu: true}");
   assert_string_equal(only_reason(plain, cordoned, &empty), SCHED_REASON_UNSCHEDULABLE);

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Control-loop benchmark at scheduler_perf's shape (500 nodes x 10 devices,
+# 5000 pods with a template claim): wall time, and instructions per pod under
+# callgrind counting only bench_schedule_run (parsing and admission excluded).
+# usage: sh bench/schedule.sh [build-dir] [nodes devices pods]
+set -e
+build=${1:-build}
+shift 2>/dev/null || true
+"$build/bench_schedule" "$@"
+if command -v valgrind >/dev/null 2>&1; then
+  pods=${3:-5000}
+  out=$(mktemp)
+  valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=bench_schedule_run \
+    "$build/bench_schedule" "$@" >/dev/null 2>&1
+  ir=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+  rm -f "$out"
+  echo "schedule: $ir instructions, $((ir / pods)) per pod (budget 150000)"
+else
+  echo "schedule: valgrind not installed, instruction count skipped"
+fi

@@ -154,6 +154,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
   alloc_map_init(&ix->classes, a);
   alloc_map_init(&ix->sel_memo, a);
   alloc_map_init(&ix->programs, a);
+  pthread_mutex_init(&ix->lock, NULL);
   for (size_t i = 0; i < in->n_allocated; i++) add_allocated(ix, in->allocated[i]);
   for (size_t i = 0; i < in->n_classes; i++)
     if (in->classes[i]->metadata.name)
@@ -188,5 +189,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
 }
 
 void alloc_index_free(alloc_index *ix) {
-  if (ix) arena_free(ix->a);
+  if (!ix) return;
+  pthread_mutex_destroy(&ix->lock);
+  arena_free(ix->a);
 }

@@ -6,6 +6,7 @@
 #include "alloc/alloc.h"
 #include "alloc/alloc_map.h"
 #include "cel/cel.h"
+#include <pthread.h>
 #include <time.h>
 
 #define ALLOC_MAX_RESULTS 32
@@ -62,6 +63,7 @@ struct alloc_index {
   alloc_map classes;  /* class-name atom -> const device_class* */
   alloc_map sel_memo; /* (program, device) -> 1 false, 2 true */
   alloc_map programs; /* (expression text pointer, env) -> alloc_program (text checked on use) */
+  pthread_mutex_t lock; /* guards sel_memo, programs and the index arena during alloc_run */
 };
 
 /* A compiled expression and a copy of its text: claims come and go while an

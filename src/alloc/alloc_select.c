@@ -12,7 +12,7 @@ static const cel_options selector_env = {
 /* The program for an expression: looked up once per index by the text's
  * address (and checked against a copy of the text), else through the
  * process-wide cache. */
-static const cel_program *compile(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
+static const cel_program *compile_locked(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
   bool list = !derived || k->f.list;
   const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
   alloc_program *ap = alloc_map_get(&k->ix->programs, expr, key2, NULL);
@@ -34,6 +34,26 @@ static const cel_program *compile(alloc_call *k, const char *expr, bool derived,
   return p;
 }
 
+static const cel_program *compile(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
+  pthread_mutex_lock(&k->ix->lock);
+  const cel_program *p = compile_locked(k, expr, derived, err, n);
+  pthread_mutex_unlock(&k->ix->lock);
+  return p;
+}
+
+static uintptr_t memo_get(alloc_index *ix, const cel_program *p, const alloc_dev *dv) {
+  pthread_mutex_lock(&ix->lock);
+  uintptr_t v = (uintptr_t)alloc_map_get(&ix->sel_memo, p, dv, NULL);
+  pthread_mutex_unlock(&ix->lock);
+  return v;
+}
+
+static void memo_put(alloc_index *ix, const cel_program *p, const alloc_dev *dv, bool r) {
+  pthread_mutex_lock(&ix->lock);
+  alloc_map_put(&ix->sel_memo, p, dv, NULL, (void *)(uintptr_t)(r ? 2 : 1));
+  pthread_mutex_unlock(&ix->lock);
+}
+
 static void eval_opts(const alloc_call *k, cel_eval_opts *o) {
   memset(o, 0, sizeof *o);
   if (k->has_deadline) o->deadline_ns = (int64_t)k->deadline.tv_sec * 1000000000 + k->deadline.tv_nsec;
@@ -44,7 +64,7 @@ static void eval_opts(const alloc_call *k, cel_eval_opts *o) {
 static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, char *err, size_t n) {
   const cel_program *p = compile(k, expr, false, err, n);
   if (!p) return -1;
-  uintptr_t memo = (uintptr_t)alloc_map_get(&k->ix->sel_memo, p, dv, NULL);
+  uintptr_t memo = memo_get(k->ix, p, dv);
   if (memo) return memo == 2;
   cel_eval_opts o;
   eval_opts(k, &o);
@@ -54,7 +74,7 @@ static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, ch
     snprintf(err, n, "%s", ce.msg);
     return -2;
   }
-  alloc_map_put(&k->ix->sel_memo, p, dv, NULL, (void *)(uintptr_t)(r ? 2 : 1));
+  memo_put(k->ix, p, dv, r);
   return r;
 }
 

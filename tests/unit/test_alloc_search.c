@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include "../../bench/alloc_fixture.h"
+#include "cel/cel.h"
+#include <pthread.h>
 #include <stdio.h>
 
 #define HEAD                                                                                         \
@@ -198,6 +200,45 @@ static void test_counter_charge_given_back(void **state) {
   run_free(&r);
 }
 
+typedef struct worker {
+  alloc_index *ix;
+  const alloc_fixture *f;
+  int ok;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  for (int i = 0; i < 50; i++) {
+    arena *out = arena_new();
+    alloc_outcome res;
+    if (alloc_run(w->ix, w->f->nd, w->f->claims, w->f->n_claims, NULL, out, &res) == ALLOC_OK &&
+        !strcmp(res.allocations[0]->devices->results.items[2].device->str, "device-1"))
+      w->ok++;
+    arena_free(out);
+  }
+  cel_thread_release();
+  return NULL;
+}
+
+static void test_concurrent_runs_share_one_index(void **state) {
+  (void)state;
+  alloc_fixture f;
+  assert_int_equal(alloc_fixture_load(&f, backtracking, NULL), 0);
+  alloc_index *ix = alloc_index_new(&f.in);
+  pthread_t t[4];
+  worker w[4];
+  for (int i = 0; i < 4; i++) {
+    w[i] = (worker){ix, &f, 0};
+    pthread_create(&t[i], NULL, work, &w[i]);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(t[i], NULL);
+    assert_int_equal(w[i].ok, 50);
+  }
+  alloc_index_free(ix);
+  alloc_fixture_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_backtracking_matches_upstream_steps),
@@ -209,6 +250,7 @@ int main(void) {
       cmocka_unit_test(test_list_intersection_restored_on_undo),
       cmocka_unit_test(test_distinct_is_pairwise),
       cmocka_unit_test(test_counter_charge_given_back),
+      cmocka_unit_test(test_concurrent_runs_share_one_index),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,21 +143,33 @@ cel_program *cel_compile(const char *expr, size_t len, const cel_options *opts, 
 
 /* ---- evaluation ---- */
 
-cel_val cel_program_eval(const cel_program *p, const cel_device *dev, const cel_val *globals,
-                         const cel_eval_opts *opts, uint64_t *cost) {
+static inline void setup(cel_eval *ev, const cel_program *p, const cel_device *dev, const cel_val *globals,
+                         const cel_eval_opts *opts, cel_val *device) {
   cel_scratch_reset();
-  cel_eval ev = {.device = dev, .opts = opts};
-  ev.cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
-  ev.slots = p->ast.nslots ? cel_scratch_alloc(p->ast.nslots * sizeof *ev.slots) : NULL;
-  cel_val device = {.kind = V_MAP, .store = MS_DEVICE, .len = 4};
-  device.aux = dev;
-  ev.globals = p->env.device ? &device : globals; /* the device env declares nothing else */
+  *ev = (cel_eval){.device = dev, .opts = opts};
+  ev->cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
+  ev->slots = p->ast.nslots ? cel_scratch_alloc(p->ast.nslots * sizeof *ev->slots) : NULL;
+  *device = (cel_val){.kind = V_MAP, .store = MS_DEVICE, .len = 4};
+  device->aux = dev;
+  ev->globals = p->env.device ? device : globals; /* the device env declares nothing else */
+}
+
+static inline cel_val program_eval(const cel_program *p, const cel_device *dev, const cel_val *globals,
+                                   const cel_eval_opts *opts, uint64_t *cost) {
+  cel_eval ev;
+  cel_val device;
+  setup(&ev, p, dev, globals, opts, &device);
   cel_val r;
   if (dev && dev->error) r = cel_err("%s", dev->error);
   else r = cel_eval_node(&ev, p->ast.root);
   if (ev.cost_exceeded) r = ev.stop.s ? ev.stop : cel_err("operation cancelled: actual cost limit exceeded");
   if (cost) *cost = ev.cost;
   return r;
+}
+
+cel_val cel_program_eval(const cel_program *p, const cel_device *dev, const cel_val *globals,
+                         const cel_eval_opts *opts, uint64_t *cost) {
+  return program_eval(p, dev, globals, opts, cost);
 }
 
 static void fill_error(cel_error *err, const cel_val *v) {
@@ -167,7 +179,18 @@ static void fill_error(cel_error *err, const cel_val *v) {
 }
 
 int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
-  cel_val r = cel_program_eval(p, dev, NULL, opts, NULL);
+  const cel_node *root = p->ast.root;
+  if (root->test && !dev->error) { /* boolean fast path: no values built */
+    cel_eval ev;
+    cel_val device, e;
+    setup(&ev, p, dev, NULL, opts, &device);
+    int r = root->test(&ev, root, &e);
+    if (!ev.cost_exceeded && r >= 0) return r;
+    if (ev.cost_exceeded) e = ev.stop.s ? ev.stop : cel_err("operation cancelled: actual cost limit exceeded");
+    fill_error(err, &e);
+    return -1;
+  }
+  cel_val r = program_eval(p, dev, NULL, opts, NULL);
   if (r.kind == V_BOOL) return r.b;
   if (r.kind != V_ERR) {
     if (err) {

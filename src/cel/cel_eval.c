@@ -266,6 +266,16 @@ EV(ev_nsf) {
   return cel_bool(!(c.kind == V_BOOL && !c.b));
 }
 
+/* ceil(min(code points of s, c) / 10) without counting when the byte length
+ * already decides it (a code point takes 1 to 4 bytes). */
+static inline uint64_t eq_cost(const char *s, size_t len, uint32_t c) {
+  size_t lo = (len + 3) / 4, hi = len;
+  if (lo > c) lo = c;
+  if (hi > c) hi = c;
+  if ((lo + 9) / 10 == (hi + 9) / 10) return (hi + 9) / 10;
+  return (cel_utf8_len_upto(s, len, c) + 9) / 10;
+}
+
 EV(ev_eq_string_const) {
   bool const_left = n->args[0]->kind == N_CONST;
   const cel_node *other = n->args[const_left ? 1 : 0];
@@ -279,9 +289,85 @@ EV(ev_eq_string_const) {
     if (r.kind == V_BOOL && n->name[1] == '!') r.b = !r.b;
     return r;
   }
-  cel_eval_charge(ev, (cel_utf8_len_upto(a.s, a.len, n->const_cp) + 9) / 10);
+  cel_eval_charge(ev, eq_cost(a.s, a.len, n->const_cp));
   bool eq = a.len == k->len && !memcmp(a.s, k->s, a.len);
   return cel_bool(n->name[1] == '=' ? eq : !eq);
+}
+
+static inline bool bytes_equal(const char *a, const char *b, size_t n) {
+  if (n > 16) return !memcmp(a, b, n);
+  uint64_t x, y, u, v;
+  if (n >= 8) {
+    memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&u, a + n - 8, 8), memcpy(&v, b + n - 8, 8);
+    return ((x ^ y) | (u ^ v)) == 0;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+/* device.driver == "lit" and device.attributes["d"].n == "lit" (or !=) in one
+ * step: no intermediate values; the costs are those of the unfused nodes.
+ * Returns -2 when the attribute is missing or not a string (slow path). */
+static inline __attribute__((always_inline)) int device_eq_const(cel_eval *ev, const cel_node *n) {
+  const cel_node *o = n->other;
+  const cel_val *k = n->const_val;
+  const cel_device *d = ev->device;
+  const char *s = "";
+  size_t len = 0;
+  if (o->fast == F_DEVICE_DRIVER) {
+    ev->cost += 2;
+    if (d->driver) s = d->driver->str, len = d->driver->len;
+  } else {
+    const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
+    while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
+    if (a == end || a->value.kind != CEL_ATTR_STRING) return -2;
+    ev->cost += 4;
+    s = a->value.str.s;
+    len = a->value.str.len;
+  }
+  cel_eval_charge(ev, eq_cost(s, len, n->const_cp));
+  bool eq = len == k->len && bytes_equal(s, k->s, len);
+  return n->name[1] == '=' ? eq : !eq;
+}
+
+EV(ev_device_eq_const) {
+  int r = device_eq_const(ev, n);
+  return r == -2 ? ev_eq_string_const(ev, n) : cel_bool(r);
+}
+
+static int test_device_eq_const(cel_eval *ev, const cel_node *n, cel_val *err) {
+  int r = device_eq_const(ev, n);
+  if (r >= 0) return r;
+  *err = ev_eq_string_const(ev, n);
+  if (err->kind == V_BOOL) return err->b;
+  return -1;
+}
+
+/* Any node as a condition: bools as is, errors (-1) kept, other values -3. */
+static int test_value(cel_eval *ev, const cel_node *n, cel_val *err) {
+  cel_val v = cel_eval_node(ev, n);
+  if (v.kind == V_BOOL) return v.b;
+  *err = v.kind == V_ERR ? v : cel_no_overload();
+  return v.kind == V_ERR ? -1 : -3;
+}
+
+static inline int test_child(cel_eval *ev, const cel_node *n, cel_val *err) {
+  return n->test ? n->test(ev, n, err) : test_value(ev, n, err);
+}
+
+/* && and || with CEL's commutative error absorption. */
+static int test_logic(cel_eval *ev, const cel_node *n, cel_val *err) {
+  int stop = n->fast == F_AND ? 0 : 1;
+  cel_val ea, eb;
+  int a = test_child(ev, n->args[0], &ea);
+  if (a == stop) return a;
+  int b = test_child(ev, n->args[1], &eb);
+  if (b == stop) return b;
+  if (a == -1) return *err = ea, -1;
+  if (b == -1) return *err = eb, -1;
+  if (a < 0 || b < 0) return *err = cel_no_overload(), -1;
+  return b;
 }
 
 EV(ev_eq) {
@@ -356,7 +442,8 @@ static cel_evalfn eval_fn(const cel_node *n) {
   case F_OR: return ev_or;
   case F_COND: return ev_cond;
   case F_NSF: return ev_nsf;
-  case F_EQ_STRING_CONST: return ev_eq_string_const;
+  case F_EQ_STRING_CONST:
+    return n->other->fast == F_DEVICE_DRIVER || n->other->fast == F_DEVICE_ATTR ? ev_device_eq_const : ev_eq_string_const;
   case F_EQ:
   case F_NE: return ev_eq;
   case F_INDEX: return ev_index;
@@ -438,6 +525,8 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     if ((n->fast == F_EQ || n->fast == F_NE) && (const_string(n->args[0]) || const_string(n->args[1]))) {
       const cel_val *k = const_string(n->args[0]) ? &n->args[0]->cval : &n->args[1]->cval;
       n->const_cp = (uint32_t)cel_utf8_len(k->s, k->len);
+      n->const_val = k;
+      n->other = n->args[const_string(n->args[0]) ? 1 : 0];
       n->fast = F_EQ_STRING_CONST;
     }
     break;
@@ -468,6 +557,10 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   }
   plan_fast(n, device_env);
   n->eval = eval_fn(n);
+  if (n->fast == F_AND || n->fast == F_OR) n->test = test_logic;
+  if (n->eval == ev_device_eq_const) n->test = test_device_eq_const;
 }
+
+
 
 void cel_plan(cel_ast *ast, bool device) { plan(ast, ast->root, device); }

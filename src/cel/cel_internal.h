@@ -126,8 +126,11 @@ struct cel_overload;
 struct cel_eval;
 struct cel_node;
 typedef struct cel_val (*cel_evalfn)(struct cel_eval *ev, const struct cel_node *n);
+/* Boolean evaluation without building values: 1, 0, or -1 with *err set. */
+typedef int (*cel_testfn)(struct cel_eval *ev, const struct cel_node *n, struct cel_val *err);
 typedef struct cel_node {
   cel_evalfn eval; /* set by cel_plan */
+  cel_testfn test; /* set by cel_plan for &&, || and fused comparisons; NULL otherwise */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;
@@ -150,6 +153,8 @@ typedef struct cel_node {
   uint32_t novs;
   const atom *fast_domain, *fast_name; /* F_DEVICE_ATTR/CAP */
   uint32_t const_cp;                    /* F_EQ_STRING_CONST: code points of the constant */
+  const cel_val *const_val;             /* F_EQ_STRING_CONST: the constant */
+  const struct cel_node *other;         /* F_EQ_STRING_CONST: the non-constant operand */
 } cel_node;
 
 /* ---- functions ---- */

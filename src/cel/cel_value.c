@@ -118,6 +118,12 @@ size_t cel_utf8_len(const char *s, size_t n) {
 
 size_t cel_utf8_len_upto(const char *s, size_t n, size_t limit) {
   uint64_t acc = 0, w;
+  if (n >= 8 && n <= 16) { /* common short strings: two overlapping words */
+    memcpy(&acc, s, 8);
+    memcpy(&w, s + n - 8, 8);
+    if (!((acc | w) & 0x8080808080808080ull)) return n < limit ? n : limit;
+    acc = 0;
+  }
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     memcpy(&w, s + i, 8);

@@ -9,7 +9,8 @@
  * It refuses more: any number above 2^64-1 (ParseUint), also in numeric
  * pre-release identifiers, which semver.org allows. We refuse such numbers
  * in MAJOR.MINOR.PATCH (they are stored as uint64) and accept them as
- * pre-release identifiers, comparing those by value at any length. */
+ * pre-release identifiers, comparing those by value at any length;
+ * semver_parse_blang refuses them and words every refusal as blang does. */
 #include "api/semver.h"
 
 #include <string.h>
@@ -86,6 +87,111 @@ bool semver_parse(const char *s, size_t len, semver *out) {
   return true;
 }
 
+/* Length of the identifier that starts s (up to a '.'). */
+static size_t identifier_len(const char *s, size_t len) {
+  const char *dot = memchr(s, '.', len);
+  return dot ? (size_t)(dot - s) : len;
+}
+
+/* Go's strconv.Quote of n bytes (stops at a NUL byte). */
+static void quote(strbuf *err, const char *p, size_t n) {
+  strbuf tmp = STRBUF_INIT;
+  sb_add(&tmp, p, n);
+  sb_go_quote(err, sb_str(&tmp));
+  sb_free(&tmp);
+}
+
+static bool refuse(strbuf *err, const char *message, const char *p, size_t n) {
+  if (err) {
+    sb_puts(err, message);
+    if (p) {
+      sb_putc(err, ' ');
+      quote(err, p, n);
+    }
+  }
+  return false;
+}
+
+/* strconv.ParseUint(s, 10, 64) of digits, with its error text. */
+static bool blang_uint(const char *p, size_t n, strbuf *err) {
+  size_t pos = 0;
+  uint64_t v;
+  if (n > 0 && parse_number(p, n, &pos, &v) && pos == n)
+    return true;
+  if (err) {
+    sb_puts(err, "strconv.ParseUint: parsing ");
+    quote(err, p, n);
+    sb_puts(err, n == 0 ? ": invalid syntax" : ": value out of range");
+  }
+  return false;
+}
+
+static bool blang_identifier_chars(const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!is_identifier_char(p[i]))
+      return false;
+  return true;
+}
+
+enum { MAJOR, MINOR, PATCH };
+
+/* MAJOR, MINOR or PATCH (which) as blang checks it. */
+static bool blang_number(const char *p, size_t n, int which, strbuf *err) {
+  static const char *const invalid[] = {"Invalid character(s) found in major number",
+                                        "Invalid character(s) found in minor number",
+                                        "Invalid character(s) found in patch number"};
+  static const char *const zeros[] = {"Major number must not contain leading zeroes",
+                                      "Minor number must not contain leading zeroes",
+                                      "Patch number must not contain leading zeroes"};
+  if (!all_digits(p, n))
+    return refuse(err, invalid[which], p, n);
+  if (n > 1 && p[0] == '0')
+    return refuse(err, zeros[which], p, n);
+  return blang_uint(p, n, err);
+}
+
+/* Dot-separated identifiers of a pre-release (or build) part, as blang's
+ * NewPRVersion (or its build loop) checks them. */
+static bool blang_identifiers(const char *p, size_t n, bool prerelease, strbuf *err) {
+  for (;;) {
+    size_t id = identifier_len(p, n);
+    if (id == 0)
+      return refuse(err, prerelease ? "Prerelease is empty" : "Build meta data is empty", NULL, 0);
+    if (prerelease && all_digits(p, id)) {
+      if (id > 1 && p[0] == '0')
+        return refuse(err, "Numeric PreRelease version must not contain leading zeroes", p, id);
+      if (!blang_uint(p, id, err))
+        return false;
+    } else if (!blang_identifier_chars(p, id)) {
+      return refuse(err, prerelease ? "Invalid character(s) found in prerelease"
+                                    : "Invalid character(s) found in build meta data", p, id);
+    }
+    if (id == n)
+      return true;
+    p += id + 1, n -= id + 1;
+  }
+}
+
+bool semver_parse_blang(const char *s, size_t len, semver *out, strbuf *err) {
+  if (len == 0)
+    return refuse(err, "Version string empty", NULL, 0);
+  const char *dot1 = memchr(s, '.', len);
+  const char *dot2 = dot1 ? memchr(dot1 + 1, '.', len - (size_t)(dot1 + 1 - s)) : NULL;
+  if (!dot2)
+    return refuse(err, "No Major.Minor.Patch elements found", NULL, 0);
+  const char *patch = dot2 + 1, *end = s + len;
+  const char *plus = memchr(patch, '+', (size_t)(end - patch));
+  const char *patch_end = plus ? plus : end;
+  const char *minus = memchr(patch, '-', (size_t)(patch_end - patch));
+  if (!blang_number(s, (size_t)(dot1 - s), MAJOR, err) ||
+      !blang_number(dot1 + 1, (size_t)(dot2 - dot1 - 1), MINOR, err) ||
+      !blang_number(patch, (size_t)((minus ? minus : patch_end) - patch), PATCH, err) ||
+      (minus && !blang_identifiers(minus + 1, (size_t)(patch_end - minus - 1), true, err)) ||
+      (plus && !blang_identifiers(plus + 1, (size_t)(end - plus - 1), false, err)))
+    return false;
+  return semver_parse(s, len, out); /* blang accepts a subset: this succeeds */
+}
+
 static int cmp_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
 
 /* Bytewise, a proper prefix first. */
@@ -105,11 +211,6 @@ static int cmp_identifier(const char *a, size_t alen, const char *b, size_t blen
   if (anum && alen != blen)
     return alen < blen ? -1 : 1;
   return cmp_bytes(a, alen, b, blen);
-}
-
-static size_t identifier_len(const char *s, size_t len) {
-  const char *dot = memchr(s, '.', len);
-  return dot ? (size_t)(dot - s) : len;
 }
 
 static int cmp_prerelease(const char *a, size_t alen, const char *b, size_t blen) {

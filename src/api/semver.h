@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 typedef struct semver {
   uint64_t major, minor, patch;
   const char *pre;   /* pre-release without '-', NULL if none (points into the parsed text) */
@@ -20,6 +22,11 @@ typedef struct semver {
  * MAJOR, MINOR and PATCH must fit uint64. Never allocates.
  * Returns true on success; *out's strings point into s (which must outlive it). */
 bool semver_parse(const char *s, size_t len, semver *out);
+/* blang/semver v4's Parse, which Kubernetes' CEL semver()/isSemver() use:
+ * accepts what semver_parse accepts, except numeric pre-release identifiers
+ * above 2^64-1. On failure appends blang's message to err (if given), e.g.
+ * `Major number must not contain leading zeroes "01"`. */
+bool semver_parse_blang(const char *s, size_t len, semver *out, strbuf *err);
 /* <0, 0, >0 per SemVer precedence (build metadata ignored). */
 int semver_cmp(const semver *a, const semver *b);
 

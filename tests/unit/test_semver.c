@@ -1,6 +1,7 @@
 /* test_semver.c: strict SemVer 2.0.0 parsing and precedence. Valid/invalid
  * lists from semver.org's regular-expression examples and blang/semver v4
- * tests; precedence from spec items 9 and 11. */
+ * tests; precedence from spec items 9 and 11; blang's messages as its
+ * Parse words them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -133,10 +134,54 @@ static void test_build_ignored(void **state) {
   }
 }
 
+static void test_blang(void **state) {
+  (void)state;
+  static const struct {
+    const char *input, *message;
+  } table[] = {
+      {"", "Version string empty"},
+      {"1.2", "No Major.Minor.Patch elements found"},
+      {"v1.0.0", "Invalid character(s) found in major number \"v1\""},
+      {" 1.0.0", "Invalid character(s) found in major number \" 1\""},
+      {"01.0.0", "Major number must not contain leading zeroes \"01\""},
+      {"1.01.0", "Minor number must not contain leading zeroes \"01\""},
+      {"1.0.01", "Patch number must not contain leading zeroes \"01\""},
+      {"1..0", "strconv.ParseUint: parsing \"\": invalid syntax"},
+      {"1.0.0-01", "Numeric PreRelease version must not contain leading zeroes \"01\""},
+      {"1.1.1-20000000000000000000", "strconv.ParseUint: parsing \"20000000000000000000\": value out of range"},
+      {"20000000000000000000.1.1", "strconv.ParseUint: parsing \"20000000000000000000\": value out of range"},
+      {"0.0.0-!", "Invalid character(s) found in prerelease \"!\""},
+      {"0.0.0+!", "Invalid character(s) found in build meta data \"!\""},
+      {"0.0.0-.alpha", "Prerelease is empty"},
+      {"0.0.0-alpha+", "Build meta data is empty"},
+      {"1.0.0-", "Prerelease is empty"},
+      {"1.2.3.4", "Invalid character(s) found in patch number \"3.4\""},
+      {"1.0.0-a\tb", "Invalid character(s) found in prerelease \"a\\tb\""},
+      {"1.0.0-rc.1+b+c", "Invalid character(s) found in build meta data \"b+c\""},
+      {"1.0.0-\xc3\xa9", "Invalid character(s) found in prerelease \"\xc3\xa9\""},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    semver v;
+    strbuf err = STRBUF_INIT;
+    if (semver_parse_blang(table[i].input, strlen(table[i].input), &v, &err))
+      fail_msg("%s parsed unexpectedly", table[i].input);
+    assert_string_equal(sb_str(&err), table[i].message);
+    sb_free(&err);
+  }
+  /* everything valid parses the same way, except huge numeric pre-release ids */
+  for (size_t i = 0; i < sizeof valid / sizeof valid[0]; i++) {
+    semver strict = parse_ok(valid[i]), v;
+    bool huge = strcmp(valid[i], "1.1.1-20000000000000000000") == 0;
+    assert_int_equal(semver_parse_blang(valid[i], strlen(valid[i]), &v, NULL), !huge);
+    if (!huge)
+      assert_int_equal(semver_cmp(&strict, &v), 0);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid),      cmocka_unit_test(test_invalid),       cmocka_unit_test(test_fields),
-      cmocka_unit_test(test_precedence), cmocka_unit_test(test_build_ignored),
+      cmocka_unit_test(test_precedence), cmocka_unit_test(test_build_ignored), cmocka_unit_test(test_blang),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

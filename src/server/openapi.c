@@ -2,6 +2,7 @@
  * (io.k8s.api.resource.v1.ResourceClaim); struct names are derived from the
  * C names of types.h (resource_claim -> ResourceClaim). */
 #include "server/openapi.h"
+#include "server/openapi_v2_pb.h"
 #include "server/status.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -255,9 +256,10 @@ static bool served(const char *group, const char *version) {
   return false;
 }
 
-void srv_openapi(const route *r, http_response *resp) {
+void srv_openapi(const route *r, const http_request *req, http_response *resp) {
   if (r->type == ROUTE_OPENAPI_V2) {
-    srv_json_response(resp, 200, v2_document());
+    if (openapi_v2_pb_accepted(req->accept)) openapi_v2_pb_response(resp, v2_document());
+    else srv_json_response(resp, 200, v2_document());
     return;
   }
   if (r->type == ROUTE_OPENAPI_ROOT) {

@@ -7,6 +7,7 @@
 #include "server/http.h"
 #include "server/route.h"
 
-void srv_openapi(const route *r, http_response *resp);
+/* /openapi/v2 answers in protobuf when req->accept asks for it. */
+void srv_openapi(const route *r, const http_request *req, http_response *resp);
 
 #endif

@@ -79,7 +79,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   switch (route_parse(req->path, &r)) {
   case ROUTE_OPENAPI_V2:
   case ROUTE_OPENAPI_ROOT:
-  case ROUTE_OPENAPI_GV: srv_openapi(&r, resp); return;
+  case ROUTE_OPENAPI_GV: srv_openapi(&r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
   case ROUTE_NOT_FOUND:
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);

@@ -279,6 +279,10 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
       sb_printf(err, "cannot read the TLS certificate or key: %s", strerror(errno));
       goto fail;
     }
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+      sb_puts(err, "this libmicrohttpd was built without TLS support: cannot serve HTTPS");
+      goto fail;
+    }
     flags |= MHD_USE_TLS;
   }
   if (s->tls_cert)
@@ -289,7 +293,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
     s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
                                  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
   if (!s->daemon) {
-    sb_printf(err, "cannot listen on %s", opts->listen);
+    sb_printf(err, "cannot listen on %s%s", opts->listen, s->tls_cert ? " (or the TLS certificate and key are unusable)" : "");
     goto fail;
   }
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);

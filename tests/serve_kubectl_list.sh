@@ -6,25 +6,10 @@
 # JSON otherwise; every example file (including the List) applies; an unknown
 # field inside a List item is reported by kubectl's client-side validation.
 dra=${1:-build/dra}
-if ! command -v kubectl >/dev/null 2>&1; then
-  echo "serve_kubectl_list: skipped: kubectl not found"
-  echo "0 passed, 0 failed, 1 skipped"
-  exit 0
-fi
-tmp=$(mktemp -d)
-"$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/serve.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 50); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.1; done
-export KUBECONFIG="$tmp/kubeconfig"
-url=$(sed -n 's/.*server: //p' "$tmp/kubeconfig")
-passed=0; failed=0
-check() { # name, expected substring, command...
-  name=$1; want=$2; shift 2
-  out=$("$@" 2>&1)
-  if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
-  else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
-}
+. tests/lib/serve.sh
+skip_without kubectl serve_kubectl_list
+serve "$tmp/data"
+export KUBECONFIG="$tmp/data/kubeconfig"
 content_type() { # accept header
   curl -s -o /dev/null -w '%{content_type}' -H "Accept: $1" "$url/openapi/v2"
 }
@@ -71,5 +56,4 @@ check "nothing of an invalid List created" "NotFound" kubectl get deviceclass fr
 sed -e 's/selectorz/selectors/' -e '/labelz/d' -e 's/allNodes: "yes"/allNodes: true/' "$tmp/list.yaml" >"$tmp/list-ok.yaml"
 check "valid List applies" "resourceslice.resource.k8s.io/typed-wrong created" kubectl apply -f "$tmp/list-ok.yaml"
 check "List item stored" "from-a-list" kubectl get deviceclasses -o name
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

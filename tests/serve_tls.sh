@@ -5,52 +5,35 @@
 # missing or wrong token gets a 401 Status, plain HTTP to the TLS port gets
 # no API answer, and the certificate the server presents is the one given.
 dra=${1:-build/dra}
-if ! command -v openssl >/dev/null 2>&1; then
-  echo "serve_tls: skipped: openssl not found"
-  echo "0 passed, 0 failed, 1 skipped"
-  exit 0
-fi
-tmp=$(mktemp -d)
-server=
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
+. tests/lib/serve.sh
+skip_without openssl serve_tls
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=dra-test" \
   -addext "subjectAltName=IP:127.0.0.1" -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1 || {
   echo "FAIL openssl could not make a certificate"; exit 1; }
 printf 'sekret-token,alice,1001,"system:masters"\n' >"$tmp/tokens"
-"$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/data" --token-file "$tmp/tokens" \
-  --tls-cert-file "$tmp/cert.pem" --tls-private-key-file "$tmp/key.pem" >"$tmp/serve.log" 2>&1 &
-server=$!
-for i in $(seq 100); do [ -s "$tmp/data/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done
+serve "$tmp/data" --token-file "$tmp/tokens" --tls-cert-file "$tmp/cert.pem" --tls-private-key-file "$tmp/key.pem"
 if grep -q "without TLS support" "$tmp/serve.log"; then
   echo "serve_tls: skipped: $(cat "$tmp/serve.log")"
   echo "0 passed, 0 failed, 1 skipped"
   exit 0
 fi
-url=$(sed -n 's/.*server: //p' "$tmp/data/kubeconfig")
-passed=0; failed=0
-check() { # name, expected substring, command...
-  name=$1; want=$2; shift 2
-  out=$("$@" 2>&1)
-  if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
-  else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
-}
-# HTTP code and body of one curl call: code first, then the body.
+# The body of one curl call, then a line code=<HTTP status>.
 get() { # path, curl flags...
   path=$1; shift
-  curl -k -s -w '\n%{http_code}\n' "$@" "$url$path"
+  curl -k -s -w '\ncode=%{http_code}\n' "$@" "$url$path"
 }
 check "https url" "https://127.0.0.1:" echo "$url"
 check "token in kubeconfig" "token: sekret-token" cat "$tmp/data/kubeconfig"
 check "insecure-skip-tls-verify" "insecure-skip-tls-verify: true" cat "$tmp/data/kubeconfig"
 check "curl with token" '"kind":"APIGroupList"' get /apis -H "Authorization: Bearer sekret-token"
-check "curl create" '201' get /apis/resource.k8s.io/v1/deviceclasses -H "Authorization: Bearer sekret-token" \
+check "curl create" 'code=201' get /apis/resource.k8s.io/v1/deviceclasses -H "Authorization: Bearer sekret-token" \
   -H "Content-Type: application/json" -X POST \
   --data '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"over-tls"}}'
-check "curl no token: 401" '401' get /apis
+check "curl no token: 401" 'code=401' get /apis
 check "curl no token: Status" '"reason":"Unauthorized"' get /apis
-check "curl bad token: 401" '401' get /apis -H "Authorization: Bearer wrong"
+check "curl bad token: 401" 'code=401' get /apis -H "Authorization: Bearer wrong"
 check "curl bad token: Status" '"kind":"Status"' get /apis -H "Authorization: Bearer wrong"
-check "curl basic auth: 401" '401' get /apis -u alice:sekret-token
+check "curl basic auth: 401" 'code=401' get /apis -u alice:sekret-token
 check "verified with the CA" '"kind":"APIGroupList"' curl -s --cacert "$tmp/cert.pem" \
   -H "Authorization: Bearer sekret-token" "$url/apis"
 check "plain http refused" "000" sh -c "curl -s -o /dev/null -w '%{http_code}' --max-time 5 '$(echo "$url" | sed s/^https/http/)/apis'"
@@ -74,5 +57,4 @@ if command -v kubectl >/dev/null 2>&1; then
   else
   echo "serve_tls: kubectl not found: kubectl checks skipped"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -1,0 +1,31 @@
+# tests/lib/serve.sh: what the serve_*.sh tests share, sourced from the repo
+# root after setting dra: skipping when a tool is missing, a temporary
+# directory cleaned up with the server, starting dra serve on a free port
+# (setting server and url), and the check/summary helpers.
+skip_without() { # command, test name
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "$2: skipped: $1 not found"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 0
+}
+tmp=$(mktemp -d)
+server=
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
+serve() { # data dir, flags...: the log goes to $tmp/serve.log
+  dir=$1; shift
+  "$dra" serve --listen 127.0.0.1:0 --data-dir "$dir" "$@" >"$tmp/serve.log" 2>&1 &
+  server=$!
+  for i in $(seq 100); do [ -s "$dir/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done
+  url=$(sed -n 's/.*server: //p' "$dir/kubeconfig" 2>/dev/null)
+}
+passed=0; failed=0
+check() { # name, expected substring, command...
+  name=$1; want=$2; shift 2
+  out=$("$@" 2>&1)
+  if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
+  else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
+}
+summary() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+}

@@ -227,7 +227,10 @@ int alloc_gather_pools(alloc_call *k);
 /* alloc_prepare.c */
 int alloc_prepare_claims(alloc_call *k, const resource_claim *const *claims, size_t n);
 
-/* alloc_select.c: 1 selectable, 0 not, -1 error (reported). quiet: errors count as selectable, unreported. */
+/* alloc_select.c: 1 selectable, 0 not, -1 error (reported). quiet (for
+ * pruning): nothing is reported and derived attributes are not evaluated;
+ * ALLOC_SELECT_UNSURE when the search itself could raise an error here. */
+#define ALLOC_SELECT_UNSURE 2
 int alloc_selectable(alloc_call *k, preq *r, uint32_t cand, bool quiet);
 /* For explain: the stage that refuses the device, SELECT_PASSED, or -1 on an
  * error (reported); derived attributes are evaluated for passing devices. */

@@ -1,17 +1,19 @@
-/* alloc_prune.c: search pruning (see alloc_prune.h). Counts are upper bounds:
- * a selector error counts as selectable, devices that allow multiple
- * allocations or requests with derived attributes disable the value check. */
+/* alloc_prune.c: search pruning (see alloc_prune.h). Counts are upper bounds,
+ * and nothing is pruned where the search could meet an error (a selector that
+ * fails, a derived attribute not evaluated yet): upstream would report it. */
 #include "alloc/alloc_prune.h"
 #include <string.h>
 
 /* Could candidate p still be admitted for r, as things stand? Only ever
- * harder deeper in the search: in-flight use, counters and capacity grow. */
-static bool admissible_now(alloc_call *k, const pclaim *pc, preq *r, uint32_t p) {
+ * harder deeper in the search: in-flight use, counters and capacity grow.
+ * 0 no, 1 yes, ALLOC_SELECT_UNSURE when looking at it could raise an error. */
+static int admissible_now(alloc_call *k, const pclaim *pc, preq *r, uint32_t p) {
   const alloc_cand *c = &k->cands[p];
   const device *d = c->dev->d;
   bool multi = k->f.cap && d->allow_multiple_allocations;
-  if (r->admin ? !multi && alloc_claim_holds(pc, p) : alloc_in_use(k, p)) return false;
-  if (!alloc_selectable(k, r, p, true)) return false;
+  if (r->admin ? !multi && alloc_claim_holds(pc, p) : alloc_in_use(k, p)) return 0;
+  int sel = alloc_selectable(k, r, p, true);
+  if (sel != 1) return sel;
   if (d->consumes_counters.n) {
     if (!k->f.part) return false;
     bool shared_before = multi && ((c->dev->held && c->dev->held->has_agg) || c->shares > 0);
@@ -28,23 +30,51 @@ static bool admissible_now(alloc_call *k, const pclaim *pc, preq *r, uint32_t p)
 static bool enough_devices(alloc_call *k, const pclaim *pc, preq *r, uint32_t start, int64_t need) {
   if (r->all || need <= 0) return true;
   int64_t found = 0;
-  for (uint32_t p = start; p < k->n_cands && found < need; p++)
-    if (admissible_now(k, pc, r, p)) found++;
+  for (uint32_t p = start; p < k->n_cands && found < need; p++) {
+    int a = admissible_now(k, pc, r, p);
+    if (a == ALLOC_SELECT_UNSURE) return true;
+    found += a;
+  }
   return found >= need;
 }
 
-/* Can requests first.. of the claim still each find their devices? */
-static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first) {
+/* Could the search meet an error while trying r's devices from position
+ * start on? (All-mode lists were evaluated while preparing.) */
+static bool request_may_error(alloc_call *k, const pclaim *pc, preq *r, uint32_t start) {
+  if (r->all) return false;
+  for (uint32_t p = start; p < k->n_cands; p++) {
+    if (r->admin ? alloc_claim_holds(pc, p) : alloc_in_use(k, p)) continue;
+    if (alloc_selectable(k, r, p, true) == ALLOC_SELECT_UNSURE) return true;
+  }
+  return false;
+}
+
+/* The branch to be pruned tries cur from cur_start (when cur is set) and
+ * requests [from, until) of the claim: could it meet an error on the way?
+ * Then it must not be pruned, so the error is reported as upstream would. */
+static bool branch_may_error(alloc_call *k, pclaim *pc, preq *cur, uint32_t cur_start, uint32_t from, uint32_t until) {
+  if (cur && request_may_error(k, pc, cur, cur_start)) return true;
+  for (uint32_t q = from; q < until; q++)
+    for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
+      if (request_may_error(k, pc, &pc->reqs[q].subs[s], 0)) return true;
+  return false;
+}
+
+/* Can requests first.. of the claim still each find their devices, after cur
+ * (if set) took its remaining devices from cur_start on? */
+static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first, preq *cur, uint32_t cur_start) {
   for (uint32_t q = first; q < pc->n_reqs; q++) {
     preq_group *g = &pc->reqs[q];
     bool any = false;
     for (uint32_t s = 0; s < g->n_subs && !any; s++) any = enough_devices(k, pc, &g->subs[s], 0, g->subs[s].needed);
-    if (!any) return false;
+    if (!any) return branch_may_error(k, pc, cur, cur_start, first, q);
   }
   return true;
 }
 
-bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) { return later_requests_possible(k, &k->claims[c], 0); }
+bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) {
+  return later_requests_possible(k, &k->claims[c], 0, NULL, 0);
+}
 
 /* Devices tracker t still needs from requests after (q, s, d): the least any
  * choice of subrequests needs. Sets *opaque when the count cannot be trusted. */
@@ -88,23 +118,28 @@ static bool value_fits(alloc_call *k, const tracker *t, const aval *v) {
   return false;
 }
 
-/* Is candidate p, with a value fitting t, usable by some tied request left? */
-static bool usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, uint32_t p) {
+/* Is candidate p, with a value fitting t, usable by some tied request left?
+ * 0 no, 1 yes, ALLOC_SELECT_UNSURE when looking at it could raise an error. */
+static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, uint32_t p) {
   for (uint32_t j = q; j < pc->n_reqs; j++)
     for (uint32_t x = 0; x < pc->reqs[j].n_subs; x++) {
       preq *r = &pc->reqs[j].subs[x];
       if (!r->applies[ti]) continue;
-      if (!alloc_selectable(k, r, p, true)) continue;
+      int sel = alloc_selectable(k, r, p, true);
+      if (sel == ALLOC_SELECT_UNSURE) return sel;
+      if (!sel) continue;
       aval v;
-      if (alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return true;
+      if (alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return 1;
     }
-  return false;
+  return 0;
 }
 
 bool alloc_prune_after_admit(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, int64_t d, uint32_t p) {
   pclaim *pc = &k->claims[c];
   preq *cur = &pc->reqs[q].subs[s];
-  if (!enough_devices(k, pc, cur, p + 1, cur->needed - (d + 1)) || !later_requests_possible(k, pc, q + 1)) return false;
+  int64_t rest = cur->needed - (d + 1);
+  preq *cur_left = rest > 0 ? cur : NULL;
+  if (!enough_devices(k, pc, cur, p + 1, rest) || !later_requests_possible(k, pc, q + 1, cur_left, p + 1)) return false;
   for (uint32_t ti = 0; ti < pc->n_trk; ti++) {
     const tracker *t = &pc->trk[ti];
     if (!t->match || t->n == 0) continue;
@@ -112,13 +147,15 @@ bool alloc_prune_after_admit(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, 
     int64_t need = tied_need(pc, ti, q, s, d, &opaque);
     if (opaque || need <= 0) continue;
     int64_t have = 0;
-    for (uint32_t p = 0; p < k->n_cands && have < need; p++) {
-      if (alloc_in_use(k, p) || alloc_claim_holds(pc, p)) continue;
-      if (!usable_for_tied(k, pc, ti, q, p)) continue;
-      if (k->f.cap && k->cands[p].dev->d->allow_multiple_allocations) return true;
+    for (uint32_t x = 0; x < k->n_cands && have < need; x++) {
+      if (alloc_in_use(k, x) || alloc_claim_holds(pc, x)) continue;
+      int u = usable_for_tied(k, pc, ti, q, x);
+      if (u == ALLOC_SELECT_UNSURE) return true;
+      if (!u) continue;
+      if (k->f.cap && k->cands[x].dev->d->allow_multiple_allocations) return true;
       have++;
     }
-    if (have < need) return false;
+    if (have < need) return branch_may_error(k, pc, cur_left, p + 1, q + 1, pc->n_reqs);
   }
   return true;
 }

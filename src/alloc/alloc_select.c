@@ -191,10 +191,10 @@ int alloc_selectable(alloc_call *k, preq *r, uint32_t ci, bool quiet) {
   if (!k->f.binding && dv->has_binding_conditions) return 0;
   if (r->memo[ci]) return r->memo[ci] == 2;
   int s = select_stage(k, r, dv, quiet);
-  if (s < 0) return quiet ? 1 : -1; /* errors are never memoised */
+  if (s < 0) return quiet ? ALLOC_SELECT_UNSURE : -1; /* errors are never memoised */
   s = s == SELECT_PASSED;
   if (s && r->derived->n) {
-    if (quiet) return 1;
+    if (quiet) return ALLOC_SELECT_UNSURE;
     if (eval_derived(k, r, ci) < 0) return -1;
   }
   r->memo[ci] = s ? 2 : 1;

@@ -20,6 +20,8 @@ static void gen_request(strbuf *sb) {
   const char *ind = "        ";
   sb_printf(sb, "%sdeviceClassName: class-a\n", ind);
   if (rnd(3) == 0) sb_printf(sb, "%sselectors: [{cel: {expression: 'device.attributes[\"driver-a\"].color == \"c%u\"'}}]\n", ind, rnd(2));
+  else if (rnd(12) == 0) /* a runtime error on devices without "special" */
+    sb_printf(sb, "%sselectors: [{cel: {expression: 'device.attributes[\"driver-a\"].special'}}]\n", ind);
   sb_printf(sb, "%scount: %u\n", ind, 1 + rnd(3));
   if (rnd(3) == 0) sb_printf(sb, "%stolerations: [{key: k%u, operator: Exists}]\n", ind, rnd(2));
   if (rnd(4) == 0) sb_printf(sb, "%scapacity: {requests: {mem: %uGi}}\n", ind, 1 + rnd(4));
@@ -39,8 +41,8 @@ static char *gen_case(void) {
                "spec:\n  driver: driver-a\n  nodeName: node-1\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 2}\n"
                "  devices:\n");
   for (unsigned i = 0; i < n_dev; i++) {
-    sb_printf(&sb, "  - name: d%u\n    attributes: {color: {string: c%u}, numa: {int: %u}, roots: {ints: [%u, %u]}}\n", i, rnd(2),
-              rnd(3), rnd(3), rnd(3));
+    sb_printf(&sb, "  - name: d%u\n    attributes: {color: {string: c%u}, numa: {int: %u}, roots: {ints: [%u, %u]}%s}\n", i,
+              rnd(2), rnd(3), rnd(3), rnd(3), rnd(2) ? ", special: {bool: true}" : "");
     if (rnd(4) == 0) sb_printf(&sb, "    taints: [{key: k%u, effect: NoSchedule}]\n", rnd(2));
     if (rnd(2) == 0) sb_printf(&sb, "    consumesCounters: [{counterSet: set, counters: {units: {value: '%u'}}}]\n", 1 + rnd(2));
     if (rnd(3) == 0) sb_printf(&sb, "    capacity: {mem: {value: %uGi}}\n", 2 + rnd(4));

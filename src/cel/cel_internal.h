@@ -273,6 +273,7 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
                              cel_compile_result *res);
 
 /* shared helpers */
+void cel_regex_release(void); /* frees this thread's compiled patterns */
 bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err);
 uint64_t cel_sat_add(uint64_t a, uint64_t b);
 uint64_t cel_sat_mul(uint64_t a, uint64_t b);

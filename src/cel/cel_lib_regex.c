@@ -1,8 +1,16 @@
 /* cel_lib_regex.c: regular expressions through PCRE2 for matches() and
- * Kubernetes' find()/findAll(). Compiled patterns are cached per thread.
- * Differences from RE2 (Go's regexp): PCRE2 accepts backreferences and
- * lookaround, which RE2 rejects; matching is backtracking, so the cost model
- * (not the engine) bounds the work; \C and possessive quantifiers exist. */
+ * Kubernetes' find()/findAll(). Compiled patterns and the match buffer are
+ * kept per thread, so a match allocates nothing once warm.
+ * Differences from RE2 (Go's regexp), which CEL specifies:
+ *  - Perl-only constructs RE2 refuses are refused here too, before PCRE2
+ *    sees them: backreferences (\1..\9, \g, \k), lookaround ((?=, (?!,
+ *    (?<=, (?<!), atomic groups ((?>), possessive quantifiers (*+, ++, ?+),
+ *    recursion ((?R), (?1)), callouts ((?C) and \C.
+ *  - PCRE2 backtracks where RE2 runs in linear time; a match limit bounds
+ *    the work (an overrun is an evaluation error, not a false).
+ *  - Error texts come from PCRE2, prefixed "error parsing regexp: ".
+ *  - Character classes are ASCII as in RE2 (\d, \w, \s, [[:alpha:]]);
+ *    patterns and subjects are UTF-8. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "cel/cel_internal.h"
 #include <pcre2.h>
@@ -20,9 +28,45 @@ typedef struct {
 static _Thread_local cached cache[CACHE];
 static _Thread_local unsigned cache_next;
 
+/* Constructs RE2 does not support; NULL when the pattern has none. */
+static const char *perl_only(const char *re, size_t n) {
+  bool in_class = false;
+  for (size_t i = 0; i < n; i++) {
+    char c = re[i];
+    if (c == '\\' && i + 1 < n) {
+      char d = re[++i];
+      if ((d >= '1' && d <= '9') || d == 'g' || d == 'k' || d == 'C') return "invalid escape sequence";
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      continue;
+    }
+    if (c == '[') {
+      in_class = true;
+      if (i + 1 < n && re[i + 1] == ']') i++;
+      continue;
+    }
+    if (c == '(' && i + 2 < n && re[i + 1] == '?') {
+      char d = re[i + 2];
+      if (d == '=' || d == '!' || d == '>' || d == 'R' || d == 'C' || (d >= '0' && d <= '9') ||
+          (d == '<' && i + 3 < n && (re[i + 3] == '=' || re[i + 3] == '!')))
+        return "invalid or unsupported Perl syntax";
+    }
+    if ((c == '*' || c == '+' || c == '?' || c == '}') && i + 1 < n && re[i + 1] == '+')
+      return "invalid nested repetition operator";
+  }
+  return NULL;
+}
+
 static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
   for (unsigned i = 0; i < CACHE; i++)
     if (cache[i].code && cache[i].len == relen && !memcmp(cache[i].pattern, re, relen)) return cache[i].code;
+  const char *perl = perl_only(re, relen);
+  if (perl) {
+    *err = cel_err("error parsing regexp: %s: `%.*s`", perl, (int)relen, re);
+    return NULL;
+  }
   int code;
   PCRE2_SIZE off;
   pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, relen, PCRE2_UTF, &code, &off, NULL);
@@ -45,9 +89,17 @@ static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
 }
 
 /* Finds the first match at or after start; returns false when none. */
+static _Thread_local pcre2_match_data *match_data;
+static _Thread_local pcre2_match_context *match_ctx;
+
 static bool search(pcre2_code *c, const char *s, size_t n, size_t start, size_t *ms, size_t *me, cel_val *err) {
-  pcre2_match_data *md = pcre2_match_data_create_from_pattern(c, NULL);
-  int rc = pcre2_match(c, (PCRE2_SPTR)s, n, start, 0, md, NULL);
+  if (!match_data) {
+    match_data = pcre2_match_data_create(1, NULL);
+    match_ctx = pcre2_match_context_create(NULL);
+    pcre2_set_match_limit(match_ctx, 1000000);
+  }
+  pcre2_match_data *md = match_data;
+  int rc = pcre2_match(c, (PCRE2_SPTR)s, n, start, 0, md, match_ctx);
   bool found = rc >= 0;
   if (found) {
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
@@ -56,8 +108,20 @@ static bool search(pcre2_code *c, const char *s, size_t n, size_t start, size_t 
   } else if (rc != PCRE2_ERROR_NOMATCH) {
     *err = cel_err("regex match failed: %d", rc);
   }
-  pcre2_match_data_free(md);
   return found;
+}
+
+void cel_regex_release(void) {
+  for (unsigned i = 0; i < CACHE; i++) {
+    if (cache[i].code) pcre2_code_free(cache[i].code);
+    free(cache[i].pattern);
+    cache[i].code = NULL;
+    cache[i].pattern = NULL;
+  }
+  pcre2_match_data_free(match_data);
+  pcre2_match_context_free(match_ctx);
+  match_data = NULL;
+  match_ctx = NULL;
 }
 
 bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err) {

@@ -3,6 +3,8 @@
  * replace, split, substring, trim, join, strings.quote. Indices count code
  * points. */
 #include "cel/cel_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
@@ -213,6 +215,152 @@ FN(f_quote) {
   return r;
 }
 
+/* ---- format(): the strings extension's pre-spec implementation ---- */
+
+size_t cel_format_double(double d, char *buf, size_t n);
+static bool format_value(strbuf *sb, const cel_val *v);
+
+static int key_cmp(const void *a, const void *b) {
+  const cel_val *x = a, *y = b;
+  bool ok;
+  int c = cel_compare(x, y, &ok);
+  return ok ? c : (int)x->kind - (int)y->kind;
+}
+
+/* %s rendering of any value, as the older format() does. */
+static bool format_value(strbuf *sb, const cel_val *v) {
+  char buf[64];
+  switch (v->kind) {
+  case V_NULL: sb_puts(sb, "null"); return true;
+  case V_BOOL: sb_puts(sb, v->b ? "true" : "false"); return true;
+  case V_INT: sb_printf(sb, "%lld", (long long)v->i); return true;
+  case V_UINT: sb_printf(sb, "%llu", (unsigned long long)v->u); return true;
+  case V_DOUBLE: cel_format_double(v->d, buf, sizeof buf); sb_puts(sb, buf); return true;
+  case V_STRING:
+  case V_BYTES: sb_add(sb, v->s, v->len); return true;
+  case V_TYPE: cel_type_print(sb, v->t); return true;
+  case V_LIST:
+    sb_putc(sb, '[');
+    for (size_t i = 0; i < v->len; i++) {
+      cel_val e = cel_list_at(v, i);
+      if (i) sb_puts(sb, ", ");
+      if (!format_value(sb, &e)) return false;
+    }
+    sb_putc(sb, ']');
+    return true;
+  case V_MAP: {
+    size_t n = cel_map_len(v);
+    cel_val *keys = cel_scratch_alloc((n + 1) * sizeof *keys);
+    for (size_t i = 0; i < n; i++) keys[i] = cel_map_key_at(v, i);
+    qsort(keys, n, sizeof *keys, key_cmp);
+    sb_putc(sb, '{');
+    for (size_t i = 0; i < n; i++) {
+      cel_val val;
+      cel_map_find(v, &keys[i], &val);
+      if (i) sb_puts(sb, ", ");
+      if (!format_value(sb, &keys[i])) return false;
+      sb_puts(sb, ":");
+      if (!format_value(sb, &val)) return false;
+    }
+    sb_putc(sb, '}');
+    return true;
+  }
+  default: return false;
+  }
+}
+
+static cel_val format_error(strbuf *sb, const char *fmt, const char *what) {
+  sb_free(sb);
+  return cel_err(fmt, what);
+}
+
+FN(f_format) {
+  UNUSED, (void)n;
+  const cel_val *f = &a[0], *args = &a[1];
+  strbuf sb = STRBUF_INIT;
+  size_t next = 0;
+  for (size_t i = 0; i < f->len; i++) {
+    char c = f->s[i];
+    if (c != '%') {
+      sb_putc(&sb, c);
+      continue;
+    }
+    if (++i >= f->len) return format_error(&sb, "could not parse formatting clause: %s", "unexpected end of string");
+    if (f->s[i] == '%') {
+      sb_putc(&sb, '%');
+      continue;
+    }
+    int prec = -1;
+    if (f->s[i] == '.') {
+      prec = 0;
+      while (++i < f->len && f->s[i] >= '0' && f->s[i] <= '9') prec = prec * 10 + (f->s[i] - '0');
+      if (i >= f->len) return format_error(&sb, "could not parse formatting clause: %s", "unexpected end of string");
+    }
+    char verb = f->s[i];
+    if (next >= args->len) return format_error(&sb, "index %s out of range", cel_scratch_printf("%zu", next));
+    cel_val v = cel_list_at(args, next++);
+    char buf[128];
+    switch (verb) {
+    case 's':
+      if (!format_value(&sb, &v)) return format_error(&sb, "string clause can only be used on %s", "strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps");
+      break;
+    case 'd':
+      if (v.kind == V_INT) sb_printf(&sb, "%lld", (long long)v.i);
+      else if (v.kind == V_UINT) sb_printf(&sb, "%llu", (unsigned long long)v.u);
+      else return format_error(&sb, "decimal clause can only be used on integers, was given %s", cel_val_type_name(&v));
+      break;
+    case 'f':
+    case 'e': {
+      double d;
+      if (v.kind == V_DOUBLE) d = v.d;
+      else if (v.kind == V_INT) d = (double)v.i;
+      else if (v.kind == V_UINT) d = (double)v.u;
+      else return format_error(&sb, "fixed-point clause can only be used on doubles, was given %s", cel_val_type_name(&v));
+      if (d != d) sb_puts(&sb, "NaN");
+      else if (d > 1.7976931348623157e308) sb_puts(&sb, "Infinity");
+      else if (d < -1.7976931348623157e308) sb_puts(&sb, "-Infinity");
+      else {
+        snprintf(buf, sizeof buf, verb == 'f' ? "%.*f" : "%.*e", prec < 0 ? 6 : prec, d);
+        sb_puts(&sb, buf);
+      }
+      break;
+    }
+    case 'b':
+    case 'o':
+    case 'x':
+    case 'X': {
+      uint64_t u;
+      bool neg = false;
+      if (v.kind == V_INT) neg = v.i < 0, u = neg ? 0 - (uint64_t)v.i : (uint64_t)v.i;
+      else if (v.kind == V_UINT) u = v.u;
+      else if (v.kind == V_BOOL && verb == 'b') u = v.b;
+      else if ((v.kind == V_STRING || v.kind == V_BYTES) && (verb == 'x' || verb == 'X')) {
+        for (size_t k = 0; k < v.len; k++) sb_printf(&sb, verb == 'x' ? "%02x" : "%02X", (unsigned char)v.s[k]);
+        break;
+      } else {
+        return format_error(&sb, "integer clause can only be used on integers, was given %s", cel_val_type_name(&v));
+      }
+      if (neg) sb_putc(&sb, '-');
+      if (verb == 'b') {
+        char bits[65];
+        int k = 64;
+        bits[k] = 0;
+        do bits[--k] = (char)('0' + (u & 1)); while (u >>= 1);
+        sb_puts(&sb, bits + k);
+      } else {
+        sb_printf(&sb, verb == 'o' ? "%llo" : verb == 'x' ? "%llx" : "%llX", (unsigned long long)u);
+      }
+      break;
+    }
+    default:
+      return format_error(&sb, "could not parse formatting clause: unrecognized formatting clause \"%s\"", cel_scratch_printf("%c", verb));
+    }
+  }
+  cel_val r = cel_string_dup(sb.buf ? sb.buf : "", sb.len);
+  sb_free(&sb);
+  return r;
+}
+
 #define O(id, sig, fn, k) {id, sig, fn, k, 0, 0, 0, {0}, 0, 0}
 static cel_overload strings_ovs[] = {
     O("string_char_at_int", "string.charAt(int) -> string", f_char_at, K_ONE),
@@ -232,6 +380,7 @@ static cel_overload strings_ovs[] = {
     O("list_join", "list(string).join() -> string", f_join, K_JOIN),
     O("list_join_string", "list(string).join(string) -> string", f_join, K_JOIN),
     O("strings_quote", "strings.quote(string) -> string", f_quote, K_QUOTE),
+    O("string_format", "string.format(list(dyn)) -> string", f_format, K_FORMAT),
 };
 
 cel_lib cel_lib_strings = {"strings", strings_ovs, sizeof strings_ovs / sizeof *strings_ovs};

@@ -45,7 +45,10 @@ void cel_scratch_reset(void) {
   }
 }
 
-void cel_thread_release(void) { cel_scratch_reset(); }
+void cel_thread_release(void) {
+  cel_scratch_reset();
+  cel_regex_release();
+}
 
 char *cel_scratch_printf(const char *fmt, ...) {
   char buf[512];

@@ -5,15 +5,10 @@
 # restart, and every create acknowledged before the kill is there, with
 # resourceVersions that never go backwards.
 dra=${1:-build/dra}
+. tests/lib/server.sh
 tmp=$(mktemp -d)
 server=
-start() { # extra flags...
-  rm -f "$tmp/data/kubeconfig"
-  "$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/data" "$@" >"$tmp/serve.log" 2>&1 &
-  server=$!
-  for i in $(seq 100); do [ -s "$tmp/data/kubeconfig" ] && break; sleep 0.05; done
-  url=$(sed -n 's/.*server: //p' "$tmp/data/kubeconfig")
-}
+start() { start_server "$dra" "$tmp/data" "$@"; }
 trap 'kill -9 $server 2>/dev/null; rm -rf "$tmp"' EXIT
 passed=0; failed=0
 ok() { passed=$((passed+1)); }

@@ -10,12 +10,11 @@ if ! command -v kubectl >/dev/null 2>&1; then
   echo "0 passed, 0 failed, 1 skipped"
   exit 0
 fi
+. tests/lib/server.sh
 tmp=$(mktemp -d)
-"$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/serve.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 50); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.1; done
-export KUBECONFIG="$tmp/kubeconfig"
+start_server "$dra" "$tmp/data"
+trap 'stop_server; rm -rf "$tmp"' EXIT
+export KUBECONFIG="$tmp/data/kubeconfig"
 passed=0; failed=0
 check() { # name, expected substring, command...
   name=$1; want=$2; shift 2

@@ -153,6 +153,14 @@ bool cli_require_files(cli_common *o) {
   return false;
 }
 
+bool cli_load_objects(const cli_common *o, object_set *set) {
+  strbuf err = STRBUF_INIT;
+  int rc = objects_load_paths((const char *const *)o->files, o->n_files, o->recursive, set, &err);
+  if (rc) fprintf(stderr, "error: %s\n", sb_str(&err));
+  sb_free(&err);
+  return rc == 0;
+}
+
 void cli_common_free(cli_common *o) {
   for (size_t i = 0; i < o->n_files; i++) free(o->files[i]);
   free(o->files);

@@ -4,6 +4,7 @@
 #ifndef DRA_CLI_FLAGS_H
 #define DRA_CLI_FLAGS_H
 #include "api/gates.h"
+#include "load/objects.h"
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,6 +40,10 @@ static inline bool cli_parse_common(int argc, char **argv, const char *command, 
 }
 /* For commands that read manifests: false (and opts freed) when no -f. */
 bool cli_require_files(cli_common *opts);
+/* Reads every -f input into set. On an unreadable file or a syntax error
+ * prints `error: <file:line:column: message>` and returns false (set keeps
+ * what was read; the caller frees it). */
+bool cli_load_objects(const cli_common *opts, object_set *set);
 void cli_common_free(cli_common *opts);
 void cli_strings_free(cli_strings *s);
 

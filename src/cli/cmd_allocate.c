@@ -82,10 +82,7 @@ static int parse_args(int argc, char **argv, opts *o) {
 }
 
 static int load_objects(const opts *o, object_set *set, objvec *out) {
-  strbuf err = STRBUF_INIT;
-  int rc = objects_load_paths((const char *const *)o->common.files, o->common.n_files, o->common.recursive, set, &err);
-  if (rc) fprintf(stderr, "error: %s\n", sb_str(&err));
-  sb_free(&err);
+  int rc = cli_load_objects(&o->common, set) ? 0 : 2;
   out->v = xcalloc(set->n + 1, sizeof *out->v);
   for (size_t i = 0; rc == 0 && i < set->n; i++) {
     if (!loaded_object_ok(&set->items[i])) {

@@ -206,15 +206,11 @@ int cmd_schedule(int argc, char **argv) {
   }
   if (!cli_require_files(&opts)) return 2;
   object_set set = {0};
-  strbuf err = STRBUF_INIT;
-  if (objects_load_paths((const char *const *)opts.files, opts.n_files, opts.recursive, &set, &err)) {
-    fprintf(stderr, "error: %s\n", sb_str(&err));
-    sb_free(&err);
+  if (!cli_load_objects(&opts, &set)) {
     object_set_free(&set);
     cli_common_free(&opts);
     return 2;
   }
-  sb_free(&err);
   int64_t now = 0;
   sched_parse_time(opts.now, &now);
   store_options so = {.clock = fixed_clock, .clock_user = &now};

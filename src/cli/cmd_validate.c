@@ -38,16 +38,11 @@ int cmd_validate(int argc, char **argv) {
     return 0;
   }
   object_set set = {0};
-  strbuf err = STRBUF_INIT;
-  int rc = objects_load_paths((const char *const *)opts.files, opts.n_files, opts.recursive, &set, &err);
-  if (rc) {
-    fprintf(stderr, "error: %s\n", sb_str(&err));
-    sb_free(&err);
+  if (!cli_load_objects(&opts, &set)) {
     object_set_free(&set);
     cli_common_free(&opts);
     return 2;
   }
-  sb_free(&err);
 
   admission_ctx ctx = {.gates = opts.gates, .now = opts.now, .get_namespace = find_namespace, .user = &set,
                        .warn = print_warning};

@@ -161,14 +161,19 @@ static store_status durable_write(durable_store *d, store_status st, store_obj *
   return st;
 }
 
+/* Hands out (or drops) the version a write produced. */
+static store_status hand_back(store_status st, store_obj *o, store_obj **out) {
+  if (out) *out = o;
+  else store_obj_unref(o);
+  return st;
+}
+
 static store_status d_create(store *s, api_object *obj, store_obj **out) {
   durable_store *d = from(s);
   store_obj *o = NULL;
   begin_write(d);
   store_status st = durable_write(d, store_create(d->mem, obj, &o), &o);
-  if (out) *out = o;
-  else store_obj_unref(o);
-  return st;
+  return hand_back(st, o, out);
 }
 
 static store_status d_update(store *s, api_object *obj, store_obj **out) {
@@ -176,9 +181,7 @@ static store_status d_update(store *s, api_object *obj, store_obj **out) {
   store_obj *o = NULL;
   begin_write(d);
   store_status st = durable_write(d, store_update(d->mem, obj, &o), &o);
-  if (out) *out = o;
-  else store_obj_unref(o);
-  return st;
+  return hand_back(st, o, out);
 }
 
 static store_status d_remove(store *s, api_kind kind, const char *namespace_, const char *name,
@@ -187,9 +190,7 @@ static store_status d_remove(store *s, api_kind kind, const char *namespace_, co
   store_obj *o = NULL;
   begin_write(d);
   store_status st = durable_write(d, store_delete(d->mem, kind, namespace_, name, pre, &o), &o);
-  if (out) *out = o;
-  else store_obj_unref(o);
-  return st;
+  return hand_back(st, o, out);
 }
 
 static store_status d_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {

@@ -3,10 +3,9 @@
 #define DRA_CLI_COMMANDS_H
 
 int cmd_validate(int argc, char **argv);
-/* Commands landing from parallel work are weak until all are in the tree. */
-int cmd_allocate(int argc, char **argv) __attribute__((weak));
-int cmd_schedule(int argc, char **argv) __attribute__((weak));
-int cmd_cel(int argc, char **argv) __attribute__((weak));
+int cmd_allocate(int argc, char **argv);
+int cmd_schedule(int argc, char **argv);
+int cmd_cel(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 
 #endif

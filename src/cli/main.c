@@ -20,7 +20,7 @@ static const command commands[] = {
 static int usage(FILE *f) {
   fputs("usage: dra <command> [flags]\n\ncommands:\n", f);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (commands[i].run) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fputs("\nRun 'dra <command> --help' for a command's flags.\n", f);
   return f == stderr ? 2 : 0;
 }
@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (!strcmp(argv[1], commands[i].name) && commands[i].run) return commands[i].run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "dra: unknown command \"%s\"\n", argv[1]);
   return usage(stderr);
 }

@@ -15,8 +15,9 @@ for dir in tests/data/sched/*/; do
   case=$(basename "$dir")
   n=$((n + 1))
   args=$(cat "$dir/args" 2>/dev/null)
+  [ -f "$dir/input.yaml" ] && args="-f $dir/input.yaml $args"
   # shellcheck disable=SC2086
-  "$DRA" schedule -f "$dir/input.yaml" --now "$NOW" -o table $args >"$tmp/out" 2>"$tmp/err"
+  "$DRA" schedule --now "$NOW" -o table $args >"$tmp/out" 2>"$tmp/err"
   rc=$?
   want_rc=$(cat "$dir/want.rc" 2>/dev/null || echo 0)
   if [ "$rc" != "$want_rc" ]; then
@@ -31,9 +32,9 @@ for dir in tests/data/sched/*/; do
     echo "FAIL $case: unexpected stderr"; cat "$tmp/err"; fail=1
   fi
   # shellcheck disable=SC2086
-  "$DRA" schedule -f "$dir/input.yaml" --now "$NOW" $args >"$tmp/y1" 2>/dev/null
+  "$DRA" schedule --now "$NOW" $args >"$tmp/y1" 2>/dev/null
   # shellcheck disable=SC2086
-  "$DRA" schedule -f "$dir/input.yaml" --now "$NOW" $args >"$tmp/y2" 2>/dev/null
+  "$DRA" schedule --now "$NOW" $args >"$tmp/y2" 2>/dev/null
   cmp -s "$tmp/y1" "$tmp/y2" || { echo "FAIL $case: yaml output not deterministic"; fail=1; }
 done
 [ "$n" -gt 0 ] || { echo "no scenarios found"; exit 1; }

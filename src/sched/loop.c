@@ -212,11 +212,30 @@ static void count_pod(sched_loop *l, const pod *p, bool gone) {
 
 /* ---- events ---- */
 
-/* What the controller may have to do for the pod (upstream podNeedsWork,
- * minus the claim lookups: a vanished claim queues its owner itself). */
-static bool pod_needs_work(const pod *p) {
+/* A bound pod needs the controller when one of its claims is allocated but
+ * not reserved for it (it was bound without the scheduler). */
+static bool bound_pod_unreserved(sched_loop *l, const pod *p) {
+  bool workload = gate_on(&l->opt.gates, GATE_WORKLOAD_RESOURCE_CLAIMS), found = false;
+  for (uint32_t i = 0; i < p->spec.resource_claims.n && !found; i++) {
+    const char *name;
+    bool check;
+    strbuf err = STRBUF_INIT;
+    if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED) {
+      store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, p->metadata.namespace_, name);
+      const resource_claim *c = co ? co->object->typed : NULL;
+      found = c && c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload);
+      store_obj_unref(co);
+    }
+    sb_free(&err);
+  }
+  return found;
+}
+
+/* What the controller may have to do for the pod (upstream podNeedsWork):
+ * a template entry without a generated name, or a bound pod's claim to
+ * reserve. A vanished claim queues its owner itself (on_claim). */
+static bool pod_needs_work(sched_loop *l, const pod *p) {
   if (p->metadata.deletion_timestamp || sched_pod_is_done(p)) return false;
-  if (p->spec.node_name && *p->spec.node_name) return true; /* reservations of a pod bound elsewhere */
   for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
     const pod_resource_claim *e = &p->spec.resource_claims.items[i];
     if (!e->resource_claim_template_name) continue;
@@ -225,7 +244,7 @@ static bool pod_needs_work(const pod *p) {
       named |= p->status.resource_claim_statuses.items[k].name == e->name;
     if (!named) return true;
   }
-  return false;
+  return p->spec.node_name && *p->spec.node_name && bound_pod_unreserved(l, p);
 }
 
 static void on_pod(sched_loop *l, const store_event *ev) {
@@ -246,7 +265,7 @@ static void on_pod(sched_loop *l, const store_event *ev) {
       const pod_extended_resource_claim_status *x = p->status.extended_resource_claim_status;
       if (x && x->resource_claim_name) push_ctrl(l, "claim:", p->metadata.namespace_, x->resource_claim_name->str);
     }
-    if (!gone && pod_needs_work(p)) push_ctrl(l, "pod:", p->metadata.namespace_, p->metadata.name);
+    if (!gone && pod_needs_work(l, p)) push_ctrl(l, "pod:", p->metadata.namespace_, p->metadata.name);
   }
   if (gone || !pod_pending(p)) {
     char *k = obj_key(&p->metadata);
@@ -270,9 +289,19 @@ static void on_pod(sched_loop *l, const store_event *ev) {
 static void on_claim(sched_loop *l, const store_event *ev) {
   const resource_claim *c = ev->obj->object->typed;
   const object_meta *m = &c->metadata;
-  if (ev->type != STORE_DELETED) push_ctrl(l, "claim:", m->namespace_, m->name);
   const owner_reference *o = sched_controller_owner(m);
-  if (o && o->kind && !strcmp(o->kind, "Pod")) push_ctrl(l, "pod:", m->namespace_, o->name);
+  bool owner_live = false; /* owned by a pod that exists and still needs its claims */
+  if (o && o->kind && !strcmp(o->kind, "Pod")) {
+    /* a deleted claim may have to be made again; otherwise only if the pod needs work */
+    store_obj *po = ev->type == STORE_DELETED ? NULL : sched_get(l, KIND_POD, m->namespace_, o->name);
+    const pod *p = po ? po->object->typed : NULL;
+    owner_live = p && p->metadata.uid && o->uid && !strcmp(p->metadata.uid, o->uid) && !sched_pod_is_done(p);
+    if (ev->type == STORE_DELETED || (p && pod_needs_work(l, p))) push_ctrl(l, "pod:", m->namespace_, o->name);
+    store_obj_unref(po);
+  }
+  /* syncClaim has nothing to do for an unreserved, live claim of a live pod */
+  bool idle = owner_live && !c->status.reserved_for.n && !m->deletion_timestamp;
+  if (ev->type != STORE_DELETED && !idle) push_ctrl(l, "claim:", m->namespace_, m->name);
   if (o && o->kind && !strcmp(o->kind, "PodGroup")) push_ctrl(l, "podgroup:", m->namespace_, o->name);
   bool freed = sched_devices_claim_changed(l, ev->obj, ev->type == STORE_DELETED);
   if (ev->type == STORE_ADDED) sched_wake_namespace(l, m->namespace_);

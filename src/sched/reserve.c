@@ -85,8 +85,18 @@ static bool is_true(const condition *c) { return c && c->status && !strcmp(c->st
 
 /* Binding conditions of the pod's claims (5.2): NULL when every device is
  * ready, else the message and reason the pod waits with. */
-static char *binding_wait(sched_cycle *cy, const char *node_name, const char **reason) {
+static bool has_binding_conditions(const allocation_result *a) {
+  for (uint32_t r = 0; a && a->devices && r < a->devices->results.n; r++)
+    if (a->devices->results.items[r].binding_conditions.n) return true;
+  return false;
+}
+
+static char *binding_wait(sched_cycle *cy, const sched_candidate *cand, const char *node_name, const char **reason) {
   if (!binding_gates(cy->l)) return NULL;
+  bool any = false;
+  for (size_t i = 0, k = 0; i < cy->n_claims; i++)
+    any |= has_binding_conditions(cy->claims[i].to_allocate ? cand->results[k++] : cy->claims[i].c->status.allocation);
+  if (!any) return NULL;
   bool pending = false;
   for (size_t i = 0; i < cy->n_claims; i++) {
     store_obj *co = sched_get(cy->l, KIND_RESOURCE_CLAIM, s_or(cy->p->metadata.namespace_), cy->claims[i].c->metadata.name);
@@ -135,10 +145,7 @@ static char *binding_wait(sched_cycle *cy, const char *node_name, const char **r
 static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *ext,
                      const allocation_result *ext_alloc) {
   sched_loop *l = cy->l;
-  store_obj *po = sched_get(l, KIND_POD, s_or(cy->p->metadata.namespace_), cy->p->metadata.name);
-  if (!po) return;
-  api_object *o = api_object_clone(po->object);
-  store_obj_unref(po);
+  api_object *o = api_object_clone(cy->pod_obj->object); /* nothing wrote the pod during the cycle */
   pod *p = o->typed;
   p->spec.node_name = arena_strdup(o->arena, node_name);
   if (ext && ext_alloc) {
@@ -197,7 +204,7 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     api_object_meta(o)->creation_timestamp = NULL;
     if (store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
   }
-  char *wait = binding_wait(cy, api_object_meta(cand->node->object)->name, reason);
+  char *wait = binding_wait(cy, cand, api_object_meta(cand->node->object)->name, reason);
   if (wait) return wait;
   bind_pod(cy, api_object_meta(cand->node->object)->name, cand->extended, ext_alloc);
   return NULL;

@@ -108,36 +108,52 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv) {
   return o;
 }
 
+/* Can views a and b each contribute a device to one allocation? */
+static bool views_combine(const req_view *a, const req_view *b) {
+  if (a == b) return a->r->needed >= 2;
+  return !(a->r->is_sub && b->r->is_sub && a->r->parent == b->r->parent);
+}
+
+/* Device pairs the constraint refuses, among free devices that requests it
+ * applies to could take together; each unordered device pair counted once. */
 static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_view *views, uint32_t n_views) {
   const tracker *t = &pc->trk[ti];
   json_t *o = json_pack("{s:i, s:s, s:s}", "index", (json_int_t)ti, "kind", t->match ? "matchAttribute" : "distinctAttribute",
                         "attribute", t->attr.full->str);
   json_t *examples = json_array(), *missing = json_array();
-  long long pairs = 0, failing = 0;
+  /* per candidate: the first applicable view offering it, or -1 */
+  int32_t *first = arena_alloc(k->a, (k->n_cands + 1) * sizeof *first);
+  bool *in = arena_calloc(k->a, (size_t)n_views * k->n_cands + 1, sizeof *in);
+  for (uint32_t x = 0; x < k->n_cands; x++) first[x] = -1;
   for (uint32_t a = 0; a < n_views; a++) {
     if (!views[a].r->applies[ti]) continue;
     for (uint32_t i = 0; i < views[a].n_free; i++) {
-      aval va;
-      if (!alloc_lookup_attr(k, views[a].r, views[a].free[i], &t->attr, &va)) {
-        if (json_array_size(missing) < EXPLAIN_MAX_LISTED)
-          json_array_append_new(missing, json_string(devid(k->a, k->cands[views[a].free[i]].dev)));
-        continue;
-      }
-      for (uint32_t b = a; b < n_views; b++) {
-        if (!views[b].r->applies[ti] || (b != a && views[b].r->parent == views[a].r->parent)) continue;
-        for (uint32_t j = b == a ? i + 1 : 0; j < views[b].n_free; j++) {
-          aval vb;
-          if (views[b].free[j] == views[a].free[i] || !alloc_lookup_attr(k, views[b].r, views[b].free[j], &t->attr, &vb))
-            continue;
-          pairs++;
-          if (alloc_pair_ok(k, t->match, &va, &vb)) continue;
-          if (failing++ < EXPLAIN_MAX_LISTED)
-            json_array_append_new(examples, json_pack("{s:s, s:s, s:s, s:s}", "a", devid(k->a, k->cands[views[a].free[i]].dev),
-                                                      "aRequest", views[a].r->result_name, "b",
-                                                      devid(k->a, k->cands[views[b].free[j]].dev), "bRequest",
-                                                      views[b].r->result_name));
-        }
-      }
+      in[(size_t)a * k->n_cands + views[a].free[i]] = true;
+      if (first[views[a].free[i]] < 0) first[views[a].free[i]] = (int32_t)a;
+    }
+  }
+  long long pairs = 0, failing = 0;
+  for (uint32_t x = 0; x < k->n_cands; x++) {
+    if (first[x] < 0) continue;
+    aval vx, vy;
+    if (!alloc_lookup_attr(k, views[first[x]].r, x, &t->attr, &vx)) {
+      if (json_array_size(missing) < EXPLAIN_MAX_LISTED) json_array_append_new(missing, json_string(devid(k->a, k->cands[x].dev)));
+      continue;
+    }
+    for (uint32_t y = x + 1; y < k->n_cands; y++) {
+      if (first[y] < 0 || !alloc_lookup_attr(k, views[first[y]].r, y, &t->attr, &vy)) continue;
+      int32_t ax = -1, by = -1;
+      for (uint32_t a = 0; a < n_views && ax < 0; a++)
+        for (uint32_t b = 0; b < n_views && ax < 0; b++)
+          if (in[(size_t)a * k->n_cands + x] && in[(size_t)b * k->n_cands + y] && views_combine(&views[a], &views[b]))
+            ax = (int32_t)a, by = (int32_t)b;
+      if (ax < 0) continue;
+      pairs++;
+      if (alloc_pair_ok(k, t->match, &vx, &vy)) continue;
+      if (failing++ < EXPLAIN_MAX_LISTED)
+        json_array_append_new(examples, json_pack("{s:s, s:s, s:s, s:s}", "a", devid(k->a, k->cands[x].dev), "aRequest",
+                                                  views[ax].r->result_name, "b", devid(k->a, k->cands[y].dev), "bRequest",
+                                                  views[by].r->result_name));
     }
   }
   json_object_set_new(o, "pairs", json_integer(pairs));

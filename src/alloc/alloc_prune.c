@@ -72,17 +72,19 @@ static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first, p
   return true;
 }
 
+static bool constraints_possible(alloc_call *k, pclaim *pc, preq *cur, int64_t cur_rest, uint32_t cur_start, uint32_t from);
+
 bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) {
-  return later_requests_possible(k, &k->claims[c], 0, NULL, 0);
+  return later_requests_possible(k, &k->claims[c], 0, NULL, 0) && constraints_possible(k, &k->claims[c], NULL, 0, 0, 0);
 }
 
-/* Devices tracker t still needs from requests after (q, s, d): the least any
- * choice of subrequests needs. Sets *opaque when the count cannot be trusted. */
-static int64_t tied_need(const pclaim *pc, uint32_t ti, uint32_t q, uint32_t s, int64_t d, bool *opaque) {
+/* Devices tracker ti still needs: cur_rest more for cur (when set), then
+ * requests from.. each with the least any choice of subrequests needs. Sets
+ * *opaque when the count cannot be trusted. */
+static int64_t tied_need(const pclaim *pc, uint32_t ti, const preq *cur, int64_t cur_rest, uint32_t from, bool *opaque) {
   int64_t need = 0;
-  const preq *cur = &pc->reqs[q].subs[s];
-  if (cur->applies[ti]) need += cur->needed - (d + 1);
-  for (uint32_t j = q + 1; j < pc->n_reqs; j++) {
+  if (cur && cur->applies[ti]) need += cur_rest;
+  for (uint32_t j = from; j < pc->n_reqs; j++) {
     const preq_group *g = &pc->reqs[j];
     int64_t least = -1;
     for (uint32_t x = 0; x < g->n_subs; x++) {
@@ -134,28 +136,69 @@ static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, u
   return 0;
 }
 
+/* distinctAttribute with scalar values: do tied requests from q on find
+ * need more devices whose values differ from each other and from the values
+ * taken? 1 yes, 0 no, ALLOC_SELECT_UNSURE when that cannot be told. */
+static int distinct_values_enough(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, int64_t need) {
+  const tracker *t = &pc->trk[ti];
+  aval *seen = arena_alloc(k->a, (size_t)need * sizeof *seen);
+  int64_t n_seen = 0;
+  for (uint32_t x = 0; x < k->n_cands && n_seen < need; x++) {
+    if (alloc_in_use(k, x) || alloc_claim_holds(pc, x)) continue;
+    for (uint32_t j = q; j < pc->n_reqs; j++)
+      for (uint32_t s = 0; s < pc->reqs[j].n_subs; s++) {
+        preq *r = &pc->reqs[j].subs[s];
+        if (!r->applies[ti]) continue;
+        int sel = alloc_selectable(k, r, x, true);
+        if (sel == ALLOC_SELECT_UNSURE) return sel;
+        aval v;
+        if (!sel || !alloc_lookup_attr(k, r, x, &t->attr, &v)) continue;
+        if (v.kind < AV_INT || v.kind > AV_VERSION) return ALLOC_SELECT_UNSURE; /* lists: not counted here */
+        bool taken = false;
+        for (uint32_t e = 0; e < t->n && !taken; e++) taken = aval_equal_scalar(&t->e[e].v, &v);
+        for (int64_t e = 0; e < n_seen && !taken; e++) taken = aval_equal_scalar(&seen[e], &v);
+        if (!taken) seen[n_seen++] = v;
+        goto next_device;
+      }
+  next_device:;
+  }
+  return n_seen >= need;
+}
+
+/* Constraint checks for the branch that continues with cur (cur_rest more
+ * devices from cur_start on, when cur is set) and then requests from..:
+ * false when a constraint cannot be met there. */
+static bool constraints_possible(alloc_call *k, pclaim *pc, preq *cur, int64_t cur_rest, uint32_t cur_start, uint32_t from) {
+  uint32_t q_scope = cur ? from - 1 : from;
+  preq *cur_left = cur && cur_rest > 0 ? cur : NULL;
+  for (uint32_t ti = 0; ti < pc->n_trk; ti++) {
+    const tracker *t = &pc->trk[ti];
+    bool opaque = false;
+    int64_t need = tied_need(pc, ti, cur, cur_rest, from, &opaque);
+    if (opaque || need <= 0) continue;
+    int enough = 1;
+    if (!t->match) {
+      enough = distinct_values_enough(k, pc, ti, q_scope, need);
+    } else if (t->n) {
+      int64_t have = 0;
+      for (uint32_t x = 0; x < k->n_cands && have < need && enough == 1; x++) {
+        if (alloc_in_use(k, x) || alloc_claim_holds(pc, x)) continue;
+        int u = usable_for_tied(k, pc, ti, q_scope, x);
+        if (u == ALLOC_SELECT_UNSURE || (u && k->f.cap && k->cands[x].dev->d->allow_multiple_allocations)) enough = 2;
+        have += u == 1;
+      }
+      if (enough == 1) enough = have >= need;
+    }
+    if (!enough) return branch_may_error(k, pc, cur_left, cur_start, from, pc->n_reqs);
+  }
+  return true;
+}
+
 bool alloc_prune_after_admit(alloc_call *k, uint32_t c, uint32_t q, uint32_t s, int64_t d, uint32_t p) {
   pclaim *pc = &k->claims[c];
   preq *cur = &pc->reqs[q].subs[s];
   int64_t rest = cur->needed - (d + 1);
   preq *cur_left = rest > 0 ? cur : NULL;
-  if (!enough_devices(k, pc, cur, p + 1, rest) || !later_requests_possible(k, pc, q + 1, cur_left, p + 1)) return false;
-  for (uint32_t ti = 0; ti < pc->n_trk; ti++) {
-    const tracker *t = &pc->trk[ti];
-    if (!t->match || t->n == 0) continue;
-    bool opaque = false;
-    int64_t need = tied_need(pc, ti, q, s, d, &opaque);
-    if (opaque || need <= 0) continue;
-    int64_t have = 0;
-    for (uint32_t x = 0; x < k->n_cands && have < need; x++) {
-      if (alloc_in_use(k, x) || alloc_claim_holds(pc, x)) continue;
-      int u = usable_for_tied(k, pc, ti, q, x);
-      if (u == ALLOC_SELECT_UNSURE) return true;
-      if (!u) continue;
-      if (k->f.cap && k->cands[x].dev->d->allow_multiple_allocations) return true;
-      have++;
-    }
-    if (have < need) return branch_may_error(k, pc, cur_left, p + 1, q + 1, pc->n_reqs);
-  }
-  return true;
+  return enough_devices(k, pc, cur, p + 1, rest) && later_requests_possible(k, pc, q + 1, cur_left, p + 1) &&
+         constraints_possible(k, pc, cur, rest, p + 1, q + 1);
 }

@@ -112,6 +112,34 @@ static void test_match_extra_group_solvable_fast(void **state) {
   free(yaml);
 }
 
+/* 12 requests whose devices must all differ in numa, 13 devices with
+ * `values` different numa values. */
+static char *distinct_case(int values) {
+  strbuf sb = STRBUF_INIT;
+  sb_puts(&sb, HEAD "  devices:\n");
+  for (int i = 0; i < 13; i++) sb_printf(&sb, "  - {name: d%d, attributes: {numa: {int: %d}}}\n", i, i < values ? i : 0);
+  sb_puts(&sb, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: claim-0}\nspec:\n  devices:\n"
+               "    requests:\n");
+  for (int i = 0; i < 12; i++) sb_printf(&sb, "    - {name: r%d, exactly: {deviceClassName: class-a}}\n", i);
+  sb_puts(&sb, "    constraints: [{distinctAttribute: driver-a/numa}]\n");
+  return sb_detach(&sb);
+}
+
+static void test_distinct_values_too_few_pruned(void **state) {
+  (void)state;
+  char *yaml = distinct_case(11);
+  run r;
+  assert_int_equal(run_yaml(&r, yaml, NULL, NULL), ALLOC_UNSATISFIABLE);
+  assert_int_equal(r.res.steps, 1);
+  run_free(&r);
+  free(yaml);
+  yaml = distinct_case(12);
+  assert_int_equal(run_yaml(&r, yaml, NULL, NULL), ALLOC_OK);
+  assert_true(r.res.steps <= 100);
+  run_free(&r);
+  free(yaml);
+}
+
 static void test_step_budget(void **state) {
   (void)state;
   char *yaml = alloc_fixture_matching_groups(12, 2, 11, 0);
@@ -245,6 +273,7 @@ int main(void) {
       cmocka_unit_test(test_combinations_and_request_pruning),
       cmocka_unit_test(test_match_groups_too_small_pruned),
       cmocka_unit_test(test_match_extra_group_solvable_fast),
+      cmocka_unit_test(test_distinct_values_too_few_pruned),
       cmocka_unit_test(test_step_budget),
       cmocka_unit_test(test_time_budget),
       cmocka_unit_test(test_list_intersection_restored_on_undo),

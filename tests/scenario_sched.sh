@@ -1,9 +1,11 @@
 #!/bin/sh
 # scenario_sched.sh: data-driven scenarios of `dra schedule`. Each directory
-# under tests/data/sched/ holds input.yaml, optionally args (extra flags on
-# one line), want.txt (the expected `-o table` output), want.rc (expected
-# exit code, default 0) and want.err (expected stderr, default empty). Every
-# case also runs twice with -o yaml to check the output is byte-identical.
+# under tests/data/sched/ holds input.yaml (or args naming the input with -f),
+# optionally args (extra flags on one line), want.txt (the expected `-o table`
+# output) and/or want.grep (lines the output must contain, for text owned
+# elsewhere such as the allocator's explanations), want.rc (expected exit
+# code, default 0) and want.err (expected stderr, default empty). Every case
+# also runs twice with -o yaml to check the output is byte-identical.
 # Usage: sh tests/scenario_sched.sh path/to/dra   (cwd = repository root)
 DRA=${1:?usage: scenario_sched.sh path/to/dra}
 NOW=2026-01-01T00:00:00Z
@@ -23,8 +25,13 @@ for dir in tests/data/sched/*/; do
   if [ "$rc" != "$want_rc" ]; then
     echo "FAIL $case: exit $rc, want $want_rc"; cat "$tmp/err"; fail=1
   fi
-  if ! diff -u "$dir/want.txt" "$tmp/out" >"$tmp/diff"; then
+  if [ -f "$dir/want.txt" ] && ! diff -u "$dir/want.txt" "$tmp/out" >"$tmp/diff"; then
     echo "FAIL $case: table differs"; cat "$tmp/diff"; fail=1
+  fi
+  if [ -f "$dir/want.grep" ]; then
+    while IFS= read -r line; do
+      grep -qF -- "$line" "$tmp/out" || { echo "FAIL $case: output lacks: $line"; fail=1; }
+    done <"$dir/want.grep"
   fi
   if [ -f "$dir/want.err" ]; then
     diff -u "$dir/want.err" "$tmp/err" >"$tmp/diff" || { echo "FAIL $case: stderr differs"; cat "$tmp/diff"; fail=1; }

@@ -396,6 +396,11 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt) {
   return l;
 }
 
+void sched_loop_set_now(sched_loop *l, int64_t now) {
+  l->opt.now = now;
+  meta_format_time(now, l->now_text);
+}
+
 size_t sched_loop_run(sched_loop *l) {
   size_t steps = 0;
   for (;;) {

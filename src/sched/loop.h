@@ -4,7 +4,24 @@
  * reservation, binding, extended resources) and NoExecute device-taint
  * eviction. It is driven only by the store's events, so `dra schedule` and
  * the HTTP server run the same loop: create objects, then sched_loop_run()
- * until nothing changes. Not thread-safe: one loop per store, one thread. */
+ * until nothing changes. Not thread-safe: one loop per store, one thread.
+ *
+ * Decisions where lifecycle.md leaves the choice to us:
+ * - Controller queue keys are "pod:<ns>/<name>", "claim:<ns>/<name>" and
+ *   "podgroup:<ns>/<name>". No PodGroup finalizer is used: the store is read
+ *   synchronously, so a deleted group's claims are released on its DELETED
+ *   event (reservation dropped, deallocated, generated claim deleted).
+ * - With DRAWorkloadResourceClaims off, admission drops PodGroup
+ *   spec.resourceClaims, so no pod entry can match a group entry and pods get
+ *   their own claims; a group claim is never made (1.37's "no stray claims"
+ *   concerns objects stored while the gate was on, which a restore re-creates).
+ * - No garbage collector runs beside `dra schedule`: claims whose owning pod
+ *   or PodGroup is gone are deleted by syncClaim once unreserved.
+ * - The pods in the queue run to completion one at a time: Reserve, PreBind
+ *   and Bind are one step, so there are no in-flight allocations to share.
+ * - A pod waiting for a missing claim (PreEnqueue) gets PodScheduled=False,
+ *   reason Unschedulable, with the bare message; binding conditions not yet
+ *   met leave it pending with reason BindingConditionsPending. */
 #ifndef DRA_SCHED_LOOP_H
 #define DRA_SCHED_LOOP_H
 #include "api/gates.h"
@@ -23,6 +40,8 @@ typedef struct sched_loop sched_loop;
 
 /* Subscribes to the store. Objects already in the store are picked up too. */
 sched_loop *sched_loop_new(store *s, const sched_options *opt);
+/* The clock the loop reads (condition times, eviction deadlines). */
+void sched_loop_set_now(sched_loop *l, int64_t now);
 /* Processes work until every queue is empty. Returns the number of steps. */
 size_t sched_loop_run(sched_loop *l);
 /* With opt.explain: "<ns>/<pod>" explanation text of each pod left pending,

@@ -3,8 +3,8 @@
  * pod.status.resourceClaimStatuses), reservations for pods bound without
  * the scheduler, and on the claim side: stale reservations dropped,
  * deallocation, delete-protection removed, generated claims deleted. The
- * store is read directly, so no deleted-pod cache is needed. Errors that
- * upstream reports as pod events are dropped: the pod just waits. */
+ * store is read directly, so no deleted-pod cache is needed. A claim that
+ * cannot be made gives the pod a Warning event, and the pod waits. */
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/internal.h"
@@ -118,6 +118,14 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
 
 /* ---- syncPod ---- */
 
+/* Upstream's Warning event on the pod (the key's retry is the next event). */
+static void claim_creation_failed(sched_loop *l, const pod *p, const pod_resource_claim *e, const char *err) {
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "PodResourceClaim %s: %s", e->name->str, err);
+  sched_pod_event(l, p, "Warning", "FailedResourceClaimCreation", sb_str(&msg), "resource_claim");
+  sb_free(&msg);
+}
+
 typedef struct new_status {
   const atom *entry;
   char *claim;
@@ -219,6 +227,7 @@ static void sync_pod(sched_loop *l, const char *ns, const char *name) {
     char *made = sched_claim_from_template(l, &p->metadata, "v1", "Pod", e->name->str,
                                            e->resource_claim_template_name->str, &err);
     if (made) add[n_add++] = (new_status){e->name, made};
+    else claim_creation_failed(l, p, e, sb_str(&err));
   }
   if (n_add) {
     set_claim_statuses(l, po, add, n_add);

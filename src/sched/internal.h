@@ -102,6 +102,12 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
 /* ---- scheduler.c ---- */
 void sched_schedule_one(sched_loop *l, const char *pod_key);
 
+/* ---- events.c ---- */
+/* Records a core/v1 Event about the pod, once per (reason, message); true
+ * when it was new. */
+bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *reason, const char *message,
+                     const char *component);
+
 /* ---- taint_eviction.c ---- */
 /* Evicts pods whose NoExecute deadline has passed; true when it did work. */
 bool sched_taint_eviction(sched_loop *l);

@@ -10,7 +10,6 @@
 #include "sched/rfc3339.h"
 #include "sched/devices.h"
 #include "sched/filter.h"
-#include "sched/names.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdio.h>
@@ -54,40 +53,6 @@ static int64_t claim_deadline(sched_loop *l, const resource_claim *c) {
   return when;
 }
 
-/* Writes an Event about the pod unless one of that name exists. */
-static bool note(sched_loop *l, const pod *p, const char *what, const char *message) {
-  char suffix[SCHED_NAME_SUFFIX_LEN + 1], name[300];
-  sched_name_suffix(p->metadata.namespace_, p->metadata.name, what, 0, suffix);
-  snprintf(name, sizeof name, "%s.%s", p->metadata.name, suffix);
-  store_obj *have = sched_get(l, KIND_EVENT, p->metadata.namespace_, name);
-  store_obj_unref(have);
-  if (have) return false;
-  api_object *o = api_object_new(KIND_EVENT);
-  arena *a = o->arena;
-  event *e = o->typed;
-  e->metadata.name = arena_strdup(a, name);
-  e->metadata.namespace_ = arena_strdup(a, p->metadata.namespace_);
-  e->involved_object.kind = arena_strdup(a, "Pod");
-  e->involved_object.api_version = arena_strdup(a, "v1");
-  e->involved_object.namespace_ = arena_strdup(a, p->metadata.namespace_);
-  e->involved_object.name = arena_strdup(a, p->metadata.name);
-  e->involved_object.uid = arena_strdup(a, s_or(p->metadata.uid));
-  e->reason = arena_strdup(a, EVENT_REASON);
-  e->message = arena_strdup(a, message);
-  e->source.component = arena_strdup(a, EVENT_SOURCE);
-  e->first_timestamp = arena_strdup(a, l->now_text);
-  e->last_timestamp = arena_strdup(a, l->now_text);
-  e->count = 1;
-  e->count_set = true;
-  e->type = arena_strdup(a, "Normal");
-  e->reporting_component = arena_strdup(a, EVENT_SOURCE);
-  if (store_create(l->st, o, NULL) != STORE_OK) {
-    api_object_free(o);
-    return false;
-  }
-  return true;
-}
-
 static void mark_disruption(sched_loop *l, store_obj *po) {
   api_object *o = api_object_clone(po->object);
   pod *p = o->typed;
@@ -111,9 +76,9 @@ static bool handle_pod(sched_loop *l, store_obj *po, int64_t when) {
     char t[21], msg[200];
     meta_format_time(when, t);
     snprintf(msg, sizeof msg, "Device Taint manager: pod will be deleted at %s due to NoExecute taint", t);
-    return note(l, p, "device-taint-pending", msg);
+    return sched_pod_event(l, p, "Normal", EVENT_REASON, msg, EVENT_SOURCE);
   }
-  note(l, p, "device-taint-eviction", "Marking for deletion");
+  sched_pod_event(l, p, "Normal", EVENT_REASON, "Marking for deletion", EVENT_SOURCE);
   char *ns = xstrdup(s_or(p->metadata.namespace_)), *name = xstrdup(p->metadata.name), *uid = xstrdup(s_or(p->metadata.uid));
   mark_disruption(l, po);
   store_preconditions pre = {.uid = uid};

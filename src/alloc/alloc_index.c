@@ -16,7 +16,7 @@ void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f) {
   f->derived = gate_on(g, GATE_DERIVED_ATTRIBUTES);
 }
 
-static void idlist_add(arena *a, alloc_idlist *l, uint32_t v) {
+void alloc_idlist_add(arena *a, alloc_idlist *l, uint32_t v) {
   if (l->n == l->cap) {
     uint32_t cap = l->cap ? l->cap * 2 : 4;
     l->v = arena_grow(a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
@@ -31,7 +31,7 @@ static void idlist_add_keyed(arena *a, alloc_map *m, const void *k0, const void 
     l = arena_calloc(a, 1, sizeof *l);
     alloc_map_put(m, k0, k1, NULL, l);
   }
-  idlist_add(a, l, v);
+  alloc_idlist_add(a, l, v);
 }
 
 static const char *view_error(arena *a, const char *name, const char *what) {
@@ -182,7 +182,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
       fill_view(a, dv);
     }
     if (sl->has_node_name) idlist_add_keyed(a, &ix->by_node, atom_cstr(sp->node_name), NULL, i);
-    else idlist_add(a, &ix->shared, i);
+    else alloc_idlist_add(a, &ix->shared, i);
     idlist_add_keyed(a, &ix->by_pool, drv, pool, i);
   }
   return ix;

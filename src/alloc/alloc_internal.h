@@ -50,6 +50,8 @@ typedef struct alloc_idlist {
   uint32_t n, cap;
 } alloc_idlist;
 
+void alloc_idlist_add(arena *a, alloc_idlist *l, uint32_t v);
+
 struct alloc_index {
   arena *a;
   feature_gates gates;

@@ -11,15 +11,6 @@ typedef struct gpool {
   alloc_idlist kept;
 } gpool;
 
-static void add_id(arena *a, alloc_idlist *l, uint32_t v) {
-  if (l->n == l->cap) {
-    uint32_t cap = l->cap ? l->cap * 2 : 4;
-    l->v = arena_grow(a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
-    l->cap = cap;
-  }
-  l->v[l->n++] = v;
-}
-
 static const char *slice_name(const alloc_slice *sl) {
   return sl->s->metadata.name ? sl->s->metadata.name : "";
 }
@@ -221,7 +212,7 @@ static bool settle_pool(alloc_call *k, gpool *g, alloc_pool *p) {
   for (uint32_t i = 0; all && i < all->n; i++) {
     int64_t gen = ix->slices[all->v[i]].s->spec.pool.generation;
     if (gen > g->gen) return false;
-    if (gen == g->gen) add_id(k->a, &same, all->v[i]);
+    if (gen == g->gen) alloc_idlist_add(k->a, &same, all->v[i]);
   }
   if ((int64_t)same.n != want) {
     p->state = POOL_INCOMPLETE;
@@ -287,7 +278,7 @@ static int gather_groups(alloc_call *k, gpool **out, uint32_t *n_out) {
       int64_t gen = sl->s->spec.pool.generation;
       if (gen < g->gen) continue;
       if (gen > g->gen) g->gen = gen, g->kept.n = 0;
-      add_id(k->a, &g->kept, l->v[i]);
+      alloc_idlist_add(k->a, &g->kept, l->v[i]);
     }
   }
   *out = gs, *n_out = n;

@@ -112,7 +112,7 @@ static bool parse_go_int64(const char *s, size_t len, int64_t *out) {
       return false;
     v = v * 10 + d;
   }
-  *out = negative ? (int64_t)(0 - v) : (int64_t)v;
+  *out = !negative ? (int64_t)v : v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
   return true;
 }
 
@@ -146,11 +146,15 @@ static unsigned digit_at(const number_parts *p, size_t i) {
   return (unsigned)((i < p->num_len ? p->num[i] : p->denom[i - p->num_len]) - '0');
 }
 
-/* *v = *v * factor + addend, false past QUANTITY_MAX_NANOS (v, factor, addend >= 0). */
+/* *v = *v * factor + addend, false past QUANTITY_MAX_NANOS (v, factor,
+ * addend >= 0; factor, addend < 2^62). Small values skip the division. */
 static bool mul_add(__int128 *v, __int128 factor, __int128 addend) {
-  if (*v > (QUANTITY_MAX_NANOS - addend) / factor)
+  if (*v > (__int128)UINT64_MAX && *v > (QUANTITY_MAX_NANOS - addend) / factor)
     return false;
-  *v = *v * factor + addend;
+  __int128 r = *v * factor + addend; /* < 2^127 either way */
+  if (r > QUANTITY_MAX_NANOS)
+    return false;
+  *v = r;
   return true;
 }
 
@@ -280,21 +284,47 @@ bool quantity_parse(const char *s, size_t len, quantity *out, const char **err) 
   return quantity_parse_keeping_text(s, len, out, err, NULL);
 }
 
-/* Appends the decimal digits of v at out; returns the length. */
+/* Appends the decimal digits of v at out; returns the length. Works in
+ * 64-bit pieces: __int128 division is slow. */
 static size_t put_int(char *out, __int128 v) {
+  const uint64_t piece = 10000000000000000000ULL; /* 10^19 */
+  unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
   char digits[48];
   size_t n = 0, len = 0;
-  bool negative = v < 0;
+  while (m > UINT64_MAX) {
+    uint64_t low = (uint64_t)(m % piece);
+    m /= piece;
+    for (int i = 0; i < 19; i++, low /= 10)
+      digits[n++] = (char)('0' + low % 10);
+  }
+  uint64_t high = (uint64_t)m;
   do {
-    int d = (int)(v % 10);
-    digits[n++] = (char)('0' + (negative ? -d : d));
-    v /= 10;
-  } while (v != 0);
-  if (negative)
+    digits[n++] = (char)('0' + high % 10);
+    high /= 10;
+  } while (high != 0);
+  if (v < 0)
     out[len++] = '-';
   while (n > 0)
     out[len++] = digits[--n];
   return len;
+}
+
+/* Divides out the factors of ten of m (non-zero); returns how many. */
+static int strip_tens(__int128 *m) {
+  int tens = 0;
+  while (*m % 10 == 0 && (*m > INT64_MAX || *m < INT64_MIN)) {
+    *m /= 10;
+    tens++;
+  }
+  int64_t small = (int64_t)*m;
+  if (small != *m)
+    return tens;
+  while (small % 10 == 0) {
+    small /= 10;
+    tens++;
+  }
+  *m = small;
+  return tens;
 }
 
 static size_t put_text(char *out, const char *text) {
@@ -335,11 +365,7 @@ static size_t canonical_text(const quantity *q, char *out) {
     return len + put_text(out + len, binary_suffixes[power]);
   }
   __int128 mantissa = q->nanos;
-  int exponent = -9;
-  while (mantissa % 10 == 0) {
-    mantissa /= 10;
-    exponent++;
-  }
+  int exponent = -9 + strip_tens(&mantissa);
   while (exponent % 3 != 0) { /* exponent >= -9, so mantissa shrank first */
     mantissa *= 10;
     exponent--;

@@ -104,6 +104,7 @@ static range dra_size(const path *p) {
 
 static bool is_scalar(const cel_type *t) {
   switch (t->kind) {
+  case TY_OPT: return is_scalar(t->p[0]);
   case TY_BOOL:
   case TY_DOUBLE:
   case TY_DURATION:

@@ -2,6 +2,7 @@
  * grammar), macro expansion into comprehensions, and syntax-error reports in
  * cel-go's "ERROR: <input>:l:c: msg" + caret form. Nesting is bounded. */
 #include "cel/cel_internal.h"
+#include "codec/utf8.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -94,29 +95,6 @@ static int hexval(int c) {
   return -1;
 }
 
-static void put_utf8(strbuf *sb, uint32_t cp) {
-  char b[4];
-  if (cp < 0x80) {
-    b[0] = (char)cp;
-    sb_add(sb, b, 1);
-  } else if (cp < 0x800) {
-    b[0] = (char)(0xC0 | (cp >> 6));
-    b[1] = (char)(0x80 | (cp & 0x3F));
-    sb_add(sb, b, 2);
-  } else if (cp < 0x10000) {
-    b[0] = (char)(0xE0 | (cp >> 12));
-    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    b[2] = (char)(0x80 | (cp & 0x3F));
-    sb_add(sb, b, 3);
-  } else {
-    b[0] = (char)(0xF0 | (cp >> 18));
-    b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    b[3] = (char)(0x80 | (cp & 0x3F));
-    sb_add(sb, b, 4);
-  }
-}
-
 /* Decodes a quoted literal starting at p->at (after any r/b prefix). */
 static void lex_string(parser *p, token *t, bool raw, bool bytes) {
   const char *s = p->src;
@@ -177,7 +155,7 @@ static void lex_string(parser *p, token *t, bool raw, bool bytes) {
       } else {
         if (bytes && digits > 2) goto bad;
         if (v > 0x10FFFF || (v >= 0xD800 && v < 0xE000)) goto bad;
-        put_utf8(&sb, v);
+        utf8_encode(&sb, v);
       }
       break;
     }
@@ -191,7 +169,7 @@ static void lex_string(parser *p, token *t, bool raw, bool bytes) {
         char b = (char)v;
         sb_add(&sb, &b, 1);
       } else {
-        put_utf8(&sb, v);
+        utf8_encode(&sb, v);
       }
       break;
     }

@@ -2,6 +2,7 @@
  * list and map access (including the device-backed forms), CEL equality and
  * ordering, and the type names cel-go prints. */
 #include "cel/cel_internal.h"
+#include "codec/utf8.h"
 #include "util/die.h"
 #include <math.h>
 #include <stdarg.h>
@@ -50,31 +51,34 @@ void cel_thread_release(void) {
   cel_regex_release();
 }
 
-char *cel_scratch_printf(const char *fmt, ...) {
+static char *scratch_vprintf(size_t *len, const char *fmt, va_list ap) {
   char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
   int n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
   if (n < 0) n = 0;
   if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
   char *p = cel_scratch_alloc((size_t)n + 1);
   memcpy(p, buf, (size_t)n + 1);
+  *len = (size_t)n;
+  return p;
+}
+
+char *cel_scratch_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  size_t len;
+  char *p = scratch_vprintf(&len, fmt, ap);
+  va_end(ap);
   return p;
 }
 
 cel_val cel_err(const char *fmt, ...) {
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  size_t len;
+  cel_val v = {.kind = V_ERR};
+  v.s = scratch_vprintf(&len, fmt, ap);
+  v.len = (uint32_t)len;
   va_end(ap);
-  if (n < 0) n = 0;
-  if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-  char *p = cel_scratch_alloc((size_t)n + 1);
-  memcpy(p, buf, (size_t)n + 1);
-  cel_val v = {.kind = V_ERR, .len = (uint32_t)n};
-  v.s = p;
   return v;
 }
 
@@ -145,24 +149,11 @@ size_t cel_utf8_len_upto(const char *s, size_t n, size_t limit) {
 }
 
 bool cel_utf8_valid(const char *s, size_t n) {
-  const unsigned char *u = (const unsigned char *)s;
   for (size_t i = 0; i < n;) {
-    unsigned c = u[i];
-    size_t k;
-    uint32_t cp;
-    if (c < 0x80) { i++; continue; }
-    if ((c & 0xE0) == 0xC0) { k = 1; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { k = 2; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { k = 3; cp = c & 0x07; }
-    else return false;
-    for (size_t j = 1; j <= k; j++) {
-      if (i + j >= n || (u[i + j] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (u[i + j] & 0x3F);
-    }
-    if ((k == 1 && cp < 0x80) || (k == 2 && cp < 0x800) || (k == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp < 0xE000))
-      return false;
-    i += k + 1;
+    unsigned cp;
+    size_t k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    if (!k) return false;
+    i += k;
   }
   return true;
 }

@@ -44,7 +44,7 @@
 typedef struct doc {
   json_t *root;       /* one object (owned reference) */
   char *file;         /* source name as given, "-" for stdin */
-  int line;           /* 1-based line where the document (or List item) starts; 0 if unknown */
+  int line;           /* 1-based line of the document's (or List item's) first node; 0 if unknown */
   char **dup_fields;  /* duplicate keys inside this object, as field paths relative to root,
                          e.g. "spec.devices.requests[0].name" (the first value was kept) */
   size_t n_dup_fields;

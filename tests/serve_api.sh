@@ -5,12 +5,8 @@
 # restart, and every create acknowledged before the kill is there, with
 # resourceVersions that never go backwards.
 dra=${1:-build/dra}
-. tests/lib/server.sh
-tmp=$(mktemp -d)
-server=
-start() { start_server "$dra" "$tmp/data" "$@"; }
-trap 'kill -9 $server 2>/dev/null; rm -rf "$tmp"' EXIT
-passed=0; failed=0
+. tests/lib/serve.sh
+start() { serve "$tmp/data" "$@"; }
 ok() { passed=$((passed+1)); }
 bad() { failed=$((failed+1)); echo "FAIL $*"; }
 # call NAME METHOD PATH CONTENT-TYPE BODY WANT-CODE WANT-SUBSTRING
@@ -103,5 +99,4 @@ rv=$(curl -s -X POST -H 'Content-Type: application/json' --data-binary '{"apiVer
   "$url/api/v1/namespaces" | sed -n 's/.*"resourceVersion":"\([0-9]*\)".*/\1/p')
 [ -n "$rv" ] && [ "$rv" -gt "$maxrv" ] && ok || bad "resourceVersion went backwards: $rv after $maxrv"
 echo "durability: $n creates acknowledged before SIGKILL, $missing lost"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -5,23 +5,10 @@
 # claim go, get kubectl's usual error for invalid manifests, and read the
 # scheduling events in `kubectl describe pod`.
 dra=${1:-build/dra}
-if ! command -v kubectl >/dev/null 2>&1; then
-  echo "serve_kubectl: skipped: kubectl not found"
-  echo "0 passed, 0 failed, 1 skipped"
-  exit 0
-fi
-. tests/lib/server.sh
-tmp=$(mktemp -d)
-start_server "$dra" "$tmp/data"
-trap 'stop_server; rm -rf "$tmp"' EXIT
+. tests/lib/serve.sh
+skip_without kubectl serve_kubectl
+serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-passed=0; failed=0
-check() { # name, expected substring, command...
-  name=$1; want=$2; shift 2
-  out=$("$@" 2>&1)
-  if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
-  else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
-}
 for f in examples/00-namespaces.yaml examples/10-device-classes.yaml examples/20-slices-cats.yaml \
          examples/21-slice-list-attributes.yaml examples/30-templates.yaml examples/40-claims.yaml examples/50-podgroup.yaml; do
   check "apply $f" "created" kubectl apply -f "$f"
@@ -43,5 +30,4 @@ check "invalid: unknown field" 'strict decoding error: unknown field "spec.devic
 check "invalid: 422" 'is invalid: spec.devices[0].attributes: Invalid value: "supported-models"' \
   kubectl apply -f examples/invalid/list-attribute-not-c-identifier.yaml
 check "not found" 'resourceclaims.resource.k8s.io "nope" not found' kubectl get resourceclaim nope
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

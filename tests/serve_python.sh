@@ -7,8 +7,6 @@ if ! /usr/bin/python3 -c 'import kubernetes' 2>/dev/null; then
   echo "0 passed, 0 failed, 1 skipped"
   exit 0
 fi
-. tests/lib/server.sh
-tmp=$(mktemp -d)
-start_server "$dra" "$tmp/data"
-trap 'stop_server; rm -rf "$tmp"' EXIT
+. tests/lib/serve.sh
+serve "$tmp/data"
 /usr/bin/python3 tests/serve_python_client.py "$tmp/data/kubeconfig"

@@ -223,6 +223,7 @@ static void *loop_main(void *arg) {
       continue;
     }
     s->loop_dirty = false;
+    sched_loop_set_now(s->loop, (int64_t)time(NULL));
     sched_loop_run(s->loop);
     event_recorder_flush(s->events);
     gc_collect(s->gc);

@@ -13,6 +13,7 @@ server=
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
 serve() { # data dir, flags...: the log goes to $tmp/serve.log
   dir=$1; shift
+  rm -f "$dir/kubeconfig" # a restart on the same directory must not read the old port
   "$dra" serve --listen 127.0.0.1:0 --data-dir "$dir" "$@" >"$tmp/serve.log" 2>&1 &
   server=$!
   for i in $(seq 100); do [ -s "$dir/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done

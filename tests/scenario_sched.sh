@@ -5,7 +5,8 @@
 # output) and/or want.grep (lines the output must contain, for text owned
 # elsewhere such as the allocator's explanations), want.rc (expected exit
 # code, default 0) and want.err (expected stderr, default empty). Every case
-# also runs twice with -o yaml to check the output is byte-identical.
+# also runs twice with -o yaml and -o json to check the output is
+# byte-identical.
 # Usage: sh tests/scenario_sched.sh path/to/dra   (cwd = repository root)
 DRA=${1:?usage: scenario_sched.sh path/to/dra}
 NOW=2026-01-01T00:00:00Z
@@ -43,6 +44,11 @@ for dir in tests/data/sched/*/; do
   # shellcheck disable=SC2086
   "$DRA" schedule --now "$NOW" $args >"$tmp/y2" 2>/dev/null
   cmp -s "$tmp/y1" "$tmp/y2" || { echo "FAIL $case: yaml output not deterministic"; fail=1; }
+  # shellcheck disable=SC2086
+  "$DRA" schedule --now "$NOW" -o json $args >"$tmp/j1" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$DRA" schedule --now "$NOW" -o json $args >"$tmp/j2" 2>/dev/null
+  cmp -s "$tmp/j1" "$tmp/j2" || { echo "FAIL $case: json output not deterministic"; fail=1; }
 done
 [ "$n" -gt 0 ] || { echo "no scenarios found"; exit 1; }
 [ "$fail" = 0 ] && echo "ok: $n scenarios"

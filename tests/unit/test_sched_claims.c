@@ -11,22 +11,8 @@
 
 #include <string.h>
 
-#include "api/codec.h"
+#include "test_sched.h"
 #include "sched/claims.h"
-
-static void *decode(arena *a, const type_desc *td, const char *text) {
-  json_error_t je;
-  json_t *j = json_loads(text, 0, &je);
-  assert_non_null(j);
-  void *out = arena_alloc(a, td->size);
-  fpath p = {STRBUF_INIT};
-  errlist errs = {0};
-  codec_decode(a, td, j, out, &p, &errs);
-  assert_int_equal(errs.n, 0);
-  fp_free(&p);
-  json_decref(j);
-  return out;
-}
 
 static const char *pod_json =
     "{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"uid\":\"u-p\"},"

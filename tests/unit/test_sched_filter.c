@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/codec.h"
+#include "test_sched.h"
 #include "sched/cycle.h"
 #include "sched/filter.h"
 #include "sched/names.h"
@@ -56,21 +56,6 @@ static void test_parse_time(void **state) {
   assert_int_equal(t, 1767225600);
   assert_false(sched_parse_time("2026-01-01 00:00:00", &t));
   assert_false(sched_parse_time(NULL, &t));
-}
-
-/* Decodes a JSON literal into a zeroed struct of type td. */
-static void *decode(arena *a, const type_desc *td, const char *text) {
-  json_error_t je;
-  json_t *j = json_loads(text, 0, &je);
-  assert_non_null(j);
-  void *out = arena_alloc(a, td->size);
-  fpath p = {STRBUF_INIT};
-  errlist errs = {0};
-  codec_decode(a, td, j, out, &p, &errs);
-  assert_int_equal(errs.n, 0);
-  fp_free(&p);
-  json_decref(j);
-  return out;
 }
 
 static const char *only_reason(const pod *p, const node *n, const sched_node_usage *u) {

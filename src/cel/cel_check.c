@@ -448,6 +448,27 @@ static void format_args(strbuf *sb, checker *c, cel_node *n) {
   if (n->member && n->nargs == 1) sb_puts(sb, ".(");
 }
 
+/* Kubernetes' AST validators: a literal regex, duration or timestamp must be
+ * valid when the program is compiled. */
+static bool literal_arguments_valid(checker *c, cel_node *n) {
+  bool re = !strcmp(n->name, "matches"), d = !strcmp(n->name, "duration"), t = !strcmp(n->name, "timestamp");
+  if (!(re || d || t) || !n->novs || !n->nargs) return true;
+  const cel_node *lit = n->args[n->nargs - 1];
+  if (lit->kind != N_CONST || lit->cval.kind != V_STRING) return true;
+  cel_val err = {.kind = V_NULL};
+  if (re) {
+    cel_regex_match(lit->cval.s, lit->cval.len, "", 0, &err);
+  } else {
+    cel_eval ev = {.cost_limit = UINT64_MAX};
+    for (uint32_t k = 0; k < n->novs; k++)
+      if (n->ovs[k]->params[0]->kind == TY_STRING) err = n->ovs[k]->fn(&ev, &lit->cval, 1);
+  }
+  cel_scratch_reset();
+  if (err.kind != V_ERR) return true;
+  cel_report(c->ast, lit->pos, "invalid %s argument", n->name);
+  return false;
+}
+
 static void check_call(checker *c, cel_node *n) {
   /* receiver-style namespaced global: optional.of(x), sets.contains(a, b) */
   if (n->member && n->args[0]->kind == N_IDENT && scope_find(c, n->args[0]->name) < 0) {
@@ -521,17 +542,9 @@ static void check_call(checker *c, cel_node *n) {
   n->ovs = cand;
   n->novs = nc;
   if (!c->env->check) return;
-  if (!strcmp(n->name, "matches") && nc && n->args[n->nargs - 1]->kind == N_CONST &&
-      n->args[n->nargs - 1]->cval.kind == V_STRING) { /* Kubernetes' literal validator */
-    const cel_val *re = &n->args[n->nargs - 1]->cval;
-    cel_val err;
-    cel_regex_match(re->s, re->len, "", 0, &err);
-    cel_scratch_reset();
-    if (err.kind == V_ERR) {
-      cel_report(c->ast, n->args[n->nargs - 1]->pos, "invalid matches argument");
-      n->type = &cel_t_error;
-      return;
-    }
+  if (!literal_arguments_valid(c, n)) {
+    n->type = &cel_t_error;
+    return;
   }
   if (!strcmp(n->name, "_?._")) return; /* typed above */
   if (nc == 0) {

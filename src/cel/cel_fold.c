@@ -10,7 +10,7 @@ static const char *const conversions[] = {
     "int64_to_uint64", "double_to_uint64", "string_to_uint64", "double_to_double", "int64_to_double",
     "uint64_to_double", "string_to_double", "string_to_string", "int64_to_string", "uint64_to_string",
     "double_to_string", "bool_to_string", "bytes_to_string", "bytes_to_bytes", "string_to_bytes", "bool_to_bool",
-    "string_to_bool", NULL};
+    "string_to_bool", "string_to_timestamp", "string_to_duration", "int64_to_timestamp", NULL};
 static const char *const parsers[] = {"string_to_semver", "string_bool_to_semver", "string_to_quantity", NULL};
 
 static bool listed(const char *id, const char *const *ids) {
@@ -39,7 +39,9 @@ static bool persist(arena *a, cel_val *v) {
   case V_INT:
   case V_UINT:
   case V_DOUBLE:
-  case V_BOOL: return true;
+  case V_BOOL:
+  case V_DURATION:
+  case V_TIMESTAMP: return true;
   default: return false;
   }
 }

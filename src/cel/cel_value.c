@@ -393,8 +393,8 @@ int cel_compare(const cel_val *a, const cel_val *b, bool *ok) {
   case V_STRING:
   case V_BYTES: return bytes_cmp(a->s, a->len, b->s, b->len);
   case V_BOOL: return (int)a->b - (int)b->b;
-  case V_DURATION:
-  case V_TIMESTAMP: return a->i < b->i ? -1 : a->i > b->i;
+  case V_DURATION: return a->i < b->i ? -1 : a->i > b->i;
+  case V_TIMESTAMP: return a->i != b->i ? (a->i < b->i ? -1 : 1) : (a->len > b->len) - (a->len < b->len);
   default: *ok = false; return 0;
   }
 }
@@ -424,8 +424,8 @@ cel_val cel_equals(const cel_val *a, const cel_val *b) {
   case V_STRING:
   case V_BYTES: return cel_bool(a->len == b->len && !memcmp(a->s, b->s, a->len));
   case V_TYPE: return cel_bool(cel_type_equal(a->t, b->t));
-  case V_DURATION:
-  case V_TIMESTAMP: return cel_bool(a->i == b->i);
+  case V_DURATION: return cel_bool(a->i == b->i);
+  case V_TIMESTAMP: return cel_bool(a->i == b->i && a->len == b->len);
   case V_IP:
   case V_CIDR: return cel_bool(cel_ip_equal(a, b));
   case V_OPT:

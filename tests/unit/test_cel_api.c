@@ -125,6 +125,29 @@ static void errors_are_never_false(void **state) {
   assert_int_equal(eval("2 in device.attributes['dra.example.com'].ids", &err), 1);
 }
 
+static void time_types_and_format(void **state) {
+  (void)state;
+  cel_error err;
+  static const char *const truths[] = {
+      "timestamp('2023-03-01T10:20:30.5Z').getHours() == 10",
+      "string(timestamp('2023-03-01T10:20:30.500Z')) == '2023-03-01T10:20:30.5Z'",
+      "timestamp('2024-02-29T00:00:00Z').getDayOfYear() == 59 && timestamp('2024-02-29T00:00:00Z').getDayOfWeek() == 4",
+      "duration('1h30m') == duration('90m') && duration('1ms') < duration('1s')",
+      "string(duration('1.5s')) == '1.5s'",
+      "timestamp('2023-01-01T00:00:00Z') - timestamp('2022-12-31T00:00:00Z') == duration('24h')",
+      "timestamp('2023-01-01T00:00:00+01:00').getHours('UTC') == 23",
+      "'%s has %d, %.2f%% %x'.format([device.driver, 3, 45.678, 255]) == 'dra.example.com has 3, 45.68% ff'",
+      "'%s'.format([[1, 'a']]) == '[1, a]'",
+  };
+  for (size_t i = 0; i < sizeof truths / sizeof *truths; i++) {
+    int r = eval(truths[i], &err);
+    if (r != 1) fail_msg("%s: %d %s", truths[i], r, r < 0 ? err.msg : "");
+  }
+  char *e = compile_error("timestamp('yesterday') < timestamp('2023-01-01T00:00:00Z')", NULL);
+  assert_non_null(strstr(e, "invalid timestamp argument"));
+  free(e);
+}
+
 static void derived_attributes(void **state) {
   (void)state;
   cel_options o = {.env = CEL_ENV_STORED_EXPRESSIONS, .derived = true, .derived_name = "dra.example.com/x"};
@@ -227,7 +250,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
-      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(derived_attributes),
+      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_types_and_format),
+      cmocka_unit_test(derived_attributes),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),
   };

@@ -1,0 +1,346 @@
+/* cel_lib_time.c: google.protobuf.Timestamp and Duration as cel-go has them:
+ * RFC 3339 and Go duration parsing and printing, arithmetic with range
+ * checks, and the calendar accessors (UTC or a fixed "+hh:mm" offset).
+ * A timestamp keeps Unix seconds in `i` and nanoseconds in `len`; a
+ * duration keeps nanoseconds in `i`. */
+#include "cel/cel_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+#define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
+#define UNUSED (void)ev
+
+#define MIN_UNIX (-62135596800LL) /* 0001-01-01T00:00:00Z */
+#define MAX_UNIX 253402300799LL   /* 9999-12-31T23:59:59Z */
+
+static cel_val ts(int64_t sec, int64_t nanos) {
+  while (nanos < 0) nanos += 1000000000, sec--;
+  while (nanos >= 1000000000) nanos -= 1000000000, sec++;
+  if (sec < MIN_UNIX || sec > MAX_UNIX) return cel_err("timestamp out of range");
+  cel_val v = {.kind = V_TIMESTAMP, .len = (uint32_t)nanos};
+  v.i = sec;
+  return v;
+}
+
+static cel_val dur(int64_t nanos) {
+  cel_val v = {.kind = V_DURATION};
+  v.i = nanos;
+  return v;
+}
+
+/* Howard Hinnant's days_from_civil / civil_from_days. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  unsigned yoe = (unsigned)(y - era * 400);
+  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + (int64_t)doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
+  z += 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  unsigned doe = (unsigned)(z - era * 146097);
+  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  unsigned mp = (5 * doy + 2) / 153;
+  *d = doy - (153 * mp + 2) / 5 + 1;
+  *m = mp < 10 ? mp + 3 : mp - 9;
+  *y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static bool digits(const char *s, size_t n, int64_t *out) {
+  int64_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return true;
+}
+
+/* RFC 3339: 2006-01-02T15:04:05[.frac](Z|+hh:mm|-hh:mm). */
+static bool parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos) {
+  int64_t y, mo, d, h, mi, se;
+  if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':')
+    return false;
+  if (!digits(s, 4, &y) || !digits(s + 5, 2, &mo) || !digits(s + 8, 2, &d) || !digits(s + 11, 2, &h) ||
+      !digits(s + 14, 2, &mi) || !digits(s + 17, 2, &se))
+    return false;
+  static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || (mo == 2 && d == 29 && !leap) || h > 23 || mi > 59 || se > 59)
+    return false;
+  size_t i = 19;
+  *nanos = 0;
+  if (i < n && s[i] == '.') {
+    size_t st = ++i;
+    int64_t f = 0, scale = 1000000000;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      if (i - st < 9) f = f * 10 + (s[i] - '0'), scale /= 10;
+      i++;
+    }
+    if (i == st) return false;
+    *nanos = f * scale;
+  }
+  int64_t off = 0;
+  if (i < n && (s[i] == 'Z' || s[i] == 'z')) {
+    i++;
+  } else if (i + 6 == n && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
+    int64_t oh, om;
+    if (!digits(s + i + 1, 2, &oh) || !digits(s + i + 4, 2, &om) || oh > 23 || om > 59) return false;
+    off = (oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
+    i += 6;
+  } else {
+    return false;
+  }
+  if (i != n) return false;
+  *sec = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + se - off;
+  return true;
+}
+
+/* Go's time.ParseDuration. */
+static bool parse_duration(const char *s, size_t n, int64_t *out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  if (i == n) return false;
+  if (n - i == 1 && s[i] == '0') {
+    *out = 0;
+    return true;
+  }
+  __int128 total = 0;
+  while (i < n) {
+    __int128 whole = 0, frac = 0, scale = 1;
+    size_t st = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      whole = whole * 10 + (s[i++] - '0');
+      if (whole > (__int128)1 << 63) return false;
+    }
+    bool had_whole = i > st;
+    if (i < n && s[i] == '.') {
+      i++;
+      size_t fs = i;
+      while (i < n && s[i] >= '0' && s[i] <= '9') {
+        if (scale < (__int128)1000000000000000000LL) frac = frac * 10 + (s[i] - '0'), scale *= 10;
+        i++;
+      }
+      if (!had_whole && i == fs) return false;
+    } else if (!had_whole) {
+      return false;
+    }
+    size_t us = i;
+    while (i < n && !(s[i] >= '0' && s[i] <= '9') && s[i] != '.') i++;
+    size_t ul = i - us;
+    int64_t unit;
+    const char *u = s + us;
+    if (ul == 2 && !memcmp(u, "ns", 2)) unit = 1;
+    else if ((ul == 2 && !memcmp(u, "us", 2)) || (ul == 3 && !memcmp(u, "\xc2\xb5s", 3)) || (ul == 3 && !memcmp(u, "\xce\xbcs", 3))) unit = 1000;
+    else if (ul == 2 && !memcmp(u, "ms", 2)) unit = 1000000;
+    else if (ul == 1 && u[0] == 's') unit = 1000000000;
+    else if (ul == 1 && u[0] == 'm') unit = 60000000000LL;
+    else if (ul == 1 && u[0] == 'h') unit = 3600000000000LL;
+    else return false;
+    total += whole * unit + frac * unit / scale;
+    if (total > (__int128)INT64_MAX + (neg ? 1 : 0)) return false;
+  }
+  *out = neg ? (int64_t)-total : (int64_t)total;
+  return true;
+}
+
+FN(f_timestamp) {
+  UNUSED, (void)n;
+  if (a[0].kind == V_TIMESTAMP) return a[0];
+  if (a[0].kind == V_INT) return ts(a[0].i, 0);
+  int64_t sec, nanos;
+  if (!parse_rfc3339(a[0].s, a[0].len, &sec, &nanos))
+    return cel_err("timestamp conversion error: parsing time \"%.*s\" as RFC 3339", (int)a[0].len, a[0].s);
+  return ts(sec, nanos);
+}
+
+FN(f_duration) {
+  UNUSED, (void)n;
+  if (a[0].kind == V_DURATION) return a[0];
+  int64_t d;
+  if (!parse_duration(a[0].s, a[0].len, &d)) return cel_err("invalid duration: time: invalid duration \"%.*s\"", (int)a[0].len, a[0].s);
+  return dur(d);
+}
+
+/* Seconds east of UTC for the optional time-zone argument. */
+static bool zone_offset(const cel_val *tz, int64_t *off) {
+  *off = 0;
+  if (!tz) return true;
+  const char *s = tz->s;
+  size_t n = tz->len;
+  if (n == 3 && !memcmp(s, "UTC", 3)) return true;
+  int64_t h, m;
+  if (n == 6 && (s[0] == '+' || s[0] == '-') && s[3] == ':' && digits(s + 1, 2, &h) && digits(s + 4, 2, &m)) {
+    *off = (h * 3600 + m * 60) * (s[0] == '-' ? -1 : 1);
+    return true;
+  }
+  if (n == 5 && digits(s, 2, &h) && s[2] == ':' && digits(s + 3, 2, &m)) {
+    *off = h * 3600 + m * 60;
+    return true;
+  }
+  return false;
+}
+
+typedef enum { A_YEAR, A_MONTH, A_DAY_OF_YEAR, A_DAY_OF_MONTH, A_DATE, A_DAY_OF_WEEK, A_HOURS, A_MINUTES, A_SECONDS, A_MILLIS } accessor;
+
+static cel_val ts_get(const cel_val *a, uint32_t n, accessor what) {
+  int64_t off;
+  if (!zone_offset(n == 2 ? &a[1] : NULL, &off)) return cel_err("unknown time zone %.*s", (int)a[1].len, a[1].s);
+  int64_t t = a[0].i + off, days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400), secs = t - days * 86400;
+  int64_t y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  switch (what) {
+  case A_YEAR: return cel_int(y);
+  case A_MONTH: return cel_int(m - 1);
+  case A_DAY_OF_YEAR: return cel_int(days - days_from_civil(y, 1, 1));
+  case A_DAY_OF_MONTH: return cel_int(d - 1);
+  case A_DATE: return cel_int(d);
+  case A_DAY_OF_WEEK: return cel_int(((days % 7) + 11) % 7); /* 1970-01-01 was a Thursday */
+  case A_HOURS: return cel_int(secs / 3600);
+  case A_MINUTES: return cel_int(secs % 3600 / 60);
+  case A_SECONDS: return cel_int(secs % 60);
+  case A_MILLIS: return cel_int(a[0].len / 1000000);
+  }
+  return cel_no_overload();
+}
+
+#define GETTER(fn, what)                                                                                        \
+  FN(fn) {                                                                                                      \
+    UNUSED;                                                                                                     \
+    if (a[0].kind == V_DURATION) return dur_get(&a[0], what);                                                   \
+    return ts_get(a, n, what);                                                                                  \
+  }
+
+static cel_val dur_get(const cel_val *d, accessor what) {
+  switch (what) {
+  case A_HOURS: return cel_int(d->i / 3600000000000LL);
+  case A_MINUTES: return cel_int(d->i / 60000000000LL);
+  case A_SECONDS: return cel_int(d->i / 1000000000);
+  default: return cel_int(d->i / 1000000 % 1000);
+  }
+}
+
+GETTER(f_year, A_YEAR)
+GETTER(f_month, A_MONTH)
+GETTER(f_day_of_year, A_DAY_OF_YEAR)
+GETTER(f_day_of_month, A_DAY_OF_MONTH)
+GETTER(f_date, A_DATE)
+GETTER(f_day_of_week, A_DAY_OF_WEEK)
+GETTER(f_hours, A_HOURS)
+GETTER(f_minutes, A_MINUTES)
+GETTER(f_seconds, A_SECONDS)
+GETTER(f_millis, A_MILLIS)
+
+FN(f_add) {
+  UNUSED, (void)n;
+  if (a[0].kind == V_DURATION && a[1].kind == V_DURATION) {
+    int64_t r;
+    return __builtin_add_overflow(a[0].i, a[1].i, &r) ? cel_err("integer overflow") : dur(r);
+  }
+  const cel_val *t = a[0].kind == V_TIMESTAMP ? &a[0] : &a[1], *d = a[0].kind == V_TIMESTAMP ? &a[1] : &a[0];
+  return ts(t->i + d->i / 1000000000, (int64_t)t->len + d->i % 1000000000);
+}
+
+FN(f_sub) {
+  UNUSED, (void)n;
+  if (a[0].kind == V_DURATION) {
+    int64_t r;
+    return __builtin_sub_overflow(a[0].i, a[1].i, &r) ? cel_err("integer overflow") : dur(r);
+  }
+  if (a[1].kind == V_DURATION) return ts(a[0].i - a[1].i / 1000000000, (int64_t)a[0].len - a[1].i % 1000000000);
+  __int128 d = ((__int128)a[0].i - a[1].i) * 1000000000 + ((int64_t)a[0].len - (int64_t)a[1].len);
+  if (d > INT64_MAX || d < INT64_MIN) return cel_err("integer overflow");
+  return dur((int64_t)d);
+}
+
+size_t cel_format_double(double d, char *buf, size_t n);
+
+FN(f_to_int) {
+  UNUSED, (void)n;
+  return cel_int(a[0].i);
+}
+
+static cel_val order(const cel_val *a, int lo, int hi) {
+  bool ok;
+  int c = cel_compare(&a[0], &a[1], &ok);
+  return ok ? cel_bool(c >= lo && c <= hi) : cel_no_overload();
+}
+FN(f_lt) { UNUSED, (void)n; return order(a, -1, -1); }
+FN(f_le) { UNUSED, (void)n; return order(a, -1, 0); }
+FN(f_gt) { UNUSED, (void)n; return order(a, 1, 1); }
+FN(f_ge) { UNUSED, (void)n; return order(a, 0, 1); }
+
+FN(f_string) {
+  UNUSED, (void)n;
+  char buf[64];
+  if (a[0].kind == V_DURATION) {
+    cel_format_double((double)a[0].i / 1e9, buf, sizeof buf);
+    return cel_string(cel_scratch_printf("%ss", buf), strlen(buf) + 1);
+  }
+  int64_t days = a[0].i >= 0 ? a[0].i / 86400 : -((-a[0].i + 86399) / 86400), secs = a[0].i - days * 86400, y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  int len = snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", (long long)y, m, d, (long long)(secs / 3600),
+                     (long long)(secs % 3600 / 60), (long long)(secs % 60));
+  if (a[0].len) {
+    char frac[16];
+    snprintf(frac, sizeof frac, ".%09u", a[0].len);
+    size_t fl = strlen(frac);
+    while (frac[fl - 1] == '0') frac[--fl] = 0;
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", frac);
+  }
+  len += snprintf(buf + len, sizeof buf - (size_t)len, "Z");
+  return cel_string_dup(buf, (size_t)len);
+}
+
+#define O(id, sig, fn) {id, sig, fn, K_ONE, 0, 0, 0, {0}, 0, 0}
+#define TS "google.protobuf.Timestamp"
+#define DU "google.protobuf.Duration"
+#define ACCESSOR(name, fn)                                                                                       \
+  O("timestamp_to_" name, TS "." name "() -> int", fn), O("timestamp_to_" name "_with_tz", TS "." name "(string) -> int", fn)
+static cel_overload time_ovs[] = {
+    O("string_to_timestamp", "timestamp(string) -> " TS, f_timestamp),
+    O("int64_to_timestamp", "timestamp(int) -> " TS, f_timestamp),
+    O("timestamp_to_timestamp", "timestamp(" TS ") -> " TS, f_timestamp),
+    O("string_to_duration", "duration(string) -> " DU, f_duration),
+    O("duration_to_duration", "duration(" DU ") -> " DU, f_duration),
+    O("timestamp_to_string", "string(" TS ") -> string", f_string),
+    O("duration_to_string", "string(" DU ") -> string", f_string),
+    O("timestamp_to_int64", "int(" TS ") -> int", f_to_int),
+    O("less_timestamp", "_<_(" TS ", " TS ") -> bool", f_lt),
+    O("less_equals_timestamp", "_<=_(" TS ", " TS ") -> bool", f_le),
+    O("greater_timestamp", "_>_(" TS ", " TS ") -> bool", f_gt),
+    O("greater_equals_timestamp", "_>=_(" TS ", " TS ") -> bool", f_ge),
+    O("less_duration", "_<_(" DU ", " DU ") -> bool", f_lt),
+    O("less_equals_duration", "_<=_(" DU ", " DU ") -> bool", f_le),
+    O("greater_duration", "_>_(" DU ", " DU ") -> bool", f_gt),
+    O("greater_equals_duration", "_>=_(" DU ", " DU ") -> bool", f_ge),
+    O("add_timestamp_duration", "_+_(" TS ", " DU ") -> " TS, f_add),
+    O("add_duration_timestamp", "_+_(" DU ", " TS ") -> " TS, f_add),
+    O("add_duration_duration", "_+_(" DU ", " DU ") -> " DU, f_add),
+    O("subtract_timestamp_timestamp", "_-_(" TS ", " TS ") -> " DU, f_sub),
+    O("subtract_timestamp_duration", "_-_(" TS ", " DU ") -> " TS, f_sub),
+    O("subtract_duration_duration", "_-_(" DU ", " DU ") -> " DU, f_sub),
+    ACCESSOR("getFullYear", f_year),
+    ACCESSOR("getMonth", f_month),
+    ACCESSOR("getDayOfYear", f_day_of_year),
+    ACCESSOR("getDayOfMonth", f_day_of_month),
+    ACCESSOR("getDate", f_date),
+    ACCESSOR("getDayOfWeek", f_day_of_week),
+    ACCESSOR("getHours", f_hours),
+    ACCESSOR("getMinutes", f_minutes),
+    ACCESSOR("getSeconds", f_seconds),
+    ACCESSOR("getMilliseconds", f_millis),
+    O("duration_to_hours", DU ".getHours() -> int", f_hours),
+    O("duration_to_minutes", DU ".getMinutes() -> int", f_minutes),
+    O("duration_to_seconds", DU ".getSeconds() -> int", f_seconds),
+    O("duration_to_milliseconds", DU ".getMilliseconds() -> int", f_millis),
+};
+
+cel_lib cel_lib_time = {"time", time_ovs, sizeof time_ovs / sizeof *time_ovs};

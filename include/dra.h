@@ -9,7 +9,10 @@
  * Objects get into it from YAML or JSON text, through kube-apiserver's
  * admission (defaults, dropping of disabled-gate fields, validation) or
  * "as stored" (as read from a cluster dump: kept verbatim, status included).
- * Objects come out as JSON.
+ * The structured allocator places claims on a node (dra_allocate, and
+ * dra_explain for why they do not fit), and the control loop schedules the
+ * stored pods (dra_schedule). Objects come out as JSON (dra_get_json,
+ * dra_list_json), allocations also as dra_device records.
  *
  * One context may be used by one thread at a time; separate contexts are
  * independent. Strings returned by the library stay valid until the next
@@ -46,6 +49,9 @@ typedef enum dra_status {
   DRA_INVALID = 4,        /* admission refused an object (kube-apiserver's 422 Invalid) */
   DRA_NOT_FOUND = 5,      /* no such object */
   DRA_ALREADY_EXISTS = 6, /* an object of that kind, namespace and name is stored already */
+  DRA_UNSATISFIABLE = 7,  /* the claims do not fit on the node (dra_explain tells why) */
+  DRA_ALLOC_ERROR = 8,    /* the allocator failed: a CEL runtime error, invalid resource pools,
+                             a claim beyond the limits, the search's step or time limit */
 } dra_status;
 
 /* "DRA_OK", "DRA_MISUSE", ...: the name of a status. */
@@ -104,6 +110,105 @@ DRA_API size_t dra_object_count(dra_ctx *ctx);
  * "default" for namespaced ones. On DRA_OK *json is
  * the text, freed by the caller with dra_free. */
 DRA_API dra_status dra_get_json(dra_ctx *ctx, const char *kind, const char *namespace_, const char *name, char **json);
+
+/* Every stored object of a kind as `kubectl get -o json` prints several:
+ * {"apiVersion": "v1", "items": [...], "kind": "List", "metadata":
+ * {"resourceVersion": ""}}, items by namespace then name. namespace_ NULL
+ * or "" lists every namespace. On DRA_OK *json is the text, freed by the
+ * caller with dra_free. */
+DRA_API dra_status dra_list_json(dra_ctx *ctx, const char *kind, const char *namespace_, char **json);
+
+/* ---- allocation ----
+ * The structured allocator as kube-scheduler runs it for one node, over the
+ * objects of the context exactly as they are stored: its ResourceSlices,
+ * DeviceClasses and Node, with the devices of every claim that has
+ * status.allocation in use. claims names the claims to allocate together:
+ * a NULL-terminated array of "namespace/name" (or "name" for "default"),
+ * or NULL for every claim without status.allocation, in load order. A
+ * claim or Node that is not stored is DRA_NOT_FOUND; naming a claim that
+ * is allocated already is DRA_MISUSE. */
+
+typedef struct dra_result dra_result;
+
+/* One device of an allocation. Filled by the library (more members may be
+ * added at the end); the strings belong to the result. */
+typedef struct dra_device {
+  const char *request; /* "gpu", or "gpu/small" for a subrequest of firstAvailable */
+  const char *driver;
+  const char *pool;
+  const char *device;
+  int admin_access;    /* 1: allocated for admin access, the device is not held */
+} dra_device;
+
+/* Flags of dra_allocate. */
+#define DRA_ALLOC_STORE 1u /* on success, store status.allocation of each claim in the context, so its
+                              devices are in use for the next call (allocate pod after pod) */
+
+/* Allocates the claims together on node_name. DRA_OK: *result is set, freed
+ * by the caller with dra_result_free (it stays valid after dra_close).
+ * DRA_UNSATISFIABLE: they do not fit; DRA_ALLOC_ERROR: the allocator's
+ * message is in dra_errmsg, e.g. `claim team-a/c: selector #0 on device
+ * gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: memory`.
+ * *result is NULL on every status but DRA_OK. DRA_ALLOC_STORE writes
+ * status.allocation only, as `dra allocate` prints it: no reservedFor and
+ * no delete-protection finalizer, so the claim controller of dra_schedule
+ * never deallocates it; the caller owns its lifecycle. */
+DRA_API dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
+                                dra_result **result);
+/* The claims with status.allocation as `dra allocate -o json` prints them:
+ * a List whose items are in claim order (with DRA_ALLOC_STORE, the stored
+ * versions). Owned by the result. */
+DRA_API const char *dra_result_json(const dra_result *result);
+/* How many claims the result allocated, and the i-th as "namespace/name"
+ * (NULL past the end). */
+DRA_API size_t dra_result_claim_count(const dra_result *result);
+DRA_API const char *dra_result_claim(const dra_result *result, size_t claim);
+/* The devices of a claim's allocation, in status.allocation.devices.results
+ * order; dra_result_device is NULL past the end. Owned by the result. */
+DRA_API size_t dra_result_device_count(const dra_result *result, size_t claim);
+DRA_API const dra_device *dra_result_device(const dra_result *result, size_t claim, size_t i);
+DRA_API void dra_result_free(dra_result *result); /* NULL is fine */
+
+/* Flags of dra_explain. */
+#define DRA_EXPLAIN_JSON 1u /* one JSON document instead of text */
+
+/* Why the claims (chosen as for dra_allocate) do or do not fit on node_name,
+ * each claim looked at alone against the devices already in use: what
+ * `dra allocate --explain` prints. The JSON document is
+ *   {"node", "error"? (the allocator failed before searching),
+ *    "pools": [{"driver", "pool", "state": "ok"|"incomplete"|"invalid", "devices"}],
+ *    "claims": [{"claim": "namespace/name",
+ *      "requests": [{"request": "req" or "req/sub", "class", "mode": "ExactCount"|"All",
+ *                    "needed", "visible", "classSelected", "requestSelected", "free",
+ *                    "unavailable": [{"device": "driver/pool/device", "reason"}],
+ *                    "error"?, "nearestMiss"?}],
+ *      "constraints": [{"index", "kind": "matchAttribute"|"distinctAttribute", "attribute",
+ *                       "pairs", "failingPairs", "examples": [{"a", "aRequest", "b", "bRequest"}],
+ *                       "missingAttribute": [device]}]}]}
+ * where the counts are devices left after each filter: on the node
+ * (visible), selected by the class, by the request, and not in use (free).
+ * DRA_OK whenever it could look: *text is the explanation, freed by the
+ * caller with dra_free. */
+DRA_API dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
+                               char **text);
+
+/* ---- scheduling ---- */
+
+/* Flags of dra_schedule. */
+#define DRA_SCHEDULE_EXPLAIN 1u /* hand back why each pod left pending fits no node */
+
+/* Runs the resourceclaim controller (claims from templates, release,
+ * deallocation), the scheduler (filters, DRA allocation, scoring,
+ * reservation, binding) and device-taint eviction over the context's
+ * store until nothing changes, as `dra schedule` does; the clock is the
+ * context's. Afterwards pods, claims and Events are read with dra_get_json
+ * and dra_list_json; a pod that fits nowhere stays pending with its
+ * PodScheduled condition saying why. Each call starts from the store alone,
+ * so load more objects and call again. With DRA_SCHEDULE_EXPLAIN, explain
+ * must not be NULL and *explain is "pod <namespace>/<name>:\n" and the
+ * allocator's text explanation for every pending pod ("" for none), freed
+ * by the caller with dra_free; without, explain must be NULL. */
+DRA_API dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain);
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */

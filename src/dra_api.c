@@ -2,26 +2,17 @@
  * layer (codec/doc.h), the admission pipeline (api/admission.h) and the
  * in-memory store (store/store.h). It owns the public error texts: one line
  * per problem, "<file>:<line>: <kube-apiserver's Status message>". */
-#include "dra.h"
+#include "dra_api_ctx.h"
 #include "api/admission.h"
 #include "codec/doc.h"
 #include "store/meta.h"
-#include "store/store.h"
 #include "util/atom.h"
 #include "util/die.h"
 #include "util/strbuf.h"
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-struct dra_ctx {
-  feature_gates gates;
-  int64_t now; /* 0: the system clock */
-  store *objects;
-  dra_status err;
-  strbuf errmsg;
-  strbuf warnings;
-};
 
 /* Decoded objects of one call, in text order, with where each came from. */
 typedef struct batch {
@@ -40,28 +31,54 @@ const char *dra_status_name(dra_status st) {
   case DRA_INVALID: return "DRA_INVALID";
   case DRA_NOT_FOUND: return "DRA_NOT_FOUND";
   case DRA_ALREADY_EXISTS: return "DRA_ALREADY_EXISTS";
+  case DRA_UNSATISFIABLE: return "DRA_UNSATISFIABLE";
+  case DRA_ALLOC_ERROR: return "DRA_ALLOC_ERROR";
   }
   return "DRA_UNKNOWN";
 }
 
-static int64_t ctx_clock(void *user) {
-  const dra_ctx *ctx = user;
-  return ctx->now ? ctx->now : (int64_t)time(NULL);
-}
+int64_t dra_ctx_now(const dra_ctx *ctx) { return ctx->now ? ctx->now : (int64_t)time(NULL); }
 
-/* Starts a call: forgets the last error and warnings. */
-static void begin(dra_ctx *ctx) {
+static int64_t ctx_clock(void *user) { return dra_ctx_now(user); }
+
+void dra_begin(dra_ctx *ctx) {
   ctx->err = DRA_OK;
   sb_truncate(&ctx->errmsg, 0);
   sb_truncate(&ctx->warnings, 0);
 }
 
-/* Records a problem: the first status wins, every message is a line. */
-static dra_status fail(dra_ctx *ctx, dra_status st, const char *file, int line, const char *msg) {
+dra_status dra_fail(dra_ctx *ctx, dra_status st, const char *file, int line, const char *msg) {
   if (ctx->err == DRA_OK) ctx->err = st;
   if (ctx->errmsg.len) sb_putc(&ctx->errmsg, '\n');
   if (file) sb_printf(&ctx->errmsg, "%s:%d: ", file, line);
   sb_puts(&ctx->errmsg, msg);
+  return ctx->err;
+}
+
+dra_status dra_fail_store(dra_ctx *ctx, store_status st, const api_kind_info *info, const char *name,
+                          const char *file, int line) {
+  char *msg = store_status_message(st, info, name);
+  dra_fail(ctx, st == STORE_NOT_FOUND ? DRA_NOT_FOUND : st == STORE_ALREADY_EXISTS ? DRA_ALREADY_EXISTS : DRA_INVALID,
+           file, line, msg);
+  free(msg);
+  return ctx->err;
+}
+
+bool dra_flags_ok(dra_ctx *ctx, const char *call, unsigned flags, unsigned known) {
+  if (!(flags & ~known)) return true;
+  dra_failf(ctx, DRA_MISUSE, "%s: unknown flags 0x%x", call, flags & ~known);
+  return false;
+}
+
+dra_status dra_failf(dra_ctx *ctx, dra_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = NULL;
+  int n = vasprintf(&msg, fmt, ap);
+  va_end(ap);
+  if (n < 0) die_oom();
+  dra_fail(ctx, st, NULL, 0, msg);
+  free(msg);
   return ctx->err;
 }
 
@@ -74,7 +91,7 @@ dra_status dra_open(dra_ctx **out, const char *feature_gates) {
   ctx->objects = store_memory_open(&opts);
   char msg[256];
   if (feature_gates && !gates_parse(&ctx->gates, feature_gates, msg, sizeof msg))
-    return fail(ctx, DRA_MISUSE, NULL, 0, msg);
+    return dra_fail(ctx, DRA_MISUSE, NULL, 0, msg);
   return DRA_OK;
 }
 
@@ -134,7 +151,7 @@ static void report_decode(dra_ctx *ctx, const doc *d, const api_object *o, const
     sb_puts(&sb, text);
     free(text);
   }
-  fail(ctx, DRA_BAD_REQUEST, d->file, d->line, sb_str(&sb));
+  dra_fail(ctx, DRA_BAD_REQUEST, d->file, d->line, sb_str(&sb));
   sb_free(&sb);
 }
 
@@ -203,7 +220,7 @@ static void admit_all(dra_ctx *ctx, batch *b) {
     errlist errs = {0};
     if (!admit_object(&ac, ADMIT_CREATE, o, NULL, &errs)) {
       char *msg = admission_invalid_message(o, &errs);
-      fail(ctx, DRA_INVALID, o->file, o->line, msg);
+      dra_fail(ctx, DRA_INVALID, o->file, o->line, msg);
       free(msg);
     }
     errlist_free(&errs);
@@ -226,9 +243,7 @@ static void store_all(dra_ctx *ctx, batch *b) {
         b->items[i] = NULL;
         continue;
       }
-      char *msg = store_status_message(st, o->info, api_object_meta(o)->name);
-      fail(ctx, st == STORE_ALREADY_EXISTS ? DRA_ALREADY_EXISTS : DRA_INVALID, o->file, o->line, msg);
-      free(msg);
+      dra_fail_store(ctx, st, o->info, api_object_meta(o)->name, o->file, o->line);
     }
 }
 
@@ -256,7 +271,7 @@ static dra_status read_docs(dra_ctx *ctx, const char *path, const char *name, co
   strbuf err = STRBUF_INIT;
   int rc = path ? docs_load_paths(&path, 1, false, ds, &err) : docs_load_buffer(name, data, len, ds, &err);
   if (rc != 0) {
-    fail(ctx, DRA_READ, NULL, 0, err.len ? sb_str(&err) : "cannot read the documents");
+    dra_fail(ctx, DRA_READ, NULL, 0, err.len ? sb_str(&err) : "cannot read the documents");
     docset_free(ds);
   }
   sb_free(&err);
@@ -265,7 +280,7 @@ static dra_status read_docs(dra_ctx *ctx, const char *path, const char *name, co
 
 dra_status dra_load_file(dra_ctx *ctx, const char *path, unsigned flags) {
   if (!ctx || !path) return DRA_MISUSE;
-  begin(ctx);
+  dra_begin(ctx);
   docset ds = {0};
   if (read_docs(ctx, path, NULL, NULL, 0, &ds) != DRA_OK) return ctx->err;
   return run(ctx, &ds, load_mode(flags));
@@ -273,7 +288,7 @@ dra_status dra_load_file(dra_ctx *ctx, const char *path, unsigned flags) {
 
 dra_status dra_load_buffer(dra_ctx *ctx, const char *name, const char *data, size_t len, unsigned flags) {
   if (!ctx || !name || (!data && len)) return DRA_MISUSE;
-  begin(ctx);
+  dra_begin(ctx);
   docset ds = {0};
   if (read_docs(ctx, NULL, name, data ? data : "", len, &ds) != DRA_OK) return ctx->err;
   return run(ctx, &ds, load_mode(flags));
@@ -281,7 +296,7 @@ dra_status dra_load_buffer(dra_ctx *ctx, const char *name, const char *data, siz
 
 dra_status dra_validate(dra_ctx *ctx, const char *name, const char *data, size_t len) {
   if (!ctx || !name || (!data && len)) return DRA_MISUSE;
-  begin(ctx);
+  dra_begin(ctx);
   docset ds = {0};
   if (read_docs(ctx, NULL, name, data ? data : "", len, &ds) != DRA_OK) return ctx->err;
   return run(ctx, &ds, RUN_VALIDATE);
@@ -299,41 +314,53 @@ size_t dra_object_count(dra_ctx *ctx) {
   return n;
 }
 
-static const api_kind_info *kind_named(const char *kind) {
+const api_kind_info *dra_kind_named(dra_ctx *ctx, const char *kind) {
   for (api_kind k = 0; k < KIND_COUNT; k++) {
     const api_kind_info *info = api_kind_info_of(k);
     if (!strcmp(info->name, kind) || !strcmp(info->resource, kind)) return info;
   }
+  dra_failf(ctx, DRA_MISUSE, "the server doesn't have a resource type \"%s\"", kind);
   return NULL;
+}
+
+char *dra_json_text(json_t *tree) {
+  strbuf out = STRBUF_INIT;
+  doc_write_json(&out, tree);
+  json_decref(tree);
+  return sb_detach(&out);
 }
 
 dra_status dra_get_json(dra_ctx *ctx, const char *kind, const char *namespace_, const char *name, char **json) {
   if (!ctx) return DRA_MISUSE;
-  begin(ctx);
-  if (!kind || !name || !json) return fail(ctx, DRA_MISUSE, NULL, 0, "dra_get_json: kind, name and json are required");
+  dra_begin(ctx);
+  if (!kind || !name || !json) return dra_fail(ctx, DRA_MISUSE, NULL, 0, "dra_get_json: kind, name and json are required");
   *json = NULL;
-  const api_kind_info *info = kind_named(kind);
-  if (!info) {
-    strbuf msg = STRBUF_INIT;
-    sb_printf(&msg, "the server doesn't have a resource type \"%s\"", kind);
-    fail(ctx, DRA_MISUSE, NULL, 0, sb_str(&msg));
-    sb_free(&msg);
-    return ctx->err;
-  }
+  const api_kind_info *info = dra_kind_named(ctx, kind);
+  if (!info) return ctx->err;
   if (!info->namespaced) namespace_ = NULL;
   else if (!namespace_ || !*namespace_) namespace_ = "default";
   store_obj *o = NULL;
-  if (store_get(ctx->objects, info->kind, namespace_, name, &o) != STORE_OK) {
-    char *msg = store_status_message(STORE_NOT_FOUND, info, name);
-    fail(ctx, DRA_NOT_FOUND, NULL, 0, msg);
-    free(msg);
-    return ctx->err;
-  }
-  json_t *tree = api_object_encode(o->object);
+  store_status st = store_get(ctx->objects, info->kind, namespace_, name, &o);
+  if (st != STORE_OK) return dra_fail_store(ctx, st, info, name, NULL, 0);
+  *json = dra_json_text(api_object_encode(o->object));
   store_obj_unref(o);
-  strbuf out = STRBUF_INIT;
-  doc_write_json(&out, tree);
-  json_decref(tree);
-  *json = sb_detach(&out);
+  return DRA_OK;
+}
+
+dra_status dra_list_json(dra_ctx *ctx, const char *kind, const char *namespace_, char **json) {
+  if (!ctx) return DRA_MISUSE;
+  dra_begin(ctx);
+  if (!kind || !json) return dra_fail(ctx, DRA_MISUSE, NULL, 0, "dra_list_json: kind and json are required");
+  *json = NULL;
+  const api_kind_info *info = dra_kind_named(ctx, kind);
+  if (!info) return ctx->err;
+  store_list l;
+  store_query q = {.kind = info->kind, .namespace_ = namespace_, .order = STORE_BY_NAME};
+  json_t *items = json_array();
+  if (store_list_query(ctx->objects, &q, &l) == STORE_OK)
+    for (size_t i = 0; i < l.n; i++) json_array_append_new(items, api_object_encode(l.items[i]->object));
+  store_list_free(&l);
+  *json = dra_json_text(json_pack("{s:s, s:o, s:s, s:{s:s}}", "apiVersion", "v1", "items", items, "kind", "List",
+                                  "metadata", "resourceVersion", ""));
   return DRA_OK;
 }

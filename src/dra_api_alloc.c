@@ -1,0 +1,232 @@
+/* dra_api_alloc.c: dra_allocate and dra_explain of include/dra.h, and the
+ * dra_result they hand back: the structured allocator (alloc/alloc.h) run
+ * over the objects of a context's store as they are stored, as
+ * `dra allocate` runs it over its input, with the optional write-back of
+ * the allocations into the store. */
+#include "dra_api_ctx.h"
+#include "alloc/alloc.h"
+#include "api/codec.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct result_claim {
+  const char *ref; /* "namespace/name" */
+  dra_device *devices;
+  size_t n_devices;
+} result_claim;
+
+struct dra_result {
+  arena *a; /* the allocations, the names and the devices */
+  result_claim *claims;
+  size_t n;
+  char *json;
+};
+
+/* What one call reads from the store: references that keep the objects,
+ * and the allocator's view of them. */
+typedef struct alloc_view {
+  store_obj *node_obj;
+  store_list slices, classes, claims;
+  const store_obj **picked; /* the claims to allocate, in order (references held by claims) */
+  const resource_claim **typed;
+  size_t n_picked;
+  alloc_input in;
+} alloc_view;
+
+static const resource_claim *claim_of(const store_obj *o) { return o->object->typed; }
+static bool is_allocated(const store_obj *o) { return claim_of(o)->status.allocation != NULL; }
+
+static void list_kind(dra_ctx *ctx, api_kind kind, store_list *out) {
+  store_query q = {.kind = kind, .order = STORE_BY_CREATION};
+  if (store_list_query(ctx->objects, &q, out) != STORE_OK) *out = (store_list){0};
+}
+
+/* The typed objects of a list, for alloc_input; only_allocated keeps the claims with an allocation. */
+static const void **typed_of(const store_list *l, bool only_allocated, size_t *n) {
+  const void **v = xcalloc(l->n + 1, sizeof *v);
+  *n = 0;
+  for (size_t i = 0; i < l->n; i++)
+    if (!only_allocated || is_allocated(l->items[i])) v[(*n)++] = l->items[i]->object->typed;
+  return v;
+}
+
+static const store_obj *find_claim(const store_list *claims, const char *ref) {
+  const char *slash = strchr(ref, '/');
+  size_t ns_len = slash ? (size_t)(slash - ref) : strlen("default");
+  const char *ns = slash ? ref : "default", *name = slash ? slash + 1 : ref;
+  for (size_t i = 0; i < claims->n; i++) {
+    const object_meta *m = store_obj_meta(claims->items[i]);
+    if (strlen(m->namespace_) == ns_len && !strncmp(m->namespace_, ns, ns_len) && !strcmp(m->name, name))
+      return claims->items[i];
+  }
+  return NULL;
+}
+
+/* The claims named by refs (NULL: every unallocated one, in load order). */
+static dra_status pick_claims(dra_ctx *ctx, const char *const *refs, alloc_view *v) {
+  size_t n_refs = 0;
+  while (refs && refs[n_refs]) n_refs++;
+  v->picked = xcalloc((refs ? n_refs : v->claims.n) + 1, sizeof *v->picked);
+  if (!refs) {
+    for (size_t i = 0; i < v->claims.n; i++)
+      if (!is_allocated(v->claims.items[i])) v->picked[v->n_picked++] = v->claims.items[i];
+    return DRA_OK;
+  }
+  for (size_t i = 0; i < n_refs; i++) {
+    const store_obj *c = find_claim(&v->claims, refs[i]);
+    if (!c) {
+      const char *slash = strchr(refs[i], '/');
+      return dra_fail_store(ctx, STORE_NOT_FOUND, api_kind_info_of(KIND_RESOURCE_CLAIM), slash ? slash + 1 : refs[i],
+                            NULL, 0);
+    }
+    if (is_allocated(c)) return dra_failf(ctx, DRA_MISUSE, "resourceclaim \"%s\" is already allocated", refs[i]);
+    v->picked[v->n_picked++] = c;
+  }
+  return DRA_OK;
+}
+
+static void view_free(alloc_view *v) {
+  free((void *)v->in.slices);
+  free((void *)v->in.classes);
+  free((void *)v->in.allocated);
+  free(v->typed);
+  free(v->picked);
+  store_list_free(&v->slices);
+  store_list_free(&v->classes);
+  store_list_free(&v->claims);
+  store_obj_unref(v->node_obj);
+}
+
+/* Checks the arguments common to dra_allocate and dra_explain and reads the
+ * store; on failure the view is freed already. */
+static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_name, const char *const *refs,
+                            unsigned flags, unsigned known_flags, const void *out, alloc_view *v) {
+  *v = (alloc_view){0};
+  if (!node_name || !out) return dra_failf(ctx, DRA_MISUSE, "%s: node_name and the result pointer are required", call);
+  if (!dra_flags_ok(ctx, call, flags, known_flags)) return ctx->err;
+  store_status st = store_get(ctx->objects, KIND_NODE, NULL, node_name, &v->node_obj);
+  if (st != STORE_OK) return dra_fail_store(ctx, st, api_kind_info_of(KIND_NODE), node_name, NULL, 0);
+  list_kind(ctx, KIND_RESOURCE_SLICE, &v->slices);
+  list_kind(ctx, KIND_DEVICE_CLASS, &v->classes);
+  list_kind(ctx, KIND_RESOURCE_CLAIM, &v->claims);
+  if (pick_claims(ctx, refs, v) != DRA_OK) {
+    view_free(v);
+    return ctx->err;
+  }
+  v->typed = xcalloc(v->n_picked + 1, sizeof *v->typed);
+  for (size_t i = 0; i < v->n_picked; i++) v->typed[i] = claim_of(v->picked[i]);
+  v->in.gates = ctx->gates;
+  v->in.slices = (const resource_slice *const *)typed_of(&v->slices, false, &v->in.n_slices);
+  v->in.classes = (const device_class *const *)typed_of(&v->classes, false, &v->in.n_classes);
+  v->in.allocated = (const resource_claim *const *)typed_of(&v->claims, true, &v->in.n_allocated);
+  return DRA_OK;
+}
+
+static const node *node_of(const alloc_view *v) { return v->node_obj->object->typed; }
+
+/* ---- results ---- */
+
+static void describe_claim(arena *a, const api_object *claim, const allocation_result *alloc, result_claim *out) {
+  const object_meta *m = api_object_meta(claim);
+  out->ref = arena_printf(a, "%s/%s", m->namespace_, m->name);
+  const device_request_allocation_result_list none = {0};
+  const device_request_allocation_result_list *res = alloc->devices ? &alloc->devices->results : &none;
+  out->n_devices = res->n;
+  out->devices = arena_calloc(a, res->n + 1, sizeof *out->devices);
+  for (uint32_t i = 0; i < res->n; i++) {
+    const device_request_allocation_result *d = &res->items[i];
+    out->devices[i] = (dra_device){d->request, d->driver->str, d->pool->str, d->device->str, d->admin_access};
+  }
+}
+
+/* Fills r from the allocator's outcome: each claim with its allocation, written to the store with
+ * DRA_ALLOC_STORE. Stops at the first claim the store refuses. */
+static dra_status build_result(dra_ctx *ctx, const alloc_view *v, const alloc_outcome *res, unsigned flags,
+                               dra_result *r) {
+  r->n = v->n_picked;
+  r->claims = arena_calloc(r->a, r->n + 1, sizeof *r->claims);
+  json_t *items = json_array();
+  for (size_t i = 0; i < v->n_picked && ctx->err == DRA_OK; i++) {
+    api_object *c = api_object_clone(v->picked[i]->object);
+    resource_claim *typed = c->typed;
+    typed->status.allocation = arena_calloc(c->arena, 1, sizeof *typed->status.allocation);
+    codec_copy(c->arena, &allocation_result_desc, res->allocations[i], typed->status.allocation);
+    describe_claim(r->a, c, res->allocations[i], &r->claims[i]);
+    if (!(flags & DRA_ALLOC_STORE)) {
+      json_array_append_new(items, api_object_encode(c));
+      api_object_free(c);
+      continue;
+    }
+    store_obj *stored = NULL;
+    store_status st = store_update(ctx->objects, c, &stored);
+    if (st == STORE_OK) {
+      json_array_append_new(items, api_object_encode(stored->object));
+      store_obj_unref(stored);
+    } else {
+      dra_fail_store(ctx, st, c->info, api_object_meta(c)->name, NULL, 0);
+      api_object_free(c);
+    }
+  }
+  r->json = dra_json_text(json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", items));
+  return ctx->err;
+}
+
+dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
+                        dra_result **result) {
+  if (!ctx) return DRA_MISUSE;
+  dra_begin(ctx);
+  if (result) *result = NULL;
+  alloc_view v;
+  if (view_open(ctx, "dra_allocate", node_name, claims, flags, DRA_ALLOC_STORE, result, &v) != DRA_OK)
+    return ctx->err;
+  alloc_index *ix = alloc_index_new(&v.in);
+  dra_result *r = xcalloc(1, sizeof *r);
+  r->a = arena_new();
+  alloc_outcome res;
+  alloc_run(ix, node_of(&v), v.typed, v.n_picked, NULL, r->a, &res);
+  if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, NULL, 0, res.error);
+  else if (res.status == ALLOC_UNSATISFIABLE)
+    dra_failf(ctx, DRA_UNSATISFIABLE, "the claims cannot be allocated on node %s", node_name);
+  else build_result(ctx, &v, &res, flags, r);
+  alloc_index_free(ix);
+  view_free(&v);
+  if (ctx->err == DRA_OK) *result = r;
+  else dra_result_free(r);
+  return ctx->err;
+}
+
+dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags, char **text) {
+  if (!ctx) return DRA_MISUSE;
+  dra_begin(ctx);
+  if (text) *text = NULL;
+  alloc_view v;
+  if (view_open(ctx, "dra_explain", node_name, claims, flags, DRA_EXPLAIN_JSON, text, &v) != DRA_OK)
+    return ctx->err;
+  alloc_index *ix = alloc_index_new(&v.in);
+  strbuf sb = STRBUF_INIT;
+  alloc_explain(ix, node_of(&v), v.typed, v.n_picked, flags & DRA_EXPLAIN_JSON, &sb);
+  *text = sb_detach(&sb);
+  alloc_index_free(ix);
+  view_free(&v);
+  return DRA_OK;
+}
+
+const char *dra_result_json(const dra_result *r) { return r ? r->json : NULL; }
+size_t dra_result_claim_count(const dra_result *r) { return r ? r->n : 0; }
+const char *dra_result_claim(const dra_result *r, size_t claim) {
+  return r && claim < r->n ? r->claims[claim].ref : NULL;
+}
+size_t dra_result_device_count(const dra_result *r, size_t claim) {
+  return r && claim < r->n ? r->claims[claim].n_devices : 0;
+}
+const dra_device *dra_result_device(const dra_result *r, size_t claim, size_t i) {
+  return i < dra_result_device_count(r, claim) ? &r->claims[claim].devices[i] : NULL;
+}
+
+void dra_result_free(dra_result *r) {
+  if (!r) return;
+  arena_free(r->a);
+  free(r->json);
+  free(r);
+}

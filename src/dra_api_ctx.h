@@ -1,0 +1,42 @@
+/* dra_api_ctx.h: what the files of the embedding API (src/dra_api*.c)
+ * share behind include/dra.h: the context, the error reporting every call
+ * uses, and kind names as callers spell them. Not installed. */
+#ifndef DRA_API_CTX_H
+#define DRA_API_CTX_H
+#include "dra.h"
+#include "api/gates.h"
+#include "api/object.h"
+#include "store/store.h"
+#include "util/strbuf.h"
+
+struct dra_ctx {
+  feature_gates gates;
+  int64_t now; /* 0: the system clock */
+  store *objects;
+  dra_status err;
+  strbuf errmsg;
+  strbuf warnings;
+};
+
+/* Unix seconds: the context's clock, or the system's. */
+int64_t dra_ctx_now(const dra_ctx *ctx);
+/* Starts a call: forgets the last error and warnings. */
+void dra_begin(dra_ctx *ctx);
+/* Records a problem (file NULL: no "file:line: " prefix): the first status
+ * of a call wins, every message is a line. Returns the call's status. */
+dra_status dra_fail(dra_ctx *ctx, dra_status st, const char *file, int line, const char *msg);
+/* The same with a printf format and no location. */
+dra_status dra_failf(dra_ctx *ctx, dra_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A store refusal as kube-apiserver words it (`nodes "x" not found`):
+ * DRA_NOT_FOUND, DRA_ALREADY_EXISTS, else DRA_INVALID; file may be NULL. */
+dra_status dra_fail_store(dra_ctx *ctx, store_status st, const api_kind_info *info, const char *name,
+                          const char *file, int line);
+/* False, with DRA_MISUSE recorded, when flags has bits outside known. */
+bool dra_flags_ok(dra_ctx *ctx, const char *call, unsigned flags, unsigned known);
+/* The kind named by a Kind ("ResourceClaim") or a resource ("resourceclaims");
+ * NULL with DRA_MISUSE recorded when there is none. */
+const api_kind_info *dra_kind_named(dra_ctx *ctx, const char *kind);
+/* The object as kubectl -o json prints it, malloc'd. */
+char *dra_json_text(json_t *tree);
+
+#endif

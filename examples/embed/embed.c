@@ -1,8 +1,11 @@
 /* embed.c: a scheduler embedding libdra through include/dra.h only. It
- * loads a manifest through kube-apiserver's admission, prints one claim as
- * stored (server-set metadata and defaults filled in), then checks a claim
- * that admission refuses and prints why, with the warning for the field of
- * a disabled feature gate it dropped.
+ * loads a small cluster through kube-apiserver's admission, prints one
+ * claim as stored (server-set metadata and defaults filled in), checks a
+ * claim that admission refuses and prints why, with the warning for the
+ * field of a disabled feature gate it dropped. Then it allocates that claim
+ * on node-1 with the structured allocator, keeping the allocation in the
+ * store, prints the device chosen, runs the claim controller and scheduler
+ * until idle, and prints the pods they bound.
  *
  * Build against an installed libdra:
  *   cc embed.c $(pkg-config --cflags --libs dra) -o embed
@@ -48,6 +51,25 @@ int main(int argc, char **argv) {
 
   st = dra_validate(ctx, "inline", bad_claim, strlen(bad_claim));
   printf("validate: %s\n%s\n%s\n", dra_status_name(st), dra_warnings(ctx), dra_errmsg(ctx));
+
+  /* The claim's devices stay in use for later calls: DRA_ALLOC_STORE. */
+  const char *const claims[] = {"team-a/single-gpu", NULL};
+  dra_result *result = NULL;
+  if ((st = dra_allocate(ctx, "node-1", claims, DRA_ALLOC_STORE, &result)) != DRA_OK)
+    return fail(ctx, "dra_allocate", st);
+  for (size_t c = 0; c < dra_result_claim_count(result); c++)
+    for (size_t i = 0; i < dra_result_device_count(result, c); i++) {
+      const dra_device *d = dra_result_device(result, c, i);
+      printf("allocated %s on node-1: request %s -> %s/%s/%s\n", dra_result_claim(result, c), d->request, d->driver,
+             d->pool, d->device);
+    }
+  dra_result_free(result);
+
+  if ((st = dra_schedule(ctx, 0, NULL)) != DRA_OK) return fail(ctx, "dra_schedule", st);
+  if ((st = dra_list_json(ctx, "pods", "team-a", &json)) != DRA_OK) return fail(ctx, "dra_list_json", st);
+  puts("pods after scheduling:");
+  fputs(json, stdout);
+  dra_free(json);
   dra_close(ctx);
   return 0;
 }

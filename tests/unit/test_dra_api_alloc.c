@@ -1,0 +1,324 @@
+/* test_dra_api_alloc.c: allocation, explanation, scheduling and listing
+ * through include/dra.h: claims placed on a node with their devices as
+ * records and JSON, allocation pod after pod with the write-back, claims
+ * that do not fit, a CEL runtime error, the explanation's counts in text
+ * and JSON, pods scheduled and read back, and every bad argument. */
+#include "dra.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define NOW 1767225600 /* 2026-01-01T00:00:00Z */
+
+/* node-1 with two GPUs (an A100 and an H100) of driver gpu.example.com. */
+static const char cluster[] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a}\n---\n"
+                              "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\n"
+                              "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
+                              "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n"
+                              "---\n"
+                              "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-1-gpus}\n"
+                              "spec:\n  driver: gpu.example.com\n  nodeName: node-1\n"
+                              "  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n"
+                              "  devices:\n"
+                              "  - {name: gpu-0, attributes: {model: {string: A100}}}\n"
+                              "  - {name: gpu-1, attributes: {model: {string: H100}}}\n";
+
+/* A claim for count GPUs of the class, with an optional CEL selector. */
+static void load_claim(dra_ctx *ctx, const char *name, int count, const char *selector) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: team-a}\n"
+           "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+           "        deviceClassName: gpu\n        count: %d\n%s%s%s",
+           name, count, selector ? "        selectors:\n        - cel: {expression: '" : "", selector ? selector : "",
+           selector ? "'}\n" : "");
+  assert_int_equal(dra_load_buffer(ctx, name, text, strlen(text), 0), DRA_OK);
+}
+
+static void load_pod(dra_ctx *ctx, const char *name, const char *claim) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: team-a}\n"
+           "spec:\n  containers:\n  - {name: main, image: busybox, resources: {claims: [{name: gpu}]}}\n"
+           "  resourceClaims:\n  - {name: gpu, resourceClaimName: %s}\n",
+           name, claim);
+  assert_int_equal(dra_load_buffer(ctx, name, text, strlen(text), 0), DRA_OK);
+}
+
+static dra_ctx *open_cluster(void) {
+  dra_ctx *ctx = NULL;
+  assert_int_equal(dra_open(&ctx, NULL), DRA_OK);
+  dra_set_time(ctx, NOW);
+  assert_int_equal(dra_load_buffer(ctx, "cluster.yaml", cluster, strlen(cluster), 0), DRA_OK);
+  return ctx;
+}
+
+static void contains(const char *text, const char *part) {
+  if (!text || !strstr(text, part)) fail_msg("%s\n--- does not contain ---\n%s", text ? text : "(null)", part);
+}
+
+static char *get(dra_ctx *ctx, const char *kind, const char *name) {
+  char *json = NULL;
+  assert_int_equal(dra_get_json(ctx, kind, "team-a", name, &json), DRA_OK);
+  return json;
+}
+
+static void assert_device(const dra_result *r, size_t claim, size_t i, const char *device) {
+  const dra_device *d = dra_result_device(r, claim, i);
+  assert_non_null(d);
+  assert_string_equal(d->request, "gpu");
+  assert_string_equal(d->driver, "gpu.example.com");
+  assert_string_equal(d->pool, "node-1");
+  assert_string_equal(d->device, device);
+  assert_int_equal(d->admin_access, 0);
+}
+
+static void allocates_without_changing_the_store(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "any-gpu", 1, NULL);
+  load_claim(ctx, "h100", 1, "device.attributes[\"gpu.example.com\"].model == \"H100\"");
+  dra_result *r = NULL;
+  /* NULL: every unallocated claim, in load order, together. */
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
+  assert_string_equal(dra_errmsg(ctx), "");
+  assert_int_equal(dra_result_claim_count(r), 2);
+  assert_string_equal(dra_result_claim(r, 0), "team-a/any-gpu");
+  assert_string_equal(dra_result_claim(r, 1), "team-a/h100");
+  assert_null(dra_result_claim(r, 2));
+  assert_int_equal(dra_result_device_count(r, 0), 1);
+  assert_int_equal(dra_result_device_count(r, 2), 0);
+  assert_device(r, 0, 0, "gpu-0");
+  assert_device(r, 1, 0, "gpu-1");
+  assert_null(dra_result_device(r, 0, 1));
+  const char *json = dra_result_json(r);
+  contains(json, "\"kind\": \"List\"");
+  contains(json, "\"name\": \"any-gpu\"");
+  contains(json, "\"device\": \"gpu-0\"");
+  contains(json, "\"values\": [\n"); /* the nodeSelector of a node-local pool */
+
+  /* Without DRA_ALLOC_STORE the store is as it was: the same call again gives the same answer. */
+  char *claim = get(ctx, "ResourceClaim", "any-gpu");
+  assert_null(strstr(claim, "\"allocation\":"));
+  dra_free(claim);
+  dra_close(ctx);
+  /* The result outlives its context. */
+  assert_string_equal(dra_result_device(r, 1, 0)->device, "gpu-1");
+  dra_result_free(r);
+}
+
+static void allocates_pod_after_pod(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "first", 1, NULL);
+  load_claim(ctx, "second", 1, NULL);
+  load_claim(ctx, "third", 1, NULL);
+  const char *first[] = {"team-a/first", NULL}, *second[] = {"team-a/second", NULL}, *third[] = {"team-a/third", NULL};
+  dra_result *r = NULL;
+  assert_int_equal(dra_allocate(ctx, "node-1", first, DRA_ALLOC_STORE, &r), DRA_OK);
+  assert_device(r, 0, 0, "gpu-0");
+  contains(dra_result_json(r), "\"resourceVersion\": \"8\""); /* the stored version */
+  dra_result_free(r);
+  char *claim = get(ctx, "resourceclaims", "first");
+  contains(claim, "\"device\": \"gpu-0\"");
+  dra_free(claim);
+
+  /* gpu-0 is in use now. */
+  assert_int_equal(dra_allocate(ctx, "node-1", second, DRA_ALLOC_STORE, &r), DRA_OK);
+  assert_device(r, 0, 0, "gpu-1");
+  dra_result_free(r);
+
+  r = NULL;
+  assert_int_equal(dra_allocate(ctx, "node-1", third, DRA_ALLOC_STORE, &r), DRA_UNSATISFIABLE);
+  assert_null(r);
+  assert_int_equal(dra_errcode(ctx), DRA_UNSATISFIABLE);
+  assert_string_equal(dra_errmsg(ctx), "the claims cannot be allocated on node node-1");
+  claim = get(ctx, "ResourceClaim", "third");
+  assert_null(strstr(claim, "\"allocation\":"));
+  dra_free(claim);
+
+  /* Naming an allocated claim is a mistake; NULL skips it. */
+  assert_int_equal(dra_allocate(ctx, "node-1", first, 0, &r), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "resourceclaim \"team-a/first\" is already allocated");
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_UNSATISFIABLE);
+  dra_close(ctx);
+}
+
+static void unsatisfiable_and_explained(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "two-h100", 2, "device.attributes[\"gpu.example.com\"].model == \"H100\"");
+  const char *claims[] = {"team-a/two-h100", NULL};
+  dra_result *r = NULL;
+  assert_int_equal(dra_allocate(ctx, "node-1", claims, 0, &r), DRA_UNSATISFIABLE);
+  assert_null(r);
+
+  char *text = NULL;
+  assert_int_equal(dra_explain(ctx, "node-1", claims, 0, &text), DRA_OK);
+  assert_string_equal(dra_errmsg(ctx), "");
+  contains(text, "node node-1:\n  pool gpu.example.com/node-1: ok, 2 devices\n");
+  contains(text, "claim team-a/two-h100:\n  request gpu (class gpu, ExactCount): needs 2\n"
+                 "    devices the node can see: 2\n"
+                 "    passing class selectors: 2\n"
+                 "    passing request selectors: 1\n"
+                 "    free: 1\n");
+  dra_free(text);
+
+  assert_int_equal(dra_explain(ctx, "node-1", claims, DRA_EXPLAIN_JSON, &text), DRA_OK);
+  contains(text, "\"node\": \"node-1\"");
+  contains(text, "\"claim\": \"team-a/two-h100\"");
+  contains(text, "\"needed\": 2,\n");
+  contains(text, "\"visible\": 2,\n");
+  contains(text, "\"classSelected\": 2,\n");
+  contains(text, "\"requestSelected\": 1,\n");
+  contains(text, "\"free\": 1,\n");
+  dra_free(text);
+
+  /* NULL: the unallocated claims, as dra_allocate takes them. */
+  assert_int_equal(dra_explain(ctx, "node-1", NULL, 0, &text), DRA_OK);
+  contains(text, "claim team-a/two-h100:");
+  dra_free(text);
+  dra_close(ctx);
+}
+
+static void cel_runtime_error(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  /* Admission compiles the expression; the slices have no such capacity, so evaluating it fails. */
+  load_claim(ctx, "big-memory", 1, "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"1Gi\")) > 0");
+  dra_result *r = NULL;
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_ALLOC_ERROR);
+  assert_null(r);
+  assert_string_equal(dra_status_name(dra_errcode(ctx)), "DRA_ALLOC_ERROR");
+  assert_string_equal(dra_errmsg(ctx), "claim team-a/big-memory: selector #0 on device gpu.example.com/node-1/gpu-0: "
+                                       "CEL runtime error: no such key: memory");
+  char *text = NULL;
+  assert_int_equal(dra_explain(ctx, "node-1", NULL, 0, &text), DRA_OK);
+  contains(text, "error: claim team-a/big-memory: selector #0");
+  dra_free(text);
+  dra_close(ctx);
+}
+
+static void schedules_and_lists(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "small", 1, NULL);
+  load_claim(ctx, "too-big", 3, NULL);
+  load_pod(ctx, "runs", "small");
+  load_pod(ctx, "waits", "too-big");
+  char *explain = NULL;
+  assert_int_equal(dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &explain), DRA_OK);
+  contains(explain, "pod team-a/waits:\n");
+  contains(explain, "claim team-a/too-big:\n  request gpu (class gpu, ExactCount): needs 3\n");
+  assert_null(strstr(explain, "pod team-a/runs"));
+  dra_free(explain);
+
+  char *pod = get(ctx, "Pod", "runs");
+  contains(pod, "\"nodeName\": \"node-1\"");
+  dra_free(pod);
+  pod = get(ctx, "pods", "waits");
+  assert_null(strstr(pod, "nodeName"));
+  contains(pod, "\"reason\": \"Unschedulable\"");
+  dra_free(pod);
+  char *claim = get(ctx, "ResourceClaim", "small");
+  contains(claim, "\"reservedFor\": [");
+  contains(claim, "\"name\": \"runs\"");
+  dra_free(claim);
+
+  /* Pods by name; a namespace filters; another kind, another list. */
+  char *list = NULL;
+  assert_int_equal(dra_list_json(ctx, "pods", "team-a", &list), DRA_OK);
+  const char *runs = strstr(list, "\"name\": \"runs\""), *waits = strstr(list, "\"name\": \"waits\"");
+  assert_true(runs && waits && runs < waits);
+  assert_true(strncmp(list, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n", 41) == 0);
+  contains(list, "    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
+  dra_free(list);
+  assert_int_equal(dra_list_json(ctx, "Pod", "elsewhere", &list), DRA_OK);
+  contains(list, "\"items\": [],");
+  dra_free(list);
+  assert_int_equal(dra_list_json(ctx, "Node", NULL, &list), DRA_OK);
+  contains(list, "\"name\": \"node-1\"");
+  dra_free(list);
+
+  /* Another pass with nothing new changes nothing; without the flag there is no explanation. */
+  assert_int_equal(dra_schedule(ctx, 0, NULL), DRA_OK);
+  pod = get(ctx, "Pod", "runs");
+  contains(pod, "\"nodeName\": \"node-1\"");
+  dra_free(pod);
+  dra_close(ctx);
+}
+
+static void bad_arguments(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "c", 1, NULL);
+  dra_result *r = NULL;
+  char *text = NULL;
+  const char *missing[] = {"team-a/none", NULL}, *in_default[] = {"c", NULL};
+  assert_int_equal(dra_allocate(NULL, "node-1", NULL, 0, &r), DRA_MISUSE);
+  assert_int_equal(dra_allocate(ctx, NULL, NULL, 0, &r), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_allocate: node_name and the result pointer are required");
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, NULL), DRA_MISUSE);
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 6, &r), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_allocate: unknown flags 0x6");
+  assert_int_equal(dra_allocate(ctx, "node-2", NULL, 0, &r), DRA_NOT_FOUND);
+  assert_string_equal(dra_errmsg(ctx), "nodes \"node-2\" not found");
+  assert_int_equal(dra_allocate(ctx, "node-1", missing, 0, &r), DRA_NOT_FOUND);
+  assert_string_equal(dra_errmsg(ctx), "resourceclaims.resource.k8s.io \"none\" not found");
+  /* A bare name is in "default". */
+  assert_int_equal(dra_allocate(ctx, "node-1", in_default, 0, &r), DRA_NOT_FOUND);
+  assert_null(r);
+
+  assert_int_equal(dra_explain(NULL, "node-1", NULL, 0, &text), DRA_MISUSE);
+  assert_int_equal(dra_explain(ctx, "node-1", NULL, 0, NULL), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_explain: node_name and the result pointer are required");
+  assert_int_equal(dra_explain(ctx, "node-1", NULL, 2, &text), DRA_MISUSE);
+  assert_int_equal(dra_explain(ctx, "node-2", NULL, 0, &text), DRA_NOT_FOUND);
+  assert_null(text);
+
+  assert_int_equal(dra_schedule(NULL, 0, NULL), DRA_MISUSE);
+  assert_int_equal(dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, NULL), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_schedule: explain is required with DRA_SCHEDULE_EXPLAIN, and only then");
+  assert_int_equal(dra_schedule(ctx, 0, &text), DRA_MISUSE);
+  assert_int_equal(dra_schedule(ctx, 4, NULL), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_schedule: unknown flags 0x4");
+
+  assert_int_equal(dra_list_json(NULL, "pods", NULL, &text), DRA_MISUSE);
+  assert_int_equal(dra_list_json(ctx, NULL, NULL, &text), DRA_MISUSE);
+  assert_int_equal(dra_list_json(ctx, "pods", NULL, NULL), DRA_MISUSE);
+  assert_int_equal(dra_list_json(ctx, "deployments", NULL, &text), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"deployments\"");
+  assert_null(text);
+
+  /* Results: NULL is an empty result. */
+  assert_null(dra_result_json(NULL));
+  assert_int_equal(dra_result_claim_count(NULL), 0);
+  assert_null(dra_result_claim(NULL, 0));
+  assert_int_equal(dra_result_device_count(NULL, 0), 0);
+  assert_null(dra_result_device(NULL, 0, 0));
+  dra_result_free(NULL);
+  assert_string_equal(dra_status_name(DRA_UNSATISFIABLE), "DRA_UNSATISFIABLE");
+
+  /* A success clears the error. */
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
+  assert_string_equal(dra_errmsg(ctx), "");
+  assert_int_equal(dra_errcode(ctx), DRA_OK);
+  dra_result_free(r);
+  dra_close(ctx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(allocates_without_changing_the_store),
+      cmocka_unit_test(allocates_pod_after_pod),
+      cmocka_unit_test(unsatisfiable_and_explained),
+      cmocka_unit_test(cel_runtime_error),
+      cmocka_unit_test(schedules_and_lists),
+      cmocka_unit_test(bad_arguments),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -32,6 +32,7 @@ typedef struct alloc_view {
   const resource_claim **typed;
   size_t n_picked;
   alloc_input in;
+  alloc_index *ix;
 } alloc_view;
 
 static const resource_claim *claim_of(const store_obj *o) { return o->object->typed; }
@@ -87,6 +88,7 @@ static dra_status pick_claims(dra_ctx *ctx, const char *const *refs, alloc_view 
 }
 
 static void view_free(alloc_view *v) {
+  alloc_index_free(v->ix);
   free((void *)v->in.slices);
   free((void *)v->in.classes);
   free((void *)v->in.allocated);
@@ -98,10 +100,12 @@ static void view_free(alloc_view *v) {
   store_obj_unref(v->node_obj);
 }
 
-/* Checks the arguments common to dra_allocate and dra_explain and reads the
- * store; on failure the view is freed already. */
+/* Starts dra_allocate or dra_explain: checks their common arguments, reads
+ * the store and builds the allocator's index; on failure the view is freed
+ * already. */
 static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_name, const char *const *refs,
                             unsigned flags, unsigned known_flags, const void *out, alloc_view *v) {
+  dra_begin(ctx);
   *v = (alloc_view){0};
   if (!node_name || !out) return dra_failf(ctx, DRA_MISUSE, "%s: node_name and the result pointer are required", call);
   if (!dra_flags_ok(ctx, call, flags, known_flags)) return ctx->err;
@@ -120,6 +124,7 @@ static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_nam
   v->in.slices = (const resource_slice *const *)typed_of(&v->slices, false, &v->in.n_slices);
   v->in.classes = (const device_class *const *)typed_of(&v->classes, false, &v->in.n_classes);
   v->in.allocated = (const resource_claim *const *)typed_of(&v->claims, true, &v->in.n_allocated);
+  v->ix = alloc_index_new(&v->in);
   return DRA_OK;
 }
 
@@ -175,21 +180,18 @@ static dra_status build_result(dra_ctx *ctx, const alloc_view *v, const alloc_ou
 dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
                         dra_result **result) {
   if (!ctx) return DRA_MISUSE;
-  dra_begin(ctx);
   if (result) *result = NULL;
   alloc_view v;
   if (view_open(ctx, "dra_allocate", node_name, claims, flags, DRA_ALLOC_STORE, result, &v) != DRA_OK)
     return ctx->err;
-  alloc_index *ix = alloc_index_new(&v.in);
   dra_result *r = xcalloc(1, sizeof *r);
   r->a = arena_new();
   alloc_outcome res;
-  alloc_run(ix, node_of(&v), v.typed, v.n_picked, NULL, r->a, &res);
+  alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, NULL, r->a, &res);
   if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, NULL, 0, res.error);
   else if (res.status == ALLOC_UNSATISFIABLE)
     dra_failf(ctx, DRA_UNSATISFIABLE, "the claims cannot be allocated on node %s", node_name);
   else build_result(ctx, &v, &res, flags, r);
-  alloc_index_free(ix);
   view_free(&v);
   if (ctx->err == DRA_OK) *result = r;
   else dra_result_free(r);
@@ -198,16 +200,13 @@ dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *
 
 dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags, char **text) {
   if (!ctx) return DRA_MISUSE;
-  dra_begin(ctx);
   if (text) *text = NULL;
   alloc_view v;
   if (view_open(ctx, "dra_explain", node_name, claims, flags, DRA_EXPLAIN_JSON, text, &v) != DRA_OK)
     return ctx->err;
-  alloc_index *ix = alloc_index_new(&v.in);
   strbuf sb = STRBUF_INIT;
-  alloc_explain(ix, node_of(&v), v.typed, v.n_picked, flags & DRA_EXPLAIN_JSON, &sb);
+  alloc_explain(v.ix, node_of(&v), v.typed, v.n_picked, flags & DRA_EXPLAIN_JSON, &sb);
   *text = sb_detach(&sb);
-  alloc_index_free(ix);
   view_free(&v);
   return DRA_OK;
 }

@@ -10,6 +10,8 @@
 #define SCHED_REASON_NODE_NAME "node(s) didn't match the requested node name"
 #define SCHED_REASON_AFFINITY "node(s) didn't match Pod's node affinity/selector"
 #define SCHED_REASON_UNSCHEDULABLE "node(s) were unschedulable"
+/* Since 1.34 the taint itself is no longer named ("{key: value}" before). */
+#define SCHED_REASON_TAINT "node(s) had untolerated taint(s)"
 #define SCHED_REASON_TOO_MANY_PODS "Too many pods"
 
 /* A resource amount by name (cpu, memory, example.com/gpu ...). */

@@ -85,12 +85,8 @@ bool sched_filter_node(const pod *p, const sched_amounts *pod_requests, const no
     sched_reasons_add(out, SCHED_REASON_NODE_NAME);
     return false;
   }
-  const taint *t = sched_untolerated_taint(p, n);
-  if (t) {
-    char buf[640];
-    snprintf(buf, sizeof buf, "node(s) had untolerated taint {%s: %s}", t->key ? t->key : "",
-             t->value ? t->value : "");
-    sched_reasons_add(out, buf);
+  if (sched_untolerated_taint(p, n)) {
+    sched_reasons_add(out, SCHED_REASON_TAINT);
     return false;
   }
   if (!sched_pod_affinity_matches(p, n)) {

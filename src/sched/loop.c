@@ -354,8 +354,14 @@ static void on_event(void *user, const store_event *ev) {
     push_ctrl(l, "podgroup:", m->namespace_, m->name);
     push_pods_in_namespace(l, m->namespace_, m->name);
     if (ev->type == STORE_DELETED) {
-      /* its reservations are dropped by syncClaim */
+      /* syncClaim drops its reservations and deletes the claims it owned */
       sched_devices_push_group_claims(l, m->namespace_, m->name);
+      store_list lst = {0};
+      store_query q = {.kind = KIND_RESOURCE_CLAIM, .namespace_ = m->namespace_, .index = STORE_INDEX_CLAIM_OWNER,
+                       .key = m->uid, .order = STORE_BY_CREATION};
+      if (m->uid && store_list_query(l->st, &q, &lst) == STORE_OK)
+        for (size_t i = 0; i < lst.n; i++) push_ctrl(l, "claim:", m->namespace_, store_obj_meta(lst.items[i])->name);
+      store_list_free(&lst);
     }
     break;
   case KIND_RESOURCE_CLAIM:

@@ -82,7 +82,7 @@ static void test_node_filters(void **state) {
   sched_node_capacity(n, &empty);
   sched_node_capacity(n, &full);
   const pod *plain = decode(a, &pod_desc, "{\"metadata\":{\"name\":\"p\"},\"spec\":{}}");
-  assert_string_equal(only_reason(plain, n, &empty), "node(s) had untolerated taint {gpu: true}");
+  assert_string_equal(only_reason(plain, n, &empty), SCHED_REASON_TAINT);
   assert_string_equal(only_reason(plain, cordoned, &empty), SCHED_REASON_UNSCHEDULABLE);
   const pod *tol = decode(a, &pod_desc,
                           "{\"spec\":{\"tolerations\":[{\"key\":\"gpu\",\"operator\":\"Exists\"}],"

@@ -70,7 +70,7 @@ void docset_free(docset *ds);
  * letters after other characters; non-ASCII letters approximated), 2-space
  * indent, block style, long plain strings folded at 80 columns, strings
  * quoted only when needed to read back as strings, "|" blocks for multi-line
- * strings. Deviation: the key "<<" is quoted so it cannot read back as a merge. */
+ * strings. Deviation: a "<<" key is quoted so it cannot read back as a merge. */
 void doc_write_yaml(strbuf *out, const json_t *v);
 /* kubectl -o json: insertion order, 4-space indent, Go's escaping and numbers.
  * Both writers end the text with a newline. */

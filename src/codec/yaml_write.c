@@ -29,12 +29,12 @@ static void emit_scalar(yaml_emitter_t *e, const char *text, size_t len, yaml_sc
 /* go-yaml's encoder: multi-line strings as literal blocks, strings that would
  * read back as something else (or as a YAML 1.1 base-60 float) double-quoted,
  * the rest plain; the emitter still quotes what plain style cannot carry.
- * Unlike go-yaml, "<<" is quoted too, or it would read back as a merge key. */
-static void emit_string(yaml_emitter_t *e, const char *s, size_t len) {
+ * Unlike go-yaml, a "<<" key is quoted too, or it would read back as a merge. */
+static void emit_string(yaml_emitter_t *e, const char *s, size_t len, bool is_key) {
   yr_value rv;
   yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
   if (memchr(s, '\n', len)) style = YAML_LITERAL_SCALAR_STYLE;
-  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len) || (len == 2 && !memcmp(s, "<<", 2)))
+  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len) || (is_key && len == 2 && !memcmp(s, "<<", 2)))
     style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
   emit_scalar(e, s, len, style);
 }
@@ -142,7 +142,7 @@ static void emit_object(yaml_emitter_t *e, const json_t *v) {
   }
   qsort(keys, n, sizeof *keys, compare_keys);
   for (i = 0; i < n; i++) {
-    emit_string(e, keys[i].s, keys[i].len);
+    emit_string(e, keys[i].s, keys[i].len, true);
     emit_value(e, json_object_getn(v, keys[i].s, keys[i].len));
     free(keys[i].runes);
   }
@@ -167,7 +167,7 @@ static void emit_value(yaml_emitter_t *e, const json_t *v) {
   switch (json_typeof(v)) {
   case JSON_OBJECT: emit_object(e, v); return;
   case JSON_ARRAY: emit_array(e, v); return;
-  case JSON_STRING: emit_string(e, json_string_value(v), json_string_length(v)); return;
+  case JSON_STRING: emit_string(e, json_string_value(v), json_string_length(v), false); return;
   case JSON_INTEGER:
     snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     emit_scalar(e, num, strlen(num), YAML_PLAIN_SCALAR_STYLE);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include "codec/doc.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *load_one(const char *text) {
@@ -213,11 +215,49 @@ static void test_round_trip_examples(void **state) {
   sb_free(&err);
 }
 
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) fail_msg("cannot open %s", path);
+  strbuf sb = STRBUF_INIT;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
+  fclose(f);
+  return sb_detach(&sb);
+}
+
+/* Golden output captured from kubectl (tests/data/doc/README.md). */
+static void assert_prints_like_kubectl(const char *stem) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/tests/data/doc/%s.json", DRA_SOURCE_DIR, stem);
+  char *json = read_text(path);
+  snprintf(path, sizeof path, "%s/tests/data/doc/%s.yaml", DRA_SOURCE_DIR, stem);
+  char *yaml = read_text(path);
+  json_t *v = load_one(json);
+  strbuf out = STRBUF_INIT;
+  doc_write_yaml(&out, v);
+  assert_string_equal(sb_str(&out), yaml);
+  sb_truncate(&out, 0);
+  doc_write_json(&out, v);
+  assert_string_equal(sb_str(&out), json);
+  sb_free(&out);
+  json_decref(v);
+  free(json);
+  free(yaml);
+}
+
+static void test_kubectl_golden(void **state) {
+  (void)state;
+  assert_prints_like_kubectl("kubectl-configmap");
+  assert_prints_like_kubectl("kubectl-keys");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_yaml_layout),  cmocka_unit_test(test_yaml_key_order), cmocka_unit_test(test_yaml_scalars),
       cmocka_unit_test(test_yaml_numbers), cmocka_unit_test(test_yaml_multiline), cmocka_unit_test(test_json_writer),
       cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_round_trip_examples),
+      cmocka_unit_test(test_kubectl_golden),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

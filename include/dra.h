@@ -144,6 +144,14 @@ typedef struct dra_device {
 #define DRA_ALLOC_STORE 1u /* on success, store status.allocation of each claim in the context, so its
                               devices are in use for the next call (allocate pod after pod) */
 
+/* Bounds of each search of dra_allocate, as `dra allocate --max-steps
+ * --timeout` sets them: max_steps 0 is the default (100000000 entries into
+ * the placing procedure), timeout_seconds 0 the default (10 s) and < 0 no
+ * limit. A search that reaches a bound fails with DRA_ALLOC_ERROR
+ * (`allocation aborted: steps budget exhausted after N steps`). dra_schedule
+ * keeps kube-scheduler's own bounds. */
+DRA_API void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_seconds);
+
 /* Allocates the claims together on node_name. DRA_OK: *result is set, freed
  * by the caller with dra_result_free (it stays valid after dra_close).
  * DRA_UNSATISFIABLE: they do not fit; DRA_ALLOC_ERROR: the allocator's

@@ -187,7 +187,8 @@ dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *
   dra_result *r = xcalloc(1, sizeof *r);
   r->a = arena_new();
   alloc_outcome res;
-  alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, NULL, r->a, &res);
+  alloc_limits lim = {.max_steps = ctx->alloc_max_steps, .timeout_seconds = ctx->alloc_timeout_seconds};
+  alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, &lim, r->a, &res);
   if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, NULL, 0, res.error);
   else if (res.status == ALLOC_UNSATISFIABLE)
     dra_failf(ctx, DRA_UNSATISFIABLE, "the claims cannot be allocated on node %s", node_name);
@@ -209,6 +210,12 @@ dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *c
   *text = sb_detach(&sb);
   view_free(&v);
   return DRA_OK;
+}
+
+void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_seconds) {
+  if (!ctx) return;
+  ctx->alloc_max_steps = max_steps;
+  ctx->alloc_timeout_seconds = timeout_seconds;
 }
 
 const char *dra_result_json(const dra_result *r) { return r ? r->json : NULL; }

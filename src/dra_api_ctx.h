@@ -12,6 +12,8 @@
 struct dra_ctx {
   feature_gates gates;
   int64_t now; /* 0: the system clock */
+  uint64_t alloc_max_steps;     /* dra_set_alloc_limits; 0: the allocator's default */
+  double alloc_timeout_seconds; /* 0: the allocator's default; < 0: none */
   store *objects;
   dra_status err;
   strbuf errmsg;

@@ -1,8 +1,9 @@
 /* test_dra_api_alloc.c: allocation, explanation, scheduling and listing
  * through include/dra.h: claims placed on a node with their devices as
  * records and JSON, allocation pod after pod with the write-back, claims
- * that do not fit, a CEL runtime error, the explanation's counts in text
- * and JSON, pods scheduled and read back, and every bad argument. */
+ * that do not fit, a CEL runtime error, search bounds, a dump loaded as
+ * stored, the explanation's counts in text and JSON, pods scheduled and
+ * read back, and every bad argument. */
 #include "dra.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,6 +204,47 @@ static void cel_runtime_error(void **state) {
   dra_close(ctx);
 }
 
+static void search_bounds(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "both", 2, NULL);
+  dra_result *r = NULL;
+  dra_set_alloc_limits(ctx, 1, 0);
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_ALLOC_ERROR);
+  assert_null(r);
+  assert_string_equal(dra_errmsg(ctx), "allocation aborted: steps budget exhausted after 1 steps");
+  /* Back to the defaults; no time limit at all is fine too. */
+  dra_set_alloc_limits(ctx, 0, -1);
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
+  assert_int_equal(dra_result_device_count(r, 0), 2);
+  dra_result_free(r);
+  dra_set_alloc_limits(NULL, 1, 1); /* ignored */
+  dra_close(ctx);
+}
+
+/* A cluster dump loaded as stored: the claim that holds gpu-0 keeps it, and
+ * the new claim (no admission, so no defaults) gets the other GPU. */
+static void as_stored_allocations_hold_devices(void **state) {
+  (void)state;
+  dra_ctx *ctx = NULL;
+  assert_int_equal(dra_open(&ctx, NULL), DRA_OK);
+  static const char dump[] = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: holder}\n"
+                             "spec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu}}\n"
+                             "status:\n  allocation:\n    devices:\n      results:\n"
+                             "      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}\n---\n"
+                             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: newcomer}\n"
+                             "spec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu}}\n";
+  assert_int_equal(dra_load_buffer(ctx, "cluster.yaml", cluster, strlen(cluster), DRA_LOAD_AS_STORED), DRA_OK);
+  assert_int_equal(dra_load_buffer(ctx, "dump.yaml", dump, strlen(dump), DRA_LOAD_AS_STORED), DRA_OK);
+  dra_result *r = NULL;
+  assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
+  assert_int_equal(dra_result_claim_count(r), 1);
+  assert_string_equal(dra_result_claim(r, 0), "default/newcomer");
+  assert_device(r, 0, 0, "gpu-1");
+  dra_result_free(r);
+  dra_close(ctx);
+}
+
 static void schedules_and_lists(void **state) {
   (void)state;
   dra_ctx *ctx = open_cluster();
@@ -317,6 +359,8 @@ int main(void) {
       cmocka_unit_test(allocates_pod_after_pod),
       cmocka_unit_test(unsatisfiable_and_explained),
       cmocka_unit_test(cel_runtime_error),
+      cmocka_unit_test(search_bounds),
+      cmocka_unit_test(as_stored_allocations_hold_devices),
       cmocka_unit_test(schedules_and_lists),
       cmocka_unit_test(bad_arguments),
   };

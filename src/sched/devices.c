@@ -164,8 +164,9 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
     obj_vec *v = nd ? &nd->claims : &d->global_claims;
     for (size_t i = 0; i < v->n; i++)
       if (v->v[i] == h->obj) v->v[i] = claim;
-    if (nd) node_devices_reset(nd); /* its index points into the old object */
-    else dirty_all(d);
+    /* the indexes point into the old object; the devices in use are the same */
+    if (nd) node_devices_reset(nd);
+    else strmap_each(&d->nodes, reset_each, NULL);
     store_obj_unref(h->obj);
     h->obj = store_obj_ref(claim);
     return false;

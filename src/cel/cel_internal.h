@@ -191,7 +191,7 @@ typedef struct cel_lib {
 } cel_lib;
 
 extern cel_lib cel_lib_std, cel_lib_strings, cel_lib_lists, cel_lib_regex, cel_lib_net, cel_lib_semver,
-    cel_lib_quantity, cel_lib_dra, cel_lib_optional, cel_lib_sets, cel_lib_time;
+    cel_lib_quantity, cel_lib_dra, cel_lib_optional, cel_lib_sets, cel_lib_time, cel_lib_url;
 
 void cel_env_init(void); /* parses all signatures once (thread-safe) */
 /* Overloads of `name` (member or global); NULL when none. */

@@ -811,7 +811,11 @@ static cel_node *unary(parser *p) {
     tok_kind k = p->tok.kind;
     int count = 0;
     while (p->tok.kind == k) {
-      count++;
+      if (p->depth + ++count > MAX_DEPTH) { /* each operator nests the tree */
+        syntax_error(p, p->tok.pos, "expression recursion limit exceeded: %d", MAX_DEPTH);
+        p->depth--;
+        return NULL;
+      }
       next(p);
     }
     if (k == T_MINUS && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {

@@ -125,7 +125,7 @@ static void errors_are_never_false(void **state) {
   assert_int_equal(eval("2 in device.attributes['dra.example.com'].ids", &err), 1);
 }
 
-static void time_types_and_format(void **state) {
+static void time_url_and_format(void **state) {
   (void)state;
   cel_error err;
   static const char *const truths[] = {
@@ -138,6 +138,10 @@ static void time_types_and_format(void **state) {
       "timestamp('2023-01-01T00:00:00+01:00').getHours('UTC') == 23",
       "'%s has %d, %.2f%% %x'.format([device.driver, 3, 45.678, 255]) == 'dra.example.com has 3, 45.68% ff'",
       "'%s'.format([[1, 'a']]) == '[1, a]'",
+      "url('https://u@example.com:8443/a/b?x=1&x=2#f').getHost() == 'example.com:8443'",
+      "url('https://[::1]:80/').getHostname() == '::1' && url('https://e.com:8443/').getPort() == '8443'",
+      "url('https://e.com/a/b?x=1&x=2&y=%20z').getQuery() == {'x': ['1', '2'], 'y': [' z']}",
+      "isURL('/absolute') && !isURL('relative') && !isURL('')",
   };
   for (size_t i = 0; i < sizeof truths / sizeof *truths; i++) {
     int r = eval(truths[i], &err);
@@ -250,7 +254,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
-      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_types_and_format),
+      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_format),
       cmocka_unit_test(derived_attributes),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),

@@ -113,6 +113,17 @@ static bool claim_allocatable(sched_cycle *cy, const resource_claim *c, strbuf *
   return true;
 }
 
+/* PreFilter: the claims to allocate can be allocated at all; otherwise the
+ * pod's message (the same for every node). */
+static char *prefilter(sched_cycle *cy, size_t n_nodes) {
+  strbuf err = STRBUF_INIT;
+  for (size_t i = 0; i < cy->n_claims && !err.len; i++)
+    if (cy->claims[i].to_allocate) claim_allocatable(cy, cy->claims[i].c, &err);
+  char *msg = err.len ? sched_histogram_message(&(sched_histogram){0}, n_nodes, sb_str(&err)) : NULL;
+  sb_free(&err);
+  return msg;
+}
+
 /* NodeResourcesFit leaves names served by DRA to this plugin. */
 static bool served_by_dra(void *user, const atom *name) {
   sched_cycle *cy = user;
@@ -277,24 +288,13 @@ void sched_schedule_one(sched_loop *l, const char *key) {
   if (!resolve_claims(&cy, &msg)) goto park;
   sched_extended_needs(l, p, &cy.ext);
   sched_pod_requests(p, &cy.requests);
-  {
-    strbuf err = STRBUF_INIT;
-    for (size_t i = 0; i < cy.n_claims && !err.len; i++)
-      if (cy.claims[i].to_allocate) claim_allocatable(&cy, cy.claims[i].c, &err);
-    size_t n_nodes;
-    sched_nodes(l, &n_nodes);
-    if (err.len) {
-      msg = sched_histogram_message(&(sched_histogram){0}, n_nodes, sb_str(&err));
-      sb_free(&err);
-      goto park;
-    }
-  }
+  size_t n_nodes;
+  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  if ((msg = prefilter(&cy, n_nodes))) goto park;
   scan sc = {.cy = &cy, .cs = &cs, .sig = cy.n_to_allocate && !cy.ext.n ? claims_signature(&cy) : 0};
   sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(&cy);
   sc.unavailable = xcalloc(cy.n_claims + 1, sizeof *sc.unavailable);
   sc.batch = xcalloc(cy.n_claims + 2, sizeof *sc.batch);
-  size_t n_nodes;
-  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
   /* First pass: nodes known not to fit these claims are skipped outright.
    * Only when nothing fits, a second pass collects every node's reason. */
   if (sc.sig && !l->opt.explain) scan_nodes(&sc, nodes, n_nodes, true);

@@ -15,7 +15,7 @@
  *    has no uint64); larger literals are doubles; .inf/.nan are an error
  *    ("json: unsupported value: +Inf"), as in sigs.k8s.io/yaml.
  *  - non-string keys become strings as sigs.k8s.io/yaml does: yes -> "true",
- *    0x10 -> "16", 1.5 -> "1.5" (float32 'g'); a null key or a collection
+ *    0x10 -> "16", 1.5 -> "1.5" (float32 'g'); a null, uint64 or collection
  *    key is an error.
  *  - anchors and aliases copy values (at most DOC_MAX_ALIAS_NODES plus
  *    DOC_ALIAS_RATIO times the nodes written out in the stream, else

@@ -185,14 +185,21 @@ static void float_key(strbuf *key, double f) {
   else go_format_float_g(key, f, 32);
 }
 
-static void register_anchor(yreader *r, const yaml_char_t *name, const built *b) {
-  if (!name) return;
+/* Takes the anchor's slot before its node is read, so that an alias inside
+ * the node is known to point at itself. Returns the slot + 1, 0 for none. */
+static size_t open_anchor(yreader *r, const yaml_char_t *name) {
+  if (!name) return 0;
   if (r->n_anchors == r->cap_anchors) {
     r->cap_anchors = r->cap_anchors ? r->cap_anchors * 2 : 8;
     r->anchors = xrealloc(r->anchors, r->cap_anchors * sizeof *r->anchors);
   }
-  anchor *a = &r->anchors[r->n_anchors++];
-  a->name = xstrdup((const char *)name);
+  r->anchors[r->n_anchors] = (anchor){.name = xstrdup((const char *)name)};
+  return ++r->n_anchors;
+}
+
+static void close_anchor(yreader *r, size_t slot, const built *b) {
+  if (!slot) return;
+  anchor *a = &r->anchors[slot - 1];
   a->value = json_incref(b->v);
   a->nodes = b->nodes;
   a->height = b->height;
@@ -211,6 +218,10 @@ static bool expand_alias(yreader *r, const yaml_event_t *ev, built *out) {
   for (size_t i = r->n_anchors; i-- > 0;) {
     anchor *a = &r->anchors[i];
     if (strcmp(a->name, name)) continue;
+    if (!a->value) {
+      fail_at(r, ev->start_mark, "anchor '%s' value contains itself", name);
+      return false;
+    }
     /* Copies may reach a fixed allowance plus a multiple of the text's own
      * nodes, so memory stays linear in the input (no billion laughs). */
     size_t budget = DOC_MAX_ALIAS_NODES + DOC_ALIAS_RATIO * r->parsed_nodes;
@@ -280,11 +291,18 @@ static int parse_key(yreader *r, yaml_event_t *ev, strbuf *key) {
     yr_value rv;
     bool ok = merge || resolve_scalar(r, ev, &rv);
     if (ok && !merge && !(rv.kind == YR_FLOAT && !isfinite(rv.f))) ok = (v = value_of(r, ev, &rv)) != NULL;
-    if (v && ev->data.scalar.anchor) register_anchor(r, ev->data.scalar.anchor, &(built){v, 1, 0});
-    if (ok && !merge && rv.kind == YR_UINT) sb_printf(key, "%llu", (unsigned long long)rv.u);
-    else if (ok && !merge && rv.kind == YR_FLOAT) float_key(key, rv.f);
+    if (v) close_anchor(r, open_anchor(r, ev->data.scalar.anchor), &(built){v, 1, 0});
+    if (ok && !merge && rv.kind == YR_UINT) {
+      fail_at(r, at, "unsupported map key of type: uint64"); /* as sigs.k8s.io/yaml */
+      ok = false;
+    } else if (ok && !merge && rv.kind == YR_FLOAT) {
+      float_key(key, rv.f);
+    }
     yaml_event_delete(ev);
-    if (!ok || merge) return ok ? 0 : -1;
+    if (!ok || merge) {
+      json_decref(v);
+      return ok ? 0 : -1;
+    }
     if (key->len) {
       json_decref(v);
       return 1;
@@ -297,7 +315,7 @@ static int parse_key(yreader *r, yaml_event_t *ev, strbuf *key) {
     v = b.v;
   } else {
     yaml_event_delete(ev);
-    fail_at(r, at, "mapping keys must be scalars (complex keys are not supported)");
+    fail_at(r, at, "invalid map key: a key must be a scalar");
     return -1;
   }
   int rc = 1;
@@ -306,7 +324,7 @@ static int parse_key(yreader *r, yaml_event_t *ev, strbuf *key) {
   else if (json_is_real(v)) float_key(key, json_real_value(v));
   else if (json_is_boolean(v)) sb_puts(key, json_is_true(v) ? "true" : "false");
   else {
-    fail_at(r, at, "unsupported map key of type %s", json_is_null(v) ? "null" : "collection");
+    fail_at(r, at, "unsupported map key of type: %s", json_is_null(v) ? "null" : "collection");
     rc = -1;
   }
   json_decref(v);
@@ -400,30 +418,30 @@ static bool parse_mapping(yreader *r, const yaml_event_t *start, built *out) {
  * partial tree, which the caller releases. */
 static bool parse_node(yreader *r, yaml_event_t *ev, built *out, bool root_items) {
   bool ok;
-  const yaml_char_t *anchor_name = NULL;
+  size_t slot = 0;
   if (ev->type != YAML_ALIAS_EVENT) r->parsed_nodes++;
   switch (ev->type) {
   case YAML_SCALAR_EVENT: {
     yr_value rv;
+    slot = open_anchor(r, ev->data.scalar.anchor);
     ok = resolve_scalar(r, ev, &rv) && (out->v = value_of(r, ev, &rv)) != NULL;
     out->nodes = 1;
-    anchor_name = ev->data.scalar.anchor;
     break;
   }
   case YAML_ALIAS_EVENT: ok = expand_alias(r, ev, out); break;
   case YAML_SEQUENCE_START_EVENT:
+    slot = open_anchor(r, ev->data.sequence_start.anchor);
     ok = parse_sequence(r, ev, out, root_items);
-    anchor_name = ev->data.sequence_start.anchor;
     break;
   case YAML_MAPPING_START_EVENT:
+    slot = open_anchor(r, ev->data.mapping_start.anchor);
     ok = parse_mapping(r, ev, out);
-    anchor_name = ev->data.mapping_start.anchor;
     break;
   default:
     fail_at(r, ev->start_mark, "unexpected YAML event");
     ok = false;
   }
-  if (ok) register_anchor(r, anchor_name, out);
+  if (ok) close_anchor(r, slot, out);
   yaml_event_delete(ev);
   return ok;
 }

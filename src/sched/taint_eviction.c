@@ -106,6 +106,24 @@ static int cmp_claim(const void *a, const void *b) {
   return c ? c : strcmp(x->name, y->name);
 }
 
+typedef struct next_ctx {
+  sched_loop *l;
+  int64_t when;
+} next_ctx;
+
+static void earliest(void *ctx, store_obj *claim) {
+  next_ctx *n = ctx;
+  int64_t w = claim_deadline(n->l, claim->object->typed);
+  if (w > n->l->opt.now && w < n->when) n->when = w;
+}
+
+int64_t sched_loop_next_deadline(sched_loop *l) {
+  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) || !sched_devices_any_no_execute(l)) return 0;
+  next_ctx n = {l, NEVER};
+  sched_devices_each_held(l, earliest, &n);
+  return n.when == NEVER ? 0 : n.when;
+}
+
 bool sched_taint_eviction(sched_loop *l) {
   if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) || !sched_devices_any_no_execute(l)) return false;
   claims_vec cv = {0};

@@ -2,7 +2,8 @@
  * events only: objects created after the loop started are picked up; a pod
  * deleted later gives its device back and its generated claim is deleted; a
  * PodGroup deleted later releases and deletes the group's claim; a loop
- * started on a filled store replays what is there. */
+ * started on a filled store replays what is there; a tolerated NoExecute
+ * taint gives a deadline and evicts when the clock reaches it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,10 +129,46 @@ static void test_group_deleted_releases_claim(void **state) {
   store_close(st);
 }
 
+static const char *tainted =
+    "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
+    "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-1-gpus}\n"
+    "spec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n  - name: gpu-0\n    taints: [{key: broken, effect: NoExecute, timeAdded: '2026-01-01T00:00:00Z'}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ml}\nspec:\n  devices:\n"
+    "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"
+    "        tolerations: [{key: broken, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n---\n"
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ml}\nspec:\n  containers:\n  - {name: c, image: busybox}\n"
+    "  resourceClaims:\n  - {name: gpu, resourceClaimName: c}\n";
+
+/* A tolerated NoExecute taint evicts once the clock passes timeAdded + 60s. */
+static void test_eviction_deadline(void **state) {
+  (void)state;
+  int64_t now = 1767225600;
+  store_options so = {.clock = fixed_clock, .clock_user = &now};
+  store *st = store_memory_open(&so);
+  sched_options opt = {.now = now};
+  gates_default(&opt.gates);
+  sched_loop *l = sched_loop_new(st, &opt);
+  create_all(st, "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n");
+  create_all(st, tainted);
+  sched_loop_run(l);
+  assert_string_equal(node_of(st, "p"), "node-1");
+  assert_int_equal(sched_loop_next_deadline(l), now + 60);
+  sched_loop_set_now(l, now + 60);
+  sched_loop_run(l);
+  assert_string_equal(node_of(st, "p"), "gone");
+  assert_int_equal(sched_loop_next_deadline(l), 0);
+  sched_loop_free(l);
+  store_close(st);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pod_deleted_releases_device),
       cmocka_unit_test(test_group_deleted_releases_claim),
+      cmocka_unit_test(test_eviction_deadline),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

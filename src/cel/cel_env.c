@@ -8,7 +8,7 @@
 #include <string.h>
 
 static cel_lib *const libs[] = {&cel_lib_std, &cel_lib_strings, &cel_lib_lists, &cel_lib_regex, &cel_lib_net,
-                                &cel_lib_semver, &cel_lib_quantity, &cel_lib_dra, &cel_lib_optional, &cel_lib_sets, &cel_lib_time, &cel_lib_url};
+                                &cel_lib_semver, &cel_lib_quantity, &cel_lib_dra, &cel_lib_optional, &cel_lib_sets, &cel_lib_time, &cel_lib_url, &cel_lib_format};
 
 typedef struct {
   const char *name;

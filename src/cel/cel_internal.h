@@ -191,7 +191,7 @@ typedef struct cel_lib {
 } cel_lib;
 
 extern cel_lib cel_lib_std, cel_lib_strings, cel_lib_lists, cel_lib_regex, cel_lib_net, cel_lib_semver,
-    cel_lib_quantity, cel_lib_dra, cel_lib_optional, cel_lib_sets, cel_lib_time, cel_lib_url;
+    cel_lib_quantity, cel_lib_dra, cel_lib_optional, cel_lib_sets, cel_lib_time, cel_lib_url, cel_lib_format;
 
 void cel_env_init(void); /* parses all signatures once (thread-safe) */
 /* Overloads of `name` (member or global); NULL when none. */
@@ -273,6 +273,9 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
                              cel_compile_result *res);
 
 /* shared helpers */
+bool cel_parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos);
+/* url.ParseRequestURI's verdict; on failure err gets its message. */
+bool cel_url_valid(const char *s, size_t n, cel_val *err);
 void cel_regex_release(void); /* frees this thread's compiled patterns */
 bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err);
 uint64_t cel_sat_add(uint64_t a, uint64_t b);

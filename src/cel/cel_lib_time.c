@@ -61,7 +61,7 @@ static bool digits(const char *s, size_t n, int64_t *out) {
 }
 
 /* RFC 3339: 2006-01-02T15:04:05[.frac](Z|+hh:mm|-hh:mm). */
-static bool parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos) {
+bool cel_parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos) {
   int64_t y, mo, d, h, mi, se;
   if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':')
     return false;
@@ -154,7 +154,7 @@ FN(f_timestamp) {
   if (a[0].kind == V_TIMESTAMP) return a[0];
   if (a[0].kind == V_INT) return ts(a[0].i, 0);
   int64_t sec, nanos;
-  if (!parse_rfc3339(a[0].s, a[0].len, &sec, &nanos))
+  if (!cel_parse_rfc3339(a[0].s, a[0].len, &sec, &nanos))
     return cel_err("timestamp conversion error: parsing time \"%.*s\" as RFC 3339", (int)a[0].len, a[0].s);
   return ts(sec, nanos);
 }

@@ -74,6 +74,13 @@ static const char *parse_url(const char *s, size_t n, url_parts *u) {
   return NULL;
 }
 
+bool cel_url_valid(const char *s, size_t n, cel_val *err) {
+  url_parts u;
+  const char *e = parse_url(s, n, &u);
+  if (e) *err = cel_err("parse \"%.*s\": %s", (int)n, s, e);
+  return !e;
+}
+
 FN(f_url) {
   UNUSED;
   url_parts *u = cel_scratch_alloc(sizeof *u);

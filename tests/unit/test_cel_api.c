@@ -125,7 +125,7 @@ static void errors_are_never_false(void **state) {
   assert_int_equal(eval("2 in device.attributes['dra.example.com'].ids", &err), 1);
 }
 
-static void time_url_and_format(void **state) {
+static void time_url_and_formats(void **state) {
   (void)state;
   cel_error err;
   static const char *const truths[] = {
@@ -142,6 +142,12 @@ static void time_url_and_format(void **state) {
       "url('https://[::1]:80/').getHostname() == '::1' && url('https://e.com:8443/').getPort() == '8443'",
       "url('https://e.com/a/b?x=1&x=2&y=%20z').getQuery() == {'x': ['1', '2'], 'y': [' z']}",
       "isURL('/absolute') && !isURL('relative') && !isURL('')",
+      "!format.dns1123Label().validate('my-name').hasValue()",
+      "format.dns1123Label().validate('My_Name').value()[0].startsWith('a lowercase RFC 1123 label')",
+      "!format.named('uuid').value().validate('550e8400-e29b-41d4-a716-446655440000').hasValue()",
+      "!format.named('nope').hasValue() && !format.dns1123LabelPrefix().validate('my-prefix-').hasValue()",
+      "format.qualifiedName().validate('a/b/c').hasValue() && !format.qualifiedName().validate('example.com/MyName').hasValue()",
+      "format.date().validate('2023-02-30').value() == ['invalid date']",
   };
   for (size_t i = 0; i < sizeof truths / sizeof *truths; i++) {
     int r = eval(truths[i], &err);
@@ -254,7 +260,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
-      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_format),
+      cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),
       cmocka_unit_test(derived_attributes),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),

@@ -16,8 +16,10 @@
  *
  * One context may be used by one thread at a time; separate contexts are
  * independent. Strings returned by the library stay valid until the next
- * call on the same context, unless the call says the caller frees them with
- * dra_free(). Out-of-memory aborts the process. */
+ * call on the same context, unless the call says otherwise: text the caller
+ * frees with dra_free(), or that belongs to a dra_result (an allocation,
+ * read-only and independent of its context until dra_result_free).
+ * Out-of-memory aborts the process. */
 #ifndef DRA_H
 #define DRA_H
 #include <stddef.h>
@@ -194,9 +196,18 @@ DRA_API void dra_result_free(dra_result *result); /* NULL is fine */
  *                       "pairs", "failingPairs", "examples": [{"a", "aRequest", "b", "bRequest"}],
  *                       "missingAttribute": [device]}]}]}
  * where the counts are devices left after each filter: on the node
- * (visible), selected by the class, by the request, and not in use (free).
- * DRA_OK whenever it could look: *text is the explanation, freed by the
- * caller with dra_free. */
+ * (visible), selected by the class, by the request, and not in use (free);
+ * a request whose selectors fail to evaluate has "error" and counts up to
+ * the device that failed. The text form says the same, e.g.
+ *   claim team-a/c:
+ *     request gpu (class gpu.example.com, ExactCount): needs 2
+ *       devices the node can see: 2
+ *       passing class selectors: 2
+ *       passing request selectors: 1
+ *       free: 1
+ * On DRA_OK (also when the claims fit, or the allocator would fail) *text
+ * is the explanation, freed by the caller with dra_free; the errors are
+ * those of dra_allocate's arguments. */
 DRA_API dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
                                char **text);
 

@@ -6,7 +6,9 @@
 #include "dra_api_ctx.h"
 #include "alloc/alloc.h"
 #include "api/codec.h"
+#include "store/strmap.h"
 #include "util/die.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,37 @@ static bool is_allocated(const store_obj *o) { return claim_of(o)->status.alloca
 static void list_kind(dra_ctx *ctx, api_kind kind, store_list *out) {
   store_query q = {.kind = kind, .order = STORE_BY_CREATION};
   if (store_list_query(ctx->objects, &q, out) != STORE_OK) *out = (store_list){0};
+}
+
+static const char *node_of_slice(const resource_slice *s) {
+  return s->spec.node_name && s->spec.node_name[0] ? s->spec.node_name : "";
+}
+
+/* The slices the allocator needs on node_name, in store order: those of
+ * every pool that is not local to another node. A pool is local to a node
+ * when each of its slices names that node in spec.nodeName (the split the
+ * scheduler makes); another node's pools cannot give devices here, and
+ * leaving them out keeps the index the size of one node's devices. */
+static const void **slices_for(const store_list *l, const char *node_name, size_t *n) {
+  strmap pool_node = {0}; /* "<driver atom id>/<pool atom id>" -> node name, "" for none or several */
+  char(*keys)[24] = xcalloc(l->n + 1, sizeof *keys);
+  for (size_t i = 0; i < l->n; i++) {
+    const resource_slice *s = l->items[i]->object->typed;
+    snprintf(keys[i], sizeof keys[i], "%u/%u", s->spec.driver ? s->spec.driver->id : 0,
+             s->spec.pool.name ? s->spec.pool.name->id : 0);
+    const char *seen = strmap_get(&pool_node, keys[i]);
+    if (!seen) strmap_put(&pool_node, keys[i], (void *)node_of_slice(s));
+    else if (strcmp(seen, node_of_slice(s))) strmap_put(&pool_node, keys[i], (void *)"");
+  }
+  const void **v = xcalloc(l->n + 1, sizeof *v);
+  *n = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    const char *pool_on = strmap_get(&pool_node, keys[i]);
+    if (!pool_on[0] || !strcmp(pool_on, node_name)) v[(*n)++] = l->items[i]->object->typed;
+  }
+  strmap_free(&pool_node, NULL);
+  free(keys);
+  return v;
 }
 
 /* The typed objects of a list, for alloc_input; only_allocated keeps the claims with an allocation. */
@@ -121,7 +154,7 @@ static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_nam
   v->typed = xcalloc(v->n_picked + 1, sizeof *v->typed);
   for (size_t i = 0; i < v->n_picked; i++) v->typed[i] = claim_of(v->picked[i]);
   v->in.gates = ctx->gates;
-  v->in.slices = (const resource_slice *const *)typed_of(&v->slices, false, &v->in.n_slices);
+  v->in.slices = (const resource_slice *const *)slices_for(&v->slices, node_name, &v->in.n_slices);
   v->in.classes = (const device_class *const *)typed_of(&v->classes, false, &v->in.n_classes);
   v->in.allocated = (const resource_claim *const *)typed_of(&v->claims, true, &v->in.n_allocated);
   v->ix = alloc_index_new(&v->in);

@@ -7,7 +7,11 @@
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* The fixed words of go-yaml's resolve map. */
+/* The fixed words of go-yaml's resolve map, less one deliberate difference:
+ * go-yaml v2 also reads the single letters y, Y, n and N as booleans, but
+ * YAML 1.2, go-yaml v3 and PyYAML read them as strings, and tools that
+ * write YAML for dra (PyYAML's dumper among them) leave them unquoted. A
+ * value such as `string: Y` would otherwise be refused as a wrong type. */
 typedef struct word {
   const char *text;
   size_t len;
@@ -20,14 +24,16 @@ typedef struct word {
   WORD(lower, kind, value), WORD(capital, kind, value), WORD(upper, kind, value)
 
 static const word words[] = {
-    WORD("y", YR_BOOL, 1), WORD("Y", YR_BOOL, 1), WORDS3("yes", "Yes", "YES", YR_BOOL, 1),
+    WORDS3("yes", "Yes", "YES", YR_BOOL, 1),
     WORDS3("true", "True", "TRUE", YR_BOOL, 1), WORDS3("on", "On", "ON", YR_BOOL, 1),
-    WORD("n", YR_BOOL, 0), WORD("N", YR_BOOL, 0), WORDS3("no", "No", "NO", YR_BOOL, 0),
+    WORDS3("no", "No", "NO", YR_BOOL, 0),
     WORDS3("false", "False", "FALSE", YR_BOOL, 0), WORDS3("off", "Off", "OFF", YR_BOOL, 0),
     WORD("", YR_NULL, 0), WORD("~", YR_NULL, 0), WORDS3("null", "Null", "NULL", YR_NULL, 0),
     WORDS3(".nan", ".NaN", ".NAN", YR_FLOAT, NAN), WORDS3(".inf", ".Inf", ".INF", YR_FLOAT, INFINITY),
     WORDS3("+.inf", "+.Inf", "+.INF", YR_FLOAT, INFINITY), WORDS3("-.inf", "-.Inf", "-.INF", YR_FLOAT, -INFINITY),
 };
+
+bool yaml_is_v2_letter_bool(const char *s, size_t len) { return len == 1 && strchr("yYnN", s[0]); }
 
 static bool resolve_word(const char *s, size_t len, yr_value *out) {
   if (len > 5) return false; /* the longest word is "false" */

@@ -30,6 +30,9 @@ typedef struct yr_value {
 yr_kind yaml_resolve_plain(const char *s, size_t len, yr_value *out);
 /* go-yaml v2's parseTimestamp: the four layouts it tries with time.Parse. */
 bool yaml_is_timestamp(const char *s, size_t len);
+/* y, Y, n or N: booleans to go-yaml v2 but strings to dra (see
+ * yaml_resolve.c); the writer quotes them for go-yaml readers. */
+bool yaml_is_v2_letter_bool(const char *s, size_t len);
 /* go-yaml v2's isBase60Float (quoted on output for YAML 1.1 readers). */
 bool yaml_is_base60_float(const char *s, size_t len);
 

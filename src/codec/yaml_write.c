@@ -34,7 +34,7 @@ static void emit_string(yaml_emitter_t *e, const char *s, size_t len, bool is_ke
   yr_value rv;
   yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
   if (memchr(s, '\n', len)) style = YAML_LITERAL_SCALAR_STYLE;
-  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len) || (is_key && len == 2 && !memcmp(s, "<<", 2)))
+  else if (yaml_resolve_plain(s, len, &rv) != YR_STR || yaml_is_base60_float(s, len) || yaml_is_v2_letter_bool(s, len) || (is_key && len == 2 && !memcmp(s, "<<", 2)))
     style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
   emit_scalar(e, s, len, style);
 }

@@ -18,9 +18,9 @@ static const scalar_case cases[] = {
     /* null */
     {"", "null"}, {"~", "null"}, {"null", "null"}, {"Null", "null"}, {"NULL", "null"}, {"nULL", "\"nULL\""},
     /* YAML 1.1 bools */
-    {"true", "true"}, {"True", "true"}, {"TRUE", "true"}, {"tRUE", "\"tRUE\""}, {"y", "true"}, {"Y", "true"},
+    {"true", "true"}, {"True", "true"}, {"TRUE", "true"}, {"tRUE", "\"tRUE\""}, {"y", "\"y\""}, {"Y", "\"Y\""},
     {"yes", "true"}, {"Yes", "true"}, {"YES", "true"}, {"on", "true"}, {"On", "true"}, {"ON", "true"},
-    {"false", "false"}, {"n", "false"}, {"N", "false"}, {"no", "false"}, {"No", "false"}, {"NO", "false"},
+    {"false", "false"}, {"n", "\"n\""}, {"N", "\"N\""}, {"no", "false"}, {"No", "false"}, {"NO", "false"},
     {"off", "false"}, {"Off", "false"}, {"OFF", "false"}, {"yEs", "\"yEs\""},
     /* ints */
     {"0", "0"}, {"-0", "0"}, {"+12", "12"}, {"1_000", "1000"}, {"0x1F", "31"}, {"0X1f", "31"}, {"-0x10", "-16"},

@@ -183,7 +183,17 @@ int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eva
   if (root->test && !dev->error) { /* boolean fast path: no values built */
     cel_eval ev;
     cel_val device, e;
-    setup(&ev, p, dev, NULL, opts, &device);
+    if (p->ast.nslots || !root->fused) {
+      setup(&ev, p, dev, NULL, opts, &device);
+    } else { /* fused device comparisons read nothing but the device */
+      cel_scratch_reset();
+      ev.device = dev;
+      ev.opts = opts;
+      ev.cost = 0;
+      ev.cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
+      ev.cost_exceeded = false;
+      ev.stop.s = NULL;
+    }
     int r = root->test(&ev, root, &e);
     if (!ev.cost_exceeded && r >= 0) return r;
     if (ev.cost_exceeded) e = ev.stop.s ? ev.stop : cel_err("operation cancelled: actual cost limit exceeded");

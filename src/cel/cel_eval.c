@@ -557,8 +557,14 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   }
   plan_fast(n, device_env);
   n->eval = eval_fn(n);
-  if (n->fast == F_AND || n->fast == F_OR) n->test = test_logic;
-  if (n->eval == ev_device_eq_const) n->test = test_device_eq_const;
+  if (n->fast == F_AND || n->fast == F_OR) {
+    n->test = test_logic;
+    n->fused = n->args[0]->fused && n->args[1]->fused;
+  }
+  if (n->eval == ev_device_eq_const) {
+    n->test = test_device_eq_const;
+    n->fused = true;
+  }
 }
 
 

@@ -77,7 +77,11 @@ typedef struct cel_val {
 
 /* ---- scratch memory of one evaluation (thread-local, reused) ---- */
 void *cel_scratch_alloc(size_t n);
-void cel_scratch_reset(void);
+void cel_scratch_release(void); /* frees overflow chunks, rewinds the fixed block */
+extern _Thread_local bool cel_scratch_dirty;
+static inline void cel_scratch_reset(void) {
+  if (cel_scratch_dirty) cel_scratch_release();
+}
 char *cel_scratch_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 cel_val cel_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -131,6 +135,7 @@ typedef int (*cel_testfn)(struct cel_eval *ev, const struct cel_node *n, struct 
 typedef struct cel_node {
   cel_evalfn eval; /* set by cel_plan */
   cel_testfn test; /* set by cel_plan for &&, || and fused comparisons; NULL otherwise */
+  bool fused;      /* this test and all below it only read the device */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;

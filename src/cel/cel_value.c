@@ -20,11 +20,13 @@ typedef struct overflow {
 } overflow;
 
 static _Thread_local _Alignas(16) unsigned char scratch_fixed[SCRATCH_FIXED];
+_Thread_local bool cel_scratch_dirty; /* anything allocated since the last reset */
 static _Thread_local size_t scratch_used;
 static _Thread_local overflow *scratch_over;
 
 void *cel_scratch_alloc(size_t n) {
   n = (n + 15) & ~(size_t)15;
+  cel_scratch_dirty = true;
   if (n <= SCRATCH_FIXED - scratch_used) {
     void *p = scratch_fixed + scratch_used;
     scratch_used += n;
@@ -37,7 +39,8 @@ void *cel_scratch_alloc(size_t n) {
   return o->data;
 }
 
-void cel_scratch_reset(void) {
+void cel_scratch_release(void) {
+  cel_scratch_dirty = false;
   scratch_used = 0;
   while (scratch_over) {
     overflow *n = scratch_over->next;
@@ -47,7 +50,7 @@ void cel_scratch_reset(void) {
 }
 
 void cel_thread_release(void) {
-  cel_scratch_reset();
+  cel_scratch_release();
   cel_regex_release();
 }
 

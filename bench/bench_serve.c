@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,19 +121,67 @@ static void *creator(void *arg) {
   return NULL;
 }
 
+/* Reads the watch response's chunked body: appends decoded bytes to
+ * out (cap bytes) and returns how many, 0 at the end. */
+typedef struct chunked {
+  int fd;
+  char raw[65536];
+  size_t have, at;
+  size_t left; /* bytes left in the current chunk */
+  bool headers_done;
+} chunked;
+
+static int raw_byte(chunked *c) {
+  if (c->at == c->have) {
+    ssize_t r = read(c->fd, c->raw, sizeof c->raw);
+    if (r <= 0) return -1;
+    c->have = (size_t)r;
+    c->at = 0;
+  }
+  return (unsigned char)c->raw[c->at++];
+}
+
+static size_t chunked_read(chunked *c, char *out, size_t cap) {
+  if (!c->headers_done) { /* skip the status line and headers */
+    int state = 0, ch;
+    while (state < 4 && (ch = raw_byte(c)) >= 0) state = (ch == (state % 2 ? '\n' : '\r')) ? state + 1 : (ch == '\r');
+    c->headers_done = true;
+  }
+  if (!c->left) {
+    char line[32];
+    size_t n = 0;
+    int ch;
+    while ((ch = raw_byte(c)) >= 0 && ch != '\n')
+      if (ch != '\r' && n + 1 < sizeof line) line[n++] = (char)ch;
+    if (ch < 0) return 0;
+    line[n] = 0;
+    if (!n) return chunked_read(c, out, cap); /* the CRLF after a chunk */
+    c->left = strtoul(line, NULL, 16);
+    if (!c->left) return 0;
+  }
+  size_t n = 0;
+  while (n < cap && c->left) {
+    int ch = raw_byte(c);
+    if (ch < 0) break;
+    out[n++] = (char)ch;
+    c->left--;
+  }
+  return n;
+}
+
 /* Follows the pod watch; marks each pod bound when nodeName shows up. */
 static void *watcher(void *arg) {
   (void)arg;
-  int fd = connect_server();
+  chunked c = {.fd = connect_server()};
   const char *req = "GET /api/v1/namespaces/default/pods?watch=1 HTTP/1.1\r\nHost: bench\r\n\r\n";
-  if (write(fd, req, strlen(req)) < 0) return NULL;
+  if (write(c.fd, req, strlen(req)) < 0) return NULL;
   static char buf[1 << 20];
   size_t got = 0;
   int bound = 0;
   while (bound < n_pods) {
-    ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
-    if (r <= 0) break;
-    got += (size_t)r;
+    size_t r = chunked_read(&c, buf + got, sizeof buf - 1 - got);
+    if (!r) break;
+    got += r;
     buf[got] = 0;
     char *line = buf, *nl;
     while ((nl = strchr(line, '\n'))) {
@@ -150,7 +199,7 @@ static void *watcher(void *arg) {
     got = (size_t)(buf + got - line);
     memmove(buf, line, got);
   }
-  close(fd);
+  close(c.fd);
   return NULL;
 }
 

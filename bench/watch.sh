@@ -19,8 +19,9 @@ start() { # command prefix...
   for i in $(seq 600); do [ -s "$tmp/data/kubeconfig" ] && break; sleep 0.05; done
   addr=$(sed -n 's|.*server: http://||p' "$tmp/data/kubeconfig")
 }
-stop() {
-  kill -TERM $server; wait $server || true; server=
+stop() { # SIGTERM again while it runs: under valgrind a first one can be lost
+  while kill -TERM $server 2>/dev/null && ! grep -q '^State:.*zombie' /proc/$server/status 2>/dev/null; do sleep 2; done
+  wait $server || true; server=
 }
 for w in "$watchers" 1; do
   start

@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One change to write: the version (referenced, immutable) is encoded to
+ * JSON by the writer thread, off the store's lock. */
 typedef struct pending_row {
   bool deleted;
-  int kind;
-  char *namespace_, *name, *json;
-  uint64_t rv, created_rv;
+  store_obj *obj;
+  uint64_t rv;
 } pending_row;
 
 typedef struct durable_store {
@@ -53,15 +54,7 @@ static const char *const schema_sql =
 /* Called by the memory store for every change, in order, under its lock. */
 static void on_change(void *user, const store_event *ev) {
   durable_store *d = user;
-  const object_meta *m = store_obj_meta(ev->obj);
-  pending_row row = {.deleted = ev->type == STORE_DELETED, .kind = ev->obj->object->info->kind,
-                     .namespace_ = xstrdup(m->namespace_ ? m->namespace_ : ""), .name = xstrdup(m->name ? m->name : ""),
-                     .rv = ev->rv, .created_rv = ev->obj->created_rv};
-  if (!row.deleted) {
-    json_t *j = api_object_encode(ev->obj->object);
-    row.json = json_dumps(j, JSON_COMPACT);
-    json_decref(j);
-  }
+  pending_row row = {.deleted = ev->type == STORE_DELETED, .obj = store_obj_ref(ev->obj), .rv = ev->rv};
   pthread_mutex_lock(&d->lock);
   if (d->n_queue == d->cap_queue) {
     d->cap_queue = d->cap_queue ? d->cap_queue * 2 : 64;
@@ -83,17 +76,24 @@ static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
                 SQLITE_OK &&
             sqlite3_prepare_v2(db, "UPDATE revision SET rv=? WHERE id=0", -1, &rev, NULL) == SQLITE_OK;
   for (size_t i = 0; ok && i < n; i++) {
+    const store_obj *o = rows[i].obj;
+    const object_meta *m = store_obj_meta(o);
     sqlite3_stmt *st = rows[i].deleted ? del : up;
     sqlite3_reset(st);
-    sqlite3_bind_int(st, 1, rows[i].kind);
-    sqlite3_bind_text(st, 2, rows[i].namespace_, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, rows[i].name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 1, o->object->info->kind);
+    sqlite3_bind_text(st, 2, m->namespace_ ? m->namespace_ : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, m->name ? m->name : "", -1, SQLITE_STATIC);
+    char *json = NULL;
     if (!rows[i].deleted) {
+      json_t *j = api_object_encode(o->object);
+      json = json_dumps(j, JSON_COMPACT);
+      json_decref(j);
       sqlite3_bind_int64(st, 4, (sqlite3_int64)rows[i].rv);
-      sqlite3_bind_int64(st, 5, (sqlite3_int64)rows[i].created_rv);
-      sqlite3_bind_text(st, 6, rows[i].json, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(st, 5, (sqlite3_int64)o->created_rv);
+      sqlite3_bind_text(st, 6, json, -1, SQLITE_STATIC);
     }
     ok = sqlite3_step(st) == SQLITE_DONE;
+    free(json);
   }
   if (ok && n) {
     sqlite3_bind_int64(rev, 1, (sqlite3_int64)rows[n - 1].rv);
@@ -108,11 +108,7 @@ static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
 }
 
 static void free_rows(pending_row *rows, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free(rows[i].namespace_);
-    free(rows[i].name);
-    free(rows[i].json);
-  }
+  for (size_t i = 0; i < n; i++) store_obj_unref(rows[i].obj);
   free(rows);
 }
 

@@ -27,7 +27,11 @@
  *    outside items[i] are dropped with the List itself.
  *  - JSON: "{" first (after blanks) selects the JSON reader, which accepts
  *    concatenated objects; Go's error wording; invalid UTF-8 and lone
- *    surrogates become U+FFFD as Go does. */
+ *    surrogates become U+FFFD as Go does.
+ *  Checked against kubectl 1.32 (create --dry-run=client -o json); known
+ *  differences: duplicates keep the first value (kubectl: the last), -0.0
+ *  becomes 0 (kubectl prints -0), and libyaml accepts YAML 1.2's "\/"
+ *  escape, which go-yaml rejects. */
 #ifndef DRA_DOC_H
 #define DRA_DOC_H
 #include "util/strbuf.h"

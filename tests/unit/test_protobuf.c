@@ -1,7 +1,7 @@
 /* test_protobuf.c: the protobuf wire-format writer (varints, tags, nested
  * lengths, from the encoding guide's examples) and the openapi.v2.Document
  * encoding of a small Swagger document, byte for byte against gnostic's
- * field numbers. */
+ * field numbers; the served /openapi/v2 in both forms. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "server/openapi.h"
 #include "server/openapi_v2_pb.h"
 #include "server/protobuf.h"
 
@@ -108,10 +109,37 @@ static void accept_header(void **state) {
   assert_false(openapi_v2_pb_accepted(NULL));
 }
 
+static bool contains(const strbuf *sb, const char *s) { return memmem(sb->buf, sb->len, s, strlen(s)) != NULL; }
+
+/* The whole served document encodes (no key without a protobuf field), with
+ * the kinds and their group-version-kind extensions kubectl looks up. */
+static void served_document(void **state) {
+  (void)state;
+  route r;
+  assert_int_equal(route_parse("/openapi/v2", &r), ROUTE_OPENAPI_V2);
+  http_request req = {.method = "GET", .path = "/openapi/v2",
+                      .accept = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"};
+  http_response pb = {0}, json = {0};
+  srv_openapi(&r, &req, &pb);
+  assert_int_equal(pb.status, 200);
+  assert_string_equal(pb.content_type, OPENAPI_V2_PB_CONTENT_TYPE);
+  assert_int_equal((unsigned char)pb.body.buf[0], 0x4a); /* definitions come first (sorted keys) */
+  assert_true(contains(&pb.body, "io.k8s.api.resource.v1.ResourceSlice"));
+  assert_true(contains(&pb.body, "x-kubernetes-group-version-kind"));
+  assert_true(contains(&pb.body, "[{\"group\": \"resource.k8s.io\", \"kind\": \"DeviceClass\", \"version\": \"v1\"}]"));
+  req.accept = "application/json";
+  srv_openapi(&r, &req, &json);
+  assert_int_equal(json.status, 200);
+  assert_true(contains(&json.body, "\"swagger\":\"2.0\""));
+  http_response_free(&pb);
+  http_response_free(&json);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(varints),      cmocka_unit_test(fields),          cmocka_unit_test(nested_long_message),
       cmocka_unit_test(empty_nested_message), cmocka_unit_test(swagger_document), cmocka_unit_test(accept_header),
+      cmocka_unit_test(served_document),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,7 +169,10 @@ DRA_API dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char 
  * a List whose items are in claim order (with DRA_ALLOC_STORE, the stored
  * versions). Owned by the result. */
 DRA_API const char *dra_result_json(const dra_result *result);
-/* How many claims the result allocated, and the i-th as "namespace/name"
+/* The node the claims are allocated for: dra_allocate's node_name, or the
+ * pod's spec.nodeName for dra_get_pod_result (NULL while it is pending). */
+DRA_API const char *dra_result_node(const dra_result *result);
+/* How many claims the result holds, and the i-th as "namespace/name"
  * (NULL past the end). */
 DRA_API size_t dra_result_claim_count(const dra_result *result);
 DRA_API const char *dra_result_claim(const dra_result *result, size_t claim);
@@ -228,6 +231,15 @@ DRA_API dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *
  * allocator's text explanation for every pending pod ("" for none), freed
  * by the caller with dra_free; without, explain must be NULL. */
 DRA_API dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain);
+
+/* Where a pod stands, as records: dra_result_node is its node (NULL while
+ * pending) and the claims are those of its spec.resourceClaims (named, or
+ * made from a template as status.resourceClaimStatuses says) and of its
+ * extended resources that are allocated, in that order, with their stored
+ * versions as JSON. namespace_ NULL or "" means "default". On DRA_OK
+ * *result is freed by the caller with dra_result_free; DRA_NOT_FOUND
+ * without such a pod. */
+DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result);
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */

@@ -1,9 +1,9 @@
-/* dra_api_alloc.c: dra_allocate and dra_explain of include/dra.h, and the
- * dra_result they hand back: the structured allocator (alloc/alloc.h) run
- * over the objects of a context's store as they are stored, as
- * `dra allocate` runs it over its input, with the optional write-back of
- * the allocations into the store. */
+/* dra_api_alloc.c: dra_allocate and dra_explain of include/dra.h: the
+ * structured allocator (alloc/alloc.h) run over the objects of a context's
+ * store as they are stored, as `dra allocate` runs it over its input, with
+ * the optional write-back of the allocations into the store. */
 #include "dra_api_ctx.h"
+#include "dra_api_result.h"
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "store/strmap.h"
@@ -11,19 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct result_claim {
-  const char *ref; /* "namespace/name" */
-  dra_device *devices;
-  size_t n_devices;
-} result_claim;
-
-struct dra_result {
-  arena *a; /* the allocations, the names and the devices */
-  result_claim *claims;
-  size_t n;
-  char *json;
-};
 
 /* What one call reads from the store: references that keep the objects,
  * and the allocator's view of them. */
@@ -163,50 +150,31 @@ static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_nam
 
 static const node *node_of(const alloc_view *v) { return v->node_obj->object->typed; }
 
-/* ---- results ---- */
-
-static void describe_claim(arena *a, const api_object *claim, const allocation_result *alloc, result_claim *out) {
-  const object_meta *m = api_object_meta(claim);
-  out->ref = arena_printf(a, "%s/%s", m->namespace_, m->name);
-  const device_request_allocation_result_list none = {0};
-  const device_request_allocation_result_list *res = alloc->devices ? &alloc->devices->results : &none;
-  out->n_devices = res->n;
-  out->devices = arena_calloc(a, res->n + 1, sizeof *out->devices);
-  for (uint32_t i = 0; i < res->n; i++) {
-    const device_request_allocation_result *d = &res->items[i];
-    out->devices[i] = (dra_device){d->request, d->driver->str, d->pool->str, d->device->str, d->admin_access};
-  }
-}
-
 /* Fills r from the allocator's outcome: each claim with its allocation, written to the store with
  * DRA_ALLOC_STORE. Stops at the first claim the store refuses. */
 static dra_status build_result(dra_ctx *ctx, const alloc_view *v, const alloc_outcome *res, unsigned flags,
                                dra_result *r) {
-  r->n = v->n_picked;
-  r->claims = arena_calloc(r->a, r->n + 1, sizeof *r->claims);
-  json_t *items = json_array();
   for (size_t i = 0; i < v->n_picked && ctx->err == DRA_OK; i++) {
     api_object *c = api_object_clone(v->picked[i]->object);
     resource_claim *typed = c->typed;
     typed->status.allocation = arena_calloc(c->arena, 1, sizeof *typed->status.allocation);
     codec_copy(c->arena, &allocation_result_desc, res->allocations[i], typed->status.allocation);
-    describe_claim(r->a, c, res->allocations[i], &r->claims[i]);
     if (!(flags & DRA_ALLOC_STORE)) {
-      json_array_append_new(items, api_object_encode(c));
+      dra_result_add(r, c);
       api_object_free(c);
       continue;
     }
     store_obj *stored = NULL;
     store_status st = store_update(ctx->objects, c, &stored);
     if (st == STORE_OK) {
-      json_array_append_new(items, api_object_encode(stored->object));
+      dra_result_add(r, stored->object);
       store_obj_unref(stored);
     } else {
       dra_fail_store(ctx, st, c->info, api_object_meta(c)->name, NULL, 0);
       api_object_free(c);
     }
   }
-  r->json = dra_json_text(json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", items));
+  dra_result_seal(r);
   return ctx->err;
 }
 
@@ -217,15 +185,16 @@ dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *
   alloc_view v;
   if (view_open(ctx, "dra_allocate", node_name, claims, flags, DRA_ALLOC_STORE, result, &v) != DRA_OK)
     return ctx->err;
-  dra_result *r = xcalloc(1, sizeof *r);
-  r->a = arena_new();
+  dra_result *r = dra_result_new(v.n_picked, node_name);
+  arena *out = arena_new();
   alloc_outcome res;
   alloc_limits lim = {.max_steps = ctx->alloc_max_steps, .timeout_seconds = ctx->alloc_timeout_seconds};
-  alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, &lim, r->a, &res);
+  alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, &lim, out, &res);
   if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, NULL, 0, res.error);
   else if (res.status == ALLOC_UNSATISFIABLE)
     dra_failf(ctx, DRA_UNSATISFIABLE, "the claims cannot be allocated on node %s", node_name);
   else build_result(ctx, &v, &res, flags, r);
+  arena_free(out);
   view_free(&v);
   if (ctx->err == DRA_OK) *result = r;
   else dra_result_free(r);
@@ -249,23 +218,4 @@ void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_secon
   if (!ctx) return;
   ctx->alloc_max_steps = max_steps;
   ctx->alloc_timeout_seconds = timeout_seconds;
-}
-
-const char *dra_result_json(const dra_result *r) { return r ? r->json : NULL; }
-size_t dra_result_claim_count(const dra_result *r) { return r ? r->n : 0; }
-const char *dra_result_claim(const dra_result *r, size_t claim) {
-  return r && claim < r->n ? r->claims[claim].ref : NULL;
-}
-size_t dra_result_device_count(const dra_result *r, size_t claim) {
-  return r && claim < r->n ? r->claims[claim].n_devices : 0;
-}
-const dra_device *dra_result_device(const dra_result *r, size_t claim, size_t i) {
-  return i < dra_result_device_count(r, claim) ? &r->claims[claim].devices[i] : NULL;
-}
-
-void dra_result_free(dra_result *r) {
-  if (!r) return;
-  arena_free(r->a);
-  free(r->json);
-  free(r);
 }

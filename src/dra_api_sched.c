@@ -1,8 +1,11 @@
 /* dra_api_sched.c: dra_schedule of include/dra.h: the control loop
  * (sched/loop.h) run over a context's store until it is idle, as
- * `dra schedule` runs it over a restored dump. */
+ * `dra schedule` runs it over a restored dump; and dra_get_pod_result,
+ * where a pod stands afterwards. */
 #include "dra_api_ctx.h"
+#include "dra_api_result.h"
 #include "sched/loop.h"
+#include <string.h>
 
 dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   if (!ctx) return DRA_MISUSE;
@@ -20,5 +23,43 @@ dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
     *explain = sb_detach(&text);
   }
   sched_loop_free(loop);
+  return DRA_OK;
+}
+
+/* The name of the claim a pod's entry refers to: its own, or the one made
+ * for it from a template; NULL when there is none yet. */
+static const atom *claim_name_of(const pod *p, const pod_resource_claim *entry) {
+  if (entry->resource_claim_name) return entry->resource_claim_name;
+  for (uint32_t i = 0; i < p->status.resource_claim_statuses.n; i++)
+    if (p->status.resource_claim_statuses.items[i].name == entry->name)
+      return p->status.resource_claim_statuses.items[i].resource_claim_name;
+  return NULL;
+}
+
+static void add_if_allocated(dra_ctx *ctx, const char *ns, const atom *claim, dra_result *r) {
+  store_obj *o = NULL;
+  if (!claim || store_get(ctx->objects, KIND_RESOURCE_CLAIM, ns, claim->str, &o) != STORE_OK) return;
+  if (((const resource_claim *)o->object->typed)->status.allocation) dra_result_add(r, o->object);
+  store_obj_unref(o);
+}
+
+dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result) {
+  if (!ctx) return DRA_MISUSE;
+  dra_begin(ctx);
+  if (!name || !result) return dra_fail(ctx, DRA_MISUSE, NULL, 0, "dra_get_pod_result: name and result are required");
+  *result = NULL;
+  const char *ns = namespace_ && *namespace_ ? namespace_ : "default";
+  store_obj *o = NULL;
+  store_status st = store_get(ctx->objects, KIND_POD, ns, name, &o);
+  if (st != STORE_OK) return dra_fail_store(ctx, st, api_kind_info_of(KIND_POD), name, NULL, 0);
+  const pod *p = o->object->typed;
+  const pod_resource_claim_list *entries = &p->spec.resource_claims;
+  const pod_extended_resource_claim_status *extended = p->status.extended_resource_claim_status;
+  dra_result *r = dra_result_new(entries->n + 1, p->spec.node_name && *p->spec.node_name ? p->spec.node_name : NULL);
+  for (uint32_t i = 0; i < entries->n; i++) add_if_allocated(ctx, ns, claim_name_of(p, &entries->items[i]), r);
+  if (extended) add_if_allocated(ctx, ns, extended->resource_claim_name, r);
+  dra_result_seal(r);
+  store_obj_unref(o);
+  *result = r;
   return DRA_OK;
 }

@@ -5,7 +5,8 @@
  * field of a disabled feature gate it dropped. Then it allocates that claim
  * on node-1 with the structured allocator, keeping the allocation in the
  * store, prints the device chosen, runs the claim controller and scheduler
- * until idle, and prints the pods they bound.
+ * until idle, and prints where each pod went with the devices of its
+ * claims, then the pods as JSON.
  *
  * Build against an installed libdra:
  *   cc embed.c $(pkg-config --cflags --libs dra) -o embed
@@ -27,6 +28,16 @@ static int fail(dra_ctx *ctx, const char *what, dra_status st) {
   fprintf(stderr, "embed: %s: %s: %s\n", what, dra_status_name(st), dra_errmsg(ctx));
   dra_close(ctx);
   return 1;
+}
+
+/* One line per allocated device of a result. */
+static void print_result(const char *what, const dra_result *result) {
+  for (size_t c = 0; c < dra_result_claim_count(result); c++)
+    for (size_t i = 0; i < dra_result_device_count(result, c); i++) {
+      const dra_device *d = dra_result_device(result, c, i);
+      printf("%s %s on %s: request %s -> %s/%s/%s\n", what, dra_result_claim(result, c), dra_result_node(result),
+             d->request, d->driver, d->pool, d->device);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -57,15 +68,17 @@ int main(int argc, char **argv) {
   dra_result *result = NULL;
   if ((st = dra_allocate(ctx, "node-1", claims, DRA_ALLOC_STORE, &result)) != DRA_OK)
     return fail(ctx, "dra_allocate", st);
-  for (size_t c = 0; c < dra_result_claim_count(result); c++)
-    for (size_t i = 0; i < dra_result_device_count(result, c); i++) {
-      const dra_device *d = dra_result_device(result, c, i);
-      printf("allocated %s on node-1: request %s -> %s/%s/%s\n", dra_result_claim(result, c), d->request, d->driver,
-             d->pool, d->device);
-    }
+  print_result("allocated", result);
   dra_result_free(result);
 
   if ((st = dra_schedule(ctx, 0, NULL)) != DRA_OK) return fail(ctx, "dra_schedule", st);
+  const char *const pods[] = {"trainer", "inference"};
+  for (size_t p = 0; p < 2; p++) {
+    if ((st = dra_get_pod_result(ctx, "team-a", pods[p], &result)) != DRA_OK) return fail(ctx, "dra_get_pod_result", st);
+    printf("pod team-a/%s: %s\n", pods[p], dra_result_node(result) ? dra_result_node(result) : "pending");
+    print_result("  uses", result);
+    dra_result_free(result);
+  }
   if ((st = dra_list_json(ctx, "pods", "team-a", &json)) != DRA_OK) return fail(ctx, "dra_list_json", st);
   puts("pods after scheduling:");
   fputs(json, stdout);

@@ -3,7 +3,7 @@
  * records and JSON, allocation pod after pod with the write-back, claims
  * that do not fit, a CEL runtime error, search bounds, a dump loaded as
  * stored, the explanation's counts in text and JSON, pods scheduled and
- * read back, and every bad argument. */
+ * read back as JSON and as records, and every bad argument. */
 #include "dra.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -88,6 +88,7 @@ static void allocates_without_changing_the_store(void **state) {
   assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
   assert_string_equal(dra_errmsg(ctx), "");
   assert_int_equal(dra_result_claim_count(r), 2);
+  assert_string_equal(dra_result_node(r), "node-1");
   assert_string_equal(dra_result_claim(r, 0), "team-a/any-gpu");
   assert_string_equal(dra_result_claim(r, 1), "team-a/h100");
   assert_null(dra_result_claim(r, 2));
@@ -252,6 +253,14 @@ static void schedules_and_lists(void **state) {
   load_claim(ctx, "too-big", 3, NULL);
   load_pod(ctx, "runs", "small");
   load_pod(ctx, "waits", "too-big");
+  static const char templated[] = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+                                  "metadata: {name: one-gpu, namespace: team-a}\n"
+                                  "spec:\n  spec:\n    devices:\n      requests:\n"
+                                  "      - {name: gpu, exactly: {deviceClassName: gpu}}\n---\n"
+                                  "apiVersion: v1\nkind: Pod\nmetadata: {name: templated, namespace: team-a}\n"
+                                  "spec:\n  containers:\n  - {name: main, image: busybox, resources: {claims: [{name: gpu}]}}\n"
+                                  "  resourceClaims:\n  - {name: gpu, resourceClaimTemplateName: one-gpu}\n";
+  assert_int_equal(dra_load_buffer(ctx, "templated.yaml", templated, strlen(templated), 0), DRA_OK);
   char *explain = NULL;
   assert_int_equal(dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &explain), DRA_OK);
   contains(explain, "pod team-a/waits:\n");
@@ -262,6 +271,28 @@ static void schedules_and_lists(void **state) {
   char *pod = get(ctx, "Pod", "runs");
   contains(pod, "\"nodeName\": \"node-1\"");
   dra_free(pod);
+
+  /* Where each pod stands, as records. */
+  dra_result *r = NULL;
+  assert_int_equal(dra_get_pod_result(ctx, "team-a", "runs", &r), DRA_OK);
+  assert_string_equal(dra_result_node(r), "node-1");
+  assert_int_equal(dra_result_claim_count(r), 1);
+  assert_string_equal(dra_result_claim(r, 0), "team-a/small");
+  assert_device(r, 0, 0, "gpu-0");
+  contains(dra_result_json(r), "\"reservedFor\": [");
+  dra_result_free(r);
+  assert_int_equal(dra_get_pod_result(ctx, "team-a", "templated", &r), DRA_OK);
+  assert_string_equal(dra_result_node(r), "node-1");
+  assert_int_equal(dra_result_claim_count(r), 1);
+  assert_int_equal(strncmp(dra_result_claim(r, 0), "team-a/templated-gpu-", 21), 0);
+  assert_device(r, 0, 0, "gpu-1");
+  dra_result_free(r);
+  assert_int_equal(dra_get_pod_result(ctx, "team-a", "waits", &r), DRA_OK);
+  assert_null(dra_result_node(r));
+  assert_int_equal(dra_result_claim_count(r), 0);
+  contains(dra_result_json(r), "\"items\": []");
+  dra_result_free(r);
+
   pod = get(ctx, "pods", "waits");
   assert_null(strstr(pod, "nodeName"));
   contains(pod, "\"reason\": \"Unschedulable\"");
@@ -336,8 +367,17 @@ static void bad_arguments(void **state) {
   assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"deployments\"");
   assert_null(text);
 
+  assert_int_equal(dra_get_pod_result(NULL, "team-a", "p", &r), DRA_MISUSE);
+  assert_int_equal(dra_get_pod_result(ctx, "team-a", NULL, &r), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_get_pod_result: name and result are required");
+  assert_int_equal(dra_get_pod_result(ctx, "team-a", "p", NULL), DRA_MISUSE);
+  assert_int_equal(dra_get_pod_result(ctx, NULL, "p", &r), DRA_NOT_FOUND);
+  assert_string_equal(dra_errmsg(ctx), "pods \"p\" not found");
+  assert_null(r);
+
   /* Results: NULL is an empty result. */
   assert_null(dra_result_json(NULL));
+  assert_null(dra_result_node(NULL));
   assert_int_equal(dra_result_claim_count(NULL), 0);
   assert_null(dra_result_claim(NULL, 0));
   assert_int_equal(dra_result_device_count(NULL, 0), 0);

@@ -3,7 +3,8 @@
 # into a temporary prefix, builds examples/embed with only
 # `pkg-config --cflags --libs dra` from that prefix (shared library, rpath),
 # checks the program really uses the installed library and that the library
-# exports exactly the calls the installed dra.h declares, runs it on
+# exports exactly the calls the installed dra.h declares, that the header
+# compiles as C++, runs it on
 # examples/embed/cluster.yaml (load, validate, allocate, schedule, list) and
 # compares with examples/embed/expected.txt.
 # Usage (CTest does this from the repository root): sh tests/embed_install.sh build/dra
@@ -40,6 +41,13 @@ if ! diff -u "$tmp/declared" "$tmp/exported" >"$tmp/calls"; then
   echo "embed_install: dra.h and libdra.so disagree (- declared only, + exported only):" >&2
   cat "$tmp/calls" >&2
   exit 1
+fi
+# The header is usable from C++ too (extern "C", nothing C-only), when there is a C++ compiler.
+if command -v c++ >/dev/null 2>&1; then
+  printf '#include <dra.h>\nint main() { dra_ctx *c = nullptr; dra_result *r = nullptr;\n'\
+'  return dra_open(&c, nullptr) + dra_allocate(c, "n", nullptr, DRA_ALLOC_STORE, &r); }\n' >"$tmp/cxx.cc"
+  # shellcheck disable=SC2046
+  c++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags dra) "$tmp/cxx.cc"
 fi
 "$tmp/embed" examples/embed/cluster.yaml >"$tmp/out"
 diff -u examples/embed/expected.txt "$tmp/out"

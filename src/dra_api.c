@@ -128,9 +128,7 @@ static void batch_free(batch *b) {
   *b = (batch){0};
 }
 
-static bool is_field_problem(const field_error *e) {
-  return !strncmp(e->body, "unknown field ", 14) || !strncmp(e->body, "duplicate field ", 16);
-}
+static bool is_field_problem(const field_error *e) { return e->type == FE_UNKNOWN_FIELD; }
 
 /* kube-apiserver's BadRequest text for a body that does not decode: a
  * malformed value fails decoding outright, so only such errors are listed

@@ -198,7 +198,7 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
       strbuf sb = STRBUF_INIT;
       sb_puts(&sb, "unknown field ");
       sb_go_quote(&sb, fp_str(path));
-      fe_decode(errs, fp_str(path), sb_str(&sb));
+      fe_unknown_field(errs, fp_str(path), sb_str(&sb));
       sb_free(&sb);
       fp_pop(path, mark);
       continue;

@@ -87,9 +87,26 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
   for (size_t i = 0; i < n_dup_fields; i++) {
     char msg[1024];
     snprintf(msg, sizeof msg, "duplicate field \"%s\"", dup_fields[i]);
-    fe_decode(errs, dup_fields[i], msg);
+    fe_unknown_field(errs, dup_fields[i], msg);
   }
   return o;
+}
+
+char *api_decode_failure_message(const api_kind_info *info, const errlist *errs) {
+  bool malformed = false;
+  for (size_t i = 0; i < errs->n; i++) malformed = malformed || errs->items[i].type == FE_DECODE;
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", info->name, info->version, info->name,
+            malformed ? "" : "strict decoding error: ");
+  size_t k = 0;
+  for (size_t i = 0; i < errs->n; i++) {
+    if (errs->items[i].type != (malformed ? FE_DECODE : FE_UNKNOWN_FIELD)) continue;
+    if (k++) sb_puts(&sb, ", ");
+    char *t = field_error_text(&errs->items[i]);
+    sb_puts(&sb, t);
+    free(t);
+  }
+  return sb_detach(&sb);
 }
 
 json_t *api_object_encode(const api_object *o) { return codec_encode(o->info->desc, o->typed); }

@@ -58,6 +58,11 @@ static inline object_meta *api_object_meta(const api_object *o) { return &api_ob
  * keys found while reading (dup_fields) are reported as decode errors too. */
 api_object *api_object_decode(const json_t *root, const char *const *dup_fields, size_t n_dup_fields,
                               errlist *errs);
+/* kube-apiserver's text for an object that could not be decoded:
+ * `<Kind> in version "<v>" cannot be handled as a <Kind>: ` then the
+ * malformed values (FE_DECODE) when there are any, else `strict decoding
+ * error: ` and the unknown or duplicate fields. malloc'd. */
+char *api_decode_failure_message(const api_kind_info *info, const errlist *errs);
 json_t *api_object_encode(const api_object *o);
 api_object *api_object_new(api_kind k); /* empty object with apiVersion/kind set */
 api_object *api_object_clone(const api_object *o);

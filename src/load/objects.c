@@ -70,14 +70,9 @@ char *loaded_object_decode_report(const loaded_object *lo) {
     }
     return sb_detach(&sb);
   }
-  sb_printf(&sb, "Error from server (BadRequest): error when creating \"%s\": %s in version \"%s\" cannot be handled as a %s: strict decoding error: ",
-            lo->file, lo->obj->info->name, lo->obj->info->version, lo->obj->info->name);
-  for (size_t i = 0; i < lo->errs.n; i++) {
-    if (i) sb_puts(&sb, ", ");
-    char *t = field_error_text(&lo->errs.items[i]);
-    sb_puts(&sb, t);
-    free(t);
-  }
+  char *msg = api_decode_failure_message(lo->obj->info, &lo->errs);
+  sb_printf(&sb, "Error from server (BadRequest): error when creating \"%s\": %s", lo->file, msg);
+  free(msg);
   return sb_detach(&sb);
 }
 

@@ -21,24 +21,10 @@ static bool field_validation_mode(const http_request *req, field_validation *out
   return true;
 }
 
-static bool is_field_problem(const field_error *e) {
-  return !strncmp(e->body, "unknown field ", 14) || !strncmp(e->body, "duplicate field ", 16);
-}
-
-static void cannot_handle(http_response *resp, const srv_resource *res, const char *what, const errlist *errs,
-                          bool only_field_problems) {
-  strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", res->kind, res->version, res->kind, what);
-  size_t k = 0;
-  for (size_t i = 0; i < errs->n; i++) {
-    if (only_field_problems != is_field_problem(&errs->items[i])) continue;
-    if (k++) sb_puts(&sb, ", ");
-    char *t = field_error_text(&errs->items[i]);
-    sb_puts(&sb, t);
-    free(t);
-  }
-  srv_status_bad_request(resp, sb_str(&sb));
-  sb_free(&sb);
+static void cannot_handle(http_response *resp, const api_object *obj, const errlist *errs) {
+  char *msg = api_decode_failure_message(obj->info, errs);
+  srv_status_bad_request(resp, msg);
+  free(msg);
 }
 
 static api_object *decode(const route *r, const http_request *req, json_t *root, const char *const *dups,
@@ -65,11 +51,9 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
   errlist errs = {0};
   api_object *obj = api_object_decode(root, dups, n_dups, &errs);
   size_t field_problems = 0;
-  for (size_t i = 0; i < errs.n; i++) field_problems += is_field_problem(&errs.items[i]);
-  if (obj && errs.n > field_problems) {
-    cannot_handle(resp, res, "", &errs, false);
-  } else if (obj && field_problems && mode == FV_STRICT) {
-    cannot_handle(resp, res, "strict decoding error: ", &errs, true);
+  for (size_t i = 0; i < errs.n; i++) field_problems += errs.items[i].type == FE_UNKNOWN_FIELD;
+  if (obj && (errs.n > field_problems || (field_problems && mode == FV_STRICT))) {
+    cannot_handle(resp, obj, &errs);
   } else if (obj) {
     if (mode == FV_WARN)
       for (size_t i = 0; i < errs.n; i++) {

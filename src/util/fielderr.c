@@ -145,10 +145,11 @@ void fe_internal(errlist *e, fpath *p, const char *detail) {
 }
 
 void fe_decode(errlist *e, const char *field, const char *text) { errlist_add(e, FE_DECODE, field, text); }
+void fe_unknown_field(errlist *e, const char *field, const char *text) { errlist_add(e, FE_UNKNOWN_FIELD, field, text); }
 
 char *field_error_text(const field_error *fe) {
   strbuf sb = STRBUF_INIT;
-  if (fe->type == FE_DECODE || !fe->field[0]) {
+  if (fe->type == FE_DECODE || fe->type == FE_UNKNOWN_FIELD || !fe->field[0]) {
     sb_puts(&sb, fe->body);
   } else {
     sb_puts(&sb, fe->field);
@@ -191,14 +192,15 @@ const char *fe_reason(fe_type t) {
   case FE_TOO_LONG: return "FieldValueTooLong";
   case FE_TOO_MANY: return "FieldValueTooMany";
   case FE_INTERNAL: return "InternalError";
-  case FE_DECODE: return "FieldValueInvalid";
+  case FE_DECODE:
+  case FE_UNKNOWN_FIELD: return "FieldValueInvalid";
   }
   return "FieldValueInvalid";
 }
 
 bool errlist_has_decode(const errlist *e) {
   for (size_t i = 0; i < e->n; i++)
-    if (e->items[i].type == FE_DECODE) return true;
+    if (e->items[i].type == FE_DECODE || e->items[i].type == FE_UNKNOWN_FIELD) return true;
   return false;
 }
 

@@ -18,7 +18,8 @@ typedef enum {
   FE_TOO_LONG,
   FE_TOO_MANY,
   FE_INTERNAL,
-  FE_DECODE /* strict decoding: unknown/duplicate field, wrong type; not a 422 */
+  FE_DECODE,       /* a malformed value (wrong type, bad quantity): always refused, not a 422 */
+  FE_UNKNOWN_FIELD /* an unknown or duplicate field: refused under fieldValidation=Strict */
 } fe_type;
 
 typedef struct field_error {
@@ -60,6 +61,7 @@ void fe_too_long(errlist *e, fpath *p, size_t max_bytes);
 void fe_too_many(errlist *e, fpath *p, size_t actual, size_t max);
 void fe_internal(errlist *e, fpath *p, const char *detail);
 void fe_decode(errlist *e, const char *field, const char *text);
+void fe_unknown_field(errlist *e, const char *field, const char *text);
 /* Appends an error with an explicit path (no fpath). */
 void errlist_add(errlist *e, fe_type t, const char *field, const char *body);
 
@@ -69,6 +71,7 @@ char *field_error_text(const field_error *fe);
 char *errlist_aggregate(const errlist *e);
 /* The Status cause reason (FieldValueInvalid, ...). */
 const char *fe_reason(fe_type t);
+/* Whether any error is FE_DECODE or FE_UNKNOWN_FIELD. */
 bool errlist_has_decode(const errlist *e);
 void errlist_clear(errlist *e);
 void errlist_free(errlist *e);

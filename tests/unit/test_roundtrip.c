@@ -108,25 +108,40 @@ static void test_json_field_order(void **state) {
 }
 
 /* Strict decoding: every unknown field, wrong type and bad quantity is named by path. */
-static void test_strict_decode_errors(void **state) {
-  (void)state;
-  const char *yaml = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
-                     "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        name: x\n"
-                     "        deviceClassName: c\n        count: two\n        capacity: {requests: {mem: 10Gb}}\n"
-                     "      bogus: 1\n";
+static char *decode_report(const char *yaml) {
   object_set set = {0};
   strbuf err = STRBUF_INIT;
   assert_int_equal(objects_load_buffer("t.yaml", yaml, strlen(yaml), &set, &err), 0);
   assert_int_equal(set.n, 1);
+  assert_false(loaded_object_ok(&set.items[0]));
   char *report = loaded_object_decode_report(&set.items[0]);
-  assert_non_null(strstr(report, "unknown field \"spec.devices.requests[0].exactly.name\""));
-  assert_non_null(strstr(report, "cannot unmarshal string into field spec.devices.requests[0].exactly.count of type int64"));
-  assert_non_null(strstr(report, "spec.devices.requests[0].exactly.capacity.requests[mem]: quantities must match the regular expression"));
-  assert_non_null(strstr(report, "unknown field \"spec.devices.requests[0].bogus\""));
-  assert_non_null(strstr(report, "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: strict decoding error: "));
-  free(report);
   object_set_free(&set);
   sb_free(&err);
+  return report;
+}
+
+/* Strict decoding names every problem by path. As kube-apiserver, malformed
+ * values (wrong types, bad quantities) are reported when there are any;
+ * otherwise every unknown and duplicate field, as a strict decoding error. */
+static void test_strict_decode_errors(void **state) {
+  (void)state;
+  char *report = decode_report("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+                               "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        name: x\n"
+                               "        deviceClassName: c\n        count: two\n        capacity: {requests: {mem: 10Gb}}\n"
+                               "      bogus: 1\n");
+  assert_non_null(strstr(report, "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: "));
+  assert_non_null(strstr(report, "cannot unmarshal string into field spec.devices.requests[0].exactly.count of type int64"));
+  assert_non_null(strstr(report, "spec.devices.requests[0].exactly.capacity.requests[mem]: quantities must match the regular expression"));
+  assert_null(strstr(report, "unknown field"));
+  free(report);
+  report = decode_report("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\n"
+                         "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        name: x\n"
+                         "        deviceClassName: c\n        deviceClassName: d\n      bogus: 1\n");
+  assert_non_null(strstr(report, "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: strict decoding error: "));
+  assert_non_null(strstr(report, "unknown field \"spec.devices.requests[0].exactly.name\""));
+  assert_non_null(strstr(report, "unknown field \"spec.devices.requests[0].bogus\""));
+  assert_non_null(strstr(report, "duplicate field \"spec.devices.requests[0].exactly.deviceClassName\""));
+  free(report);
 }
 
 /* Pass-through: fields of Pod/Node outside DRA survive decode+encode. */

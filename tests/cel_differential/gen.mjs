@@ -25,7 +25,7 @@ const UINT_LITS = ['0u', '1u', '2u', '5u', '10u', '42u', '9223372036854775808u',
 const DOUBLE_LITS = ['0.0', '1.0', '1.5', '-2.5', '0.1', '3.25', '1e10', '-0.5', '2.0', '1e300', '100.0'];
 const STRINGS = ['', 'a', 'ab', 'abc', 'hello', 'Hello World', 'x-y_z', '123', '-7', '3.5', 'true', 'héllo', 'ab\\ncd', '日本'];
 const BYTES_LITS = ['b""', 'b"a"', 'b"abc"', "b'xyz'", 'b"\\x41\\x42"', 'b"\\303\\251"'];
-const PATTERNS = ['a', '^a', 'c$', 'b+', '^[a-z]+$', '[0-9]', 'l{2}', 'a|z', '.*', '^h.llo$', 'x?y'];
+const PATTERNS = ['a', '^a', 'c$', 'b+', '^[a-z]+$', '[0-9]', 'l{2}', 'a|z', '.*', '^h.llo$', 'x?y', '(?i)h', '\\\\d', '\\\\w+$', '\\\\bab', '[[:alpha:]]', '\\\\pL'];
 const VARS = ['x', 'y', 'z', 'w'];
 
 // generator(seed)() returns {expr, features}: features names the
@@ -162,7 +162,10 @@ export function generator(seed) {
       case 7: return `(${str(r.pick(['a', 'b', 'z']))} in ${mapLit(d, env)})`;
       case 8: {
         const fn = r.pick(['contains', 'startsWith', 'endsWith', 'matches']);
-        const arg = fn === 'matches' ? str(r.pick(PATTERNS)) : gen('string', Math.min(d, 1), env);
+        // matches: mostly a literal pattern (checked when compiling), sometimes
+        // one computed at run time.
+        const literalPattern = fn === 'matches' && r.chance(0.8);
+        const arg = literalPattern ? str(r.pick(PATTERNS)) : gen('string', Math.min(d, 1), env);
         return `${gen('string', d, env)}.${fn}(${arg})`;
       }
       case 9: case 10: return macro(d, env, r.pick(['all', 'exists', 'exists_one']));

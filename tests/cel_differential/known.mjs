@@ -20,12 +20,13 @@ const wholeRules = [
     label: 'dra right (Kubernetes cel-go with OptOptimize): a failing constant conversion refuses the program',
     match: (e, f, r) =>
       err(r.dra, /^compile: program instantiation failed: (cannot convert|range error)/) &&
-      /\b(int|uint|double)\((["'][^"']*["']|-?[\d.]+u?)\)/.test(e),
+      /\b(int|uint|double)\((["'][^"']*["']|-?[\d.]+(e[+-]?\d+)?u?)\)/.test(e),
   },
   {
     // cel-go moduloInt64Checked: MinInt64 % -1 is an overflow error.
     label: 'peers wrong: -9223372036854775808 % -1 is 0 instead of an overflow error',
-    match: (e, f, r) => /-9223372036854775808 % /.test(e) && err(r.dra, /integer overflow/),
+    match: (e, f, r) =>
+      e.includes('-9223372036854775808') && /-9223372036854775808 % |% -1\)/.test(e) && err(r.dra, /integer overflow/),
   },
   {
     // cel-go negateInt64Checked: -(-9223372036854775808) overflows, and the
@@ -80,6 +81,13 @@ const peerRules = {
       // cel-spec standard definitions: int(uint) -> int.
       label: "@marcbachmann/cel-js wrong: no int(uint) overload",
       match: (e, x) => err(x, /no matching overload for 'int\(uint\)'/),
+    },
+    {
+      // cel-spec: matches() takes RE2 syntax; cel-js hands the pattern to
+      // JavaScript's RegExp, which has no (?i) flag group, no POSIX classes
+      // and no \pL without the u flag (@bufbuild/cel uses an RE2 port).
+      label: '@marcbachmann/cel-js wrong: matches() uses JavaScript RegExp, not RE2 ((?i), [[:alpha:]], \\pL)',
+      match: (e) => /\.matches\(["'](\(\?i\)|\[\[:alpha:\]\]|\\\\pL)/.test(e),
     },
     {
       // cel-spec standard definitions: <, <=, >, >= on bytes.

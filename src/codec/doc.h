@@ -30,8 +30,9 @@
  *    surrogates become U+FFFD as Go does.
  *  Checked against kubectl 1.32 (create --dry-run=client -o json); known
  *  differences: duplicates keep the first value (kubectl: the last), -0.0
- *  becomes 0 (kubectl prints -0), and libyaml accepts YAML 1.2's "\/"
- *  escape, which go-yaml rejects. */
+ *  becomes 0 (kubectl prints -0), libyaml accepts YAML 1.2's "\/" escape,
+ *  which go-yaml rejects, and U+0085 in a string is kept (kubectl's -o yaml
+ *  re-reads its JSON as YAML 1.1, where U+0085 is a line break, and folds it). */
 #ifndef DRA_DOC_H
 #define DRA_DOC_H
 #include "util/strbuf.h"

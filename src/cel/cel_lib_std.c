@@ -2,6 +2,7 @@
  * checks, comparisons, size/contains/startsWith/endsWith/matches, `in`,
  * indexing and the type conversions, with cel-go's overload ids. */
 #include "cel/cel_internal.h"
+#include "codec/gofloat.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -229,7 +230,8 @@ FN(f_uint) {
   case V_UINT: return *v;
   case V_INT: return v->i < 0 ? cel_err("range error") : cel_uint((uint64_t)v->i);
   case V_DOUBLE:
-    if (!(v->d > -1.0 && v->d < 18446744073709551616.0)) return cel_err("range error");
+    /* cel-go doubleToUint64Checked: any negative value (not -0.0) is out of range */
+    if (!(v->d >= 0 && v->d < 18446744073709551616.0)) return cel_err("range error");
     return cel_uint((uint64_t)v->d);
   case V_STRING: {
     char buf[64];
@@ -269,23 +271,14 @@ FN(f_double) {
 }
 
 /* Go's strconv.FormatFloat(d, 'g', -1, 64). */
+/* string(double) is Go's strconv.FormatFloat(d, 'g', -1, 64) in cel-go:
+ * shortest digits, exponent form from 1e+06 and below 1e-04. */
 size_t cel_format_double(double d, char *buf, size_t n) {
-  if (isnan(d)) return (size_t)snprintf(buf, n, "NaN");
-  if (isinf(d)) return (size_t)snprintf(buf, n, d > 0 ? "+Inf" : "-Inf");
-  if (d == 0) return (size_t)snprintf(buf, n, signbit(d) ? "-0" : "0");
-  int prec = 1;
-  char tmp[64];
-  for (; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
-    if (strtod(tmp, NULL) == d) break;
-  }
-  int exp = atoi(strchr(tmp, 'e') + 1);
-  if (exp < -4 || exp >= 21) {
-    /* Go: e+06 style with at least two exponent digits, like C */
-    return (size_t)snprintf(buf, n, "%s", tmp);
-  }
-  int decimals = prec - 1 - exp;
-  return (size_t)snprintf(buf, n, "%.*f", decimals > 0 ? decimals : 0, d);
+  strbuf sb = STRBUF_INIT;
+  go_format_float_g(&sb, d, 64);
+  size_t len = (size_t)snprintf(buf, n, "%s", sb_str(&sb));
+  sb_free(&sb);
+  return len;
 }
 
 FN(f_string) {

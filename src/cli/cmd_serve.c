@@ -6,17 +6,12 @@
 #include "server/kubeconfig.h"
 #include "server/server.h"
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t stop_requested;
-static void on_signal(int sig) {
-  (void)sig;
-  stop_requested = 1;
-}
 
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
@@ -43,6 +38,14 @@ int cmd_serve(int argc, char **argv) {
     cli_common_free(&opts);
     return 2;
   }
+  /* SIGINT and SIGTERM are blocked in every thread (the server's threads
+   * inherit the mask) and taken by sigwait() here, so a signal can't land
+   * on a worker thread and go unnoticed. */
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   srv_options so = {.listen = listen, .data_dir = data_dir, .token_file = token_file, .tls_cert_file = cert,
                     .tls_key_file = key, .gates = opts.gates};
   strbuf err = STRBUF_INIT;
@@ -66,12 +69,8 @@ int cmd_serve(int argc, char **argv) {
   printf("dra serve: kubeconfig written to %s/kubeconfig (kubectl --kubeconfig %s/kubeconfig get resourceclaims)\n",
          data_dir, data_dir);
   fflush(stdout);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  while (!stop_requested) pause();
+  int sig;
+  sigwait(&stop_signals, &sig);
   srv_stop(srv);
   printf("dra serve: stopped\n");
   return 0;

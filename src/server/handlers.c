@@ -52,8 +52,11 @@ static void release(request_ctx *rc) {
   rc->n_held = 0;
 }
 
-static void respond_object(http_response *resp, int code, const store_obj *o) {
-  srv_json_response(resp, code, api_object_encode(o->object));
+static void respond_object(http_response *resp, int code, store_obj *o) {
+  resp->status = code;
+  resp->content_type = "application/json";
+  sb_puts(&resp->body, store_obj_json(o));
+  sb_putc(&resp->body, '\n');
 }
 
 static void store_failure(http_response *resp, const route *r, store_status st, const char *name) {

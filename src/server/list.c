@@ -91,19 +91,21 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (srv_wants_table(req->accept)) {
     srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next));
   } else {
-    json_t *l = json_object(), *meta = json_object(), *items = json_array();
-    char kind[96], gv[300];
-    snprintf(kind, sizeof kind, "%sList", r->resource->kind);
+    char gv[600];
     if (r->resource->group[0]) snprintf(gv, sizeof gv, "%s/%s", r->resource->group, r->resource->version);
     else snprintf(gv, sizeof gv, "%s", r->resource->version);
-    json_object_set_new(l, "kind", json_string(kind));
-    json_object_set_new(l, "apiVersion", json_string(gv));
-    json_object_set_new(meta, "resourceVersion", json_string(rv));
-    if (next) json_object_set_new(meta, "continue", json_string(next));
-    json_object_set_new(l, "metadata", meta);
-    for (size_t i = 0; i < n; i++) json_array_append_new(items, api_object_encode(page[i]->object));
-    json_object_set_new(l, "items", items);
-    srv_json_response(resp, 200, l);
+    /* items are each version's shared JSON, so a list encodes nothing again */
+    resp->status = 200;
+    resp->content_type = "application/json";
+    sb_printf(&resp->body, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%s\"",
+              r->resource->kind, gv, rv);
+    if (next) sb_printf(&resp->body, ",\"continue\":\"%s\"", next);
+    sb_puts(&resp->body, "},\"items\":[");
+    for (size_t i = 0; i < n; i++) {
+      if (i) sb_putc(&resp->body, ',');
+      sb_puts(&resp->body, store_obj_json(page[i]));
+    }
+    sb_puts(&resp->body, "]}\n");
   }
   free(next);
   free(page);
@@ -147,18 +149,16 @@ typedef struct watch_stream {
   char gv[300];
 } watch_stream;
 
-static void enqueue_event(watch_stream *w, const char *type, const api_object *o) {
-  json_t *ev = json_object();
-  json_object_set_new(ev, "type", json_string(type));
-  json_object_set_new(ev, "object", api_object_encode(o));
-  char *text = json_dumps(ev, JSON_COMPACT);
-  json_decref(ev);
+/* One watch event line; the object's JSON is encoded once per version and
+ * shared by every watcher. */
+static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
+  const char *object = store_obj_json(o);
   pthread_mutex_lock(&w->lock);
-  sb_puts(&w->pending, text);
-  sb_putc(&w->pending, '\n');
+  sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
+  sb_puts(&w->pending, object);
+  sb_puts(&w->pending, "}\n");
   pthread_cond_signal(&w->ready);
   pthread_mutex_unlock(&w->lock);
-  free(text);
 }
 
 static bool in_scope(const watch_stream *w, const api_object *o) {
@@ -173,7 +173,7 @@ static void on_store_event(void *user, const store_event *ev) {
   w->last_rv = ev->rv;
   if (!in_scope(w, ev->obj->object)) return;
   static const char *const names[] = {"ADDED", "MODIFIED", "DELETED"};
-  enqueue_event(w, names[ev->type], ev->obj->object);
+  enqueue_event(w, names[ev->type], ev->obj);
 }
 
 static void enqueue_bookmark(watch_stream *w) {
@@ -251,7 +251,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     store_list all = {0};
     store_list_query(s->st, &q, &all);
     for (size_t i = 0; i < all.n; i++)
-      if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]->object);
+      if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]);
     since = all.rv;
     store_list_free(&all);
   }

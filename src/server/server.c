@@ -314,6 +314,9 @@ void srv_stop(dra_server *s) {
   atomic_store(&s->stopping, true);
   if (s->daemon) MHD_stop_daemon(s->daemon);
   if (s->loop_started) {
+    pthread_mutex_lock(&s->loop_lock);
+    pthread_cond_signal(&s->loop_wake);
+    pthread_mutex_unlock(&s->loop_lock);
     pthread_join(s->loop_thread, NULL);
     store_unwatch(s->st, s->loop_watch);
     sched_loop_free(s->loop);

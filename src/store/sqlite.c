@@ -83,17 +83,12 @@ static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
     sqlite3_bind_int(st, 1, o->object->info->kind);
     sqlite3_bind_text(st, 2, m->namespace_ ? m->namespace_ : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, m->name ? m->name : "", -1, SQLITE_STATIC);
-    char *json = NULL;
     if (!rows[i].deleted) {
-      json_t *j = api_object_encode(o->object);
-      json = json_dumps(j, JSON_COMPACT);
-      json_decref(j);
       sqlite3_bind_int64(st, 4, (sqlite3_int64)rows[i].rv);
       sqlite3_bind_int64(st, 5, (sqlite3_int64)o->created_rv);
-      sqlite3_bind_text(st, 6, json, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
     }
     ok = sqlite3_step(st) == SQLITE_DONE;
-    free(json);
   }
   if (ok && n) {
     sqlite3_bind_int64(rev, 1, (sqlite3_int64)rows[n - 1].rv);

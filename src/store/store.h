@@ -34,10 +34,14 @@ typedef struct store_obj {
   uint64_t rv;              /* metadata.resourceVersion as a number */
   uint64_t created_rv;      /* rv of the create that made the object: its creation order */
   atomic_uint refs;
+  _Atomic(char *) json;     /* compact JSON, made once on first use (store_obj_json) */
 } store_obj;
 
 store_obj *store_obj_ref(store_obj *o);
 void store_obj_unref(store_obj *o); /* NULL is fine */
+/* The version as compact JSON, encoded once and shared by every reader
+ * (watch streams, the durable writer, responses). Owned by the version. */
+const char *store_obj_json(store_obj *o);
 static inline const object_meta *store_obj_meta(const store_obj *o) { return api_object_meta(o->object); }
 
 typedef enum { STORE_ADDED, STORE_MODIFIED, STORE_DELETED } store_event_type;

@@ -2,6 +2,7 @@
 #include "store/store_obj.h"
 #include "util/die.h"
 #include <stdlib.h>
+#include <jansson.h>
 
 store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   store_obj *o = xcalloc(1, sizeof *o);
@@ -20,7 +21,22 @@ store_obj *store_obj_ref(store_obj *o) {
 void store_obj_unref(store_obj *o) {
   if (!o || atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1) return;
   api_object_free((api_object *)o->object);
+  free(atomic_load(&o->json));
   free(o);
+}
+
+const char *store_obj_json(store_obj *o) {
+  char *text = atomic_load_explicit(&o->json, memory_order_acquire);
+  if (text) return text;
+  json_t *j = api_object_encode(o->object);
+  text = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  char *expected = NULL;
+  if (!atomic_compare_exchange_strong_explicit(&o->json, &expected, text, memory_order_acq_rel, memory_order_acquire)) {
+    free(text); /* another thread encoded it first */
+    return expected;
+  }
+  return text;
 }
 
 void store_list_free(store_list *l) {

@@ -5,7 +5,8 @@
  *
  * Values as kubectl hands them on (YAML -> JSON -> object):
  *  - plain scalars resolve as go-yaml v2: null/Null/NULL/~/empty; YAML 1.1
- *    bools (y/yes/on/true/n/no/off/false in lower, Capital and UPPER case);
+ *    bools (yes/on/true/no/off/false in lower, Capital and UPPER case; the
+ *    single letters y/Y/n/N are strings, as in YAML 1.2, and written quoted);
  *    ints with 0x/0o/0b/leading-0 octal and '_'; floats; timestamps and
  *    everything else stay strings; quoted and !!str scalars are strings;
  *    !!int/!!float/!!bool/!!null/!!timestamp must agree with the text;
@@ -29,7 +30,7 @@
  *    concatenated objects; Go's error wording; invalid UTF-8 and lone
  *    surrogates become U+FFFD as Go does.
  *  Checked against kubectl 1.32 (create --dry-run=client -o json); known
- *  differences: duplicates keep the first value (kubectl: the last), -0.0
+ *  differences: y/Y/n/N (above), duplicates keep the first value (kubectl: the last), -0.0
  *  becomes 0 (kubectl prints -0), libyaml accepts YAML 1.2's "\/" escape,
  *  which go-yaml rejects, and U+0085 in a string is kept (kubectl's -o yaml
  *  re-reads its JSON as YAML 1.1, where U+0085 is a line break, and folds it). */

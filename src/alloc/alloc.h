@@ -32,6 +32,10 @@ typedef struct alloc_input {
 /* The index keeps pointers into the input objects: they must outlive it. */
 alloc_index *alloc_index_new(const alloc_input *in);
 void alloc_index_free(alloc_index *ix);
+/* Marks the devices of one more allocated claim in use, exactly as if it had
+ * been the last of in->allocated; cheaper than building a new index. The
+ * index keeps no pointer into the claim. Not concurrent with alloc_run. */
+void alloc_index_hold(alloc_index *ix, const resource_claim *claim);
 
 #define ALLOC_DEFAULT_MAX_STEPS 100000000ull
 #define ALLOC_DEFAULT_TIMEOUT_SECONDS 10.0

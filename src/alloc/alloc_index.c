@@ -118,6 +118,22 @@ static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m) {
   }
 }
 
+/* "ns/name", or "name" without a namespace (copied: the index keeps no
+ * pointer into allocated claims, which may be replaced meanwhile). */
+static const char *claim_label(arena *a, const resource_claim *rc) {
+  const char *ns = rc->metadata.namespace_ ? rc->metadata.namespace_ : "";
+  const char *name = rc->metadata.name ? rc->metadata.name : "";
+  size_t nl = strlen(ns), ml = strlen(name);
+  char *s = arena_alloc(a, nl + ml + 2), *p = s;
+  if (nl) {
+    memcpy(p, ns, nl);
+    p += nl;
+    *p++ = '/';
+  }
+  memcpy(p, name, ml + 1);
+  return s;
+}
+
 /* IN-7: admin-access results are skipped; shares (with the gate on) feed the
  * shared set and the aggregated capacity; everything else is exclusive. */
 static void add_allocated(alloc_index *ix, const resource_claim *rc) {
@@ -132,13 +148,12 @@ static void add_allocated(alloc_index *ix, const resource_claim *rc) {
       if (r->consumed_capacity.set) held_add_capacity(ix->a, h, &r->consumed_capacity);
     } else {
       h->exclusive = true;
-      if (!h->holder)
-        h->holder = rc->metadata.namespace_ && rc->metadata.namespace_[0]
-                        ? arena_printf(ix->a, "%s/%s", rc->metadata.namespace_, rc->metadata.name ? rc->metadata.name : "")
-                        : arena_strdup(ix->a, rc->metadata.name ? rc->metadata.name : "");
+      if (!h->holder) h->holder = claim_label(ix->a, rc);
     }
   }
 }
+
+void alloc_index_hold(alloc_index *ix, const resource_claim *claim) { add_allocated(ix, claim); }
 
 static bool has_node_name(const char *s) { return s && s[0]; }
 
@@ -177,7 +192,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
       dv->slice = sl;
       dv->driver = drv, dv->pool = pool;
       dv->name = dv->d->name ? dv->d->name : atom_cstr("");
-      dv->held = alloc_map_get(&ix->held, drv, pool, dv->name);
+      dv->held = held_for(ix, drv, pool, dv->name); /* alloc_index_hold may fill it in later */
       dv->has_binding_conditions = dv->d->binding_conditions.n > 0;
       fill_view(a, dv);
     }

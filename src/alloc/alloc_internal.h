@@ -32,7 +32,7 @@ typedef struct alloc_dev {
   const device *d;
   const struct alloc_slice *slice;
   const atom *driver, *pool, *name;
-  alloc_held *held; /* NULL when no allocated claim refers to it */
+  alloc_held *held; /* never NULL: all flags false while no allocated claim refers to it */
   cel_device view;  /* what selectors see */
   bool has_binding_conditions; /* non-empty list */
 } alloc_dev;

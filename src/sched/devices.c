@@ -4,7 +4,9 @@
  * classes and the allocated claims that can hold devices there. A claim
  * whose allocation is pinned to one node (nodeSelector = matchFields
  * metadata.name In [node]) only dirties that node's index; anything else
- * dirties all of them. So scheduling one pod rebuilds at most one index. */
+ * dirties all of them. A newly allocated pinned claim is added to its
+ * node's index in place (alloc_index_hold), so scheduling a pod rebuilds no
+ * index; freeing devices rebuilds the node's. */
 #include "sched/devices.h"
 #include "alloc/alloc.h"
 #include "api/codec.h"
@@ -139,6 +141,15 @@ static const char *pinned_node(const allocation_result *a) {
   return r->values.items[0];
 }
 
+/* A claim pinned to nd now holds devices. Its index, when built, takes the
+ * claim as one more allocated input: it was last in the index's claim order
+ * unless claims not pinned to one node follow it, then the index is rebuilt. */
+static void hold_on_node(sched_devices *d, node_devices *nd, const resource_claim *c) {
+  if (nd->ix && !d->global_claims.n) alloc_index_hold(nd->ix, c);
+  else node_devices_reset(nd);
+  nd->epoch = ++d->seq;
+}
+
 static void unhold(sched_devices *d, held_claim *h) {
   if (h->node) {
     node_devices *nd = node_slot(d, h->node);
@@ -164,9 +175,7 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
     obj_vec *v = nd ? &nd->claims : &d->global_claims;
     for (size_t i = 0; i < v->n; i++)
       if (v->v[i] == h->obj) v->v[i] = claim;
-    /* the indexes point into the old object; the devices in use are the same */
-    if (nd) node_devices_reset(nd);
-    else strmap_each(&d->nodes, reset_each, NULL);
+    /* the indexes keep no pointer into the old object: they stay valid */
     store_obj_unref(h->obj);
     h->obj = store_obj_ref(claim);
     return false;
@@ -185,8 +194,9 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
     h->node = pin ? xstrdup(pin) : NULL;
     strmap_put(&d->held, key, h);
     if (pin) {
-      vec_push(&node_slot(d, pin)->claims, claim);
-      dirty_node(d, pin);
+      node_devices *nd = node_slot(d, pin);
+      vec_push(&nd->claims, claim);
+      hold_on_node(d, nd, c);
     } else {
       vec_push(&d->global_claims, claim);
       dirty_all(d);

@@ -7,6 +7,7 @@
 #include "sched/devices.h"
 #include "store/meta.h"
 #include "util/die.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,9 +408,11 @@ void sched_loop_set_now(sched_loop *l, int64_t now) {
   meta_format_time(now, l->now_text);
 }
 
-size_t sched_loop_run(sched_loop *l) {
+size_t sched_loop_run(sched_loop *l) { return sched_loop_run_some(l, SIZE_MAX); }
+
+size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
   size_t steps = 0;
-  for (;;) {
+  while (steps < max_steps) {
     char *key = sched_keyq_pop(&l->ctrl);
     if (key) {
       sched_controller_sync(l, key);
@@ -428,8 +431,9 @@ size_t sched_loop_run(sched_loop *l) {
       steps++;
       continue;
     }
-    return steps;
+    break;
   }
+  return steps;
 }
 
 static int cmp_parked(const void *a, const void *b) {

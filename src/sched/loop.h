@@ -47,6 +47,10 @@ void sched_loop_set_now(sched_loop *l, int64_t now);
 int64_t sched_loop_next_deadline(sched_loop *l);
 /* Processes work until every queue is empty. Returns the number of steps. */
 size_t sched_loop_run(sched_loop *l);
+/* Processes at most max_steps steps of the same work, so a caller can let
+ * others at the store in between; returns the steps taken (max_steps: work
+ * may remain). */
+size_t sched_loop_run_some(sched_loop *l, size_t max_steps);
 /* With opt.explain: "<ns>/<pod>" explanation text of each pod left pending,
  * in queue order, appended to out. */
 void sched_loop_explain(sched_loop *l, strbuf *out);

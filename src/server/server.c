@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,10 @@ static void wake_loop(void *user, const store_event *ev) {
   pthread_cond_signal(&s->loop_wake);
 }
 
+/* The control loop holds loop_lock (the store's write lock) for at most
+ * this many steps at a time, so creates are not held up by a long run. */
+#define LOOP_SLICE_STEPS 32
+
 static void *loop_main(void *arg) {
   dra_server *s = arg;
   store_sqlite_no_wait_on_this_thread();
@@ -224,7 +229,14 @@ static void *loop_main(void *arg) {
     }
     s->loop_dirty = false;
     sched_loop_set_now(s->loop, (int64_t)time(NULL));
-    sched_loop_run(s->loop);
+    if (sched_loop_run_some(s->loop, LOOP_SLICE_STEPS) == LOOP_SLICE_STEPS) {
+      /* more work: let HTTP writers at the store before the next slice */
+      s->loop_dirty = true;
+      pthread_mutex_unlock(&s->loop_lock);
+      sched_yield();
+      pthread_mutex_lock(&s->loop_lock);
+      continue;
+    }
     event_recorder_flush(s->events);
     gc_collect(s->gc);
   }

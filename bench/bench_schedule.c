@@ -1,11 +1,15 @@
-/* bench_schedule.c: the control loop at scheduler_perf's shape: N nodes with
- * one ResourceSlice of D devices each, one DeviceClass, one template, P pods
- * each with a template claim (default 500 x 10, 5000 pods; pods carry uids as
- * in a kubectl dump). Documents are
- * parsed and admitted first, outside the measurement; bench_schedule_run
- * (the function callgrind counts, see bench/schedule.sh) creates the objects
- * in a store and runs the claim controller and scheduler until idle.
- * usage: bench_schedule [nodes devices pods] */
+/* bench_schedule.c: the control loop at scheduler_perf's shapes. Shape
+ * "template" (default): N nodes with one ResourceSlice of D devices each, one
+ * DeviceClass, one template, P pods each with a template claim (default 500 x
+ * 10, 5000 pods; pods carry uids as in a kubectl dump). Shape "match": the
+ * same with five requests per claim tied by a matchAttribute constraint on a
+ * numa attribute that splits each node's devices in two (default 500 x 10,
+ * 1000 pods). Shape "podgroup": P/50 PodGroups of 50 pods sharing one group
+ * claim (default 50 x 10, 5000 pods). Documents are parsed and admitted
+ * first, outside the measurement; bench_schedule_run (the function callgrind
+ * counts, see bench/schedule.sh) creates the objects in a store and runs the
+ * claim controller and scheduler until idle.
+ * usage: bench_schedule [--shape template|match|podgroup] [nodes devices pods] */
 #include "api/admission.h"
 #include "load/objects.h"
 #include "sched/loop.h"
@@ -16,29 +20,71 @@
 #include <string.h>
 #include <time.h>
 
-static void build_yaml(strbuf *y, int nodes, int devices, int pods) {
+typedef enum { SHAPE_TEMPLATE, SHAPE_MATCH, SHAPE_PODGROUP } bench_shape;
+
+#define MATCH_REQUESTS 5
+#define GROUP_PODS 50
+
+/* Pod capacity of a node: kubelet's default, or room for a group per device. */
+static int node_pods(bench_shape shape, int devices) { return shape == SHAPE_PODGROUP ? devices * GROUP_PODS : 110; }
+
+static void put_template(strbuf *y, bench_shape shape) {
+  sb_puts(y, "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+             "metadata: {name: test-claim-template, namespace: perf}\nspec:\n  spec:\n    devices:\n      requests:\n");
+  int requests = shape == SHAPE_MATCH ? MATCH_REQUESTS : 1;
+  for (int r = 0; r < requests; r++) sb_printf(y, "      - name: req-%d\n        exactly: {deviceClassName: test-class}\n", r);
+  if (shape == SHAPE_MATCH) sb_puts(y, "      constraints:\n      - matchAttribute: test-driver.cdi.k8s.io/numa\n");
+  sb_puts(y, "---\n");
+}
+
+static void put_pod(strbuf *y, int p, const char *group) {
+  sb_printf(y,
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: test-dra-%05d, namespace: perf, uid: 00000000-0000-4000-8000-%012d}\nspec:\n",
+            p, p);
+  if (group) sb_printf(y, "  schedulingGroup: {podGroupName: %s}\n", group);
+  sb_puts(y, "  containers:\n  - {name: pause, image: registry.k8s.io/pause:3.10, resources: {claims: [{name: resource}]}}\n"
+             "  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n");
+}
+
+static void build_yaml(strbuf *y, bench_shape shape, int nodes, int devices, int pods) {
   sb_puts(y, "apiVersion: v1\nkind: Namespace\nmetadata: {name: perf}\n---\n"
              "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: test-class}\n"
-             "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"test-driver.cdi.k8s.io\"'}\n---\n"
-             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: test-claim-template, namespace: perf}\n"
-             "spec:\n  spec:\n    devices:\n      requests:\n      - name: req-0\n        exactly: {deviceClassName: test-class}\n---\n");
+             "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"test-driver.cdi.k8s.io\"'}\n---\n");
+  put_template(y, shape);
   for (int n = 0; n < nodes; n++) {
     sb_printf(y,
               "apiVersion: v1\nkind: Node\nmetadata: {name: scheduler-perf-node-%04d}\n"
-              "status:\n  allocatable: {cpu: \"4\", memory: 32Gi, pods: \"110\"}\n---\n"
+              "status:\n  allocatable: {cpu: \"4\", memory: 32Gi, pods: \"%d\"}\n---\n"
               "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: scheduler-perf-node-%04d-slice}\n"
               "spec:\n  driver: test-driver.cdi.k8s.io\n  nodeName: scheduler-perf-node-%04d\n"
               "  pool: {name: scheduler-perf-node-%04d, generation: 1, resourceSliceCount: 1}\n  devices:\n",
-              n, n, n, n);
-    for (int d = 0; d < devices; d++) sb_printf(y, "  - name: device-%d\n", d);
+              n, node_pods(shape, devices), n, n, n);
+    for (int d = 0; d < devices; d++) {
+      sb_printf(y, "  - name: device-%d\n", d);
+      if (shape == SHAPE_MATCH) sb_printf(y, "    attributes: {numa: {int: %d}}\n", d % 2);
+    }
     sb_puts(y, "---\n");
   }
-  for (int p = 0; p < pods; p++)
-    sb_printf(y,
-              "apiVersion: v1\nkind: Pod\nmetadata: {name: test-dra-%05d, namespace: perf, uid: 00000000-0000-4000-8000-%012d}\nspec:\n"
-              "  containers:\n  - {name: pause, image: registry.k8s.io/pause:3.10, resources: {claims: [{name: resource}]}}\n"
-              "  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n",
-              p, p);
+  for (int p = 0; p < pods; p++) {
+    char group[32];
+    if (shape == SHAPE_PODGROUP && p % GROUP_PODS == 0)
+      sb_printf(y,
+                "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: group-%04d, namespace: perf}\n"
+                "spec:\n  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n",
+                p / GROUP_PODS);
+    snprintf(group, sizeof group, "group-%04d", p / GROUP_PODS);
+    put_pod(y, p, shape == SHAPE_PODGROUP ? group : NULL);
+  }
+}
+
+/* Pods that can be bound: one per device, MATCH_REQUESTS devices of one numa
+ * half per pod in the match shape; a group's pods share one device on one
+ * node, which takes a group per device (node_pods). */
+static int expected_bound(bench_shape shape, int nodes, int devices, int pods) {
+  int fit = shape == SHAPE_MATCH      ? nodes * 2 * (devices / 2 / MATCH_REQUESTS)
+            : shape == SHAPE_PODGROUP ? nodes * devices * GROUP_PODS
+                                      : nodes * devices;
+  return pods < fit ? pods : fit;
 }
 
 static int cmp_kind(const void *a, const void *b) {
@@ -56,10 +102,20 @@ __attribute__((noinline)) size_t bench_schedule_run(store *st, sched_loop *l, ap
 }
 
 int main(int argc, char **argv) {
-  int nodes = argc > 3 ? atoi(argv[1]) : 500, devices = argc > 3 ? atoi(argv[2]) : 10;
-  int pods = argc > 3 ? atoi(argv[3]) : 5000;
+  bench_shape shape = SHAPE_TEMPLATE;
+  if (argc > 2 && !strcmp(argv[1], "--shape")) {
+    shape = !strcmp(argv[2], "match") ? SHAPE_MATCH : !strcmp(argv[2], "podgroup") ? SHAPE_PODGROUP : SHAPE_TEMPLATE;
+    if (shape == SHAPE_TEMPLATE && strcmp(argv[2], "template")) {
+      fprintf(stderr, "unknown shape %s\n", argv[2]);
+      return 2;
+    }
+    argc -= 2, argv += 2;
+  }
+  int nodes = argc > 3 ? atoi(argv[1]) : shape == SHAPE_PODGROUP ? 50 : 500;
+  int devices = argc > 3 ? atoi(argv[2]) : 10;
+  int pods = argc > 3 ? atoi(argv[3]) : shape == SHAPE_MATCH ? 1000 : 5000;
   strbuf y = STRBUF_INIT, err = STRBUF_INIT;
-  build_yaml(&y, nodes, devices, pods);
+  build_yaml(&y, shape, nodes, devices, pods);
   object_set set = {0};
   if (objects_load_buffer("bench", sb_str(&y), y.len, &set, &err)) {
     fprintf(stderr, "%s\n", sb_str(&err));
@@ -103,10 +159,11 @@ int main(int argc, char **argv) {
   }
   store_list_free(&lst);
   double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-  printf("schedule: %d nodes x %d devices, %d pods: %zu bound, %zu steps, %.3f s, %.1f us/pod\n", nodes, devices,
-         pods, bound, steps, secs, secs * 1e6 / pods);
+  static const char *const shape_names[] = {"template", "match", "podgroup"};
+  printf("schedule: %s, %d nodes x %d devices, %d pods: %zu bound, %zu steps, %.3f s, %.1f us/pod\n",
+         shape_names[shape], nodes, devices, pods, bound, steps, secs, secs * 1e6 / pods);
   sched_loop_free(l);
   store_close(st);
   free(objs);
-  return bound == (size_t)(pods < nodes * devices ? pods : nodes * devices) ? 0 : 1;
+  return bound == (size_t)expected_bound(shape, nodes, devices, pods) ? 0 : 1;
 }

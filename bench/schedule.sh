@@ -1,14 +1,16 @@
 #!/bin/sh
-# Control-loop benchmark at scheduler_perf's shape (500 nodes x 10 devices,
-# 5000 pods with a template claim): wall time, and instructions per pod under
-# callgrind counting only bench_schedule_run (parsing and admission excluded).
-# usage: sh bench/schedule.sh [build-dir] [nodes devices pods]
+# Control-loop benchmark at scheduler_perf's shapes (bench_schedule.c; default
+# 500 nodes x 10 devices, 5000 pods with a template claim): wall time, and
+# instructions per pod under callgrind counting only bench_schedule_run
+# (parsing and admission excluded).
+# usage: sh bench/schedule.sh [build-dir] [--shape template|match|podgroup] [nodes devices pods]
 set -e
 build=${1:-build}
 shift 2>/dev/null || true
-"$build/bench_schedule" "$@"
+line=$("$build/bench_schedule" "$@")
+echo "$line"
+pods=$(echo "$line" | sed -n 's/.* \([0-9]*\) pods:.*/\1/p')
 if command -v valgrind >/dev/null 2>&1; then
-  pods=${3:-5000}
   out=$(mktemp)
   valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=bench_schedule_run \
     "$build/bench_schedule" "$@" >/dev/null 2>&1

@@ -43,6 +43,10 @@ struct sched_devices {
   strmap nodes;      /* node name -> node_devices */
   uint64_t seq;      /* epoch source */
   uint64_t global_epoch;
+  /* the known-misfit prefix of the node order (sched_devices_misfit_prefix),
+   * valid while misfit_gen is prefix_gen */
+  uint64_t prefix_sig, misfit_gen, prefix_gen;
+  size_t prefix_n;
 };
 
 static void vec_push(obj_vec *v, store_obj *o) {
@@ -108,10 +112,16 @@ static node_devices *node_slot(sched_devices *d, const char *name) {
   return nd;
 }
 
+static uint64_t epoch_of(const sched_devices *d, const node_devices *nd) {
+  return nd->epoch > d->global_epoch ? nd->epoch : d->global_epoch;
+}
+
+/* Devices were freed on the node: what did not fit there may now. */
 static void dirty_node(sched_devices *d, const char *name) {
   node_devices *nd = node_slot(d, name);
   node_devices_reset(nd);
   nd->epoch = ++d->seq;
+  d->misfit_gen++;
 }
 
 static void reset_each(void *ctx, void *v) {
@@ -122,6 +132,7 @@ static void reset_each(void *ctx, void *v) {
 static void dirty_all(sched_devices *d) {
   strmap_each(&d->nodes, reset_each, NULL);
   d->global_epoch = ++d->seq;
+  d->misfit_gen++;
 }
 
 void sched_devices_topology_changed(sched_loop *l) {
@@ -147,7 +158,10 @@ static const char *pinned_node(const allocation_result *a) {
 static void hold_on_node(sched_devices *d, node_devices *nd, const resource_claim *c) {
   if (nd->ix && !d->global_claims.n) alloc_index_hold(nd->ix, c);
   else node_devices_reset(nd);
+  /* fewer free devices: a claim set that did not fit still does not */
+  bool misfit = nd->misfit_epoch == epoch_of(d, nd) + 1;
   nd->epoch = ++d->seq;
+  if (misfit) nd->misfit_epoch = epoch_of(d, nd) + 1;
 }
 
 static void unhold(sched_devices *d, held_claim *h) {
@@ -276,10 +290,6 @@ static void refresh_topology(sched_loop *l) {
   strmap_free(&pool_node, NULL);
 }
 
-static uint64_t epoch_of(const sched_devices *d, const node_devices *nd) {
-  return nd->epoch > d->global_epoch ? nd->epoch : d->global_epoch;
-}
-
 node_devices *sched_devices_node(sched_loop *l, const char *node_name) { return node_slot(l->devices, node_name); }
 
 bool sched_devices_known_misfit(sched_loop *l, const node_devices *nd, uint64_t sig) {
@@ -287,8 +297,19 @@ bool sched_devices_known_misfit(sched_loop *l, const node_devices *nd, uint64_t 
 }
 
 void sched_devices_remember_misfit(sched_loop *l, node_devices *nd, uint64_t sig) {
+  if (sig != l->devices->prefix_sig) l->devices->misfit_gen++; /* may replace a prefix node's memo */
   nd->misfit_sig = sig;
   nd->misfit_epoch = epoch_of(l->devices, nd) + 1; /* +1: never equal to a fresh slot's 0 */
+}
+
+size_t sched_devices_misfit_prefix(sched_loop *l, uint64_t sig) {
+  const sched_devices *d = l->devices;
+  return d->prefix_sig == sig && d->prefix_gen == d->misfit_gen ? d->prefix_n : 0;
+}
+
+void sched_devices_set_misfit_prefix(sched_loop *l, uint64_t sig, size_t n) {
+  sched_devices *d = l->devices;
+  d->prefix_sig = sig, d->prefix_n = n, d->prefix_gen = d->misfit_gen;
 }
 
 typedef struct each_ctx {

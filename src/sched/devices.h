@@ -42,6 +42,12 @@ struct node_devices *sched_devices_node(sched_loop *l, const char *node_name);
  * and nothing there changed since; remember records such a failure. */
 bool sched_devices_known_misfit(sched_loop *l, const struct node_devices *nd, uint64_t sig);
 void sched_devices_remember_misfit(sched_loop *l, struct node_devices *nd, uint64_t sig);
+/* How many nodes at the start of the loop's node order (sched_nodes) are all
+ * known misfits for sig, as last recorded by set_misfit_prefix (0 when devices
+ * were freed, the nodes changed or another signature's misfit was recorded
+ * since). Lets the scan skip filled nodes without visiting each. */
+size_t sched_devices_misfit_prefix(sched_loop *l, uint64_t sig);
+void sched_devices_set_misfit_prefix(sched_loop *l, uint64_t sig, size_t n);
 /* Whether any published device carries a NoExecute taint. */
 bool sched_devices_any_no_execute(sched_loop *l);
 

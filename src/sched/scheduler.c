@@ -210,7 +210,8 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
   sched_cycle *cy = sc->cy;
   sched_loop *l = cy->l;
   const pod *p = cy->p;
-  for (size_t ni = 0; ni < n_nodes && !sc->msg; ni++) {
+  size_t first = fast ? sched_devices_misfit_prefix(l, sc->sig) : 0;
+  for (size_t ni = first; ni < n_nodes && !sc->msg; ni++) {
     const node *nd = nodes[ni].n;
     bool misfit = sc->sig && (fast || !l->opt.explain) && sched_devices_known_misfit(l, nodes[ni].devices, sc->sig);
     if (fast && misfit) continue;
@@ -267,6 +268,10 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     cs->v[cs->n].score = sc->want_score ? sched_score(cy, &cs->v[cs->n]) : 0;
     cs->n++;
     if (!sc->want_score) break;
+  }
+  if (fast) {
+    while (first < n_nodes && sched_devices_known_misfit(l, nodes[first].devices, sc->sig)) first++;
+    sched_devices_set_misfit_prefix(l, sc->sig, first);
   }
 }
 

@@ -44,9 +44,17 @@ void uuid_v5(const unsigned char ns[16], const char *name, size_t len, char *out
 
 void store_object_uid(const api_kind_info *info, const char *namespace_, const char *name, unsigned incarnation,
                       char *out) {
-  strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "dra:%s%s%s/%s/%s", info->resource, info->group[0] ? "." : "", info->group,
-            namespace_ ? namespace_ : "", name);
+  strbuf sb = STRBUF_INIT; /* pieces appended one by one: printf costs as much as the hash */
+  sb_puts(&sb, "dra:");
+  sb_puts(&sb, info->resource);
+  if (info->group[0]) {
+    sb_putc(&sb, '.');
+    sb_puts(&sb, info->group);
+  }
+  sb_putc(&sb, '/');
+  sb_puts(&sb, namespace_ ? namespace_ : "");
+  sb_putc(&sb, '/');
+  sb_puts(&sb, name);
   if (incarnation) sb_printf(&sb, "#%u", incarnation);
   uuid_v5(url_namespace, sb_str(&sb), sb.len, out);
   sb_free(&sb);

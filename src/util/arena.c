@@ -87,11 +87,13 @@ char *arena_strndup(arena *a, const char *s, size_t n) {
 char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
 
 char *arena_printf(arena *a, const char *fmt, ...) {
+  char small[256]; /* most texts fit: formatted once, then copied */
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
   char *p = arena_alloc(a, (size_t)n + 1);
+  if ((size_t)n < sizeof small) return memcpy(p, small, (size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(p, (size_t)n + 1, fmt, ap);
   va_end(ap);

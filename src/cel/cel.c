@@ -143,11 +143,15 @@ cel_program *cel_compile(const char *expr, size_t len, const cel_options *opts, 
 
 /* ---- evaluation ---- */
 
+static inline uint64_t cost_limit(const cel_eval_opts *opts) {
+  return opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
+}
+
 static inline void setup(cel_eval *ev, const cel_program *p, const cel_device *dev, const cel_val *globals,
                          const cel_eval_opts *opts, cel_val *device) {
   cel_scratch_reset();
   *ev = (cel_eval){.device = dev, .opts = opts};
-  ev->cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
+  ev->cost_limit = cost_limit(opts);
   ev->slots = p->ast.nslots ? cel_scratch_alloc(p->ast.nslots * sizeof *ev->slots) : NULL;
   *device = (cel_val){.kind = V_MAP, .store = MS_DEVICE, .len = 4};
   device->aux = dev;
@@ -178,8 +182,10 @@ static void fill_error(cel_error *err, const cel_val *v) {
   err->cost_exceeded = strstr(err->msg, "actual cost limit exceeded") != NULL;
 }
 
-int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
+static inline int eval_selector_costed(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts,
+                                       cel_error *err) {
   const cel_node *root = p->ast.root;
+  uint64_t limit = cost_limit(opts);
   if (root->test && !dev->error) { /* boolean fast path: no values built */
     cel_eval ev;
     cel_val device, e;
@@ -190,7 +196,7 @@ int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eva
       ev.device = dev;
       ev.opts = opts;
       ev.cost = 0;
-      ev.cost_limit = opts && opts->cost_limit ? opts->cost_limit : CEL_MAX_RUNTIME_COST;
+      ev.cost_limit = limit;
       ev.cost_exceeded = false;
       ev.stop.s = NULL;
     }
@@ -212,6 +218,20 @@ int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eva
   }
   fill_error(err, &r);
   return -1;
+}
+
+/* A fused selector that cannot exceed the cost limit runs without cost
+ * accounting; kept out of line so other selectors pay nothing for it. */
+static __attribute__((noinline)) int eval_selector_fused(const cel_program *p, const cel_device *dev,
+                                                         const cel_eval_opts *opts, cel_error *err) {
+  int r = cel_test_fused(p->ast.root, dev);
+  return r >= 0 ? r : eval_selector_costed(p, dev, opts, err);
+}
+
+int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
+  const cel_node *root = p->ast.root;
+  if (root->fused && !dev->error && root->max_cost <= cost_limit(opts)) return eval_selector_fused(p, dev, opts, err);
+  return eval_selector_costed(p, dev, opts, err);
 }
 
 bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_attr_value *out,

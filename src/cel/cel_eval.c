@@ -306,6 +306,19 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n) {
   return true;
 }
 
+/* The attribute a device fast-path node names, or NULL. */
+static inline const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
+  const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
+  while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
+  return a < end ? a : NULL;
+}
+
+/* The string attribute a fused comparison reads, or NULL (slow path). */
+static inline const cel_str *device_string_attr(const cel_device *d, const cel_node *o) {
+  const cel_device_attr *a = device_attr(d, o);
+  return a && a->value.kind == CEL_ATTR_STRING ? &a->value.str : NULL;
+}
+
 /* device.driver == "lit" and device.attributes["d"].n == "lit" (or !=) in one
  * step: no intermediate values; the costs are those of the unfused nodes.
  * Returns -2 when the attribute is missing or not a string (slow path). */
@@ -319,12 +332,11 @@ static inline __attribute__((always_inline)) int device_eq_const(cel_eval *ev, c
     ev->cost += 2;
     if (d->driver) s = d->driver->str, len = d->driver->len;
   } else {
-    const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
-    while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
-    if (a == end || a->value.kind != CEL_ATTR_STRING) return -2;
+    const cel_str *v = device_string_attr(d, o);
+    if (!v) return -2;
     ev->cost += 4;
-    s = a->value.str.s;
-    len = a->value.str.len;
+    s = v->s;
+    len = v->len;
   }
   cel_eval_charge(ev, eq_cost(s, len, n->const_cp));
   bool eq = len == k->len && bytes_equal(s, k->s, len);
@@ -368,6 +380,24 @@ static int test_logic(cel_eval *ev, const cel_node *n, cel_val *err) {
   if (b == -1) return *err = eb, -1;
   if (a < 0 || b < 0) return *err = cel_no_overload(), -1;
   return b;
+}
+
+int cel_test_fused(const cel_node *n, const cel_device *d) {
+  if (n->test == test_logic) {
+    int a = cel_test_fused(n->args[0], d);
+    if (a == -2 || a == (n->fast == F_OR)) return a; /* no errors to absorb: the left side decides or defers */
+    return cel_test_fused(n->args[1], d);
+  }
+  const cel_node *o = n->other;
+  bool eq;
+  if (o->fast == F_DEVICE_DRIVER) { /* atoms are unique: a pointer compare */
+    eq = d->driver ? d->driver == n->const_atom : n->const_val->len == 0;
+  } else {
+    const cel_str *v = device_string_attr(d, o);
+    if (!v) return -2;
+    eq = v->len == n->const_val->len && bytes_equal(v->s, n->const_val->s, v->len);
+  }
+  return n->name[1] == '=' ? eq : !eq;
 }
 
 EV(ev_eq) {
@@ -560,10 +590,14 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   if (n->fast == F_AND || n->fast == F_OR) {
     n->test = test_logic;
     n->fused = n->args[0]->fused && n->args[1]->fused;
+    n->max_cost = cel_sat_add(n->args[0]->max_cost, n->args[1]->max_cost);
   }
   if (n->eval == ev_device_eq_const) {
     n->test = test_device_eq_const;
     n->fused = true;
+    /* the unfused costs: the device read, then the comparison (eq_cost <= this) */
+    n->max_cost = (n->other->fast == F_DEVICE_DRIVER ? 2 : 4) + (n->const_cp + 9) / 10;
+    n->const_atom = atom_intern(n->const_val->s, n->const_val->len);
   }
 }
 

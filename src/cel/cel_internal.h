@@ -136,6 +136,7 @@ typedef struct cel_node {
   cel_evalfn eval; /* set by cel_plan */
   cel_testfn test; /* set by cel_plan for &&, || and fused comparisons; NULL otherwise */
   bool fused;      /* this test and all below it only read the device */
+  uint64_t max_cost; /* fused: the most runtime cost the test can charge */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;
@@ -160,6 +161,7 @@ typedef struct cel_node {
   uint32_t const_cp;                    /* F_EQ_STRING_CONST: code points of the constant */
   const cel_val *const_val;             /* F_EQ_STRING_CONST: the constant */
   const struct cel_node *other;         /* F_EQ_STRING_CONST: the non-constant operand */
+  const atom *const_atom;               /* F_EQ_STRING_CONST on device.driver: the constant interned */
 } cel_node;
 
 /* ---- functions ---- */
@@ -255,6 +257,10 @@ bool cel_parse(cel_ast *ast, bool macros);
 void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool cel_check(cel_ast *ast, const cel_env_cfg *env);
 void cel_plan(cel_ast *ast, bool device);
+/* A fused test (device comparisons with constants under && and ||) without
+ * cost accounting, for when its max_cost fits the limit: 1, 0, or -2 when a
+ * comparison needs the general path (attribute missing or not a string). */
+int cel_test_fused(const cel_node *n, const cel_device *d);
 cel_val cel_index(const cel_val *t, const cel_val *k);
 uint64_t cel_estimate(cel_ast *ast);
 /* Constant folding of conversions with constant args; false with msg on error. */

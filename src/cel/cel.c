@@ -49,6 +49,9 @@ static bool derived_type_ok(const cel_type *t) {
   }
 }
 
+static int select_costed(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err);
+static int select_fused(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err);
+
 cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *env, bool estimate,
                              cel_compile_result *res) {
   cel_program *p = xcalloc(1, sizeof *p);
@@ -83,6 +86,7 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
   }
   sb_free(&ferr);
   cel_plan(&p->ast, env->device);
+  p->select = p->ast.root->fused ? select_fused : select_costed;
   return p;
 }
 
@@ -182,10 +186,9 @@ static void fill_error(cel_error *err, const cel_val *v) {
   err->cost_exceeded = strstr(err->msg, "actual cost limit exceeded") != NULL;
 }
 
-static inline int eval_selector_costed(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts,
-                                       cel_error *err) {
+/* Any selector, with runtime cost accounting. */
+static int select_costed(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
   const cel_node *root = p->ast.root;
-  uint64_t limit = cost_limit(opts);
   if (root->test && !dev->error) { /* boolean fast path: no values built */
     cel_eval ev;
     cel_val device, e;
@@ -196,7 +199,7 @@ static inline int eval_selector_costed(const cel_program *p, const cel_device *d
       ev.device = dev;
       ev.opts = opts;
       ev.cost = 0;
-      ev.cost_limit = limit;
+      ev.cost_limit = cost_limit(opts);
       ev.cost_exceeded = false;
       ev.stop.s = NULL;
     }
@@ -220,18 +223,19 @@ static inline int eval_selector_costed(const cel_program *p, const cel_device *d
   return -1;
 }
 
-/* A fused selector that cannot exceed the cost limit runs without cost
- * accounting; kept out of line so other selectors pay nothing for it. */
-static __attribute__((noinline)) int eval_selector_fused(const cel_program *p, const cel_device *dev,
-                                                         const cel_eval_opts *opts, cel_error *err) {
-  int r = cel_test_fused(p->ast.root, dev);
-  return r >= 0 ? r : eval_selector_costed(p, dev, opts, err);
+/* A fused selector runs without cost accounting when its most cost fits the
+ * limit: it can then never exceed it. */
+static int select_fused(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
+  const cel_node *root = p->ast.root;
+  if (!dev->error && root->max_cost <= cost_limit(opts)) {
+    int r = cel_test_fused(root, dev);
+    if (r >= 0) return r;
+  }
+  return select_costed(p, dev, opts, err);
 }
 
 int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
-  const cel_node *root = p->ast.root;
-  if (root->fused && !dev->error && root->max_cost <= cost_limit(opts)) return eval_selector_fused(p, dev, opts, err);
-  return eval_selector_costed(p, dev, opts, err);
+  return p->select(p, dev, opts, err);
 }
 
 bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_attr_value *out,

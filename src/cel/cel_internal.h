@@ -274,6 +274,8 @@ struct cel_program {
   const cel_type *result;
   uint64_t estimated_cost;
   bool derived;
+  /* cel_eval_selector's way, chosen at compile time */
+  int (*select)(const struct cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err);
 };
 
 /* Evaluates a program with globals (by declaration order of env->vars; the

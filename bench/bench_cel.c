@@ -28,6 +28,7 @@ typedef struct {
   cel_device_capacity caps[2];
   cel_str features[3];
   char firmware[16];
+  semver firmware_version;
 } bench_device;
 
 static const char *const models[] = {"a100", "h100", "l4", "t4"};
@@ -49,8 +50,8 @@ static bench_device *make_devices(size_t n) {
     b->attrs[2] = (cel_device_attr){gpu, healthy, {.kind = CEL_ATTR_BOOL, .b = true}};
     b->attrs[3] = (cel_device_attr){gpu, model, {.kind = CEL_ATTR_STRING, .str = {m, (uint32_t)strlen(m)}}};
     b->attrs[4] = (cel_device_attr){gpu, features, {.kind = CEL_ATTR_STRINGS, .n = 3, .strs = b->features}};
-    b->attrs[5] = (cel_device_attr){gpu, firmware, {.kind = CEL_ATTR_VERSION}};
-    semver_parse(b->firmware, strlen(b->firmware), &b->attrs[5].value.ver);
+    semver_parse(b->firmware, strlen(b->firmware), &b->firmware_version);
+    b->attrs[5] = (cel_device_attr){gpu, firmware, {.kind = CEL_ATTR_VERSION, .ver = &b->firmware_version}};
     quantity_parse(i % 2 ? "80Gi" : "40Gi", 4, &b->caps[0].value, NULL);
     b->caps[0].domain = gpu;
     b->caps[0].name = memory;

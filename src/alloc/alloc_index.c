@@ -47,8 +47,9 @@ static const char *fill_attr_value(arena *a, const char *name, const device_attr
   } else if (at->string) {
     v->kind = CEL_ATTR_STRING, v->str = (cel_str){at->string, (uint32_t)strlen(at->string)};
   } else if (at->version) {
-    v->kind = CEL_ATTR_VERSION;
-    if (!semver_parse(at->version, strlen(at->version), &v->ver))
+    semver *s = arena_calloc(a, 1, sizeof *s);
+    v->kind = CEL_ATTR_VERSION, v->ver = s;
+    if (!semver_parse(at->version, strlen(at->version), s))
       return view_error(a, name, arena_printf(a, "parse semantic version: %s", at->version));
   } else if (at->ints.set) {
     v->kind = CEL_ATTR_INTS, v->n = at->ints.n, v->ints = at->ints.items;

@@ -111,7 +111,7 @@ static void derived_value(arena *a, const cel_attr_value *v, aval *out) {
   case CEL_ATTR_INT: out->kind = AV_INT, out->i = v->i; break;
   case CEL_ATTR_BOOL: out->kind = AV_BOOL, out->b = v->b; break;
   case CEL_ATTR_STRING: out->kind = AV_STRING, out->s = arena_strndup(a, v->str.s, v->str.len); break;
-  case CEL_ATTR_VERSION: out->kind = AV_VERSION, out->s = version_text(a, &v->ver); break;
+  case CEL_ATTR_VERSION: out->kind = AV_VERSION, out->s = version_text(a, v->ver); break;
   case CEL_ATTR_INTS: {
     int64_t *x = arena_calloc(a, v->n + 1, sizeof *x);
     memcpy(x, v->ints, v->n * sizeof *x);

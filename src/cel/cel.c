@@ -247,7 +247,7 @@ bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval
   case V_INT: out->kind = CEL_ATTR_INT; out->i = r.i; return true;
   case V_BOOL: out->kind = CEL_ATTR_BOOL; out->b = r.b; return true;
   case V_STRING: out->kind = CEL_ATTR_STRING; out->str = (cel_str){r.s, r.len}; return true;
-  case V_SEMVER: out->kind = CEL_ATTR_VERSION; out->ver = *(const semver *)r.p; return true;
+  case V_SEMVER: out->kind = CEL_ATTR_VERSION; out->ver = r.p; return true;
   case V_LIST: {
     if (r.len == 0) {
       out->kind = CEL_ATTR_STRINGS;

@@ -27,7 +27,7 @@ typedef struct cel_attr_value {
     int64_t i;
     bool b;
     cel_str str;
-    semver ver; /* parsed; its strings point into caller memory */
+    const semver *ver; /* parsed; it and its strings are caller memory (by pointer: entries stay small) */
     const int64_t *ints;
     const bool *bools;
     const cel_str *strs;

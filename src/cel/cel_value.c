@@ -218,7 +218,7 @@ cel_val cel_attr_to_val(const cel_attr_value *a) {
   case CEL_ATTR_INT: return cel_int(a->i);
   case CEL_ATTR_BOOL: return cel_bool(a->b);
   case CEL_ATTR_STRING: return cel_string(a->str.s, a->str.len);
-  case CEL_ATTR_VERSION: v.kind = V_SEMVER; v.p = &a->ver; return v;
+  case CEL_ATTR_VERSION: v.kind = V_SEMVER; v.p = a->ver; return v;
   case CEL_ATTR_INTS: v.kind = V_LIST; v.store = LS_INTS; v.len = a->n; v.ints = a->ints; return v;
   case CEL_ATTR_BOOLS: v.kind = V_LIST; v.store = LS_BOOLS; v.len = a->n; v.bools = a->bools; return v;
   case CEL_ATTR_STRINGS: v.kind = V_LIST; v.store = LS_STRS; v.len = a->n; v.strs = a->strs; return v;

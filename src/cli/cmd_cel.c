@@ -82,8 +82,9 @@ static bool convert_attr(device_buf *b, const char *name, json_t *v, bool lists,
   } else if (json_is_string(x = json_object_get(v, "string"))) {
     *out = (cel_attr_value){.kind = CEL_ATTR_STRING, .str = {json_string_value(x), (uint32_t)json_string_length(x)}};
   } else if (json_is_string(x = json_object_get(v, "version"))) {
-    out->kind = CEL_ATTR_VERSION;
-    if (!semver_parse(json_string_value(x), json_string_length(x), &out->ver)) {
+    semver *s = own(b, sizeof *s);
+    out->kind = CEL_ATTR_VERSION, out->ver = s;
+    if (!semver_parse(json_string_value(x), json_string_length(x), s)) {
       char msg[256];
       snprintf(b->error, sizeof b->error, "attribute %s: parse semantic version: %s", name,
                cel_semver_error(json_string_value(x), json_string_length(x), msg, sizeof msg));
@@ -129,11 +130,11 @@ static void print_value(const cel_attr_value *v) {
   case CEL_ATTR_BOOL: printf("%s", v->b ? "true" : "false"); return;
   case CEL_ATTR_STRING: printf("%.*s", (int)v->str.len, v->str.s); return;
   case CEL_ATTR_VERSION:
-    snprintf(buf, sizeof buf, "%llu.%llu.%llu", (unsigned long long)v->ver.major, (unsigned long long)v->ver.minor,
-             (unsigned long long)v->ver.patch);
+    snprintf(buf, sizeof buf, "%llu.%llu.%llu", (unsigned long long)v->ver->major, (unsigned long long)v->ver->minor,
+             (unsigned long long)v->ver->patch);
     printf("%s", buf);
-    if (v->ver.pre) printf("-%.*s", (int)v->ver.pre_len, v->ver.pre);
-    if (v->ver.build) printf("+%.*s", (int)v->ver.build_len, v->ver.build);
+    if (v->ver->pre) printf("-%.*s", (int)v->ver->pre_len, v->ver->pre);
+    if (v->ver->build) printf("+%.*s", (int)v->ver->build_len, v->ver->build);
     return;
   default: break;
   }
@@ -145,7 +146,7 @@ static void print_value(const cel_attr_value *v) {
     case CEL_ATTR_INTS: e.i = v->ints[i]; break;
     case CEL_ATTR_BOOLS: e.b = v->bools[i]; break;
     case CEL_ATTR_STRINGS: e.str = v->strs[i]; break;
-    default: e.ver = v->vers[i]; break;
+    default: e.ver = &v->vers[i]; break;
     }
     print_value(&e);
   }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 static cel_device_attr attrs[3];
+static semver fw;
 static cel_device_capacity caps[1];
 static const int64_t ids[3] = {1, 2, 3};
 static cel_device dev;
@@ -22,8 +23,8 @@ static const cel_device *device(void) {
   const atom *d = atom_cstr("dra.example.com");
   attrs[0] = (cel_device_attr){d, atom_cstr("model"), {.kind = CEL_ATTR_STRING, .str = {"a100", 4}}};
   attrs[1] = (cel_device_attr){d, atom_cstr("ids"), {.kind = CEL_ATTR_INTS, .n = 3, .ints = ids}};
-  attrs[2] = (cel_device_attr){d, atom_cstr("fw"), {.kind = CEL_ATTR_VERSION}};
-  semver_parse("1.2.3", 5, &attrs[2].value.ver);
+  semver_parse("1.2.3", 5, &fw);
+  attrs[2] = (cel_device_attr){d, atom_cstr("fw"), {.kind = CEL_ATTR_VERSION, .ver = &fw}};
   caps[0] = (cel_device_capacity){d, atom_cstr("memory"), {0}};
   quantity_parse("40Gi", 4, &caps[0].value, NULL);
   dev = (cel_device){.driver = d, .attrs = attrs, .n_attrs = 3, .caps = caps, .n_caps = 1};

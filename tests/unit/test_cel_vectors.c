@@ -166,8 +166,10 @@ static void fill_attr(arena *mem, const ynode *v, cel_attr_value *out) {
   else if (!strcmp(kind, "bool")) *out = (cel_attr_value){.kind = CEL_ATTR_BOOL, .b = !strcmp(x->val, "true")};
   else if (!strcmp(kind, "string")) *out = (cel_attr_value){.kind = CEL_ATTR_STRING, .str = {x->val, (uint32_t)x->len}};
   else if (!strcmp(kind, "version")) {
+    semver *s = arena_calloc(mem, 1, sizeof *s);
+    semver_parse(x->val, x->len, s);
     out->kind = CEL_ATTR_VERSION;
-    semver_parse(x->val, x->len, &out->ver);
+    out->ver = s;
   } else {
     out->n = (uint32_t)x->n;
     if (!strcmp(kind, "ints")) {

@@ -58,7 +58,7 @@ static bench_device *make_devices(size_t n) {
     quantity_parse("128", 3, &b->caps[1].value, NULL);
     b->caps[1].domain = other;
     b->caps[1].name = cores;
-    b->dev = (cel_device){.driver = i % 10 ? gpu : other, .attrs = b->attrs, .n_attrs = 6, .caps = b->caps, .n_caps = 2};
+    b->dev = (cel_device){.driver = i % 10 ? gpu : other, .attrs = b->attrs, .n_attrs = 6, .names_unique = true, .caps = b->caps, .n_caps = 2};
   }
   return d;
 }

@@ -86,6 +86,7 @@ static void fill_view(arena *a, alloc_dev *dv) {
     if (e && !v->error) v->error = e;
   }
   v->attrs = attrs, v->n_attrs = d->attributes.n;
+  v->names_unique = cel_attr_names_unique(attrs, d->attributes.n);
   cel_device_capacity *caps = arena_calloc(a, d->capacity.n + 1, sizeof *caps);
   for (uint32_t i = 0; i < d->capacity.n; i++) {
     const atom *key = d->capacity.items[i].key;

@@ -55,6 +55,9 @@ typedef struct cel_device {
   const cel_device_capacity *caps;
   uint32_t n_caps;
   cel_tristate allow_multiple; /* unset acts as false */
+  /* No two attrs share (domain, name) (see cel_attr_names_unique): lookups
+   * may then try the position where the previous device had the name. */
+  bool names_unique;
   /* Set by the filler when an attribute could not be converted
    * ("attribute <name>: parse semantic version: ..."): every evaluation on
    * this device then fails with this text, as in Kubernetes. */
@@ -65,6 +68,10 @@ typedef struct cel_device {
  * driver is the domain. */
 void cel_split_qualified_name(const char *name, size_t len, const atom *driver, const atom **domain,
                               const atom **id);
+
+/* Whether no two of the n attributes share (domain, name), e.g. "model" and
+ * "<driver>/model"; a filler sets cel_device.names_unique from it. */
+bool cel_attr_names_unique(const cel_device_attr *attrs, uint32_t n);
 
 /* blang/semver's parse error for a version semver_parse refused, e.g.
  * "Major number must not contain leading zeroes \"01\"" (buf holds it). */

@@ -3,6 +3,7 @@
  * checks, overload dispatch on runtime values, runtime cost tracking, and the
  * fast paths chosen by cel_plan for device attribute lookups. */
 #include "cel/cel_internal.h"
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -124,6 +125,20 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
   return select_field(&t, n->name, flen);
 }
 
+/* The attribute a device fast-path node names, or NULL. */
+static inline const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
+  const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
+  _Atomic uint32_t *hint = (_Atomic uint32_t *)&o->attr_hint; /* nodes are arena memory, written only here */
+  if (d->names_unique) { /* the one match: found where the previous device had it, without a scan */
+    uint32_t h = atomic_load_explicit(hint, memory_order_relaxed);
+    if (h < d->n_attrs && a[h].name == o->fast_name && a[h].domain == o->fast_domain) return &a[h];
+  }
+  while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
+  if (a == end) return NULL;
+  if (d->names_unique) atomic_store_explicit(hint, (uint32_t)(a - d->attrs), memory_order_relaxed);
+  return a;
+}
+
 static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
   const cel_device *d = ev->device;
   if (n->fast == F_DEVICE_DRIVER) {
@@ -143,10 +158,8 @@ static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
         return v;
       }
   } else {
-    for (uint32_t i = 0; i < d->n_attrs; i++)
-      if (d->attrs[i].domain == n->fast_domain && d->attrs[i].name == n->fast_name) {
-        return cel_attr_to_val(&d->attrs[i].value);
-      }
+    const cel_device_attr *a = device_attr(d, n);
+    if (a) return cel_attr_to_val(&a->value);
   }
   return cel_err("no such key: %s", n->fast_name->str);
 }
@@ -304,13 +317,6 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (a[i] != b[i]) return false;
   return true;
-}
-
-/* The attribute a device fast-path node names, or NULL. */
-static inline const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
-  const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
-  while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
-  return a < end ? a : NULL;
 }
 
 /* The string attribute a fused comparison reads, or NULL (slow path). */

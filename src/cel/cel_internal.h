@@ -158,6 +158,7 @@ typedef struct cel_node {
   const struct cel_overload **ovs;
   uint32_t novs;
   const atom *fast_domain, *fast_name; /* F_DEVICE_ATTR/CAP */
+  _Atomic uint32_t attr_hint;           /* F_DEVICE_ATTR: where the last device had it (relaxed; speed only) */
   uint32_t const_cp;                    /* F_EQ_STRING_CONST: code points of the constant */
   const cel_val *const_val;             /* F_EQ_STRING_CONST: the constant */
   const struct cel_node *other;         /* F_EQ_STRING_CONST: the non-constant operand */

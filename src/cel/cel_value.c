@@ -541,6 +541,13 @@ size_t cel_val_size(const cel_val *v) {
   }
 }
 
+bool cel_attr_names_unique(const cel_device_attr *attrs, uint32_t n) {
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = 0; j < i; j++)
+      if (attrs[i].name == attrs[j].name && attrs[i].domain == attrs[j].domain) return false;
+  return true;
+}
+
 void cel_split_qualified_name(const char *name, size_t len, const atom *driver, const atom **domain, const atom **id) {
   const char *slash = memchr(name, '/', len);
   if (!slash) {

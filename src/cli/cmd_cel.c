@@ -120,6 +120,7 @@ static void convert_device(device_buf *b, const atom *driver, json_t *d, bool li
   json_t *multi = json_object_get(d, "allowMultipleAllocations");
   b->dev.allow_multiple = json_is_boolean(multi) ? (json_is_true(multi) ? CEL_TRI_TRUE : CEL_TRI_FALSE) : CEL_TRI_UNSET;
   b->dev.attrs = b->attrs;
+  b->dev.names_unique = cel_attr_names_unique(b->attrs, b->dev.n_attrs);
   b->dev.caps = b->caps;
 }
 

@@ -210,6 +210,7 @@ static void fill_device(arena *mem, const ynode *d, cel_device *dev) {
     }
     dev->attrs = a;
     dev->n_attrs = (uint32_t)attrs->n;
+    dev->names_unique = cel_attr_names_unique(a, dev->n_attrs);
   }
   if (caps && caps->kind == Y_MAP) {
     cel_device_capacity *c = arena_calloc(mem, caps->n + 1, sizeof *c);

@@ -257,12 +257,64 @@ static void evaluation_does_not_allocate(void **state) {
 #endif
 }
 
+/* Attribute lookups try the position the previous device had the name at:
+ * devices with other orders, missing names and (unflagged) duplicate names
+ * still see what a full scan finds, the first match. */
+static void attribute_lookup_position_hint(void **state) {
+  (void)state;
+  const atom *d = atom_cstr("dra.example.com"), *model = atom_cstr("model"), *other = atom_cstr("other");
+  cel_device_attr first[2] = {{d, model, {.kind = CEL_ATTR_STRING, .str = {"a100", 4}}},
+                              {d, other, {.kind = CEL_ATTR_INT, .i = 1}}};
+  cel_device_attr swapped[2] = {{d, other, {.kind = CEL_ATTR_INT, .i = 1}},
+                                {d, model, {.kind = CEL_ATTR_STRING, .str = {"h100", 4}}}};
+  cel_device_attr missing[1] = {{d, other, {.kind = CEL_ATTR_INT, .i = 1}}};
+  /* "model" and "dra.example.com/model" both split to (dra.example.com, model) */
+  cel_device_attr dup[3] = {{d, other, {.kind = CEL_ATTR_INT, .i = 1}},
+                            {d, model, {.kind = CEL_ATTR_STRING, .str = {"a100", 4}}},
+                            {d, model, {.kind = CEL_ATTR_STRING, .str = {"h100", 4}}}};
+  assert_true(cel_attr_names_unique(first, 2));
+  assert_false(cel_attr_names_unique(dup, 3));
+  cel_device devs[4] = {{.driver = d, .attrs = first, .n_attrs = 2, .names_unique = true},
+                        {.driver = d, .attrs = swapped, .n_attrs = 2, .names_unique = true},
+                        {.driver = d, .attrs = missing, .n_attrs = 1, .names_unique = true},
+                        {.driver = d, .attrs = dup, .n_attrs = 3, .names_unique = false}};
+  const char *fused = "device.driver == \"dra.example.com\" && device.attributes[\"dra.example.com\"].model == \"a100\"";
+  const char *general = "device.attributes[\"dra.example.com\"].model.startsWith(\"a\")";
+  const char *exprs[2] = {fused, general};
+  const int want[4] = {1, 0, -1, 1};
+  for (int e = 0; e < 2; e++) {
+    cel_program *p = cel_compile(exprs[e], strlen(exprs[e]), NULL, NULL);
+    assert_non_null(p);
+    cel_error err;
+    for (int round = 0; round < 2; round++) /* each device twice: the second lookup finds it at the hint */
+      for (int i = 0; i < 8; i++) assert_int_equal(cel_eval_selector(p, &devs[i / 2], NULL, &err), want[i / 2]);
+    assert_string_equal(err.msg, "no such key: model");
+    cel_program_free(p);
+  }
+}
+
+/* A selector of device comparisons runs without cost accounting only when it
+ * cannot exceed the limit; under a smaller limit it is charged as usual. */
+static void fused_selector_obeys_cost_limit(void **state) {
+  (void)state;
+  const char *expr = "device.driver == \"dra.example.com\" && device.attributes[\"dra.example.com\"].model == \"a100\"";
+  cel_program *p = cel_compile(expr, strlen(expr), NULL, NULL);
+  assert_non_null(p);
+  cel_error err;
+  assert_int_equal(cel_eval_selector(p, device(), NULL, &err), 1);
+  cel_eval_opts tight = {.cost_limit = 3};
+  assert_int_equal(cel_eval_selector(p, device(), &tight, &err), -1);
+  assert_true(err.cost_exceeded);
+  cel_program_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
       cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),
       cmocka_unit_test(derived_attributes),
+      cmocka_unit_test(attribute_lookup_position_hint), cmocka_unit_test(fused_selector_obeys_cost_limit),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),
   };

@@ -52,12 +52,12 @@ typedef struct cel_device {
   const atom *driver; /* NULL acts as "" */
   const cel_device_attr *attrs;
   uint32_t n_attrs;
-  const cel_device_capacity *caps;
-  uint32_t n_caps;
-  cel_tristate allow_multiple; /* unset acts as false */
   /* No two attrs share (domain, name) (see cel_attr_names_unique): lookups
    * may then try the position where the previous device had the name. */
   bool names_unique;
+  const cel_device_capacity *caps;
+  uint32_t n_caps;
+  cel_tristate allow_multiple; /* unset acts as false */
   /* Set by the filler when an attribute could not be converted
    * ("attribute <name>: parse semantic version: ..."): every evaluation on
    * this device then fails with this text, as in Kubernetes. */

@@ -86,7 +86,8 @@ cel_program *cel_compile_env(const char *expr, size_t len, const cel_env_cfg *en
   }
   sb_free(&ferr);
   cel_plan(&p->ast, env->device);
-  p->select = p->ast.root->fused ? select_fused : select_costed;
+  const cel_node *root = p->ast.root;
+  p->select = root->fused && root->max_cost < UINT64_MAX ? select_fused : select_costed;
   return p;
 }
 

@@ -126,7 +126,7 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
 }
 
 /* The attribute a device fast-path node names, or NULL. */
-static inline const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
+static inline __attribute__((always_inline)) const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
   const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
   _Atomic uint32_t *hint = (_Atomic uint32_t *)&o->attr_hint; /* nodes are arena memory, written only here */
   if (d->names_unique) { /* the one match: found where the previous device had it, without a scan */
@@ -374,6 +374,19 @@ static inline int test_child(cel_eval *ev, const cel_node *n, cel_val *err) {
   return n->test ? n->test(ev, n, err) : test_value(ev, n, err);
 }
 
+/* "lit" in device.attributes["d"].n over a string list without building
+ * values; the costs are those of the unfused nodes (the lookup, then one per
+ * element). Other values take the general path. */
+static int test_device_in_const(cel_eval *ev, const cel_node *n, cel_val *err) {
+  const cel_device_attr *a = device_attr(ev->device, n->args[1]);
+  if (!a || a->value.kind != CEL_ATTR_STRINGS) return test_value(ev, n, err);
+  const cel_val *k = &n->args[0]->cval;
+  cel_eval_charge(ev, 4 + (uint64_t)a->value.n);
+  for (uint32_t i = 0; i < a->value.n; i++)
+    if (a->value.strs[i].len == k->len && bytes_equal(a->value.strs[i].s, k->s, k->len)) return 1;
+  return 0;
+}
+
 /* && and || with CEL's commutative error absorption. */
 static int test_logic(cel_eval *ev, const cel_node *n, cel_val *err) {
   int stop = n->fast == F_AND ? 0 : 1;
@@ -515,6 +528,16 @@ static int device_domain(const cel_node *n, const atom **domain) {
   return which;
 }
 
+/* "lit" in device.attributes["d"].n, with the list overload among the candidates. */
+static bool is_in_device_list(const cel_node *n) {
+  if (n->kind != N_CALL || strcmp(n->name, "@in") || n->nargs != 2 || !const_string(n->args[0]) ||
+      n->args[1]->fast != F_DEVICE_ATTR)
+    return false;
+  for (uint32_t i = 0; i < n->novs; i++)
+    if (n->ovs[i]->cost == K_IN_LIST) return true;
+  return false;
+}
+
 static void plan_fast(cel_node *n, bool device_env) {
   if (!device_env) return;
   if (n->kind == N_SELECT && !n->test_only && is_device(n->target)) {
@@ -604,6 +627,11 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     /* the unfused costs: the device read, then the comparison (eq_cost <= this) */
     n->max_cost = (n->other->fast == F_DEVICE_DRIVER ? 2 : 4) + (n->const_cp + 9) / 10;
     n->const_atom = atom_intern(n->const_val->s, n->const_val->len);
+  }
+  if (is_in_device_list(n)) {
+    n->test = test_device_in_const;
+    n->fused = true;
+    n->max_cost = UINT64_MAX; /* grows with the list: never run uncounted (cel_compile_env) */
   }
 }
 

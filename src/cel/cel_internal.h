@@ -259,7 +259,8 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) __attribute__((
 bool cel_check(cel_ast *ast, const cel_env_cfg *env);
 void cel_plan(cel_ast *ast, bool device);
 /* A fused test (device comparisons with constants under && and ||) without
- * cost accounting, for when its max_cost fits the limit: 1, 0, or -2 when a
+ * cost accounting, for when its max_cost fits the limit (UINT64_MAX, e.g. with
+ * a list membership test inside, is never run here): 1, 0, or -2 when a
  * comparison needs the general path (attribute missing or not a string). */
 int cel_test_fused(const cel_node *n, const cel_device *d);
 cel_val cel_index(const cel_val *t, const cel_val *k);

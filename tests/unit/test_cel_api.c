@@ -308,6 +308,38 @@ static void fused_selector_obeys_cost_limit(void **state) {
   cel_program_free(p);
 }
 
+/* "lit" in a list attribute: found, not found, a non-string list and a
+ * missing attribute, and the cost of the unfused nodes (lookup 4, then one per
+ * element). */
+static void membership_in_list_attribute(void **state) {
+  (void)state;
+  const atom *d = atom_cstr("dra.example.com"), *feats = atom_cstr("features");
+  static const cel_str names[3] = {{"mig", 3}, {"nvlink", 6}, {"ecc", 3}};
+  static const int64_t nums[2] = {1, 2};
+  cel_device_attr strs[1] = {{d, feats, {.kind = CEL_ATTR_STRINGS, .n = 3, .strs = names}}};
+  cel_device_attr ints[1] = {{d, feats, {.kind = CEL_ATTR_INTS, .n = 2, .ints = nums}}};
+  cel_device with_strs = {.driver = d, .attrs = strs, .n_attrs = 1, .names_unique = true};
+  cel_device with_ints = {.driver = d, .attrs = ints, .n_attrs = 1, .names_unique = true};
+  cel_device without = {.driver = d};
+  const char *yes = "\"nvlink\" in device.attributes[\"dra.example.com\"].features";
+  const char *no = "\"sriov\" in device.attributes[\"dra.example.com\"].features";
+  cel_program *p = cel_compile(yes, strlen(yes), NULL, NULL), *q = cel_compile(no, strlen(no), NULL, NULL);
+  assert_non_null(p);
+  assert_non_null(q);
+  cel_error err;
+  assert_int_equal(cel_eval_selector(p, &with_strs, NULL, &err), 1);
+  assert_int_equal(cel_eval_selector(q, &with_strs, NULL, &err), 0);
+  assert_int_equal(cel_eval_selector(p, &with_ints, NULL, &err), 0);
+  assert_int_equal(cel_eval_selector(p, &without, NULL, &err), -1);
+  assert_string_equal(err.msg, "no such key: features");
+  cel_eval_opts fits = {.cost_limit = 7}, over = {.cost_limit = 6};
+  assert_int_equal(cel_eval_selector(q, &with_strs, &fits, &err), 0);
+  assert_int_equal(cel_eval_selector(q, &with_strs, &over, &err), -1);
+  assert_true(err.cost_exceeded);
+  cel_program_free(p);
+  cel_program_free(q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
@@ -315,6 +347,7 @@ int main(void) {
       cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),
       cmocka_unit_test(derived_attributes),
       cmocka_unit_test(attribute_lookup_position_hint), cmocka_unit_test(fused_selector_obeys_cost_limit),
+      cmocka_unit_test(membership_in_list_attribute),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),
   };

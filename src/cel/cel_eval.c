@@ -127,16 +127,17 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
 
 /* The attribute a device fast-path node names, or NULL. */
 static inline __attribute__((always_inline)) const cel_device_attr *device_attr(const cel_device *d, const cel_node *o) {
-  const cel_device_attr *a = d->attrs, *end = a + d->n_attrs;
+  const cel_device_attr *a = d->attrs; /* NULL when there are none */
+  uint32_t n = d->n_attrs, i = 0;
   _Atomic uint32_t *hint = (_Atomic uint32_t *)&o->attr_hint; /* nodes are arena memory, written only here */
   if (d->names_unique) { /* the one match: found where the previous device had it, without a scan */
     uint32_t h = atomic_load_explicit(hint, memory_order_relaxed);
-    if (h < d->n_attrs && a[h].name == o->fast_name && a[h].domain == o->fast_domain) return &a[h];
+    if (h < n && a[h].name == o->fast_name && a[h].domain == o->fast_domain) return &a[h];
   }
-  while (a < end && (a->name != o->fast_name || a->domain != o->fast_domain)) a++; /* names differ more */
-  if (a == end) return NULL;
-  if (d->names_unique) atomic_store_explicit(hint, (uint32_t)(a - d->attrs), memory_order_relaxed);
-  return a;
+  while (i < n && (a[i].name != o->fast_name || a[i].domain != o->fast_domain)) i++; /* names differ more */
+  if (i == n) return NULL;
+  if (d->names_unique) atomic_store_explicit(hint, i, memory_order_relaxed);
+  return &a[i];
 }
 
 static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {

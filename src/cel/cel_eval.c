@@ -375,14 +375,16 @@ static inline int test_child(cel_eval *ev, const cel_node *n, cel_val *err) {
   return n->test ? n->test(ev, n, err) : test_value(ev, n, err);
 }
 
-/* "lit" in device.attributes["d"].n over a string list without building
- * values; the costs are those of the unfused nodes (the lookup, then one per
- * element). Other values take the general path. */
-static int test_device_in_const(cel_eval *ev, const cel_node *n, cel_val *err) {
-  const cel_device_attr *a = device_attr(ev->device, n->args[1]);
-  if (!a || a->value.kind != CEL_ATTR_STRINGS) return test_value(ev, n, err);
-  const cel_val *k = &n->args[0]->cval;
-  cel_eval_charge(ev, 4 + (uint64_t)a->value.n);
+/* "lit" in device.attributes["d"].n and device.attributes["d"].n.includes("lit")
+ * over a string list (includes: of at most CEL_INCLUDES_MAX elements) without
+ * building values; the costs are those of the unfused nodes (the lookup, then
+ * one per element for in, one for includes). Other values take the general path. */
+static int test_device_list_has(cel_eval *ev, const cel_node *n, cel_val *err) {
+  bool in = n->name[0] == '@';
+  const cel_device_attr *a = device_attr(ev->device, n->args[in ? 1 : 0]);
+  if (!a || a->value.kind != CEL_ATTR_STRINGS || (!in && a->value.n > CEL_INCLUDES_MAX)) return test_value(ev, n, err);
+  const cel_val *k = &n->args[in ? 0 : 1]->cval;
+  cel_eval_charge(ev, 4 + (in ? (uint64_t)a->value.n : 1));
   for (uint32_t i = 0; i < a->value.n; i++)
     if (a->value.strs[i].len == k->len && bytes_equal(a->value.strs[i].s, k->s, k->len)) return 1;
   return 0;
@@ -529,13 +531,15 @@ static int device_domain(const cel_node *n, const atom **domain) {
   return which;
 }
 
-/* "lit" in device.attributes["d"].n, with the list overload among the candidates. */
-static bool is_in_device_list(const cel_node *n) {
-  if (n->kind != N_CALL || strcmp(n->name, "@in") || n->nargs != 2 || !const_string(n->args[0]) ||
-      n->args[1]->fast != F_DEVICE_ATTR)
-    return false;
+/* "lit" in device.attributes["d"].n or device.attributes["d"].n.includes("lit"),
+ * with the list overload among the candidates. */
+static bool is_device_list_has(const cel_node *n) {
+  if (n->kind != N_CALL || n->nargs != 2) return false;
+  bool in = !strcmp(n->name, "@in"), includes = n->member && !strcmp(n->name, "includes");
+  const cel_node *list = n->args[in ? 1 : 0], *lit = n->args[in ? 0 : 1];
+  if (!(in || includes) || !const_string(lit) || list->fast != F_DEVICE_ATTR) return false;
   for (uint32_t i = 0; i < n->novs; i++)
-    if (n->ovs[i]->cost == K_IN_LIST) return true;
+    if (n->ovs[i]->cost == (in ? K_IN_LIST : K_INCLUDES)) return true;
   return false;
 }
 
@@ -629,8 +633,8 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     n->max_cost = (n->other->fast == F_DEVICE_DRIVER ? 2 : 4) + (n->const_cp + 9) / 10;
     n->const_atom = atom_intern(n->const_val->s, n->const_val->len);
   }
-  if (is_in_device_list(n)) {
-    n->test = test_device_in_const;
+  if (is_device_list_has(n)) {
+    n->test = test_device_list_has;
     n->fused = true;
     n->max_cost = UINT64_MAX; /* grows with the list: never run uncounted (cel_compile_env) */
   }

@@ -169,6 +169,8 @@ typedef struct cel_node {
 typedef struct cel_eval cel_eval;
 typedef cel_val (*cel_fn)(cel_eval *ev, const cel_val *args, uint32_t n);
 
+#define CEL_INCLUDES_MAX 48 /* includes() refuses longer lists */
+
 /* How a function is costed (estimate and runtime); see cel_cost.c. */
 typedef enum {
   K_ONE, K_EQ, K_STR_ORDER, K_IN_LIST, K_MATCHES, K_CONTAINS, K_ARG_TRAVERSE, K_TARGET_TRAVERSE,

@@ -2,13 +2,11 @@
  * most 48 elements, or whole-value equality for scalars. */
 #include "cel/cel_internal.h"
 
-#define INCLUDES_MAX 48
-
 static cel_val f_includes(cel_eval *ev, const cel_val *a, uint32_t n) {
   (void)ev, (void)n;
   if (a[0].kind == V_LIST) {
     for (size_t i = 0; i < a[0].len; i++) {
-      if (i == INCLUDES_MAX) return cel_err("'includes' function cannot be applied to lists longer than %d values", INCLUDES_MAX);
+      if (i == CEL_INCLUDES_MAX) return cel_err("'includes' function cannot be applied to lists longer than %d values", CEL_INCLUDES_MAX);
       cel_val x = cel_list_at(&a[0], i);
       if (cel_equal_bool(&x, &a[1])) return cel_bool(true);
     }

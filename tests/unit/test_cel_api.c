@@ -340,6 +340,36 @@ static void membership_in_list_attribute(void **state) {
   cel_program_free(q);
 }
 
+/* includes() on a list attribute: found, not found, and past 48 elements the
+ * general path's refusal; costs as unfused (lookup 4, the call 1). */
+static void includes_on_list_attribute(void **state) {
+  (void)state;
+  const atom *d = atom_cstr("dra.example.com"), *feats = atom_cstr("features");
+  static cel_str many[49];
+  for (int i = 0; i < 49; i++) many[i] = (cel_str){"mig", 3};
+  cel_device_attr short_list[1] = {{d, feats, {.kind = CEL_ATTR_STRINGS, .n = 2, .strs = many}}};
+  cel_device_attr long_list[1] = {{d, feats, {.kind = CEL_ATTR_STRINGS, .n = 49, .strs = many}}};
+  cel_device small = {.driver = d, .attrs = short_list, .n_attrs = 1, .names_unique = true};
+  cel_device big = {.driver = d, .attrs = long_list, .n_attrs = 1, .names_unique = true};
+  const char *yes = "device.attributes[\"dra.example.com\"].features.includes(\"mig\")";
+  const char *no = "device.attributes[\"dra.example.com\"].features.includes(\"ecc\")";
+  cel_program *p = cel_compile(yes, strlen(yes), NULL, NULL), *q = cel_compile(no, strlen(no), NULL, NULL);
+  assert_non_null(p);
+  assert_non_null(q);
+  cel_error err;
+  assert_int_equal(cel_eval_selector(p, &small, NULL, &err), 1);
+  assert_int_equal(cel_eval_selector(q, &small, NULL, &err), 0);
+  assert_int_equal(cel_eval_selector(p, &big, NULL, &err), 1);
+  assert_int_equal(cel_eval_selector(q, &big, NULL, &err), -1);
+  assert_string_equal(err.msg, "'includes' function cannot be applied to lists longer than 48 values");
+  cel_eval_opts fits = {.cost_limit = 5}, over = {.cost_limit = 4};
+  assert_int_equal(cel_eval_selector(q, &small, &fits, &err), 0);
+  assert_int_equal(cel_eval_selector(q, &small, &over, &err), -1);
+  assert_true(err.cost_exceeded);
+  cel_program_free(p);
+  cel_program_free(q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
@@ -347,7 +377,7 @@ int main(void) {
       cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),
       cmocka_unit_test(derived_attributes),
       cmocka_unit_test(attribute_lookup_position_hint), cmocka_unit_test(fused_selector_obeys_cost_limit),
-      cmocka_unit_test(membership_in_list_attribute),
+      cmocka_unit_test(membership_in_list_attribute), cmocka_unit_test(includes_on_list_attribute),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
       cmocka_unit_test(evaluation_does_not_allocate),
   };

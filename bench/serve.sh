@@ -2,7 +2,7 @@
 # dra serve under load (the scheduler_perf shape through the API): starts a
 # server on a fresh data directory, runs bench_serve against it (PODS pods
 # with template claims, NODES nodes x 10 devices, CONNECTIONS client
-# connections) and stops the server.
+# connections), reports the server's CPU time from /proc and stops it.
 # usage: sh bench/serve.sh [build-dir] [PODS] [NODES] [CONNECTIONS]
 set -e
 build=${1:-build}; pods=${2:-5000}; nodes=${3:-500}; conns=${4:-16}
@@ -12,4 +12,8 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
 for i in $(seq 100); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.05; done
 addr=$(sed -n 's|.*server: http://||p' "$tmp/kubeconfig")
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+before=$(cpu_ticks)
 "$build/bench_serve" "$addr" "$pods" "$nodes" "$conns"
+ticks=$(($(cpu_ticks) - before)) hz=$(getconf CLK_TCK)
+echo "serve: server CPU $((ticks * 1000 / hz)) ms (user + system, node setup included), $((ticks * 1000000 / hz / pods)) us per pod"

@@ -12,6 +12,12 @@
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);
+/* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */
+json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src);
+/* Whether codec_encode writes field f of in (Go's omitempty, F_KEEP_EMPTY). */
+bool codec_field_present(const field_desc *f, const void *in);
+/* json_dumps(codec_encode(td, in), JSON_COMPACT) without the tree (malloc'd). */
+char *codec_encode_text(const type_desc *td, const void *in);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 /* Deep equality of two structs of type td. */

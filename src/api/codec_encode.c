@@ -7,7 +7,6 @@
 
 static json_t *encode_struct(const type_desc *td, const void *in);
 
-static json_t *encode_value(field_kind k, const type_desc *elem, const void *src);
 
 static int cmp_entry_keys(const void *x, const void *y) {
   const atom *a = **(const atom *const *const *)x;
@@ -18,7 +17,7 @@ static int cmp_entry_keys(const void *x, const void *y) {
 static json_t *encode_list(const type_desc *elem, const dlist *l) {
   json_t *arr = json_array();
   for (uint32_t i = 0; i < l->n; i++)
-    json_array_append_new(arr, encode_value(elem->scalar, elem, (const char *)l->items + i * elem->size));
+    json_array_append_new(arr, codec_encode_value(elem->scalar, elem, (const char *)l->items + i * elem->size));
   return arr;
 }
 
@@ -30,13 +29,13 @@ static json_t *encode_map(const type_desc *elem, const dmap *m) {
   for (uint32_t i = 0; i < m->n; i++) {
     const char *entry = order[i];
     const atom *key = *(const atom *const *)entry;
-    json_object_set_new(obj, key->str, encode_value(elem->scalar, elem, entry + elem->entry_value));
+    json_object_set_new(obj, key->str, codec_encode_value(elem->scalar, elem, entry + elem->entry_value));
   }
   free(order);
   return obj;
 }
 
-static json_t *encode_value(field_kind k, const type_desc *elem, const void *src) {
+json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src) {
   switch (k) {
   case K_STR: {
     const char *s = *(char *const *)src;
@@ -67,7 +66,7 @@ static json_t *encode_value(field_kind k, const type_desc *elem, const void *src
   return json_null();
 }
 
-static bool field_present(const field_desc *f, const void *in) {
+bool codec_field_present(const field_desc *f, const void *in) {
   const char *p = (const char *)in + f->offset;
   bool keep_empty = f->flags & F_KEEP_EMPTY;
   switch (f->kind) {
@@ -98,8 +97,8 @@ static json_t *encode_struct(const type_desc *td, const void *in) {
   json_t *obj = json_object();
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    if (!field_present(f, in)) continue;
-    json_object_set_new(obj, f->json, encode_value(f->kind, f->elem, (const char *)in + f->offset));
+    if (!codec_field_present(f, in)) continue;
+    json_object_set_new(obj, f->json, codec_encode_value(f->kind, f->elem, (const char *)in + f->offset));
   }
   const json_t *extra = *(json_t *const *)((const char *)in + td->extra_offset);
   if (extra) {

@@ -1,5 +1,6 @@
 /* store_obj.c: reference counting of stored versions and lists of them. */
 #include "store/store_obj.h"
+#include "api/codec.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <jansson.h>
@@ -28,9 +29,7 @@ void store_obj_unref(store_obj *o) {
 const char *store_obj_json(store_obj *o) {
   char *text = atomic_load_explicit(&o->json, memory_order_acquire);
   if (text) return text;
-  json_t *j = api_object_encode(o->object);
-  text = json_dumps(j, JSON_COMPACT);
-  json_decref(j);
+  text = codec_encode_text(o->object->info->desc, o->object->typed);
   char *expected = NULL;
   if (!atomic_compare_exchange_strong_explicit(&o->json, &expected, text, memory_order_acq_rel, memory_order_acquire)) {
     free(text); /* another thread encoded it first */

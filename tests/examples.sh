@@ -25,6 +25,10 @@ check "list attribute name" 1 'spec.devices[0].attributes: Invalid value: "suppo
   "$dra" validate -f examples/invalid/list-attribute-not-c-identifier.yaml
 check "podgroup ellipsis" 2 "podgroup-ellipsis.yaml:10:" \
   "$dra" validate -f examples/invalid/podgroup-ellipsis.yaml
+for want in 'unknown field "spec.devices.requests[0].exactly.name"' 'unknown field "spec.devices"' \
+    'capacity[memory].value: quantities must match' 'Invalid value: "supported-models"' 'podgroup-ellipsis.yaml:10:17'; do
+  check "whole invalid directory: $want" 2 "$want" "$dra" validate -f examples/invalid/
+done
 check "stdin" 0 "1 objects valid" sh -c "\"$dra\" validate -f - < examples/20-slices-cats.yaml"
 check "unknown gate" 2 "unrecognized feature gate: NoSuchGate" \
   "$dra" validate -f examples/ --feature-gates NoSuchGate=true

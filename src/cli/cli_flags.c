@@ -156,7 +156,12 @@ bool cli_require_files(cli_common *o) {
 bool cli_load_objects(const cli_common *o, object_set *set) {
   strbuf err = STRBUF_INIT;
   int rc = objects_load_paths((const char *const *)o->files, o->n_files, o->recursive, set, &err);
-  if (rc) fprintf(stderr, "error: %s\n", sb_str(&err));
+  for (const char *line = sb_str(&err); rc && *line;) {
+    const char *nl = strchr(line, '\n');
+    int len = nl ? (int)(nl - line) : (int)strlen(line);
+    fprintf(stderr, "error: %.*s\n", len, line);
+    line += len + (nl ? 1 : 0);
+  }
   sb_free(&err);
   return rc == 0;
 }

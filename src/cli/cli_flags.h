@@ -40,9 +40,9 @@ static inline bool cli_parse_common(int argc, char **argv, const char *command, 
 }
 /* For commands that read manifests: false (and opts freed) when no -f. */
 bool cli_require_files(cli_common *opts);
-/* Reads every -f input into set. On an unreadable file or a syntax error
- * prints `error: <file:line:column: message>` and returns false (set keeps
- * what was read; the caller frees it). */
+/* Reads every -f input into set. For each unreadable file or syntax error
+ * prints `error: <file:line:column: message>` and returns false; set still
+ * holds the other files' objects (the caller frees it). */
 bool cli_load_objects(const cli_common *opts, object_set *set);
 void cli_common_free(cli_common *opts);
 void cli_strings_free(cli_strings *s);

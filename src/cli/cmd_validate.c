@@ -37,12 +37,10 @@ int cmd_validate(int argc, char **argv) {
     cli_common_free(&opts);
     return 0;
   }
+  /* an unreadable file or a syntax error is exit 2, but every other file
+   * is still checked, so one run reports every problem */
   object_set set = {0};
-  if (!cli_load_objects(&opts, &set)) {
-    object_set_free(&set);
-    cli_common_free(&opts);
-    return 2;
-  }
+  bool readable = cli_load_objects(&opts, &set);
 
   admission_ctx ctx = {.gates = opts.gates, .now = opts.now, .get_namespace = find_namespace, .user = &set,
                        .warn = print_warning};
@@ -66,8 +64,8 @@ int cmd_validate(int argc, char **argv) {
     errlist_free(&errs);
   }
   if (invalid) fprintf(stderr, "%zu of %zu objects invalid\n", invalid, set.n);
-  else printf("%zu objects valid\n", set.n);
+  else if (readable) printf("%zu objects valid\n", set.n);
   object_set_free(&set);
   cli_common_free(&opts);
-  return invalid ? 1 : 0;
+  return !readable ? 2 : invalid ? 1 : 0;
 }

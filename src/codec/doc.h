@@ -63,9 +63,10 @@ typedef struct docset {
 
 /* Reads each path: a file; a directory (its *.yaml, *.yml, *.json files in name
  * order, subdirectories too when recursive); "-" = stdin. Returns 0 on success;
- * 2 on an unreadable file or a syntax error, with a message in *err such as
+ * 2 when some file is unreadable or has a syntax error, with one line per
+ * such file in *err, e.g.
  * "examples/x.yaml:12:3: mapping values are not allowed in this context".
- * Documents loaded before the error stay in out. */
+ * Reading goes on past a bad file: every other file's documents are in out. */
 int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *out, strbuf *err);
 /* Same for text already in memory; name is used in messages and doc.file.
  * Content whose first non-blank byte is '{' is read as JSON (as kubectl sniffs). */

@@ -176,6 +176,13 @@ static int load_file(const char *path, docset *out, strbuf *err) {
   return rc;
 }
 
+/* Files are read on past one that fails, so every unreadable file is
+ * reported, one line each in err. */
+static int note_error(int rc, strbuf *err) {
+  if (rc && err->len && err->buf[err->len - 1] != '\n') sb_putc(err, '\n');
+  return rc;
+}
+
 static bool has_manifest_extension(const char *name) {
   const char *dot = strrchr(name, '.');
   return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml") || !strcmp(dot, ".json"));
@@ -213,11 +220,11 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
     sb_truncate(&path, 0);
     sb_printf(&path, "%s%s%s", dir, sep, names[i]);
     struct stat st;
-    if (rc == 0 && lstat(sb_str(&path), &st) == 0) {
+    if (lstat(sb_str(&path), &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        if (recursive) rc = load_dir(sb_str(&path), recursive, level + 1, out, err);
+        if (recursive) rc |= load_dir(sb_str(&path), recursive, level + 1, out, err);
       } else if (has_manifest_extension(names[i]) && stat(sb_str(&path), &st) == 0 && S_ISREG(st.st_mode)) {
-        rc = load_file(sb_str(&path), out, err);
+        rc |= note_error(load_file(sb_str(&path), out, err), err);
       }
     }
     free(names[i]);
@@ -228,15 +235,15 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
 }
 
 int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *out, strbuf *err) {
+  int rc = 0;
   for (size_t i = 0; i < n; i++) {
-    int rc;
     struct stat st;
-    if (!strcmp(paths[i], "-")) rc = load_stream(stdin, "-", out, err);
-    else if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) rc = load_dir(paths[i], recursive, 0, out, err);
-    else rc = load_file(paths[i], out, err);
-    if (rc) return rc;
+    if (!strcmp(paths[i], "-")) rc |= note_error(load_stream(stdin, "-", out, err), err);
+    else if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) rc |= load_dir(paths[i], recursive, 0, out, err);
+    else rc |= note_error(load_file(paths[i], out, err), err);
   }
-  return 0;
+  if (err->len && err->buf[err->len - 1] == '\n') sb_truncate(err, err->len - 1); /* lines between, none after */
+  return rc ? 2 : 0;
 }
 
 void docset_free(docset *ds) {

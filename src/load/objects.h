@@ -23,7 +23,8 @@ typedef struct object_set {
 } object_set;
 
 /* Returns 0, or 2 when a file can't be read or has a syntax error (message in
- * *err, "file:line:column: ..."); objects read before the error stay in out. */
+ * *err, one line per bad file, "file:line:column: ..."); the other files'
+ * objects are in out. */
 int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err);
 int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err);
 void object_set_free(object_set *s);

@@ -118,6 +118,14 @@ static void test_directory_order_and_recursion(void **state) {
   assert_string_equal(sb_str(&err), "the path \"tests/data/doc/nope.yaml\" does not exist");
   assert_int_equal(ds.n, 1); /* what loaded before the error stays */
   docset_free(&ds);
+  /* reading goes on past a bad file, and every bad file gets its line */
+  const char *bad_first[] = {"tests/data/doc/nope.yaml", "tests/data/doc/dir/b.yml", "tests/data/doc/nope2.yaml"};
+  sb_truncate(&err, 0);
+  assert_int_equal(docs_load_paths(bad_first, 3, false, &ds, &err), 2);
+  assert_int_equal(ds.n, 1);
+  assert_string_equal(sb_str(&err), "the path \"tests/data/doc/nope.yaml\" does not exist\n"
+                                    "the path \"tests/data/doc/nope2.yaml\" does not exist");
+  docset_free(&ds);
   sb_free(&err);
 }
 

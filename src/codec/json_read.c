@@ -269,6 +269,7 @@ static bool parse_member(jreader *j, json_t *obj, strbuf *key) {
   if (peek(j) != '"') return fail_char(j, "looking for beginning of object key string");
   sb_truncate(key, 0);
   if (!parse_string(j, key)) return false;
+  if (memchr(sb_str(key), 0, key->len)) return fail(j, "invalid object key: a key must not contain a NUL character");
   skip_space(j);
   if (peek(j) != ':') return fail_char(j, "after object key");
   j->pos++;

@@ -319,7 +319,11 @@ static int parse_key(yreader *r, yaml_event_t *ev, strbuf *key) {
     return -1;
   }
   int rc = 1;
-  if (json_is_string(v)) sb_add(key, json_string_value(v), json_string_length(v));
+  if (json_is_string(v) && memchr(json_string_value(v), 0, json_string_length(v))) {
+    /* a key with a NUL byte (from !!binary) has no place in an API object */
+    fail_at(r, at, "invalid map key: a key must not contain a NUL byte");
+    rc = -1;
+  } else if (json_is_string(v)) sb_add(key, json_string_value(v), json_string_length(v));
   else if (json_is_integer(v)) sb_printf(key, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
   else if (json_is_real(v)) float_key(key, json_real_value(v));
   else if (json_is_boolean(v)) sb_puts(key, json_is_true(v) ? "true" : "false");

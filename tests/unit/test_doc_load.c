@@ -229,6 +229,8 @@ static void test_syntax_errors(void **state) {
       {"x.yaml", "~: 1\n", "x.yaml:1:1: unsupported map key of type: null"},
       {"x.yaml", "18446744073709551615: 1\n", "x.yaml:1:1: unsupported map key of type: uint64"},
       {"x.yaml", "? [a]\n: 1\n", "x.yaml:1:3: invalid map key: a key must be a scalar"},
+      {"x.yaml", "\"a\\0b\": 1\n", "x.yaml:1:1: invalid map key: a key must not contain a NUL byte"},
+      {"x.json", "{\"a\\u0000b\": 1}", "x.json:1:12: invalid object key: a key must not contain a NUL character"},
       {"x.yaml", "a: {<<: [1]}\n", "x.yaml:1:9: map merge requires map or sequence of maps as the value"},
       {"x.json", "{\"a\": 1,\n \"b\": [1, 2,, 3]}", "x.json:2:13: invalid character ',' looking for beginning of value"},
       {"x.json", "{\"a\" 1}", "x.json:1:6: invalid character '1' after object key"},

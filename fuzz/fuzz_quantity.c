@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/quantity.h"
+#include "value/quantity.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   quantity q, again;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/semver.h"
+#include "value/semver.h"
 #include "util/strbuf.h"
 
 static bool inside(const char *p, size_t n, const uint8_t *data, size_t size) {

@@ -2,7 +2,7 @@
  * slices split by node name, every slice by pool id, the allocated state of
  * each device id, classes by name, and each device's CEL view, built once. */
 #include "alloc/alloc_internal.h"
-#include "api/semver.h"
+#include "value/semver.h"
 #include <string.h>
 
 void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f) {

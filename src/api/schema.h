@@ -19,7 +19,7 @@
  * scalar element types dstr, datom, i64, dbool, quantity. */
 #ifndef DRA_SCHEMA_H
 #define DRA_SCHEMA_H
-#include "api/quantity.h"
+#include "value/quantity.h"
 #include "util/atom.h"
 #include <jansson.h>
 #include <stdbool.h>

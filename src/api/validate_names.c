@@ -7,7 +7,7 @@
  * return []string); the vn_* wrappers turn every message into one field
  * error at the caller's path. */
 #include "api/validate_names.h"
-#include "api/semver.h"
+#include "value/semver.h"
 #include "util/die.h"
 #include <ctype.h>
 #include <stdio.h>

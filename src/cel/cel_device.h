@@ -3,8 +3,8 @@
  * every pointer refers to memory the caller owns for the evaluation. */
 #ifndef DRA_CEL_DEVICE_H
 #define DRA_CEL_DEVICE_H
-#include "api/quantity.h"
-#include "api/semver.h"
+#include "value/quantity.h"
+#include "value/semver.h"
 #include "util/atom.h"
 #include <stdbool.h>
 #include <stdint.h>

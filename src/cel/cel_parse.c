@@ -2,7 +2,7 @@
  * grammar), macro expansion into comprehensions, and syntax-error reports in
  * cel-go's "ERROR: <input>:l:c: msg" + caret form. Nesting is bounded. */
 #include "cel/cel_internal.h"
-#include "codec/utf8.h"
+#include "util/utf8.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

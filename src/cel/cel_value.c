@@ -2,7 +2,7 @@
  * list and map access (including the device-backed forms), CEL equality and
  * ordering, and the type names cel-go prints. */
 #include "cel/cel_internal.h"
-#include "codec/utf8.h"
+#include "util/utf8.h"
 #include "util/die.h"
 #include <math.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
  * Go's encoding/json error wording with file:line:column. Several
  * concatenated values form a stream, as with Go's json.Decoder. */
 #include "codec/doc_reader.h"
-#include "codec/utf8.h"
+#include "util/utf8.h"
 #include "util/fielderr.h"
 #include <errno.h>
 #include <stdarg.h>

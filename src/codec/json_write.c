@@ -3,7 +3,7 @@
  * Go's float spelling, "{}" and "[]" for empty containers. */
 #include "codec/doc.h"
 #include "codec/gofloat.h"
-#include "codec/utf8.h"
+#include "util/utf8.h"
 
 static void indent(strbuf *out, int level) {
   sb_putc(out, '\n');

@@ -4,7 +4,7 @@
  * strings, duplicate keys recorded (first value kept), depth limit. */
 #include "codec/doc_reader.h"
 #include "codec/gofloat.h"
-#include "codec/utf8.h"
+#include "util/utf8.h"
 #include "codec/yaml_resolve.h"
 #include "util/die.h"
 #include "util/fielderr.h"

@@ -1,6 +1,7 @@
 /* strbuf.c: see strbuf.h. */
 #include "util/strbuf.h"
 #include "util/die.h"
+#include "util/utf8.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,29 +37,12 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
   sb->len += (size_t)n;
 }
 
-/* Decodes one UTF-8 sequence; returns its length, or 0 if invalid. */
-static int utf8_decode(const unsigned char *s, unsigned *cp) {
-  if (s[0] < 0x80) { *cp = s[0]; return 1; }
-  int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (!n) return 0;
-  unsigned c = s[0] & (0x7F >> n);
-  for (int i = 1; i < n; i++) {
-    if ((s[i] & 0xC0) != 0x80) return 0;
-    c = (c << 6) | (s[i] & 0x3F);
-  }
-  if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-      (c >= 0xD800 && c <= 0xDFFF))
-    return 0;
-  *cp = c;
-  return n;
-}
-
 void sb_go_quote(strbuf *sb, const char *s) {
   sb_putc(sb, '"');
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
+  const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+  while (p < end) {
     unsigned cp;
-    int n = utf8_decode(p, &cp);
+    size_t n = utf8_decode(p, (size_t)(end - p), &cp);
     if (!n) { sb_printf(sb, "\\x%02x", *p++); continue; }
     switch (cp) {
     case '"': sb_puts(sb, "\\\""); break;

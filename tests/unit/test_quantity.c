@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/quantity.h"
+#include "value/quantity.h"
 
 enum { DSI = QUANTITY_DECIMAL_SI, BIN = QUANTITY_BINARY_SI, DEX = QUANTITY_DECIMAL_EXPONENT };
 

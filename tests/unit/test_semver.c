@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "api/semver.h"
+#include "value/semver.h"
 
 static semver parse_ok(const char *s) {
   semver v;

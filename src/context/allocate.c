@@ -1,9 +1,9 @@
-/* dra_api_alloc.c: dra_allocate and dra_explain of include/dra.h: the
+/* allocate.c: dra_allocate and dra_explain of include/dra.h: the
  * structured allocator (alloc/alloc.h) run over the objects of a context's
  * store as they are stored, as `dra allocate` runs it over its input, with
  * the optional write-back of the allocations into the store. */
-#include "dra_api_ctx.h"
-#include "dra_api_result.h"
+#include "context/context.h"
+#include "context/result.h"
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "store/strmap.h"

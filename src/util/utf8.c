@@ -1,5 +1,5 @@
 /* utf8.c: see utf8.h. */
-#include "codec/utf8.h"
+#include "util/utf8.h"
 
 size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp) {
   if (s[0] < 0x80) {

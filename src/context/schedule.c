@@ -1,9 +1,9 @@
-/* dra_api_sched.c: dra_schedule of include/dra.h: the control loop
+/* schedule.c: dra_schedule of include/dra.h: the control loop
  * (sched/loop.h) run over a context's store until it is idle, as
  * `dra schedule` runs it over a restored dump; and dra_get_pod_result,
  * where a pod stands afterwards. */
-#include "dra_api_ctx.h"
-#include "dra_api_result.h"
+#include "context/context.h"
+#include "context/result.h"
 #include "sched/loop.h"
 #include <string.h>
 

@@ -1,4 +1,5 @@
-/* utf8.h: strict UTF-8 decoding and encoding for the JSON reader and writer. */
+/* utf8.h: strict UTF-8 decoding and encoding, for the document readers and
+ * writers, Go-style quoting (strbuf) and CEL string literals. */
 #ifndef DRA_UTF8_H
 #define DRA_UTF8_H
 #include "util/strbuf.h"

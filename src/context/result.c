@@ -1,8 +1,8 @@
-/* dra_api_result.c: the dra_result of include/dra.h: allocated claims as
+/* result.c: the dra_result of include/dra.h: allocated claims as
  * "namespace/name", their devices as dra_device records and the claims as
  * one JSON List, owned by the result alone so it outlives its context. */
-#include "dra_api_result.h"
-#include "dra_api_ctx.h"
+#include "context/result.h"
+#include "context/context.h"
 #include "util/die.h"
 #include <stdlib.h>
 

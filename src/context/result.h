@@ -1,8 +1,8 @@
-/* dra_api_result.h: how the calls of the embedding API fill a dra_result
+/* result.h: how the calls of the embedding API fill a dra_result
  * (include/dra.h): claims with their allocation, read back as dra_device
  * records and as one JSON List. Not installed. */
-#ifndef DRA_API_RESULT_H
-#define DRA_API_RESULT_H
+#ifndef DRA_CONTEXT_RESULT_H
+#define DRA_CONTEXT_RESULT_H
 #include "dra.h"
 #include "api/object.h"
 

@@ -11,7 +11,7 @@
  * in MAJOR.MINOR.PATCH (they are stored as uint64) and accept them as
  * pre-release identifiers, comparing those by value at any length;
  * semver_parse_blang refuses them and words every refusal as blang does. */
-#include "api/semver.h"
+#include "value/semver.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * canonical text as CanonicalizeBytes does, and the arithmetic the API and
  * allocator need. Owns the suffix tables. Never allocates, never uses
  * floating point. */
-#include "api/quantity.h"
+#include "value/quantity.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* dra_api.c: the embedding API of include/dra.h on top of the document
+/* context.c: the embedding API of include/dra.h on top of the document
  * layer (codec/doc.h), the admission pipeline (api/admission.h) and the
  * in-memory store (store/store.h). It owns the public error texts: one line
  * per problem, "<file>:<line>: <kube-apiserver's Status message>". */
-#include "dra_api_ctx.h"
+#include "context/context.h"
 #include "api/admission.h"
 #include "codec/doc.h"
 #include "store/meta.h"

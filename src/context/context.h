@@ -1,8 +1,8 @@
-/* dra_api_ctx.h: what the files of the embedding API (src/dra_api*.c)
+/* context.h: what the files of the context module (src/context)
  * share behind include/dra.h: the context, the error reporting every call
  * uses, and kind names as callers spell them. Not installed. */
-#ifndef DRA_API_CTX_H
-#define DRA_API_CTX_H
+#ifndef DRA_CONTEXT_H
+#define DRA_CONTEXT_H
 #include "dra.h"
 #include "api/gates.h"
 #include "api/object.h"

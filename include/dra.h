@@ -75,14 +75,17 @@ DRA_API void dra_close(dra_ctx *ctx); /* NULL is fine */
 DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
 
 /* Flags of the load calls. */
-#define DRA_LOAD_AS_STORED 1u /* skip admission: store objects as read (a cluster dump) */
+#define DRA_LOAD_AS_STORED 1u /* skip admission: store objects as read (as `dra allocate` reads them) */
+#define DRA_LOAD_RESTORE 2u   /* admission as on create, but keep each object's status, uid,
+                                 finalizers and spec.nodeName: a cluster dump, as `dra schedule`
+                                 reads it (allocations and bindings survive) */
 
 /* Reads every object of a file, a directory (its *.yaml, *.yml and *.json
  * files, by name) or "-" (stdin), multi-document YAML, JSON and `kind: List`
  * alike, and stores them: Namespaces first, Pods last, whatever the order
  * in the text. A namespaced object without a namespace goes in "default".
- * Without DRA_LOAD_AS_STORED every object passes kube-apiserver's admission
- * for a create. When any object fails to read, decode or pass admission,
+ * Without a flag every object passes kube-apiserver's admission for a
+ * create. When any object fails to read, decode or pass admission,
  * nothing is stored and dra_errmsg lists every problem, one a line. An
  * object whose name is taken stops the load with DRA_ALREADY_EXISTS; the
  * objects stored before it stay. */
@@ -153,6 +156,11 @@ typedef struct dra_device {
  * (`allocation aborted: steps budget exhausted after N steps`). dra_schedule
  * keeps kube-scheduler's own bounds. */
 DRA_API void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_seconds);
+
+/* The step count and time in seconds of the last search dra_allocate ran
+ * on ctx (as `dra allocate --stats` prints them); 0 before the first.
+ * Either pointer may be NULL. */
+DRA_API void dra_alloc_stats(dra_ctx *ctx, uint64_t *steps, double *seconds);
 
 /* Allocates the claims together on node_name. DRA_OK: *result is set, freed
  * by the caller with dra_result_free (it stays valid after dra_close).

@@ -53,10 +53,10 @@ python3 -c 'import sys, yaml, json
 docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d][1:]
 json.dump({"apiVersion": "v1", "kind": "List", "items": docs}, open(sys.argv[2], "w"))' "$seed" "$tmp/cats.json"
 check "every unallocated claim" 0 "small-white-cat-2" "$dra" allocate -f "$tmp/cats.json" --node node-1
-check "claim not found" 2 'resourceclaim "nope" not found' "$dra" allocate -f "$tmp/cats.json" --node node-1 --claim nope
+check "claim not found" 2 'Error from server (NotFound): resourceclaims.resource.k8s.io "nope" not found' "$dra" allocate -f "$tmp/cats.json" --node node-1 --claim nope
 check "claim already allocated" 2 'is already allocated' \
   "$dra" allocate -f "$tmp/cats.json" --node node-1 --claim default/in-use-0
-check "node not found" 2 'node "node-9" not found' "$dra" allocate -f "$tmp/cats.json" --node node-9
+check "node not found" 2 'Error from server (NotFound): nodes "node-9" not found' "$dra" allocate -f "$tmp/cats.json" --node node-9
 
 check "explain after a budget error" 2 "constraint #0 distinctAttribute gpu.example.com/numa: 3 of 78 device pairs fail" \
   "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --explain --timeout 1ms

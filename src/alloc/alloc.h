@@ -10,6 +10,7 @@
 #define DRA_ALLOC_H
 #include "api/gates.h"
 #include "api/types.h"
+#include "cel/cel_device.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 #include <stdbool.h>
@@ -36,6 +37,11 @@ void alloc_index_free(alloc_index *ix);
  * been the last of in->allocated; cheaper than building a new index. The
  * index keeps no pointer into the claim. Not concurrent with alloc_run. */
 void alloc_index_hold(alloc_index *ix, const resource_claim *claim);
+
+/* A device as CEL selectors see it (attributes, capacity, driver), built in
+ * a; an attribute that cannot be converted sets view->error with
+ * Kubernetes' text, which every evaluation on the device then fails with. */
+void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device *view);
 
 #define ALLOC_DEFAULT_MAX_STEPS 100000000ull
 #define ALLOC_DEFAULT_TIMEOUT_SECONDS 10.0

@@ -34,8 +34,11 @@ static void idlist_add_keyed(arena *a, alloc_map *m, const void *k0, const void 
   alloc_idlist_add(a, l, v);
 }
 
-static const char *view_error(arena *a, const char *name, const char *what) {
-  return arena_printf(a, "attribute %s: %s", name, what);
+/* Kubernetes' text for a version attribute that does not parse. */
+static const char *version_error(arena *a, const char *name, const char *version) {
+  char why[256];
+  return arena_printf(a, "attribute %s: parse semantic version: %s", name,
+                      cel_semver_error(version, strlen(version), why, sizeof why));
 }
 
 /* One attribute value as CEL sees it; NULL or an error text. */
@@ -50,7 +53,7 @@ static const char *fill_attr_value(arena *a, const char *name, const device_attr
     semver *s = arena_calloc(a, 1, sizeof *s);
     v->kind = CEL_ATTR_VERSION, v->ver = s;
     if (!semver_parse(at->version, strlen(at->version), s))
-      return view_error(a, name, arena_printf(a, "parse semantic version: %s", at->version));
+      return version_error(a, name, at->version);
   } else if (at->ints.set) {
     v->kind = CEL_ATTR_INTS, v->n = at->ints.n, v->ints = at->ints.items;
   } else if (at->bools.set) {
@@ -63,25 +66,23 @@ static const char *fill_attr_value(arena *a, const char *name, const device_attr
     semver *s = arena_calloc(a, at->versions.n + 1, sizeof *s);
     for (uint32_t i = 0; i < at->versions.n; i++)
       if (!semver_parse(at->versions.items[i], strlen(at->versions.items[i]), &s[i]))
-        return view_error(a, name, arena_printf(a, "parse semantic version: %s", at->versions.items[i]));
+        return version_error(a, name, at->versions.items[i]);
     v->kind = CEL_ATTR_VERSIONS, v->n = at->versions.n, v->vers = s;
   } else {
-    return view_error(a, name, "unsupported attribute value");
+    return arena_printf(a, "attribute %s: unsupported attribute value", name);
   }
   return NULL;
 }
 
-static void fill_view(arena *a, alloc_dev *dv) {
-  const device *d = dv->d;
-  cel_device *v = &dv->view;
-  v->driver = dv->driver;
+void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device *v) {
+  v->driver = driver;
   v->allow_multiple = !d->allow_multiple_allocations_set ? CEL_TRI_UNSET
                       : d->allow_multiple_allocations    ? CEL_TRI_TRUE
                                                          : CEL_TRI_FALSE;
   cel_device_attr *attrs = arena_calloc(a, d->attributes.n + 1, sizeof *attrs);
   for (uint32_t i = 0; i < d->attributes.n; i++) {
     const atom *key = d->attributes.items[i].key;
-    cel_split_qualified_name(key->str, key->len, dv->driver, &attrs[i].domain, &attrs[i].name);
+    cel_split_qualified_name(key->str, key->len, driver, &attrs[i].domain, &attrs[i].name);
     const char *e = fill_attr_value(a, key->str, &d->attributes.items[i].value, &attrs[i].value);
     if (e && !v->error) v->error = e;
   }
@@ -90,7 +91,7 @@ static void fill_view(arena *a, alloc_dev *dv) {
   cel_device_capacity *caps = arena_calloc(a, d->capacity.n + 1, sizeof *caps);
   for (uint32_t i = 0; i < d->capacity.n; i++) {
     const atom *key = d->capacity.items[i].key;
-    cel_split_qualified_name(key->str, key->len, dv->driver, &caps[i].domain, &caps[i].name);
+    cel_split_qualified_name(key->str, key->len, driver, &caps[i].domain, &caps[i].name);
     caps[i].value = d->capacity.items[i].value.value;
   }
   v->caps = caps, v->n_caps = d->capacity.n;
@@ -196,7 +197,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
       dv->name = dv->d->name ? dv->d->name : atom_cstr("");
       dv->held = held_for(ix, drv, pool, dv->name); /* alloc_index_hold may fill it in later */
       dv->has_binding_conditions = dv->d->binding_conditions.n > 0;
-      fill_view(a, dv);
+      alloc_device_view(a, dv->driver, dv->d, &dv->view);
     }
     if (sl->has_node_name) idlist_add_keyed(a, &ix->by_node, atom_cstr(sp->node_name), NULL, i);
     else alloc_idlist_add(a, &ix->shared, i);

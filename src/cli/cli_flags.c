@@ -19,14 +19,23 @@ void cli_strings_free(cli_strings *s) {
   s->n = 0;
 }
 
-static bool valid_rfc3339(const char *s) {
+/* Unix seconds of an RFC 3339 time ("2026-01-02T15:04:05Z", fractions
+ * and "+02:00" offsets too); false when s is not one. */
+static bool parse_rfc3339(const char *s, int64_t *out) {
   struct tm tm;
   memset(&tm, 0, sizeof tm);
   const char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
   if (!end) return false;
   if (*end == '.')
     for (end++; *end >= '0' && *end <= '9'; end++) {}
-  return !strcmp(end, "Z") || ((end[0] == '+' || end[0] == '-') && strlen(end) == 6);
+  int64_t offset = 0;
+  if (strcmp(end, "Z")) {
+    int h, m;
+    if ((end[0] != '+' && end[0] != '-') || strlen(end) != 6 || sscanf(end + 1, "%2d:%2d", &h, &m) != 2) return false;
+    offset = (end[0] == '-' ? -1 : 1) * (int64_t)(h * 3600 + m * 60);
+  }
+  *out = (int64_t)timegm(&tm) - offset;
+  return true;
 }
 
 static bool apply(const char *command, cli_common *o, const cli_flag *extra, const char *name, char short_name,
@@ -58,11 +67,10 @@ static bool apply(const char *command, cli_common *o, const cli_flag *extra, con
   }
   if (name && !strcmp(name, "now")) {
     if (!value) goto missing;
-    if (!valid_rfc3339(value)) {
+    if (!parse_rfc3339(value, &o->now)) {
       fprintf(stderr, "error: --now: %s is not an RFC 3339 time (e.g. 2026-01-02T15:04:05Z)\n", value);
       return false;
     }
-    snprintf(o->now, sizeof o->now, "%s", value);
     return true;
   }
   *used_value = false;
@@ -111,10 +119,6 @@ static bool is_value_flag(const char *name, char short_name, const cli_flag *ext
 bool cli_parse(int argc, char **argv, const char *command, cli_common *o, const cli_flag *extra) {
   memset(o, 0, sizeof *o);
   gates_default(&o->gates);
-  time_t t = time(NULL);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(o->now, sizeof o->now, "%Y-%m-%dT%H:%M:%SZ", &tm);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     const char *name = NULL, *value = NULL;
@@ -151,19 +155,6 @@ bool cli_require_files(cli_common *o) {
   fprintf(stderr, "error: must specify -f FILE|DIR|-\n");
   cli_common_free(o);
   return false;
-}
-
-bool cli_load_objects(const cli_common *o, object_set *set) {
-  strbuf err = STRBUF_INIT;
-  int rc = objects_load_paths((const char *const *)o->files, o->n_files, o->recursive, set, &err);
-  for (const char *line = sb_str(&err); rc && *line;) {
-    const char *nl = strchr(line, '\n');
-    int len = nl ? (int)(nl - line) : (int)strlen(line);
-    fprintf(stderr, "error: %.*s\n", len, line);
-    line += len + (nl ? 1 : 0);
-  }
-  sb_free(&err);
-  return rc == 0;
 }
 
 void cli_common_free(cli_common *o) {

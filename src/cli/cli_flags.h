@@ -4,9 +4,9 @@
 #ifndef DRA_CLI_FLAGS_H
 #define DRA_CLI_FLAGS_H
 #include "api/gates.h"
-#include "load/objects.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct cli_strings {
   char **v;
@@ -28,7 +28,7 @@ typedef struct cli_common {
   bool recursive;
   feature_gates gates;
   const char *output; /* -o value, NULL if not given */
-  char now[32];       /* --now, or the current time, RFC 3339 UTC */
+  int64_t now;        /* --now in Unix seconds; 0: the system clock */
   bool help;
 } cli_common;
 
@@ -40,10 +40,6 @@ static inline bool cli_parse_common(int argc, char **argv, const char *command, 
 }
 /* For commands that read manifests: false (and opts freed) when no -f. */
 bool cli_require_files(cli_common *opts);
-/* Reads every -f input into set. For each unreadable file or syntax error
- * prints `error: <file:line:column: message>` and returns false; set still
- * holds the other files' objects (the caller frees it). */
-bool cli_load_objects(const cli_common *opts, object_set *set);
 void cli_common_free(cli_common *opts);
 void cli_strings_free(cli_strings *s);
 

@@ -1,7 +1,7 @@
-/* allocate.c: dra_allocate and dra_explain of include/dra.h: the
- * structured allocator (alloc/alloc.h) run over the objects of a context's
- * store as they are stored, as `dra allocate` runs it over its input, with
- * the optional write-back of the allocations into the store. */
+/* allocate.c: dra_allocate and dra_explain of include/dra.h (and so of
+ * `dra allocate`): the structured allocator (alloc/alloc.h) run over the
+ * objects of a context's store as they are stored, with the optional
+ * write-back of the allocations into the store. */
 #include "context/context.h"
 #include "context/result.h"
 #include "alloc/alloc.h"
@@ -190,7 +190,9 @@ dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *
   alloc_outcome res;
   alloc_limits lim = {.max_steps = ctx->alloc_max_steps, .timeout_seconds = ctx->alloc_timeout_seconds};
   alloc_run(v.ix, node_of(&v), v.typed, v.n_picked, &lim, out, &res);
-  if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, NULL, 0, res.error);
+  ctx->alloc_steps = res.steps;
+  ctx->alloc_seconds = res.seconds;
+  if (res.status == ALLOC_ERROR) dra_fail(ctx, DRA_ALLOC_ERROR, res.error);
   else if (res.status == ALLOC_UNSATISFIABLE)
     dra_failf(ctx, DRA_UNSATISFIABLE, "the claims cannot be allocated on node %s", node_name);
   else build_result(ctx, &v, &res, flags, r);
@@ -212,10 +214,4 @@ dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *c
   *text = sb_detach(&sb);
   view_free(&v);
   return DRA_OK;
-}
-
-void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_seconds) {
-  if (!ctx) return;
-  ctx->alloc_max_steps = max_steps;
-  ctx->alloc_timeout_seconds = timeout_seconds;
 }

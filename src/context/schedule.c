@@ -13,7 +13,7 @@ dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   if (!dra_flags_ok(ctx, "dra_schedule", flags, DRA_SCHEDULE_EXPLAIN)) return ctx->err;
   bool want_explain = flags & DRA_SCHEDULE_EXPLAIN;
   if (want_explain != (explain != NULL))
-    return dra_fail(ctx, DRA_MISUSE, NULL, 0, "dra_schedule: explain is required with DRA_SCHEDULE_EXPLAIN, and only then");
+    return dra_fail(ctx, DRA_MISUSE, "dra_schedule: explain is required with DRA_SCHEDULE_EXPLAIN, and only then");
   sched_options opt = {.gates = ctx->gates, .now = dra_ctx_now(ctx), .explain = want_explain};
   sched_loop *loop = sched_loop_new(ctx->objects, &opt);
   sched_loop_run(loop);
@@ -46,7 +46,7 @@ static void add_if_allocated(dra_ctx *ctx, const char *ns, const atom *claim, dr
 dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result) {
   if (!ctx) return DRA_MISUSE;
   dra_begin(ctx);
-  if (!name || !result) return dra_fail(ctx, DRA_MISUSE, NULL, 0, "dra_get_pod_result: name and result are required");
+  if (!name || !result) return dra_fail(ctx, DRA_MISUSE, "dra_get_pod_result: name and result are required");
   *result = NULL;
   const char *ns = namespace_ && *namespace_ ? namespace_ : "default";
   store_obj *o = NULL;

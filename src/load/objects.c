@@ -1,6 +1,5 @@
 /* objects.c: see objects.h. */
 #include "load/objects.h"
-#include "api/admission.h"
 #include "codec/doc.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -59,27 +58,3 @@ void object_set_free(object_set *s) {
 }
 
 bool loaded_object_ok(const loaded_object *lo) { return lo->obj && lo->errs.n == 0; }
-
-char *loaded_object_decode_report(const loaded_object *lo) {
-  strbuf sb = STRBUF_INIT;
-  if (!lo->obj) {
-    sb_printf(&sb, "error: unable to recognize \"%s\": ", lo->file);
-    for (size_t i = 0; i < lo->errs.n; i++) {
-      if (i) sb_puts(&sb, ", ");
-      sb_puts(&sb, lo->errs.items[i].body);
-    }
-    return sb_detach(&sb);
-  }
-  char *msg = api_decode_failure_message(lo->obj->info, &lo->errs);
-  sb_printf(&sb, "Error from server (BadRequest): error when creating \"%s\": %s", lo->file, msg);
-  free(msg);
-  return sb_detach(&sb);
-}
-
-char *loaded_object_invalid_report(const loaded_object *lo, const errlist *errs) {
-  strbuf sb = STRBUF_INIT;
-  char *msg = admission_invalid_message(lo->obj, errs);
-  sb_printf(&sb, "Error from server (Invalid): error when creating \"%s\": %s", lo->file, msg);
-  free(msg);
-  return sb_detach(&sb);
-}

@@ -1,8 +1,7 @@
 /* objects.h: reading manifests into typed objects: files, directories and
  * stdin through the document loader, each document decoded strictly into an
  * api_object, namespaced objects without a namespace put in "default" (as
- * kubectl does). Also the kubectl-style texts for refused objects, shared by
- * every command so they all say it the same way. */
+ * kubectl does). The context module (context/load.c) admits and stores them. */
 #ifndef DRA_LOAD_OBJECTS_H
 #define DRA_LOAD_OBJECTS_H
 #include "api/object.h"
@@ -31,14 +30,4 @@ void object_set_free(object_set *s);
 
 /* True when the object decoded cleanly (known kind, no decode errors). */
 bool loaded_object_ok(const loaded_object *lo);
-/* kubectl's line for an object that failed decoding:
- *   Error from server (BadRequest): error when creating "f.yaml": ResourceClaim in version "v1"
- *   cannot be handled as a ResourceClaim: strict decoding error: unknown field "spec.x"
- * or, for an unknown kind:
- *   error: unable to recognize "f.yaml": no matches for kind "X" in version "v" */
-char *loaded_object_decode_report(const loaded_object *lo);
-/* kubectl's line for an object admission refused:
- *   Error from server (Invalid): error when creating "f.yaml": <Kind>.<group> "name" is invalid: ... */
-char *loaded_object_invalid_report(const loaded_object *lo, const errlist *errs);
-
 #endif

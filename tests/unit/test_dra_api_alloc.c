@@ -214,12 +214,21 @@ static void search_bounds(void **state) {
   assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_ALLOC_ERROR);
   assert_null(r);
   assert_string_equal(dra_errmsg(ctx), "allocation aborted: steps budget exhausted after 1 steps");
+  uint64_t steps = 0;
+  double seconds = -1;
+  dra_alloc_stats(ctx, &steps, &seconds);
+  assert_true(steps > 1); /* the step that went over the budget counts */
+  assert_true(seconds >= 0);
   /* Back to the defaults; no time limit at all is fine too. */
   dra_set_alloc_limits(ctx, 0, -1);
   assert_int_equal(dra_allocate(ctx, "node-1", NULL, 0, &r), DRA_OK);
   assert_int_equal(dra_result_device_count(r, 0), 2);
   dra_result_free(r);
+  dra_alloc_stats(ctx, &steps, NULL);
+  assert_true(steps >= 1);
   dra_set_alloc_limits(NULL, 1, 1); /* ignored */
+  dra_alloc_stats(NULL, &steps, &seconds);
+  assert_true(steps == 0 && seconds == 0);
   dra_close(ctx);
 }
 

@@ -115,6 +115,27 @@ static void as_stored_keeps_status_and_defaults_the_namespace(void **state) {
   dra_close(ctx);
 }
 
+/* A restore admits (defaults are set) but keeps the status, uid and a pod's node. */
+static void restore_admits_and_keeps_status(void **state) {
+  (void)state;
+  static const char bound_pod[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, uid: 1234-abcd}\n"
+                                  "spec:\n  nodeName: node-1\n  containers: [{name: c, image: i}]\n";
+  dra_ctx *ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, allocated_claim, DRA_LOAD_RESTORE), DRA_OK);
+  assert_int_equal(load(ctx, bound_pod, DRA_LOAD_RESTORE), DRA_OK);
+  char *claim = get(ctx, "ResourceClaim", NULL, "done");
+  contains(claim, "\"device\": \"d0\"");
+  contains(claim, "\"allocationMode\": \"ExactCount\""); /* admission's defaults */
+  dra_free(claim);
+  char *pod = get(ctx, "Pod", NULL, "p");
+  contains(pod, "\"nodeName\": \"node-1\"");
+  contains(pod, "\"uid\": \"1234-abcd\"");
+  dra_free(pod);
+  assert_int_equal(load(ctx, allocated_claim, DRA_LOAD_RESTORE | DRA_LOAD_AS_STORED), DRA_MISUSE);
+  assert_int_equal(load(ctx, allocated_claim, 8), DRA_MISUSE);
+  dra_close(ctx);
+}
+
 static void bad_input_stores_nothing(void **state) {
   (void)state;
   dra_ctx *ctx = open_ctx(NULL);
@@ -234,6 +255,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(admitted_in_restore_order),
       cmocka_unit_test(as_stored_keeps_status_and_defaults_the_namespace),
+      cmocka_unit_test(restore_admits_and_keeps_status),
       cmocka_unit_test(bad_input_stores_nothing),
       cmocka_unit_test(names_taken_stop_the_load),
       cmocka_unit_test(feature_gates_and_warnings),

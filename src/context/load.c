@@ -1,0 +1,253 @@
+/* load.c: ctx_load, the one path by which manifests enter a context, and
+ * the load calls of include/dra.h on it. Documents are read and decoded by
+ * the load layer (load/objects.h); each object then passes admission
+ * (api/admission.h) as its mode says and goes into the store, Namespaces
+ * first, as `kubectl apply` of a dump would create them. A restore keeps
+ * what a create would reset (status, uid, finalizers, spec.nodeName), so a
+ * dump's allocations and bindings survive. */
+#include "context/context.h"
+#include "api/admission.h"
+#include "load/objects.h"
+#include "store/meta.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* What a restore keeps from the input although a create would reset it. */
+typedef struct kept {
+  char *uid;
+  dstr_list finalizers;
+  char *node_name;
+  union {
+    pod_status pod;
+    resource_claim_status claim;
+    pod_group_status group;
+    node_status node;
+  } status;
+} kept;
+
+static void *status_of(api_object *o, size_t *size) {
+  switch (o->info->kind) {
+  case KIND_POD:
+    *size = sizeof(pod_status);
+    return &((pod *)o->typed)->status;
+  case KIND_RESOURCE_CLAIM:
+    *size = sizeof(resource_claim_status);
+    return &((resource_claim *)o->typed)->status;
+  case KIND_POD_GROUP:
+    *size = sizeof(pod_group_status);
+    return &((pod_group *)o->typed)->status;
+  case KIND_NODE:
+    *size = sizeof(node_status);
+    return &((node *)o->typed)->status;
+  default:
+    *size = 0;
+    return NULL;
+  }
+}
+
+static void keep(api_object *o, kept *k) {
+  object_meta *m = api_object_meta(o);
+  k->uid = m->uid;
+  k->finalizers = m->finalizers;
+  k->node_name = o->info->kind == KIND_POD ? ((pod *)o->typed)->spec.node_name : NULL;
+  size_t size;
+  void *st = status_of(o, &size);
+  if (st) memcpy(&k->status, st, size);
+}
+
+static void restore(api_object *o, const kept *k) {
+  object_meta *m = api_object_meta(o);
+  m->uid = k->uid;
+  m->finalizers = k->finalizers;
+  if (o->info->kind == KIND_POD) ((pod *)o->typed)->spec.node_name = k->node_name;
+  size_t size;
+  void *st = status_of(o, &size);
+  if (st) memcpy(st, &k->status, size);
+}
+
+/* One load under way: the decoded documents, the order they are handled
+ * in, and the Namespaces admission looked up in the store. */
+typedef struct loading {
+  dra_ctx *ctx;
+  const ctx_load_request *req;
+  object_set set;
+  loaded_object **order;
+  bool *passed; /* by position in order */
+  store_obj **held;
+  size_t n_held, cap_held;
+} loading;
+
+static const namespace_obj *find_namespace(void *user, const char *name) {
+  loading *l = user;
+  if (!name) return NULL;
+  store_obj *found = NULL;
+  if (store_get(l->ctx->objects, KIND_NAMESPACE, NULL, name, &found) == STORE_OK) {
+    if (l->n_held == l->cap_held) {
+      l->cap_held = l->cap_held ? l->cap_held * 2 : 4;
+      l->held = xrealloc(l->held, l->cap_held * sizeof *l->held);
+    }
+    l->held[l->n_held++] = found;
+    return found->object->typed;
+  }
+  if (l->req->keep_going) return NULL; /* only what is stored counts */
+  for (size_t i = 0; i < l->set.n; i++) {
+    const loaded_object *lo = &l->set.items[i];
+    if (loaded_object_ok(lo) && lo->obj->info->kind == KIND_NAMESPACE && api_object_meta(lo->obj)->name &&
+        !strcmp(api_object_meta(lo->obj)->name, name))
+      return lo->obj->typed;
+  }
+  return NULL;
+}
+
+static void warn(void *user, const char *line) { dra_warn(((loading *)user)->ctx, line); }
+
+static void report_read_errors(dra_ctx *ctx, const char *text) {
+  for (const char *line = text; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    char *msg = xstrndup(line, len);
+    dra_report(ctx, &(ctx_problem){.status = DRA_READ, .message = msg});
+    free(msg);
+    line += len + (nl != NULL);
+  }
+}
+
+/* kube-apiserver's BadRequest for an object that does not decode; an
+ * unknown kind is kubectl's own refusal, with no reason. */
+static void report_decode(dra_ctx *ctx, const loaded_object *lo) {
+  strbuf sb = STRBUF_INIT;
+  if (lo->obj) {
+    char *msg = api_decode_failure_message(lo->obj->info, &lo->errs);
+    sb_puts(&sb, msg);
+    free(msg);
+  } else {
+    for (size_t i = 0; i < lo->errs.n; i++) {
+      if (i) sb_puts(&sb, ", ");
+      sb_puts(&sb, lo->errs.items[i].body);
+    }
+  }
+  dra_report(ctx, &(ctx_problem){.status = DRA_BAD_REQUEST, .reason = lo->obj ? "BadRequest" : NULL,
+                                  .file = lo->file, .line = lo->line, .message = sb_str(&sb)});
+  sb_free(&sb);
+}
+
+static void report_invalid(dra_ctx *ctx, const loaded_object *lo, const errlist *errs) {
+  char *msg = admission_invalid_message(lo->obj, errs);
+  dra_report(ctx, &(ctx_problem){.status = DRA_INVALID, .reason = "Invalid", .file = lo->file, .line = lo->line,
+                                  .message = msg});
+  free(msg);
+}
+
+/* Decoding and admission of one object; false when it was refused. */
+static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
+  if (!loaded_object_ok(lo)) {
+    report_decode(l->ctx, lo);
+    return false;
+  }
+  if (l->req->mode == CTX_LOAD_AS_STORED) return true;
+  kept k;
+  keep(lo->obj, &k);
+  errlist errs = {0};
+  bool ok = admit_object(ac, ADMIT_CREATE, lo->obj, NULL, &errs);
+  if (!ok) report_invalid(l->ctx, lo, &errs);
+  else if (l->req->mode == CTX_LOAD_RESTORE) restore(lo->obj, &k);
+  errlist_free(&errs);
+  return ok;
+}
+
+/* Stores the object (the store takes it); false when the store refuses it. */
+static bool store_one(loading *l, loaded_object *lo) {
+  store_status st = store_create(l->ctx->objects, lo->obj, NULL);
+  if (st != STORE_OK) {
+    dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);
+    return false;
+  }
+  lo->obj = NULL;
+  return true;
+}
+
+static int cmp_kind(const void *a, const void *b) {
+  const loaded_object *x = *(loaded_object *const *)a, *y = *(loaded_object *const *)b;
+  int kx = x->obj ? (int)x->obj->info->kind : -1, ky = y->obj ? (int)y->obj->info->kind : -1;
+  if (kx != ky) return kx - ky;
+  return x < y ? -1 : x > y;
+}
+
+static void put_in_order(loading *l) {
+  l->order = xcalloc(l->set.n + 1, sizeof *l->order);
+  l->passed = xcalloc(l->set.n + 1, sizeof *l->passed);
+  for (size_t i = 0; i < l->set.n; i++) l->order[i] = &l->set.items[i];
+  if (l->req->mode != CTX_LOAD_CHECK && l->set.n > 1) qsort(l->order, l->set.n, sizeof *l->order, cmp_kind);
+}
+
+/* Admits (and, keeping going, stores) every object; returns how many were refused. */
+static size_t admit_all(loading *l) {
+  char now[21];
+  meta_format_time(dra_ctx_now(l->ctx), now);
+  admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn};
+  bool store_now = l->req->keep_going && l->req->mode != CTX_LOAD_CHECK;
+  size_t refused = 0;
+  for (size_t i = 0; i < l->set.n; i++) {
+    l->passed[i] = admit(l, &ac, l->order[i]) && (!store_now || store_one(l, l->order[i]));
+    refused += !l->passed[i];
+  }
+  return refused;
+}
+
+static void loading_free(loading *l) {
+  for (size_t i = 0; i < l->n_held; i++) store_obj_unref(l->held[i]);
+  free(l->held);
+  free(l->order);
+  free(l->passed);
+  object_set_free(&l->set);
+}
+
+dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts) {
+  loading l = {.ctx = ctx, .req = req};
+  strbuf err = STRBUF_INIT;
+  int rc = req->paths ? objects_load_paths(req->paths, req->n_paths, req->recursive, &l.set, &err)
+                      : objects_load_buffer(req->name, req->data ? req->data : "", req->len, &l.set, &err);
+  if (rc != 0) report_read_errors(ctx, err.len ? sb_str(&err) : "cannot read the documents");
+  sb_free(&err);
+  ctx_load_counts c = {.objects = l.set.n, .unreadable = rc != 0};
+  if (rc == 0 || req->mode == CTX_LOAD_CHECK) {
+    put_in_order(&l);
+    c.refused = admit_all(&l);
+    bool store_after = !req->keep_going && req->mode != CTX_LOAD_CHECK;
+    for (size_t i = 0; store_after && !c.refused && i < l.set.n; i++)
+      if (!store_one(&l, l.order[i])) c.refused++; /* the objects stored before it stay */
+  }
+  loading_free(&l);
+  if (counts) *counts = c;
+  return ctx->err;
+}
+
+/* ---- include/dra.h ---- */
+
+static dra_status load(dra_ctx *ctx, ctx_load_request *req, unsigned flags) {
+  dra_begin(ctx);
+  if (!dra_flags_ok(ctx, "dra_load", flags, DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE)) return ctx->err;
+  if ((flags & DRA_LOAD_AS_STORED) && (flags & DRA_LOAD_RESTORE))
+    return dra_fail(ctx, DRA_MISUSE, "dra_load: DRA_LOAD_AS_STORED and DRA_LOAD_RESTORE exclude each other");
+  req->mode = flags & DRA_LOAD_AS_STORED ? CTX_LOAD_AS_STORED
+              : flags & DRA_LOAD_RESTORE ? CTX_LOAD_RESTORE
+                                         : CTX_LOAD_CREATE;
+  return ctx_load(ctx, req, NULL);
+}
+
+dra_status dra_load_file(dra_ctx *ctx, const char *path, unsigned flags) {
+  if (!ctx || !path) return DRA_MISUSE;
+  return load(ctx, &(ctx_load_request){.paths = &path, .n_paths = 1}, flags);
+}
+
+dra_status dra_load_buffer(dra_ctx *ctx, const char *name, const char *data, size_t len, unsigned flags) {
+  if (!ctx || !name || (!data && len)) return DRA_MISUSE;
+  return load(ctx, &(ctx_load_request){.name = name, .data = data, .len = len}, flags);
+}
+
+dra_status dra_validate(dra_ctx *ctx, const char *name, const char *data, size_t len) {
+  if (!ctx || !name || (!data && len)) return DRA_MISUSE;
+  dra_begin(ctx);
+  return ctx_load(ctx, &(ctx_load_request){.name = name, .data = data, .len = len, .mode = CTX_LOAD_CHECK}, NULL);
+}

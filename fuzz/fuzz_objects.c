@@ -1,10 +1,12 @@
 /* fuzz_objects.c: libFuzzer target for the whole create path dra validate
  * takes: documents -> strict typed decoding -> admission (defaults, gate
  * drops, validation) -> encoding. Nothing may crash or leak, and an object
- * that was admitted must encode and decode again without errors. */
+ * that was admitted must encode and decode again without errors. The input
+ * then goes through the context module's load (dra_load_buffer) as well. */
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "dra.h"
 #include "api/admission.h"
 #include "load/objects.h"
 
@@ -20,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gates_default(&ctx.gates);
   for (size_t i = 0; i < set.n; i++) {
     loaded_object *lo = &set.items[i];
-    char *report = loaded_object_decode_report(lo);
-    free(report);
+    if (lo->obj && lo->errs.n) free(api_decode_failure_message(lo->obj->info, &lo->errs));
     if (!loaded_object_ok(lo)) continue;
     errlist errs = {0};
     bool ok = admit_object(&ctx, ADMIT_CREATE, lo->obj, NULL, &errs);
@@ -41,5 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   object_set_free(&set);
   sb_free(&err);
+  /* the same input through the context module: admitted and stored */
+  dra_ctx *c = NULL;
+  dra_open(&c, NULL);
+  dra_set_time(c, 1767225600);
+  dra_load_buffer(c, "fuzz.yaml", (const char *)data, size, 0);
+  dra_close(c);
   return 0;
 }

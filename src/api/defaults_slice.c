@@ -1,4 +1,5 @@
-/* defaults_slice.c: ResourceSlice defaults (api.md §12): a device taint
+/* defaults_slice.c: ResourceSlice defaults (as kube-apiserver's
+ * slice strategy sets them): a device taint
  * without timeAdded gets the admission time (ctx->now, whole seconds). */
 #include "api/admission_steps.h"
 

@@ -1,5 +1,5 @@
 /* drop_gated_slice.c: ResourceSlice fields cleared when their feature gate
- * is off (api.md §13), each with a warning, unless the stored object (on
+ * is off (the slice strategy's dropDisabledFields), each with a warning, unless the stored object (on
  * update) already uses the feature: DRADeviceTaints (device taints),
  * DRAPartitionableDevices (sharedCounters, perDeviceNodeSelection, device
  * consumesCounters and per-device node selection), DRADeviceBindingConditions

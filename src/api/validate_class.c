@@ -1,4 +1,5 @@
-/* validate_class.c: the DeviceClass object (api.md §4): metadata (cluster
+/* validate_class.c: the DeviceClass object (k8s.io/kubernetes pkg/apis/resource/validation):
+ * metadata (cluster
  * scoped), selectors, config and extendedResourceName, on create and update.
  * On update an unchanged selector (config) list counts as stored: its CEL
  * expressions (parameter sizes) are not checked again. */

@@ -1,4 +1,5 @@
-/* validate_names.c: the Kubernetes name formats of api.md §3 (DNS label and
+/* validate_names.c: the Kubernetes name formats of apimachinery's
+ * pkg/util/validation (DNS label and
  * subdomain, object names, driver/pool names, C identifiers, qualified and
  * fully qualified names, label keys and values, semver, UUID, extended
  * resource names) with kube-apiserver's exact messages.

@@ -1,4 +1,5 @@
-/* validate_names.h: the Kubernetes name formats of api.md §3 and their exact
+/* validate_names.h: the Kubernetes name formats (apimachinery's
+ * pkg/util/validation) and their exact
  * messages. Each function appends errors at the current path p (the caller
  * pushes the field) and returns true when the value was valid. */
 #ifndef DRA_VALIDATE_NAMES_H

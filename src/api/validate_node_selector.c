@@ -1,4 +1,5 @@
-/* validate_node_selector.c: NodeSelector rules (api.md §7.5), in the order
+/* validate_node_selector.c: NodeSelector rules (k8s.io/kubernetes
+ * pkg/apis/core/validation), in the order
  * corevalidation.ValidateNodeSelector reports them: per term, every
  * matchExpressions requirement (operator/values, key, values), then every
  * matchFields requirement (operator/values, key, values as node names). */

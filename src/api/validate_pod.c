@@ -1,4 +1,5 @@
-/* validate_pod.c: the DRA parts of core/v1 Pod validation (api.md §8), in
+/* validate_pod.c: the DRA parts of core/v1 Pod validation (k8s.io/kubernetes
+ * pkg/apis/core/validation), in
  * kube-apiserver's order: metadata, spec.resourceClaims, container then
  * init-container resources.claims, pod-level resources.claims (forbidden),
  * spec.schedulingGroup; on update the pod-spec immutability of those parts;

@@ -1,5 +1,5 @@
 /* validate_pod_group.c: the DRA parts of scheduling.k8s.io PodGroup
- * validation (api.md §10). PodGroup enforces declarative validation, so the
+ * validation (k8s.io/kubernetes pkg/apis/scheduling/validation). PodGroup enforces declarative validation, so the
  * texts are DV's: at most 4 entries, unique by name (the duplicate rendered
  * as the whole entry), name required and a DNS label, exactly one claim
  * source (a union), source names DNS subdomains; spec.resourceClaims is

@@ -1,4 +1,5 @@
-/* validate_slice.c: ResourceSlice validation (api.md §7.2, §7.8): metadata,
+/* validate_slice.c: ResourceSlice validation (k8s.io/kubernetes pkg/apis/resource/validation):
+ * metadata,
  * driver and pool, update immutability, the node-selection one-of
  * (validate_slice_node_selection.c), devices
  * vs sharedCounters, the device list (per device: validate_slice_device.c),

@@ -1,4 +1,4 @@
-/* validate_slice_device.c: one device of a ResourceSlice (api.md §7.3), in
+/* validate_slice_device.c: one device of a ResourceSlice (k8s.io/kubernetes pkg/apis/resource/validation), in
  * kube-apiserver's order: name, attribute/capacity totals, attributes,
  * capacities and taints (both skipped on update when unchanged from the
  * stored device of the same name), counter consumption, per-device node

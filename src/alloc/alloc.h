@@ -1,5 +1,5 @@
-/* alloc.h: the structured device allocator (allocation.md) as embedders use
- * it. An alloc_index is built once from the cluster's ResourceSlices,
+/* alloc.h: the structured device allocator (docs/allocator.md; upstream,
+ * k8s.io/dynamic-resource-allocation/structured) as embedders use it. An alloc_index is built once from the cluster's ResourceSlices,
  * DeviceClasses and already-allocated claims; it owns a device index and a
  * memo of selector results per (selector program, device) that stays valid
  * until the index is rebuilt (i.e. until a slice changes). alloc_run then
@@ -24,7 +24,8 @@ typedef struct alloc_input {
   size_t n_slices;
   const device_class *const *classes;
   size_t n_classes;
-  /* Claims that carry status.allocation: their devices are in use (IN-7). */
+  /* Claims that carry status.allocation: their devices are in use, except admin-access
+   * results (docs/allocator.md, 'The device index'). */
   const resource_claim *const *allocated;
   size_t n_allocated;
 } alloc_input;

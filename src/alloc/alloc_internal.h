@@ -266,7 +266,7 @@ bool alloc_in_use(const alloc_call *k, uint32_t cand);
 /* alloc_result.c */
 int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
 
-/* alloc_call.c */
+/* alloc_run.c */
 void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
 
 #endif

@@ -1,11 +1,12 @@
 /* alloc.h: the structured device allocator (docs/allocator.md; upstream,
- * k8s.io/dynamic-resource-allocation/structured) as embedders use it. An alloc_index is built once from the cluster's ResourceSlices,
- * DeviceClasses and already-allocated claims; it owns a device index and a
- * memo of selector results per (selector program, device) that stays valid
- * until the index is rebuilt (i.e. until a slice changes). alloc_run then
- * allocates an ordered set of claims together for one node. Concurrent
- * alloc_run and alloc_explain calls on one index are safe (the shared memo
- * is locked; everything else a call changes is its own). */
+ * k8s.io/dynamic-resource-allocation/structured) as embedders use it. An
+ * alloc_index is built once from the cluster's ResourceSlices, DeviceClasses
+ * and already-allocated claims; it owns a device index and a memo of selector
+ * results per (selector program, device) that stays valid until the index is
+ * rebuilt (i.e. until a slice changes). alloc_run then allocates an ordered
+ * set of claims together for one node. Concurrent alloc_run and alloc_explain
+ * calls on one index are safe (the shared memo is locked; everything else a
+ * call changes is its own). */
 #ifndef DRA_ALLOC_H
 #define DRA_ALLOC_H
 #include "api/gates.h"

@@ -66,7 +66,8 @@ bool aval_equal_scalar(const aval *a, const aval *b) {
   }
 }
 
-/* List-mode (DRAListTypeAttributes) conversion to a typed set (a list-kind aval); false: no set. */
+/* List-mode (DRAListTypeAttributes) conversion to a typed set (a list-kind
+ * aval); false: no set. */
 static bool to_set(arena *a, const aval *v, aval *out) {
   *out = *v;
   switch (v->kind) {

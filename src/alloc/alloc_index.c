@@ -1,6 +1,7 @@
-/* alloc_index.c: the per-cluster device index (docs/allocator.md, 'The device index'):
- * slices split by node name, every slice by pool id, the allocated state of
- * each device id, classes by name, and each device's CEL view, built once. */
+/* alloc_index.c: the per-cluster device index (docs/allocator.md, 'The device
+ * index'): slices split by node name, every slice by pool id, the allocated
+ * state of each device id, classes by name, and each device's CEL view, built
+ * once. */
 #include "alloc/alloc_internal.h"
 #include "value/semver.h"
 #include <string.h>

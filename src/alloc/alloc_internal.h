@@ -219,8 +219,9 @@ typedef struct alloc_call {
 
 void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* alloc_nodesel.c: node matching (node name, allNodes or
- * node-affinity semantics) and node-selector rendering. 1 match, 0 no, -1 parse error (err filled). */
+/* alloc_nodesel.c: node matching (node name, allNodes or node-affinity
+ * semantics) and node-selector rendering. 1 match, 0 no, -1 parse error (err
+ * filled). */
 int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err);
 void alloc_node_selector_render(strbuf *sb, const node_selector *sel);
 

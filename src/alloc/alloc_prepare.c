@@ -1,7 +1,7 @@
 /* alloc_prepare.c: request preparation before the search (docs/allocator.md,
- * 'Request preparation'):
- * feature checks, class lookup, needed counts, All-mode device lists, the
- * claim-size bound and constraint trackers, with upstream's error texts. */
+ * 'Request preparation'): feature checks, class lookup, needed counts,
+ * All-mode device lists, the claim-size bound and constraint trackers, with
+ * upstream's error texts. */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 

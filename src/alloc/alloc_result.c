@@ -1,6 +1,6 @@
 /* alloc_result.c: turning the search's chosen devices into one
- * AllocationResult per claim (docs/allocator.md, 'Results'): device results, configuration
- * from classes then the claim, and the node selector. */
+ * AllocationResult per claim (docs/allocator.md, 'Results'): device results,
+ * configuration from classes then the claim, and the node selector. */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 

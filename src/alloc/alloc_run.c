@@ -1,6 +1,6 @@
 /* alloc_run.c: one Allocate(node, claims) call (docs/allocator.md, 'Entry
- * points'): gather pools,
- * prepare requests, search, then results, UNSATISFIABLE or an error. */
+ * points'): gather pools, prepare requests, search, then results,
+ * UNSATISFIABLE or an error. */
 #include "alloc/alloc_internal.h"
 #include <stdarg.h>
 #include <string.h>

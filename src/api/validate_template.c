@@ -1,8 +1,7 @@
-/* validate_template.c: the ResourceClaimTemplate object (k8s.io/kubernetes pkg/apis/resource/validation):
- * the
- * admin-access check, metadata, the template's own metadata (labels and
- * annotations only) and its claim spec at spec.spec; on update the whole
- * spec is immutable. */
+/* validate_template.c: the ResourceClaimTemplate object (k8s.io/kubernetes
+ * pkg/apis/resource/validation): the admin-access check, metadata, the
+ * template's own metadata (labels and annotations only) and its claim spec at
+ * spec.spec; on update the whole spec is immutable. */
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_names.h"

@@ -1,6 +1,6 @@
 /* status.h: kube-apiserver's `kind: Status` error responses (apimachinery's
- * pkg/api/errors and metav1.Status):
- * the envelope, the reasons and codes, and the 422 with details.causes. */
+ * pkg/api/errors and metav1.Status): the envelope, the reasons and codes, and
+ * the 422 with details.causes. */
 #ifndef DRA_SRV_STATUS_H
 #define DRA_SRV_STATUS_H
 #include "api/object.h"

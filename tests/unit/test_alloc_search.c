@@ -1,8 +1,8 @@
-/* test_alloc_search.c: the allocator's search: backtracking and
- * combinations with upstream's step counts, pruning of hopeless branches,
- * the step and time budgets, and dra's corrections to upstream (docs/allocator.md, 'Where dra
- * departs from upstream': intersection restored on
- * undo, pairwise distinctAttribute, counter charge given back). */
+/* test_alloc_search.c: the allocator's search: backtracking and combinations
+ * with upstream's step counts, pruning of hopeless branches, the step and time
+ * budgets, and dra's corrections to upstream (docs/allocator.md, 'Where dra
+ * departs from upstream': intersection restored on undo, pairwise
+ * distinctAttribute, counter charge given back). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,6 @@
-/* test_validate_claim_status.c: ResourceClaim status updates
- * (adminAccess of results, status rules) and updates of the main resource
- * (immutable spec), each rule on both sides
- * with kube-apiserver's messages. */
+/* test_validate_claim_status.c: ResourceClaim status updates (adminAccess of
+ * results, status rules) and updates of the main resource (immutable spec),
+ * each rule on both sides with kube-apiserver's messages. */
 #include "test_admit.h"
 
 #define SPEC                                                                                                    \

@@ -1,11 +1,12 @@
-/* alloc.h: the structured device allocator (allocation.md) as embedders use
- * it. An alloc_index is built once from the cluster's ResourceSlices,
- * DeviceClasses and already-allocated claims; it owns a device index and a
- * memo of selector results per (selector program, device) that stays valid
- * until the index is rebuilt (i.e. until a slice changes). alloc_run then
- * allocates an ordered set of claims together for one node. Concurrent
- * alloc_run and alloc_explain calls on one index are safe (the shared memo
- * is locked; everything else a call changes is its own). */
+/* alloc.h: the structured device allocator (docs/allocator.md; upstream,
+ * k8s.io/dynamic-resource-allocation/structured) as embedders use it. An
+ * alloc_index is built once from the cluster's ResourceSlices, DeviceClasses
+ * and already-allocated claims; it owns a device index and a memo of selector
+ * results per (selector program, device) that stays valid until the index is
+ * rebuilt (i.e. until a slice changes). alloc_run then allocates an ordered
+ * set of claims together for one node. Concurrent alloc_run and alloc_explain
+ * calls on one index are safe (the shared memo is locked; everything else a
+ * call changes is its own). */
 #ifndef DRA_ALLOC_H
 #define DRA_ALLOC_H
 #include "api/gates.h"
@@ -25,7 +26,8 @@ typedef struct alloc_input {
   size_t n_slices;
   const device_class *const *classes;
   size_t n_classes;
-  /* Claims that carry status.allocation: their devices are in use (IN-7). */
+  /* Claims that carry status.allocation: their devices are in use, except admin-access
+   * results (docs/allocator.md, 'The device index'). */
   const resource_claim *const *allocated;
   size_t n_allocated;
 } alloc_input;

@@ -1,6 +1,7 @@
 /* alloc_capacity.c: what admitting a device costs besides the device itself:
- * shared counters of partitionable devices (CT-4, CT-5), consumable capacity
- * fit and amounts (CC-3..CC-6), and taint toleration (TT-1..TT-4). */
+ * shared counters of partitionable devices (charge and release), consumable
+ * capacity fit and amounts, and taint toleration (docs/allocator.md, 'Counters,
+ * capacity and taints'). */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 
@@ -39,7 +40,8 @@ static const quantity *requested(const preq *r, const atom *name) {
   return NULL;
 }
 
-/* CC-5 */
+/* A requested amount rounded into a validRange: up to min, then up to
+ * min + a whole number of steps (not capped: above max is a violation). */
 static __int128 round_in_range(__int128 q, const capacity_request_policy_range *vr) {
   if (q < vr->min.nanos) return vr->min.nanos;
   if (!vr->step_set) return q;
@@ -49,7 +51,7 @@ static __int128 round_in_range(__int128 q, const capacity_request_policy_range *
   return (mi + si * n) * NANOS_PER_UNIT;
 }
 
-/* CC-4: the amount of capacity N (value v, policy p) request r consumes. */
+/* The amount of capacity N (value v, policy p) request r consumes. */
 static __int128 amount(const preq *r, const atom *name, const device_capacity *dc) {
   const capacity_request_policy *p = dc->request_policy;
   const quantity *q = requested(r, name);
@@ -63,7 +65,8 @@ static __int128 amount(const preq *r, const atom *name, const device_capacity *d
   return q->nanos;
 }
 
-/* CC-6 */
+/* Does amount a break the capacity's requestPolicy (the default always
+ * passes; otherwise it must be one of validValues or inside validRange)? */
 static bool violates(const capacity_request_policy *p, __int128 a) {
   if (!p || (p->default__set && p->default_.nanos == a)) return false;
   if (p->valid_range) {

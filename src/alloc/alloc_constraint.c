@@ -1,5 +1,6 @@
-/* alloc_constraint.c: matchAttribute and distinctAttribute trackers (CN-1..8
- * with the §21 decisions: a list-mode intersection is restored on undo and
+/* alloc_constraint.c: matchAttribute and distinctAttribute trackers
+ * (docs/allocator.md, 'Constraints'), with two corrections to upstream: a
+ * list-mode intersection is restored on undo and
  * distinctAttribute is pairwise over every device). Derived attributes of the
  * request shadow a driver attribute of the same name here, and only here. */
 #include "alloc/alloc_internal.h"
@@ -65,7 +66,8 @@ bool aval_equal_scalar(const aval *a, const aval *b) {
   }
 }
 
-/* CN-4 conversion to a typed set (a list-kind aval); false: no set. */
+/* List-mode (DRAListTypeAttributes) conversion to a typed set (a list-kind
+ * aval); false: no set. */
 static bool to_set(arena *a, const aval *v, aval *out) {
   *out = *v;
   switch (v->kind) {

@@ -1,6 +1,7 @@
-/* alloc_index.c: the per-cluster device index (IN-1, SL-1, IN-6, PF-1):
- * slices split by node name, every slice by pool id, the allocated state of
- * each device id, classes by name, and each device's CEL view, built once. */
+/* alloc_index.c: the per-cluster device index (docs/allocator.md, 'The device
+ * index'): slices split by node name, every slice by pool id, the allocated
+ * state of each device id, classes by name, and each device's CEL view, built
+ * once. */
 #include "alloc/alloc_internal.h"
 #include "value/semver.h"
 #include <string.h>
@@ -137,7 +138,8 @@ static const char *claim_label(arena *a, const resource_claim *rc) {
   return s;
 }
 
-/* IN-7: admin-access results are skipped; shares (with the gate on) feed the
+/* As kube-scheduler builds its allocated state: admin-access results are
+ * skipped; shares (with the gate on) feed the
  * shared set and the aggregated capacity; everything else is exclusive. */
 static void add_allocated(alloc_index *ix, const resource_claim *rc) {
   const allocation_result *ar = rc->status.allocation;

@@ -15,7 +15,7 @@ typedef struct alloc_flags {
   bool admin, prio, part, taints, binding, cap, list, derived;
 } alloc_flags;
 
-/* Allocated state of one device id (IN-6), from claims already allocated. */
+/* Allocated state of one device id, from claims already allocated. */
 typedef struct alloc_held {
   bool exclusive; /* AllocatedDevices */
   bool shared;    /* some AllocatedSharedDeviceIDs entry */
@@ -42,7 +42,7 @@ typedef struct alloc_slice {
   uint32_t input_index;
   alloc_dev *devs;
   uint32_t n_devs;
-  bool has_node_name; /* non-empty nodeName */
+  bool has_node_name; /* non-empty nodeName (empty = absent) */
 } alloc_slice;
 
 typedef struct alloc_idlist {
@@ -134,7 +134,7 @@ typedef struct tracker_entry {
 } tracker_entry;
 
 /* A constraint's fully qualified attribute name, split once: a device of
- * driver dom may publish it under id alone (CN-2). */
+ * driver dom may publish it under id alone. */
 typedef struct attr_name {
   const atom *full, *dom, *id;
 } attr_name;
@@ -219,7 +219,9 @@ typedef struct alloc_call {
 
 void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* alloc_nodesel.c: node matching (SL-6) and node-selector rendering. 1 match, 0 no, -1 parse error (err filled). */
+/* alloc_nodesel.c: node matching (node name, allNodes or node-affinity
+ * semantics) and node-selector rendering. 1 match, 0 no, -1 parse error (err
+ * filled). */
 int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err);
 void alloc_node_selector_render(strbuf *sb, const node_selector *sel);
 
@@ -265,7 +267,7 @@ bool alloc_in_use(const alloc_call *k, uint32_t cand);
 /* alloc_result.c */
 int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
 
-/* alloc_call.c */
+/* alloc_run.c */
 void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
 
 #endif

@@ -1,6 +1,7 @@
 /* alloc_nodesel.c: does a Node match a slice's or device's node selection
- * (SL-6): node name, allNodes, or a NodeSelector with Kubernetes
- * node-affinity semantics, where malformed requirements are parse errors. */
+ * (docs/allocator.md, 'Slices and pools'): node name, allNodes, or a
+ * NodeSelector with Kubernetes node-affinity semantics, where malformed
+ * requirements are parse errors. */
 #include "alloc/alloc_internal.h"
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
-/* alloc_pools.c: which slices a node sees and the pools they form (SL-2..6,
- * PL-1..8), pool order and device positions (OR-1..4), and each pool's
- * shared counters with what allocated devices already consume (CT-2, CT-3). */
+/* alloc_pools.c: which slices a node sees and the pools they form, pool
+ * order and device positions, and each pool's shared counters with what
+ * allocated devices already consume (docs/allocator.md, 'Slices and pools' and
+ * 'Ordering'). */
 #include "alloc/alloc_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static int by_name(const void *x, const void *y) {
   const alloc_slice *a = *(alloc_slice *const *)x, *b = *(alloc_slice *const *)y;
   int c = strcmp(slice_name(a), slice_name(b));
   if (c) return c;
-  return (a->input_index > b->input_index) - (a->input_index < b->input_index); /* stable */
+  return (a->input_index > b->input_index) - (a->input_index < b->input_index); /* ties keep input order */
 }
 
 static int pool_order(const void *x, const void *y) {
@@ -77,7 +78,7 @@ static bool has_set(const alloc_pool *p, const atom *set) {
   return false;
 }
 
-/* PL-6 step 4 c: every consumption names a known set and counter. */
+/* Pool validity, last check: every consumption names a known set and counter. */
 static bool consumption_valid(const alloc_pool *p, const alloc_slice *sl) {
   for (uint32_t i = 0; i < sl->n_devs; i++) {
     const device_counter_consumption_list *cc = &sl->devs[i].d->consumes_counters;
@@ -137,7 +138,7 @@ static bool dev_counts_as_allocated(const alloc_dev *dv) {
   return dv->held && (dv->held->exclusive || dv->held->shared || dv->held->has_agg);
 }
 
-/* CT-3: set values minus what allocated devices consume. */
+/* Available counters: set values minus what allocated devices consume. */
 static void subtract_allocated(alloc_pool *p, const alloc_slice *sl) {
   for (uint32_t i = 0; i < sl->n_devs; i++) {
     if (!dev_counts_as_allocated(&sl->devs[i])) continue;
@@ -167,7 +168,7 @@ static bool name_in(alloc_slice **v, uint32_t n, const char *name) {
   return false;
 }
 
-/* PL-6: kept slices K (relevant), full same-generation set F (or NULL). */
+/* Builds a pool from the kept slices K (relevant), full same-generation set F (or NULL). */
 static void build_pool(alloc_call *k, alloc_pool *p, const alloc_idlist *kept, const alloc_idlist *full) {
   alloc_index *ix = k->ix;
   alloc_slice **ks = arena_calloc(k->a, kept->n + 1, sizeof *ks);
@@ -198,7 +199,7 @@ static void build_pool(alloc_call *k, alloc_pool *p, const alloc_idlist *kept, c
     if (!is_counter_set_slice(k, p->others[i])) subtract_allocated(p, p->others[i]);
 }
 
-/* PL-3/PL-4: complete, obsolete (returns false: drop), incomplete or built. */
+/* A pool is complete, obsolete (returns false: drop), incomplete or built. */
 static bool settle_pool(alloc_call *k, gpool *g, alloc_pool *p) {
   alloc_index *ix = k->ix;
   int64_t want = ix->slices[g->kept.v[0]].s->spec.pool.resource_slice_count;

@@ -1,6 +1,7 @@
-/* alloc_prepare.c: request preparation before the search (RQ-1..RQ-6):
- * feature checks, class lookup, needed counts, All-mode device lists, the
- * claim-size bound and constraint trackers, with their error texts (§16). */
+/* alloc_prepare.c: request preparation before the search (docs/allocator.md,
+ * 'Request preparation'): feature checks, class lookup, needed counts,
+ * All-mode device lists, the claim-size bound and constraint trackers, with
+ * upstream's error texts. */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* alloc_result.c: turning the search's chosen devices into one
- * AllocationResult per claim (section 14): device results, configuration
- * from classes then the claim, and the node selector. */
+ * AllocationResult per claim (docs/allocator.md, 'Results'): device results,
+ * configuration from classes then the claim, and the node selector. */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 
@@ -48,7 +48,7 @@ static bool names_request(const dstr_list *l, const char *name) {
   return false;
 }
 
-/* RS-11: does l name every request (or its chosen subrequest)? */
+/* Does l name every request (or its chosen subrequest)? */
 static bool covers_all(const pclaim *pc, const dstr_list *l) {
   for (uint32_t q = 0; q < pc->n_reqs; q++) {
     const preq *r = chosen(&pc->reqs[q]);
@@ -126,7 +126,8 @@ static node_selector *single_term(arena *out, const node_selector_term *t) {
   return ns;
 }
 
-/* RS-14..RS-18; -1 on ER-27. */
+/* The claim's node selector: pinned to the node, a merge of one-term
+ * selectors, or none; -1 when a selector has more than one term. */
 static int node_selector_for(alloc_call *k, const pclaim *pc, arena *out, node_selector **res) {
   node_selector_term acc = {0};
   *res = NULL;

@@ -1,5 +1,6 @@
-/* alloc_run.c: one Allocate(node, claims) call (IN-2, OUT-1): gather pools,
- * prepare requests, search, then results, UNSATISFIABLE or an error. */
+/* alloc_run.c: one Allocate(node, claims) call (docs/allocator.md, 'Entry
+ * points'): gather pools, prepare requests, search, then results,
+ * UNSATISFIABLE or an error. */
 #include "alloc/alloc_internal.h"
 #include <stdarg.h>
 #include <string.h>

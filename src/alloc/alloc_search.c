@@ -1,5 +1,6 @@
-/* alloc_search.c: the depth-first search that places devices (section 8)
- * and the admission of one candidate (section 9), with the §21 fixes: every
+/* alloc_search.c: the depth-first search that places devices and the
+ * admission of one candidate (docs/allocator.md, 'The search' and 'Admitting a
+ * device'), with upstream's later fix applied: every
  * counter, capacity and constraint change is given back when a candidate is
  * refused or undone. A step is one entry into step(), counted as upstream
  * counts its allocateOne invocations; the budget is checked at every step. */
@@ -41,7 +42,7 @@ static void take_share(alloc_call *k, pclaim *pc, alloc_rec *rec) {
   rec->share_id = new_share_id(k, pc, c->dev);
 }
 
-/* AD-10, and the rollback of a partly admitted candidate. */
+/* Undo of an admitted device, and the rollback of a partly admitted candidate. */
 static void undo_rec(alloc_call *k, pclaim *pc, alloc_rec *rec, uint32_t idx) {
   alloc_cand *c = &k->cands[rec->cand];
   alloc_constraint_remove(pc, idx);
@@ -58,38 +59,39 @@ static void undo_last(alloc_call *k, pclaim *pc) {
   undo_rec(k, pc, &pc->recs[pc->n_rec], pc->n_rec);
 }
 
-/* Section 9: admit(c, q, s, dev, must). */
+/* Admits candidate ci for request r of claim c, in upstream's order of
+ * checks; must: refusal by a constraint is an error (All mode). */
 static step_result admit(alloc_call *k, uint32_t c, preq *r, uint32_t ci, bool must) {
   pclaim *pc = &k->claims[c];
   const alloc_dev *dv = k->cands[ci].dev;
   alloc_rec rec = {.cand = ci, .r = r, .multi = is_multi(k, dv)};
-  if (!rec.multi && r->admin && alloc_claim_holds(pc, ci)) return ST_FAIL;        /* AD-1 */
-  if (!r->admin && alloc_in_use(k, ci)) return ST_FAIL;                            /* AD-2 */
-  if (!k->f.part && dv->d->consumes_counters.n) return ST_FAIL;                    /* AD-3 */
+  if (!rec.multi && r->admin && alloc_claim_holds(pc, ci)) return ST_FAIL;        /* admin twice */
+  if (!r->admin && alloc_in_use(k, ci)) return ST_FAIL;                            /* in use */
+  if (!k->f.part && dv->d->consumes_counters.n) return ST_FAIL;                    /* gate */
   bool shared_before = rec.multi && ((dv->held && dv->held->has_agg) || k->cands[ci].shares > 0);
-  if (k->f.part && dv->d->consumes_counters.n && !shared_before) {                 /* AD-4 */
+  if (k->f.part && dv->d->consumes_counters.n && !shared_before) {                 /* counters */
     if (!alloc_counters_charge(k, ci)) return ST_FAIL;
     rec.charged = true;
   }
-  if (k->f.taints && !alloc_tolerated(dv->d, r->tols)) {                           /* AD-5 */
+  if (k->f.taints && !alloc_tolerated(dv->d, r->tols)) {                           /* taints */
     if (rec.charged) alloc_counters_release(k, ci);
     return ST_FAIL;
   }
   uint32_t idx = pc->n_rec;
-  if (!alloc_constraint_add(k, pc, r, ci, idx)) {                                  /* AD-6 */
+  if (!alloc_constraint_add(k, pc, r, ci, idx)) {                                  /* constraints */
     if (rec.charged) alloc_counters_release(k, ci);
     if (!must) return ST_FAIL;
     alloc_errf(k, "claim %s, request %s: cannot add device %s/%s/%s because a claim constraint would not be satisfied",
                pc->label, r->name ? r->name->str : "", dv->driver->str, dv->pool->str, dv->name->str);
     return ST_ERR;
   }
-  if (!rec.multi) k->cands[ci].excl++;                                                   /* AD-7 */
-  if (k->f.cap && !alloc_fits(k, ci, r)) {                                         /* AD-8 */
+  if (!rec.multi) k->cands[ci].excl++;                                                   /* mark */
+  if (k->f.cap && !alloc_fits(k, ci, r)) {                                         /* capacity */
     undo_rec(k, pc, &rec, idx);
     return ST_FAIL;
   }
   if (rec.multi) take_share(k, pc, &rec);
-  pc->recs[pc->n_rec++] = rec;                                                     /* AD-9 */
+  pc->recs[pc->n_rec++] = rec;                                                     /* record */
   return ST_OK;
 }
 

@@ -1,7 +1,8 @@
-/* alloc_select.c: is a device selectable for a request (SE-1..SE-4): binding
- * conditions gate, class then request CEL selectors (memoised per request and
- * per (program, device) across calls), per-device node selection, and the
- * request's derived attributes, evaluated once per passing candidate. */
+/* alloc_select.c: is a device selectable for a request (docs/allocator.md,
+ * 'Selecting devices'): binding conditions gate, class then request CEL
+ * selectors (memoised per request and per (program, device) across calls),
+ * per-device node selection, and the request's derived attributes, evaluated
+ * once per passing candidate. */
 #include "alloc/alloc_internal.h"
 #include <stdio.h>
 #include <string.h>

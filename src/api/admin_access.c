@@ -1,7 +1,8 @@
 /* admin_access.c: the adminAccess authorization kube-apiserver's claim and
- * template strategies run before validation (api.md §5.5): admin access to
- * devices needs the label resource.kubernetes.io/admin-access: "true" on the
- * namespace (an unknown namespace counts as unlabelled). */
+ * template strategies run before validation
+ * (pkg/registry/resource/resourceclaim and resourceclaimtemplate): admin
+ * access to devices needs the label resource.kubernetes.io/admin-access:
+ * "true" on the namespace (an unknown namespace counts as unlabelled). */
 #include "api/validate_resource.h"
 #include <string.h>
 

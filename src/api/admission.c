@@ -1,8 +1,9 @@
 /* admission.c: the admission pipeline shared by every front end: per kind,
- * defaults (§12), strategy preparation, dropping of gated fields (§13) and
- * validation (§4-§10), in kube-apiserver's order; and the whole-object
- * "is invalid" message (§2.3). The per-kind work lives in the files behind
- * admission_steps.h and validate.h; this file only sequences it. */
+ * defaults, strategy preparation, dropping of gated fields and validation, in
+ * kube-apiserver's order (docs/architecture.md, 'Admission'); and the
+ * whole-object "is invalid" message (apimachinery's errors.NewInvalid). The
+ * per-kind work lives in the files behind admission_steps.h and validate.h;
+ * this file only sequences it. */
 #include "api/admission.h"
 #include "api/admission_steps.h"
 #include "api/validate.h"

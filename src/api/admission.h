@@ -1,8 +1,8 @@
 /* admission.h: the one admission pipeline every front end shares (dra
- * validate, dra schedule, dra serve): defaults (api.md §12), dropping of
- * fields whose feature gate is off (§13, with a warning), validation with
- * kube-apiserver's messages (§4-§10), and the adminAccess namespace rule
- * (§5.5). dra allocate does not use it: it takes objects as stored. */
+ * validate, dra schedule, dra serve): defaults, dropping of fields whose
+ * feature gate is off (with a warning), validation with kube-apiserver's
+ * messages, and the adminAccess namespace rule (docs/architecture.md,
+ * 'Admission'). dra allocate does not use it: it takes objects as stored. */
 #ifndef DRA_ADMISSION_H
 #define DRA_ADMISSION_H
 #include "api/gates.h"

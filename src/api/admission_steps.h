@@ -1,7 +1,8 @@
 /* admission_steps.h: the per-kind steps admission.c runs before validation:
- * defaults (api.md §12) and the dropping of fields whose feature gate is off
- * (§13), plus the strategy's preparation of claims (status wiped on create,
- * kept from the old object on update, spec kept on status update).
+ * defaults (k8s.io/kubernetes pkg/apis/resource/v1/defaults.go) and the
+ * dropping of fields whose feature gate is off (the registry strategies'
+ * dropDisabledFields), plus the strategy's preparation of claims (status wiped
+ * on create, kept from the old object on update, spec kept on status update).
  * Each modifies obj in place; strings it adds are allocated from a (the
  * object's arena). */
 #ifndef DRA_ADMISSION_STEPS_H

@@ -1,7 +1,8 @@
 /* defaults.c: the defaults kube-apiserver applies to resource.k8s.io claims
- * and claim templates after decoding, before validation (api.md §12):
- * allocationMode ExactCount, count 1 for ExactCount when 0 or absent, and
- * toleration operator Equal (request, subrequest and allocation result). */
+ * and claim templates after decoding, before validation (k8s.io/kubernetes
+ * pkg/apis/resource/v1/defaults.go): allocationMode ExactCount, count 1 for
+ * ExactCount when 0 or absent, and toleration operator Equal (request,
+ * subrequest and allocation result). */
 #include "api/admission_steps.h"
 #include <string.h>
 

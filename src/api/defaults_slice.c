@@ -1,5 +1,6 @@
-/* defaults_slice.c: ResourceSlice defaults (api.md §12): a device taint
- * without timeAdded gets the admission time (ctx->now, whole seconds). */
+/* defaults_slice.c: ResourceSlice defaults (as kube-apiserver's slice strategy
+ * sets them): a device taint without timeAdded gets the admission time
+ * (ctx->now, whole seconds). */
 #include "api/admission_steps.h"
 
 void defaults_resource_slice(const admission_ctx *ctx, arena *a, resource_slice *obj) {

@@ -1,5 +1,5 @@
 /* drop_gated.c: clearing of gated fields of DeviceClass, ResourceClaim and
- * ResourceClaimTemplate when their feature gate is off (api.md §13), as the
+ * ResourceClaimTemplate when their feature gate is off, as the
  * strategies' dropDisabledFields do: a field is dropped on create, and on
  * update unless the old object already uses the feature ("in use"
  * ratcheting). Each drop is reported through admission_warn_dropped. */

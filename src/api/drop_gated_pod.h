@@ -1,7 +1,7 @@
-/* drop_gated_pod.h: Pod fields cleared when their feature gate is off
- * (api.md §13): spec.schedulingGroup (GenericWorkload) and
- * status.extendedResourceClaimStatus (DRAExtendedResource), each kept when
- * the stored pod already has it. validate_pod runs this first. */
+/* drop_gated_pod.h: Pod fields cleared when their feature gate is off (the pod
+ * strategy's dropDisabledFields): spec.schedulingGroup (GenericWorkload) and
+ * status.extendedResourceClaimStatus (DRAExtendedResource), each kept when the
+ * stored pod already has it. validate_pod runs this first. */
 #ifndef DRA_DROP_GATED_POD_H
 #define DRA_DROP_GATED_POD_H
 #include "api/admission.h"

@@ -1,7 +1,8 @@
 /* drop_gated_pod_group.c: PodGroup fields cleared when
- * DRAWorkloadResourceClaims is off (api.md §13): spec.resourceClaims unless
- * the stored PodGroup has them, status.resourceClaimStatuses unless the
- * stored PodGroup's spec has claims; each drop is warned about. */
+ * DRAWorkloadResourceClaims is off (the strategy's dropDisabledFields):
+ * spec.resourceClaims unless the stored PodGroup has them,
+ * status.resourceClaimStatuses unless the stored PodGroup's spec has claims;
+ * each drop is warned about. */
 #include "api/admission_steps.h"
 #include <string.h>
 

@@ -1,11 +1,11 @@
-/* drop_gated_slice.c: ResourceSlice fields cleared when their feature gate
- * is off (api.md §13), each with a warning, unless the stored object (on
- * update) already uses the feature: DRADeviceTaints (device taints),
- * DRAPartitionableDevices (sharedCounters, perDeviceNodeSelection, device
- * consumesCounters and per-device node selection), DRADeviceBindingConditions
- * with DRAResourceClaimDeviceStatus (binding fields), DRAConsumableCapacity
- * (allowMultipleAllocations, capacity requestPolicy) and DRAListTypeAttributes
- * (list-valued attributes). */
+/* drop_gated_slice.c: ResourceSlice fields cleared when their feature gate is
+ * off (the slice strategy's dropDisabledFields), each with a warning, unless
+ * the stored object (on update) already uses the feature: DRADeviceTaints
+ * (device taints), DRAPartitionableDevices (sharedCounters,
+ * perDeviceNodeSelection, device consumesCounters and per-device node
+ * selection), DRADeviceBindingConditions with DRAResourceClaimDeviceStatus
+ * (binding fields), DRAConsumableCapacity (allowMultipleAllocations, capacity
+ * requestPolicy) and DRAListTypeAttributes (list-valued attributes). */
 #include "api/admission_steps.h"
 #include "api/validate_slice_internal.h"
 #include "util/strbuf.h"

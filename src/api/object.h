@@ -7,7 +7,7 @@
 #include "util/arena.h"
 #include "util/fielderr.h"
 
-/* In the order a restore creates them (lifecycle: Namespaces first, pods last). */
+/* In the order a restore creates them (Namespaces first, pods last). */
 typedef enum {
   KIND_NAMESPACE,
   KIND_NODE,

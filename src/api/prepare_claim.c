@@ -1,8 +1,9 @@
 /* prepare_claim.c: the ResourceClaim strategy's PrepareForCreate and
- * PrepareForUpdate (api.md §5.6, §12): clients cannot set status on create;
- * an update of the main resource keeps the stored status; a status update
- * keeps the stored spec and metadata (except what status writers may carry)
- * and drops status.devices entries whose device was deallocated. */
+ * PrepareForUpdate (pkg/registry/resource/resourceclaim/strategy.go): clients
+ * cannot set status on create; an update of the main resource keeps the stored
+ * status; a status update keeps the stored spec and metadata (except what
+ * status writers may carry) and drops status.devices entries whose device was
+ * deallocated. */
 #include "api/admission_steps.h"
 #include "api/codec.h"
 #include "api/validate_resource.h"

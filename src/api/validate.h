@@ -1,9 +1,11 @@
 /* validate.h: per-kind validation entry points the admission pipeline
  * (admission.c) dispatches to, with kube-apiserver's rules and messages
- * (api.md §4-§10). Each appends every error of obj to errs, in
- * kube-apiserver's order. old is the stored object on ADMIT_UPDATE and
- * ADMIT_STATUS_UPDATE, NULL on ADMIT_CREATE. Defaults (§12) and dropped
- * gated fields (§13) are already applied when these run. */
+ * (k8s.io/kubernetes pkg/apis/resource/validation; pkg/apis/core/validation
+ * and pkg/apis/scheduling/validation for pods, nodes, namespaces and
+ * PodGroups). Each appends every error of obj to errs, in kube-apiserver's
+ * order. old is the stored object on ADMIT_UPDATE and ADMIT_STATUS_UPDATE,
+ * NULL on ADMIT_CREATE. Defaults and dropped gated fields
+ * (docs/architecture.md, 'Admission') are already applied when these run. */
 #ifndef DRA_VALIDATE_H
 #define DRA_VALIDATE_H
 #include "api/admission.h"

@@ -1,5 +1,5 @@
-/* validate_binding.c: bindingConditions / bindingFailureConditions of a
- * device or an allocation result (api.md §7.4). */
+/* validate_binding.c: bindingConditions / bindingFailureConditions of a device
+ * or an allocation result (k8s.io/kubernetes pkg/apis/resource/validation). */
 #include "api/validate_names.h"
 #include "api/validate_resource.h"
 #include <string.h>

@@ -1,7 +1,8 @@
-/* validate_cel_expr.c: validation of one CEL expression as kube-apiserver
- * does it on create (api.md §5.3): length, compilation in the
- * NewExpressions environment, result type and estimated cost. Compiled
- * programs come from the CEL cache, so the allocator reuses them. */
+/* validate_cel_expr.c: validation of one CEL expression as kube-apiserver does
+ * it on create (k8s.io/kubernetes pkg/apis/resource/validation): length,
+ * compilation in the NewExpressions environment, result type and estimated
+ * cost. Compiled programs come from the CEL cache, so the allocator reuses
+ * them. */
 #include "api/validate_cel_expr.h"
 #include "cel/cel.h"
 #include <string.h>

@@ -1,5 +1,5 @@
 /* validate_cel_expr.h: the API-server check of one CEL expression of a device
- * selector or a derived attribute (api.md §5.3). */
+ * selector or a derived attribute (docs/cel.md, 'Environments'). */
 #ifndef DRA_VALIDATE_CEL_EXPR_H
 #define DRA_VALIDATE_CEL_EXPR_H
 #include "api/admission.h"
@@ -8,7 +8,7 @@
 #define CEL_EXPRESSION_MAX_BYTES 10240
 
 /* dra's own per-claim budget for derived attributes (cel.h): Kubernetes'
- * constant is not pinned (api.md §15). */
+ * figure for this is not pinned down, so this one is dra's choice. */
 #define DERIVED_ATTRIBUTES_MAX_COST_PER_CLAIM 10000000u
 
 /* Appends the errors of expr at p (which names the expression field), as

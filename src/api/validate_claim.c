@@ -1,7 +1,7 @@
-/* validate_claim.c: a ResourceClaimSpec as claims and claim templates carry
- * it (api.md §5.2, §5.2.1): requests with their exact or prioritized
- * (firstAvailable) alternatives, selectors, allocation mode and count,
- * tolerations, derived attributes, constraints and opaque config; in
+/* validate_claim.c: a ResourceClaimSpec as claims and claim templates carry it
+ * (k8s.io/kubernetes pkg/apis/resource/validation): requests with their exact
+ * or prioritized (firstAvailable) alternatives, selectors, allocation mode and
+ * count, tolerations, derived attributes, constraints and opaque config; in
  * kube-apiserver's order, every error of the spec. */
 #include "api/validate_cel_expr.h"
 #include "api/validate_names.h"

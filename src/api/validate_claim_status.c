@@ -1,4 +1,5 @@
-/* validate_claim_status.c: a ResourceClaim status update (api.md §5.6):
+/* validate_claim_status.c: a ResourceClaim status update (k8s.io/kubernetes
+ * pkg/apis/resource/validation, ValidateResourceClaimStatusUpdate):
  * reservedFor, per-device status (conditions, data, network data), the
  * reservedFor invariants, and the allocation result, which may be set or
  * removed but not changed, and is fully validated when newly set. */

@@ -1,7 +1,8 @@
-/* validate_class.c: the DeviceClass object (api.md §4): metadata (cluster
- * scoped), selectors, config and extendedResourceName, on create and update.
- * On update an unchanged selector (config) list counts as stored: its CEL
- * expressions (parameter sizes) are not checked again. */
+/* validate_class.c: the DeviceClass object (k8s.io/kubernetes
+ * pkg/apis/resource/validation): metadata (cluster scoped), selectors, config
+ * and extendedResourceName, on create and update. On update an unchanged
+ * selector (config) list counts as stored: its CEL expressions (parameter
+ * sizes) are not checked again. */
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_names.h"

@@ -1,7 +1,8 @@
-/* validate_core.c: core/v1 Namespace and Node validation as far as dra
- * models them (api.md §9): object metadata of a cluster-scoped object
- * (metadata.namespace must be empty) and, on update, metadata immutability.
- * A Node's name is a DNS subdomain; a Namespace's name is a DNS label. */
+/* validate_core.c: core/v1 Namespace and Node validation as far as dra models
+ * them (k8s.io/kubernetes pkg/apis/core/validation): object metadata of a
+ * cluster-scoped object (metadata.namespace must be empty) and, on update,
+ * metadata immutability. A Node's name is a DNS subdomain; a Namespace's name
+ * is a DNS label. */
 #include "api/validate.h"
 #include "api/validate_names.h"
 

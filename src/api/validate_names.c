@@ -1,11 +1,12 @@
-/* validate_names.c: the Kubernetes name formats of api.md §3 (DNS label and
- * subdomain, object names, driver/pool names, C identifiers, qualified and
- * fully qualified names, label keys and values, semver, UUID, extended
- * resource names) with kube-apiserver's exact messages.
+/* validate_names.c: the Kubernetes name formats of apimachinery's
+ * pkg/util/validation (DNS label and subdomain, object names, driver/pool
+ * names, C identifiers, qualified and fully qualified names, label keys and
+ * values, semver, UUID, extended resource names) with kube-apiserver's exact
+ * messages.
  *
- * Each format is a checker that lists its messages (as Go's Is* helpers
- * return []string); the vn_* wrappers turn every message into one field
- * error at the caller's path. */
+ * Each format is a checker that lists its messages (as Go's Is* helpers return
+ * []string); the vn_* wrappers turn every message into one field error at the
+ * caller's path. */
 #include "api/validate_names.h"
 #include "value/semver.h"
 #include "util/die.h"

@@ -1,6 +1,7 @@
-/* validate_names.h: the Kubernetes name formats of api.md §3 and their exact
- * messages. Each function appends errors at the current path p (the caller
- * pushes the field) and returns true when the value was valid. */
+/* validate_names.h: the Kubernetes name formats (apimachinery's
+ * pkg/util/validation) and their exact messages. Each function appends errors
+ * at the current path p (the caller pushes the field) and returns true when
+ * the value was valid. */
 #ifndef DRA_VALIDATE_NAMES_H
 #define DRA_VALIDATE_NAMES_H
 #include "util/fielderr.h"

@@ -1,9 +1,10 @@
-/* validate_node_allocatable.c: a device's nodeAllocatableResources
- * (api.md §7.7, alpha). The field is kept as raw JSON (types.h), so this
- * walks the JSON: keys must be node-allocatable resource names, each entry
- * needs a mapping or an overhead, mappings name an existing capacity with a
- * positive multiplier, overheads are non-negative. Quantities that do not
- * parse are left alone (the typed API would refuse them at decode). */
+/* validate_node_allocatable.c: a device's nodeAllocatableResources (alpha;
+ * k8s.io/kubernetes pkg/apis/resource/validation). The field is kept as raw
+ * JSON (types.h), so this walks the JSON: keys must be node-allocatable
+ * resource names, each entry needs a mapping or an overhead, mappings name an
+ * existing capacity with a positive multiplier, overheads are non-negative.
+ * Quantities that do not parse are left alone (the typed API would refuse them
+ * at decode). */
 #include "api/validate_slice_internal.h"
 #include "util/die.h"
 #include <stdio.h>

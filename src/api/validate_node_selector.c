@@ -1,7 +1,8 @@
-/* validate_node_selector.c: NodeSelector rules (api.md §7.5), in the order
- * corevalidation.ValidateNodeSelector reports them: per term, every
- * matchExpressions requirement (operator/values, key, values), then every
- * matchFields requirement (operator/values, key, values as node names). */
+/* validate_node_selector.c: NodeSelector rules (k8s.io/kubernetes
+ * pkg/apis/core/validation), in the order corevalidation.ValidateNodeSelector
+ * reports them: per term, every matchExpressions requirement (operator/values,
+ * key, values), then every matchFields requirement (operator/values, key,
+ * values as node names). */
 #include "api/validate_node_selector.h"
 #include "api/validate_names.h"
 #include <string.h>

@@ -1,6 +1,6 @@
 /* validate_node_selector.h: core/v1 NodeSelector validation as kube-apiserver
  * applies it to ResourceSlice nodeSelectors (slice and per device) and to a
- * ResourceClaim allocation's nodeSelector (api.md §7.5). */
+ * ResourceClaim allocation's nodeSelector. */
 #ifndef DRA_VALIDATE_NODE_SELECTOR_H
 #define DRA_VALIDATE_NODE_SELECTOR_H
 #include "api/types.h"

@@ -1,5 +1,6 @@
 /* validate_opaque.c: opaque driver configuration (class config, claim config,
- * allocation config) and RawExtension payloads (api.md §5.4). */
+ * allocation config) and RawExtension payloads (k8s.io/kubernetes
+ * pkg/apis/resource/validation). */
 #include "api/validate_names.h"
 #include "api/validate_resource.h"
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* validate_pod.c: the DRA parts of core/v1 Pod validation (api.md §8), in
- * kube-apiserver's order: metadata, spec.resourceClaims, container then
- * init-container resources.claims, pod-level resources.claims (forbidden),
- * spec.schedulingGroup; on update the pod-spec immutability of those parts;
- * on status update status.resourceClaimStatuses and
- * status.extendedResourceClaimStatus and container allocatedResourcesStatus
- * (validate_pod_allocated_status.c). Gated fields are dropped first
- * (drop_gated_pod.c). */
+/* validate_pod.c: the DRA parts of core/v1 Pod validation (k8s.io/kubernetes
+ * pkg/apis/core/validation), in kube-apiserver's order: metadata,
+ * spec.resourceClaims, container then init-container resources.claims,
+ * pod-level resources.claims (forbidden), spec.schedulingGroup; on update the
+ * pod-spec immutability of those parts; on status update
+ * status.resourceClaimStatuses and status.extendedResourceClaimStatus and
+ * container allocatedResourcesStatus (validate_pod_allocated_status.c). Gated
+ * fields are dropped first (drop_gated_pod.c). */
 #include "api/codec.h"
 #include "api/drop_gated_pod.h"
 #include "api/validate.h"

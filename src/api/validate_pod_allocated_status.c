@@ -1,9 +1,10 @@
 /* validate_pod_allocated_status.c: the allocatedResourcesStatus of pod
- * container statuses (api.md §8): each entry names one of the container's
- * claims (`claim:<claim>` or `claim:<claim>/<request>`) or one of its resource
- * requests, each reported resource has a known health and a unique
- * resourceID; ephemeral containers may not report any. Container statuses
- * are outside the typed model, so this reads the status's raw JSON. */
+ * container statuses (k8s.io/kubernetes pkg/apis/core/validation): each entry
+ * names one of the container's claims (`claim:<claim>` or
+ * `claim:<claim>/<request>`) or one of its resource requests, each reported
+ * resource has a known health and a unique resourceID; ephemeral containers
+ * may not report any. Container statuses are outside the typed model, so this
+ * reads the status's raw JSON. */
 #include "api/validate_pod_allocated_status.h"
 #include "util/strbuf.h"
 #include <string.h>

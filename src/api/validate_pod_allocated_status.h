@@ -1,5 +1,5 @@
-/* validate_pod_allocated_status.h: container allocatedResourcesStatus
- * entries of a pod status update (api.md §8). */
+/* validate_pod_allocated_status.h: container allocatedResourcesStatus entries
+ * of a pod status update (k8s.io/kubernetes pkg/apis/core/validation). */
 #ifndef DRA_VALIDATE_POD_ALLOCATED_STATUS_H
 #define DRA_VALIDATE_POD_ALLOCATED_STATUS_H
 #include "api/types.h"

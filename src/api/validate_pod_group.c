@@ -1,9 +1,10 @@
-/* validate_pod_group.c: the DRA parts of scheduling.k8s.io PodGroup
- * validation (api.md §10). PodGroup enforces declarative validation, so the
- * texts are DV's: at most 4 entries, unique by name (the duplicate rendered
- * as the whole entry), name required and a DNS label, exactly one claim
- * source (a union), source names DNS subdomains; spec.resourceClaims is
- * immutable; status.resourceClaimStatuses name spec entries. */
+/* validate_pod_group.c: the DRA parts of scheduling.k8s.io PodGroup validation
+ * (k8s.io/kubernetes pkg/apis/scheduling/validation). PodGroup enforces
+ * declarative validation, so the texts are DV's: at most 4 entries, unique by
+ * name (the duplicate rendered as the whole entry), name required and a DNS
+ * label, exactly one claim source (a union), source names DNS subdomains;
+ * spec.resourceClaims is immutable; status.resourceClaimStatuses name spec
+ * entries. */
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_keyed_set.h"

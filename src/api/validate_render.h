@@ -1,7 +1,7 @@
 /* validate_render.h: how validation renders non-scalar bad values in field
  * errors. kube-apiserver prints Go-internal struct text there, which is no
- * contract (api.md §2.1); dra prints the value's compact JSON instead.
- * Whole structs: render_json_value (validate_resource.h). */
+ * contract (it depends on Go's %v formatting); dra prints the value's compact
+ * JSON instead. Whole structs: render_json_value (validate_resource.h). */
 #ifndef DRA_VALIDATE_RENDER_H
 #define DRA_VALIDATE_RENDER_H
 #include "api/schema.h"

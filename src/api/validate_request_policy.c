@@ -1,4 +1,5 @@
-/* validate_request_policy.c: api.md §7.3.1, in kube-apiserver's order.
+/* validate_request_policy.c: a capacity's requestPolicy, in
+ * kube-apiserver's order (k8s.io/kubernetes pkg/apis/resource/validation).
  * validValues: sort order, size, each option against the capacity,
  * uniqueness, then the default's membership. validRange: min, default and max
  * against each other and the capacity, then the step: integer arithmetic

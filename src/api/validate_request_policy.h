@@ -1,5 +1,5 @@
-/* validate_request_policy.h: the requestPolicy of a consumable device
- * capacity in a ResourceSlice (api.md §7.3.1). */
+/* validate_request_policy.h: the requestPolicy of a consumable device capacity
+ * in a ResourceSlice (k8s.io/kubernetes pkg/apis/resource/validation). */
 #ifndef DRA_VALIDATE_REQUEST_POLICY_H
 #define DRA_VALIDATE_REQUEST_POLICY_H
 #include "api/types.h"

@@ -1,5 +1,5 @@
 /* validate_request_ref.c: references to requests of a claim ("req" or
- * "req/sub") in constraints, config and allocation results (api.md §3). */
+ * "req/sub") in constraints, config and allocation results. */
 #include "api/validate_names.h"
 #include "api/validate_resource.h"
 #include "util/die.h"

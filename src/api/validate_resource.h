@@ -30,7 +30,7 @@ bool too_many(errlist *e, fpath *p, size_t n, size_t max);
 void validate_selectors(const admission_ctx *ctx, errlist *e, fpath *p, const device_selector_list *sel, bool stored);
 
 /* validate_opaque.c: p names the configuration entry; `opaque` required,
- * its driver name and parameters (api.md §5.4). */
+ * its driver name and parameters. */
 void validate_device_configuration(errlist *e, fpath *p, const opaque_device_configuration *opaque, bool stored);
 /* p names the RawExtension field; max_bytes only applies when !stored. */
 void validate_raw_extension(errlist *e, fpath *p, const json_t *raw, bool stored, size_t max_bytes);
@@ -44,17 +44,18 @@ void validate_request_refs(errlist *e, fpath *p, const dstr_list *refs, const de
 /* validate_toleration.c: the tolerations of a request, subrequest or
  * result; p names their owner (errors at p.tolerations[t]). */
 void validate_device_tolerations(errlist *e, fpath *p, const device_toleration_list *l);
-/* bindingConditions / bindingFailureConditions of a device or a result (§7.4);
+/* bindingConditions / bindingFailureConditions of a device or a result;
  * p names the object holding them. */
 void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, const dstr_list *failure_conds);
 
 /* validate_claim.c: a ResourceClaimSpec (claims and templates); p names it. */
 void validate_claim_spec(const admission_ctx *ctx, errlist *e, fpath *p, const resource_claim_spec *spec);
-/* validate_claim_status.c: a status update (§5.6); p names status. */
+/* validate_claim_status.c: a status update; p names status. */
 void validate_claim_status_update(const admission_ctx *ctx, errlist *e, fpath *p, const resource_claim *claim,
                                   const resource_claim *old);
 
-/* admin_access.c (§5.5): the first request with exactly.adminAccess true
+/* admin_access.c (the claim and template strategies' admin-access check):
+ * the first request with exactly.adminAccess true
  * needs the namespace label; errors at spec.devices.requests[i].adminAccess
  * for claims and templates alike. */
 void validate_admin_access_spec(const admission_ctx *ctx, errlist *e, const char *ns, const device_claim *dc);

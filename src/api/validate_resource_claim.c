@@ -1,7 +1,8 @@
-/* validate_resource_claim.c: the ResourceClaim object (api.md §5): on create
- * the admin-access check, metadata and spec; on update metadata and the
- * immutable spec (§5.7); on status update the metadata update rules, the
- * admin-access check of new results and the status rules (§5.6). */
+/* validate_resource_claim.c: the ResourceClaim object (k8s.io/kubernetes
+ * pkg/apis/resource/validation): on create the admin-access check, metadata
+ * and spec; on update metadata and the immutable spec; on status update the
+ * metadata update rules, the admin-access check of new results and the status
+ * rules. */
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_resource.h"

@@ -1,5 +1,6 @@
-/* validate_selector.c: device selectors of classes, requests and
- * subrequests: at most 32, each with a `cel` expression (api.md §4, §5.2). */
+/* validate_selector.c: device selectors of classes, requests and subrequests:
+ * at most 32, each with a `cel` expression (k8s.io/kubernetes
+ * pkg/apis/resource/validation). */
 #include "api/validate_cel_expr.h"
 #include "api/validate_resource.h"
 

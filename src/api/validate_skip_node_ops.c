@@ -1,6 +1,7 @@
-/* validate_skip_node_ops.c: api.md §7.6: per entry the enum (DV's
- * NotSupported) and set uniqueness, then the rule that preparing may only be
- * skipped together with unpreparing. */
+/* validate_skip_node_ops.c: skipNodeOperations of a slice or an allocation
+ * result, as k8s.io/kubernetes pkg/apis/resource/validation checks it: per
+ * entry the enum (DV's NotSupported) and set uniqueness, then the rule that
+ * preparing may only be skipped together with unpreparing. */
 #include "api/validate_skip_node_ops.h"
 #include "api/validate_render.h"
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* validate_skip_node_ops.h: skipNodeOperations of a ResourceSlice and of an
- * allocation result (api.md §7.6). */
+ * allocation result (k8s.io/kubernetes pkg/apis/resource/validation). */
 #ifndef DRA_VALIDATE_SKIP_NODE_OPS_H
 #define DRA_VALIDATE_SKIP_NODE_OPS_H
 #include "api/types.h"

@@ -1,9 +1,9 @@
-/* validate_slice.c: ResourceSlice validation (api.md §7.2, §7.8): metadata,
- * driver and pool, update immutability, the node-selection one-of
- * (validate_slice_node_selection.c), devices
- * vs sharedCounters, the device list (per device: validate_slice_device.c),
- * shared counter sets, partitionTypeAttribute and skipNodeOperations, in
- * kube-apiserver's order. */
+/* validate_slice.c: ResourceSlice validation (k8s.io/kubernetes
+ * pkg/apis/resource/validation): metadata, driver and pool, update
+ * immutability, the node-selection one-of (validate_slice_node_selection.c),
+ * devices vs sharedCounters, the device list (per device:
+ * validate_slice_device.c), shared counter sets, partitionTypeAttribute and
+ * skipNodeOperations, in kube-apiserver's order. */
 #include "api/validate.h"
 #include "api/validate_keyed_set.h"
 #include "api/validate_names.h"

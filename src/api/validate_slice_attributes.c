@@ -1,8 +1,8 @@
 /* validate_slice_attributes.c: a device's attributes and capacities
- * (api.md §7.3): QualifiedName keys reported at the map path, each attribute
- * holding exactly one value of bounded size, and each capacity's
- * requestPolicy allowed only on multi-allocatable devices. Maps are walked in
- * sorted key order. */
+ * (k8s.io/kubernetes pkg/apis/resource/validation): QualifiedName keys
+ * reported at the map path, each attribute holding exactly one value of
+ * bounded size, and each capacity's requestPolicy allowed only on
+ * multi-allocatable devices. Maps are walked in sorted key order. */
 #include "api/validate_map.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"

@@ -1,6 +1,7 @@
 /* validate_slice_counters.c: shared counter sets of a ResourceSlice and the
- * counters a device consumes from them (api.md §7.2 step 7, §7.3):
- * non-empty names and maps, DNS-label counter names, size limits. */
+ * counters a device consumes from them (k8s.io/kubernetes
+ * pkg/apis/resource/validation): non-empty names and maps, DNS-label counter
+ * names, size limits. */
 #include "api/validate_map.h"
 #include "api/validate_names.h"
 #include "api/validate_slice_internal.h"

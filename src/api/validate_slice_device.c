@@ -1,8 +1,9 @@
-/* validate_slice_device.c: one device of a ResourceSlice (api.md §7.3), in
- * kube-apiserver's order: name, attribute/capacity totals, attributes,
- * capacities and taints (both skipped on update when unchanged from the
- * stored device of the same name), counter consumption, per-device node
- * selection, binding conditions, nodeAllocatableResources. */
+/* validate_slice_device.c: one device of a ResourceSlice (k8s.io/kubernetes
+ * pkg/apis/resource/validation), in kube-apiserver's order: name,
+ * attribute/capacity totals, attributes, capacities and taints (both skipped
+ * on update when unchanged from the stored device of the same name), counter
+ * consumption, per-device node selection, binding conditions,
+ * nodeAllocatableResources. */
 #include "api/codec.h"
 #include "api/validate_resource.h"
 #include "api/validate_keyed_set.h"

@@ -1,6 +1,7 @@
 /* validate_slice_internal.h: the pieces of ResourceSlice validation
- * (api.md §7) shared between validate_slice*.c. Each function appends errors
- * at path p, which it restores. */
+ * (k8s.io/kubernetes pkg/apis/resource/validation) shared between
+ * validate_slice*.c. Each function appends errors at path p, which it
+ * restores. */
 #ifndef DRA_VALIDATE_SLICE_INTERNAL_H
 #define DRA_VALIDATE_SLICE_INTERNAL_H
 #include "api/types.h"

@@ -1,8 +1,8 @@
 /* validate_slice_node_selection.c: which nodes a ResourceSlice's devices are
- * available on (api.md §7.2 step 4, §7.3): exactly one of nodeName,
- * nodeSelector (one term), allNodes and perDeviceNodeSelection on the slice;
- * with perDeviceNodeSelection, exactly one of nodeName, nodeSelector and
- * allNodes on every device, and none of them otherwise. */
+ * available on (k8s.io/kubernetes pkg/apis/resource/validation): exactly one
+ * of nodeName, nodeSelector (one term), allNodes and perDeviceNodeSelection on
+ * the slice; with perDeviceNodeSelection, exactly one of nodeName,
+ * nodeSelector and allNodes on every device, and none of them otherwise. */
 #include "api/validate_names.h"
 #include "api/validate_node_selector.h"
 #include "api/validate_render.h"

@@ -1,7 +1,7 @@
-/* validate_template.c: the ResourceClaimTemplate object (api.md §6): the
- * admin-access check, metadata, the template's own metadata (labels and
- * annotations only) and its claim spec at spec.spec; on update the whole
- * spec is immutable. */
+/* validate_template.c: the ResourceClaimTemplate object (k8s.io/kubernetes
+ * pkg/apis/resource/validation): the admin-access check, metadata, the
+ * template's own metadata (labels and annotations only) and its claim spec at
+ * spec.spec; on update the whole spec is immutable. */
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_names.h"
@@ -10,7 +10,7 @@
 
 /* Every ObjectMeta field but labels and annotations, in Go's field order,
  * named as validateFieldAllowList names them: the Go field name with its
- * first letter lower-cased (so UID is "uID", not "uid" as api.md §6 says). */
+ * first letter lower-cased (so UID is "uID", not "uid"). */
 static void forbid_set(errlist *e, fpath *p, const char *field, bool set) {
   if (!set) return;
   size_t mark = fp_field(p, field);

@@ -1,5 +1,5 @@
 /* validate_toleration.c: a DeviceToleration of a request, subrequest or
- * allocation result (api.md §5.2). */
+ * allocation result (k8s.io/kubernetes pkg/apis/resource/validation). */
 #include "api/validate_names.h"
 #include "api/validate_resource.h"
 #include <string.h>

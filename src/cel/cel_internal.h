@@ -123,7 +123,7 @@ bool cel_utf8_valid(const char *s, size_t n);
 /* ---- syntax tree ---- */
 typedef enum { N_CONST, N_IDENT, N_SELECT, N_CALL, N_LIST, N_MAP, N_STRUCT, N_COMPR } cel_nkind;
 
-/* Fast paths chosen after checking (cel_plan.c). */
+/* Fast paths chosen after checking (cel_plan, in cel_eval.c). */
 typedef enum { F_NONE, F_DEVICE_DRIVER, F_DEVICE_MULTI, F_DEVICE_ATTR, F_DEVICE_CAP, F_EQ_STRING_CONST } cel_fast;
 
 struct cel_overload;

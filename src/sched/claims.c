@@ -1,4 +1,5 @@
-/* claims.c: lifecycle 1.3, the resourceclaim library rules; see claims.h. */
+/* claims.c: the k8s.io/dynamic-resource-allocation/resourceclaim rules; see
+ * claims.h. */
 #include "sched/claims.h"
 #include <string.h>
 

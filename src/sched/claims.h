@@ -1,5 +1,5 @@
 /* claims.h: the shared rules of k8s.io/dynamic-resource-allocation/
- * resourceclaim (lifecycle 1.3) that controller, scheduler and eviction all
+ * resourceclaim that controller, scheduler and eviction all
  * use: which claim a pod entry names, whether a claim was made for the pod
  * (or its PodGroup), whether it is reserved for it, and the reservation
  * target. Messages are upstream's, byte for byte. */

@@ -1,4 +1,5 @@
-/* controller.c: the resourceclaim controller (lifecycle 1.1, 1.2): claims
+/* controller.c: the resourceclaim controller (k8s.io/kubernetes
+ * pkg/controller/resourceclaim: syncPod, then syncClaim): claims
  * from templates for pods (owner reference, pod-claim-name annotation,
  * pod.status.resourceClaimStatuses), reservations for pods bound without
  * the scheduler, and on the claim side: stale reservations dropped,

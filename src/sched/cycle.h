@@ -34,7 +34,8 @@ typedef struct sched_cycle {
   arena *a; /* allocation results */
 } sched_cycle;
 
-/* score.c: prioritized-list score of a node (lifecycle 2.5). */
+/* score.c: prioritized-list score of a node (the dynamicresources
+ * plugin's Score). */
 int64_t sched_score(const sched_cycle *cy, const sched_candidate *cand);
 bool sched_cycle_has_prioritized_list(const sched_cycle *cy);
 

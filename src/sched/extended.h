@@ -1,5 +1,5 @@
 /* extended.h: extended resources backed by DRA (DRAExtendedResource,
- * lifecycle 4): which resource names map to a DeviceClass
+ * KEP-5004): which resource names map to a DeviceClass
  * (extendedResourceName, or deviceclass.resource.kubernetes.io/<class>),
  * what a pod asks for through them, and the special claim that carries
  * those requests on a node that has no device plugin for them. */

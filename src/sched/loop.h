@@ -6,7 +6,8 @@
  * the HTTP server run the same loop: create objects, then sched_loop_run()
  * until nothing changes. Not thread-safe: one loop per store, one thread.
  *
- * Decisions where lifecycle.md leaves the choice to us:
+ * Choices dra makes where the upstream controller and scheduler differ or
+ * have no counterpart (docs/architecture.md, 'Claim controller and scheduler'):
  * - Controller queue keys are "pod:<ns>/<name>", "claim:<ns>/<name>" and
  *   "podgroup:<ns>/<name>". No PodGroup finalizer is used: the store is read
  *   synchronously, so a deleted group's claims are released on its DELETED

@@ -13,7 +13,8 @@
 #define SCHED_NAME_SUFFIX_LEN 5
 
 /* "<owner>-<entry>-", truncated proportionally when owner-entry is longer
- * than 57 characters (lifecycle 1.1): owner[0:len*57/base] "-" entry[...] "-".
+ * than 57 characters (the resourceclaim controller's
+ * generateName rule): owner[0:len*57/base] "-" entry[...] "-".
  * buf needs 64 bytes. */
 const char *sched_generate_name_base(const char *owner, const char *entry, char buf[64]);
 /* 5 suffix characters from a hash of (namespace, owner, entry, attempt);

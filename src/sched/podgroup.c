@@ -1,4 +1,4 @@
-/* podgroup.c: PodGroup claims (DRAWorkloadResourceClaims, lifecycle 3): one
+/* podgroup.c: PodGroup claims (DRAWorkloadResourceClaims, KEP-5729): one
  * claim per template entry of a PodGroup, created as soon as the group and
  * the template exist, owned by the group and recorded in
  * podgroup.status.resourceClaimStatuses. Pods copy the name (controller.c).

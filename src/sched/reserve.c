@@ -1,4 +1,5 @@
-/* reserve.c: Reserve, PreBind and Bind in one step (lifecycle 2.6, 2.7):
+/* reserve.c: Reserve, PreBind and Bind in one step (kube-scheduler's
+ * dynamicresources plugin does them separately, binding asynchronously):
  * claims allocated in this attempt get the delete-protection finalizer and
  * their allocation; every claim not yet reserved for the pod gets the
  * reservation target (the pod, or its PodGroup for matching entries); the

@@ -1,4 +1,5 @@
-/* score.c: the DynamicResources Score (lifecycle 2.5): for every request
+/* score.c: the DynamicResources Score (kube-scheduler's
+ * dynamicresources plugin): for every request
  * with firstAvailable, 8 - i when subrequest i was chosen, summed over the
  * pod's claims (allocated ones by their allocation, the others by this
  * node's results). Normalisation (100 * raw / max) keeps the order, so the

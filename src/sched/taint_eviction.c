@@ -1,4 +1,5 @@
-/* taint_eviction.c: NoExecute device taints (lifecycle 5.1). For every
+/* taint_eviction.c: NoExecute device taints (KEP-5055; upstream,
+ * the device taint eviction controller). For every
  * allocated claim the eviction time is the earliest, over its devices'
  * NoExecute taints, of timeAdded (taint not tolerated) or timeAdded +
  * tolerationSeconds (smallest matching, negative = 0; a match without

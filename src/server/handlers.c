@@ -125,7 +125,8 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
 
 /* The object to store for an update of the main resource or of status:
  * status updates keep the old spec and metadata, main updates keep the old
- * status (api.md §12). */
+ * status, as kube-apiserver's registry strategies do in PrepareForUpdate
+ * (docs/server.md, 'CRUD'). */
 static void carry_over(const route *r, api_object *obj, const api_object *old) {
   const type_desc *td = obj->info->desc;
   bool status_update = !strcmp(r->subresource, "status");

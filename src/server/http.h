@@ -1,5 +1,5 @@
 /* http.h: the server's transport-free request and response. Handlers take an
- * http_request and fill an http_response; srv_http.c adapts libmicrohttpd to
+ * http_request and fill an http_response; server.c adapts libmicrohttpd to
  * them, and tests call handlers directly without sockets. */
 #ifndef DRA_SRV_HTTP_H
 #define DRA_SRV_HTTP_H

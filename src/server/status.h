@@ -1,5 +1,6 @@
-/* status.h: kube-apiserver's `kind: Status` error responses (api.md §2.3):
- * the envelope, the reasons and codes, and the 422 with details.causes. */
+/* status.h: kube-apiserver's `kind: Status` error responses (apimachinery's
+ * pkg/api/errors and metav1.Status): the envelope, the reasons and codes, and
+ * the 422 with details.causes. */
 #ifndef DRA_SRV_STATUS_H
 #define DRA_SRV_STATUS_H
 #include "api/object.h"
@@ -15,7 +16,7 @@ void srv_status_already_exists(http_response *resp, const srv_resource *res, con
 void srv_status_conflict(http_response *resp, const srv_resource *res, const char *name);
 void srv_status_bad_request(http_response *resp, const char *message);
 void srv_status_method_not_allowed(http_response *resp, const char *method);
-/* 422 Invalid, from the admission errors of obj (api.md §2.3). */
+/* 422 Invalid, from the admission errors of obj (apimachinery's errors.NewInvalid). */
 void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs);
 /* Writes any JSON value as the response body (consumes v). */
 void srv_json_response(http_response *resp, int code, json_t *v);

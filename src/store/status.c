@@ -1,4 +1,5 @@
-/* status.c: store outcomes as kube-apiserver names and words them (api.md §2.3). */
+/* status.c: store outcomes as kube-apiserver names and words them
+ * (apimachinery's pkg/api/errors). */
 #include "store/store.h"
 #include "util/strbuf.h"
 

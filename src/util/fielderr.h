@@ -1,6 +1,7 @@
 /* fielderr.h: Kubernetes field errors (apimachinery field.Error) and the path
  * builder that names where they are. One error = type + path + body, rendered
- * "<path>: <body>" exactly as kube-apiserver prints it (api.md §2). */
+ * "<path>: <body>" exactly as kube-apiserver prints it (apimachinery
+ * pkg/util/validation/field, errors.go). */
 #ifndef DRA_FIELDERR_H
 #define DRA_FIELDERR_H
 #include "util/strbuf.h"
@@ -67,7 +68,7 @@ void errlist_add(errlist *e, fe_type t, const char *field, const char *body);
 
 /* "path: body" for one error. malloc'd. */
 char *field_error_text(const field_error *fe);
-/* api.md §2.2: de-duplicated texts joined by ", ", bracketed when >1. */
+/* As ErrorList.ToAggregate does: de-duplicated texts joined by ", ", bracketed when >1. */
 char *errlist_aggregate(const errlist *e);
 /* The Status cause reason (FieldValueInvalid, ...). */
 const char *fe_reason(fe_type t);

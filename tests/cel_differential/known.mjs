@@ -15,7 +15,7 @@ const wholeRules = [
     // Kubernetes builds programs with cel.EvalOptions(cel.OptOptimize): cel-go
     // then folds a type conversion of a constant when the program is built
     // (interpreter.maybeOptimizeConstUnary) and refuses the program if it
-    // fails, even in a branch never taken (design/cel.md §4). The peers
+    // fails, even in a branch never taken (docs/cel.md, 'Pipeline', folding). The peers
     // evaluate lazily.
     label: 'dra right (Kubernetes cel-go with OptOptimize): a failing constant conversion refuses the program',
     match: (e, f, r) =>

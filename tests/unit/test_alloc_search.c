@@ -1,7 +1,8 @@
-/* test_alloc_search.c: the allocator's search: backtracking and
- * combinations with upstream's step counts, pruning of hopeless branches,
- * the step and time budgets, and the §21 fixes (intersection restored on
- * undo, pairwise distinctAttribute, counter charge given back). */
+/* test_alloc_search.c: the allocator's search: backtracking and combinations
+ * with upstream's step counts, pruning of hopeless branches, the step and time
+ * budgets, and dra's corrections to upstream (docs/allocator.md, 'Where dra
+ * departs from upstream': intersection restored on undo, pairwise
+ * distinctAttribute, counter charge given back). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,7 +66,7 @@ static void test_backtracking_matches_upstream_steps(void **state) {
     assert_int_equal(run_yaml(&r, backtracking, NULL, &lim), ALLOC_OK);
     results_of(&r, 0, got, sizeof got);
     assert_string_equal(got, "req-1/device-2 req-1/device-3 req-2/device-1");
-    if (!prune) assert_int_equal(r.res.steps, 12); /* allocation.md PF-6 trace */
+    if (!prune) assert_int_equal(r.res.steps, 12); /* upstream's count for this case */
     else assert_true(r.res.steps <= 12);
     run_free(&r);
   }

@@ -1,5 +1,5 @@
 /* test_drop_gated.c: fields whose feature gate is off are dropped with a
- * warning line (api.md §13), on create and on update unless the stored
+ * warning line, on create and on update unless the stored
  * object already uses them; validation then sees the object without them. */
 #include "test_admit.h"
 

@@ -1,4 +1,5 @@
-/* test_messages.h: kube-apiserver's long validation messages (api.md §3),
+/* test_messages.h: kube-apiserver's long validation messages (the name
+ * formats of apimachinery's pkg/util/validation),
  * written out once for every validation test, and the rendering of an error
  * list as one "path: body" line per error. */
 #ifndef DRA_TEST_MESSAGES_H

@@ -1,4 +1,5 @@
-/* test_sched_claims.c: the resourceclaim library rules of lifecycle 1.3 with
+/* test_sched_claims.c: the resourceclaim library rules
+ * (k8s.io/dynamic-resource-allocation/resourceclaim) with
  * upstream's exact messages: claim names of pod entries (template statuses,
  * skipped entries, unset fields), IsForPod with pod and PodGroup owners,
  * IsReservedForPod by uid and by PodGroup name, and the three-field PodGroup

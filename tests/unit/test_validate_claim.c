@@ -1,6 +1,7 @@
-/* test_validate_claim.c: ResourceClaim create validation (api.md §5.2-§5.5)
- * through the admission pipeline: each rule on its valid and invalid side
- * with the exact kube-apiserver messages, plus the whole-object message. */
+/* test_validate_claim.c: ResourceClaim create validation (spec, CEL, opaque
+ * config, adminAccess) through the admission pipeline: each rule on its valid
+ * and invalid side with the exact kube-apiserver messages, plus the
+ * whole-object message. */
 #include "test_admit.h"
 
 #define NOT_REFERENCED \

@@ -1,6 +1,6 @@
-/* test_validate_claim_status.c: ResourceClaim status updates (api.md §5.5,
- * §5.6) and updates of the main resource (§5.7), each rule on both sides
- * with kube-apiserver's messages. */
+/* test_validate_claim_status.c: ResourceClaim status updates (adminAccess of
+ * results, status rules) and updates of the main resource (immutable spec),
+ * each rule on both sides with kube-apiserver's messages. */
 #include "test_admit.h"
 
 #define SPEC                                                                                                    \

@@ -1,5 +1,5 @@
-/* test_validate_class_template.c: DeviceClass (api.md §4) and
- * ResourceClaimTemplate (§6) validation on create and update, each rule on
+/* test_validate_class_template.c: DeviceClass and
+ * ResourceClaimTemplate validation on create and update, each rule on
  * both sides with kube-apiserver's messages. */
 #include "test_admit.h"
 

@@ -1,4 +1,4 @@
-/* test_validate_core.c: Node and Namespace admission (api.md §9): object
+/* test_validate_core.c: Node and Namespace admission: object
  * metadata of cluster-scoped objects, the Namespace's DNS-label name, and
  * metadata immutability on update. */
 #include "validate_cases.h"

@@ -1,4 +1,5 @@
-/* test_validate_names.c: every name format of api.md §3, valid and invalid,
+/* test_validate_names.c: every name format of apimachinery's
+ * pkg/util/validation that dra checks, valid and invalid,
  * asserting the exact rendered field errors (one per line) at path "f". */
 #include "api/validate_names.h"
 #include "test_messages.h"

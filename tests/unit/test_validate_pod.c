@@ -1,4 +1,4 @@
-/* test_validate_pod.c: the DRA parts of Pod admission (api.md §8): pod
+/* test_validate_pod.c: the DRA parts of Pod admission: pod
  * claims, container and init-container claims, pod-level claims,
  * schedulingGroup, update immutability, status claim statuses and the
  * extended-resource claim status, and the GenericWorkload drop. */

@@ -1,4 +1,4 @@
-/* test_validate_pod_group.c: PodGroup admission (api.md §10, §13): the
+/* test_validate_pod_group.c: PodGroup admission: the
  * declarative-validation texts of spec.resourceClaims and
  * status.resourceClaimStatuses, immutability, and the
  * DRAWorkloadResourceClaims drop with its in-use exception. */

@@ -1,6 +1,7 @@
-/* test_validate_slice.c: ResourceSlice admission (api.md §7, §12, §13):
- * one case per rule, valid and invalid side, asserting the exact rendered
- * errors in kube-apiserver's order and the gate-drop warnings. */
+/* test_validate_slice.c: ResourceSlice admission (validation, defaults and
+ * dropped gated fields): one case per rule, valid and invalid side, asserting
+ * the exact rendered errors in kube-apiserver's order and the gate-drop
+ * warnings. */
 #include "validate_cases.h"
 
 static const char base[] =

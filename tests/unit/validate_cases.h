@@ -150,7 +150,7 @@ static inline int run_validate_group(const char *group, const char *base, const 
   return failed;
 }
 
-/* The texts of api.md §3 the cases expect. */
+/* apimachinery's name-format messages the cases expect. */
 #define MSG_LABEL                                                                                               \
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "  \
   "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "           \

@@ -27,8 +27,10 @@ run: all
 	$(BUILD)/dra schedule -f $(CLUSTER) -o table
 	sh scripts/demo-serve $(BUILD)/dra $(sort examples $(CLUSTER))
 
+# PREFIX is given to every install, not only to the first configure; dra.pc
+# finds the prefix from its own place, so it is right in any prefix.
 install: all
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Tests under AddressSanitizer + UBSan with leak detection.
 asan: deps

@@ -1,12 +1,16 @@
 # tests/lib/serve.sh: what the serve_*.sh tests share, sourced from the repo
-# root after setting dra: skipping when a tool is missing, a temporary
-# directory cleaned up with the server, starting dra serve on a free port
-# (setting server and url), and the check/summary helpers.
+# root after setting dra: skipping when a tool is missing (exit 77, which
+# CTest reports as skipped, not passed), a temporary directory cleaned up
+# with the server, starting dra serve on a free port (setting server and
+# url), and the check/summary helpers.
+skip() { # test name, why: the whole test is skipped
+  echo "$1: skipped: $2"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 77
+}
 skip_without() { # command, test name
   command -v "$1" >/dev/null 2>&1 && return 0
-  echo "$2: skipped: $1 not found"
-  echo "0 passed, 0 failed, 1 skipped"
-  exit 0
+  skip "$2" "$1 not found"
 }
 tmp=$(mktemp -d)
 server=
@@ -19,14 +23,15 @@ serve() { # data dir, flags...: the log goes to $tmp/serve.log
   for i in $(seq 100); do [ -s "$dir/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done
   url=$(sed -n 's/.*server: //p' "$dir/kubeconfig" 2>/dev/null)
 }
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 check() { # name, expected substring, command...
   name=$1; want=$2; shift 2
   out=$("$@" 2>&1)
   if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
   else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
 }
-summary() {
-  echo "$passed passed, $failed failed"
+summary() { # some checks skipped (skipped=N) still pass: the rest ran
+  if [ "$skipped" = 0 ]; then echo "$passed passed, $failed failed"
+  else echo "$passed passed, $failed failed, $skipped skipped"; fi
   [ "$failed" = 0 ]
 }

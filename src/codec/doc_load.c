@@ -211,7 +211,7 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
     names[n++] = xstrdup(e->d_name);
   }
   closedir(d);
-  qsort(names, n, sizeof *names, compare_names);
+  if (n) qsort(names, n, sizeof *names, compare_names); /* names is NULL when the directory is empty */
   size_t dlen = strlen(dir);
   const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
   int rc = 0;

@@ -144,7 +144,6 @@ typedef struct watch_stream {
   api_kind kind;
   char namespace_[254];
   bool bookmarks;
-  uint64_t last_rv;
   time_t deadline, next_bookmark;
   char gv[300];
 } watch_stream;
@@ -170,7 +169,6 @@ static bool in_scope(const watch_stream *w, const api_object *o) {
 
 static void on_store_event(void *user, const store_event *ev) {
   watch_stream *w = user;
-  w->last_rv = ev->rv;
   if (!in_scope(w, ev->obj->object)) return;
   static const char *const names[] = {"ADDED", "MODIFIED", "DELETED"};
   enqueue_event(w, names[ev->type], ev->obj);

@@ -17,10 +17,8 @@ void doc_error(strbuf *err, const char *name, int line, int col, const char *fmt
   sb_printf(err, "%s:%d:%d: ", name, line, col);
   va_list ap;
   va_start(ap, fmt);
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  sb_vprintf(err, fmt, ap);
   va_end(ap);
-  sb_puts(err, msg);
 }
 
 void raw_doc_add_dup(raw_doc *rd, const char *path) {

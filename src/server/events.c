@@ -65,17 +65,19 @@ static void on_pod(event_recorder *r, const store_event *ev) {
     const pod_resource_claim_status *cs = &p->status.resource_claim_statuses.items[i];
     if (!cs->resource_claim_name) continue;
     if (++generated <= s->claims) continue;
-    char msg[600];
-    snprintf(msg, sizeof msg, "Created ResourceClaim %s for pod claim %s", cs->resource_claim_name->str,
-             cs->name ? cs->name->str : "");
-    queue(r, m, "CreatedResourceClaim", msg, "Normal", "resource_claim");
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "Created ResourceClaim %s for pod claim %s", cs->resource_claim_name->str,
+              cs->name ? cs->name->str : "");
+    queue(r, m, "CreatedResourceClaim", sb_str(&msg), "Normal", "resource_claim");
+    sb_free(&msg);
   }
   if (generated > s->claims) s->claims = generated;
   if (p->spec.node_name && *p->spec.node_name && !s->scheduled) {
     s->scheduled = true;
-    char msg[800];
-    snprintf(msg, sizeof msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
-    queue(r, m, "Scheduled", msg, "Normal", "default-scheduler");
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
+    queue(r, m, "Scheduled", sb_str(&msg), "Normal", "default-scheduler");
+    sb_free(&msg);
   } else if (!s->scheduled) {
     const pod_condition *c = scheduled_condition(p);
     if (c && c->status && !strcmp(c->status, "False") && c->message &&

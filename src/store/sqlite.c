@@ -130,49 +130,46 @@ static bool wait_durable(durable_store *d, uint64_t rv) {
   return ok;
 }
 
-static void begin_write(durable_store *d) {
+/* Starts a write: takes the optional write lock around the in-memory part. */
+static durable_store *begin_write(store *s) {
+  durable_store *d = from(s);
   if (d->write_lock) pthread_mutex_lock(d->write_lock);
+  return d;
 }
 
-/* Ends the in-memory part of a write, then waits for the disk. */
-static store_status durable_write(durable_store *d, store_status st, store_obj **out) {
+/* Ends the in-memory part of a write, waits until it is on disk, then hands
+ * out (or drops) the version it produced. */
+static store_status end_write(durable_store *d, store_status st, store_obj *o, store_obj **out) {
   if (d->write_lock) pthread_mutex_unlock(d->write_lock);
-  if (st != STORE_OK || no_wait) return st;
-  uint64_t rv = out && *out ? (*out)->rv : store_revision(d->mem);
-  if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
-  return st;
-}
-
-/* Hands out (or drops) the version a write produced. */
-static store_status hand_back(store_status st, store_obj *o, store_obj **out) {
+  if (st == STORE_OK && !no_wait) {
+    uint64_t rv = o ? o->rv : store_revision(d->mem);
+    if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
+  }
   if (out) *out = o;
   else store_obj_unref(o);
   return st;
 }
 
 static store_status d_create(store *s, api_object *obj, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_create(d->mem, obj, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_create(d->mem, obj, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_update(store *s, api_object *obj, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_update(d->mem, obj, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_update(d->mem, obj, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_remove(store *s, api_kind kind, const char *namespace_, const char *name,
                              const store_preconditions *pre, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_delete(d->mem, kind, namespace_, name, pre, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_delete(d->mem, kind, namespace_, name, pre, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {

@@ -43,3 +43,9 @@ char *xstrndup(const char *s, size_t n) {
   if (!p) die_oom();
   return p;
 }
+
+void *xgrow(void *items, size_t n, size_t *cap, size_t item_size, size_t first) {
+  if (n < *cap) return items;
+  *cap = *cap ? *cap * 2 : first;
+  return xrealloc(items, *cap * item_size);
+}

@@ -13,10 +13,7 @@ void wq_init(workqueue *q, size_t item_size) {
 
 void wq_push(workqueue *q, const void *item) {
   pthread_mutex_lock(&q->lock);
-  if (q->n == q->cap) {
-    q->cap = q->cap ? q->cap * 2 : 16;
-    q->items = xrealloc(q->items, q->cap * q->item_size);
-  }
+  q->items = xgrow(q->items, q->n, &q->cap, q->item_size, 16);
   memcpy(q->items + q->n++ * q->item_size, item, q->item_size);
   pthread_cond_signal(&q->work);
   pthread_mutex_unlock(&q->lock);

@@ -9,10 +9,8 @@ void alloc_errf(alloc_call *k, const char *fmt, ...) {
   if (k->has_err) return; /* the first error wins */
   va_list ap;
   va_start(ap, fmt);
-  char buf[2048];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  sb_vprintf(&k->err, fmt, ap); /* messages quote expressions and names of any length */
   va_end(ap);
-  sb_puts(&k->err, buf);
   k->has_err = true;
 }
 

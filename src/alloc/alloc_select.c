@@ -13,7 +13,7 @@ static const cel_options selector_env = {
 /* The program for an expression: looked up once per index by the text's
  * address (and checked against a copy of the text), else through the
  * process-wide cache. */
-static const cel_program *compile_locked(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
+static const cel_program *compile_locked(alloc_call *k, const char *expr, bool derived, strbuf *err) {
   bool list = !derived || k->f.list;
   const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
   alloc_program *ap = alloc_map_get(&k->ix->programs, expr, key2, NULL);
@@ -23,7 +23,7 @@ static const cel_program *compile_locked(alloc_call *k, const char *expr, bool d
   o.list_type_attributes = !derived || list;
   cel_compile_result res = {0};
   const cel_program *p = cel_cache_get(expr, strlen(expr), &o, &res);
-  if (!p) snprintf(err, n, "%s", res.error ? res.error : "compile failed");
+  if (!p) sb_puts(err, res.error ? res.error : "compile failed");
   else {
     if (!ap) {
       ap = arena_alloc(k->ix->a, sizeof *ap);
@@ -35,9 +35,10 @@ static const cel_program *compile_locked(alloc_call *k, const char *expr, bool d
   return p;
 }
 
-static const cel_program *compile(alloc_call *k, const char *expr, bool derived, char *err, size_t n) {
+/* NULL with the compiler's message added to err when expr does not compile. */
+static const cel_program *compile(alloc_call *k, const char *expr, bool derived, strbuf *err) {
   pthread_mutex_lock(&k->ix->lock);
-  const cel_program *p = compile_locked(k, expr, derived, err, n);
+  const cel_program *p = compile_locked(k, expr, derived, err);
   pthread_mutex_unlock(&k->ix->lock);
   return p;
 }
@@ -62,8 +63,8 @@ static void eval_opts(const alloc_call *k, cel_eval_opts *o) {
 }
 
 /* 1 true, 0 false, -1 compile error, -2 runtime error (err filled). */
-static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, char *err, size_t n) {
-  const cel_program *p = compile(k, expr, false, err, n);
+static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, strbuf *err) {
+  const cel_program *p = compile(k, expr, false, err);
   if (!p) return -1;
   uintptr_t memo = memo_get(k->ix, p, dv);
   if (memo) return memo == 2;
@@ -72,7 +73,7 @@ static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, ch
   cel_error ce;
   int r = cel_eval_selector(p, &dv->view, &o, &ce);
   if (r < 0) {
-    snprintf(err, n, "%s", ce.msg);
+    sb_puts(err, ce.msg);
     return -2;
   }
   memo_put(k->ix, p, dv, r);
@@ -84,16 +85,17 @@ static int run_selector(alloc_call *k, const char *expr, const alloc_dev *dv, ch
 static int run_list(alloc_call *k, const device_selector_list *l, const char *who_kind, const char *who,
                     const alloc_dev *dv, bool quiet) {
   for (uint32_t i = 0; i < l->n; i++) {
-    char err[600];
     const char *expr = l->items[i].cel && l->items[i].cel->expression ? l->items[i].cel->expression : "";
-    int r = run_selector(k, expr, dv, err, sizeof err);
-    if (r == 0) return 0;
-    if (r > 0) continue;
-    if (quiet) return -1;
-    if (r == -1) alloc_errf(k, "%s %s: selector #%u: CEL compile error: %s", who_kind, who, i, err);
-    else alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who_kind, who, i, dv->driver->str,
-                    dv->pool->str, dv->name->str, err);
-    return -1;
+    strbuf err = STRBUF_INIT;
+    int r = run_selector(k, expr, dv, &err);
+    if (r > 0) continue; /* nothing was written to err */
+    if (r < 0 && !quiet) {
+      if (r == -1) alloc_errf(k, "%s %s: selector #%u: CEL compile error: %s", who_kind, who, i, sb_str(&err));
+      else alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who_kind, who, i,
+                      dv->driver->str, dv->pool->str, dv->name->str, sb_str(&err));
+    }
+    sb_free(&err);
+    return r == 0 ? 0 : -1;
   }
   return 1;
 }
@@ -142,16 +144,17 @@ static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
   const alloc_dev *dv = k->cands[ci].dev;
   for (uint32_t j = 0; j < r->derived->n; j++) {
     const device_derived_attribute *da = &r->derived->items[j];
-    char err[600];
-    const cel_program *p = compile(k, da->expression ? da->expression : "", true, err, sizeof err);
+    strbuf err = STRBUF_INIT;
+    const cel_program *p = compile(k, da->expression ? da->expression : "", true, &err);
     cel_attr_value v;
     cel_error ce;
     cel_eval_opts o;
     eval_opts(k, &o);
-    if (p && !cel_eval_device(p, &dv->view, &o, &v, &ce)) snprintf(err, sizeof err, "%s", ce.msg), p = NULL;
+    if (p && !cel_eval_device(p, &dv->view, &o, &v, &ce)) sb_puts(&err, ce.msg), p = NULL;
     if (!p) {
       alloc_errf(k, "claim %s, request %s: derived attribute %s on device %s/%s/%s: %s", r->label, r->name ? r->name->str : "",
-                 da->name ? da->name->str : "", dv->driver->str, dv->pool->str, dv->name->str, err);
+                 da->name ? da->name->str : "", dv->driver->str, dv->pool->str, dv->name->str, sb_str(&err));
+      sb_free(&err);
       return -1;
     }
     derived_value(k->a, &v, &r->dvals[(size_t)ci * r->derived->n + j]);

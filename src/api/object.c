@@ -2,6 +2,7 @@
 #include "api/object.h"
 #include "api/codec.h"
 #include "util/die.h"
+#include "util/strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +76,10 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
   bool version_ok = false;
   const api_kind_info *info = api_kind_lookup(api_version, kind, &version_ok);
   if (!info || !version_ok) {
-    char msg[512];
-    snprintf(msg, sizeof msg, "no matches for kind \"%s\" in version \"%s\"", kind, api_version);
-    fe_decode(errs, "", msg);
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "no matches for kind \"%s\" in version \"%s\"", kind, api_version);
+    fe_decode(errs, "", sb_str(&msg));
+    sb_free(&msg);
     return NULL;
   }
   api_object *o = object_alloc(info);
@@ -85,9 +87,10 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
   codec_decode(o->arena, info->desc, root, o->typed, &path, errs);
   fp_free(&path);
   for (size_t i = 0; i < n_dup_fields; i++) {
-    char msg[1024];
-    snprintf(msg, sizeof msg, "duplicate field \"%s\"", dup_fields[i]);
-    fe_unknown_field(errs, dup_fields[i], msg);
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "duplicate field \"%s\"", dup_fields[i]);
+    fe_unknown_field(errs, dup_fields[i], sb_str(&msg));
+    sb_free(&msg);
   }
   return o;
 }

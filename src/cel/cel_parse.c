@@ -58,10 +58,8 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) {
   sb_printf(&ast->errors, "ERROR: <input>:%d:%d: ", line, col + 1);
   va_list ap;
   va_start(ap, fmt);
-  char buf[512];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  sb_vprintf(&ast->errors, fmt, ap);
   va_end(ap);
-  sb_puts(&ast->errors, buf);
   size_t end = line_start;
   while (end < ast->len && ast->src[end] != '\n') end++;
   sb_puts(&ast->errors, "\n | ");
@@ -76,12 +74,13 @@ static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) __attribu
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) {
   if (p->failed) return; /* report the first problem only */
   p->failed = true;
-  char buf[400];
+  strbuf msg = STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  sb_vprintf(&msg, fmt, ap);
   va_end(ap);
-  cel_report(p->ast, pos, "Syntax error: %s", buf);
+  cel_report(p->ast, pos, "Syntax error: %s", sb_str(&msg));
+  sb_free(&msg);
 }
 
 /* ---- lexer ---- */
@@ -218,11 +217,8 @@ static void lex_number(parser *p, token *t) {
       }
     }
   }
-  char buf[128];
   size_t len = i - p->at;
-  if (len >= sizeof buf) len = sizeof buf - 1;
-  memcpy(buf, s + p->at, len);
-  buf[len] = 0;
+  const char *buf = arena_strndup(p->ast->mem, s + p->at, len); /* the whole literal, however long */
   if (is_double) {
     t->kind = T_DOUBLE;
     t->d = strtod(buf, NULL);

@@ -55,12 +55,14 @@ void cel_thread_release(void) {
 }
 
 static char *scratch_vprintf(size_t *len, const char *fmt, va_list ap) {
-  char buf[512];
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   if (n < 0) n = 0;
-  if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-  char *p = cel_scratch_alloc((size_t)n + 1);
-  memcpy(p, buf, (size_t)n + 1);
+  char *p = cel_scratch_alloc((size_t)n + 1); /* scratch memory never moves, so arguments in it stay valid */
+  if (n) vsnprintf(p, (size_t)n + 1, fmt, again);
+  else *p = 0;
+  va_end(again);
   *len = (size_t)n;
   return p;
 }

@@ -17,10 +17,8 @@ void doc_error(strbuf *err, const char *name, int line, int col, const char *fmt
   sb_printf(err, "%s:%d:%d: ", name, line, col);
   va_list ap;
   va_start(ap, fmt);
-  char msg[1024];
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  sb_vprintf(err, fmt, ap);
   va_end(ap);
-  sb_puts(err, msg);
 }
 
 void raw_doc_add_dup(raw_doc *rd, const char *path) {
@@ -211,7 +209,7 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
     names[n++] = xstrdup(e->d_name);
   }
   closedir(d);
-  qsort(names, n, sizeof *names, compare_names);
+  if (n) qsort(names, n, sizeof *names, compare_names); /* names is NULL when the directory is empty */
   size_t dlen = strlen(dir);
   const char *sep = dlen && dir[dlen - 1] == '/' ? "" : "/";
   int rc = 0;

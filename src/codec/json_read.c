@@ -36,14 +36,15 @@ static void position(jreader *j, size_t pos, int *line, int *col) {
 
 static bool fail(jreader *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static bool fail(jreader *j, const char *fmt, ...) {
-  char msg[256];
+  strbuf msg = STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  sb_vprintf(&msg, fmt, ap);
   va_end(ap);
   int line, col;
   position(j, j->pos, &line, &col);
-  doc_error(j->err, j->name, line, col, "%s", msg);
+  doc_error(j->err, j->name, line, col, "%s", sb_str(&msg));
+  sb_free(&msg);
   return false;
 }
 

@@ -46,12 +46,13 @@ typedef struct built {
 
 static void fail_at(yreader *r, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void fail_at(yreader *r, yaml_mark_t m, const char *fmt, ...) {
-  char msg[512];
+  strbuf msg = STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  sb_vprintf(&msg, fmt, ap);
   va_end(ap);
-  doc_error(r->err, r->name, (int)m.line + 1, (int)m.column + 1, "%s", msg);
+  doc_error(r->err, r->name, (int)m.line + 1, (int)m.column + 1, "%s", sb_str(&msg));
+  sb_free(&msg);
 }
 
 /* Line and column (1-based, in characters) of a byte offset, for reader errors. */

@@ -178,8 +178,8 @@ static void unhold(sched_devices *d, held_claim *h) {
 bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) {
   sched_devices *d = l->devices;
   const resource_claim *c = claim->object->typed;
-  char key[600];
-  sched_key(key, sizeof key, "", c->metadata.namespace_, c->metadata.name);
+  strbuf keybuf = STRBUF_INIT;
+  const char *key = sched_key(&keybuf, "", c->metadata.namespace_, c->metadata.name);
   held_claim *h = strmap_get(&d->held, key);
   const allocation_result *now = deleted ? NULL : c->status.allocation;
   if (h && now && codec_equal(&allocation_result_desc, ((resource_claim *)h->obj->object->typed)->status.allocation,
@@ -192,6 +192,7 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
     /* the indexes keep no pointer into the old object: they stay valid */
     store_obj_unref(h->obj);
     h->obj = store_obj_ref(claim);
+    sb_free(&keybuf);
     return false;
   }
   bool freed = false;
@@ -216,6 +217,7 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
       dirty_all(d);
     }
   }
+  sb_free(&keybuf);
   return freed;
 }
 
@@ -264,11 +266,12 @@ static void refresh_topology(sched_loop *l) {
   store_list_query(l->st, &qc, &d->classes);
   /* a pool is node-local when every slice of it names the same node */
   strmap pool_node = {0}; /* "driver/pool" -> node name, or "" when mixed */
+  strbuf keybuf = STRBUF_INIT;
   d->no_execute = false;
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
-    char key[600];
-    sched_key(key, sizeof key, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *key = sched_key(&keybuf, "", s->spec.driver ? s->spec.driver->str : "",
+                                s->spec.pool.name ? s->spec.pool.name->str : "");
     for (uint32_t j = 0; j < s->spec.devices.n; j++)
       for (uint32_t t = 0; t < s->spec.devices.items[j].taints.n; t++) {
         const char *e = s->spec.devices.items[j].taints.items[t].effect;
@@ -281,13 +284,14 @@ static void refresh_topology(sched_loop *l) {
   }
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
-    char key[600];
-    sched_key(key, sizeof key, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *key = sched_key(&keybuf, "", s->spec.driver ? s->spec.driver->str : "",
+                                s->spec.pool.name ? s->spec.pool.name->str : "");
     const char *node = strmap_get(&pool_node, key);
     if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
     else vec_push(&d->shared_slices, d->slices.items[i]);
   }
   strmap_free(&pool_node, NULL);
+  sb_free(&keybuf);
 }
 
 node_devices *sched_devices_node(sched_loop *l, const char *node_name) { return node_slot(l->devices, node_name); }

@@ -3,6 +3,7 @@
  * "Too many pods", then "Insufficient <name>" in name order). */
 #include "sched/filter.h"
 #include "util/die.h"
+#include "util/strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,10 @@ static bool fits(const sched_amounts *want, const node *n, const sched_node_usag
     quantity total = quantity_add(used, w->q);
     quantity cap = have ? *have : quantity_from_int(0, QUANTITY_DECIMAL_SI);
     if (quantity_cmp(&total, &cap) > 0) {
-      char buf[320];
-      snprintf(buf, sizeof buf, "Insufficient %s", w->name->str);
-      sched_reasons_add(out, buf);
+      strbuf reason = STRBUF_INIT;
+      sb_printf(&reason, "Insufficient %s", w->name->str);
+      sched_reasons_add(out, sb_str(&reason));
+      sb_free(&reason);
       ok = false;
     }
   }

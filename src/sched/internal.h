@@ -6,10 +6,11 @@
 #include "sched/filter.h"
 #include "sched/loop.h"
 #include "store/strmap.h"
+#include "util/strbuf.h"
 
-/* "<prefix><ns>/<name>" into buf (truncated to n); without printf, as it is
- * on every event. Returns buf. */
-char *sched_key(char *buf, size_t n, const char *prefix, const char *ns, const char *name);
+/* "<prefix><ns>/<name>" in place of what sb held; without printf, as it is
+ * on every event. Returns the text. */
+const char *sched_key(strbuf *sb, const char *prefix, const char *ns, const char *name);
 /* Splits "<ns>/<name>" (after skipping the prefix up to ':' if any). */
 bool sched_split_key(const char *key, char *ns, size_t n_ns, const char **name);
 

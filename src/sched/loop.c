@@ -19,17 +19,13 @@ typedef struct sched_counted {
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
-char *sched_key(char *buf, size_t n, const char *prefix, const char *ns, const char *name) {
-  const char *parts[4] = {prefix, s_or(ns), "/", s_or(name)};
-  size_t at = 0;
-  for (int i = 0; i < 4; i++) {
-    size_t len = strlen(parts[i]);
-    if (at + len >= n) len = n - 1 - at;
-    memcpy(buf + at, parts[i], len);
-    at += len;
-  }
-  buf[at] = 0;
-  return buf;
+const char *sched_key(strbuf *sb, const char *prefix, const char *ns, const char *name) {
+  sb_truncate(sb, 0);
+  sb_puts(sb, prefix);
+  sb_puts(sb, s_or(ns));
+  sb_putc(sb, '/');
+  sb_puts(sb, s_or(name));
+  return sb->buf;
 }
 
 bool sched_split_key(const char *key, char *ns, size_t n_ns, const char **name) {
@@ -42,13 +38,15 @@ bool sched_split_key(const char *key, char *ns, size_t n_ns, const char **name) 
 }
 
 static char *obj_key(const object_meta *m) {
-  char buf[600];
-  return xstrdup(sched_key(buf, sizeof buf, "", m->namespace_, m->name));
+  strbuf key = STRBUF_INIT;
+  sched_key(&key, "", m->namespace_, m->name);
+  return sb_detach(&key);
 }
 
 static void push_ctrl(sched_loop *l, const char *prefix, const char *ns, const char *name) {
-  char buf[600];
-  sched_keyq_push(&l->ctrl, sched_key(buf, sizeof buf, prefix, ns, name));
+  strbuf key = STRBUF_INIT;
+  sched_keyq_push(&l->ctrl, sched_key(&key, prefix, ns, name));
+  sb_free(&key);
 }
 
 store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name) {

@@ -32,22 +32,24 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
   const srv_resource *res = r->resource;
   field_validation mode;
   if (!field_validation_mode(req, &mode, resp)) return NULL;
-  char gv[300];
-  if (res->group[0]) snprintf(gv, sizeof gv, "%s/%s", res->group, res->version);
-  else snprintf(gv, sizeof gv, "%s", res->version);
+  char *gv = srv_api_version(res->group, res->version);
   if (!json_object_get(root, "apiVersion")) json_object_set_new(root, "apiVersion", json_string(gv));
   if (!json_object_get(root, "kind")) json_object_set_new(root, "kind", json_string(res->kind));
   const char *kind = json_string_value(json_object_get(root, "kind"));
   const char *version = json_string_value(json_object_get(root, "apiVersion"));
   if (!kind || !version || strcmp(kind, res->kind) || strcmp(version, gv)) {
-    char msg[700];
-    snprintf(msg, sizeof msg, "the API version in the data (%s) does not match the expected API version (%s)",
-             version ? version : "", gv);
+    strbuf msg = STRBUF_INIT;
     if (kind && version && !strcmp(version, gv))
-      snprintf(msg, sizeof msg, "the kind in the data (%s) does not match the expected kind (%s)", kind, res->kind);
-    srv_status_bad_request(resp, msg);
+      sb_printf(&msg, "the kind in the data (%s) does not match the expected kind (%s)", kind, res->kind);
+    else
+      sb_printf(&msg, "the API version in the data (%s) does not match the expected API version (%s)",
+                version ? version : "", gv);
+    srv_status_bad_request(resp, sb_str(&msg));
+    sb_free(&msg);
+    free(gv);
     return NULL;
   }
+  free(gv);
   errlist errs = {0};
   api_object *obj = api_object_decode(root, dups, n_dups, &errs);
   size_t field_problems = 0;

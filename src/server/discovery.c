@@ -1,6 +1,7 @@
 /* discovery.c: discovery JSON for discovery.h, built from resources.c. */
 #include "server/discovery.h"
 #include "server/status.h"
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *string_list(const char *csv) {
@@ -17,9 +18,9 @@ static json_t *string_list(const char *csv) {
 
 static json_t *group_version_ref(const char *group, const char *version) {
   json_t *v = json_object();
-  char gv[128];
-  snprintf(gv, sizeof gv, "%s/%s", group, version);
+  char *gv = srv_api_version(group, version);
   json_object_set_new(v, "groupVersion", json_string(gv));
+  free(gv);
   json_object_set_new(v, "version", json_string(version));
   return v;
 }
@@ -60,10 +61,9 @@ static json_t *resource_list(const char *group, const char *version) {
   json_t *l = json_object();
   json_object_set_new(l, "kind", json_string("APIResourceList"));
   json_object_set_new(l, "apiVersion", json_string("v1"));
-  char gv[600];
-  if (group[0]) snprintf(gv, sizeof gv, "%s/%s", group, version);
-  else snprintf(gv, sizeof gv, "%s", version);
+  char *gv = srv_api_version(group, version);
   json_object_set_new(l, "groupVersion", json_string(gv));
+  free(gv);
   json_t *resources = json_array();
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *res = &srv_resources[i];
@@ -80,13 +80,6 @@ static json_t *resource_list(const char *group, const char *version) {
   }
   json_object_set_new(l, "resources", resources);
   return l;
-}
-
-static bool group_served(const char *group, const char *version) {
-  for (size_t i = 0; i < srv_n_group_versions; i++)
-    if (!strcmp(srv_group_versions[i].group, group) && (!version || !strcmp(srv_group_versions[i].version, version)))
-      return true;
-  return false;
 }
 
 static void not_found(http_response *resp) { srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL); }
@@ -114,13 +107,13 @@ void srv_discovery(const route *r, http_response *resp) {
     break;
   }
   case ROUTE_GROUP:
-    if (!group_served(r->group, NULL)) return not_found(resp);
+    if (!srv_group_version_served(r->group, NULL)) return not_found(resp);
     v = api_group(r->group);
     json_object_set_new(v, "kind", json_string("APIGroup"));
     json_object_set_new(v, "apiVersion", json_string("v1"));
     break;
   case ROUTE_GROUP_VERSION:
-    if (!group_served(r->group, r->version)) return not_found(resp);
+    if (!srv_group_version_served(r->group, r->version)) return not_found(resp);
     v = resource_list(r->group, r->version);
     break;
   case ROUTE_VERSION:

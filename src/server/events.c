@@ -3,6 +3,7 @@
 #include "store/meta.h"
 #include "store/strmap.h"
 #include "util/die.h"
+#include "util/workqueue.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +23,17 @@ typedef struct pod_seen {
 struct event_recorder {
   store *st;
   uint64_t watch_id;
-  pthread_mutex_t lock;
-  strmap seen; /* pod uid -> pod_seen */
-  pending_event *pending;
-  size_t n_pending, cap_pending;
+  pthread_mutex_t lock; /* guards seen */
+  strmap seen;          /* pod uid -> pod_seen */
+  workqueue pending;    /* pending_event, written by event_recorder_flush */
   unsigned long long last_nanos;
 };
 
 static void queue(event_recorder *r, const object_meta *m, const char *reason, const char *message, const char *type,
                   const char *component) {
-  if (r->n_pending == r->cap_pending) {
-    r->cap_pending = r->cap_pending ? r->cap_pending * 2 : 16;
-    r->pending = xrealloc(r->pending, r->cap_pending * sizeof *r->pending);
-  }
-  r->pending[r->n_pending++] = (pending_event){xstrdup(m->namespace_ ? m->namespace_ : "default"), xstrdup(m->name),
-                                               xstrdup(m->uid ? m->uid : ""), xstrdup(reason), xstrdup(message),
-                                               xstrdup(type), xstrdup(component)};
+  pending_event e = {xstrdup(m->namespace_ ? m->namespace_ : "default"), xstrdup(m->name), xstrdup(m->uid ? m->uid : ""),
+                     xstrdup(reason), xstrdup(message), xstrdup(type), xstrdup(component)};
+  wq_push(&r->pending, &e);
 }
 
 static const pod_condition *scheduled_condition(const pod *p) {
@@ -69,17 +65,19 @@ static void on_pod(event_recorder *r, const store_event *ev) {
     const pod_resource_claim_status *cs = &p->status.resource_claim_statuses.items[i];
     if (!cs->resource_claim_name) continue;
     if (++generated <= s->claims) continue;
-    char msg[600];
-    snprintf(msg, sizeof msg, "Created ResourceClaim %s for pod claim %s", cs->resource_claim_name->str,
-             cs->name ? cs->name->str : "");
-    queue(r, m, "CreatedResourceClaim", msg, "Normal", "resource_claim");
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "Created ResourceClaim %s for pod claim %s", cs->resource_claim_name->str,
+              cs->name ? cs->name->str : "");
+    queue(r, m, "CreatedResourceClaim", sb_str(&msg), "Normal", "resource_claim");
+    sb_free(&msg);
   }
   if (generated > s->claims) s->claims = generated;
   if (p->spec.node_name && *p->spec.node_name && !s->scheduled) {
     s->scheduled = true;
-    char msg[800];
-    snprintf(msg, sizeof msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
-    queue(r, m, "Scheduled", msg, "Normal", "default-scheduler");
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
+    queue(r, m, "Scheduled", sb_str(&msg), "Normal", "default-scheduler");
+    sb_free(&msg);
   } else if (!s->scheduled) {
     const pod_condition *c = scheduled_condition(p);
     if (c && c->status && !strcmp(c->status, "False") && c->message &&
@@ -100,11 +98,13 @@ event_recorder *event_recorder_new(store *s) {
   event_recorder *r = xcalloc(1, sizeof *r);
   r->st = s;
   pthread_mutex_init(&r->lock, NULL);
+  wq_init(&r->pending, sizeof(pending_event));
   store_watch(s, 0, on_change, r, &r->watch_id);
   return r;
 }
 
-static void free_pending(pending_event *e) {
+static void free_pending(void *item) {
+  pending_event *e = item;
   free(e->namespace_);
   free(e->pod);
   free(e->uid);
@@ -146,17 +146,10 @@ static void write_event(event_recorder *r, const pending_event *e) {
 }
 
 size_t event_recorder_flush(event_recorder *r) {
-  pthread_mutex_lock(&r->lock);
-  pending_event *batch = r->pending;
-  size_t n = r->n_pending;
-  r->pending = NULL;
-  r->n_pending = r->cap_pending = 0;
-  pthread_mutex_unlock(&r->lock);
-  for (size_t i = 0; i < n; i++) {
-    write_event(r, &batch[i]);
-    free_pending(&batch[i]);
-  }
-  free(batch);
+  size_t n;
+  pending_event *batch = wq_take(&r->pending, &n);
+  for (size_t i = 0; i < n; i++) write_event(r, &batch[i]);
+  wq_free_batch(batch, n, sizeof *batch, free_pending);
   return n;
 }
 
@@ -169,8 +162,7 @@ static void free_seen(void *p) {
 void event_recorder_free(event_recorder *r) {
   if (!r) return;
   store_unwatch(r->st, r->watch_id);
-  for (size_t i = 0; i < r->n_pending; i++) free_pending(&r->pending[i]);
-  free(r->pending);
+  wq_destroy(&r->pending, free_pending);
   strmap_free(&r->seen, free_seen);
   pthread_mutex_destroy(&r->lock);
   free(r);

@@ -1,15 +1,13 @@
 /* gc.c: see gc.h. */
 #include "server/gc.h"
 #include "util/die.h"
-#include <pthread.h>
+#include "util/workqueue.h"
 #include <stdlib.h>
 
 struct garbage_collector {
   store *st;
   uint64_t watch_id;
-  pthread_mutex_t lock;
-  char **uids; /* owners deleted, not yet collected */
-  size_t n, cap;
+  workqueue uids; /* char *: owners deleted, not yet collected */
 };
 
 static void on_change(void *user, const store_event *ev) {
@@ -17,30 +15,23 @@ static void on_change(void *user, const store_event *ev) {
   const object_meta *m = store_obj_meta(ev->obj);
   if (!m->uid) return;
   garbage_collector *g = user;
-  pthread_mutex_lock(&g->lock);
-  if (g->n == g->cap) {
-    g->cap = g->cap ? g->cap * 2 : 16;
-    g->uids = xrealloc(g->uids, g->cap * sizeof *g->uids);
-  }
-  g->uids[g->n++] = xstrdup(m->uid);
-  pthread_mutex_unlock(&g->lock);
+  char *uid = xstrdup(m->uid);
+  wq_push(&g->uids, &uid);
 }
+
+static void free_uid(void *item) { free(*(char **)item); }
 
 garbage_collector *gc_new(store *s) {
   garbage_collector *g = xcalloc(1, sizeof *g);
   g->st = s;
-  pthread_mutex_init(&g->lock, NULL);
+  wq_init(&g->uids, sizeof(char *));
   store_watch(s, 0, on_change, g, &g->watch_id);
   return g;
 }
 
 size_t gc_collect(garbage_collector *g) {
-  pthread_mutex_lock(&g->lock);
-  char **uids = g->uids;
-  size_t n = g->n;
-  g->uids = NULL;
-  g->n = g->cap = 0;
-  pthread_mutex_unlock(&g->lock);
+  size_t n;
+  char **uids = wq_take(&g->uids, &n);
   size_t deleted = 0;
   for (size_t i = 0; i < n; i++) {
     store_query q = {.kind = KIND_RESOURCE_CLAIM, .index = STORE_INDEX_CLAIM_OWNER, .key = uids[i]};
@@ -53,17 +44,14 @@ size_t gc_collect(garbage_collector *g) {
         deleted++;
       }
     store_list_free(&l);
-    free(uids[i]);
   }
-  free(uids);
+  wq_free_batch(uids, n, sizeof *uids, free_uid);
   return deleted;
 }
 
 void gc_free(garbage_collector *g) {
   if (!g) return;
   store_unwatch(g->st, g->watch_id);
-  for (size_t i = 0; i < g->n; i++) free(g->uids[i]);
-  free(g->uids);
-  pthread_mutex_destroy(&g->lock);
+  wq_destroy(&g->uids, free_uid);
   free(g);
 }

@@ -9,6 +9,7 @@
 #include "server/server_internal.h"
 #include "server/status.h"
 #include "store/meta.h"
+#include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -101,14 +102,16 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     api_object_free(obj);
     return;
   }
-  char name[254];
-  snprintf(name, sizeof name, "%s", api_object_meta(obj)->name ? api_object_meta(obj)->name : "");
+  char *name = xstrdup(api_object_meta(obj)->name ? api_object_meta(obj)->name : ""); /* outlives obj */
   store_obj *stored = NULL;
   store_status st = op == ADMIT_CREATE ? store_create(s->st, obj, &stored) : store_update(s->st, obj, &stored);
   if (st != STORE_OK) {
     api_object_free(obj);
-    return store_failure(resp, r, st, name);
+    store_failure(resp, r, st, name);
+    free(name);
+    return;
   }
+  free(name);
   respond_object(resp, op == ADMIT_CREATE ? 201 : 200, stored);
   store_obj_unref(stored);
 }
@@ -274,9 +277,10 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
   }
   const pod *op = old->object->typed;
   if (op->spec.node_name && *op->spec.node_name) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
-    srv_status(resp, 409, "Conflict", msg, NULL);
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
+    srv_status(resp, 409, "Conflict", sb_str(&msg), NULL);
+    sb_free(&msg);
   } else {
     api_object *obj = api_object_clone(old->object);
     pod *p = obj->typed;

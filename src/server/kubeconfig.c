@@ -1,13 +1,15 @@
 /* kubeconfig.c: see kubeconfig.h. */
 #include "server/kubeconfig.h"
+#include "util/strbuf.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 
 bool kubeconfig_write(const char *dir, const char *server_url, bool tls, const char *token) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/kubeconfig", dir);
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  strbuf path = STRBUF_INIT;
+  sb_printf(&path, "%s/kubeconfig", dir);
+  int fd = open(sb_str(&path), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  sb_free(&path);
   if (fd < 0) return false;
   FILE *f = fdopen(fd, "w");
   if (!f) {

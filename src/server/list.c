@@ -91,9 +91,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (srv_wants_table(req->accept)) {
     srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next));
   } else {
-    char gv[600];
-    if (r->resource->group[0]) snprintf(gv, sizeof gv, "%s/%s", r->resource->group, r->resource->version);
-    else snprintf(gv, sizeof gv, "%s", r->resource->version);
+    char *gv = srv_api_version(r->resource->group, r->resource->version);
     /* items are each version's shared JSON, so a list encodes nothing again */
     resp->status = 200;
     resp->content_type = "application/json";
@@ -106,6 +104,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
       sb_puts(&resp->body, store_obj_json(page[i]));
     }
     sb_puts(&resp->body, "]}\n");
+    free(gv);
   }
   free(next);
   free(page);
@@ -144,9 +143,8 @@ typedef struct watch_stream {
   api_kind kind;
   char namespace_[254];
   bool bookmarks;
-  uint64_t last_rv;
   time_t deadline, next_bookmark;
-  char gv[300];
+  char *gv; /* apiVersion of the resource, for bookmarks */
 } watch_stream;
 
 /* One watch event line; the object's JSON is encoded once per version and
@@ -170,18 +168,15 @@ static bool in_scope(const watch_stream *w, const api_object *o) {
 
 static void on_store_event(void *user, const store_event *ev) {
   watch_stream *w = user;
-  w->last_rv = ev->rv;
   if (!in_scope(w, ev->obj->object)) return;
   static const char *const names[] = {"ADDED", "MODIFIED", "DELETED"};
   enqueue_event(w, names[ev->type], ev->obj);
 }
 
 static void enqueue_bookmark(watch_stream *w) {
-  char line[600];
-  snprintf(line, sizeof line,
-           "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}}\n",
-           api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
-  sb_puts(&w->pending, line);
+  sb_printf(&w->pending,
+            "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}}\n",
+            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
 }
 
 static size_t watch_read(void *ctx, char *buf, size_t max) {
@@ -218,6 +213,7 @@ static void watch_close(void *ctx) {
   if (w->subscribed) store_unwatch(w->srv->st, w->watch_id);
   filter_free(&w->filter);
   sb_free(&w->pending);
+  free(w->gv);
   pthread_mutex_destroy(&w->lock);
   pthread_cond_destroy(&w->ready);
   free(w);
@@ -230,8 +226,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   pthread_cond_init(&w->ready, NULL);
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
-  if (r->resource->group[0]) snprintf(w->gv, sizeof w->gv, "%s/%s", r->resource->group, r->resource->version);
-  else snprintf(w->gv, sizeof w->gv, "%s", r->resource->version);
+  w->gv = srv_api_version(r->resource->group, r->resource->version);
   w->bookmarks = http_query_bool(req, "allowWatchBookmarks");
   long timeout = 1800;
   const char *t = http_query_get(req, "timeoutSeconds");

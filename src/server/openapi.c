@@ -250,12 +250,6 @@ static json_t *v2_document(void) {
   return doc;
 }
 
-static bool served(const char *group, const char *version) {
-  for (size_t i = 0; i < srv_n_group_versions; i++)
-    if (!strcmp(srv_group_versions[i].group, group) && !strcmp(srv_group_versions[i].version, version)) return true;
-  return false;
-}
-
 void srv_openapi(const route *r, const http_request *req, http_response *resp) {
   if (r->type == ROUTE_OPENAPI_V2) {
     if (openapi_v2_pb_accepted(req->accept)) openapi_v2_pb_response(resp, v2_document());
@@ -278,7 +272,7 @@ void srv_openapi(const route *r, const http_request *req, http_response *resp) {
     srv_json_response(resp, 200, root);
     return;
   }
-  if (!served(r->group, r->version)) {
+  if (!srv_group_version_served(r->group, r->version)) {
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
   }

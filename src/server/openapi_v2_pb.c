@@ -30,16 +30,26 @@ enum {
 
 static int compare_keys(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
-/* The keys of obj, sorted; caller frees the array (not the keys). */
-static const char **sorted_keys(const json_t *obj, size_t *n) {
-  *n = json_object_size(obj);
-  const char **keys = xmalloc((*n ? *n : 1) * sizeof *keys);
+typedef void member_encoder(strbuf *out, const char *key, const json_t *v);
+
+/* Encodes each member of obj with fn, in key order. */
+static void each_sorted(strbuf *out, const json_t *obj, member_encoder *fn) {
+  size_t n = json_object_size(obj);
+  const char **keys = xmalloc((n ? n : 1) * sizeof *keys);
   size_t i = 0;
   const char *key;
   json_t *value;
   json_object_foreach((json_t *)obj, key, value) keys[i++] = key;
-  qsort(keys, *n, sizeof *keys, compare_keys);
-  return keys;
+  if (n) qsort(keys, n, sizeof *keys, compare_keys);
+  for (i = 0; i < n; i++) fn(out, keys[i], json_object_get(obj, keys[i]));
+  free(keys);
+}
+
+/* A message in field whose fields are obj's members, each encoded by fn. */
+static void encode_message(strbuf *out, unsigned field, const json_t *obj, member_encoder *fn) {
+  size_t m = pb_open(out, field);
+  each_sorted(out, obj, fn);
+  pb_close(out, m);
 }
 
 /* The document builder produced something this encoder has no field for. */
@@ -85,18 +95,16 @@ static void encode_string_list(strbuf *out, unsigned field, const char *key, con
 
 static void encode_schema(strbuf *out, unsigned field, const json_t *schema);
 
+static void encode_named_schema(strbuf *out, const char *key, const json_t *v) {
+  size_t named = pb_open(out, MAP_ADDITIONAL_PROPERTIES);
+  pb_string(out, NAMED_NAME, key);
+  encode_schema(out, NAMED_VALUE, v);
+  pb_close(out, named);
+}
+
 /* A map of schemas (definitions, properties) as repeated NamedSchema. */
 static void encode_schema_map(strbuf *out, unsigned field, const json_t *map) {
-  size_t m = pb_open(out, field), n;
-  const char **keys = sorted_keys(map, &n);
-  for (size_t i = 0; i < n; i++) {
-    size_t named = pb_open(out, MAP_ADDITIONAL_PROPERTIES);
-    pb_string(out, NAMED_NAME, keys[i]);
-    encode_schema(out, NAMED_VALUE, json_object_get(map, keys[i]));
-    pb_close(out, named);
-  }
-  free(keys);
-  pb_close(out, m);
+  encode_message(out, field, map, encode_named_schema);
 }
 
 static void encode_schema_field(strbuf *out, const char *key, const json_t *v) {
@@ -139,58 +147,37 @@ static void encode_schema_field(strbuf *out, const char *key, const json_t *v) {
 
 static void encode_schema(strbuf *out, unsigned field, const json_t *schema) {
   if (!json_is_object(schema)) unencodable("a schema is not an object, in", "definitions");
-  size_t m = pb_open(out, field), n;
-  const char **keys = sorted_keys(schema, &n);
-  for (size_t i = 0; i < n; i++) encode_schema_field(out, keys[i], json_object_get(schema, keys[i]));
-  free(keys);
-  pb_close(out, m);
+  encode_message(out, field, schema, encode_schema_field);
 }
 
-static void encode_info(strbuf *out, const json_t *info) {
-  size_t m = pb_open(out, DOCUMENT_INFO), n;
-  const char **keys = sorted_keys(info, &n);
-  for (size_t i = 0; i < n; i++) {
-    const json_t *v = json_object_get(info, keys[i]);
-    if (!strcmp(keys[i], "title")) pb_string(out, INFO_TITLE, string_of(v, keys[i]));
-    else if (!strcmp(keys[i], "version")) pb_string(out, INFO_VERSION, string_of(v, keys[i]));
-    else if (!strcmp(keys[i], "description")) pb_string(out, INFO_DESCRIPTION, string_of(v, keys[i]));
-    else if (is_extension(keys[i])) encode_extension(out, INFO_VENDOR_EXTENSION, keys[i], v);
-    else unencodable("no Info field for", keys[i]);
-  }
-  free(keys);
-  pb_close(out, m);
+static void encode_info_field(strbuf *out, const char *key, const json_t *v) {
+  if (!strcmp(key, "title")) pb_string(out, INFO_TITLE, string_of(v, key));
+  else if (!strcmp(key, "version")) pb_string(out, INFO_VERSION, string_of(v, key));
+  else if (!strcmp(key, "description")) pb_string(out, INFO_DESCRIPTION, string_of(v, key));
+  else if (is_extension(key)) encode_extension(out, INFO_VENDOR_EXTENSION, key, v);
+  else unencodable("no Info field for", key);
 }
 
 /* Only vendor extensions: operations are not part of the v2 document. */
-static void encode_paths(strbuf *out, const json_t *paths) {
-  size_t m = pb_open(out, DOCUMENT_PATHS), n;
-  const char **keys = sorted_keys(paths, &n);
-  for (size_t i = 0; i < n; i++) {
-    if (!is_extension(keys[i])) unencodable("path items are not encoded:", keys[i]);
-    encode_extension(out, PATHS_VENDOR_EXTENSION, keys[i], json_object_get(paths, keys[i]));
-  }
-  free(keys);
-  pb_close(out, m);
+static void encode_paths_field(strbuf *out, const char *key, const json_t *v) {
+  if (!is_extension(key)) unencodable("path items are not encoded:", key);
+  encode_extension(out, PATHS_VENDOR_EXTENSION, key, v);
 }
 
 bool openapi_v2_pb_accepted(const char *accept) {
   return accept && strstr(accept, "application/com.github.proto-openapi.spec.v2");
 }
 
-void openapi_v2_pb_encode(const json_t *doc, strbuf *out) {
-  size_t n;
-  const char **keys = sorted_keys(doc, &n);
-  for (size_t i = 0; i < n; i++) {
-    const json_t *v = json_object_get(doc, keys[i]);
-    if (!strcmp(keys[i], "swagger")) pb_string(out, DOCUMENT_SWAGGER, string_of(v, keys[i]));
-    else if (!strcmp(keys[i], "info")) encode_info(out, v);
-    else if (!strcmp(keys[i], "paths")) encode_paths(out, v);
-    else if (!strcmp(keys[i], "definitions")) encode_schema_map(out, DOCUMENT_DEFINITIONS, v);
-    else if (is_extension(keys[i])) encode_extension(out, DOCUMENT_VENDOR_EXTENSION, keys[i], v);
-    else unencodable("no Document field for", keys[i]);
-  }
-  free(keys);
+static void encode_document_field(strbuf *out, const char *key, const json_t *v) {
+  if (!strcmp(key, "swagger")) pb_string(out, DOCUMENT_SWAGGER, string_of(v, key));
+  else if (!strcmp(key, "info")) encode_message(out, DOCUMENT_INFO, v, encode_info_field);
+  else if (!strcmp(key, "paths")) encode_message(out, DOCUMENT_PATHS, v, encode_paths_field);
+  else if (!strcmp(key, "definitions")) encode_schema_map(out, DOCUMENT_DEFINITIONS, v);
+  else if (is_extension(key)) encode_extension(out, DOCUMENT_VENDOR_EXTENSION, key, v);
+  else unencodable("no Document field for", key);
 }
+
+void openapi_v2_pb_encode(const json_t *doc, strbuf *out) { each_sorted(out, doc, encode_document_field); }
 
 void openapi_v2_pb_response(http_response *resp, json_t *doc) {
   openapi_v2_pb_encode(doc, &resp->body);

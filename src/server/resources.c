@@ -1,5 +1,6 @@
 /* resources.c: the served resource table of resources.h. */
 #include "server/resources.h"
+#include "util/strbuf.h"
 #include <string.h>
 
 const srv_resource srv_resources[] = {
@@ -48,4 +49,18 @@ bool srv_resource_has_subresource(const srv_resource *r, const char *sub) {
     p = comma + 1;
   }
   return false;
+}
+
+bool srv_group_version_served(const char *group, const char *version) {
+  for (size_t i = 0; i < srv_n_group_versions; i++)
+    if (!strcmp(srv_group_versions[i].group, group) && (!version || !strcmp(srv_group_versions[i].version, version)))
+      return true;
+  return false;
+}
+
+char *srv_api_version(const char *group, const char *version) {
+  strbuf sb = STRBUF_INIT;
+  if (group[0]) sb_printf(&sb, "%s/%s", group, version);
+  else sb_puts(&sb, version);
+  return sb_detach(&sb);
 }

@@ -265,9 +265,10 @@ static void start_loop(dra_server *s) {
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
-  char db_path[4096];
-  snprintf(db_path, sizeof db_path, "%s/dra.db", opts->data_dir);
-  s->st = store_sqlite_open(db_path, NULL, err);
+  strbuf db_path = STRBUF_INIT;
+  sb_printf(&db_path, "%s/dra.db", opts->data_dir);
+  s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
+  sb_free(&db_path);
   if (!s->st) goto fail;
   start_loop(s);
   struct sockaddr_in addr;

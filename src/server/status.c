@@ -49,10 +49,12 @@ void srv_status_success(http_response *resp, const srv_resource *res, const char
 
 static void resource_error(http_response *resp, int code, const char *reason, const srv_resource *res,
                            const char *name, const char *fmt) {
-  char qr[128], msg[1024];
+  char qr[128];
   qualified_resource(res, qr, sizeof qr);
-  snprintf(msg, sizeof msg, fmt, qr, name ? name : "");
-  srv_status(resp, code, reason, msg, resource_details(res, name));
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, fmt, qr, name ? name : "");
+  srv_status(resp, code, reason, sb_str(&msg), resource_details(res, name));
+  sb_free(&msg);
 }
 
 void srv_status_not_found(http_response *resp, const srv_resource *res, const char *name) {
@@ -74,9 +76,10 @@ void srv_status_bad_request(http_response *resp, const char *message) {
 }
 
 void srv_status_method_not_allowed(http_response *resp, const char *method) {
-  char msg[128];
-  snprintf(msg, sizeof msg, "the server does not allow this method on the requested resource (%s)", method);
-  srv_status(resp, 405, "MethodNotAllowed", msg, NULL);
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "the server does not allow this method on the requested resource (%s)", method);
+  srv_status(resp, 405, "MethodNotAllowed", sb_str(&msg), NULL);
+  sb_free(&msg);
 }
 
 void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs) {

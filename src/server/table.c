@@ -70,7 +70,8 @@ static void claim_devices(const resource_claim *c, strbuf *sb) {
   }
 }
 
-static void claim_cells(json_t *cells, const resource_claim *c) {
+static void claim_cells(json_t *cells, const void *typed) {
+  const resource_claim *c = typed;
   const char *state = c->status.reserved_for.n ? "allocated,reserved" : c->status.allocation ? "allocated" : "pending";
   if (c->metadata.deletion_timestamp) state = "deleted";
   json_array_append_new(cells, json_string(state));
@@ -87,7 +88,8 @@ static void claim_cells(json_t *cells, const resource_claim *c) {
   sb_free(&sb);
 }
 
-static void slice_cells(json_t *cells, const resource_slice *sl) {
+static void slice_cells(json_t *cells, const void *typed) {
+  const resource_slice *sl = typed;
   const resource_slice_spec *sp = &sl->spec;
   const char *node = sp->node_name ? sp->node_name : sp->all_nodes ? "<all>" : "<selector>";
   json_array_append_new(cells, json_string(node));
@@ -96,7 +98,8 @@ static void slice_cells(json_t *cells, const resource_slice *sl) {
   json_array_append_new(cells, json_integer(sp->devices.n));
 }
 
-static void pod_cells(json_t *cells, const pod *p) {
+static void pod_cells(json_t *cells, const void *typed) {
+  const pod *p = typed;
   const char *status = p->status.phase ? p->status.phase : "Pending";
   if (p->metadata.deletion_timestamp) status = "Terminating";
   json_array_append_new(cells, json_string(status));
@@ -115,15 +118,61 @@ static void pod_cells(json_t *cells, const pod *p) {
   sb_free(&sb);
 }
 
-static void event_cells(json_t *cells, const event *e) {
+static void event_cells(json_t *cells, const void *typed) {
+  const event *e = typed;
   json_array_append_new(cells, json_string(e->type ? e->type : ""));
   json_array_append_new(cells, json_string(e->reason ? e->reason : ""));
-  char object[600];
-  snprintf(object, sizeof object, "%s/%s", e->involved_object.kind ? e->involved_object.kind : "",
-           e->involved_object.name ? e->involved_object.name : "");
-  for (char *c = object; *c && *c != '/'; c++) *c = (char)tolower((unsigned char)*c);
-  json_array_append_new(cells, json_string(object));
+  strbuf object = STRBUF_INIT;
+  sb_printf(&object, "%s/%s", e->involved_object.kind ? e->involved_object.kind : "",
+            e->involved_object.name ? e->involved_object.name : "");
+  for (char *c = object.buf; *c != '/'; c++) *c = (char)tolower((unsigned char)*c);
+  json_array_append_new(cells, json_string(object.buf));
+  sb_free(&object);
   json_array_append_new(cells, json_string(e->message ? e->message : ""));
+}
+
+typedef struct table_column {
+  const char *name, *type, *description;
+} table_column;
+
+/* The columns a kind shows between Name and Age, and the function that
+ * appends its cells for one object (of that kind's typed struct). */
+typedef struct kind_table {
+  int kind;
+  table_column columns[4];
+  void (*cells)(json_t *cells, const void *typed);
+} kind_table;
+
+static const kind_table kind_tables[] = {
+    {KIND_RESOURCE_CLAIM,
+     {{"State", "string", "pending, allocated, reserved or deleted"},
+      {"Devices", "string", "the allocated devices, driver/pool/device"},
+      {"Reserved-For", "string", "the consumers the claim is reserved for"}},
+     claim_cells},
+    {KIND_RESOURCE_SLICE,
+     {{"Node", "string", "the node the devices are on"},
+      {"Driver", "string", "the DRA driver"},
+      {"Pool", "string", "the pool of the slice"},
+      {"Devices", "integer", "the number of devices in the slice"}},
+     slice_cells},
+    {KIND_EVENT,
+     {{"Type", "string", "Normal or Warning"},
+      {"Reason", "string", "why the event happened"},
+      {"Object", "string", "the object the event is about"},
+      {"Message", "string", "what happened"}},
+     event_cells},
+    {KIND_POD,
+     {{"Status", "string", "the pod's phase"},
+      {"Node", "string", "the node the pod is bound to"},
+      {"Claims", "string", "the ResourceClaims the pod uses"}},
+     pod_cells},
+};
+
+/* NULL for a kind with only Name and Age. */
+static const kind_table *kind_table_of(int kind) {
+  for (size_t i = 0; i < sizeof kind_tables / sizeof *kind_tables; i++)
+    if (kind_tables[i].kind == kind) return &kind_tables[i];
+  return NULL;
 }
 
 json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
@@ -134,37 +183,17 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
   json_object_set_new(meta, "resourceVersion", json_string(resource_version));
   if (continue_token) json_object_set_new(meta, "continue", json_string(continue_token));
   json_object_set_new(t, "metadata", meta);
+  const kind_table *kt = kind_table_of(res->api_kind);
   json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace."));
-  int kind = res->api_kind;
-  if (kind == KIND_RESOURCE_CLAIM) {
-    json_array_append_new(cols, column("State", "string", "", "pending, allocated, reserved or deleted"));
-    json_array_append_new(cols, column("Devices", "string", "", "the allocated devices, driver/pool/device"));
-    json_array_append_new(cols, column("Reserved-For", "string", "", "the consumers the claim is reserved for"));
-  } else if (kind == KIND_RESOURCE_SLICE) {
-    json_array_append_new(cols, column("Node", "string", "", "the node the devices are on"));
-    json_array_append_new(cols, column("Driver", "string", "", "the DRA driver"));
-    json_array_append_new(cols, column("Pool", "string", "", "the pool of the slice"));
-    json_array_append_new(cols, column("Devices", "integer", "", "the number of devices in the slice"));
-  } else if (kind == KIND_EVENT) {
-    json_array_append_new(cols, column("Type", "string", "", "Normal or Warning"));
-    json_array_append_new(cols, column("Reason", "string", "", "why the event happened"));
-    json_array_append_new(cols, column("Object", "string", "", "the object the event is about"));
-    json_array_append_new(cols, column("Message", "string", "", "what happened"));
-  } else if (kind == KIND_POD) {
-    json_array_append_new(cols, column("Status", "string", "", "the pod's phase"));
-    json_array_append_new(cols, column("Node", "string", "", "the node the pod is bound to"));
-    json_array_append_new(cols, column("Claims", "string", "", "the ResourceClaims the pod uses"));
-  }
+  for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
+    json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description));
   json_array_append_new(cols, column("Age", "string", "", "time since creation"));
   for (size_t i = 0; i < n; i++) {
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
     json_t *row = json_object(), *cells = json_array();
     json_array_append_new(cells, json_string(m->name ? m->name : ""));
-    if (kind == KIND_RESOURCE_CLAIM) claim_cells(cells, o->typed);
-    else if (kind == KIND_RESOURCE_SLICE) slice_cells(cells, o->typed);
-    else if (kind == KIND_POD) pod_cells(cells, o->typed);
-    else if (kind == KIND_EVENT) event_cells(cells, o->typed);
+    if (kt) kt->cells(cells, o->typed);
     add_age(cells, m);
     json_object_set_new(row, "cells", cells);
     json_t *partial = json_object();

@@ -33,10 +33,7 @@ static void add_key(index_keys *k, char *key) {
     free(key);
     return;
   }
-  if (k->n == k->cap) {
-    k->cap = k->cap ? k->cap * 2 : 4;
-    k->items = xrealloc(k->items, k->cap * sizeof *k->items);
-  }
+  k->items = xgrow(k->items, k->n, &k->cap, sizeof *k->items, 4);
   k->items[k->n++] = key;
 }
 

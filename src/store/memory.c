@@ -68,10 +68,7 @@ static store_status hand_out(store_obj *o, store_obj **out) {
 /* ---- indexes ---- */
 
 static void bucket_add(bucket *b, store_obj *o) {
-  if (b->n == b->cap) {
-    b->cap = b->cap ? b->cap * 2 : 4;
-    b->items = xrealloc(b->items, b->cap * sizeof *b->items);
-  }
+  b->items = xgrow(b->items, b->n, &b->cap, sizeof *b->items, 4);
   b->items[b->n++] = o;
 }
 
@@ -318,19 +315,13 @@ static void collect(void *ctx, void *value) {
   store_obj *o = value;
   const char *ns = store_obj_meta(o)->namespace_;
   if (c->namespace_ && (!ns || strcmp(ns, c->namespace_) != 0)) return;
-  if (c->out->n == c->cap) {
-    c->cap = c->cap ? c->cap * 2 : 16;
-    c->out->items = xrealloc(c->out->items, c->cap * sizeof *c->out->items);
-  }
+  c->out->items = xgrow(c->out->items, c->out->n, &c->cap, sizeof *c->out->items, 16);
   c->out->items[c->out->n++] = store_obj_ref(o);
 }
 
 static void add_borrowed(void *ctx, void *value) {
   sorted_kind *order = ctx;
-  if (order->n == order->cap) {
-    order->cap = order->cap ? order->cap * 2 : 64;
-    order->items = xrealloc(order->items, order->cap * sizeof *order->items);
-  }
+  order->items = xgrow(order->items, order->n, &order->cap, sizeof *order->items, 64);
   order->items[order->n++] = value;
 }
 

@@ -9,6 +9,7 @@
 #include "api/codec.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
+#include "util/workqueue.h"
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -26,13 +27,13 @@ typedef struct durable_store {
   store base;
   store *mem;
   sqlite3 *db;
+  sqlite3_stmt *upsert, *remove, *revision; /* prepared once, reset after each use */
   pthread_t writer;
-  pthread_mutex_t lock;
-  pthread_cond_t work, committed;
-  pending_row *queue;
-  size_t n_queue, cap_queue;
-  uint64_t queued_rv, committed_rv;
-  bool closing, failed;
+  workqueue rows; /* pending_row, in resourceVersion order */
+  pthread_mutex_t lock; /* guards committed_rv and failed */
+  pthread_cond_t committed;
+  uint64_t committed_rv;
+  bool failed;
   uint64_t watch_id;
   pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
 } durable_store;
@@ -51,35 +52,34 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 0), rv INTEGER NOT NULL);"
     "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);";
 
-/* Called by the memory store for every change, in order, under its lock. */
+static const char *const upsert_sql =
+    "INSERT OR REPLACE INTO objects (kind, namespace, name, rv, created_rv, json) VALUES (?,?,?,?,?,?)";
+static const char *const remove_sql = "DELETE FROM objects WHERE kind=? AND namespace=? AND name=?";
+static const char *const revision_sql = "UPDATE revision SET rv=? WHERE id=0";
+
+/* Called by the memory store for every change, in order, under its lock,
+ * so the queue holds the changes in resourceVersion order. */
 static void on_change(void *user, const store_event *ev) {
   durable_store *d = user;
   pending_row row = {.deleted = ev->type == STORE_DELETED, .obj = store_obj_ref(ev->obj), .rv = ev->rv};
-  pthread_mutex_lock(&d->lock);
-  if (d->n_queue == d->cap_queue) {
-    d->cap_queue = d->cap_queue ? d->cap_queue * 2 : 64;
-    d->queue = xrealloc(d->queue, d->cap_queue * sizeof *d->queue);
-  }
-  d->queue[d->n_queue++] = row;
-  d->queued_rv = ev->rv;
-  pthread_cond_signal(&d->work);
-  pthread_mutex_unlock(&d->lock);
+  wq_push(&d->rows, &row);
 }
 
-static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
-  sqlite3_stmt *up = NULL, *del = NULL, *rev = NULL;
-  bool ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK &&
-            sqlite3_prepare_v2(db,
-                               "INSERT OR REPLACE INTO objects (kind, namespace, name, rv, created_rv, json) VALUES (?,?,?,?,?,?)",
-                               -1, &up, NULL) == SQLITE_OK &&
-            sqlite3_prepare_v2(db, "DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", -1, &del, NULL) ==
-                SQLITE_OK &&
-            sqlite3_prepare_v2(db, "UPDATE revision SET rv=? WHERE id=0", -1, &rev, NULL) == SQLITE_OK;
+/* Runs a prepared statement with its bound values, then resets it for the
+ * next use (the bindings point into the batch, which is freed after it). */
+static bool step_done(sqlite3_stmt *st) {
+  bool ok = sqlite3_step(st) == SQLITE_DONE;
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return ok;
+}
+
+static bool write_batch(durable_store *d, const pending_row *rows, size_t n) {
+  bool ok = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; ok && i < n; i++) {
     const store_obj *o = rows[i].obj;
     const object_meta *m = store_obj_meta(o);
-    sqlite3_stmt *st = rows[i].deleted ? del : up;
-    sqlite3_reset(st);
+    sqlite3_stmt *st = rows[i].deleted ? d->remove : d->upsert;
     sqlite3_bind_int(st, 1, o->object->info->kind);
     sqlite3_bind_text(st, 2, m->namespace_ ? m->namespace_ : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, m->name ? m->name : "", -1, SQLITE_STATIC);
@@ -88,45 +88,36 @@ static bool write_batch(sqlite3 *db, pending_row *rows, size_t n) {
       sqlite3_bind_int64(st, 5, (sqlite3_int64)o->created_rv);
       sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
     }
-    ok = sqlite3_step(st) == SQLITE_DONE;
+    ok = step_done(st);
   }
   if (ok && n) {
-    sqlite3_bind_int64(rev, 1, (sqlite3_int64)rows[n - 1].rv);
-    ok = sqlite3_step(rev) == SQLITE_DONE;
+    sqlite3_bind_int64(d->revision, 1, (sqlite3_int64)rows[n - 1].rv);
+    ok = step_done(d->revision);
   }
-  sqlite3_finalize(up);
-  sqlite3_finalize(del);
-  sqlite3_finalize(rev);
-  ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
-  if (!ok) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  ok = ok && sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!ok) sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
   return ok;
 }
 
-static void free_rows(pending_row *rows, size_t n) {
-  for (size_t i = 0; i < n; i++) store_obj_unref(rows[i].obj);
-  free(rows);
-}
+static void unref_row(void *item) { store_obj_unref(((pending_row *)item)->obj); }
 
+/* Everything queued since the last transaction goes into the next one
+ * (group commit); the writes waiting on it are released when it is on disk. */
 static void *writer_main(void *arg) {
   durable_store *d = arg;
-  pthread_mutex_lock(&d->lock);
   for (;;) {
-    while (!d->n_queue && !d->closing) pthread_cond_wait(&d->work, &d->lock);
-    if (!d->n_queue && d->closing) break;
-    pending_row *rows = d->queue;
-    size_t n = d->n_queue;
-    uint64_t rv = d->queued_rv;
-    d->queue = NULL;
-    d->n_queue = d->cap_queue = 0;
-    pthread_mutex_unlock(&d->lock);
-    bool ok = write_batch(d->db, rows, n);
-    free_rows(rows, n);
+    size_t n;
+    pending_row *rows = wq_wait_take(&d->rows, &n);
+    if (!n) break;
+    uint64_t rv = rows[n - 1].rv;
+    bool ok = write_batch(d, rows, n);
+    wq_free_batch(rows, n, sizeof *rows, unref_row);
     pthread_mutex_lock(&d->lock);
     if (ok) d->committed_rv = rv;
     else d->failed = true;
     pthread_cond_broadcast(&d->committed);
+    pthread_mutex_unlock(&d->lock);
   }
-  pthread_mutex_unlock(&d->lock);
   return NULL;
 }
 
@@ -139,49 +130,46 @@ static bool wait_durable(durable_store *d, uint64_t rv) {
   return ok;
 }
 
-static void begin_write(durable_store *d) {
+/* Starts a write: takes the optional write lock around the in-memory part. */
+static durable_store *begin_write(store *s) {
+  durable_store *d = from(s);
   if (d->write_lock) pthread_mutex_lock(d->write_lock);
+  return d;
 }
 
-/* Ends the in-memory part of a write, then waits for the disk. */
-static store_status durable_write(durable_store *d, store_status st, store_obj **out) {
+/* Ends the in-memory part of a write, waits until it is on disk, then hands
+ * out (or drops) the version it produced. */
+static store_status end_write(durable_store *d, store_status st, store_obj *o, store_obj **out) {
   if (d->write_lock) pthread_mutex_unlock(d->write_lock);
-  if (st != STORE_OK || no_wait) return st;
-  uint64_t rv = out && *out ? (*out)->rv : store_revision(d->mem);
-  if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
-  return st;
-}
-
-/* Hands out (or drops) the version a write produced. */
-static store_status hand_back(store_status st, store_obj *o, store_obj **out) {
+  if (st == STORE_OK && !no_wait) {
+    uint64_t rv = o ? o->rv : store_revision(d->mem);
+    if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
+  }
   if (out) *out = o;
   else store_obj_unref(o);
   return st;
 }
 
 static store_status d_create(store *s, api_object *obj, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_create(d->mem, obj, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_create(d->mem, obj, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_update(store *s, api_object *obj, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_update(d->mem, obj, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_update(d->mem, obj, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_remove(store *s, api_kind kind, const char *namespace_, const char *name,
                              const store_preconditions *pre, store_obj **out) {
-  durable_store *d = from(s);
+  durable_store *d = begin_write(s);
   store_obj *o = NULL;
-  begin_write(d);
-  store_status st = durable_write(d, store_delete(d->mem, kind, namespace_, name, pre, &o), &o);
-  return hand_back(st, o, out);
+  store_status st = store_delete(d->mem, kind, namespace_, name, pre, &o);
+  return end_write(d, st, o, out);
 }
 
 static store_status d_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
@@ -199,21 +187,29 @@ static store_status d_watch(store *s, uint64_t since_rv, store_watch_fn fn, void
 static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); }
 static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
 
+static void close_db(durable_store *d) {
+  sqlite3_finalize(d->upsert);
+  sqlite3_finalize(d->remove);
+  sqlite3_finalize(d->revision);
+  sqlite3_close(d->db);
+}
+
+/* Frees what store_sqlite_open set up before the writer thread started. */
+static void free_unstarted(durable_store *d) {
+  close_db(d);
+  store_close(d->mem);
+  wq_destroy(&d->rows, unref_row);
+  pthread_mutex_destroy(&d->lock);
+  pthread_cond_destroy(&d->committed);
+  free(d);
+}
+
 static void d_close(store *s) {
   durable_store *d = from(s);
   if (d->watch_id) store_unwatch(d->mem, d->watch_id);
-  pthread_mutex_lock(&d->lock);
-  d->closing = true;
-  pthread_cond_signal(&d->work);
-  pthread_mutex_unlock(&d->lock);
+  wq_close(&d->rows);
   pthread_join(d->writer, NULL);
-  free_rows(d->queue, d->n_queue);
-  sqlite3_close(d->db);
-  store_close(d->mem);
-  pthread_mutex_destroy(&d->lock);
-  pthread_cond_destroy(&d->work);
-  pthread_cond_destroy(&d->committed);
-  free(d);
+  free_unstarted(d);
 }
 
 void store_sqlite_set_write_lock(store *s, pthread_mutex_t *lock) { from(s)->write_lock = lock; }
@@ -261,23 +257,22 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   durable_store *d = xcalloc(1, sizeof *d);
   d->base.backend = &sqlite_backend;
   d->mem = store_memory_open(opts);
+  wq_init(&d->rows, sizeof(pending_row));
   pthread_mutex_init(&d->lock, NULL);
-  pthread_cond_init(&d->work, NULL);
   pthread_cond_init(&d->committed, NULL);
   char *msg = NULL;
-  if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+  if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
+      sqlite3_prepare_v2(d->db, upsert_sql, -1, &d->upsert, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(d->db, remove_sql, -1, &d->remove, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(d->db, revision_sql, -1, &d->revision, NULL) != SQLITE_OK) {
     sb_printf(err, "cannot open the store %s: %s", path, msg ? msg : sqlite3_errmsg(d->db));
     sqlite3_free(msg);
-    sqlite3_close(d->db);
-    store_close(d->mem);
-    free(d);
+    free_unstarted(d);
     return NULL;
   }
   sqlite3_busy_timeout(d->db, 5000);
   if (!restore(d, err)) {
-    sqlite3_close(d->db);
-    store_close(d->mem);
-    free(d);
+    free_unstarted(d);
     return NULL;
   }
   store_watch(d->mem, 0, on_change, d, &d->watch_id);

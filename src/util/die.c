@@ -14,19 +14,19 @@ void die_bug(const char *what) {
   abort();
 }
 
-void *xmalloc(unsigned long size) {
+void *xmalloc(size_t size) {
   void *p = malloc(size ? size : 1);
   if (!p) die_oom();
   return p;
 }
 
-void *xcalloc(unsigned long n, unsigned long size) {
+void *xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) die_oom();
   return p;
 }
 
-void *xrealloc(void *p, unsigned long size) {
+void *xrealloc(void *p, size_t size) {
   p = realloc(p, size ? size : 1);
   if (!p) die_oom();
   return p;
@@ -38,8 +38,14 @@ char *xstrdup(const char *s) {
   return p;
 }
 
-char *xstrndup(const char *s, unsigned long n) {
+char *xstrndup(const char *s, size_t n) {
   char *p = strndup(s, n);
   if (!p) die_oom();
   return p;
+}
+
+void *xgrow(void *items, size_t n, size_t *cap, size_t item_size, size_t first) {
+  if (n < *cap) return items;
+  *cap = *cap ? *cap * 2 : first;
+  return xrealloc(items, *cap * item_size);
 }

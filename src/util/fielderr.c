@@ -38,10 +38,7 @@ char *fe_quote(const char *s) {
 }
 
 void errlist_add(errlist *e, fe_type t, const char *field, const char *body) {
-  if (e->n == e->cap) {
-    e->cap = e->cap ? e->cap * 2 : 8;
-    e->items = xrealloc(e->items, e->cap * sizeof *e->items);
-  }
+  e->items = xgrow(e->items, e->n, &e->cap, sizeof *e->items, 8);
   e->items[e->n].type = t;
   e->items[e->n].field = xstrdup(field ? field : "");
   e->items[e->n].body = xstrdup(body);

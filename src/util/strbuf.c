@@ -25,16 +25,22 @@ void sb_add(strbuf *sb, const char *s, size_t n) {
 void sb_puts(strbuf *sb, const char *s) { sb_add(sb, s, strlen(s)); }
 void sb_putc(strbuf *sb, char c) { sb_add(sb, &c, 1); }
 
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n < 0) n = 0; /* an encoding error adds nothing */
+  reserve(sb, (size_t)n);
+  vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, again);
+  sb->len += (size_t)n;
+  va_end(again);
+}
+
 void sb_printf(strbuf *sb, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  sb_vprintf(sb, fmt, ap);
   va_end(ap);
-  reserve(sb, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  sb->len += (size_t)n;
 }
 
 void sb_go_quote(strbuf *sb, const char *s) {

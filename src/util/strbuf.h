@@ -1,6 +1,7 @@
 /* strbuf.h: growable byte buffer for building text (paths, messages, output). */
 #ifndef DRA_STRBUF_H
 #define DRA_STRBUF_H
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct strbuf {
@@ -13,6 +14,7 @@ void sb_add(strbuf *sb, const char *s, size_t n);
 void sb_puts(strbuf *sb, const char *s);
 void sb_putc(strbuf *sb, char c);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Go's strconv.Quote of s: "..." with \" \\ \n \t and \u/\x escapes. */
 void sb_go_quote(strbuf *sb, const char *s);
 void sb_truncate(strbuf *sb, size_t len);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int load(const char *name, const char *text, docset *ds, strbuf *err) {
   return docs_load_buffer(name, text, strlen(text), ds, err);
@@ -126,6 +127,40 @@ static void test_directory_order_and_recursion(void **state) {
   assert_string_equal(sb_str(&err), "the path \"tests/data/doc/nope.yaml\" does not exist\n"
                                     "the path \"tests/data/doc/nope2.yaml\" does not exist");
   docset_free(&ds);
+  sb_free(&err);
+}
+
+/* An empty directory loads nothing (and sorts no names: qsort(NULL, 0) is UB). */
+static void test_empty_directory(void **state) {
+  (void)state;
+  char dir[] = "/tmp/dra-test-empty-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  const char *paths[] = {dir};
+  docset ds = {0};
+  strbuf err = STRBUF_INIT;
+  assert_int_equal(docs_load_paths(paths, 1, true, &ds, &err), 0);
+  assert_int_equal(ds.n, 0);
+  assert_int_equal(err.len, 0);
+  docset_free(&ds);
+  sb_free(&err);
+  rmdir(dir);
+}
+
+/* Reader messages quote what they are about in full, however long. */
+static void test_long_error_message(void **state) {
+  (void)state;
+  char anchor[701];
+  memset(anchor, 'a', 700);
+  anchor[700] = 0;
+  strbuf text = STRBUF_INIT, want = STRBUF_INIT, err = STRBUF_INIT;
+  sb_printf(&text, "kind: X\nref: *%s\n", anchor);
+  sb_printf(&want, "unknown anchor '%s' referenced", anchor);
+  docset ds = {0};
+  assert_int_not_equal(load("long.yaml", sb_str(&text), &ds, &err), 0);
+  assert_non_null(strstr(sb_str(&err), sb_str(&want)));
+  docset_free(&ds);
+  sb_free(&text);
+  sb_free(&want);
   sb_free(&err);
 }
 
@@ -354,6 +389,8 @@ int main(void) {
       cmocka_unit_test(test_multi_document_stream),
       cmocka_unit_test(test_list_expansion),
       cmocka_unit_test(test_directory_order_and_recursion),
+      cmocka_unit_test(test_empty_directory),
+      cmocka_unit_test(test_long_error_message),
       cmocka_unit_test(test_stdin_name),
       cmocka_unit_test(test_json_documents),
       cmocka_unit_test(test_duplicates),

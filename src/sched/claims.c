@@ -1,4 +1,5 @@
-/* claims.c: lifecycle 1.3, the resourceclaim library rules; see claims.h. */
+/* claims.c: the resourceclaim library rules (claim names, IsForPod,
+ * IsReservedForPod) for Pods and PodGroups; see claims.h. */
 #include "sched/claims.h"
 #include <string.h>
 
@@ -17,52 +18,85 @@ bool sched_has_finalizer(const object_meta *m, const char *f) {
   return false;
 }
 
-sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
-                                   strbuf *err) {
-  if (e->resource_claim_name) {
-    *name = e->resource_claim_name->str;
-    *check_owner = false;
+/* A claim entry of a Pod or a PodGroup: the claim it names itself, or the
+ * template whose generated claim the owner's status records. The two kinds
+ * differ only in their types and in how upstream quotes them in messages. */
+typedef struct claim_entry {
+  const char *kind;  /* "pod" or "PodGroup" */
+  const char *quote; /* around the names in messages: upstream quotes a pod's, not a group's */
+  const object_meta *owner;
+  const atom *name, *claim, *template_;
+  bool recorded;          /* the owner's status has an item for this entry */
+  const atom *generated;  /* that item's resourceClaimName (NULL: intentionally not generated) */
+} claim_entry;
+
+static sched_name_result resolve(const claim_entry *e, const char **name, strbuf *err) {
+  const char *q = e->quote, *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
+  if (e->claim) {
+    *name = e->claim->str;
     return SCHED_NAME_RESOLVED;
   }
-  if (e->resource_claim_template_name) {
-    const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
-    for (uint32_t i = 0; i < st->n; i++) {
-      if (st->items[i].name != e->name) continue;
-      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
-      *name = st->items[i].resource_claim_name->str;
-      *check_owner = true;
-      return SCHED_NAME_RESOLVED;
+  if (e->template_) {
+    if (!e->recorded) {
+      sb_printf(err, "%s %s%s/%s%s: ResourceClaim not created yet", e->kind, q, ns, owner, q);
+      return SCHED_NAME_ERROR;
     }
-    sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", s_or(p->metadata.namespace_),
-              s_or(p->metadata.name));
-    return SCHED_NAME_ERROR;
+    if (!e->generated) return SCHED_NAME_SKIP;
+    *name = e->generated->str;
+    return SCHED_NAME_RESOLVED;
   }
-  sb_printf(err, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
-            s_or(p->metadata.namespace_), s_or(p->metadata.name), a_or(e->name));
+  sb_printf(err, "%s %s%s/%s%s, spec.resourceClaim %s%s%s: none of the supported fields are set", e->kind, q, ns, owner,
+            q, q, a_or(e->name), q);
   return SCHED_NAME_ERROR;
+}
+
+/* The pod's status item for entry: true when there is one, with *generated
+ * its resourceClaimName. */
+static bool pod_status_claim(const pod *p, const atom *entry, const atom **generated) {
+  const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
+  for (uint32_t i = 0; i < st->n; i++)
+    if (st->items[i].name == entry) {
+      *generated = st->items[i].resource_claim_name;
+      return true;
+    }
+  *generated = NULL;
+  return false;
+}
+
+static bool group_status_claim(const pod_group *g, const atom *entry, const atom **generated) {
+  const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
+  for (uint32_t i = 0; i < st->n; i++)
+    if (st->items[i].name == entry) {
+      *generated = st->items[i].resource_claim_name;
+      return true;
+    }
+  *generated = NULL;
+  return false;
+}
+
+const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e) {
+  if (e->resource_claim_name) return e->resource_claim_name;
+  const atom *generated;
+  pod_status_claim(p, e->name, &generated);
+  return generated;
+}
+
+sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
+                                   strbuf *err) {
+  claim_entry ce = {"pod", "\"", &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name,
+                    false, NULL};
+  ce.recorded = pod_status_claim(p, e->name, &ce.generated);
+  sched_name_result r = resolve(&ce, name, err);
+  if (r == SCHED_NAME_RESOLVED) *check_owner = !e->resource_claim_name;
+  return r;
 }
 
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err) {
-  if (e->resource_claim_name) {
-    *name = e->resource_claim_name->str;
-    return SCHED_NAME_RESOLVED;
-  }
-  if (e->resource_claim_template_name) {
-    const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
-    for (uint32_t i = 0; i < st->n; i++) {
-      if (st->items[i].name != e->name) continue;
-      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
-      *name = st->items[i].resource_claim_name->str;
-      return SCHED_NAME_RESOLVED;
-    }
-    sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", s_or(g->metadata.namespace_),
-              s_or(g->metadata.name));
-    return SCHED_NAME_ERROR;
-  }
-  sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set",
-            s_or(g->metadata.namespace_), s_or(g->metadata.name), a_or(e->name));
-  return SCHED_NAME_ERROR;
+  claim_entry ce = {"PodGroup", "", &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name,
+                    false, NULL};
+  ce.recorded = group_status_claim(g, e->name, &ce.generated);
+  return resolve(&ce, name, err);
 }
 
 const owner_reference *sched_controller_owner(const object_meta *m) {

@@ -1,5 +1,5 @@
 /* claims.h: the shared rules of k8s.io/dynamic-resource-allocation/
- * resourceclaim (lifecycle 1.3) that controller, scheduler and eviction all
+ * resourceclaim that controller, scheduler and eviction all
  * use: which claim a pod entry names, whether a claim was made for the pod
  * (or its PodGroup), whether it is reserved for it, and the reservation
  * target. Messages are upstream's, byte for byte. */
@@ -24,6 +24,10 @@ typedef enum {
 /* Name(pod, entry). *check_owner tells whether the claim must be for the pod. */
 sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
                                    strbuf *err);
+/* The name of the claim a pod's entry refers to, without judging it: its
+ * own resourceClaimName, else the one the pod's status records for the
+ * entry; NULL when there is none (yet). */
+const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e);
 /* NameFromPodGroup(group, entry). */
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err);

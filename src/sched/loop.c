@@ -65,6 +65,19 @@ store_status sched_update(sched_loop *l, api_object *obj) {
 
 /* ---- pods waiting and pods to try ---- */
 
+static void free_parked(void *v) {
+  sched_parked *pk = v;
+  free(pk->key);
+  free(pk->explain);
+  free(pk);
+}
+
+/* Forgets that the pod with this key waits (if it does). */
+static void unpark(sched_loop *l, const char *key) {
+  sched_parked *pk = strmap_remove(&l->parked, key);
+  if (pk) free_parked(pk);
+}
+
 static bool pod_pending(const pod *p) {
   return !(p->spec.node_name && *p->spec.node_name) && !p->metadata.deletion_timestamp && !sched_pod_is_done(p);
 }
@@ -72,12 +85,7 @@ static bool pod_pending(const pod *p) {
 void sched_enqueue_pod(sched_loop *l, const store_obj *o) {
   const pod *p = o->object->typed;
   char *k = obj_key(&p->metadata);
-  sched_parked *pk = strmap_remove(&l->parked, k);
-  if (pk) {
-    free(pk->key);
-    free(pk->explain);
-    free(pk);
-  }
+  unpark(l, k);
   sched_podq_push(&l->active, k, p->spec.priority, o->created_rv);
   free(k);
 }
@@ -91,11 +99,7 @@ void sched_park(sched_loop *l, const store_obj *o, char *explain) {
   pk->claim_statuses = p->status.resource_claim_statuses.n;
   pk->explain = explain;
   sched_parked *old = strmap_put(&l->parked, pk->key, pk);
-  if (old) {
-    free(old->key);
-    free(old->explain);
-    free(old);
-  }
+  if (old) free_parked(old);
 }
 
 typedef struct wake_ctx {
@@ -126,9 +130,7 @@ static void wake(sched_loop *l, const char *ns) {
     sched_parked *pk = w.hits[i];
     strmap_remove(&l->parked, pk->key);
     sched_podq_push(&l->active, pk->key, pk->priority, pk->order);
-    free(pk->key);
-    free(pk->explain);
-    free(pk);
+    free_parked(pk);
   }
   free(w.hits);
 }
@@ -270,12 +272,7 @@ static void on_pod(sched_loop *l, const store_event *ev) {
   }
   if (gone || !pod_pending(p)) {
     char *k = obj_key(&p->metadata);
-    sched_parked *pk = strmap_remove(&l->parked, k);
-    if (pk) {
-      free(pk->key);
-      free(pk->explain);
-      free(pk);
-    }
+    unpark(l, k);
     free(k);
     return;
   }
@@ -452,13 +449,6 @@ void sched_loop_explain(sched_loop *l, strbuf *out) {
       sb_puts(out, w.hits[i]->explain);
     }
   free(w.hits);
-}
-
-static void free_parked(void *v) {
-  sched_parked *pk = v;
-  free(pk->key);
-  free(pk->explain);
-  free(pk);
 }
 
 static void free_usage(void *v) {

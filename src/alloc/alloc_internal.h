@@ -52,6 +52,10 @@ typedef struct alloc_idlist {
 
 void alloc_idlist_add(arena *a, alloc_idlist *l, uint32_t v);
 
+/* A claim as messages name it: "ns/name", or "name" without a namespace;
+ * a copy in a. */
+const char *alloc_claim_label(arena *a, const object_meta *m);
+
 struct alloc_index {
   arena *a;
   feature_gates gates;
@@ -186,7 +190,7 @@ typedef struct alloc_rec {
 
 typedef struct pclaim {
   const resource_claim *rc;
-  char *label; /* ns/name */
+  const char *label; /* alloc_claim_label */
   preq_group *reqs;
   uint32_t n_reqs;
   tracker *trk;

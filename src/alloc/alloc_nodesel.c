@@ -1,6 +1,8 @@
-/* alloc_nodesel.c: does a Node match a slice's or device's node selection
- * (SL-6): node name, allNodes, or a NodeSelector with Kubernetes
- * node-affinity semantics, where malformed requirements are parse errors. */
+/* alloc_nodesel.c: the one implementation of Kubernetes NodeSelector
+ * matching (component-helpers nodeaffinity): does a Node match a slice's or
+ * device's node selection (node name, allNodes, or a NodeSelector, where a
+ * malformed requirement is a parse error), and kube-scheduler's lenient
+ * reading of a pod's required node affinity. */
 #include "alloc/alloc_internal.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -134,6 +136,15 @@ int alloc_node_matches(const node *nd, const char *name, bool all, const node_se
     if (r < 0) return -1;
     if (r) any = 1;
   }
+  return any;
+}
+
+bool alloc_node_selector_matches_lazily(const node_selector *sel, const node *nd) {
+  bool any = false;
+  strbuf ignored = STRBUF_INIT;
+  for (uint32_t i = 0; i < sel->node_selector_terms.n && !any; i++)
+    any = term_matches(nd, &sel->node_selector_terms.items[i], &ignored) == 1;
+  sb_free(&ignored);
   return any;
 }
 

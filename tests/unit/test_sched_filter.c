@@ -105,6 +105,18 @@ static void test_node_filters(void **state) {
                                "{\"matchExpressions\":[{\"key\":\"gen\",\"operator\":\"Gt\",\"values\":[\"6\"]}]},"
                                "{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}}}}");
   assert_string_equal(only_reason(affinity, n, &empty), "ok");
+  /* kube-scheduler passes over a term that does not parse */
+  const pod *lenient = decode(a, &pod_desc,
+                              "{\"spec\":{\"tolerations\":[{\"operator\":\"Exists\"}],\"affinity\":{\"nodeAffinity\":"
+                              "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":["
+                              "{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\"}]},"
+                              "{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\"]}]}]}}}}}");
+  assert_string_equal(only_reason(lenient, n, &empty), "ok");
+  const pod *malformed = decode(a, &pod_desc,
+                                "{\"spec\":{\"tolerations\":[{\"operator\":\"Exists\"}],\"affinity\":{\"nodeAffinity\":"
+                                "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":["
+                                "{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\"}]}]}}}}}");
+  assert_string_equal(only_reason(malformed, n, &empty), SCHED_REASON_AFFINITY);
   arena_free(a);
 }
 

@@ -1,0 +1,134 @@
+/* test_alloc_nodesel.c: the one NodeSelector implementation and its two
+ * readings: every operator of matchExpressions (In, NotIn, Exists,
+ * DoesNotExist, Gt, Lt) and matchFields (metadata.name, In and NotIn with
+ * one value), terms ORed and requirements ANDed; the allocator refusing a
+ * selector with a malformed requirement, and kube-scheduler's lenient
+ * reading where such a term matches nothing and the others still count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_sched.h"
+#include "alloc/alloc_internal.h"
+
+static const char *node_json = "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":\"a\",\"gen\":\"5\",\"os\":\"linux\"}}}";
+
+typedef struct sel_case {
+  const char *terms; /* the nodeSelectorTerms array */
+  int strict;        /* alloc_node_matches: 1, 0, or -1 (parse error) */
+  bool lenient;      /* alloc_node_selector_matches_lazily */
+} sel_case;
+
+#define EXPR(k, op, vals) "{\"matchExpressions\":[{\"key\":\"" k "\",\"operator\":\"" op "\",\"values\":[" vals "]}]}"
+#define FIELD(k, op, vals) "{\"matchFields\":[{\"key\":\"" k "\",\"operator\":\"" op "\",\"values\":[" vals "]}]}"
+
+static const sel_case cases[] = {
+    /* matchExpressions, every operator */
+    {"[" EXPR("zone", "In", "\"a\",\"b\"") "]", 1, true},
+    {"[" EXPR("zone", "In", "\"b\"") "]", 0, false},
+    {"[" EXPR("rack", "In", "\"a\"") "]", 0, false},
+    {"[" EXPR("zone", "NotIn", "\"b\"") "]", 1, true},
+    {"[" EXPR("zone", "NotIn", "\"a\"") "]", 0, false},
+    {"[" EXPR("rack", "NotIn", "\"a\"") "]", 1, true}, /* an absent label is not in any set */
+    {"[" EXPR("zone", "Exists", "") "]", 1, true},
+    {"[" EXPR("rack", "Exists", "") "]", 0, false},
+    {"[" EXPR("rack", "DoesNotExist", "") "]", 1, true},
+    {"[" EXPR("zone", "DoesNotExist", "") "]", 0, false},
+    {"[" EXPR("gen", "Gt", "\"4\"") "]", 1, true},
+    {"[" EXPR("gen", "Gt", "\"5\"") "]", 0, false},
+    {"[" EXPR("gen", "Lt", "\"6\"") "]", 1, true},
+    {"[" EXPR("gen", "Lt", "\"5\"") "]", 0, false},
+    {"[" EXPR("zone", "Gt", "\"1\"") "]", 0, false}, /* the label is no integer: no match, no error */
+    {"[" EXPR("rack", "Lt", "\"9\"") "]", 0, false},
+    /* matchFields: metadata.name with In or NotIn and one value */
+    {"[" FIELD("metadata.name", "In", "\"n1\"") "]", 1, true},
+    {"[" FIELD("metadata.name", "In", "\"n2\"") "]", 0, false},
+    {"[" FIELD("metadata.name", "NotIn", "\"n2\"") "]", 1, true},
+    {"[" FIELD("metadata.name", "NotIn", "\"n1\"") "]", 0, false},
+    /* terms ORed, an empty term matching nothing; requirements ANDed */
+    {"[{}]", 0, false},
+    {"[{}," EXPR("zone", "In", "\"a\"") "]", 1, true},
+    {"[" EXPR("zone", "In", "\"b\"") "," FIELD("metadata.name", "In", "\"n1\"") "]", 1, true},
+    {"[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\"]}],"
+     "\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n2\"]}]}]",
+     0, false},
+    /* malformed requirements: the allocator refuses, kube-scheduler skips
+     * the term, even where evaluating it anyway would have matched */
+    {"[" EXPR("zone", "NotIn", "") "]", -1, false},
+    {"[" EXPR("zone", "Exists", "\"a\"") "]", -1, false},
+    {"[" EXPR("bad key", "DoesNotExist", "") "]", -1, false},
+    {"[" EXPR("zone", "NotIn", "\"-bad-\"") "]", -1, false},
+    {"[" EXPR("gen", "Gt", "\"x\"") "]", -1, false},
+    {"[" EXPR("gen", "Lt", "\"6\",\"7\"") "]", -1, false},
+    {"[" EXPR("zone", "Like", "\"a\"") "]", -1, false},
+    {"[" FIELD("metadata.name", "NotIn", "\"n2\",\"n3\"") "]", -1, false},
+    {"[" FIELD("metadata.name", "Exists", "") "]", -1, false},
+    {"[" FIELD("metadata.uid", "In", "\"n1\"") "]", -1, false},
+    /* a malformed term does not hide a matching one from kube-scheduler */
+    {"[" EXPR("zone", "NotIn", "") "," EXPR("zone", "In", "\"a\"") "]", -1, true},
+    {"[" EXPR("zone", "In", "\"a\"") "," FIELD("metadata.name", "Exists", "") "]", -1, true},
+    /* a malformed requirement spoils its whole term, even next to a match */
+    {"[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\"]},"
+     "{\"key\":\"gen\",\"operator\":\"Gt\",\"values\":[]}]}]",
+     -1, false},
+};
+
+static void test_selector_cases(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  const node *n = decode(a, &node_desc, node_json);
+  char json[1024];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(json, sizeof json, "{\"nodeSelectorTerms\":%s}", cases[i].terms);
+    const node_selector *sel = decode(a, &node_selector_desc, json);
+    strbuf err = STRBUF_INIT;
+    int strict = alloc_node_matches(n, NULL, false, sel, &err);
+    bool lenient = alloc_node_selector_matches_lazily(sel, n);
+    if (strict != cases[i].strict || lenient != cases[i].lenient)
+      fail_msg("case %zu %s: strict %d (want %d, %s), lenient %d (want %d)", i, cases[i].terms, strict,
+               cases[i].strict, sb_str(&err), lenient, cases[i].lenient);
+    assert_int_equal(err.len == 0, strict >= 0);
+    sb_free(&err);
+  }
+  arena_free(a);
+}
+
+/* The allocator's parse errors keep their texts. */
+static void test_strict_messages(void **state) {
+  (void)state;
+  static const struct {
+    const char *terms, *want;
+  } msgs[] = {
+      {"[" EXPR("zone", "NotIn", "") "]", "for 'in', 'notin' operators, values set can't be empty"},
+      {"[" EXPR("zone", "Exists", "\"a\"") "]", "values set must be empty for exists and does not exist"},
+      {"[" EXPR("bad key", "Exists", "") "]", "invalid label key \"bad key\""},
+      {"[" EXPR("zone", "In", "\"-bad-\"") "]", "invalid label value: \"-bad-\""},
+      {"[" EXPR("gen", "Gt", "\"x\"") "]", "for 'Gt', 'Lt' operators, exactly one integer value is required"},
+      {"[" EXPR("zone", "Like", "\"a\"") "]", "\"Like\" is not a valid label selector operator"},
+      {"[" FIELD("metadata.uid", "In", "\"n1\"") "]", "\"metadata.uid\" is not a valid field selector key"},
+      {"[" FIELD("metadata.name", "Exists", "") "]",
+       "unexpected number of value (0) for node field selector operator \"Exists\""},
+  };
+  arena *a = arena_new();
+  const node *n = decode(a, &node_desc, node_json);
+  char json[1024];
+  for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++) {
+    snprintf(json, sizeof json, "{\"nodeSelectorTerms\":%s}", msgs[i].terms);
+    const node_selector *sel = decode(a, &node_selector_desc, json);
+    strbuf err = STRBUF_INIT;
+    assert_int_equal(alloc_node_matches(n, NULL, false, sel, &err), -1);
+    assert_string_equal(sb_str(&err), msgs[i].want);
+    sb_free(&err);
+  }
+  arena_free(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_selector_cases),
+      cmocka_unit_test(test_strict_messages),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,7 +13,8 @@
 #include "test_sched.h"
 #include "alloc/alloc_internal.h"
 
-static const char *node_json = "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":\"a\",\"gen\":\"5\",\"os\":\"linux\"}}}";
+static const char *node_json =
+    "{\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":\"a\",\"gen\":\"5\",\"os\":\"linux\"}}}";
 
 typedef struct sel_case {
   const char *terms; /* the nodeSelectorTerms array */

@@ -76,6 +76,7 @@ static bool group_status_claim(const pod_group *g, const atom *entry, const atom
 
 const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e) {
   if (e->resource_claim_name) return e->resource_claim_name;
+  if (!e->resource_claim_template_name) return NULL;
   const atom *generated;
   pod_status_claim(p, e->name, &generated);
   return generated;

@@ -3,20 +3,14 @@
  * NodeSelector code as kube-scheduler reads it (terms that do not parse
  * match nothing). */
 #include "alloc/alloc.h"
+#include "sched/claims.h"
 #include "sched/filter.h"
 #include <string.h>
-
-static const char *node_label(const node *n, const char *key) {
-  const dstr_map *m = &n->metadata.labels;
-  for (uint32_t i = 0; i < m->n; i++)
-    if (!strcmp(m->items[i].key->str, key)) return m->items[i].value;
-  return NULL;
-}
 
 bool sched_pod_affinity_matches(const pod *p, const node *n) {
   const dstr_map *want = &p->spec.node_selector;
   for (uint32_t i = 0; i < want->n; i++) {
-    const char *v = node_label(n, want->items[i].key->str);
+    const char *v = sched_meta_get(&n->metadata.labels, want->items[i].key->str);
     if (!v || strcmp(v, want->items[i].value)) return false;
   }
   const affinity *a = p->spec.affinity;

@@ -220,16 +220,12 @@ static void count_pod(sched_loop *l, const pod *p, bool gone) {
 static bool bound_pod_unreserved(sched_loop *l, const pod *p) {
   bool workload = gate_on(&l->opt.gates, GATE_WORKLOAD_RESOURCE_CLAIMS), found = false;
   for (uint32_t i = 0; i < p->spec.resource_claims.n && !found; i++) {
-    const char *name;
-    bool check;
-    strbuf err = STRBUF_INIT;
-    if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED) {
-      store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, p->metadata.namespace_, name);
-      const resource_claim *c = co ? co->object->typed : NULL;
-      found = c && c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload);
-      store_obj_unref(co);
-    }
-    sb_free(&err);
+    const atom *name = sched_claim_name_of(p, &p->spec.resource_claims.items[i]);
+    if (!name) continue;
+    store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, p->metadata.namespace_, name->str);
+    const resource_claim *c = co ? co->object->typed : NULL;
+    found = c && c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload);
+    store_obj_unref(co);
   }
   return found;
 }
@@ -258,12 +254,8 @@ static void on_pod(sched_loop *l, const store_event *ev) {
     if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
       /* its claims may be released now */
       for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
-        const char *name;
-        bool check;
-        strbuf err = STRBUF_INIT;
-        if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED)
-          push_ctrl(l, "claim:", p->metadata.namespace_, name);
-        sb_free(&err);
+        const atom *name = sched_claim_name_of(p, &p->spec.resource_claims.items[i]);
+        if (name) push_ctrl(l, "claim:", p->metadata.namespace_, name->str);
       }
       const pod_extended_resource_claim_status *x = p->status.extended_resource_claim_status;
       if (x && x->resource_claim_name) push_ctrl(l, "claim:", p->metadata.namespace_, x->resource_claim_name->str);

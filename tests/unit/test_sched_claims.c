@@ -49,7 +49,7 @@ static void test_claim_name(void **state) {
   arena_free(a);
 }
 
-/* The entry's name without judging it: for code that only reads results. */
+/* The name alone: what sched_claim_name resolves, NULL otherwise. */
 static void test_claim_name_of(void **state) {
   (void)state;
   arena *a = arena_new();
@@ -60,6 +60,16 @@ static void test_claim_name_of(void **state) {
   assert_null(sched_claim_name_of(p, &e[2]));
   assert_null(sched_claim_name_of(p, &e[3]));
   assert_null(sched_claim_name_of(p, &e[4]));
+  for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
+    const char *name = NULL;
+    bool check;
+    strbuf err = STRBUF_INIT;
+    bool resolved = sched_claim_name(p, &e[i], &name, &check, &err) == SCHED_NAME_RESOLVED;
+    const atom *alone = sched_claim_name_of(p, &e[i]);
+    assert_int_equal(resolved, alone != NULL);
+    if (resolved) assert_string_equal(name, alone->str);
+    sb_free(&err);
+  }
   arena_free(a);
 }
 

@@ -223,9 +223,10 @@ typedef struct alloc_call {
 
 void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* alloc_nodesel.c: node matching (SL-6) and node-selector rendering. 1 match, 0 no, -1 parse error (err filled). */
+/* alloc_nodesel.c: node matching (SL-6). 1 match, 0 no, -1 parse error, with
+ * upstream nodeMatches' text in err: "failed to parse node selector <Go
+ * rendering of sel>: <why>". */
 int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err);
-void alloc_node_selector_render(strbuf *sb, const node_selector *sel);
 
 /* alloc_pools.c */
 int alloc_gather_pools(alloc_call *k);

@@ -126,16 +126,45 @@ static int term_matches(const node *nd, const node_selector_term *t, strbuf *err
   return ok;
 }
 
+static void render_reqs(strbuf *sb, const char *what, const node_selector_requirement_list *l) {
+  for (uint32_t i = 0; i < l->n; i++) {
+    const node_selector_requirement *r = &l->items[i];
+    sb_printf(sb, "%s{%s %s [", what, r->key ? r->key : "", r->operator_ ? r->operator_ : "");
+    for (uint32_t j = 0; j < r->values.n; j++) sb_printf(sb, "%s%s", j ? " " : "", r->values.items[j]);
+    sb_puts(sb, "]}");
+  }
+}
+
+/* Go's NodeSelector.String(), as upstream's parse errors quote it. */
+static void render_selector(strbuf *sb, const node_selector *sel) {
+  sb_puts(sb, "&NodeSelector{NodeSelectorTerms:[");
+  for (uint32_t i = 0; sel && i < sel->node_selector_terms.n; i++) {
+    sb_puts(sb, i ? " {" : "{");
+    render_reqs(sb, "MatchExpressions:", &sel->node_selector_terms.items[i].match_expressions);
+    render_reqs(sb, "MatchFields:", &sel->node_selector_terms.items[i].match_fields);
+    sb_puts(sb, "}");
+  }
+  sb_puts(sb, "]}");
+}
+
 int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err) {
   if (name && name[0]) return nd->metadata.name && !strcmp(nd->metadata.name, name);
   if (all) return 1;
   if (!sel) return 0;
   int any = 0;
-  for (uint32_t i = 0; i < sel->node_selector_terms.n; i++) {
-    int r = term_matches(nd, &sel->node_selector_terms.items[i], err);
-    if (r < 0) return -1;
-    if (r) any = 1;
+  strbuf why = STRBUF_INIT;
+  for (uint32_t i = 0; i < sel->node_selector_terms.n && any >= 0; i++) {
+    int r = term_matches(nd, &sel->node_selector_terms.items[i], &why);
+    if (r < 0) {
+      sb_puts(err, "failed to parse node selector ");
+      render_selector(err, sel);
+      sb_printf(err, ": %s", sb_str(&why));
+      any = -1;
+    } else if (r) {
+      any = 1;
+    }
   }
+  sb_free(&why);
   return any;
 }
 
@@ -146,24 +175,4 @@ bool alloc_node_selector_matches_lazily(const node_selector *sel, const node *nd
     any = term_matches(nd, &sel->node_selector_terms.items[i], &ignored) == 1;
   sb_free(&ignored);
   return any;
-}
-
-static void render_reqs(strbuf *sb, const char *what, const node_selector_requirement_list *l) {
-  for (uint32_t i = 0; i < l->n; i++) {
-    const node_selector_requirement *r = &l->items[i];
-    sb_printf(sb, "%s{%s %s [", what, r->key ? r->key : "", r->operator_ ? r->operator_ : "");
-    for (uint32_t j = 0; j < r->values.n; j++) sb_printf(sb, "%s%s", j ? " " : "", r->values.items[j]);
-    sb_puts(sb, "]}");
-  }
-}
-
-void alloc_node_selector_render(strbuf *sb, const node_selector *sel) {
-  sb_puts(sb, "&NodeSelector{NodeSelectorTerms:[");
-  for (uint32_t i = 0; sel && i < sel->node_selector_terms.n; i++) {
-    sb_puts(sb, i ? " {" : "{");
-    render_reqs(sb, "MatchExpressions:", &sel->node_selector_terms.items[i].match_expressions);
-    render_reqs(sb, "MatchFields:", &sel->node_selector_terms.items[i].match_fields);
-    sb_puts(sb, "}");
-  }
-  sb_puts(sb, "]}");
 }

@@ -3,7 +3,8 @@
  * DoesNotExist, Gt, Lt) and matchFields (metadata.name, In and NotIn with
  * one value), terms ORed and requirements ANDed; the allocator refusing a
  * selector with a malformed requirement, and kube-scheduler's lenient
- * reading where such a term matches nothing and the others still count. */
+ * reading where such a term matches nothing and the others still count;
+ * the allocator's errors for a malformed slice or device node selector. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "test_sched.h"
+#include "../../bench/alloc_fixture.h"
 #include "alloc/alloc_internal.h"
 
 static const char *node_json =
@@ -96,20 +98,38 @@ static void test_selector_cases(void **state) {
   arena_free(a);
 }
 
-/* The allocator's parse errors keep their texts. */
+/* The allocator's parse errors keep their texts, the selector rendered as
+ * Go prints it. */
 static void test_strict_messages(void **state) {
   (void)state;
   static const struct {
     const char *terms, *want;
   } msgs[] = {
-      {"[" EXPR("zone", "NotIn", "") "]", "for 'in', 'notin' operators, values set can't be empty"},
-      {"[" EXPR("zone", "Exists", "\"a\"") "]", "values set must be empty for exists and does not exist"},
-      {"[" EXPR("bad key", "Exists", "") "]", "invalid label key \"bad key\""},
-      {"[" EXPR("zone", "In", "\"-bad-\"") "]", "invalid label value: \"-bad-\""},
-      {"[" EXPR("gen", "Gt", "\"x\"") "]", "for 'Gt', 'Lt' operators, exactly one integer value is required"},
-      {"[" EXPR("zone", "Like", "\"a\"") "]", "\"Like\" is not a valid label selector operator"},
-      {"[" FIELD("metadata.uid", "In", "\"n1\"") "]", "\"metadata.uid\" is not a valid field selector key"},
-      {"[" FIELD("metadata.name", "Exists", "") "]",
+      {"[" EXPR("zone", "NotIn", "") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone NotIn []}}]}: "
+       "for 'in', 'notin' operators, values set can't be empty"},
+      {"[" EXPR("zone", "Exists", "\"a\"") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Exists [a]}}]}: "
+       "values set must be empty for exists and does not exist"},
+      {"[" EXPR("bad key", "Exists", "") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{bad key Exists []}}]}: "
+       "invalid label key \"bad key\""},
+      {"[" EXPR("zone", "In", "\"-bad-\"") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone In [-bad-]}}]}: "
+       "invalid label value: \"-bad-\""},
+      {"[" EXPR("gen", "Gt", "\"x\"") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{gen Gt [x]}}]}: "
+       "for 'Gt', 'Lt' operators, exactly one integer value is required"},
+      {"[" EXPR("zone", "Like", "\"a\"") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Like [a]}}]}: "
+       "\"Like\" is not a valid label selector operator"},
+      {"[" FIELD("metadata.uid", "In", "\"n1\"") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchFields:{metadata.uid In [n1]}}]}: "
+       "\"metadata.uid\" is not a valid field selector key"},
+      /* the first malformed term speaks; the whole selector is quoted */
+      {"[" EXPR("zone", "In", "\"a\"") "," FIELD("metadata.name", "Exists", "") "," EXPR("zone", "Like", "") "]",
+       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone In [a]}} "
+       "{MatchFields:{metadata.name Exists []}} {MatchExpressions:{zone Like []}}]}: "
        "unexpected number of value (0) for node field selector operator \"Exists\""},
   };
   arena *a = arena_new();
@@ -126,10 +146,55 @@ static void test_strict_messages(void **state) {
   arena_free(a);
 }
 
+#define ALLOC_HEAD                                                                          \
+  "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: {zone: a}}\n---\n"              \
+  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"                 \
+  "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\n" \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: slice-1}\n"           \
+  "spec:\n  driver: gpu.example.com\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 1}\n"
+#define ALLOC_CLAIM(count)                                                                 \
+  "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n" \
+  "spec:\n  devices:\n    requests:\n    - {name: r, exactly: {deviceClassName: gpu, count: " count "}}\n"
+#define BAD_SELECTOR "{nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Exists, values: [a]}]}]}"
+#define BAD_RENDERED                                                                              \
+  "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Exists [a]}}]}: " \
+  "values set must be empty for exists and does not exist"
+
+/* Where the allocator meets a malformed selector: the slice's, a device's
+ * while gathering pools, or a device's while selecting. */
+static void test_allocator_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *yaml, *want;
+  } runs[] = {
+      {ALLOC_HEAD "  nodeSelector: " BAD_SELECTOR "\n  devices:\n  - name: gpu-0\n" ALLOC_CLAIM("1"),
+       "gather pool information: failed to perform node selection for slice slice-1: " BAD_RENDERED},
+      {ALLOC_HEAD "  perDeviceNodeSelection: true\n  devices:\n  - name: gpu-0\n    nodeSelector: " BAD_SELECTOR
+                  "\n" ALLOC_CLAIM("1"),
+       "gather pool information: failed to perform node selection for device gpu-0 in slice slice-1: " BAD_RENDERED},
+      {ALLOC_HEAD "  perDeviceNodeSelection: true\n  devices:\n  - {name: gpu-0, nodeName: node-1}\n"
+                  "  - name: gpu-1\n    nodeSelector: " BAD_SELECTOR "\n" ALLOC_CLAIM("2"),
+       BAD_RENDERED},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+    alloc_fixture f;
+    assert_int_equal(alloc_fixture_load(&f, runs[i].yaml, NULL), 0);
+    alloc_index *ix = alloc_index_new(&f.in);
+    arena *out = arena_new();
+    alloc_outcome res;
+    assert_int_equal(alloc_run(ix, f.nd, f.claims, f.n_claims, NULL, out, &res), ALLOC_ERROR);
+    assert_string_equal(res.error, runs[i].want);
+    arena_free(out);
+    alloc_index_free(ix);
+    alloc_fixture_free(&f);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_selector_cases),
       cmocka_unit_test(test_strict_messages),
+      cmocka_unit_test(test_allocator_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

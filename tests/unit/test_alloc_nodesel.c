@@ -78,14 +78,19 @@ static const sel_case cases[] = {
      -1, false},
 };
 
+/* A NodeSelector with these terms (a JSON array). */
+static const node_selector *selector(arena *a, const char *terms) {
+  char json[1024];
+  snprintf(json, sizeof json, "{\"nodeSelectorTerms\":%s}", terms);
+  return decode(a, &node_selector_desc, json);
+}
+
 static void test_selector_cases(void **state) {
   (void)state;
   arena *a = arena_new();
   const node *n = decode(a, &node_desc, node_json);
-  char json[1024];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    snprintf(json, sizeof json, "{\"nodeSelectorTerms\":%s}", cases[i].terms);
-    const node_selector *sel = decode(a, &node_selector_desc, json);
+    const node_selector *sel = selector(a, cases[i].terms);
     strbuf err = STRBUF_INIT;
     int strict = alloc_node_matches(n, NULL, false, sel, &err);
     bool lenient = alloc_node_selector_matches_lazily(sel, n);
@@ -100,44 +105,43 @@ static void test_selector_cases(void **state) {
 
 /* The allocator's parse errors keep their texts, the selector rendered as
  * Go prints it. */
+#define PARSE "failed to parse node selector &NodeSelector{NodeSelectorTerms:["
 static void test_strict_messages(void **state) {
   (void)state;
   static const struct {
     const char *terms, *want;
   } msgs[] = {
       {"[" EXPR("zone", "NotIn", "") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone NotIn []}}]}: "
+       PARSE "{MatchExpressions:{zone NotIn []}}]}: "
        "for 'in', 'notin' operators, values set can't be empty"},
       {"[" EXPR("zone", "Exists", "\"a\"") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Exists [a]}}]}: "
+       PARSE "{MatchExpressions:{zone Exists [a]}}]}: "
        "values set must be empty for exists and does not exist"},
       {"[" EXPR("bad key", "Exists", "") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{bad key Exists []}}]}: "
+       PARSE "{MatchExpressions:{bad key Exists []}}]}: "
        "invalid label key \"bad key\""},
       {"[" EXPR("zone", "In", "\"-bad-\"") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone In [-bad-]}}]}: "
+       PARSE "{MatchExpressions:{zone In [-bad-]}}]}: "
        "invalid label value: \"-bad-\""},
       {"[" EXPR("gen", "Gt", "\"x\"") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{gen Gt [x]}}]}: "
+       PARSE "{MatchExpressions:{gen Gt [x]}}]}: "
        "for 'Gt', 'Lt' operators, exactly one integer value is required"},
       {"[" EXPR("zone", "Like", "\"a\"") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Like [a]}}]}: "
+       PARSE "{MatchExpressions:{zone Like [a]}}]}: "
        "\"Like\" is not a valid label selector operator"},
       {"[" FIELD("metadata.uid", "In", "\"n1\"") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchFields:{metadata.uid In [n1]}}]}: "
+       PARSE "{MatchFields:{metadata.uid In [n1]}}]}: "
        "\"metadata.uid\" is not a valid field selector key"},
       /* the first malformed term speaks; the whole selector is quoted */
       {"[" EXPR("zone", "In", "\"a\"") "," FIELD("metadata.name", "Exists", "") "," EXPR("zone", "Like", "") "]",
-       "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone In [a]}} "
+       PARSE "{MatchExpressions:{zone In [a]}} "
        "{MatchFields:{metadata.name Exists []}} {MatchExpressions:{zone Like []}}]}: "
        "unexpected number of value (0) for node field selector operator \"Exists\""},
   };
   arena *a = arena_new();
   const node *n = decode(a, &node_desc, node_json);
-  char json[1024];
   for (size_t i = 0; i < sizeof msgs / sizeof *msgs; i++) {
-    snprintf(json, sizeof json, "{\"nodeSelectorTerms\":%s}", msgs[i].terms);
-    const node_selector *sel = decode(a, &node_selector_desc, json);
+    const node_selector *sel = selector(a, msgs[i].terms);
     strbuf err = STRBUF_INIT;
     assert_int_equal(alloc_node_matches(n, NULL, false, sel, &err), -1);
     assert_string_equal(sb_str(&err), msgs[i].want);
@@ -157,7 +161,7 @@ static void test_strict_messages(void **state) {
   "spec:\n  devices:\n    requests:\n    - {name: r, exactly: {deviceClassName: gpu, count: " count "}}\n"
 #define BAD_SELECTOR "{nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Exists, values: [a]}]}]}"
 #define BAD_RENDERED                                                                              \
-  "failed to parse node selector &NodeSelector{NodeSelectorTerms:[{MatchExpressions:{zone Exists [a]}}]}: " \
+  PARSE "{MatchExpressions:{zone Exists [a]}}]}: " \
   "values set must be empty for exists and does not exist"
 
 /* Where the allocator meets a malformed selector: the slice's, a device's

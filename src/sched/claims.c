@@ -20,33 +20,38 @@ bool sched_has_finalizer(const object_meta *m, const char *f) {
 
 /* A claim entry of a Pod or a PodGroup: the claim it names itself, or the
  * template whose generated claim the owner's status records. The two kinds
- * differ only in their types and in how upstream quotes them in messages. */
+ * differ only in their types and in upstream's messages (which quote a
+ * pod's names, not a group's). */
 typedef struct claim_entry {
-  const char *kind;  /* "pod" or "PodGroup" */
-  const char *quote; /* around the names in messages: upstream quotes a pod's, not a group's */
+  bool group;
   const object_meta *owner;
   const atom *name, *claim, *template_;
-  bool recorded;          /* the owner's status has an item for this entry */
-  const atom *generated;  /* that item's resourceClaimName (NULL: intentionally not generated) */
+  bool recorded;         /* the owner's status has an item for this entry */
+  const atom *generated; /* that item's resourceClaimName (NULL: intentionally not generated) */
 } claim_entry;
 
 static sched_name_result resolve(const claim_entry *e, const char **name, strbuf *err) {
-  const char *q = e->quote, *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
+  const char *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
   if (e->claim) {
     *name = e->claim->str;
     return SCHED_NAME_RESOLVED;
   }
   if (e->template_) {
-    if (!e->recorded) {
-      sb_printf(err, "%s %s%s/%s%s: ResourceClaim not created yet", e->kind, q, ns, owner, q);
-      return SCHED_NAME_ERROR;
+    if (e->recorded && !e->generated) return SCHED_NAME_SKIP;
+    if (e->recorded) {
+      *name = e->generated->str;
+      return SCHED_NAME_RESOLVED;
     }
-    if (!e->generated) return SCHED_NAME_SKIP;
-    *name = e->generated->str;
-    return SCHED_NAME_RESOLVED;
+    if (e->group) sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", ns, owner);
+    else sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", ns, owner);
+    return SCHED_NAME_ERROR;
   }
-  sb_printf(err, "%s %s%s/%s%s, spec.resourceClaim %s%s%s: none of the supported fields are set", e->kind, q, ns, owner,
-            q, q, a_or(e->name), q);
+  if (e->group)
+    sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set", ns, owner,
+              a_or(e->name));
+  else
+    sb_printf(err, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set", ns, owner,
+              a_or(e->name));
   return SCHED_NAME_ERROR;
 }
 
@@ -84,9 +89,8 @@ const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e) {
 
 sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
                                    strbuf *err) {
-  claim_entry ce = {"pod", "\"", &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name,
-                    false, NULL};
-  ce.recorded = pod_status_claim(p, e->name, &ce.generated);
+  claim_entry ce = {false, &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
+  if (ce.template_) ce.recorded = pod_status_claim(p, e->name, &ce.generated);
   sched_name_result r = resolve(&ce, name, err);
   if (r == SCHED_NAME_RESOLVED) *check_owner = !e->resource_claim_name;
   return r;
@@ -94,9 +98,8 @@ sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, co
 
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err) {
-  claim_entry ce = {"PodGroup", "", &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name,
-                    false, NULL};
-  ce.recorded = group_status_claim(g, e->name, &ce.generated);
+  claim_entry ce = {true, &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
+  if (ce.template_) ce.recorded = group_status_claim(g, e->name, &ce.generated);
   return resolve(&ce, name, err);
 }
 

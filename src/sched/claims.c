@@ -30,23 +30,21 @@ typedef struct claim_entry {
   const atom *generated; /* that item's resourceClaimName (NULL: intentionally not generated) */
 } claim_entry;
 
-static sched_name_result resolve(const claim_entry *e, const char **name, strbuf *err) {
-  const char *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
+/* err NULL: no message. */
+static sched_name_result resolve(const claim_entry *e, const atom **name, strbuf *err) {
   if (e->claim) {
-    *name = e->claim->str;
+    *name = e->claim;
     return SCHED_NAME_RESOLVED;
   }
-  if (e->template_) {
-    if (e->recorded && !e->generated) return SCHED_NAME_SKIP;
-    if (e->recorded) {
-      *name = e->generated->str;
-      return SCHED_NAME_RESOLVED;
-    }
-    if (e->group) sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", ns, owner);
-    else sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", ns, owner);
-    return SCHED_NAME_ERROR;
+  if (e->template_ && e->recorded) {
+    *name = e->generated;
+    return e->generated ? SCHED_NAME_RESOLVED : SCHED_NAME_SKIP;
   }
-  if (e->group)
+  if (!err) return SCHED_NAME_ERROR;
+  const char *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
+  if (e->template_ && e->group) sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", ns, owner);
+  else if (e->template_) sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", ns, owner);
+  else if (e->group)
     sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set", ns, owner,
               a_or(e->name));
   else
@@ -55,52 +53,46 @@ static sched_name_result resolve(const claim_entry *e, const char **name, strbuf
   return SCHED_NAME_ERROR;
 }
 
-/* The pod's status item for entry: true when there is one, with *generated
- * its resourceClaimName. */
-static bool pod_status_claim(const pod *p, const atom *entry, const atom **generated) {
+/* The entry as resolve() sees it, with the owner's status item for it
+ * (looked up only for template entries). */
+static claim_entry pod_claim_entry(const pod *p, const pod_resource_claim *e) {
+  claim_entry ce = {false, &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
   const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
-  for (uint32_t i = 0; i < st->n; i++)
-    if (st->items[i].name == entry) {
-      *generated = st->items[i].resource_claim_name;
-      return true;
-    }
-  *generated = NULL;
-  return false;
+  for (uint32_t i = 0; ce.template_ && !ce.recorded && i < st->n; i++)
+    if (st->items[i].name == e->name) ce.recorded = true, ce.generated = st->items[i].resource_claim_name;
+  return ce;
 }
 
-static bool group_status_claim(const pod_group *g, const atom *entry, const atom **generated) {
+static claim_entry group_claim_entry(const pod_group *g, const pod_group_resource_claim *e) {
+  claim_entry ce = {true, &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
   const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
-  for (uint32_t i = 0; i < st->n; i++)
-    if (st->items[i].name == entry) {
-      *generated = st->items[i].resource_claim_name;
-      return true;
-    }
-  *generated = NULL;
-  return false;
+  for (uint32_t i = 0; ce.template_ && !ce.recorded && i < st->n; i++)
+    if (st->items[i].name == e->name) ce.recorded = true, ce.generated = st->items[i].resource_claim_name;
+  return ce;
 }
 
 const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e) {
-  if (e->resource_claim_name) return e->resource_claim_name;
-  if (!e->resource_claim_template_name) return NULL;
-  const atom *generated;
-  pod_status_claim(p, e->name, &generated);
-  return generated;
+  claim_entry ce = pod_claim_entry(p, e);
+  const atom *name = NULL;
+  return resolve(&ce, &name, NULL) == SCHED_NAME_RESOLVED ? name : NULL;
 }
 
 sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
                                    strbuf *err) {
-  claim_entry ce = {false, &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
-  if (ce.template_) ce.recorded = pod_status_claim(p, e->name, &ce.generated);
-  sched_name_result r = resolve(&ce, name, err);
-  if (r == SCHED_NAME_RESOLVED) *check_owner = !e->resource_claim_name;
+  claim_entry ce = pod_claim_entry(p, e);
+  const atom *a = NULL;
+  sched_name_result r = resolve(&ce, &a, err);
+  if (r == SCHED_NAME_RESOLVED) *name = a->str, *check_owner = !e->resource_claim_name;
   return r;
 }
 
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err) {
-  claim_entry ce = {true, &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
-  if (ce.template_) ce.recorded = group_status_claim(g, e->name, &ce.generated);
-  return resolve(&ce, name, err);
+  claim_entry ce = group_claim_entry(g, e);
+  const atom *a = NULL;
+  sched_name_result r = resolve(&ce, &a, err);
+  if (r == SCHED_NAME_RESOLVED) *name = a->str;
+  return r;
 }
 
 const owner_reference *sched_controller_owner(const object_meta *m) {

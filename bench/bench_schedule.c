@@ -8,13 +8,10 @@
  * claim (default 50 x 10, 5000 pods). Documents are parsed and admitted
  * first, outside the measurement; bench_schedule_run (the function callgrind
  * counts, see bench/schedule.sh) creates the objects in a store and runs the
- * claim controller and scheduler until idle.
+ * claim controller and scheduler until idle. The cluster itself comes from
+ * tests/unit/fixture_cluster.c, which the unit tests share.
  * usage: bench_schedule [--shape template|match|podgroup] [nodes devices pods] */
-#include "api/admission.h"
-#include "load/objects.h"
-#include "sched/loop.h"
-#include "store/store.h"
-#include "util/strbuf.h"
+#include "fixture_cluster.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,52 +25,16 @@ typedef enum { SHAPE_TEMPLATE, SHAPE_MATCH, SHAPE_PODGROUP } bench_shape;
 /* Pod capacity of a node: kubelet's default, or room for a group per device. */
 static int node_pods(bench_shape shape, int devices) { return shape == SHAPE_PODGROUP ? devices * GROUP_PODS : 110; }
 
-static void put_template(strbuf *y, bench_shape shape) {
-  sb_puts(y, "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
-             "metadata: {name: test-claim-template, namespace: perf}\nspec:\n  spec:\n    devices:\n      requests:\n");
-  int requests = shape == SHAPE_MATCH ? MATCH_REQUESTS : 1;
-  for (int r = 0; r < requests; r++) sb_printf(y, "      - name: req-%d\n        exactly: {deviceClassName: test-class}\n", r);
-  if (shape == SHAPE_MATCH) sb_puts(y, "      constraints:\n      - matchAttribute: test-driver.cdi.k8s.io/numa\n");
-  sb_puts(y, "---\n");
-}
-
-static void put_pod(strbuf *y, int p, const char *group) {
-  sb_printf(y,
-            "apiVersion: v1\nkind: Pod\nmetadata: {name: test-dra-%05d, namespace: perf, uid: 00000000-0000-4000-8000-%012d}\nspec:\n",
-            p, p);
-  if (group) sb_printf(y, "  schedulingGroup: {podGroupName: %s}\n", group);
-  sb_puts(y, "  containers:\n  - {name: pause, image: registry.k8s.io/pause:3.10, resources: {claims: [{name: resource}]}}\n"
-             "  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n");
-}
-
 static void build_yaml(strbuf *y, bench_shape shape, int nodes, int devices, int pods) {
-  sb_puts(y, "apiVersion: v1\nkind: Namespace\nmetadata: {name: perf}\n---\n"
-             "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: test-class}\n"
-             "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"test-driver.cdi.k8s.io\"'}\n---\n");
-  put_template(y, shape);
-  for (int n = 0; n < nodes; n++) {
-    sb_printf(y,
-              "apiVersion: v1\nkind: Node\nmetadata: {name: scheduler-perf-node-%04d}\n"
-              "status:\n  allocatable: {cpu: \"4\", memory: 32Gi, pods: \"%d\"}\n---\n"
-              "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: scheduler-perf-node-%04d-slice}\n"
-              "spec:\n  driver: test-driver.cdi.k8s.io\n  nodeName: scheduler-perf-node-%04d\n"
-              "  pool: {name: scheduler-perf-node-%04d, generation: 1, resourceSliceCount: 1}\n  devices:\n",
-              n, node_pods(shape, devices), n, n, n);
-    for (int d = 0; d < devices; d++) {
-      sb_printf(y, "  - name: device-%d\n", d);
-      if (shape == SHAPE_MATCH) sb_printf(y, "    attributes: {numa: {int: %d}}\n", d % 2);
-    }
-    sb_puts(y, "---\n");
-  }
+  fixture_cluster c = {nodes, devices, node_pods(shape, devices), shape == SHAPE_MATCH ? MATCH_REQUESTS : 0};
+  fixture_cluster_yaml(y, &c);
   for (int p = 0; p < pods; p++) {
-    char group[32];
-    if (shape == SHAPE_PODGROUP && p % GROUP_PODS == 0)
-      sb_printf(y,
-                "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: group-%04d, namespace: perf}\n"
-                "spec:\n  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n",
-                p / GROUP_PODS);
+    char group[32], name[32], uid[64];
     snprintf(group, sizeof group, "group-%04d", p / GROUP_PODS);
-    put_pod(y, p, shape == SHAPE_PODGROUP ? group : NULL);
+    if (shape == SHAPE_PODGROUP && p % GROUP_PODS == 0) fixture_group_yaml(y, group);
+    snprintf(name, sizeof name, "test-dra-%05d", p);
+    snprintf(uid, sizeof uid, "00000000-0000-4000-8000-%012d", p);
+    fixture_pod_yaml(y, name, uid, shape == SHAPE_PODGROUP ? group : NULL);
   }
 }
 
@@ -91,8 +52,6 @@ static int cmp_kind(const void *a, const void *b) {
   const api_object *x = *(api_object *const *)a, *y = *(api_object *const *)b;
   return (int)x->info->kind - (int)y->info->kind;
 }
-
-static int64_t fixed_clock(void *user) { return *(const int64_t *)user; }
 
 /* Creates the objects (already in kind order; the store takes them) and runs
  * the loop. Returns the number of loop steps. */
@@ -114,37 +73,15 @@ int main(int argc, char **argv) {
   int nodes = argc > 3 ? atoi(argv[1]) : shape == SHAPE_PODGROUP ? 50 : 500;
   int devices = argc > 3 ? atoi(argv[2]) : 10;
   int pods = argc > 3 ? atoi(argv[3]) : shape == SHAPE_MATCH ? 1000 : 5000;
-  strbuf y = STRBUF_INIT, err = STRBUF_INIT;
+  strbuf y = STRBUF_INIT;
   build_yaml(&y, shape, nodes, devices, pods);
-  object_set set = {0};
-  if (objects_load_buffer("bench", sb_str(&y), y.len, &set, &err)) {
-    fprintf(stderr, "%s\n", sb_str(&err));
-    return 2;
-  }
+  size_t n;
+  api_object **objs = fixture_admit(sb_str(&y), &n);
   sb_free(&y);
-  sb_free(&err);
-  admission_ctx ctx = {.now = "2026-01-01T00:00:00Z"};
-  gates_default(&ctx.gates);
-  api_object **objs = calloc(set.n, sizeof *objs);
-  size_t n = 0;
-  for (size_t i = 0; i < set.n; i++) {
-    errlist errs = {0};
-    if (!set.items[i].obj || !admit_object(&ctx, ADMIT_CREATE, set.items[i].obj, NULL, &errs)) {
-      fprintf(stderr, "object %zu refused\n", i);
-      return 2;
-    }
-    errlist_free(&errs);
-    objs[n++] = set.items[i].obj;
-    set.items[i].obj = NULL;
-  }
-  object_set_free(&set);
   qsort(objs, n, sizeof *objs, cmp_kind);
-  int64_t now = 1767225600;
-  store_options so = {.clock = fixed_clock, .clock_user = &now};
-  store *st = store_memory_open(&so);
-  sched_options opt = {.now = now};
-  gates_default(&opt.gates);
-  sched_loop *l = sched_loop_new(st, &opt);
+  int64_t now = FIXTURE_NOW;
+  store *st = fixture_store_open(&now);
+  sched_loop *l = fixture_loop_new(st, now);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   size_t steps = bench_schedule_run(st, l, objs, n);

@@ -67,6 +67,13 @@ typedef struct alloc_outcome {
   double seconds;
 } alloc_outcome;
 
+/* A NodeSelector as kube-scheduler reads a pod's required node affinity
+ * (nodeaffinity.LazyErrorNodeSelector): terms ORed, a term's expressions
+ * and fields ANDed, an empty term or one with a malformed requirement
+ * matching nothing while the other terms still count. The allocator's own
+ * node selection refuses the whole selector instead. */
+bool alloc_node_selector_matches_lazily(const node_selector *sel, const node *nd);
+
 /* Allocates claims[0..n) together on node nd (claims are taken as unallocated). */
 alloc_status alloc_run(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
                        const alloc_limits *lim, arena *out, alloc_outcome *res);

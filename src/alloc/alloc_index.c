@@ -122,11 +122,9 @@ static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m) {
   }
 }
 
-/* "ns/name", or "name" without a namespace (copied: the index keeps no
- * pointer into allocated claims, which may be replaced meanwhile). */
-static const char *claim_label(arena *a, const resource_claim *rc) {
-  const char *ns = rc->metadata.namespace_ ? rc->metadata.namespace_ : "";
-  const char *name = rc->metadata.name ? rc->metadata.name : "";
+const char *alloc_claim_label(arena *a, const object_meta *m) {
+  const char *ns = m->namespace_ ? m->namespace_ : "";
+  const char *name = m->name ? m->name : "";
   size_t nl = strlen(ns), ml = strlen(name);
   char *s = arena_alloc(a, nl + ml + 2), *p = s;
   if (nl) {
@@ -153,7 +151,8 @@ static void add_allocated(alloc_index *ix, const resource_claim *rc) {
       if (r->consumed_capacity.set) held_add_capacity(ix->a, h, &r->consumed_capacity);
     } else {
       h->exclusive = true;
-      if (!h->holder) h->holder = claim_label(ix->a, rc);
+      /* a copy: the index keeps no pointer into allocated claims, which may be replaced meanwhile */
+      if (!h->holder) h->holder = alloc_claim_label(ix->a, &rc->metadata);
     }
   }
 }

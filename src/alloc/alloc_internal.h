@@ -52,6 +52,10 @@ typedef struct alloc_idlist {
 
 void alloc_idlist_add(arena *a, alloc_idlist *l, uint32_t v);
 
+/* A claim as messages name it: "ns/name", or "name" without a namespace;
+ * a copy in a. */
+const char *alloc_claim_label(arena *a, const object_meta *m);
+
 struct alloc_index {
   arena *a;
   feature_gates gates;
@@ -186,7 +190,7 @@ typedef struct alloc_rec {
 
 typedef struct pclaim {
   const resource_claim *rc;
-  char *label; /* ns/name */
+  const char *label; /* alloc_claim_label */
   preq_group *reqs;
   uint32_t n_reqs;
   tracker *trk;
@@ -219,11 +223,10 @@ typedef struct alloc_call {
 
 void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* alloc_nodesel.c: node matching (node name, allNodes or node-affinity
- * semantics) and node-selector rendering. 1 match, 0 no, -1 parse error (err
- * filled). */
+/* alloc_nodesel.c: node matching (docs/allocator.md, 'Slices and pools'). 1 match, 0 no, -1 parse error, with
+ * upstream nodeMatches' text in err: "failed to parse node selector <Go
+ * rendering of sel>: <why>". */
 int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err);
-void alloc_node_selector_render(strbuf *sb, const node_selector *sel);
 
 /* alloc_pools.c */
 int alloc_gather_pools(alloc_call *k);

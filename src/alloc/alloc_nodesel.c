@@ -1,7 +1,8 @@
-/* alloc_nodesel.c: does a Node match a slice's or device's node selection
- * (docs/allocator.md, 'Slices and pools'): node name, allNodes, or a
- * NodeSelector with Kubernetes node-affinity semantics, where malformed
- * requirements are parse errors. */
+/* alloc_nodesel.c: the one implementation of Kubernetes NodeSelector
+ * matching (component-helpers nodeaffinity): does a Node match a slice's or
+ * device's node selection (node name, allNodes, or a NodeSelector, where a
+ * malformed requirement is a parse error), and kube-scheduler's lenient
+ * reading of a pod's required node affinity. */
 #include "alloc/alloc_internal.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -125,19 +126,6 @@ static int term_matches(const node *nd, const node_selector_term *t, strbuf *err
   return ok;
 }
 
-int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err) {
-  if (name && name[0]) return nd->metadata.name && !strcmp(nd->metadata.name, name);
-  if (all) return 1;
-  if (!sel) return 0;
-  int any = 0;
-  for (uint32_t i = 0; i < sel->node_selector_terms.n; i++) {
-    int r = term_matches(nd, &sel->node_selector_terms.items[i], err);
-    if (r < 0) return -1;
-    if (r) any = 1;
-  }
-  return any;
-}
-
 static void render_reqs(strbuf *sb, const char *what, const node_selector_requirement_list *l) {
   for (uint32_t i = 0; i < l->n; i++) {
     const node_selector_requirement *r = &l->items[i];
@@ -147,7 +135,8 @@ static void render_reqs(strbuf *sb, const char *what, const node_selector_requir
   }
 }
 
-void alloc_node_selector_render(strbuf *sb, const node_selector *sel) {
+/* Go's NodeSelector.String(), as upstream's parse errors quote it. */
+static void render_selector(strbuf *sb, const node_selector *sel) {
   sb_puts(sb, "&NodeSelector{NodeSelectorTerms:[");
   for (uint32_t i = 0; sel && i < sel->node_selector_terms.n; i++) {
     sb_puts(sb, i ? " {" : "{");
@@ -156,4 +145,34 @@ void alloc_node_selector_render(strbuf *sb, const node_selector *sel) {
     sb_puts(sb, "}");
   }
   sb_puts(sb, "]}");
+}
+
+int alloc_node_matches(const node *nd, const char *name, bool all, const node_selector *sel, strbuf *err) {
+  if (name && name[0]) return nd->metadata.name && !strcmp(nd->metadata.name, name);
+  if (all) return 1;
+  if (!sel) return 0;
+  int any = 0;
+  strbuf why = STRBUF_INIT;
+  for (uint32_t i = 0; i < sel->node_selector_terms.n && any >= 0; i++) {
+    int r = term_matches(nd, &sel->node_selector_terms.items[i], &why);
+    if (r < 0) {
+      sb_puts(err, "failed to parse node selector ");
+      render_selector(err, sel);
+      sb_printf(err, ": %s", sb_str(&why));
+      any = -1;
+    } else if (r) {
+      any = 1;
+    }
+  }
+  sb_free(&why);
+  return any;
+}
+
+bool alloc_node_selector_matches_lazily(const node_selector *sel, const node *nd) {
+  bool any = false;
+  strbuf ignored = STRBUF_INIT;
+  for (uint32_t i = 0; i < sel->node_selector_terms.n && !any; i++)
+    any = term_matches(nd, &sel->node_selector_terms.items[i], &ignored) == 1;
+  sb_free(&ignored);
+  return any;
 }

@@ -24,24 +24,16 @@ static int slice_relevant(alloc_call *k, const alloc_slice *sl) {
   int r = 0;
   if (sl->has_node_name || (sp->all_nodes_set && sp->all_nodes) || sp->node_selector) {
     r = alloc_node_matches(k->nd, sp->node_name, sp->all_nodes_set && sp->all_nodes, sp->node_selector, &e);
-    if (r < 0) {
-      strbuf sel = STRBUF_INIT;
-      alloc_node_selector_render(&sel, sp->node_selector);
-      alloc_errf(k, "gather pool information: failed to perform node selection for slice %s: failed to parse node selector %s: %s",
-                 slice_name(sl), sb_str(&sel), sb_str(&e));
-      sb_free(&sel);
-    }
+    if (r < 0)
+      alloc_errf(k, "gather pool information: failed to perform node selection for slice %s: %s", slice_name(sl),
+                 sb_str(&e));
   } else if (sp->per_device_node_selection_set && sp->per_device_node_selection) {
     for (uint32_t i = 0; i < sl->n_devs && r == 0; i++) {
       const device *d = sl->devs[i].d;
       r = alloc_node_matches(k->nd, d->node_name, d->all_nodes_set && d->all_nodes, d->node_selector, &e);
-      if (r < 0) {
-        strbuf sel = STRBUF_INIT;
-        alloc_node_selector_render(&sel, d->node_selector);
-        alloc_errf(k, "gather pool information: failed to perform node selection for device %s in slice %s: failed to parse node selector %s: %s",
-                   sl->devs[i].name->str, slice_name(sl), sb_str(&sel), sb_str(&e));
-        sb_free(&sel);
-      }
+      if (r < 0)
+        alloc_errf(k, "gather pool information: failed to perform node selection for device %s in slice %s: %s",
+                   sl->devs[i].name->str, slice_name(sl), sb_str(&e));
     }
   }
   sb_free(&e);

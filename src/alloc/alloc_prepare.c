@@ -7,16 +7,6 @@
 
 static const char *own(const atom *a) { return a ? a->str : ""; }
 
-/* "namespace/name", or "name" without a namespace. */
-static char *claim_label(arena *a, const object_meta *m) {
-  const char *ns = m->namespace_ ? m->namespace_ : "", *name = m->name ? m->name : "";
-  size_t nl = strlen(ns), ml = strlen(name);
-  char *s = arena_alloc(a, nl + ml + 2), *p = s;
-  if (nl) memcpy(p, ns, nl), p += nl, *p++ = '/';
-  memcpy(p, name, ml + 1);
-  return s;
-}
-
 static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_request *ex,
                        const device_sub_request *sub) {
   const device_selector_list *sels = ex ? &ex->selectors : &sub->selectors;
@@ -180,8 +170,7 @@ int alloc_prepare_claims(alloc_call *k, const resource_claim *const *claims, siz
   for (uint32_t c = 0; c < n; c++) {
     pclaim *pc = &k->claims[c];
     pc->rc = claims[c];
-    const object_meta *m = &claims[c]->metadata;
-    pc->label = claim_label(k->a, m);
+    pc->label = alloc_claim_label(k->a, &claims[c]->metadata);
     if (prepare_claim(k, pc) < 0) return -1;
   }
   return 0;

@@ -174,12 +174,7 @@ static int select_stage(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet)
   strbuf e = STRBUF_INIT;
   const device *d = dv->d;
   s = alloc_node_matches(k->nd, d->node_name, d->all_nodes_set && d->all_nodes, d->node_selector, &e);
-  if (s < 0 && !quiet) {
-    strbuf sel = STRBUF_INIT;
-    alloc_node_selector_render(&sel, d->node_selector);
-    alloc_errf(k, "failed to parse node selector %s: %s", sb_str(&sel), sb_str(&e));
-    sb_free(&sel);
-  }
+  if (s < 0 && !quiet) alloc_errf(k, "%s", sb_str(&e));
   sb_free(&e);
   return s < 0 ? -1 : s ? SELECT_PASSED : SELECT_NODE;
 }

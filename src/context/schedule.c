@@ -4,6 +4,7 @@
  * where a pod stands afterwards. */
 #include "context/context.h"
 #include "context/result.h"
+#include "sched/claims.h"
 #include "sched/loop.h"
 #include <string.h>
 
@@ -26,16 +27,6 @@ dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   return DRA_OK;
 }
 
-/* The name of the claim a pod's entry refers to: its own, or the one made
- * for it from a template; NULL when there is none yet. */
-static const atom *claim_name_of(const pod *p, const pod_resource_claim *entry) {
-  if (entry->resource_claim_name) return entry->resource_claim_name;
-  for (uint32_t i = 0; i < p->status.resource_claim_statuses.n; i++)
-    if (p->status.resource_claim_statuses.items[i].name == entry->name)
-      return p->status.resource_claim_statuses.items[i].resource_claim_name;
-  return NULL;
-}
-
 static void add_if_allocated(dra_ctx *ctx, const char *ns, const atom *claim, dra_result *r) {
   store_obj *o = NULL;
   if (!claim || store_get(ctx->objects, KIND_RESOURCE_CLAIM, ns, claim->str, &o) != STORE_OK) return;
@@ -56,7 +47,7 @@ dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *
   const pod_resource_claim_list *entries = &p->spec.resource_claims;
   const pod_extended_resource_claim_status *extended = p->status.extended_resource_claim_status;
   dra_result *r = dra_result_new(entries->n + 1, p->spec.node_name && *p->spec.node_name ? p->spec.node_name : NULL);
-  for (uint32_t i = 0; i < entries->n; i++) add_if_allocated(ctx, ns, claim_name_of(p, &entries->items[i]), r);
+  for (uint32_t i = 0; i < entries->n; i++) add_if_allocated(ctx, ns, sched_claim_name_of(p, &entries->items[i]), r);
   if (extended) add_if_allocated(ctx, ns, extended->resource_claim_name, r);
   dra_result_seal(r);
   store_obj_unref(o);

@@ -1,5 +1,5 @@
-/* claims.c: the k8s.io/dynamic-resource-allocation/resourceclaim rules; see
- * claims.h. */
+/* claims.c: the k8s.io/dynamic-resource-allocation/resourceclaim rules (claim names, IsForPod,
+ * IsReservedForPod) for Pods and PodGroups; see claims.h. */
 #include "sched/claims.h"
 #include <string.h>
 
@@ -18,52 +18,81 @@ bool sched_has_finalizer(const object_meta *m, const char *f) {
   return false;
 }
 
-sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
-                                   strbuf *err) {
-  if (e->resource_claim_name) {
-    *name = e->resource_claim_name->str;
-    *check_owner = false;
+/* A claim entry of a Pod or a PodGroup: the claim it names itself, or the
+ * template whose generated claim the owner's status records. The two kinds
+ * differ only in their types and in upstream's messages (which quote a
+ * pod's names, not a group's). */
+typedef struct claim_entry {
+  bool group;
+  const object_meta *owner;
+  const atom *name, *claim, *template_;
+  bool recorded;         /* the owner's status has an item for this entry */
+  const atom *generated; /* that item's resourceClaimName (NULL: intentionally not generated) */
+} claim_entry;
+
+/* err NULL: no message. */
+static sched_name_result resolve(const claim_entry *e, const atom **name, strbuf *err) {
+  if (e->claim) {
+    *name = e->claim;
     return SCHED_NAME_RESOLVED;
   }
-  if (e->resource_claim_template_name) {
-    const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
-    for (uint32_t i = 0; i < st->n; i++) {
-      if (st->items[i].name != e->name) continue;
-      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
-      *name = st->items[i].resource_claim_name->str;
-      *check_owner = true;
-      return SCHED_NAME_RESOLVED;
-    }
-    sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", s_or(p->metadata.namespace_),
-              s_or(p->metadata.name));
-    return SCHED_NAME_ERROR;
+  if (e->template_ && e->recorded) {
+    *name = e->generated;
+    return e->generated ? SCHED_NAME_RESOLVED : SCHED_NAME_SKIP;
   }
-  sb_printf(err, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
-            s_or(p->metadata.namespace_), s_or(p->metadata.name), a_or(e->name));
+  if (!err) return SCHED_NAME_ERROR;
+  const char *ns = s_or(e->owner->namespace_), *owner = s_or(e->owner->name);
+  if (e->template_ && e->group) sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", ns, owner);
+  else if (e->template_) sb_printf(err, "pod \"%s/%s\": ResourceClaim not created yet", ns, owner);
+  else if (e->group)
+    sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set", ns, owner,
+              a_or(e->name));
+  else
+    sb_printf(err, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set", ns, owner,
+              a_or(e->name));
   return SCHED_NAME_ERROR;
+}
+
+/* The entry as resolve() sees it, with the owner's status item for it
+ * (looked up only for template entries). */
+static claim_entry pod_claim_entry(const pod *p, const pod_resource_claim *e) {
+  claim_entry ce = {false, &p->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
+  const pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
+  for (uint32_t i = 0; ce.template_ && !ce.recorded && i < st->n; i++)
+    if (st->items[i].name == e->name) ce.recorded = true, ce.generated = st->items[i].resource_claim_name;
+  return ce;
+}
+
+static claim_entry group_claim_entry(const pod_group *g, const pod_group_resource_claim *e) {
+  claim_entry ce = {true, &g->metadata, e->name, e->resource_claim_name, e->resource_claim_template_name, false, NULL};
+  const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
+  for (uint32_t i = 0; ce.template_ && !ce.recorded && i < st->n; i++)
+    if (st->items[i].name == e->name) ce.recorded = true, ce.generated = st->items[i].resource_claim_name;
+  return ce;
+}
+
+const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e) {
+  claim_entry ce = pod_claim_entry(p, e);
+  const atom *name = NULL;
+  return resolve(&ce, &name, NULL) == SCHED_NAME_RESOLVED ? name : NULL;
+}
+
+sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
+                                   strbuf *err) {
+  claim_entry ce = pod_claim_entry(p, e);
+  const atom *a = NULL;
+  sched_name_result r = resolve(&ce, &a, err);
+  if (r == SCHED_NAME_RESOLVED) *name = a->str, *check_owner = !e->resource_claim_name;
+  return r;
 }
 
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err) {
-  if (e->resource_claim_name) {
-    *name = e->resource_claim_name->str;
-    return SCHED_NAME_RESOLVED;
-  }
-  if (e->resource_claim_template_name) {
-    const pod_group_resource_claim_status_list *st = &g->status.resource_claim_statuses;
-    for (uint32_t i = 0; i < st->n; i++) {
-      if (st->items[i].name != e->name) continue;
-      if (!st->items[i].resource_claim_name) return SCHED_NAME_SKIP;
-      *name = st->items[i].resource_claim_name->str;
-      return SCHED_NAME_RESOLVED;
-    }
-    sb_printf(err, "PodGroup %s/%s: ResourceClaim not created yet", s_or(g->metadata.namespace_),
-              s_or(g->metadata.name));
-    return SCHED_NAME_ERROR;
-  }
-  sb_printf(err, "PodGroup %s/%s, spec.resourceClaim %s: none of the supported fields are set",
-            s_or(g->metadata.namespace_), s_or(g->metadata.name), a_or(e->name));
-  return SCHED_NAME_ERROR;
+  claim_entry ce = group_claim_entry(g, e);
+  const atom *a = NULL;
+  sched_name_result r = resolve(&ce, &a, err);
+  if (r == SCHED_NAME_RESOLVED) *name = a->str;
+  return r;
 }
 
 const owner_reference *sched_controller_owner(const object_meta *m) {

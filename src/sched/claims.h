@@ -24,6 +24,11 @@ typedef enum {
 /* Name(pod, entry). *check_owner tells whether the claim must be for the pod. */
 sched_name_result sched_claim_name(const pod *p, const pod_resource_claim *e, const char **name, bool *check_owner,
                                    strbuf *err);
+/* The name sched_claim_name resolves, without the message: the entry's
+ * resourceClaimName, or the claim generated from its template as the pod's
+ * status records it; NULL when there is none (not created yet, not
+ * generated on purpose, or neither field set). */
+const atom *sched_claim_name_of(const pod *p, const pod_resource_claim *e);
 /* NameFromPodGroup(group, entry). */
 sched_name_result sched_group_claim_name(const pod_group *g, const pod_group_resource_claim *e, const char **name,
                                          strbuf *err);

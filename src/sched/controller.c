@@ -241,11 +241,8 @@ static void sync_pod(sched_loop *l, const char *ns, const char *name) {
   if (p && p->spec.node_name && *p->spec.node_name) {
     for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
       const pod_resource_claim *e = &p->spec.resource_claims.items[i];
-      const char *claim_name;
-      bool check_owner;
-      sb_truncate(&err, 0);
-      if (sched_claim_name(p, e, &claim_name, &check_owner, &err) == SCHED_NAME_RESOLVED)
-        reserve_for_bound_pod(l, p, g, e, claim_name);
+      const atom *claim_name = sched_claim_name_of(p, e);
+      if (claim_name) reserve_for_bound_pod(l, p, g, e, claim_name->str);
     }
   }
   sb_free(&err);

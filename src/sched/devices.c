@@ -250,6 +250,11 @@ static void clear_slices(void *ctx, void *v) {
   nd->slices.n = 0;
 }
 
+/* "driver/pool", the pool a slice belongs to. */
+static const char *pool_key(strbuf *sb, const resource_slice *s) {
+  return sched_key(sb, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
+}
+
 static void refresh_topology(sched_loop *l) {
   sched_devices *d = l->devices;
   if (!d->topo_dirty) return;
@@ -270,8 +275,7 @@ static void refresh_topology(sched_loop *l) {
   d->no_execute = false;
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
-    const char *key = sched_key(&keybuf, "", s->spec.driver ? s->spec.driver->str : "",
-                                s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *key = pool_key(&keybuf, s);
     for (uint32_t j = 0; j < s->spec.devices.n; j++)
       for (uint32_t t = 0; t < s->spec.devices.items[j].taints.n; t++) {
         const char *e = s->spec.devices.items[j].taints.items[t].effect;
@@ -284,8 +288,7 @@ static void refresh_topology(sched_loop *l) {
   }
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
-    const char *key = sched_key(&keybuf, "", s->spec.driver ? s->spec.driver->str : "",
-                                s->spec.pool.name ? s->spec.pool.name->str : "");
+    const char *key = pool_key(&keybuf, s);
     const char *node = strmap_get(&pool_node, key);
     if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
     else vec_push(&d->shared_slices, d->slices.items[i]);

@@ -46,8 +46,6 @@ typedef struct sched_node_usage {
 /* Sets usage->max_pods from the node. */
 void sched_node_capacity(const node *n, sched_node_usage *usage);
 
-/* node selector terms (ORed; expressions and fields ANDed). */
-bool sched_node_selector_matches(const node_selector *sel, const node *n);
 /* spec.nodeSelector and required node affinity. */
 bool sched_pod_affinity_matches(const pod *p, const node *n);
 /* Toleration semantics shared by node taints and device taints. */

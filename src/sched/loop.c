@@ -63,6 +63,19 @@ store_status sched_update(sched_loop *l, api_object *obj) {
 
 /* ---- pods waiting and pods to try ---- */
 
+static void free_parked(void *v) {
+  sched_parked *pk = v;
+  free(pk->key);
+  free(pk->explain);
+  free(pk);
+}
+
+/* Forgets that the pod with this key waits (if it does). */
+static void unpark(sched_loop *l, const char *key) {
+  sched_parked *pk = strmap_remove(&l->parked, key);
+  if (pk) free_parked(pk);
+}
+
 static bool pod_pending(const pod *p) {
   return !(p->spec.node_name && *p->spec.node_name) && !p->metadata.deletion_timestamp && !sched_pod_is_done(p);
 }
@@ -70,12 +83,7 @@ static bool pod_pending(const pod *p) {
 void sched_enqueue_pod(sched_loop *l, const store_obj *o) {
   const pod *p = o->object->typed;
   char *k = obj_key(&p->metadata);
-  sched_parked *pk = strmap_remove(&l->parked, k);
-  if (pk) {
-    free(pk->key);
-    free(pk->explain);
-    free(pk);
-  }
+  unpark(l, k);
   sched_podq_push(&l->active, k, p->spec.priority, o->created_rv);
   free(k);
 }
@@ -89,11 +97,7 @@ void sched_park(sched_loop *l, const store_obj *o, char *explain) {
   pk->claim_statuses = p->status.resource_claim_statuses.n;
   pk->explain = explain;
   sched_parked *old = strmap_put(&l->parked, pk->key, pk);
-  if (old) {
-    free(old->key);
-    free(old->explain);
-    free(old);
-  }
+  if (old) free_parked(old);
 }
 
 typedef struct wake_ctx {
@@ -124,9 +128,7 @@ static void wake(sched_loop *l, const char *ns) {
     sched_parked *pk = w.hits[i];
     strmap_remove(&l->parked, pk->key);
     sched_podq_push(&l->active, pk->key, pk->priority, pk->order);
-    free(pk->key);
-    free(pk->explain);
-    free(pk);
+    free_parked(pk);
   }
   free(w.hits);
 }
@@ -216,16 +218,12 @@ static void count_pod(sched_loop *l, const pod *p, bool gone) {
 static bool bound_pod_unreserved(sched_loop *l, const pod *p) {
   bool workload = gate_on(&l->opt.gates, GATE_WORKLOAD_RESOURCE_CLAIMS), found = false;
   for (uint32_t i = 0; i < p->spec.resource_claims.n && !found; i++) {
-    const char *name;
-    bool check;
-    strbuf err = STRBUF_INIT;
-    if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED) {
-      store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, p->metadata.namespace_, name);
-      const resource_claim *c = co ? co->object->typed : NULL;
-      found = c && c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload);
-      store_obj_unref(co);
-    }
-    sb_free(&err);
+    const atom *name = sched_claim_name_of(p, &p->spec.resource_claims.items[i]);
+    if (!name) continue;
+    store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, p->metadata.namespace_, name->str);
+    const resource_claim *c = co ? co->object->typed : NULL;
+    found = c && c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload);
+    store_obj_unref(co);
   }
   return found;
 }
@@ -254,12 +252,8 @@ static void on_pod(sched_loop *l, const store_event *ev) {
     if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
       /* its claims may be released now */
       for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
-        const char *name;
-        bool check;
-        strbuf err = STRBUF_INIT;
-        if (sched_claim_name(p, &p->spec.resource_claims.items[i], &name, &check, &err) == SCHED_NAME_RESOLVED)
-          push_ctrl(l, "claim:", p->metadata.namespace_, name);
-        sb_free(&err);
+        const atom *name = sched_claim_name_of(p, &p->spec.resource_claims.items[i]);
+        if (name) push_ctrl(l, "claim:", p->metadata.namespace_, name->str);
       }
       const pod_extended_resource_claim_status *x = p->status.extended_resource_claim_status;
       if (x && x->resource_claim_name) push_ctrl(l, "claim:", p->metadata.namespace_, x->resource_claim_name->str);
@@ -268,12 +262,7 @@ static void on_pod(sched_loop *l, const store_event *ev) {
   }
   if (gone || !pod_pending(p)) {
     char *k = obj_key(&p->metadata);
-    sched_parked *pk = strmap_remove(&l->parked, k);
-    if (pk) {
-      free(pk->key);
-      free(pk->explain);
-      free(pk);
-    }
+    unpark(l, k);
     free(k);
     return;
   }
@@ -450,13 +439,6 @@ void sched_loop_explain(sched_loop *l, strbuf *out) {
       sb_puts(out, w.hits[i]->explain);
     }
   free(w.hits);
-}
-
-static void free_parked(void *v) {
-  sched_parked *pk = v;
-  free(pk->key);
-  free(pk->explain);
-  free(pk);
 }
 
 static void free_usage(void *v) {

@@ -6,6 +6,7 @@
  * one (otherwise the first node that fits wins and the scan stops); reserve
  * and bind (reserve.c). A pod that does not fit is parked with kube-
  * scheduler's message until the cluster changes. */
+#include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/cycle.h"
@@ -223,7 +224,8 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     bool ok = true;
     for (size_t i = 0; i < cy->n_claims; i++) {
       const allocation_result *a = cy->claims[i].c->status.allocation;
-      if (a && a->node_selector && !sched_node_selector_matches(a->node_selector, nd)) sc->unavailable[i] = true, ok = false;
+      if (a && a->node_selector && !alloc_node_selector_matches_lazily(a->node_selector, nd))
+        sc->unavailable[i] = true, ok = false;
     }
     if (!ok) {
       sched_histogram_add(&sc->hist, REASON_NOT_AVAILABLE);

@@ -50,6 +50,63 @@ static void test_claim_name(void **state) {
   arena_free(a);
 }
 
+/* The name alone: what sched_claim_name resolves, NULL otherwise. */
+static void test_claim_name_of(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  const pod *p = decode(a, &pod_desc, pod_json);
+  const pod_resource_claim *e = p->spec.resource_claims.items;
+  assert_string_equal(sched_claim_name_of(p, &e[0])->str, "shared");
+  assert_string_equal(sched_claim_name_of(p, &e[1])->str, "p-tmpl-abcde");
+  assert_null(sched_claim_name_of(p, &e[2]));
+  assert_null(sched_claim_name_of(p, &e[3]));
+  assert_null(sched_claim_name_of(p, &e[4]));
+  for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
+    const char *name = NULL;
+    bool check;
+    strbuf err = STRBUF_INIT;
+    bool resolved = sched_claim_name(p, &e[i], &name, &check, &err) == SCHED_NAME_RESOLVED;
+    const atom *alone = sched_claim_name_of(p, &e[i]);
+    assert_int_equal(resolved, alone != NULL);
+    if (resolved) assert_string_equal(name, alone->str);
+    sb_free(&err);
+  }
+  arena_free(a);
+}
+
+/* NameFromPodGroup: the same rules as for a pod, but upstream does not quote
+ * the group's names. */
+static void test_group_claim_name(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  const pod_group *g = decode(
+      a, &pod_group_desc,
+      "{\"metadata\":{\"name\":\"g\",\"namespace\":\"ns\"},\"spec\":{\"resourceClaims\":["
+      "{\"name\":\"byname\",\"resourceClaimName\":\"shared\"},"
+      "{\"name\":\"tmpl\",\"resourceClaimTemplateName\":\"t\"},"
+      "{\"name\":\"skipped\",\"resourceClaimTemplateName\":\"t\"},"
+      "{\"name\":\"later\",\"resourceClaimTemplateName\":\"t\"},"
+      "{\"name\":\"empty\"}]},"
+      "\"status\":{\"resourceClaimStatuses\":[{\"name\":\"tmpl\",\"resourceClaimName\":\"g-tmpl-abcde\"},"
+      "{\"name\":\"skipped\"}]}}");
+  const pod_group_resource_claim *e = g->spec.resource_claims.items;
+  const char *name = NULL;
+  strbuf err = STRBUF_INIT;
+  assert_int_equal(sched_group_claim_name(g, &e[0], &name, &err), SCHED_NAME_RESOLVED);
+  assert_string_equal(name, "shared");
+  assert_int_equal(sched_group_claim_name(g, &e[1], &name, &err), SCHED_NAME_RESOLVED);
+  assert_string_equal(name, "g-tmpl-abcde");
+  assert_int_equal(sched_group_claim_name(g, &e[2], &name, &err), SCHED_NAME_SKIP);
+  assert_int_equal(err.len, 0);
+  assert_int_equal(sched_group_claim_name(g, &e[3], &name, &err), SCHED_NAME_ERROR);
+  assert_string_equal(sb_str(&err), "PodGroup ns/g: ResourceClaim not created yet");
+  sb_truncate(&err, 0);
+  assert_int_equal(sched_group_claim_name(g, &e[4], &name, &err), SCHED_NAME_ERROR);
+  assert_string_equal(sb_str(&err), "PodGroup ns/g, spec.resourceClaim empty: none of the supported fields are set");
+  sb_free(&err);
+  arena_free(a);
+}
+
 static void test_is_for_pod(void **state) {
   (void)state;
   arena *a = arena_new();
@@ -106,6 +163,8 @@ static void test_reserved_and_group_match(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_claim_name),
+      cmocka_unit_test(test_claim_name_of),
+      cmocka_unit_test(test_group_claim_name),
       cmocka_unit_test(test_is_for_pod),
       cmocka_unit_test(test_reserved_and_group_match),
   };

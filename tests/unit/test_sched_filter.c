@@ -99,12 +99,24 @@ static void test_node_filters(void **state) {
   assert_string_equal(only_reason(elsewhere, n, &empty), SCHED_REASON_AFFINITY);
   const pod *named = decode(a, &pod_desc, "{\"spec\":{\"nodeName\":\"n9\"}}");
   assert_string_equal(only_reason(named, cordoned, &empty), SCHED_REASON_UNSCHEDULABLE);
-  const pod *affinity = decode(a, &pod_desc,
-                               "{\"spec\":{\"tolerations\":[{\"operator\":\"Exists\"}],\"affinity\":{\"nodeAffinity\":"
-                               "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":["
-                               "{\"matchExpressions\":[{\"key\":\"gen\",\"operator\":\"Gt\",\"values\":[\"6\"]}]},"
-                               "{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}}}}");
+#define AFFINITY(terms)                                                                              \
+  "{\"spec\":{\"tolerations\":[{\"operator\":\"Exists\"}],\"affinity\":{\"nodeAffinity\":"                  \
+  "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[" terms "]}}}}}"
+  const pod *affinity =
+      decode(a, &pod_desc,
+             AFFINITY("{\"matchExpressions\":[{\"key\":\"gen\",\"operator\":\"Gt\",\"values\":[\"6\"]}]},"
+                      "{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}"));
   assert_string_equal(only_reason(affinity, n, &empty), "ok");
+  /* kube-scheduler passes over a term that does not parse (NotIn without
+   * values), but such a term alone matches nothing */
+  const pod *lenient =
+      decode(a, &pod_desc,
+             AFFINITY("{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\"}]},"
+                      "{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\"]}]}"));
+  assert_string_equal(only_reason(lenient, n, &empty), "ok");
+  const pod *malformed =
+      decode(a, &pod_desc, AFFINITY("{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\"}]}"));
+  assert_string_equal(only_reason(malformed, n, &empty), SCHED_REASON_AFFINITY);
   arena_free(a);
 }
 

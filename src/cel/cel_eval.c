@@ -72,32 +72,59 @@ static bool interrupted(cel_eval *ev, cel_val *err) {
   return true;
 }
 
+/* Errors of a select or index that finds nothing, worded as cel-go's
+ * interpreter words them (interpreter/attributes.go qualifiers,
+ * common/types/list.go and map.go): a qualifier of a kind it cannot use
+ * names its Go type. */
+static cel_val bad_qualifier(const cel_val *k) {
+  const char *go = k->kind == V_LIST ? "*types.baseList" : k->kind == V_MAP ? "*types.baseMap" : cel_val_go_type(k);
+  return cel_err("invalid qualifier type: %s", go);
+}
+
 static cel_val select_field(const cel_val *t, const char *field, size_t flen) {
-  if (t->kind != V_MAP) return cel_err("type '%s' does not support field selection", cel_val_type_name(t));
-  cel_val key = cel_string(field, flen), out;
-  if (cel_map_find(t, &key, &out)) return out;
+  if (t->kind == V_LIST) return cel_err("unsupported index type 'string' in list");
+  if (t->kind == V_MAP) {
+    cel_val key = cel_string(field, flen), out;
+    if (cel_map_find(t, &key, &out)) return out;
+  }
   return cel_err("no such key: %.*s", (int)flen, field);
 }
 
 static cel_val index_value(const cel_val *t, const cel_val *k) {
   if (t->kind == V_LIST) {
     int64_t i;
+    char buf[64];
     if (k->kind == V_INT) i = k->i;
-    else if (k->kind == V_UINT) i = k->u > INT64_MAX ? -1 : (int64_t)k->u;
-    else if (k->kind == V_DOUBLE && k->d == (double)(int64_t)k->d) i = (int64_t)k->d;
-    else return cel_no_overload();
+    else if (k->kind == V_UINT) {
+      if (k->u > INT64_MAX) return cel_err("unsupported index value %llu in list", (unsigned long long)k->u);
+      i = (int64_t)k->u;
+    } else if (k->kind == V_DOUBLE) {
+      if (!(k->d > -9223372036854775808.0 && k->d < 9223372036854775808.0) || k->d != (double)(int64_t)k->d) {
+        cel_format_double(k->d, buf, sizeof buf);
+        return cel_err("unsupported index value %s in list", buf);
+      }
+      i = (int64_t)k->d;
+    } else if (k->kind == V_STRING || k->kind == V_BOOL) {
+      return cel_err("unsupported index type '%s' in list", cel_val_type_name(k));
+    } else {
+      return bad_qualifier(k);
+    }
     if (i < 0 || (uint64_t)i >= t->len) return cel_err("index out of bounds: %lld", (long long)i);
     return cel_list_at(t, (size_t)i);
   }
   if (t->kind == V_MAP) {
     cel_val out;
+    char buf[64];
     if (cel_map_find(t, k, &out)) return out;
     if (k->kind == V_STRING) return cel_err("no such key: %.*s", (int)k->len, k->s);
     if (k->kind == V_INT) return cel_err("no such key: %lld", (long long)k->i);
     if (k->kind == V_UINT) return cel_err("no such key: %llu", (unsigned long long)k->u);
     if (k->kind == V_BOOL) return cel_err("no such key: %s", k->b ? "true" : "false");
-    if (k->kind == V_DOUBLE) return cel_err("no such key: %g", k->d);
-    return cel_err("no such key");
+    if (k->kind == V_DOUBLE) {
+      cel_format_double(k->d, buf, sizeof buf);
+      return cel_err("no such key: %s", buf);
+    }
+    return bad_qualifier(k);
   }
   return cel_no_overload();
 }
@@ -479,7 +506,7 @@ EV(ev_const) {
 
 EV(ev_ident) {
   cel_eval_charge(ev, 1);
-  if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute: %s", n->name);
+  if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute(s): %s", n->name);
   return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
 }
 

@@ -116,6 +116,10 @@ int cel_compare(const cel_val *a, const cel_val *b, bool *ok);
 const cel_type *cel_val_type(const cel_val *v);
 const char *cel_val_type_name(const cel_val *v);  /* "int", "list", "kubernetes.Semver" */
 const char *cel_val_go_type(const cel_val *v);    /* "types.Int", "cel.Semver" */
+/* string(double): Go's strconv.FormatFloat(d, 'g', -1, 64), as cel-go prints doubles. */
+size_t cel_format_double(double d, char *buf, size_t n);
+/* Go's %q (strconv.Quote) of s[0..n). */
+void cel_go_quote(strbuf *sb, const char *s, size_t n);
 size_t cel_val_size(const cel_val *v);            /* size in cost units */
 size_t cel_utf8_len(const char *s, size_t n);
 bool cel_utf8_valid(const char *s, size_t n);

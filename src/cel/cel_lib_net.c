@@ -15,40 +15,93 @@ typedef struct ipaddr {
 #define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
 #define UNUSED (void)ev, (void)n
 
-static bool parse_ip(const char *s, size_t len, ipaddr *out) {
+/* How a text fails as an address: k8s.io/apiserver's library/ip.go
+ * (parseIPAddr) refuses zones and IPv4-mapped IPv6 addresses after Go's
+ * netip.ParseAddr accepted them, each with its own message. */
+typedef enum { IP_OK, IP_BAD, IP_ZONE, IP_MAPPED } ip_status;
+
+static ip_status parse_ip_status(const char *s, size_t len, ipaddr *out) {
   char buf[64];
-  if (len == 0 || len >= sizeof buf) return false;
+  if (len == 0 || len >= sizeof buf || memchr(s, 0, len)) return IP_BAD;
   memcpy(buf, s, len);
   buf[len] = 0;
   memset(out, 0, sizeof *out);
   if (strchr(buf, ':')) {
-    if (strchr(buf, '%') || strchr(buf, '.')) return false; /* zones, IPv4-mapped/embedded forms */
-    if (inet_pton(AF_INET6, buf, out->b) != 1) return false;
+    char *zone = strchr(buf, '%');
+    bool zoned = zone != NULL;
+    if (zone) {
+      if (!zone[1]) return IP_BAD; /* netip: zone must be a non-empty string */
+      *zone = 0;
+    }
+    const char *dot = strchr(buf, '.');
+    if (dot) {
+      /* an embedded dotted quad ends the address, with no leading zeros */
+      const char *q = strrchr(buf, ':') + 1;
+      for (const char *p = q; *p; p++)
+        if (*p == '0' && (p == q || p[-1] == '.') && p[1] >= '0' && p[1] <= '9') return IP_BAD;
+    }
+    if (inet_pton(AF_INET6, buf, out->b) != 1) return IP_BAD;
     out->family = 6;
-    return true;
+    if (zoned) return IP_ZONE;
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (!memcmp(out->b, mapped, sizeof mapped)) return IP_MAPPED;
+    return IP_OK;
   }
   /* reject leading zeros as Go's netip does */
   for (const char *p = buf; *p; p++)
-    if (*p == '0' && (p == buf || p[-1] == '.') && p[1] >= '0' && p[1] <= '9') return false;
-  if (inet_pton(AF_INET, buf, out->b) != 1) return false;
+    if (*p == '0' && (p == buf || p[-1] == '.') && p[1] >= '0' && p[1] <= '9') return IP_BAD;
+  if (inet_pton(AF_INET, buf, out->b) != 1) return IP_BAD;
   out->family = 4;
-  return true;
+  return IP_OK;
 }
 
-static bool parse_cidr(const char *s, size_t len, ipaddr *out) {
+static bool parse_ip(const char *s, size_t len, ipaddr *out) { return parse_ip_status(s, len, out) == IP_OK; }
+
+/* library/ip.go's messages; the text is quoted as Go's %q does. The detail
+ * after ParseAddr(...) is Go's netip.ParseAddr's own, which dra does not
+ * reproduce: it always says "unable to parse IP". */
+static cel_val ip_error(ip_status st, const char *s, size_t len) {
+  strbuf q = STRBUF_INIT;
+  cel_go_quote(&q, s, len);
+  cel_val e = st == IP_ZONE     ? cel_err("IP address %s with zone value is not allowed", sb_str(&q))
+              : st == IP_MAPPED ? cel_err("IPv4-mapped IPv6 address %s is not allowed", sb_str(&q))
+                                : cel_err("IP Address %s parse error during conversion from string: ParseAddr(%s): unable to parse IP",
+                                          sb_str(&q), sb_str(&q));
+  sb_free(&q);
+  return e;
+}
+
+static ip_status parse_cidr_status(const char *s, size_t len, ipaddr *out) {
   const char *slash = memchr(s, '/', len);
-  if (!slash || !parse_ip(s, (size_t)(slash - s), out)) return false;
+  if (!slash) return IP_BAD;
+  ip_status st = parse_ip_status(s, (size_t)(slash - s), out);
+  if (st != IP_OK && st != IP_MAPPED) return st;
   size_t pl = len - (size_t)(slash - s) - 1;
-  if (pl == 0 || pl > 3) return false;
+  if (pl == 0 || pl > 3) return IP_BAD;
   int p = 0;
   for (size_t i = 0; i < pl; i++) {
     char c = slash[1 + i];
-    if (c < '0' || c > '9' || (i == 0 && c == '0' && pl > 1)) return false;
+    if (c < '0' || c > '9' || (i == 0 && c == '0' && pl > 1)) return IP_BAD;
     p = p * 10 + (c - '0');
   }
-  if (p > (out->family == 4 ? 32 : 128)) return false;
+  if (p > (out->family == 4 ? 32 : 128)) return IP_BAD;
   out->prefix = (uint8_t)p;
-  return true;
+  return st;
+}
+
+static bool parse_cidr(const char *s, size_t len, ipaddr *out) { return parse_cidr_status(s, len, out) == IP_OK; }
+
+/* library/cidr.go's messages (parseCIDR, then stringToCIDR adds its own
+ * prefix); netip.ParsePrefix's detail is not reproduced except for zones. */
+static cel_val cidr_error(ip_status st, const char *s, size_t len) {
+  strbuf q = STRBUF_INIT;
+  cel_go_quote(&q, s, len);
+  const char *pre = "network address parse error during conversion from string: ";
+  cel_val e = st == IP_MAPPED ? cel_err("%sIPv4-mapped IPv6 address %s is not allowed", pre, sb_str(&q))
+              : st == IP_ZONE ? cel_err("%s%snetip.ParsePrefix(%s): IPv6 zones cannot be present in a prefix", pre, pre, sb_str(&q))
+                              : cel_err("%s%snetip.ParsePrefix(%s): bad prefix", pre, pre, sb_str(&q));
+  sb_free(&q);
+  return e;
 }
 
 static cel_val wrap(const ipaddr *ip, cel_vkind k) {
@@ -75,14 +128,16 @@ static size_t ip_text(const ipaddr *ip, char *buf, size_t n) {
 FN(f_ip) {
   UNUSED;
   ipaddr ip;
-  if (!parse_ip(a[0].s, a[0].len, &ip)) return cel_err("IP Address '%.*s' parse error during conversion from string: ParseAddr(\"%.*s\"): unable to parse IP", (int)a[0].len, a[0].s, (int)a[0].len, a[0].s);
+  ip_status st = parse_ip_status(a[0].s, a[0].len, &ip);
+  if (st != IP_OK) return ip_error(st, a[0].s, a[0].len);
   return wrap(&ip, V_IP);
 }
 FN(f_is_ip) { UNUSED; ipaddr ip; return cel_bool(parse_ip(a[0].s, a[0].len, &ip)); }
 FN(f_is_canonical) {
   UNUSED;
   ipaddr ip;
-  if (!parse_ip(a[0].s, a[0].len, &ip)) return cel_err("IP Address '%.*s' parse error during conversion from string", (int)a[0].len, a[0].s);
+  ip_status st = parse_ip_status(a[0].s, a[0].len, &ip);
+  if (st != IP_OK) return ip_error(st, a[0].s, a[0].len);
   char buf[64];
   size_t l = ip_text(&ip, buf, sizeof buf);
   return cel_bool(l == a[0].len && !memcmp(buf, a[0].s, l));
@@ -136,7 +191,8 @@ FN(f_global_unicast) {
 FN(f_cidr) {
   UNUSED;
   ipaddr ip;
-  if (!parse_cidr(a[0].s, a[0].len, &ip)) return cel_err("network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"%.*s\"): bad prefix", (int)a[0].len, a[0].s);
+  ip_status st = parse_cidr_status(a[0].s, a[0].len, &ip);
+  if (st != IP_OK) return cidr_error(st, a[0].s, a[0].len);
   return wrap(&ip, V_CIDR);
 }
 FN(f_is_cidr) { UNUSED; ipaddr ip; return cel_bool(parse_cidr(a[0].s, a[0].len, &ip)); }
@@ -156,7 +212,8 @@ FN(f_contains_ip) {
   ipaddr tmp;
   const ipaddr *ip;
   if (a[1].kind == V_STRING) {
-    if (!parse_ip(a[1].s, a[1].len, &tmp)) return cel_err("IP Address '%.*s' parse error", (int)a[1].len, a[1].s);
+    ip_status st = parse_ip_status(a[1].s, a[1].len, &tmp);
+    if (st != IP_OK) return ip_error(st, a[1].s, a[1].len);
     ip = &tmp;
   } else {
     ip = ipv(&a[1]);
@@ -168,7 +225,8 @@ FN(f_contains_cidr) {
   ipaddr tmp;
   const ipaddr *c;
   if (a[1].kind == V_STRING) {
-    if (!parse_cidr(a[1].s, a[1].len, &tmp)) return cel_err("network address parse error");
+    ip_status st = parse_cidr_status(a[1].s, a[1].len, &tmp);
+    if (st != IP_OK) return cidr_error(st, a[1].s, a[1].len);
     c = &tmp;
   } else {
     c = ipv(&a[1]);

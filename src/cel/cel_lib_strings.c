@@ -215,9 +215,27 @@ FN(f_quote) {
   return r;
 }
 
+/* Go's %q of s[0..n), which may hold NUL bytes (sb_go_quote stops at one). */
+void cel_go_quote(strbuf *sb, const char *s, size_t n) {
+  sb_putc(sb, '"');
+  size_t start = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && s[i]) continue;
+    strbuf part = STRBUF_INIT;
+    char *chunk = cel_scratch_alloc(i - start + 1);
+    memcpy(chunk, s + start, i - start);
+    chunk[i - start] = 0;
+    sb_go_quote(&part, chunk);
+    sb_add(sb, part.buf + 1, part.len - 2);
+    sb_free(&part);
+    if (i < n) sb_puts(sb, "\\x00");
+    start = i + 1;
+  }
+  sb_putc(sb, '"');
+}
+
 /* ---- format(): the strings extension's pre-spec implementation ---- */
 
-size_t cel_format_double(double d, char *buf, size_t n);
 static bool format_value(strbuf *sb, const cel_val *v);
 
 static int key_cmp(const void *a, const void *b) {

@@ -138,7 +138,10 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
       if (!t.opt) return cel_bool(false);
       t = *t.opt;
     }
-    if (t.kind != V_MAP) return cel_err("invalid type for field selection.");
+    /* cel-go's interpreter (attributes.go, QualifyIfPresent) answers false
+     * for a value that has no fields, and fails on a list as an index would */
+    if (t.kind == V_LIST) return cel_err("unsupported index type 'string' in list");
+    if (t.kind != V_MAP) return cel_bool(false);
     cel_val key = cel_string(n->name, flen), out;
     return cel_bool(cel_map_find(&t, &key, &out));
   }

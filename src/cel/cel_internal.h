@@ -118,6 +118,10 @@ const char *cel_val_type_name(const cel_val *v);  /* "int", "list", "kubernetes.
 const char *cel_val_go_type(const cel_val *v);    /* "types.Int", "cel.Semver" */
 /* string(double): Go's strconv.FormatFloat(d, 'g', -1, 64), as cel-go prints doubles. */
 size_t cel_format_double(double d, char *buf, size_t n);
+/* string(duration) of nanos, as cel-go writes it ("1.5s"). */
+size_t cel_duration_text(int64_t nanos, char *buf, size_t n);
+/* string(timestamp) of seconds and nanoseconds ("2020-01-01T00:00:00Z"). */
+size_t cel_timestamp_text(int64_t sec, uint32_t nanos, char *buf, size_t n);
 /* Go's %q (strconv.Quote) of s[0..n). */
 void cel_go_quote(strbuf *sb, const char *s, size_t n);
 size_t cel_val_size(const cel_val *v);            /* size in cost units */

@@ -3,6 +3,7 @@
  * indexing and the type conversions, with cel-go's overload ids. */
 #include "cel/cel_internal.h"
 #include "codec/gofloat.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -265,13 +266,28 @@ FN(f_double) {
   case V_INT: return cel_double((double)v->i);
   case V_UINT: return cel_double((double)v->u);
   case V_STRING: {
+    /* strconv.ParseFloat: no spaces, "0x" mantissas need a 'p' exponent,
+     * underscores only between digits (or after a base prefix) */
     char buf[128];
-    if (v->len == 0 || v->len >= sizeof buf) return conversion_error("double");
-    memcpy(buf, v->s, v->len);
-    buf[v->len] = 0;
+    if (v->len == 0 || v->len >= sizeof buf || memchr(v->s, 0, v->len)) return conversion_error("double");
+    size_t o = 0, sign = v->s[0] == '+' || v->s[0] == '-';
+    bool hex = v->len > sign + 1 && v->s[sign] == '0' && (v->s[sign + 1] == 'x' || v->s[sign + 1] == 'X');
+    for (size_t i = 0; i < v->len; i++) {
+      char ch = v->s[i];
+      if (ch == '_') {
+        bool digit_before = i > 0 && (isxdigit((unsigned char)v->s[i - 1]) || (hex && i == sign + 2));
+        bool digit_after = i + 1 < v->len && (hex ? isxdigit((unsigned char)v->s[i + 1]) : isdigit((unsigned char)v->s[i + 1]));
+        if (!digit_before || !digit_after) return conversion_error("double");
+        continue;
+      }
+      if (isspace((unsigned char)ch) || ch == '(') return conversion_error("double");
+      buf[o++] = ch;
+    }
+    buf[o] = 0;
+    if (hex && !strpbrk(buf, "pP")) return conversion_error("double");
     char *end;
     double d = strtod(buf, &end);
-    if (*end || buf[0] == ' ') return conversion_error("double");
+    if (*end || end == buf) return conversion_error("double");
     return cel_double(d);
   }
   default: return cel_no_overload();

@@ -1,8 +1,11 @@
 /* test_cel_vectors.c: runs the vendored CEL conformance vectors
  * (tests/data/cel): every dra.yaml case through the public API (device view,
  * environments, estimated cost, runtime errors, interruption), and the
- * cel-spec files through the internal unchecked/checked pipeline. Prints one
- * line per failure and per skipped case, then "N passed, N failed". */
+ * cel-spec files through the internal unchecked/checked pipeline. An expected
+ * error must be of the class, and carry the text, cel-go gives (see "expected
+ * errors" below); a case marked k8sDeviation is held to its k8sExpect, what
+ * Kubernetes gives. Prints one line per failure and per skipped case, then
+ * "N passed, N failed". */
 #include "cel/cel.h"
 #include "cel/cel_internal.h"
 #include <math.h>

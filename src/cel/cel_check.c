@@ -171,8 +171,8 @@ static bool try_assign(checker *c, const cel_type *t1, const cel_type *t2) {
 
 static void type_error(checker *c, cel_node *n, const char *fmt, const cel_type *a, const cel_type *b) {
   strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-  cel_type_print(&x, substitute(c, a, true));
-  if (b) cel_type_print(&y, substitute(c, b, true));
+  cel_type_print_checker(&x, substitute(c, a, true));
+  if (b) cel_type_print_checker(&y, substitute(c, b, true));
   cel_report(c->ast, n->pos, fmt, sb_str(&x), sb_str(&y));
   sb_free(&x);
   sb_free(&y);
@@ -444,7 +444,7 @@ static void format_args(strbuf *sb, checker *c, cel_node *n) {
   for (uint32_t i = 0; i < n->nargs; i++) {
     if (i == 1 && n->member) sb_puts(sb, ".(");
     else if (i > 0) sb_puts(sb, ", ");
-    cel_type_print(sb, substitute(c, n->args[i]->type, true));
+    cel_type_print_checker(sb, substitute(c, n->args[i]->type, true));
   }
   if (n->member && n->nargs == 1) sb_puts(sb, ".(");
 }
@@ -622,6 +622,24 @@ static void check_call(checker *c, cel_node *n) {
     cel_report(c->ast, n->pos, "undeclared reference to '%s' (in container '')", n->name);
     n->type = &cel_t_error;
     return;
+  }
+  /* cel-go's checker types && and || argument by argument (checker.go,
+   * the logical operators' branch of resolveOverload): each operand that is
+   * not a bool is an "expected type" error of its own. */
+  if ((!strcmp(n->name, "_&&_") || !strcmp(n->name, "_||_")) && c->env->check) {
+    bool bad = false;
+    for (uint32_t i = 0; i < n->nargs; i++) {
+      const cel_type *t = n->args[i]->type;
+      if (t->kind == TY_ERROR) bad = true;
+      else if (!try_assign(c, t, &cel_t_bool)) {
+        type_error(c, n->args[i], "expected type '%s' but found '%s'", &cel_t_bool, t);
+        bad = true;
+      }
+    }
+    if (bad) {
+      n->type = &cel_t_error;
+      return;
+    }
   }
   if (!strcmp(n->name, "_?._") && c->env->check) {
     cel_node fake = {.kind = N_SELECT, .pos = n->pos};

@@ -150,7 +150,11 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
     if (!t.opt) return t;
     cel_val key = cel_string(n->name, flen), out;
     if (t.opt->kind == V_MAP && cel_map_find(t.opt, &key, &out)) return cel_opt(&out);
-    return t.opt->kind == V_MAP ? cel_opt(NULL) : select_field(t.opt, n->name, flen);
+    /* cel-go qualifies an optional value "if present" (interpreter
+     * attributes.go): a value without fields is simply absent, while a list
+     * still refuses a string index */
+    if (t.opt->kind == V_LIST) return select_field(t.opt, n->name, flen);
+    return cel_opt(NULL);
   }
   return select_field(&t, n->name, flen);
 }
@@ -499,7 +503,10 @@ EV(ev_opt_select) {
     if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
     return r.kind == V_ERR ? r : cel_opt(&r);
   }
-  return cel_no_overload();
+  /* as for a.?b.c above: a list refuses a field name, anything else without
+   * entries has none */
+  if (t.kind == V_LIST) return select_field(&t, k.s, k.len);
+  return cel_opt(NULL);
 }
 
 EV(ev_const) {

@@ -36,6 +36,7 @@ const cel_type *cel_type_type(arena *a, const cel_type *t);
 const cel_type *cel_type_parse(arena *a, const char **s);
 bool cel_type_equal(const cel_type *a, const cel_type *b);
 void cel_type_print(strbuf *sb, const cel_type *t);
+void cel_type_print_checker(strbuf *sb, const cel_type *t); /* null as "null" */
 bool cel_type_is_dynlike(const cel_type *t); /* dyn, any or error */
 
 /* ---- values ---- */

@@ -23,7 +23,6 @@ static size_t cp_offset(const char *s, size_t len, int64_t cp) {
   return i;
 }
 
-static int64_t cp_index(const char *s, size_t off) { return (int64_t)cel_utf8_len(s, off); }
 
 FN(f_char_at) {
   UNUSED, (void)n;
@@ -35,24 +34,55 @@ FN(f_char_at) {
   return cel_string(a[0].s + off, end - off);
 }
 
+/* indexOf and lastIndexOf as cel-go's ext/strings.go (indexOfOffset,
+ * lastIndexOfOffset) count them, in code points: an empty needle answers the
+ * offset whatever it is, a negative offset is an error, an offset at or past
+ * the end finds nothing (-1), and lastIndexOf starts no later than where the
+ * needle still fits. */
+static uint32_t *code_points(const char *s, size_t n, int64_t *count) {
+  uint32_t *cp = cel_scratch_alloc((n + 1) * sizeof *cp);
+  int64_t k = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned c;
+    size_t l = utf8_decode((const unsigned char *)s + i, n - i, &c);
+    if (!l) c = (unsigned char)s[i], l = 1;
+    cp[k++] = c;
+    i += l;
+  }
+  *count = k;
+  return cp;
+}
+
+static bool match_at(const uint32_t *h, const uint32_t *nd, int64_t at, int64_t nn) {
+  for (int64_t j = 0; j < nn; j++)
+    if (h[at + j] != nd[j]) return false;
+  return true;
+}
+
 FN(f_index_of) {
   UNUSED;
-  int64_t start = n == 3 ? a[2].i : 0, len = (int64_t)cel_utf8_len(a[0].s, a[0].len);
-  if (start < 0 || start > len) return cel_err("index out of range: %lld", (long long)start);
-  size_t off = cp_offset(a[0].s, a[0].len, start);
-  if (a[1].len == 0) return cel_int(start);
-  const char *hit = memmem(a[0].s + off, a[0].len - off, a[1].s, a[1].len);
-  return cel_int(hit ? cp_index(a[0].s, (size_t)(hit - a[0].s)) : -1);
+  int64_t off = n == 3 ? a[2].i : 0, hn, nn;
+  if (a[1].len == 0) return cel_int(off);
+  if (off < 0) return cel_err("index out of range: %lld", (long long)off);
+  const uint32_t *h = code_points(a[0].s, a[0].len, &hn), *nd = code_points(a[1].s, a[1].len, &nn);
+  for (int64_t i = off; i < hn - (nn - 1); i++)
+    if (match_at(h, nd, i, nn)) return cel_int(i);
+  return cel_int(-1);
 }
 
 FN(f_last_index_of) {
   UNUSED;
-  int64_t len = (int64_t)cel_utf8_len(a[0].s, a[0].len), start = n == 3 ? a[2].i : len;
-  if (start < 0 || start > len) return cel_err("index out of range: %lld", (long long)start);
-  if (a[1].len == 0) return cel_int(start);
-  size_t limit = cp_offset(a[0].s, a[0].len, start);
-  for (size_t i = limit + 1; i-- > 0;)
-    if (i + a[1].len <= a[0].len && !memcmp(a[0].s + i, a[1].s, a[1].len)) return cel_int(cp_index(a[0].s, i));
+  int64_t hn, nn;
+  const uint32_t *h = code_points(a[0].s, a[0].len, &hn);
+  if (a[1].len == 0) return cel_int(n == 3 ? a[2].i : hn);
+  if (n != 3 && a[0].len < a[1].len) return cel_int(-1);
+  int64_t off = n == 3 ? a[2].i : hn - 1;
+  if (off < 0) return cel_err("index out of range: %lld", (long long)off);
+  if (off >= hn) return cel_int(-1);
+  const uint32_t *nd = code_points(a[1].s, a[1].len, &nn);
+  if (off > hn - nn) off = hn - nn;
+  for (int64_t i = off; i >= 0; i--)
+    if (match_at(h, nd, i, nn)) return cel_int(i);
   return cel_int(-1);
 }
 

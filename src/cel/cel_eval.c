@@ -115,16 +115,15 @@ static cel_val index_value(const cel_val *t, const cel_val *k) {
   if (t->kind == V_MAP) {
     cel_val out;
     char buf[64];
+    if (k->kind != V_STRING && k->kind != V_INT && k->kind != V_UINT && k->kind != V_BOOL && k->kind != V_DOUBLE)
+      return bad_qualifier(k);
     if (cel_map_find(t, k, &out)) return out;
     if (k->kind == V_STRING) return cel_err("no such key: %.*s", (int)k->len, k->s);
     if (k->kind == V_INT) return cel_err("no such key: %lld", (long long)k->i);
     if (k->kind == V_UINT) return cel_err("no such key: %llu", (unsigned long long)k->u);
     if (k->kind == V_BOOL) return cel_err("no such key: %s", k->b ? "true" : "false");
-    if (k->kind == V_DOUBLE) {
-      cel_format_double(k->d, buf, sizeof buf);
-      return cel_err("no such key: %s", buf);
-    }
-    return bad_qualifier(k);
+    cel_format_double(k->d, buf, sizeof buf);
+    return cel_err("no such key: %s", buf);
   }
   return cel_no_overload();
 }
@@ -249,7 +248,10 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
     if (is_map) {
       v = cel_eval_node(ev, n->args[2 * i + 1]);
       if (v.kind == V_ERR) return v;
-      if (k.kind != V_INT && k.kind != V_UINT && k.kind != V_STRING && k.kind != V_BOOL)
+      /* cel-go builds the literal as a Go map: doubles and null are keys
+       * too (only bytes, lists and maps are refused here) */
+      if (k.kind != V_INT && k.kind != V_UINT && k.kind != V_STRING && k.kind != V_BOOL && k.kind != V_DOUBLE &&
+          k.kind != V_NULL)
         return cel_err("unsupported key type");
     }
     if (n->optional && n->optional[i]) {
@@ -258,8 +260,14 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
       v = *v.opt;
     }
     if (is_map) {
-      for (size_t j = 0; j < cnt; j++)
-        if (cel_equal_bool(&items[2 * j], &k)) return cel_err("Failed with repeated key");
+      /* a repeated key (same kind, equal) keeps the last value, as a Go map
+       * assignment does; 1 and 1u stay two keys */
+      size_t j = 0;
+      while (j < cnt && !(items[2 * j].kind == k.kind && cel_equal_bool(&items[2 * j], &k))) j++;
+      if (j < cnt) {
+        items[2 * j + 1] = v;
+        continue;
+      }
       items[2 * cnt] = k;
       items[2 * cnt + 1] = v;
     } else {

@@ -539,6 +539,24 @@ static bool celgo_value_for(const char *file, const char *name, cel_val *want) {
   return false;
 }
 
+/* Vectors whose value cel-spec (and cel-go without optimisation) gives but
+ * Kubernetes refuses to build: it plans programs with cel.OptOptimize, which
+ * folds dyn(b'') to a constant, and a constant bytes index is a qualifier
+ * cel-go cannot make (interpreter/attributes.go newQualifier). */
+static const struct {
+  const char *file, *name, *error;
+} k8s_refused[] = {
+    {"fields", "map_fields/map_bad_key_type_or_true", "program instantiation failed: invalid qualifier type: types.Bytes"},
+    {"fields", "map_fields/map_bad_key_type_and_false", "program instantiation failed: invalid qualifier type: types.Bytes"},
+};
+
+static const char *k8s_refusal(const char *file, const char *name) {
+  for (size_t i = 0; i < sizeof k8s_refused / sizeof *k8s_refused; i++)
+    if (!strcmp(k8s_refused[i].file, file) && !strcmp(strchr(name, ' ') + 1, k8s_refused[i].name))
+      return k8s_refused[i].error;
+  return NULL;
+}
+
 /* The one remaining difference from cel-go's text: at run time cel-go's
  * "no such overload" sometimes goes on with ": <function>" (the
  * interpreter's dispatch when no overload's argument types match, e.g.
@@ -642,6 +660,7 @@ static void run_spec_case(const char *file, const ynode *c, int index) {
   cel_program *p = cel_compile_env(expr, get(c, "expression")->len, &env, false, &res);
   const char *want_err = str(get(expect, "error")), *want_compile = str(get(expect, "compileError")),
              *want_rt = str(get(expect, "runtimeError"));
+  if (k8s_refusal(file, name)) want_compile = k8s_refusal(file, name);
   if (want_compile) {
     if (p) fail(file, name, "compiled, want compile error \"%s\"", want_compile);
     else if (!strstr(res.error, want_compile)) fail(file, name, "compile error \"%s\", want \"%s\"", res.error, want_compile);

@@ -2,7 +2,7 @@
 # cel_differential.sh: dra's CEL against two independent implementations,
 # the npm packages @bufbuild/cel and @marcbachmann/cel-js, on seeded
 # generated expressions (tests/cel_differential/run.mjs says how they are
-# compared). $1 is the dra binary; its build dir also holds bench_cel_diff,
+# compared: equal values, or errors of the same class). $1 is the dra binary; its build dir also holds bench_cel_diff,
 # dra's side. Needs node and npm: without them, or when `npm ci` cannot
 # install the locked packages (offline), the test is skipped: exit 77, which
 # CTest reports as skipped.

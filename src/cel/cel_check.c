@@ -3,6 +3,7 @@
  * substitution, picks the candidate overloads of every call, and reports
  * cel-go's error texts. With checking off it only resolves names. */
 #include "cel/cel_internal.h"
+#include "util/utf8.h"
 #include <string.h>
 
 #define MAX_SCOPE 512
@@ -170,8 +171,8 @@ static bool try_assign(checker *c, const cel_type *t1, const cel_type *t2) {
 
 static void type_error(checker *c, cel_node *n, const char *fmt, const cel_type *a, const cel_type *b) {
   strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-  cel_type_print(&x, substitute(c, a, true));
-  if (b) cel_type_print(&y, substitute(c, b, true));
+  cel_type_print_checker(&x, substitute(c, a, true));
+  if (b) cel_type_print_checker(&y, substitute(c, b, true));
   cel_report(c->ast, n->pos, fmt, sb_str(&x), sb_str(&y));
   sb_free(&x);
   sb_free(&y);
@@ -443,7 +444,7 @@ static void format_args(strbuf *sb, checker *c, cel_node *n) {
   for (uint32_t i = 0; i < n->nargs; i++) {
     if (i == 1 && n->member) sb_puts(sb, ".(");
     else if (i > 0) sb_puts(sb, ", ");
-    cel_type_print(sb, substitute(c, n->args[i]->type, true));
+    cel_type_print_checker(sb, substitute(c, n->args[i]->type, true));
   }
   if (n->member && n->nargs == 1) sb_puts(sb, ".(");
 }
@@ -467,6 +468,124 @@ static bool literal_arguments_valid(checker *c, cel_node *n) {
   if (err.kind != V_ERR) return true;
   cel_report(c->ast, lit->pos, "invalid %s argument", n->name);
   return false;
+}
+
+/* cel-go's string format validator (ext/formatting.go
+ * stringFormatValidator, on in Kubernetes): a literal format string applied
+ * to a list literal is checked clause by clause against the elements'
+ * checked types, and a mismatch is a compile error. dyn passes. */
+static const char *fmt_type_name(const cel_type *t) {
+  switch (t->kind) {
+  case TY_NULL: return "null_type";
+  case TY_BOOL: return "bool";
+  case TY_INT: return "int";
+  case TY_UINT: return "uint";
+  case TY_DOUBLE: return "double";
+  case TY_STRING: return "string";
+  case TY_BYTES: return "bytes";
+  case TY_DURATION: return "google.protobuf.Duration";
+  case TY_TIMESTAMP: return "google.protobuf.Timestamp";
+  case TY_LIST: return "list";
+  case TY_MAP: return "map";
+  case TY_TYPE: return "type";
+  case TY_OPT: return "optional_type";
+  default: return t->name ? t->name : "dyn";
+  }
+}
+
+static bool fmt_kind_in(const cel_type *t, const char *kinds) {
+  if (t->kind == TY_DYN) return true;
+  for (const char *k = kinds; *k; k++) {
+    cel_tkind want = *k == 'i' ? TY_INT : *k == 'u' ? TY_UINT : *k == 'd' ? TY_DOUBLE : *k == 's' ? TY_STRING
+                   : *k == 'b' ? TY_BOOL : *k == 'y' ? TY_BYTES : *k == 'l' ? TY_LIST : *k == 'm' ? TY_MAP
+                   : *k == 't' ? TY_TIMESTAMP : *k == 'r' ? TY_DURATION : *k == 'T' ? TY_TYPE : TY_NULL;
+    if (t->kind == want) return true;
+  }
+  return false;
+}
+
+/* %s: the element and, inside list and map literals, every entry. */
+static const cel_node *fmt_bad_string_arg(checker *c, const cel_node *e) {
+  const cel_type *t = substitute(c, e->type, true);
+  if (!fmt_kind_in(t, "iudsbyltmrTn")) return e;
+  if (e->kind == N_LIST || e->kind == N_MAP)
+    for (uint32_t i = 0; i < e->nargs; i++) {
+      const cel_node *bad = fmt_bad_string_arg(c, e->args[i]);
+      if (bad) return bad;
+    }
+  return NULL;
+}
+
+static void validate_format(checker *c, const cel_node *n) {
+  const char *f = n->args[0]->cval.s;
+  size_t len = n->args[0]->cval.len;
+  const cel_node *list = n->args[1];
+  uint32_t next = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (f[i] != '%') continue;
+    if (i + 1 < len && f[i + 1] == '%') {
+      i++;
+      continue;
+    }
+    if (i + 1 >= len) {
+      cel_report(c->ast, n->pos, "unexpected end of string");
+      return;
+    }
+    if (next >= list->nargs) {
+      cel_report(c->ast, n->pos, "index %u out of range", next);
+      return;
+    }
+    size_t j = i + 1;
+    if (f[j] == '.') {
+      size_t st = ++j;
+      while (j < len && f[j] >= '0' && f[j] <= '9') j++;
+      if (j >= len) {
+        cel_report(c->ast, n->pos, "could not parse formatting clause: error while parsing precision: could not find end of precision specifier");
+        return;
+      }
+      if (j == st) {
+        cel_report(c->ast, n->pos, "could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing \"\": invalid syntax");
+        return;
+      }
+    }
+    char verb = f[j];
+    const cel_node *e = list->args[next++];
+    const cel_type *t = substitute(c, e->type, true);
+    const char *msg = NULL;
+    switch (verb) {
+    case 's': {
+      const cel_node *bad = fmt_bad_string_arg(c, e);
+      if (bad) {
+        cel_report(c->ast, bad->pos, "error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given %s", fmt_type_name(substitute(c, bad->type, true)));
+        return;
+      }
+      break;
+    }
+    case 'd': if (!fmt_kind_in(t, "iu")) msg = "decimal clause can only be used on integers"; break;
+    case 'f': if (!fmt_kind_in(t, "ds")) msg = "fixed-point clause can only be used on doubles"; break;
+    case 'e': if (!fmt_kind_in(t, "ds")) msg = "scientific clause can only be used on doubles"; break;
+    case 'b': if (!fmt_kind_in(t, "iub")) msg = "only integers and bools can be formatted as binary"; break;
+    case 'x':
+    case 'X': if (!fmt_kind_in(t, "iusy")) msg = "only integers, byte buffers, and strings can be formatted as hex"; break;
+    case 'o': if (!fmt_kind_in(t, "iu")) msg = "octal clause can only be used on integers"; break;
+    default: {
+      strbuf v = STRBUF_INIT;
+      unsigned char b = (unsigned char)verb;
+      if (b < 0x80) sb_putc(&v, (char)b);
+      else utf8_encode(&v, b);
+      cel_report(c->ast, n->pos, "could not parse formatting clause: unrecognized formatting clause \"%s\"", sb_str(&v));
+      sb_free(&v);
+      return;
+    }
+    }
+    if (msg) {
+      cel_report(c->ast, e->pos, "error during formatting: %s, was given %s", msg, fmt_type_name(t));
+      return;
+    }
+    i = j;
+  }
+  if (list->nargs > next)
+    cel_report(c->ast, n->pos, "too many arguments supplied to string.format (expected %u, got %u)", next, list->nargs);
 }
 
 static void check_call(checker *c, cel_node *n) {
@@ -503,6 +622,24 @@ static void check_call(checker *c, cel_node *n) {
     cel_report(c->ast, n->pos, "undeclared reference to '%s' (in container '')", n->name);
     n->type = &cel_t_error;
     return;
+  }
+  /* cel-go's checker types && and || argument by argument (checker.go,
+   * the logical operators' branch of resolveOverload): each operand that is
+   * not a bool is an "expected type" error of its own. */
+  if ((!strcmp(n->name, "_&&_") || !strcmp(n->name, "_||_")) && c->env->check) {
+    bool bad = false;
+    for (uint32_t i = 0; i < n->nargs; i++) {
+      const cel_type *t = n->args[i]->type;
+      if (t->kind == TY_ERROR) bad = true;
+      else if (!try_assign(c, t, &cel_t_bool)) {
+        type_error(c, n->args[i], "expected type '%s' but found '%s'", &cel_t_bool, t);
+        bad = true;
+      }
+    }
+    if (bad) {
+      n->type = &cel_t_error;
+      return;
+    }
   }
   if (!strcmp(n->name, "_?._") && c->env->check) {
     cel_node fake = {.kind = N_SELECT, .pos = n->pos};
@@ -570,6 +707,9 @@ static void check_call(checker *c, cel_node *n) {
     return;
   }
   n->type = result;
+  if (n->member && n->nargs == 2 && nc == 1 && !strcmp(cand[0]->id, "string_format") && n->args[0]->kind == N_CONST &&
+      n->args[0]->cval.kind == V_STRING && n->args[1]->kind == N_LIST)
+    validate_format(c, n);
 }
 
 static void check(checker *c, cel_node *n) {

@@ -72,32 +72,58 @@ static bool interrupted(cel_eval *ev, cel_val *err) {
   return true;
 }
 
+/* Errors of a select or index that finds nothing, worded as cel-go's
+ * interpreter words them (interpreter/attributes.go qualifiers,
+ * common/types/list.go and map.go): a qualifier of a kind it cannot use
+ * names its Go type. */
+static cel_val bad_qualifier(const cel_val *k) {
+  const char *go = k->kind == V_LIST ? "*types.baseList" : k->kind == V_MAP ? "*types.baseMap" : cel_val_go_type(k);
+  return cel_err("invalid qualifier type: %s", go);
+}
+
 static cel_val select_field(const cel_val *t, const char *field, size_t flen) {
-  if (t->kind != V_MAP) return cel_err("type '%s' does not support field selection", cel_val_type_name(t));
-  cel_val key = cel_string(field, flen), out;
-  if (cel_map_find(t, &key, &out)) return out;
+  if (t->kind == V_LIST) return cel_err("unsupported index type 'string' in list");
+  if (t->kind == V_MAP) {
+    cel_val key = cel_string(field, flen), out;
+    if (cel_map_find(t, &key, &out)) return out;
+  }
   return cel_err("no such key: %.*s", (int)flen, field);
 }
 
 static cel_val index_value(const cel_val *t, const cel_val *k) {
   if (t->kind == V_LIST) {
     int64_t i;
+    char buf[64];
     if (k->kind == V_INT) i = k->i;
-    else if (k->kind == V_UINT) i = k->u > INT64_MAX ? -1 : (int64_t)k->u;
-    else if (k->kind == V_DOUBLE && k->d == (double)(int64_t)k->d) i = (int64_t)k->d;
-    else return cel_no_overload();
+    else if (k->kind == V_UINT) {
+      if (k->u > INT64_MAX) return cel_err("unsupported index value %llu in list", (unsigned long long)k->u);
+      i = (int64_t)k->u;
+    } else if (k->kind == V_DOUBLE) {
+      if (!(k->d > -9223372036854775808.0 && k->d < 9223372036854775808.0) || k->d != (double)(int64_t)k->d) {
+        cel_format_double(k->d, buf, sizeof buf);
+        return cel_err("unsupported index value %s in list", buf);
+      }
+      i = (int64_t)k->d;
+    } else if (k->kind == V_STRING || k->kind == V_BOOL) {
+      return cel_err("unsupported index type '%s' in list", cel_val_type_name(k));
+    } else {
+      return bad_qualifier(k);
+    }
     if (i < 0 || (uint64_t)i >= t->len) return cel_err("index out of bounds: %lld", (long long)i);
     return cel_list_at(t, (size_t)i);
   }
   if (t->kind == V_MAP) {
     cel_val out;
+    char buf[64];
+    if (k->kind != V_STRING && k->kind != V_INT && k->kind != V_UINT && k->kind != V_BOOL && k->kind != V_DOUBLE)
+      return bad_qualifier(k);
     if (cel_map_find(t, k, &out)) return out;
     if (k->kind == V_STRING) return cel_err("no such key: %.*s", (int)k->len, k->s);
     if (k->kind == V_INT) return cel_err("no such key: %lld", (long long)k->i);
     if (k->kind == V_UINT) return cel_err("no such key: %llu", (unsigned long long)k->u);
     if (k->kind == V_BOOL) return cel_err("no such key: %s", k->b ? "true" : "false");
-    if (k->kind == V_DOUBLE) return cel_err("no such key: %g", k->d);
-    return cel_err("no such key");
+    cel_format_double(k->d, buf, sizeof buf);
+    return cel_err("no such key: %s", buf);
   }
   return cel_no_overload();
 }
@@ -111,7 +137,10 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
       if (!t.opt) return cel_bool(false);
       t = *t.opt;
     }
-    if (t.kind != V_MAP) return cel_err("invalid type for field selection.");
+    /* cel-go's interpreter (attributes.go, QualifyIfPresent) answers false
+     * for a value that has no fields, and fails on a list as an index would */
+    if (t.kind == V_LIST) return cel_err("unsupported index type 'string' in list");
+    if (t.kind != V_MAP) return cel_bool(false);
     cel_val key = cel_string(n->name, flen), out;
     return cel_bool(cel_map_find(&t, &key, &out));
   }
@@ -120,7 +149,11 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
     if (!t.opt) return t;
     cel_val key = cel_string(n->name, flen), out;
     if (t.opt->kind == V_MAP && cel_map_find(t.opt, &key, &out)) return cel_opt(&out);
-    return t.opt->kind == V_MAP ? cel_opt(NULL) : select_field(t.opt, n->name, flen);
+    /* cel-go qualifies an optional value "if present" (interpreter
+     * attributes.go): a value without fields is simply absent, while a list
+     * still refuses a string index */
+    if (t.opt->kind == V_LIST) return select_field(t.opt, n->name, flen);
+    return cel_opt(NULL);
   }
   return select_field(&t, n->name, flen);
 }
@@ -215,7 +248,10 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
     if (is_map) {
       v = cel_eval_node(ev, n->args[2 * i + 1]);
       if (v.kind == V_ERR) return v;
-      if (k.kind != V_INT && k.kind != V_UINT && k.kind != V_STRING && k.kind != V_BOOL)
+      /* cel-go builds the literal as a Go map: doubles and null are keys
+       * too (only bytes, lists and maps are refused here) */
+      if (k.kind != V_INT && k.kind != V_UINT && k.kind != V_STRING && k.kind != V_BOOL && k.kind != V_DOUBLE &&
+          k.kind != V_NULL)
         return cel_err("unsupported key type");
     }
     if (n->optional && n->optional[i]) {
@@ -224,8 +260,14 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
       v = *v.opt;
     }
     if (is_map) {
-      for (size_t j = 0; j < cnt; j++)
-        if (cel_equal_bool(&items[2 * j], &k)) return cel_err("Failed with repeated key");
+      /* a repeated key (same kind, equal) keeps the last value, as a Go map
+       * assignment does; 1 and 1u stay two keys */
+      size_t j = 0;
+      while (j < cnt && !(items[2 * j].kind == k.kind && cel_equal_bool(&items[2 * j], &k))) j++;
+      if (j < cnt) {
+        items[2 * j + 1] = v;
+        continue;
+      }
       items[2 * cnt] = k;
       items[2 * cnt + 1] = v;
     } else {
@@ -469,7 +511,10 @@ EV(ev_opt_select) {
     if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
     return r.kind == V_ERR ? r : cel_opt(&r);
   }
-  return cel_no_overload();
+  /* as for a.?b.c above: a list refuses a field name, anything else without
+   * entries has none */
+  if (t.kind == V_LIST) return select_field(&t, k.s, k.len);
+  return cel_opt(NULL);
 }
 
 EV(ev_const) {
@@ -479,7 +524,7 @@ EV(ev_const) {
 
 EV(ev_ident) {
   cel_eval_charge(ev, 1);
-  if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute: %s", n->name);
+  if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute(s): %s", n->name);
   return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
 }
 

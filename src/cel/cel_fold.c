@@ -1,7 +1,8 @@
 /* cel_fold.c: constant folding done when a program is built: type
  * conversions with constant arguments (a failure is cel-go's "program
- * instantiation failed"), and semver()/quantity() of literals, so hot
- * selectors do not re-parse the same version or quantity per device. */
+ * instantiation failed", as is a constant index cel-go cannot qualify by),
+ * and semver()/quantity() of literals, so hot selectors do not re-parse the
+ * same version or quantity per device. */
 #include "cel/cel_internal.h"
 #include <string.h>
 
@@ -57,6 +58,19 @@ static bool fold(cel_ast *ast, cel_node *n, strbuf *err) {
     for (uint32_t i = 0; i < total; i++) {
       if (!fold(ast, n->args[i], err)) return false;
       all_const &= n->args[i]->kind == N_CONST;
+    }
+    if (n->kind == N_CALL && n->nargs == 2 && (!strcmp(n->name, "_[_]") || !strcmp(n->name, "_[?_]"))) {
+      /* cel-go turns a constant index (also under dyn(), which OptOptimize
+       * folds) into an attribute qualifier when it plans the program
+       * (interpreter/attributes.go newQualifier), and refuses kinds it
+       * cannot qualify by */
+      const cel_node *k = n->args[1];
+      if (k->kind == N_CALL && k->nargs == 1 && k->novs == 1 && !strcmp(k->ovs[0]->id, "to_dyn")) k = k->args[0];
+      if (k->kind == N_CONST && k->cval.kind != V_INT && k->cval.kind != V_UINT && k->cval.kind != V_DOUBLE &&
+          k->cval.kind != V_STRING && k->cval.kind != V_BOOL) {
+        sb_printf(err, "program instantiation failed: invalid qualifier type: %s", cel_val_go_type(&k->cval));
+        return false;
+      }
     }
     if (n->kind != N_CALL || !all_const || n->novs != 1 || total > 4) return true;
     const cel_overload *o = n->ovs[0];

@@ -36,6 +36,7 @@ const cel_type *cel_type_type(arena *a, const cel_type *t);
 const cel_type *cel_type_parse(arena *a, const char **s);
 bool cel_type_equal(const cel_type *a, const cel_type *b);
 void cel_type_print(strbuf *sb, const cel_type *t);
+void cel_type_print_checker(strbuf *sb, const cel_type *t); /* null as "null" */
 bool cel_type_is_dynlike(const cel_type *t); /* dyn, any or error */
 
 /* ---- values ---- */
@@ -116,6 +117,14 @@ int cel_compare(const cel_val *a, const cel_val *b, bool *ok);
 const cel_type *cel_val_type(const cel_val *v);
 const char *cel_val_type_name(const cel_val *v);  /* "int", "list", "kubernetes.Semver" */
 const char *cel_val_go_type(const cel_val *v);    /* "types.Int", "cel.Semver" */
+/* string(double): Go's strconv.FormatFloat(d, 'g', -1, 64), as cel-go prints doubles. */
+size_t cel_format_double(double d, char *buf, size_t n);
+/* string(duration) of nanos, as cel-go writes it ("1.5s"). */
+size_t cel_duration_text(int64_t nanos, char *buf, size_t n);
+/* string(timestamp) of seconds and nanoseconds ("2020-01-01T00:00:00Z"). */
+size_t cel_timestamp_text(int64_t sec, uint32_t nanos, char *buf, size_t n);
+/* Go's %q (strconv.Quote) of s[0..n). */
+void cel_go_quote(strbuf *sb, const char *s, size_t n);
 size_t cel_val_size(const cel_val *v);            /* size in cost units */
 size_t cel_utf8_len(const char *s, size_t n);
 bool cel_utf8_valid(const char *s, size_t n);

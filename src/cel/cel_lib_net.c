@@ -2,7 +2,7 @@
  * IPv6 and zones rejected), canonical form, family and class tests,
  * containment, masking. */
 #include "cel/cel_internal.h"
-#include <arpa/inet.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,40 +15,229 @@ typedef struct ipaddr {
 #define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
 #define UNUSED (void)ev, (void)n
 
-static bool parse_ip(const char *s, size_t len, ipaddr *out) {
-  char buf[64];
-  if (len == 0 || len >= sizeof buf) return false;
-  memcpy(buf, s, len);
-  buf[len] = 0;
-  memset(out, 0, sizeof *out);
-  if (strchr(buf, ':')) {
-    if (strchr(buf, '%') || strchr(buf, '.')) return false; /* zones, IPv4-mapped/embedded forms */
-    if (inet_pton(AF_INET6, buf, out->b) != 1) return false;
-    out->family = 6;
-    return true;
+/* ---- parsing, as Go's net/netip does it ----
+ * k8s.io/apiserver's library/ip.go and cidr.go parse with netip.ParseAddr
+ * and netip.ParsePrefix and put Go's error text into theirs, so the parser
+ * below follows netip's grammar and words its failures the same way
+ * ("ParseAddr(\"1.2.3\"): IPv4 address too short"). */
+
+/* Appends `ParseAddr("<in>"): <msg>[ (at "<at>")]` to err; returns false. */
+static bool addr_fail(strbuf *err, const char *in, size_t n, const char *msg, const char *at, size_t at_len) {
+  sb_puts(err, "ParseAddr(");
+  cel_go_quote(err, in, n);
+  sb_printf(err, "): %s", msg);
+  if (at && at_len) {
+    sb_puts(err, " (at ");
+    cel_go_quote(err, at, at_len);
+    sb_putc(err, ')');
   }
-  /* reject leading zeros as Go's netip does */
-  for (const char *p = buf; *p; p++)
-    if (*p == '0' && (p == buf || p[-1] == '.') && p[1] >= '0' && p[1] <= '9') return false;
-  if (inet_pton(AF_INET, buf, out->b) != 1) return false;
-  out->family = 4;
+  return false;
+}
+
+/* Dotted quad in[off..end) into dst[0..4). */
+static bool parse_v4(const char *in, size_t n, size_t off, size_t end, uint8_t *dst, strbuf *err) {
+  const char *f = in + off;
+  size_t len = end - off;
+  int field = 0, val = 0, digits = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = f[i];
+    if (c >= '0' && c <= '9') {
+      if (digits == 1 && val == 0) return addr_fail(err, in, n, "IPv4 field has octet with leading zero", NULL, 0);
+      val = val * 10 + (c - '0');
+      digits++;
+      if (val > 255) return addr_fail(err, in, n, "IPv4 field has value >255", NULL, 0);
+    } else if (c == '.') {
+      if (i == 0 || i == len - 1 || f[i - 1] == '.')
+        return addr_fail(err, in, n, "IPv4 field must have at least one digit", f + i, len - i);
+      if (field == 3) return addr_fail(err, in, n, "IPv4 address too long", NULL, 0);
+      dst[field++] = (uint8_t)val;
+      val = digits = 0;
+    } else {
+      return addr_fail(err, in, n, "unexpected character", f + i, len - i);
+    }
+  }
+  if (field < 3) return addr_fail(err, in, n, "IPv4 address too short", NULL, 0);
+  dst[3] = (uint8_t)val;
   return true;
 }
 
-static bool parse_cidr(const char *s, size_t len, ipaddr *out) {
-  const char *slash = memchr(s, '/', len);
-  if (!slash || !parse_ip(s, (size_t)(slash - s), out)) return false;
-  size_t pl = len - (size_t)(slash - s) - 1;
-  if (pl == 0 || pl > 3) return false;
-  int p = 0;
-  for (size_t i = 0; i < pl; i++) {
-    char c = slash[1 + i];
-    if (c < '0' || c > '9' || (i == 0 && c == '0' && pl > 1)) return false;
-    p = p * 10 + (c - '0');
+static int hexdig(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static bool parse_v6(const char *in, size_t n, ipaddr *out, bool *zoned, strbuf *err) {
+  const char *pct = memchr(in, '%', n);
+  size_t len = pct ? (size_t)(pct - in) : n; /* the address before any zone */
+  if (pct && pct + 1 == in + n) return addr_fail(err, in, n, "zone must be a non-empty string", NULL, 0);
+  *zoned = pct != NULL;
+  uint8_t *b = out->b;
+  size_t at = 0; /* next unread byte of in */
+  int filled = 0, gap = -1; /* bytes written; where "::" stands */
+  if (len >= 2 && in[0] == ':' && in[1] == ':') {
+    gap = 0;
+    at = 2;
+    if (at == len) return true; /* "::" */
   }
-  if (p > (out->family == 4 ? 32 : 128)) return false;
-  out->prefix = (uint8_t)p;
+  while (filled < 16) {
+    const char *rest = in + at;
+    size_t rest_len = len - at;
+    unsigned acc = 0;
+    size_t d = 0;
+    for (; d < rest_len && hexdig(rest[d]) >= 0; d++) {
+      acc = acc * 16 + (unsigned)hexdig(rest[d]);
+      if (d > 3) return addr_fail(err, in, n, "each group must have 4 or less digits", rest, rest_len);
+      if (acc > 0xffff) return addr_fail(err, in, n, "IPv6 field has value >=2^16", rest, rest_len);
+    }
+    if (d == 0) return addr_fail(err, in, n, "each colon-separated field must have at least one digit", rest, rest_len);
+    if (d < rest_len && rest[d] == '.') {
+      if (gap < 0 && filled != 12)
+        return addr_fail(err, in, n, "embedded IPv4 address must replace the final 2 fields of the address", rest, rest_len);
+      if (filled + 4 > 16)
+        return addr_fail(err, in, n, "too many hex fields to fit an embedded IPv4 at the end of the address", rest, rest_len);
+      if (!parse_v4(in, n, at, len, b + filled, err)) return false;
+      filled += 4;
+      at = len;
+      break;
+    }
+    b[filled++] = (uint8_t)(acc >> 8);
+    b[filled++] = (uint8_t)acc;
+    at += d;
+    if (at == len) break;
+    if (in[at] != ':') return addr_fail(err, in, n, "unexpected character, want colon", in + at, len - at);
+    if (at + 1 == len) return addr_fail(err, in, n, "colon must be followed by more characters", in + at, len - at);
+    at++;
+    if (in[at] == ':') {
+      if (gap >= 0) return addr_fail(err, in, n, "multiple :: in address", in + at, len - at);
+      gap = filled;
+      if (++at == len) break;
+    }
+  }
+  if (at != len) return addr_fail(err, in, n, "trailing garbage after address", in + at, len - at);
+  if (filled < 16) {
+    if (gap < 0) return addr_fail(err, in, n, "address string too short", NULL, 0);
+    int shift = 16 - filled;
+    memmove(b + gap + shift, b + gap, (size_t)(filled - gap));
+    memset(b + gap, 0, (size_t)shift);
+  } else if (gap >= 0) {
+    return addr_fail(err, in, n, "the :: must expand to at least one field of zeros", NULL, 0);
+  }
   return true;
+}
+
+/* netip.ParseAddr; on failure err gets its message. */
+static bool go_parse_addr(const char *s, size_t n, ipaddr *out, bool *zoned, strbuf *err) {
+  memset(out, 0, sizeof *out);
+  *zoned = false;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '.') {
+      out->family = 4;
+      return parse_v4(s, n, 0, n, out->b, err);
+    }
+    if (s[i] == ':') {
+      out->family = 6;
+      return parse_v6(s, n, out, zoned, err);
+    }
+    if (s[i] == '%') return addr_fail(err, s, n, "missing IPv6 address", NULL, 0);
+  }
+  return addr_fail(err, s, n, "unable to parse IP", NULL, 0);
+}
+
+static bool is_4in6(const ipaddr *ip) {
+  static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  return ip->family == 6 && !memcmp(ip->b, mapped, sizeof mapped);
+}
+
+/* library/ip.go parseIPAddr: Go's parse, then no zone and no IPv4-mapped
+ * IPv6 address. On failure err holds the library's message. */
+static bool parse_ip_err(const char *s, size_t len, ipaddr *out, strbuf *err) {
+  strbuf why = STRBUF_INIT;
+  bool zoned, ok = go_parse_addr(s, len, out, &zoned, &why);
+  if (err && !ok) {
+    sb_puts(err, "IP Address ");
+    cel_go_quote(err, s, len);
+    sb_printf(err, " parse error during conversion from string: %s", sb_str(&why));
+  } else if (ok && zoned) {
+    ok = false;
+    if (err) {
+      sb_puts(err, "IP address ");
+      cel_go_quote(err, s, len);
+      sb_puts(err, " with zone value is not allowed");
+    }
+  } else if (ok && is_4in6(out)) {
+    ok = false;
+    if (err) {
+      sb_puts(err, "IPv4-mapped IPv6 address ");
+      cel_go_quote(err, s, len);
+      sb_puts(err, " is not allowed");
+    }
+  }
+  sb_free(&why);
+  return ok;
+}
+
+static bool parse_ip(const char *s, size_t len, ipaddr *out) { return parse_ip_err(s, len, out, NULL); }
+
+/* library/cidr.go parseCIDR over netip.ParsePrefix; on failure err holds
+ * the message stringToCIDR returns (it adds its own prefix again). */
+static bool parse_cidr_err(const char *s, size_t len, ipaddr *out, strbuf *err) {
+  const char *pre = "network address parse error during conversion from string: ";
+  strbuf why = STRBUF_INIT;
+  const char *slash = NULL;
+  for (size_t i = len; i-- > 0;)
+    if (s[i] == '/') {
+      slash = s + i;
+      break;
+    }
+  bool zoned = false, ok = false;
+  if (!slash) sb_puts(&why, "no '/'");
+  else if (!go_parse_addr(s, (size_t)(slash - s), out, &zoned, &why)) {
+  } else if (zoned) sb_puts(&why, "IPv6 zones cannot be present in a prefix");
+  else {
+    const char *bits = slash + 1;
+    size_t bl = len - (size_t)(bits - s);
+    /* strconv.Atoi after refusing a sign or leading zero: digits that fit
+     * an int64 */
+    bool digits = bl > 0 && bl <= 19;
+    uint64_t p = 0;
+    for (size_t i = 0; i < bl && digits; i++) {
+      digits = bits[i] >= '0' && bits[i] <= '9';
+      p = p * 10 + (uint64_t)(bits[i] - '0');
+    }
+    if (!digits || (bl > 1 && bits[0] == '0') || p > INT64_MAX) {
+      sb_puts(&why, "bad bits after slash: ");
+      cel_go_quote(&why, bits, bl);
+    } else {
+      if (p > (out->family == 4 ? 32u : 128u)) sb_puts(&why, "prefix length out of range");
+      else {
+        out->prefix = (uint8_t)p;
+        ok = true;
+      }
+    }
+  }
+  if (!ok) {
+    if (err) {
+      sb_printf(err, "%s%snetip.ParsePrefix(", pre, pre);
+      cel_go_quote(err, s, len);
+      sb_printf(err, "): %s", sb_str(&why));
+    }
+  } else if (is_4in6(out)) {
+    ok = false;
+    if (err) {
+      sb_printf(err, "%sIPv4-mapped IPv6 address ", pre);
+      cel_go_quote(err, s, len);
+      sb_puts(err, " is not allowed");
+    }
+  }
+  sb_free(&why);
+  return ok;
+}
+
+static bool parse_cidr(const char *s, size_t len, ipaddr *out) { return parse_cidr_err(s, len, out, NULL); }
+
+static cel_val err_from(strbuf *sb) {
+  cel_val e = cel_err("%s", sb_str(sb));
+  sb_free(sb);
+  return e;
 }
 
 static cel_val wrap(const ipaddr *ip, cel_vkind k) {
@@ -67,22 +256,46 @@ bool cel_ip_equal(const cel_val *a, const cel_val *b) {
   return x->family == y->family && !memcmp(x->b, y->b, nbytes(x)) && (a->kind == V_IP || x->prefix == y->prefix);
 }
 
+/* netip.Addr.String(): dotted quad, or RFC 5952 (lowercase hex without
+ * leading zeros, the longest run of two or more zero fields, the first
+ * on a tie, as "::"); IPv4-mapped addresses never reach here. */
 static size_t ip_text(const ipaddr *ip, char *buf, size_t n) {
-  inet_ntop(ip->family == 4 ? AF_INET : AF_INET6, ip->b, buf, (socklen_t)n);
-  return strlen(buf);
+  if (ip->family == 4) return (size_t)snprintf(buf, n, "%u.%u.%u.%u", ip->b[0], ip->b[1], ip->b[2], ip->b[3]);
+  unsigned g[8];
+  for (int i = 0; i < 8; i++) g[i] = (unsigned)ip->b[2 * i] << 8 | ip->b[2 * i + 1];
+  int best = -1, best_len = 1;
+  for (int i = 0; i < 8;) {
+    int j = i;
+    while (j < 8 && g[j] == 0) j++;
+    if (j - i > best_len) best = i, best_len = j - i;
+    i = j > i ? j : i + 1;
+  }
+  size_t len = 0;
+  for (int i = 0; i < 8; i++) {
+    if (i == best) {
+      len += (size_t)snprintf(buf + len, n - len, "::");
+      i += best_len - 1;
+      continue;
+    }
+    if (i && i != best + best_len) len += (size_t)snprintf(buf + len, n - len, ":");
+    len += (size_t)snprintf(buf + len, n - len, "%x", g[i]);
+  }
+  return len;
 }
 
 FN(f_ip) {
   UNUSED;
   ipaddr ip;
-  if (!parse_ip(a[0].s, a[0].len, &ip)) return cel_err("IP Address '%.*s' parse error during conversion from string: ParseAddr(\"%.*s\"): unable to parse IP", (int)a[0].len, a[0].s, (int)a[0].len, a[0].s);
+  strbuf e = STRBUF_INIT;
+  if (!parse_ip_err(a[0].s, a[0].len, &ip, &e)) return err_from(&e);
   return wrap(&ip, V_IP);
 }
 FN(f_is_ip) { UNUSED; ipaddr ip; return cel_bool(parse_ip(a[0].s, a[0].len, &ip)); }
 FN(f_is_canonical) {
   UNUSED;
   ipaddr ip;
-  if (!parse_ip(a[0].s, a[0].len, &ip)) return cel_err("IP Address '%.*s' parse error during conversion from string", (int)a[0].len, a[0].s);
+  strbuf e = STRBUF_INIT;
+  if (!parse_ip_err(a[0].s, a[0].len, &ip, &e)) return err_from(&e);
   char buf[64];
   size_t l = ip_text(&ip, buf, sizeof buf);
   return cel_bool(l == a[0].len && !memcmp(buf, a[0].s, l));
@@ -136,7 +349,8 @@ FN(f_global_unicast) {
 FN(f_cidr) {
   UNUSED;
   ipaddr ip;
-  if (!parse_cidr(a[0].s, a[0].len, &ip)) return cel_err("network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(\"%.*s\"): bad prefix", (int)a[0].len, a[0].s);
+  strbuf e = STRBUF_INIT;
+  if (!parse_cidr_err(a[0].s, a[0].len, &ip, &e)) return err_from(&e);
   return wrap(&ip, V_CIDR);
 }
 FN(f_is_cidr) { UNUSED; ipaddr ip; return cel_bool(parse_cidr(a[0].s, a[0].len, &ip)); }
@@ -156,7 +370,9 @@ FN(f_contains_ip) {
   ipaddr tmp;
   const ipaddr *ip;
   if (a[1].kind == V_STRING) {
-    if (!parse_ip(a[1].s, a[1].len, &tmp)) return cel_err("IP Address '%.*s' parse error", (int)a[1].len, a[1].s);
+    /* library/cidr.go cidrContainsIP answers a failed ip(string) with
+     * MaybeNoSuchOverloadErr of the CIDR, so the parse error is lost */
+    if (!parse_ip(a[1].s, a[1].len, &tmp)) return cel_no_overload();
     ip = &tmp;
   } else {
     ip = ipv(&a[1]);
@@ -168,7 +384,8 @@ FN(f_contains_cidr) {
   ipaddr tmp;
   const ipaddr *c;
   if (a[1].kind == V_STRING) {
-    if (!parse_cidr(a[1].s, a[1].len, &tmp)) return cel_err("network address parse error");
+    strbuf e = STRBUF_INIT;
+    if (!parse_cidr_err(a[1].s, a[1].len, &tmp, &e)) return err_from(&e);
     c = &tmp;
   } else {
     c = ipv(&a[1]);

@@ -3,6 +3,7 @@
  * indexing and the type conversions, with cel-go's overload ids. */
 #include "cel/cel_internal.h"
 #include "codec/gofloat.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -189,7 +190,14 @@ FN(f_matches) {
   return err.kind == V_ERR ? err : cel_bool(m);
 }
 
-/* ---- conversions ---- */
+/* ---- conversions ----
+ * cel-go words range failures as overflow (common/types/int.go, uint.go,
+ * double.go) and unparsable strings as String.ConvertToType does
+ * (common/types/string.go). */
+
+static cel_val conversion_error(const char *to) {
+  return cel_err("type conversion error from 'string' to '%s'", to);
+}
 
 static bool parse_int(const char *s, size_t n, int64_t *out) {
   char buf[64];
@@ -199,7 +207,8 @@ static bool parse_int(const char *s, size_t n, int64_t *out) {
   char *end;
   errno = 0;
   long long v = strtoll(buf, &end, 10);
-  if (errno || *end || buf[0] == ' ' || buf[0] == '+') return false;
+  /* strconv.ParseInt: an optional sign, then digits; no spaces */
+  if (errno || *end || end == buf || (buf[0] != '-' && buf[0] != '+' && (buf[0] < '0' || buf[0] > '9'))) return false;
   *out = v;
   return true;
 }
@@ -209,13 +218,13 @@ FN(f_int) {
   const cel_val *v = &A[0];
   switch (v->kind) {
   case V_INT: return *v;
-  case V_UINT: return v->u > INT64_MAX ? cel_err("range error") : cel_int((int64_t)v->u);
+  case V_UINT: return v->u > INT64_MAX ? cel_err("integer overflow") : cel_int((int64_t)v->u);
   case V_DOUBLE:
-    if (!(v->d > -9223372036854775808.0 && v->d < 9223372036854775808.0)) return cel_err("range error");
+    if (!(v->d > -9223372036854775808.0 && v->d < 9223372036854775808.0)) return cel_err("integer overflow");
     return cel_int((int64_t)v->d);
   case V_STRING: {
     int64_t i;
-    if (!parse_int(v->s, v->len, &i)) return cel_err("cannot convert '%.*s' to int", (int)v->len, v->s);
+    if (!parse_int(v->s, v->len, &i)) return conversion_error("int");
     return cel_int(i);
   }
   case V_TIMESTAMP: return cel_int(v->i);
@@ -228,21 +237,21 @@ FN(f_uint) {
   const cel_val *v = &A[0];
   switch (v->kind) {
   case V_UINT: return *v;
-  case V_INT: return v->i < 0 ? cel_err("range error") : cel_uint((uint64_t)v->i);
+  case V_INT: return v->i < 0 ? cel_err("unsigned integer overflow") : cel_uint((uint64_t)v->i);
   case V_DOUBLE:
     /* cel-go doubleToUint64Checked: any negative value (not -0.0) is out of range */
-    if (!(v->d >= 0 && v->d < 18446744073709551616.0)) return cel_err("range error");
+    if (!(v->d >= 0 && v->d < 18446744073709551616.0)) return cel_err("unsigned integer overflow");
     return cel_uint((uint64_t)v->d);
   case V_STRING: {
     char buf[64];
     if (v->len == 0 || v->len >= sizeof buf || v->s[0] == '-' || v->s[0] == '+' || v->s[0] == ' ')
-      return cel_err("cannot convert '%.*s' to uint", (int)v->len, v->s);
+      return conversion_error("uint");
     memcpy(buf, v->s, v->len);
     buf[v->len] = 0;
     char *end;
     errno = 0;
     unsigned long long u = strtoull(buf, &end, 10);
-    if (errno || *end) return cel_err("cannot convert '%.*s' to uint", (int)v->len, v->s);
+    if (errno || *end) return conversion_error("uint");
     return cel_uint(u);
   }
   default: return cel_no_overload();
@@ -257,13 +266,28 @@ FN(f_double) {
   case V_INT: return cel_double((double)v->i);
   case V_UINT: return cel_double((double)v->u);
   case V_STRING: {
+    /* strconv.ParseFloat: no spaces, "0x" mantissas need a 'p' exponent,
+     * underscores only between digits (or after a base prefix) */
     char buf[128];
-    if (v->len == 0 || v->len >= sizeof buf) return cel_err("cannot convert to double");
-    memcpy(buf, v->s, v->len);
-    buf[v->len] = 0;
+    if (v->len == 0 || v->len >= sizeof buf || memchr(v->s, 0, v->len)) return conversion_error("double");
+    size_t o = 0, sign = v->s[0] == '+' || v->s[0] == '-';
+    bool hex = v->len > sign + 1 && v->s[sign] == '0' && (v->s[sign + 1] == 'x' || v->s[sign + 1] == 'X');
+    for (size_t i = 0; i < v->len; i++) {
+      char ch = v->s[i];
+      if (ch == '_') {
+        bool digit_before = i > 0 && (isxdigit((unsigned char)v->s[i - 1]) || (hex && i == sign + 2));
+        bool digit_after = i + 1 < v->len && (hex ? isxdigit((unsigned char)v->s[i + 1]) : isdigit((unsigned char)v->s[i + 1]));
+        if (!digit_before || !digit_after) return conversion_error("double");
+        continue;
+      }
+      if (isspace((unsigned char)ch) || ch == '(') return conversion_error("double");
+      buf[o++] = ch;
+    }
+    buf[o] = 0;
+    if (hex && !strpbrk(buf, "pP")) return conversion_error("double");
     char *end;
     double d = strtod(buf, &end);
-    if (*end || buf[0] == ' ') return cel_err("cannot convert '%s' to double", buf);
+    if (*end || end == buf) return conversion_error("double");
     return cel_double(d);
   }
   default: return cel_no_overload();
@@ -313,7 +337,7 @@ FN(f_bool) {
     if (strlen(t[i]) == v->len && !memcmp(t[i], v->s, v->len)) return cel_bool(true);
     if (strlen(f[i]) == v->len && !memcmp(f[i], v->s, v->len)) return cel_bool(false);
   }
-  return cel_err("strconv.ParseBool: parsing \"%.*s\": invalid syntax", (int)v->len, v->s);
+  return conversion_error("bool");
 }
 
 FN(f_type) { UNUSED; return cel_typeval(cel_val_type(&A[0])); }

@@ -3,6 +3,8 @@
  * replace, split, substring, trim, join, strings.quote. Indices count code
  * points. */
 #include "cel/cel_internal.h"
+#include "util/utf8.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,6 @@ static size_t cp_offset(const char *s, size_t len, int64_t cp) {
   return i;
 }
 
-static int64_t cp_index(const char *s, size_t off) { return (int64_t)cel_utf8_len(s, off); }
 
 FN(f_char_at) {
   UNUSED, (void)n;
@@ -33,24 +34,55 @@ FN(f_char_at) {
   return cel_string(a[0].s + off, end - off);
 }
 
+/* indexOf and lastIndexOf as cel-go's ext/strings.go (indexOfOffset,
+ * lastIndexOfOffset) count them, in code points: an empty needle answers the
+ * offset whatever it is, a negative offset is an error, an offset at or past
+ * the end finds nothing (-1), and lastIndexOf starts no later than where the
+ * needle still fits. */
+static uint32_t *code_points(const char *s, size_t n, int64_t *count) {
+  uint32_t *cp = cel_scratch_alloc((n + 1) * sizeof *cp);
+  int64_t k = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned c;
+    size_t l = utf8_decode((const unsigned char *)s + i, n - i, &c);
+    if (!l) c = (unsigned char)s[i], l = 1;
+    cp[k++] = c;
+    i += l;
+  }
+  *count = k;
+  return cp;
+}
+
+static bool match_at(const uint32_t *h, const uint32_t *nd, int64_t at, int64_t nn) {
+  for (int64_t j = 0; j < nn; j++)
+    if (h[at + j] != nd[j]) return false;
+  return true;
+}
+
 FN(f_index_of) {
   UNUSED;
-  int64_t start = n == 3 ? a[2].i : 0, len = (int64_t)cel_utf8_len(a[0].s, a[0].len);
-  if (start < 0 || start > len) return cel_err("index out of range: %lld", (long long)start);
-  size_t off = cp_offset(a[0].s, a[0].len, start);
-  if (a[1].len == 0) return cel_int(start);
-  const char *hit = memmem(a[0].s + off, a[0].len - off, a[1].s, a[1].len);
-  return cel_int(hit ? cp_index(a[0].s, (size_t)(hit - a[0].s)) : -1);
+  int64_t off = n == 3 ? a[2].i : 0, hn, nn;
+  if (a[1].len == 0) return cel_int(off);
+  if (off < 0) return cel_err("index out of range: %lld", (long long)off);
+  const uint32_t *h = code_points(a[0].s, a[0].len, &hn), *nd = code_points(a[1].s, a[1].len, &nn);
+  for (int64_t i = off; i < hn - (nn - 1); i++)
+    if (match_at(h, nd, i, nn)) return cel_int(i);
+  return cel_int(-1);
 }
 
 FN(f_last_index_of) {
   UNUSED;
-  int64_t len = (int64_t)cel_utf8_len(a[0].s, a[0].len), start = n == 3 ? a[2].i : len;
-  if (start < 0 || start > len) return cel_err("index out of range: %lld", (long long)start);
-  if (a[1].len == 0) return cel_int(start);
-  size_t limit = cp_offset(a[0].s, a[0].len, start);
-  for (size_t i = limit + 1; i-- > 0;)
-    if (i + a[1].len <= a[0].len && !memcmp(a[0].s + i, a[1].s, a[1].len)) return cel_int(cp_index(a[0].s, i));
+  int64_t hn, nn;
+  const uint32_t *h = code_points(a[0].s, a[0].len, &hn);
+  if (a[1].len == 0) return cel_int(n == 3 ? a[2].i : hn);
+  if (n != 3 && a[0].len < a[1].len) return cel_int(-1);
+  int64_t off = n == 3 ? a[2].i : hn - 1;
+  if (off < 0) return cel_err("index out of range: %lld", (long long)off);
+  if (off >= hn) return cel_int(-1);
+  const uint32_t *nd = code_points(a[1].s, a[1].len, &nn);
+  if (off > hn - nn) off = hn - nn;
+  for (int64_t i = off; i >= 0; i--)
+    if (match_at(h, nd, i, nn)) return cel_int(i);
   return cel_int(-1);
 }
 
@@ -215,146 +247,385 @@ FN(f_quote) {
   return r;
 }
 
-/* ---- format(): the strings extension's pre-spec implementation ---- */
-
-size_t cel_format_double(double d, char *buf, size_t n);
-static bool format_value(strbuf *sb, const cel_val *v);
-
-static int key_cmp(const void *a, const void *b) {
-  const cel_val *x = a, *y = b;
-  bool ok;
-  int c = cel_compare(x, y, &ok);
-  return ok ? c : (int)x->kind - (int)y->kind;
+/* Go's %q of s[0..n), which may hold NUL bytes (sb_go_quote stops at one). */
+void cel_go_quote(strbuf *sb, const char *s, size_t n) {
+  sb_putc(sb, '"');
+  size_t start = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && s[i]) continue;
+    strbuf part = STRBUF_INIT;
+    char *chunk = cel_scratch_alloc(i - start + 1);
+    memcpy(chunk, s + start, i - start);
+    chunk[i - start] = 0;
+    sb_go_quote(&part, chunk);
+    sb_add(sb, part.buf + 1, part.len - 2);
+    sb_free(&part);
+    if (i < n) sb_puts(sb, "\\x00");
+    start = i + 1;
+  }
+  sb_putc(sb, '"');
 }
 
-/* %s rendering of any value, as the older format() does. */
-static bool format_value(strbuf *sb, const cel_val *v) {
+/* ---- format(): the strings extension's pre-spec implementation ----
+ * Kubernetes enables ext.Strings at version 2, whose format() is cel-go's
+ * ext/formatting.go (not the spec's formatting_v2.go). Its quirks are kept:
+ * %f and %e go through golang.org/x/text's message printer for en_US (digit
+ * grouping, "∞", "×10⁰³" exponents, and %e's precision read as a width), %s
+ * of a list or map writes elements as CEL literals with doubles as %.6f, and
+ * map entries are sorted by their key's text. Errors carry cel-go's wording:
+ * "could not parse formatting clause: ..." and "error during formatting:
+ * ...". */
+
+typedef struct fmt_ctx {
+  strbuf *sb;
+  cel_val err; /* set when a clause fails */
+} fmt_ctx;
+
+static bool fmt_fail(fmt_ctx *c, const char *fmt, const char *what) {
+  c->err = cel_err(fmt, what);
+  return false;
+}
+
+static bool fmt_string_clause(fmt_ctx *c, const cel_val *v);
+
+/* A value as an element of a list or map under %s: ext/formatting.go
+ * clauseForType, then quoteForCEL. */
+static bool fmt_element(fmt_ctx *c, const cel_val *v) {
+  switch (v->kind) {
+  case V_INT: sb_printf(c->sb, "%lld", (long long)v->i); return true;
+  case V_UINT: sb_printf(c->sb, "%llu", (unsigned long long)v->u); return true;
+  case V_DOUBLE:
+    if (isnan(v->d)) sb_puts(c->sb, "\"NaN\"");
+    else if (isinf(v->d)) sb_puts(c->sb, v->d > 0 ? "\"+Inf\"" : "\"-Inf\"");
+    else sb_printf(c->sb, "%.6f", v->d);
+    return true;
+  case V_STRING: cel_go_quote(c->sb, v->s, v->len); return true;
+  case V_BYTES: {
+    if (!cel_utf8_valid(v->s, v->len))
+      return fmt_fail(c, "%s", "could not convert argument \"invalid UTF-8 in bytes, cannot convert to string\" to string");
+    sb_putc(c->sb, 'b');
+    cel_go_quote(c->sb, v->s, v->len);
+    return true;
+  }
+  case V_TIMESTAMP:
+  case V_DURATION: {
+    strbuf t = STRBUF_INIT;
+    fmt_ctx inner = {.sb = &t};
+    fmt_string_clause(&inner, v);
+    sb_puts(c->sb, v->kind == V_TIMESTAMP ? "timestamp(" : "duration(");
+    cel_go_quote(c->sb, t.buf ? t.buf : "", t.len);
+    sb_putc(c->sb, ')');
+    sb_free(&t);
+    return true;
+  }
+  case V_BOOL:
+  case V_NULL:
+  case V_TYPE:
+  case V_LIST:
+  case V_MAP: return fmt_string_clause(c, v);
+  default: return fmt_fail(c, "no formatting function for %s", cel_val_type_name(v));
+  }
+}
+
+typedef struct fmt_pair {
+  char *key, *val;
+  size_t klen, vlen, order;
+} fmt_pair;
+
+static int pair_cmp(const void *a, const void *b) {
+  const fmt_pair *x = a, *y = b;
+  size_t n = x->klen < y->klen ? x->klen : y->klen;
+  int c = memcmp(x->key, y->key, n);
+  if (c) return c;
+  if (x->klen != y->klen) return x->klen < y->klen ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order; /* sort.SliceStable */
+}
+
+static char *take(strbuf *t, size_t *len) {
+  *len = t->len;
+  char *s = cel_scratch_alloc(t->len + 1);
+  if (t->len) memcpy(s, t->buf, t->len);
+  s[t->len] = 0;
+  sb_free(t);
+  return s;
+}
+
+static bool fmt_map(fmt_ctx *c, const cel_val *v) {
+  size_t n = cel_map_len(v);
+  fmt_pair *pairs = cel_scratch_alloc((n + 1) * sizeof *pairs);
+  for (size_t i = 0; i < n; i++) {
+    cel_val k = cel_map_key_at(v, i), val = cel_map_value_at(v, i);
+    strbuf t = STRBUF_INIT;
+    fmt_ctx inner = {.sb = &t};
+    bool ok;
+    switch (k.kind) {
+    case V_STRING: cel_go_quote(&t, k.s, k.len); ok = true; break;
+    case V_BOOL: sb_puts(&t, k.b ? "true" : "false"); ok = true; break;
+    case V_INT: sb_printf(&t, "%lld", (long long)k.i); ok = true; break;
+    case V_UINT: sb_printf(&t, "%llu", (unsigned long long)k.u); ok = true; break;
+    default: ok = fmt_fail(&inner, "no formatting function for map key of type %s", cel_val_type_name(&k));
+    }
+    if (!ok) {
+      sb_free(&t);
+      c->err = inner.err;
+      return false;
+    }
+    pairs[i].key = take(&t, &pairs[i].klen);
+    if (!fmt_element(&inner, &val)) {
+      sb_free(&t);
+      c->err = inner.err;
+      return false;
+    }
+    pairs[i].val = take(&t, &pairs[i].vlen);
+    pairs[i].order = i;
+  }
+  qsort(pairs, n, sizeof *pairs, pair_cmp);
+  sb_putc(c->sb, '{');
+  for (size_t i = 0; i < n; i++) {
+    if (i) sb_puts(c->sb, ", ");
+    sb_add(c->sb, pairs[i].key, pairs[i].klen);
+    sb_putc(c->sb, ':');
+    sb_add(c->sb, pairs[i].val, pairs[i].vlen);
+  }
+  sb_putc(c->sb, '}');
+  return true;
+}
+
+/* %s: ext/formatting.go FormatString (the string() conversion for scalars). */
+static bool fmt_string_clause(fmt_ctx *c, const cel_val *v) {
   char buf[64];
   switch (v->kind) {
-  case V_NULL: sb_puts(sb, "null"); return true;
-  case V_BOOL: sb_puts(sb, v->b ? "true" : "false"); return true;
-  case V_INT: sb_printf(sb, "%lld", (long long)v->i); return true;
-  case V_UINT: sb_printf(sb, "%llu", (unsigned long long)v->u); return true;
-  case V_DOUBLE: cel_format_double(v->d, buf, sizeof buf); sb_puts(sb, buf); return true;
-  case V_STRING:
-  case V_BYTES: sb_add(sb, v->s, v->len); return true;
-  case V_TYPE: cel_type_print(sb, v->t); return true;
-  case V_LIST:
-    sb_putc(sb, '[');
-    for (size_t i = 0; i < v->len; i++) {
-      cel_val e = cel_list_at(v, i);
-      if (i) sb_puts(sb, ", ");
-      if (!format_value(sb, &e)) return false;
-    }
-    sb_putc(sb, ']');
+  case V_NULL: sb_puts(c->sb, "null"); return true;
+  case V_BOOL: sb_puts(c->sb, v->b ? "true" : "false"); return true;
+  case V_INT: sb_printf(c->sb, "%lld", (long long)v->i); return true;
+  case V_UINT: sb_printf(c->sb, "%llu", (unsigned long long)v->u); return true;
+  case V_DOUBLE: cel_format_double(v->d, buf, sizeof buf); sb_puts(c->sb, buf); return true;
+  case V_STRING: sb_add(c->sb, v->s, v->len); return true;
+  case V_BYTES:
+    if (!cel_utf8_valid(v->s, v->len))
+      return fmt_fail(c, "%s", "could not convert argument \"invalid UTF-8 in bytes, cannot convert to string\" to string");
+    sb_add(c->sb, v->s, v->len);
     return true;
-  case V_MAP: {
-    size_t n = cel_map_len(v);
-    cel_val *keys = cel_scratch_alloc((n + 1) * sizeof *keys);
-    for (size_t i = 0; i < n; i++) keys[i] = cel_map_key_at(v, i);
-    qsort(keys, n, sizeof *keys, key_cmp);
-    sb_putc(sb, '{');
-    for (size_t i = 0; i < n; i++) {
-      cel_val val;
-      cel_map_find(v, &keys[i], &val);
-      if (i) sb_puts(sb, ", ");
-      if (!format_value(sb, &keys[i])) return false;
-      sb_puts(sb, ":");
-      if (!format_value(sb, &val)) return false;
-    }
-    sb_putc(sb, '}');
+  case V_TYPE: cel_type_print(c->sb, v->t); return true;
+  case V_DURATION: {
+    size_t l = cel_duration_text(v->i, buf, sizeof buf);
+    sb_add(c->sb, buf, l);
     return true;
   }
-  default: return false;
+  case V_TIMESTAMP: {
+    size_t l = cel_timestamp_text(v->i, v->len, buf, sizeof buf);
+    sb_add(c->sb, buf, l);
+    return true;
+  }
+  case V_LIST:
+    sb_putc(c->sb, '[');
+    for (size_t i = 0; i < v->len; i++) {
+      cel_val e = cel_list_at(v, i);
+      if (i) sb_puts(c->sb, ", ");
+      if (!fmt_element(c, &e)) return false;
+    }
+    sb_putc(c->sb, ']');
+    return true;
+  case V_MAP: return fmt_map(c, v);
+  default:
+    return fmt_fail(c,
+                    "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, "
+                    "durations, and timestamps, was given %s",
+                    cel_val_type_name(v));
   }
 }
 
-static cel_val format_error(strbuf *sb, const char *fmt, const char *what) {
-  sb_free(sb);
-  return cel_err(fmt, what);
+/* %f and %e take doubles, and the strings "NaN", "Infinity", "-Infinity". */
+static bool fmt_float_arg(const cel_val *v, double *d) {
+  if (v->kind == V_DOUBLE) {
+    *d = v->d;
+    return true;
+  }
+  if (v->kind != V_STRING) return false;
+  if (v->len == 3 && !memcmp(v->s, "NaN", 3)) *d = NAN;
+  else if (v->len == 8 && !memcmp(v->s, "Infinity", 8)) *d = INFINITY;
+  else if (v->len == 9 && !memcmp(v->s, "-Infinity", 9)) *d = -INFINITY;
+  else return false;
+  return true;
+}
+
+/* x/text's en_US rendering of what is not a finite number. */
+static bool fmt_nonfinite(strbuf *sb, double d) {
+  if (isnan(d)) sb_puts(sb, "NaN");
+  else if (isinf(d)) sb_puts(sb, d > 0 ? "\u221e" : "-\u221e");
+  else return false;
+  return true;
+}
+
+/* %.Nf through x/text's printer: grouped integer digits, no negative zero. */
+static void fmt_fixed(strbuf *sb, double d, int prec) {
+  if (fmt_nonfinite(sb, d)) return;
+  if (d == 0) d = 0; /* drops the sign of -0 */
+  strbuf t = STRBUF_INIT;
+  sb_printf(&t, "%.*f", prec, d);
+  const char *s = sb_str(&t);
+  if (*s == '-') sb_putc(sb, *s++);
+  size_t ilen = strcspn(s, ".");
+  for (size_t i = 0; i < ilen; i++) {
+    if (i && (ilen - i) % 3 == 0) sb_putc(sb, ',');
+    sb_putc(sb, s[i]);
+  }
+  sb_puts(sb, s + ilen);
+  sb_free(&t);
+}
+
+/* %e through x/text's printer: six mantissa digits, "×10" and a superscript
+ * exponent of at least two digits; ext/formatting.go builds the verb as
+ * "%<precision>e", so the precision pads the text to that many runes. */
+static void fmt_scientific(strbuf *sb, double d, int width) {
+  static const char *const sup[] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+                                    "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+  strbuf t = STRBUF_INIT;
+  if (!fmt_nonfinite(&t, d)) {
+    if (d == 0) d = 0;
+    char m[64];
+    snprintf(m, sizeof m, "%.6e", d);
+    char *e = strchr(m, 'e');
+    int x = atoi(e + 1);
+    *e = 0;
+    sb_puts(&t, m);
+    sb_puts(&t, "\u00d710");
+    if (x < 0) sb_puts(&t, "\u207b");
+    unsigned ux = (unsigned)(x < 0 ? -x : x);
+    char digs[8];
+    int nd = snprintf(digs, sizeof digs, "%02u", ux);
+    for (int i = 0; i < nd; i++) sb_puts(&t, sup[digs[i] - '0']);
+  }
+  size_t runes = cel_utf8_len_upto(t.buf ? t.buf : "", t.len, SIZE_MAX);
+  for (size_t i = runes; i < (size_t)width; i++) sb_putc(sb, ' ');
+  sb_add(sb, t.buf ? t.buf : "", t.len);
+  sb_free(&t);
+}
+
+static void fmt_radix(strbuf *sb, bool neg, uint64_t u, char verb) {
+  if (neg) sb_putc(sb, '-');
+  if (verb == 'b') {
+    char bits[65];
+    int k = 64;
+    bits[k] = 0;
+    do bits[--k] = (char)('0' + (u & 1)); while (u >>= 1);
+    sb_puts(sb, bits + k);
+  } else {
+    sb_printf(sb, verb == 'o' ? "%llo" : verb == 'x' ? "%llx" : "%llX", (unsigned long long)u);
+  }
+}
+
+/* One clause's verb applied to v; false with c->err set on a refusal. */
+static bool fmt_clause(fmt_ctx *c, char verb, int prec, const cel_val *v) {
+  const char *type = cel_val_type_name(v);
+  double d;
+  bool neg = false;
+  uint64_t u = 0;
+  bool integral = v->kind == V_INT || v->kind == V_UINT;
+  if (v->kind == V_INT) neg = v->i < 0, u = neg ? 0 - (uint64_t)v->i : (uint64_t)v->i;
+  else if (v->kind == V_UINT) u = v->u;
+  switch (verb) {
+  case 's': return fmt_string_clause(c, v);
+  case 'd':
+    if (!integral) return fmt_fail(c, "decimal clause can only be used on integers, was given %s", type);
+    if (neg) sb_putc(c->sb, '-');
+    sb_printf(c->sb, "%llu", (unsigned long long)u);
+    return true;
+  case 'f':
+    if (!fmt_float_arg(v, &d)) return fmt_fail(c, "fixed-point clause can only be used on doubles, was given %s", type);
+    fmt_fixed(c->sb, d, prec < 0 ? 6 : prec);
+    return true;
+  case 'e':
+    if (!fmt_float_arg(v, &d)) return fmt_fail(c, "scientific clause can only be used on doubles, was given %s", type);
+    fmt_scientific(c->sb, d, prec < 0 ? 6 : prec);
+    return true;
+  case 'b':
+    if (v->kind == V_BOOL) u = v->b;
+    else if (!integral) return fmt_fail(c, "only integers and bools can be formatted as binary, was given %s", type);
+    fmt_radix(c->sb, neg, u, 'b');
+    return true;
+  case 'o':
+    if (!integral) return fmt_fail(c, "octal clause can only be used on integers, was given %s", type);
+    fmt_radix(c->sb, neg, u, 'o');
+    return true;
+  default: /* x, X */
+    if (v->kind == V_STRING || v->kind == V_BYTES) {
+      for (size_t k = 0; k < v->len; k++) sb_printf(c->sb, verb == 'x' ? "%02x" : "%02X", (unsigned char)v->s[k]);
+      return true;
+    }
+    if (!integral) return fmt_fail(c, "only integers, byte buffers, and strings can be formatted as hex, was given %s", type);
+    fmt_radix(c->sb, neg, u, verb);
+    return true;
+  }
+}
+
+/* Reads the clause after a '%' at f[i] (i < n): precision, then the verb.
+ * Returns the verb, or 0 with *msg set to cel-go's parse error. */
+static char fmt_parse_clause(const char *f, size_t n, size_t *i, int *prec, const char **msg) {
+  *prec = -1;
+  if (f[*i] == '.') {
+    size_t j = *i + 1, st = j;
+    while (j < n && f[j] >= '0' && f[j] <= '9') j++;
+    if (j >= n) {
+      *msg = "error while parsing precision: could not find end of precision specifier";
+      return 0;
+    }
+    if (j == st) {
+      *msg = "error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing \"\": "
+             "invalid syntax";
+      return 0;
+    }
+    long long p = 0;
+    for (size_t k = st; k < j; k++) p = p > 100000 ? p : p * 10 + (f[k] - '0');
+    *prec = (int)p;
+    *i = j;
+  }
+  char verb = f[*i];
+  if (!strchr("sdfebxXo", verb) || !verb) {
+    strbuf t = STRBUF_INIT;
+    unsigned char b = (unsigned char)verb;
+    sb_puts(&t, "unrecognized formatting clause \"");
+    if (b < 0x80) sb_putc(&t, (char)b);
+    else utf8_encode(&t, b); /* Go's rune(byte) */
+    sb_putc(&t, '"');
+    size_t l;
+    *msg = take(&t, &l);
+    return 0;
+  }
+  return verb;
 }
 
 FN(f_format) {
   UNUSED, (void)n;
   const cel_val *f = &a[0], *args = &a[1];
   strbuf sb = STRBUF_INIT;
+  fmt_ctx c = {.sb = &sb};
   size_t next = 0;
   for (size_t i = 0; i < f->len; i++) {
-    char c = f->s[i];
-    if (c != '%') {
-      sb_putc(&sb, c);
+    if (f->s[i] != '%') {
+      sb_putc(&sb, f->s[i]);
       continue;
     }
-    if (++i >= f->len) return format_error(&sb, "could not parse formatting clause: %s", "unexpected end of string");
-    if (f->s[i] == '%') {
+    if (i + 1 < f->len && f->s[i + 1] == '%') {
       sb_putc(&sb, '%');
+      i++;
       continue;
     }
-    int prec = -1;
-    if (f->s[i] == '.') {
-      prec = 0;
-      while (++i < f->len && f->s[i] >= '0' && f->s[i] <= '9') prec = prec * 10 + (f->s[i] - '0');
-      if (i >= f->len) return format_error(&sb, "could not parse formatting clause: %s", "unexpected end of string");
+    cel_val r;
+    if (next >= args->len) r = cel_err("index %zu out of range", next);
+    else if (i + 1 >= f->len) r = cel_err("unexpected end of string");
+    else {
+      int prec;
+      const char *msg;
+      i++;
+      char verb = fmt_parse_clause(f->s, f->len, &i, &prec, &msg);
+      cel_val v = cel_list_at(args, next++);
+      if (!verb) r = cel_err("could not parse formatting clause: %s", msg);
+      else if (fmt_clause(&c, verb, prec, &v)) continue;
+      else r = cel_err("error during formatting: %.*s", (int)c.err.len, c.err.s);
     }
-    char verb = f->s[i];
-    if (next >= args->len) return format_error(&sb, "index %s out of range", cel_scratch_printf("%zu", next));
-    cel_val v = cel_list_at(args, next++);
-    char buf[128];
-    switch (verb) {
-    case 's':
-      if (!format_value(&sb, &v)) return format_error(&sb, "string clause can only be used on %s", "strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps");
-      break;
-    case 'd':
-      if (v.kind == V_INT) sb_printf(&sb, "%lld", (long long)v.i);
-      else if (v.kind == V_UINT) sb_printf(&sb, "%llu", (unsigned long long)v.u);
-      else return format_error(&sb, "decimal clause can only be used on integers, was given %s", cel_val_type_name(&v));
-      break;
-    case 'f':
-    case 'e': {
-      double d;
-      if (v.kind == V_DOUBLE) d = v.d;
-      else if (v.kind == V_INT) d = (double)v.i;
-      else if (v.kind == V_UINT) d = (double)v.u;
-      else return format_error(&sb, "fixed-point clause can only be used on doubles, was given %s", cel_val_type_name(&v));
-      if (d != d) sb_puts(&sb, "NaN");
-      else if (d > 1.7976931348623157e308) sb_puts(&sb, "Infinity");
-      else if (d < -1.7976931348623157e308) sb_puts(&sb, "-Infinity");
-      else {
-        snprintf(buf, sizeof buf, verb == 'f' ? "%.*f" : "%.*e", prec < 0 ? 6 : prec, d);
-        sb_puts(&sb, buf);
-      }
-      break;
-    }
-    case 'b':
-    case 'o':
-    case 'x':
-    case 'X': {
-      uint64_t u;
-      bool neg = false;
-      if (v.kind == V_INT) neg = v.i < 0, u = neg ? 0 - (uint64_t)v.i : (uint64_t)v.i;
-      else if (v.kind == V_UINT) u = v.u;
-      else if (v.kind == V_BOOL && verb == 'b') u = v.b;
-      else if ((v.kind == V_STRING || v.kind == V_BYTES) && (verb == 'x' || verb == 'X')) {
-        for (size_t k = 0; k < v.len; k++) sb_printf(&sb, verb == 'x' ? "%02x" : "%02X", (unsigned char)v.s[k]);
-        break;
-      } else {
-        return format_error(&sb, "integer clause can only be used on integers, was given %s", cel_val_type_name(&v));
-      }
-      if (neg) sb_putc(&sb, '-');
-      if (verb == 'b') {
-        char bits[65];
-        int k = 64;
-        bits[k] = 0;
-        do bits[--k] = (char)('0' + (u & 1)); while (u >>= 1);
-        sb_puts(&sb, bits + k);
-      } else {
-        sb_printf(&sb, verb == 'o' ? "%llo" : verb == 'x' ? "%llx" : "%llX", (unsigned long long)u);
-      }
-      break;
-    }
-    default:
-      return format_error(&sb, "could not parse formatting clause: unrecognized formatting clause \"%s\"", cel_scratch_printf("%c", verb));
-    }
+    sb_free(&sb);
+    return r;
   }
   cel_val r = cel_string_dup(sb.buf ? sb.buf : "", sb.len);
   sb_free(&sb);

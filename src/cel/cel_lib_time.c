@@ -5,6 +5,7 @@
  * duration keeps nanoseconds in `i`. */
 #include "cel/cel_internal.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FN(name) static cel_val name(cel_eval *ev, const cel_val *a, uint32_t n)
@@ -276,27 +277,74 @@ FN(f_le) { UNUSED, (void)n; return order(a, -1, 0); }
 FN(f_gt) { UNUSED, (void)n; return order(a, 1, 1); }
 FN(f_ge) { UNUSED, (void)n; return order(a, 0, 1); }
 
+/* string(duration): cel-go's strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+ * + "s" (common/types/duration.go): the shortest digits that read back to
+ * the same double, written without an exponent. Seconds() adds the whole
+ * seconds and the nanoseconds / 1e9 as Go's time.Duration does. */
+size_t cel_duration_text(int64_t nanos, char *buf, size_t n) {
+  double v = (double)(nanos / 1000000000) + (double)(nanos % 1000000000) / 1e9;
+  char e[40];
+  for (int p = 1; p <= 17; p++) {
+    snprintf(e, sizeof e, "%.*e", p - 1, v);
+    if (strtod(e, NULL) == v) break;
+  }
+  /* e is "[-]d.ddde[+-]xx": collect the digits and the exponent */
+  char digs[24];
+  int nd = 0, exp = 0;
+  bool neg = e[0] == '-';
+  const char *q = e + neg;
+  for (; *q && *q != 'e'; q++)
+    if (*q >= '0' && *q <= '9') digs[nd++] = *q;
+  if (*q == 'e') exp = atoi(q + 1);
+  while (nd > 1 && digs[nd - 1] == '0') nd--;
+  strbuf sb = STRBUF_INIT;
+  if (neg && v != 0) sb_putc(&sb, '-');
+  if (v == 0) sb_putc(&sb, '0');
+  else if (exp >= 0) {
+    for (int i = 0; i <= exp; i++) sb_putc(&sb, i < nd ? digs[i] : '0');
+    if (nd > exp + 1) {
+      sb_putc(&sb, '.');
+      sb_add(&sb, digs + exp + 1, (size_t)(nd - exp - 1));
+    }
+  } else {
+    sb_puts(&sb, "0.");
+    for (int i = 0; i < -exp - 1; i++) sb_putc(&sb, '0');
+    sb_add(&sb, digs, (size_t)nd);
+  }
+  sb_putc(&sb, 's');
+  size_t len = (size_t)snprintf(buf, n, "%s", sb_str(&sb));
+  sb_free(&sb);
+  return len;
+}
+
+/* string(timestamp): RFC 3339 in UTC with the fraction's trailing zeros cut,
+ * as Go's time.Format(time.RFC3339Nano) writes it. */
+size_t cel_timestamp_text(int64_t sec, uint32_t nanos, char *buf, size_t n) {
+  int64_t days = sec >= 0 ? sec / 86400 : -((-sec + 86399) / 86400), secs = sec - days * 86400, y;
+  unsigned m, d;
+  civil_from_days(days, &y, &m, &d);
+  int len = snprintf(buf, n, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", (long long)y, m, d, (long long)(secs / 3600),
+                     (long long)(secs % 3600 / 60), (long long)(secs % 60));
+  if (nanos) {
+    char frac[16];
+    snprintf(frac, sizeof frac, ".%09u", nanos);
+    size_t fl = strlen(frac);
+    while (frac[fl - 1] == '0') frac[--fl] = 0;
+    len += snprintf(buf + len, n - (size_t)len, "%s", frac);
+  }
+  len += snprintf(buf + len, n - (size_t)len, "Z");
+  return (size_t)len;
+}
+
 FN(f_string) {
   UNUSED, (void)n;
   char buf[64];
   if (a[0].kind == V_DURATION) {
-    cel_format_double((double)a[0].i / 1e9, buf, sizeof buf);
-    return cel_string(cel_scratch_printf("%ss", buf), strlen(buf) + 1);
+    size_t l = cel_duration_text(a[0].i, buf, sizeof buf);
+    return cel_string_dup(buf, l);
   }
-  int64_t days = a[0].i >= 0 ? a[0].i / 86400 : -((-a[0].i + 86399) / 86400), secs = a[0].i - days * 86400, y;
-  unsigned m, d;
-  civil_from_days(days, &y, &m, &d);
-  int len = snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", (long long)y, m, d, (long long)(secs / 3600),
-                     (long long)(secs % 3600 / 60), (long long)(secs % 60));
-  if (a[0].len) {
-    char frac[16];
-    snprintf(frac, sizeof frac, ".%09u", a[0].len);
-    size_t fl = strlen(frac);
-    while (frac[fl - 1] == '0') frac[--fl] = 0;
-    len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", frac);
-  }
-  len += snprintf(buf + len, sizeof buf - (size_t)len, "Z");
-  return cel_string_dup(buf, (size_t)len);
+  size_t l = cel_timestamp_text(a[0].i, a[0].len, buf, sizeof buf);
+  return cel_string_dup(buf, l);
 }
 
 #define O(id, sig, fn) {id, sig, fn, K_ONE, 0, 0, 0, {0}, 0, 0}

@@ -349,6 +349,19 @@ static void next(parser *p) {
   case ')': t->kind = T_RPAREN; return;
   default: break;
   }
+  if (c == '`') {
+    /* A backtick-quoted field name: cel-go lexes it, then refuses it
+     * unless the identifier-escape option (off in Kubernetes) is set. */
+    size_t j = p->at; /* after the backtick */
+    while (j < n && (is_ident_start(s[j]) || is_digit(s[j]) || strchr("./- ", s[j]))) j++;
+    if (j < n && s[j] == '`' && j > p->at && !p->failed) {
+      p->failed = true;
+      cel_report(p->ast, t->pos, "unsupported syntax: '`'");
+      p->at = j + 1;
+      t->kind = T_ERR;
+      return;
+    }
+  }
   syntax_error(p, t->pos, "token recognition error at: '%c'", c);
   t->kind = T_ERR;
 }

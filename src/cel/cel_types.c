@@ -114,12 +114,12 @@ bool cel_type_equal(const cel_type *a, const cel_type *b) {
   }
 }
 
-void cel_type_print(strbuf *sb, const cel_type *t) {
+static void type_print(strbuf *sb, const cel_type *t, bool checker) {
   switch (t->kind) {
   case TY_DYN: sb_puts(sb, "dyn"); return;
   case TY_ANY: sb_puts(sb, "any"); return;
   case TY_ERROR: sb_puts(sb, "*error*"); return;
-  case TY_NULL: sb_puts(sb, "null_type"); return;
+  case TY_NULL: sb_puts(sb, checker ? "null" : "null_type"); return;
   case TY_BOOL: sb_puts(sb, "bool"); return;
   case TY_INT: sb_puts(sb, "int"); return;
   case TY_UINT: sb_puts(sb, "uint"); return;
@@ -130,24 +130,24 @@ void cel_type_print(strbuf *sb, const cel_type *t) {
   case TY_TIMESTAMP: sb_puts(sb, "google.protobuf.Timestamp"); return;
   case TY_LIST:
     sb_puts(sb, "list(");
-    cel_type_print(sb, t->p[0]);
+    type_print(sb, t->p[0], checker);
     sb_putc(sb, ')');
     return;
   case TY_MAP:
     sb_puts(sb, "map(");
-    cel_type_print(sb, t->p[0]);
+    type_print(sb, t->p[0], checker);
     sb_puts(sb, ", ");
-    cel_type_print(sb, t->p[1]);
+    type_print(sb, t->p[1], checker);
     sb_putc(sb, ')');
     return;
   case TY_TYPE:
     sb_puts(sb, "type(");
-    cel_type_print(sb, t->p[0]);
+    type_print(sb, t->p[0], checker);
     sb_putc(sb, ')');
     return;
   case TY_OPT:
     sb_puts(sb, "optional_type(");
-    cel_type_print(sb, t->p[0]);
+    type_print(sb, t->p[0], checker);
     sb_putc(sb, ')');
     return;
   case TY_PARAM:
@@ -158,3 +158,9 @@ void cel_type_print(strbuf *sb, const cel_type *t) {
   case TY_OBJECT: sb_puts(sb, t->name); return;
   }
 }
+
+void cel_type_print(strbuf *sb, const cel_type *t) { type_print(sb, t, false); }
+
+/* cel-go's checker messages name types with FormatCELType, which writes
+ * the null type as "null" (common/types/types.go). */
+void cel_type_print_checker(strbuf *sb, const cel_type *t) { type_print(sb, t, true); }

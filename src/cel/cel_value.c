@@ -274,13 +274,25 @@ size_t cel_map_len(const cel_val *m) { return m->store == MS_DEVICE ? 4 : m->len
 
 bool cel_map_find(const cel_val *m, const cel_val *key, cel_val *out) {
   switch (m->store) {
-  case MS_VALS:
-    for (size_t i = 0; i < m->len; i++)
-      if (cel_equal_bool(&m->items[2 * i], key)) {
-        *out = m->items[2 * i + 1];
-        return true;
-      }
+  case MS_VALS: {
+    /* cel-go's map lookup (common/types/map.go): the key of its own kind
+     * first; then an int key tries the equal uint and a uint key the equal
+     * int, and an integral double tries int, then uint. An int or uint key
+     * never finds a double key. */
+    cel_vkind order[3] = {(cel_vkind)key->kind, (cel_vkind)key->kind, (cel_vkind)key->kind};
+    if (key->kind == V_INT) order[1] = V_UINT;
+    else if (key->kind == V_UINT) order[1] = V_INT;
+    else if (key->kind == V_DOUBLE) order[1] = V_INT, order[2] = V_UINT;
+    for (int pass = 0; pass < 3; pass++) {
+      if (pass && order[pass] == order[pass - 1]) continue;
+      for (size_t i = 0; i < m->len; i++)
+        if (m->items[2 * i].kind == order[pass] && cel_equal_bool(&m->items[2 * i], key)) {
+          *out = m->items[2 * i + 1];
+          return true;
+        }
+    }
     return false;
+  }
   case MS_EMPTY: return false;
   case MS_DEVICE:
     if (key->kind != V_STRING) return false;

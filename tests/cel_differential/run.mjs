@@ -1,6 +1,7 @@
 // run.mjs: the differential test proper. Generates COUNT expressions from
 // SEED, evaluates them with dra (through build/bench_cel_diff) and with both
-// JS peers, and compares: equal values of equal type, or all erroring.
+// JS peers, and compares: equal values of equal type, or errors of the same
+// class (errorClasses below).
 // Every disagreement is printed with the three results; those that match a
 // documented difference (known.mjs) pass, the others fail.
 // usage: node run.mjs path/to/bench_cel_diff [count] [seed]
@@ -53,8 +54,46 @@ function parseDouble(s) {
   return Number(s);
 }
 
+// Error classes. Two errors agree only when they are of the same class; the
+// texts differ between implementations, so each class lists every
+// implementation's wording (dra's is cel-go's). Order matters: cel-js says
+// "No such key: index out of bounds" for a list index.
+const errorClasses = [
+  // dra/cel-go: "no such overload", checker "found no matching overload for",
+  // "undeclared reference"; cel-js: "found no matching overload for",
+  // "no such overload: bytes < bytes"
+  ['no such overload', /no such overload|no matching overload|undeclared reference/i],
+  // dra/cel-go and cel-js: "division by zero"; cel-es: "int divide by zero"
+  ['division by zero', /division by zero|divide by zero/i],
+  // dra/cel-go and cel-es: "modulus by zero"; cel-js: "modulo by zero"
+  ['modulus by zero', /modulus by zero|modulo by zero/i],
+  // dra/cel-go: "index out of bounds: 3", "unsupported index type 'string'
+  // in list", strings: "index out of range: 30"; cel-es: "index 3 out of
+  // bounds [0, 1)"; cel-js: "No such key: index out of bounds, ..."
+  ['invalid argument', /index out of bounds|index -?\d+ out of bounds|unsupported index|index out of range/i],
+  // dra/cel-go and cel-js: "no such key: z"; cel-es: "field not found: z"
+  ['no such key', /no such key|field not found/i],
+  // dra/cel-go: "integer overflow", "unsigned integer overflow", "type
+  // conversion error from 'string' to 'int'", "invalid UTF-8 in bytes";
+  // cel-es: "int overflow during _*_", "uint overflow during type
+  // conversion", "Cannot convert x to a BigInt"; cel-js: "integer overflow:
+  // 9", "Unsigned integer overflow", "int() type error: cannot convert to
+  // int". Range and conversion failures are one class: cel-go itself calls
+  // uint("18446744073709551616") a conversion error and uint(-1) an overflow.
+  ['type conversion/range', /overflow|type conversion error|cannot convert|invalid UTF-8/i],
+];
+
+export function errorClass(msg) {
+  const hit = errorClasses.find(([, re]) => re.test(msg));
+  return hit ? hit[0] : `unclassified (${msg})`;
+}
+
 function same(a, b) {
-  if (a.error !== undefined || b.error !== undefined) return a.error !== undefined && b.error !== undefined;
+  if (a.error !== undefined || b.error !== undefined) {
+    if (a.error === undefined || b.error === undefined) return false;
+    const ca = errorClass(a.error);
+    return ca === errorClass(b.error) && !ca.startsWith('unclassified');
+  }
   if (a.type !== b.type) return false;
   if (a.opaque || b.opaque || a.value === undefined) return true;
   if (a.type === 'double') return Object.is(a.value, b.value) || a.value === b.value;
@@ -63,7 +102,7 @@ function same(a, b) {
 }
 
 function show(r) {
-  if (r.error !== undefined) return `error: ${r.error}`;
+  if (r.error !== undefined) return `error [${errorClass(r.error)}]: ${r.error}`;
   const v = (x) => (x.type === 'list' ? `[${x.value.map(v).join(', ')}]` : x.value === undefined ? '' : JSON.stringify(String(x.value)));
   return `${r.type} ${r.opaque ? '(value not observable through cel.h)' : v(r)}`;
 }

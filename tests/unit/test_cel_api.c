@@ -138,7 +138,10 @@ static void time_url_and_formats(void **state) {
       "timestamp('2023-01-01T00:00:00Z') - timestamp('2022-12-31T00:00:00Z') == duration('24h')",
       "timestamp('2023-01-01T00:00:00+01:00').getHours('UTC') == 23",
       "'%s has %d, %.2f%% %x'.format([device.driver, 3, 45.678, 255]) == 'dra.example.com has 3, 45.68% ff'",
-      "'%s'.format([[1, 'a']]) == '[1, a]'",
+      /* list elements are written as CEL literals (cel-go's ext/formatting.go quoteForCEL) */
+      "'%s'.format([[1, 'a']]) == '[1, \"a\"]'",
+      "'%.2f|%e'.format([1234.5, 2.5]) == '1,234.50|2.500000×10⁰⁰'",
+      "string(duration('1000000s')) == '1000000s'",
       "url('https://u@example.com:8443/a/b?x=1&x=2#f').getHost() == 'example.com:8443'",
       "url('https://[::1]:80/').getHostname() == '::1' && url('https://e.com:8443/').getPort() == '8443'",
       "url('https://e.com/a/b?x=1&x=2&y=%20z').getQuery() == {'x': ['1', '2'], 'y': [' z']}",

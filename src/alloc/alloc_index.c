@@ -209,6 +209,8 @@ alloc_index *alloc_index_new(const alloc_input *in) {
 
 void alloc_index_free(alloc_index *ix) {
   if (!ix) return;
+  for (size_t i = 0; i < ix->n_held_programs; i++) cel_cache_release(ix->held_programs[i]);
+  free(ix->held_programs);
   pthread_mutex_destroy(&ix->lock);
   arena_free(ix->a);
 }

@@ -69,6 +69,10 @@ struct alloc_index {
   alloc_map classes;  /* class-name atom -> const device_class* */
   alloc_map sel_memo; /* (program, device) -> 1 false, 2 true */
   alloc_map programs; /* (expression text pointer, env) -> alloc_program (text checked on use) */
+  /* Every program the index got from the CEL cache, held until the index is
+   * freed: sel_memo is keyed by program address, which must not be reused. */
+  const cel_program **held_programs;
+  size_t n_held_programs, cap_held_programs;
   pthread_mutex_t lock; /* guards sel_memo, programs and the index arena during alloc_run */
 };
 

@@ -4,6 +4,7 @@
  * per-device node selection, and the request's derived attributes, evaluated
  * once per passing candidate. */
 #include "alloc/alloc_internal.h"
+#include "util/die.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@ static const cel_options selector_env = {
 
 /* The program for an expression: looked up once per index by the text's
  * address (and checked against a copy of the text), else through the
- * process-wide cache. */
+ * process-wide cache, whose reference the index then holds. */
 static const cel_program *compile_locked(alloc_call *k, const char *expr, bool derived, strbuf *err) {
   bool list = !derived || k->f.list;
   const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
@@ -25,6 +26,10 @@ static const cel_program *compile_locked(alloc_call *k, const char *expr, bool d
   const cel_program *p = cel_cache_get(expr, strlen(expr), &o, &res);
   if (!p) sb_puts(err, res.error ? res.error : "compile failed");
   else {
+    alloc_index *ix = k->ix;
+    ix->held_programs = xgrow(ix->held_programs, ix->n_held_programs, &ix->cap_held_programs,
+                              sizeof *ix->held_programs, 8);
+    ix->held_programs[ix->n_held_programs++] = p;
     if (!ap) {
       ap = arena_alloc(k->ix->a, sizeof *ap);
       alloc_map_put(&k->ix->programs, expr, key2, NULL, ap);

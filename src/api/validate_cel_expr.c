@@ -2,7 +2,7 @@
  * it on create (k8s.io/kubernetes pkg/apis/resource/validation): length,
  * compilation in the NewExpressions environment, result type and estimated
  * cost. Compiled programs come from the CEL cache, so the allocator reuses
- * them. */
+ * them while they are recent. */
 #include "api/validate_cel_expr.h"
 #include "cel/cel.h"
 #include <string.h>
@@ -25,6 +25,7 @@ uint64_t validate_cel_expression(const admission_ctx *ctx, errlist *e, fpath *p,
   else if (res.too_complex) fe_forbidden(e, p, res.error);
   else if (res.too_long) fe_too_long(e, p, CEL_EXPRESSION_MAX_BYTES);
   else fe_invalid_str(e, p, expr, res.error ? res.error : "compilation failed");
+  cel_cache_release(prog); /* it stays cached a while, for the allocator */
   cel_compile_result_free(&res);
   return cost;
 }

@@ -1,6 +1,6 @@
 /* cel.c: the public entry points: environment selection from options,
  * compile (parse, check, result-type rules, estimate, plan), selector and
- * derived-attribute evaluation, and the program cache. */
+ * derived-attribute evaluation. */
 #include "cel/cel_internal.h"
 #include "util/die.h"
 #include <pthread.h>
@@ -303,64 +303,5 @@ bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval
       err->cost_exceeded = false;
     }
     return false;
-  }
-}
-
-/* ---- cache ---- */
-
-typedef struct entry {
-  struct entry *next;
-  char *text;
-  size_t len;
-  cel_options opts;
-  cel_program *prog;
-} entry;
-
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static entry *cache_head;
-
-static bool same_opts(const cel_options *a, const cel_options *b) {
-  return a->env == b->env && a->consumable_capacity == b->consumable_capacity &&
-         a->list_type_attributes == b->list_type_attributes && a->derived == b->derived && a->validate == b->validate;
-}
-
-const cel_program *cel_cache_get(const char *expr, size_t len, const cel_options *opts, cel_compile_result *res) {
-  cel_options defaults = {.env = CEL_ENV_STORED_EXPRESSIONS};
-  if (!opts) opts = &defaults;
-  pthread_mutex_lock(&cache_lock);
-  for (entry *e = cache_head; e; e = e->next)
-    if (e->len == len && same_opts(&e->opts, opts) && !memcmp(e->text, expr, len)) {
-      pthread_mutex_unlock(&cache_lock);
-      if (res) *res = (cel_compile_result){.estimated_cost = e->prog->estimated_cost};
-      return e->prog;
-    }
-  pthread_mutex_unlock(&cache_lock);
-  cel_program *p = cel_compile(expr, len, opts, res);
-  if (!p) return NULL;
-  entry *e = xcalloc(1, sizeof *e);
-  e->text = xmalloc(len + 1);
-  memcpy(e->text, expr, len);
-  e->len = len;
-  e->opts = *opts;
-  e->opts.derived_name = NULL; /* only names refusals; never cached */
-  e->prog = p;
-  pthread_mutex_lock(&cache_lock);
-  e->next = cache_head;
-  cache_head = e;
-  pthread_mutex_unlock(&cache_lock);
-  return p;
-}
-
-void cel_cache_clear(void) {
-  pthread_mutex_lock(&cache_lock);
-  entry *e = cache_head;
-  cache_head = NULL;
-  pthread_mutex_unlock(&cache_lock);
-  while (e) {
-    entry *n = e->next;
-    cel_program_free(e->prog);
-    free(e->text);
-    free(e);
-    e = n;
   }
 }

@@ -46,9 +46,17 @@ void cel_program_free(cel_program *p);
 void cel_compile_result_free(cel_compile_result *res);
 uint64_t cel_program_cost(const cel_program *p);
 
-/* Process-wide cache keyed by expression text and options; programs live
- * until cel_cache_clear(). Failed compilations are not cached. */
+/* Process-wide cache keyed by expression text and options (cel_cache.c).
+ * A successful get holds a reference to the program, given back with
+ * cel_cache_release; a held program is never freed, so its address is a
+ * stable key while held. Of the programs nobody holds, the
+ * CEL_CACHE_IDLE_MAX most recently released stay cached. Failed
+ * compilations are not cached. */
+#define CEL_CACHE_IDLE_MAX 1024
 const cel_program *cel_cache_get(const char *expr, size_t len, const cel_options *opts, cel_compile_result *res);
+void cel_cache_release(const cel_program *p); /* NULL is fine */
+size_t cel_cache_size(void);                    /* programs cached, held or not */
+/* Frees every cached program, held or not (tests and shutdown). */
 void cel_cache_clear(void);
 
 typedef struct cel_eval_opts {
@@ -69,7 +77,9 @@ int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eva
  * evaluation or compilation on this thread. Returns false with err filled on failure. */
 bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_attr_value *out,
                      cel_error *err);
-/* Releases the calling thread's evaluation scratch memory. */
+/* Releases the calling thread's evaluation scratch memory and compiled
+ * regular expressions; it also runs by itself when a thread that kept any
+ * exits. */
 void cel_thread_release(void);
 
 #endif

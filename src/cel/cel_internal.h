@@ -289,6 +289,7 @@ struct cel_program {
   bool derived;
   /* cel_eval_selector's way, chosen at compile time */
   int (*select)(const struct cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err);
+  void *cache_entry; /* its entry in the program cache (cel_cache.c), NULL when not cached */
 };
 
 /* Evaluates a program with globals (by declaration order of env->vars; the
@@ -303,6 +304,10 @@ bool cel_parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos);
 /* url.ParseRequestURI's verdict; on failure err gets its message. */
 bool cel_url_valid(const char *s, size_t n, cel_val *err);
 void cel_regex_release(void); /* frees this thread's compiled patterns */
+/* Makes sure cel_thread_release runs when the calling thread exits, so
+ * threads that come and go (a server's connections) leave nothing behind;
+ * called when a thread first keeps memory of its own. */
+void cel_thread_release_at_exit(void);
 bool cel_regex_match(const char *re, size_t relen, const char *s, size_t slen, cel_val *err);
 uint64_t cel_sat_add(uint64_t a, uint64_t b);
 uint64_t cel_sat_mul(uint64_t a, uint64_t b);

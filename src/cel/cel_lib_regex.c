@@ -76,6 +76,7 @@ static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
     *err = cel_err("error parsing regexp: %s", (const char *)msg);
     return NULL;
   }
+  cel_thread_release_at_exit();
   cached *e = &cache[cache_next++ % CACHE];
   if (e->code) {
     pcre2_code_free(e->code);
@@ -94,6 +95,7 @@ static _Thread_local pcre2_match_context *match_ctx;
 
 static bool search(pcre2_code *c, const char *s, size_t n, size_t start, size_t *ms, size_t *me, cel_val *err) {
   if (!match_data) {
+    cel_thread_release_at_exit();
     match_data = pcre2_match_data_create(1, NULL);
     match_ctx = pcre2_match_context_create(NULL);
     pcre2_set_match_limit(match_ctx, 1000000);

@@ -5,6 +5,7 @@
 #include "util/utf8.h"
 #include "util/die.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ void *cel_scratch_alloc(size_t n) {
   }
   overflow *o = malloc(sizeof *o + n);
   if (!o) die_oom();
+  cel_thread_release_at_exit();
   o->next = scratch_over;
   scratch_over = o;
   return o->data;
@@ -52,6 +54,23 @@ void cel_scratch_release(void) {
 void cel_thread_release(void) {
   cel_scratch_release();
   cel_regex_release();
+}
+
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t exit_key;
+
+static void release_at_exit(void *unused) {
+  (void)unused;
+  cel_thread_release();
+}
+
+static void make_exit_key(void) {
+  if (pthread_key_create(&exit_key, release_at_exit) != 0) die_oom();
+}
+
+void cel_thread_release_at_exit(void) {
+  pthread_once(&exit_key_once, make_exit_key);
+  if (!pthread_getspecific(exit_key)) pthread_setspecific(exit_key, &exit_key);
 }
 
 static char *scratch_vprintf(size_t *len, const char *fmt, va_list ap) {

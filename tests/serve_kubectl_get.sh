@@ -30,4 +30,23 @@ check "warning printed" 'Warning: unknown field "spec.bogus"' kubectl apply --va
 check "warning header quoted" 'Warning: 299 - "unknown field \"spec.bogus\""' sh -c \
   "curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/yaml' --data-binary @$tmp/warn.yaml '$url/apis/resource.k8s.io/v1/deviceclasses?fieldValidation=Warn&dryRun=All'"
 
+# 3. parameters that cannot be read are 400s with kube-apiserver's texts
+status() { # path: "<code> <message>"
+  curl -s -w ' %{http_code}' "$url$1" | tr -d '\n'
+}
+check "rv=abc on list" 'invalid resource version: resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax","reason":"BadRequest","code":400} 400' \
+  status '/api/v1/namespaces?resourceVersion=abc'
+check "rv=abc on watch" 'strconv.ParseUint: parsing \"abc\": invalid syntax","reason":"BadRequest","code":400} 400' \
+  status '/api/v1/namespaces?watch=true&resourceVersion=abc'
+check "rv=-1" 'parsing \"-1\": invalid syntax' status '/api/v1/pods?resourceVersion=-1'
+check "limit=abc" '"message":"strconv.ParseInt: parsing \"abc\": invalid syntax","reason":"BadRequest","code":400} 400' \
+  status '/api/v1/pods?limit=abc'
+check "timeoutSeconds=abc" 'strconv.ParseInt: parsing \"abc\": invalid syntax' status '/api/v1/pods?watch=1&timeoutSeconds=abc'
+check "timeoutSeconds out of range" 'strconv.ParseInt: parsing \"99999999999999999999\": value out of range' \
+  status '/api/v1/pods?timeoutSeconds=99999999999999999999'
+check "rv with continue" 'specifying resource version is not allowed when using continue' \
+  status '/api/v1/pods?continue=abc&resourceVersion=5'
+check "limit=-1 lists everything, as upstream" '"kind":"NamespaceList"' status '/api/v1/namespaces?limit=-1'
+check "kubectl get with a bad rv" 'invalid resource version' kubectl get --raw '/api/v1/namespaces?resourceVersion=x'
+
 summary

@@ -5,6 +5,7 @@
 #include "server/body.h"
 #include "api/codec.h"
 #include "server/list.h"
+#include "server/params.h"
 #include "server/patch.h"
 #include "server/server_internal.h"
 #include "server/status.h"
@@ -307,13 +308,18 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   }
   if (!strcmp(m, "GET")) {
     if (item) return handle_get(s, r, resp);
-    if (http_query_bool(req, "watch")) return srv_watch(s, r, req, resp);
+    bool watch = http_query_bool(req, "watch");
+    if (!srv_list_params_ok(req, watch, resp)) return;
+    if (watch) return srv_watch(s, r, req, resp);
     return srv_list(s, r, req, resp);
   }
   if (!strcmp(m, "POST") && !item && !r->subresource[0]) return handle_create(s, r, req, resp);
   if (!strcmp(m, "PUT") && item) return handle_update(s, r, req, resp);
   if (!strcmp(m, "PATCH") && item) return handle_patch(s, r, req, resp);
   if (!strcmp(m, "DELETE") && item && !r->subresource[0]) return handle_delete(s, r, req, resp);
-  if (!strcmp(m, "DELETE") && !item) return srv_delete_collection(s, r, req, resp);
+  if (!strcmp(m, "DELETE") && !item) {
+    if (!srv_list_params_ok(req, false, resp)) return;
+    return srv_delete_collection(s, r, req, resp);
+  }
   srv_status_method_not_allowed(resp, m);
 }

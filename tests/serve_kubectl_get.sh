@@ -49,4 +49,26 @@ check "rv with continue" 'specifying resource version is not allowed when using 
 check "limit=-1 lists everything, as upstream" '"kind":"NamespaceList"' status '/api/v1/namespaces?limit=-1'
 check "kubectl get with a bad rv" 'invalid resource version' kubectl get --raw '/api/v1/namespaces?resourceVersion=x'
 
+# 4. a create sets uid, creationTimestamp, generation and clears
+# deletionTimestamp whatever the client sent
+cat >"$tmp/dump.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: from-a-dump
+  uid: 11111111-2222-3333-4444-555555555555
+  creationTimestamp: "2020-01-01T00:00:00Z"
+  deletionTimestamp: "2020-01-02T00:00:00Z"
+  generation: 7
+  resourceVersion: "12345"
+spec: {}
+YAML
+check "dump applies" "deviceclass.resource.k8s.io/from-a-dump created" kubectl apply -f "$tmp/dump.yaml"
+check "new uid" "new uid" sh -c "kubectl get deviceclass from-a-dump -o jsonpath='{.metadata.uid}' | grep -qv 11111111 && echo new uid"
+check "new creationTimestamp" "new time" sh -c "kubectl get deviceclass from-a-dump -o jsonpath='{.metadata.creationTimestamp}' | grep -qv '^2020' && echo new time"
+check "age in the table" "from-a-dump" sh -c "kubectl get deviceclass from-a-dump --no-headers | grep -v 'y\|d\$'"
+check "generation 1, no deletionTimestamp" "1:" kubectl get deviceclass from-a-dump -o jsonpath='{.metadata.generation}:{.metadata.deletionTimestamp}'
+check "resourceVersion on a raw create" '"message":"resourceVersion should not be set on objects to be created","code":500' \
+  curl -s -X POST -H 'Content-Type: application/yaml' --data-binary @"$tmp/dump.yaml" "$url/apis/resource.k8s.io/v1/deviceclasses"
+
 summary

@@ -116,13 +116,39 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   store_obj_unref(stored);
 }
 
+/* The metadata a create sets whatever the client sent, so that re-applying
+ * a `kubectl get -o yaml` dump makes a new object with its own uid and age:
+ * kube-apiserver's registry Store.Create fills uid and creationTimestamp
+ * (rest.FillObjectMetaSystemFields), rest.BeforeCreate clears
+ * deletionTimestamp and deletionGracePeriodSeconds, and the strategies'
+ * PrepareForCreate set generation to 1 (store/meta.c does, for the kinds
+ * that have one, when it is unset). */
+static void reset_system_fields(api_object *obj) {
+  object_meta *m = api_object_meta(obj);
+  m->uid = NULL;
+  m->creation_timestamp = NULL;
+  m->deletion_timestamp = NULL;
+  m->deletion_grace_period_seconds = 0;
+  m->deletion_grace_period_seconds_set = false;
+  if (meta_kind_has_generation(obj->info->kind)) {
+    m->generation = 0;
+    m->generation_set = false;
+  }
+}
+
 static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
-  object_meta *m = api_object_meta(obj);
-  if ((!m->name || !*m->name) && (!m->generate_name || !*m->generate_name)) {
-    /* let validation say it, as kube-apiserver does */
+  const object_meta *m = api_object_meta(obj);
+  if (m->resource_version && *m->resource_version && !http_query_get(req, "dryRun")) {
+    /* apiserver's storage refuses it (storage.ErrResourceVersionSetOnCreate),
+     * a plain error, so a 500 without a reason; kubectl's create and apply
+     * clear it before sending (resource.Helper.Create) */
+    srv_status(resp, 500, NULL, "resourceVersion should not be set on objects to be created", NULL);
+    api_object_free(obj);
+    return;
   }
+  reset_system_fields(obj);
   write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL);
 }
 

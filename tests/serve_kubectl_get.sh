@@ -71,4 +71,29 @@ check "generation 1, no deletionTimestamp" "1:" kubectl get deviceclass from-a-d
 check "resourceVersion on a raw create" '"message":"resourceVersion should not be set on objects to be created","code":500' \
   curl -s -X POST -H 'Content-Type: application/yaml' --data-binary @"$tmp/dump.yaml" "$url/apis/resource.k8s.io/v1/deviceclasses"
 
+# 5. Pods are stored Pending with their QoS class, Namespaces Active with the
+# kubernetes.io/metadata.name label; limits fill missing requests, so an
+# extended resource asked only under limits gets devices
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n' | kubectl apply -f - >/dev/null
+check "namespace Active" "Active" kubectl get ns team -o jsonpath='{.status.phase}'
+check "namespace name label" "team-b" kubectl get ns team-b -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
+check "namespace finalizer" "kubernetes" kubectl get ns team -o jsonpath='{.spec.finalizers}'
+check "namespace label selector" "team-b" kubectl get ns -l kubernetes.io/metadata.name=team-b -o name
+pod() { # name, limits
+  printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  containers:\n  - name: c\n    image: x\n    resources: {limits: {%s}}\n' "$1" "$2"
+}
+kubectl apply -f tests/data/serve/extended.yaml >/dev/null
+pod ext-1 'example.com/gpu: "2", cpu: "1", memory: 1Gi' | kubectl apply -f - >/dev/null
+check "ext-1 bound" "condition met" kubectl wait --for=jsonpath='{.spec.nodeName}'=node-x pod/ext-1 --timeout=20s
+check "requests from limits" '"example.com/gpu":"2"' kubectl get pod ext-1 -o jsonpath='{.spec.containers[0].resources.requests}'
+check "devices for the extended resource" "example.com/gpu" kubectl get pod ext-1 -o jsonpath='{.status.extendedResourceClaimStatus}'
+check "still Pending after binding" "Pending" kubectl get pod ext-1 -o jsonpath='{.status.phase}'
+check "QoS Guaranteed" "Guaranteed" kubectl get pod ext-1 -o jsonpath='{.status.qosClass}'
+pod ext-2 'example.com/gpu: "2"' | kubectl apply -f - >/dev/null
+unschedulable() { for i in $(seq 100); do kubectl get pod ext-2 -o jsonpath='{.status.conditions[0].reason}' | grep -q Unschedulable && { echo unschedulable; return; }; sleep 0.2; done; }
+check "ext-2 does not fit" "unschedulable" unschedulable
+check "ext-2 unbound" ":Pending" kubectl get pod ext-2 -o jsonpath='{.spec.nodeName}:{.status.phase}'
+check "QoS BestEffort" "BestEffort" kubectl get pod ext-2 -o jsonpath='{.status.qosClass}'
+check "describe shows QoS" "BestEffort" kubectl describe pod ext-2
+
 summary

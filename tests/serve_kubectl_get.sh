@@ -74,7 +74,6 @@ check "resourceVersion on a raw create" '"message":"resourceVersion should not b
 # 5. Pods are stored Pending with their QoS class, Namespaces Active with the
 # kubernetes.io/metadata.name label; limits fill missing requests, so an
 # extended resource asked only under limits gets devices
-printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n' | kubectl apply -f - >/dev/null
 check "namespace Active" "Active" kubectl get ns team -o jsonpath='{.status.phase}'
 check "namespace name label" "team-b" kubectl get ns team-b -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
 check "namespace finalizer" "kubernetes" kubectl get ns team -o jsonpath='{.spec.finalizers}'
@@ -95,5 +94,30 @@ check "ext-2 does not fit" "unschedulable" unschedulable
 check "ext-2 unbound" ":Pending" kubectl get pod ext-2 -o jsonpath='{.spec.nodeName}:{.status.phase}'
 check "QoS BestEffort" "BestEffort" kubectl get pod ext-2 -o jsonpath='{.status.qosClass}'
 check "describe shows QoS" "BestEffort" kubectl describe pod ext-2
+
+# 6. the system namespaces exist from the start; NamespaceLifecycle
+check "system namespaces" "default kube-node-lease kube-public kube-system " sh -c \
+  "kubectl get ns -o jsonpath='{range .items[*]}{.metadata.name} {end}' | tr ' ' '\n' | grep '^default\|^kube-' | tr '\n' ' '"
+pod p-nowhere 'cpu: "1"' >"$tmp/nowhere.yaml"
+check "create into a missing namespace" "error when creating \"$tmp/nowhere.yaml\": namespaces \"nowhere\" not found" \
+  kubectl apply -n nowhere -f "$tmp/nowhere.yaml"
+check "404 body" '"message":"namespaces \"nowhere\" not found","reason":"NotFound","details":{"name":"nowhere","kind":"namespaces"},"code":404}' \
+  curl -s -X POST -H 'Content-Type: application/json' \
+  --data '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"x"}]}}' "$url/api/v1/namespaces/nowhere/pods"
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: going, finalizers: [example.com/hold]}\n' | kubectl apply -f - >/dev/null
+tmpl going t1 | kubectl apply -f - >/dev/null
+check "delete a namespace" 'namespace "going" deleted' kubectl delete ns going --wait=false
+check "Terminating" "Terminating" kubectl get ns going -o jsonpath='{.status.phase}'
+check "its content deleted" "No resources found" kubectl get resourceclaimtemplates -n going
+tmpl going t2 >"$tmp/t2.yaml"
+check "create into a terminating namespace" 'Error from server (Forbidden): error when creating' kubectl apply -f "$tmp/t2.yaml"
+check "terminating text" 'resourceclaimtemplates.resource.k8s.io "t2" is forbidden: unable to create new content in namespace going because it is being terminated' \
+  kubectl apply -f "$tmp/t2.yaml"
+check "403 cause" '"causes":[{"reason":"NamespaceTerminating","message":"namespace going is being terminated","field":"metadata.namespace"}]' \
+  curl -s -X POST -H 'Content-Type: application/yaml' --data-binary "$(tmpl going t3 | sed '/^---$/d')" "$url/apis/resource.k8s.io/v1/namespaces/going/resourceclaimtemplates"
+check "default may not be deleted" 'Error from server (Forbidden): namespaces "default" is forbidden: this namespace may not be deleted' \
+  kubectl delete ns default
+kubectl patch ns going --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
+check "namespace gone with its finalizer" "NotFound" kubectl get ns going
 
 summary

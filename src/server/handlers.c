@@ -5,6 +5,7 @@
 #include "server/body.h"
 #include "api/codec.h"
 #include "server/list.h"
+#include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
 #include "server/server_internal.h"
@@ -140,6 +141,10 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
   const object_meta *m = api_object_meta(obj);
+  if (!srv_namespace_allows_create(s, r, m->name ? m->name : "", resp)) {
+    api_object_free(obj);
+    return;
+  }
   if (m->resource_version && *m->resource_version && !http_query_get(req, "dryRun")) {
     /* apiserver's storage refuses it (storage.ErrResourceVersionSetOnCreate),
      * a plain error, so a 500 without a reason; kubectl's create and apply
@@ -266,6 +271,7 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
 }
 
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!srv_namespace_allows_delete(r, resp)) return;
   store_preconditions pre = {0};
   json_t *opts = NULL;
   if (req->body_len) {
@@ -279,6 +285,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
   json_decref(opts);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
   if (last) {
     respond_object(resp, 200, last);
     store_obj_unref(last);

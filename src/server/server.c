@@ -3,6 +3,7 @@
  * limits them. */
 #include "server/server_internal.h"
 #include "server/discovery.h"
+#include "server/namespaces.h"
 #include "server/openapi.h"
 #include "server/route.h"
 #include "server/status.h"
@@ -266,6 +267,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
   sb_free(&db_path);
   if (!s->st) goto fail;
+  srv_create_system_namespaces(s);
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;

@@ -120,4 +120,20 @@ check "default may not be deleted" 'Error from server (Forbidden): namespaces "d
 kubectl patch ns going --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
 check "namespace gone with its finalizer" "NotFound" kubectl get ns going
 
+# 7. one object as a Table (every column), includeObject=Object for --sort-by
+check "get one pod: columns" "NAME    STATUS    NODE     CLAIMS   AGE" kubectl get pod ext-1
+check "get one pod: row" "ext-1   Pending   node-x   <none>" kubectl get pod ext-1
+check "get one namespace" "STATUS" kubectl get ns team
+check "namespaces STATUS" "team-b            Active" kubectl get ns
+check "sort-by a spec field" "ext-2 ext-1 " sh -c \
+  "kubectl get pods --sort-by=.spec.nodeName --no-headers | awk '{printf \"%s \", \$1}'"
+check "sort-by on resourceclaimtemplates" "a a b z" sh -c \
+  "kubectl get resourceclaimtemplates -A --sort-by=.metadata.name --no-headers 2>&1 | awk '{printf \"%s \", \$2}'"
+check "includeObject=Object rows" '"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"ext-1"' \
+  curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url/api/v1/namespaces/default/pods/ext-1?includeObject=Object"
+check "includeObject=None" '"rows":[{"cells":["ext-1"' \
+  curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url/api/v1/namespaces/default/pods/ext-1?includeObject=None"
+check "includeObject=bad" '"message":"unrecognized includeObject value: \"bad\"","reason":"BadRequest"' \
+  curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url/api/v1/namespaces/default/pods?includeObject=bad"
+
 summary

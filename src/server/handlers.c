@@ -10,6 +10,7 @@
 #include "server/patch.h"
 #include "server/server_internal.h"
 #include "server/status.h"
+#include "server/table.h"
 #include "server/warning.h"
 #include "store/meta.h"
 #include "util/die.h"
@@ -75,11 +76,23 @@ static void store_failure(http_response *resp, const route *r, store_status st, 
   }
 }
 
-static void handle_get(dra_server *s, const route *r, http_response *resp) {
+/* GET of one object; as a one-row Table when kubectl asks for one, so
+ * `kubectl get pod x` shows the same columns as the list. */
+static void handle_get(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  srv_include_object include = SRV_INCLUDE_METADATA;
+  bool table = srv_wants_table(req->accept);
+  if (table) {
+    strbuf err = STRBUF_INIT;
+    bool ok = srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err);
+    if (!ok) srv_status_bad_request(resp, sb_str(&err));
+    sb_free(&err);
+    if (!ok) return;
+  }
   store_obj *o = NULL;
   store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
-  respond_object(resp, 200, o);
+  if (table) srv_json_response(resp, 200, srv_table(r->resource, &o, 1, store_obj_meta(o)->resource_version, NULL, include));
+  else respond_object(resp, 200, o);
   store_obj_unref(o);
 }
 
@@ -340,7 +353,7 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
     return srv_status_method_not_allowed(resp, m);
   }
   if (!strcmp(m, "GET")) {
-    if (item) return handle_get(s, r, resp);
+    if (item) return handle_get(s, r, req, resp);
     bool watch = http_query_bool(req, "watch");
     if (!srv_list_params_ok(req, watch, resp)) return;
     if (watch) return srv_watch(s, r, req, resp);

@@ -97,8 +97,13 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   }
   char rv[32];
   snprintf(rv, sizeof rv, "%llu", (unsigned long long)all.rv);
-  if (srv_wants_table(req->accept)) {
-    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next));
+  srv_include_object include = SRV_INCLUDE_METADATA;
+  strbuf err = STRBUF_INIT;
+  bool table = srv_wants_table(req->accept);
+  if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
+    srv_status_bad_request(resp, sb_str(&err));
+  } else if (table) {
+    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next, include));
   } else {
     char *gv = srv_api_version(r->resource->group, r->resource->version);
     /* items are each version's shared JSON, so a list encodes nothing again */
@@ -115,6 +120,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     sb_puts(&resp->body, "]}\n");
     free(gv);
   }
+  sb_free(&err);
   free(next);
   free(page);
   free(start);

@@ -131,6 +131,12 @@ static void event_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(e->message ? e->message : ""));
 }
 
+static void namespace_cells(json_t *cells, const void *typed) {
+  const namespace_obj *ns = typed;
+  const char *phase = json_string_value(json_object_get(ns->status, "phase"));
+  json_array_append_new(cells, json_string(phase ? phase : ""));
+}
+
 typedef struct table_column {
   const char *name, *type, *description;
 } table_column;
@@ -161,6 +167,9 @@ static const kind_table kind_tables[] = {
       {"Object", "string", "the object the event is about"},
       {"Message", "string", "what happened"}},
      event_cells},
+    {KIND_NAMESPACE,
+     {{"Status", "string", "The status of the namespace"}},
+     namespace_cells},
     {KIND_POD,
      {{"Status", "string", "the pod's phase"},
       {"Node", "string", "the node the pod is bound to"},
@@ -175,8 +184,21 @@ static const kind_table *kind_table_of(int kind) {
   return NULL;
 }
 
+bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf *err) {
+  /* apiserver's endpoints/handlers/response.go: the TableOptions check */
+  if (!value || !*value || !strcmp(value, "Metadata")) *out = SRV_INCLUDE_METADATA;
+  else if (!strcmp(value, "None")) *out = SRV_INCLUDE_NONE;
+  else if (!strcmp(value, "Object")) *out = SRV_INCLUDE_OBJECT;
+  else {
+    sb_puts(err, "unrecognized includeObject value: ");
+    sb_go_quote(err, value);
+    return false;
+  }
+  return true;
+}
+
 json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
-                  const char *continue_token) {
+                  const char *continue_token, srv_include_object include) {
   json_t *t = json_object(), *cols = json_array(), *rows = json_array(), *meta = json_object();
   json_object_set_new(t, "kind", json_string("Table"));
   json_object_set_new(t, "apiVersion", json_string("meta.k8s.io/v1"));
@@ -196,11 +218,15 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     if (kt) kt->cells(cells, o->typed);
     add_age(cells, m);
     json_object_set_new(row, "cells", cells);
-    json_t *partial = json_object();
-    json_object_set_new(partial, "kind", json_string("PartialObjectMetadata"));
-    json_object_set_new(partial, "apiVersion", json_string("meta.k8s.io/v1"));
-    json_object_set_new(partial, "metadata", codec_encode(&object_meta_desc, m));
-    json_object_set_new(row, "object", partial);
+    if (include == SRV_INCLUDE_OBJECT) {
+      json_object_set_new(row, "object", api_object_encode(o));
+    } else if (include == SRV_INCLUDE_METADATA) {
+      json_t *partial = json_object();
+      json_object_set_new(partial, "kind", json_string("PartialObjectMetadata"));
+      json_object_set_new(partial, "apiVersion", json_string("meta.k8s.io/v1"));
+      json_object_set_new(partial, "metadata", codec_encode(&object_meta_desc, m));
+      json_object_set_new(row, "object", partial);
+    }
     json_array_append_new(rows, row);
   }
   json_object_set_new(t, "columnDefinitions", cols);

@@ -136,4 +136,8 @@ check "includeObject=None" '"rows":[{"cells":["ext-1"' \
 check "includeObject=bad" '"message":"unrecognized includeObject value: \"bad\"","reason":"BadRequest"' \
   curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url/api/v1/namespaces/default/pods?includeObject=bad"
 
+# 8. kubectl get all: the kinds in category "all" (pods, as upstream)
+check "get all" "ext-1   Pending   node-x" kubectl get all
+check "category in discovery" '"shortNames":["po"],"categories":["all"]' kubectl get --raw /api/v1
+
 summary

@@ -10,6 +10,8 @@ dra=${1:-build/dra}
 skip_without kubectl serve_kubectl_get
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
+# a fresh discovery cache: another server may have had this port before
+export KUBECACHEDIR="$tmp/kube-cache"
 tmpl() { # namespace name
   printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: %s, namespace: %s}\nspec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}\n---\n' "$2" "$1"
 }
@@ -139,5 +141,32 @@ check "includeObject=bad" '"message":"unrecognized includeObject value: \"bad\""
 # 8. kubectl get all: the kinds in category "all" (pods, as upstream)
 check "get all" "ext-1   Pending   node-x" kubectl get all
 check "category in discovery" '"shortNames":["po"],"categories":["all"]' kubectl get --raw /api/v1
+
+# 9. field selectors kubectl uses, per kind as kube-apiserver serves them
+fs() { # resource, selector: the names listed
+  kubectl get "$1" -A --field-selector "$2" -o jsonpath='{range .items[*]}{.metadata.name} {end}' 2>&1
+}
+check "pods status.phase" "ext-1 ext-2 " fs pods status.phase=Pending
+check "pods status.phase!=" "ext-1 ext-2 " fs pods status.phase!=Failed,status.phase!=Succeeded
+check "pods spec.nodeName" "ext-1 " fs pods spec.nodeName=node-x
+check "pods unbound" "ext-2 " fs pods spec.nodeName=
+check "pods spec.schedulerName (default)" "ext-1 ext-2 " fs pods spec.schedulerName=default-scheduler
+check "pods spec.restartPolicy (default)" "ext-1 ext-2 " fs pods spec.restartPolicy=Always
+check "pods spec.serviceAccountName (default)" "ext-1 ext-2 " fs pods spec.serviceAccountName=default
+check "pods spec.hostNetwork" "ext-1 ext-2 " fs pods spec.hostNetwork=false
+check "pods status.podIP" "ext-1 ext-2 " fs pods status.podIP=
+check "pods status.nominatedNodeName" "ext-1 ext-2 " fs pods status.nominatedNodeName=
+check "slices spec.driver" "node-x-gpus " fs resourceslices spec.driver=gpu.example.com
+check "slices spec.pool.name" "node-x-gpus " fs resourceslices spec.pool.name=node-x
+check "slices other pool" "[]" sh -c "echo [\$(kubectl get resourceslices --field-selector spec.pool.name=nope -o name)]"
+check "namespaces status.phase" "team " fs namespaces status.phase=Active,metadata.name=team
+check "bad pod label" 'field label not supported: spec.x' fs pods spec.x=1
+check "bad claim label" '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"' \
+  fs resourceclaims spec.x=1
+check "bad slice label" 'field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: metadata.namespace' \
+  fs resourceslices metadata.namespace=x
+check "400 on watch too" '"reason":"BadRequest","code":400' curl -s "$url/api/v1/pods?watch=1&fieldSelector=spec.x%3D1"
+check "describe node" "default                     ext-1" kubectl describe node node-x
+check "describe node: allocated" "Allocated resources:" kubectl describe node node-x
 
 summary

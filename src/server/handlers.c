@@ -355,7 +355,7 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   if (!strcmp(m, "GET")) {
     if (item) return handle_get(s, r, req, resp);
     bool watch = http_query_bool(req, "watch");
-    if (!srv_list_params_ok(req, watch, resp)) return;
+    if (!srv_list_params_ok(req, r, watch, resp)) return;
     if (watch) return srv_watch(s, r, req, resp);
     return srv_list(s, r, req, resp);
   }
@@ -364,7 +364,7 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   if (!strcmp(m, "PATCH") && item) return handle_patch(s, r, req, resp);
   if (!strcmp(m, "DELETE") && item && !r->subresource[0]) return handle_delete(s, r, req, resp);
   if (!strcmp(m, "DELETE") && !item) {
-    if (!srv_list_params_ok(req, false, resp)) return;
+    if (!srv_list_params_ok(req, r, false, resp)) return;
     return srv_delete_collection(s, r, req, resp);
   }
   srv_status_method_not_allowed(resp, m);

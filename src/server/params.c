@@ -8,6 +8,7 @@
  * Invalid value: ..."). Booleans never fail (Convert_Slice_string_To_bool),
  * and a negative limit is no error: the storage only pages when limit > 0. */
 #include "server/params.h"
+#include "server/selector.h"
 #include "server/status.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -40,8 +41,24 @@ static bool int64_param_ok(const http_request *req, const char *key, http_respon
   return false;
 }
 
-bool srv_list_params_ok(const http_request *req, bool watch, http_response *resp) {
-  if (!int64_param_ok(req, "timeoutSeconds", resp) || !int64_param_ok(req, "limit", resp)) return false;
+/* The field labels: apiserver's get.go transforms the selector with the
+ * kind's field label conversion, a BadRequest when it refuses a label. The
+ * selector's syntax is left to list.c, which parses it again to match. */
+static bool field_labels_ok(const http_request *req, const route *r, http_response *resp) {
+  selector sel;
+  strbuf err = STRBUF_INIT;
+  bool ok = !field_selector_parse(http_query_get(req, "fieldSelector"), &sel, &err) ||
+            field_selector_check(&sel, (api_kind)r->resource->api_kind, &err);
+  if (!ok) srv_status_bad_request(resp, sb_str(&err));
+  selector_free(&sel);
+  sb_free(&err);
+  return ok;
+}
+
+bool srv_list_params_ok(const http_request *req, const route *r, bool watch, http_response *resp) {
+  if (!int64_param_ok(req, "timeoutSeconds", resp) || !int64_param_ok(req, "limit", resp) ||
+      !field_labels_ok(req, r, resp))
+    return false;
   const char *rv = http_query_get(req, "resourceVersion");
   const char *cont = http_query_get(req, "continue");
   if (!watch && cont && *cont && rv && *rv && strcmp(rv, "0")) {

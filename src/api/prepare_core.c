@@ -10,7 +10,8 @@
  *   kubernetes.io/metadata.name label is the name;
  * - the Namespace strategy's PrepareForCreate
  *   (pkg/registry/core/namespace/strategy.go): status {phase: Active} and
- *   the "kubernetes" finalizer in spec.finalizers. */
+ *   the "kubernetes" finalizer in spec.finalizers; its PrepareForUpdate
+ *   keeps the stored spec.finalizers. */
 #include "api/admission_steps.h"
 #include <string.h>
 
@@ -141,16 +142,34 @@ void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj) 
   m->labels.set = true;
 }
 
+/* obj->spec as an object of obj's own (a copy), or NULL when it is not an
+ * object (validation's to refuse). */
+static json_t *own_spec(arena *a, namespace_obj *obj) {
+  json_t *spec = obj->spec ? json_deep_copy(obj->spec) : json_object();
+  if (!json_is_object(spec)) {
+    json_decref(spec);
+    return NULL;
+  }
+  arena_on_free(a, release_json, spec);
+  obj->spec = spec;
+  return spec;
+}
+
 void prepare_namespace(admit_op op, arena *a, namespace_obj *obj, const namespace_obj *old) {
-  (void)old;
+  if (op == ADMIT_UPDATE && old) {
+    /* PrepareForUpdate: spec.finalizers change only through /finalize */
+    json_t *spec = own_spec(a, obj), *kept = json_object_get(old->spec, "finalizers");
+    if (!spec) return;
+    if (kept) json_object_set_new(spec, "finalizers", json_deep_copy(kept));
+    else json_object_del(spec, "finalizers");
+    return;
+  }
   if (op != ADMIT_CREATE) return;
   json_t *status = json_pack("{s:s}", "phase", "Active");
   arena_on_free(a, release_json, status);
   obj->status = status;
-  json_t *spec = obj->spec ? json_deep_copy(obj->spec) : json_object();
-  if (!json_is_object(spec)) return json_decref(spec); /* validation's to refuse */
-  arena_on_free(a, release_json, spec);
-  obj->spec = spec;
+  json_t *spec = own_spec(a, obj);
+  if (!spec) return;
   json_t *fin = json_object_get(spec, "finalizers");
   if (!json_is_array(fin)) {
     fin = json_array();

@@ -79,7 +79,8 @@ check "resourceVersion on a raw create" '"message":"resourceVersion should not b
 check "namespace Active" "Active" kubectl get ns team -o jsonpath='{.status.phase}'
 check "namespace name label" "team-b" kubectl get ns team-b -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
 check "namespace finalizer" "kubernetes" kubectl get ns team -o jsonpath='{.spec.finalizers}'
-printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team, labels: {x: y}}\n' | kubectl replace -f - >/dev/null
+printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: team, labels: {tier: web}}\n' | kubectl replace -f - >/dev/null && echo replaced >"$tmp/replaced"
+check "namespace replaced" "replaced" cat "$tmp/replaced"
 check "namespace finalizer kept on update" "kubernetes" kubectl get ns team -o jsonpath='{.spec.finalizers}'
 check "name label kept on update" "team" kubectl get ns team -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
 check "namespace label selector" "team-b" kubectl get ns -l kubernetes.io/metadata.name=team-b -o name

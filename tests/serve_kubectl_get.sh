@@ -173,4 +173,12 @@ check "400 on watch too" '"reason":"BadRequest","code":400' curl -s "$url/api/v1
 check "describe node" "default                     ext-1" kubectl describe node node-x
 check "describe node: allocated" "Allocated resources:" kubectl describe node node-x
 
+# kubectl create namespace sends protobuf (client-go's typed client)
+check "create namespace (protobuf)" "namespace/made-by-create created" kubectl create namespace made-by-create
+check "its name label" "made-by-create" kubectl get ns made-by-create -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
+check "protobuf for another kind" '"reason":"UnsupportedMediaType","code":415' \
+  curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s' "$url/api/v1/namespaces/default/pods"
+check "not protobuf" 'provided data does not appear to be a protobuf message' \
+  curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary '{}' "$url/api/v1/namespaces"
+
 summary

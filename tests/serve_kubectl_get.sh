@@ -170,6 +170,23 @@ check "bad claim label" '"spec.x" is not a known field selector: only "metadata.
 check "bad slice label" 'field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: metadata.namespace' \
   fs resourceslices metadata.namespace=x
 check "400 on watch too" '"reason":"BadRequest","code":400' curl -s "$url/api/v1/pods?watch=1&fieldSelector=spec.x%3D1"
+cat >"$tmp/nodes.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-ready
+  labels: {node-role.kubernetes.io/worker: "", node-role.kubernetes.io/gpu: "", kubernetes.io/role: gpu}
+spec: {unschedulable: true}
+status:
+  conditions: [{type: Ready, status: "True"}]
+  nodeInfo: {kubeletVersion: v1.37.0, machineID: m, systemUUID: s, bootID: b, kernelVersion: k, osImage: o, containerRuntimeVersion: c, kubeProxyVersion: "", operatingSystem: linux, architecture: amd64}
+YAML
+kubectl apply -f "$tmp/nodes.yaml" >/dev/null
+check "nodes: columns" "NAME         STATUS                     ROLES        AGE   VERSION" kubectl get nodes
+check "nodes: a ready one" "node-ready   Ready,SchedulingDisabled   gpu,worker" kubectl get nodes
+check "nodes: version" "v1.37.0" kubectl get node node-ready
+check "nodes: no conditions" "node-x       Unknown                    <none>" kubectl get nodes
+check "nodes: field selector" "node-ready " fs nodes spec.unschedulable=true
 check "describe node" "default                     ext-1" kubectl describe node node-x
 check "describe node: allocated" "Allocated resources:" kubectl describe node node-x
 

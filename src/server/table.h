@@ -1,7 +1,7 @@
 /* table.h: meta.k8s.io/v1 Table responses for `kubectl get`, with columns
  * that answer users' questions: claims show STATE, DEVICES and
  * RESERVED-FOR; slices NODE, DRIVER, POOL and DEVICES; pods STATUS, NODE
- * and CLAIMS. */
+ * and CLAIMS; namespaces and nodes as kube-apiserver prints them. */
 #ifndef DRA_SRV_TABLE_H
 #define DRA_SRV_TABLE_H
 #include "server/resources.h"

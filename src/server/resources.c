@@ -13,7 +13,8 @@ const srv_resource srv_resources[] = {
      KIND_RESOURCE_CLAIM, NULL},
     {"resourceclaimtemplates", "resourceclaimtemplate", "ResourceClaimTemplate", "resource.k8s.io", "v1", true, "", "",
      KIND_RESOURCE_CLAIM_TEMPLATE, NULL},
-    {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE, NULL},
+    {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE,
+     NULL},
     {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];

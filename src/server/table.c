@@ -156,7 +156,9 @@ static void node_cells(json_t *cells, const void *typed) {
   size_t nroles = 0;
   for (uint32_t j = 0; j < n->metadata.labels.n && nroles < 64; j++) {
     const char *k = n->metadata.labels.items[j].key->str, *v = n->metadata.labels.items[j].value;
-    const char *role = !strncmp(k, "node-role.kubernetes.io/", 24) ? k + 24 : !strcmp(k, "kubernetes.io/role") ? v : NULL;
+    const char *role = !strncmp(k, "node-role.kubernetes.io/", 24) ? k + 24
+                       : !strcmp(k, "kubernetes.io/role")         ? v
+                                                                  : NULL;
     if (!role || !*role) continue;
     bool seen = false;
     for (size_t r = 0; r < nroles && !seen; r++) seen = !strcmp(roles[r], role);

@@ -42,7 +42,7 @@ call "bad merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":' 4
 call "merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":{"labels":{"a":"b"}}}' 200 '"a":"b"'
 call "spec is immutable" PATCH $C/c1 application/merge-patch+json '{"spec":{"devices":{"requests":[{"name":"s","exactly":{"deviceClassName":"gpu"}}]}}}' 422 'field is immutable'
 call "bad label selector" GET "$C?labelSelector=a%20in%20(" "" "" 400 'unable to parse requirement'
-call "bad field selector" GET "$C?fieldSelector=spec.x%3Dy" "" "" 400 'field label not supported'
+call "bad field selector" GET "$C?fieldSelector=spec.x%3Dy" "" "" 400 '\"spec.x\" is not a known field selector: only'
 call "bad continue" GET "$C?continue=%21%21" "" "" 400 'continue key is not valid'
 call "label selector" GET "$C?labelSelector=a%3Db" "" "" 200 '"name":"c1"'
 call "paging" GET "$C?limit=1" "" "" 200 '"items":[{'

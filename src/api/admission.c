@@ -50,12 +50,16 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     validate_pod_group(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_POD:
+    defaults_pod(ctx, a, obj->typed);
+    prepare_pod(op, a, obj->typed, prev);
     validate_pod(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NODE:
     validate_node(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NAMESPACE:
+    defaults_namespace(ctx, a, obj->typed);
+    prepare_namespace(op, a, obj->typed, prev);
     validate_namespace(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_EVENT: /* no DRA rules */

@@ -30,6 +30,15 @@ void drop_gated_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj,
 /* prepare_claim.c: ResourceClaim strategy PrepareForCreate/PrepareForUpdate. */
 void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const resource_claim *old);
 
+/* prepare_core.c: Pod defaulting (limits fill missing requests) and
+ * PrepareForCreate (status {phase: Pending, qosClass}, generation 1);
+ * Namespace defaulting (the kubernetes.io/metadata.name label) and
+ * PrepareForCreate (status {phase: Active}, the "kubernetes" finalizer). */
+void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj);
+void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old);
+void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj);
+void prepare_namespace(admit_op op, arena *a, namespace_obj *obj, const namespace_obj *old);
+
 /* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`
  * through ctx->warn (admission.c). */
 void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,

@@ -1,7 +1,9 @@
 /* body.c: see body.h. */
 #include "server/body.h"
+#include "server/body_pb.h"
 #include "codec/doc.h"
 #include "server/status.h"
+#include "server/warning.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,10 +60,7 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
     cannot_handle(resp, obj, &errs);
   } else if (obj) {
     if (mode == FV_WARN)
-      for (size_t i = 0; i < errs.n; i++) {
-        sb_puts(&resp->warnings, errs.items[i].body);
-        sb_putc(&resp->warnings, '\n');
-      }
+      for (size_t i = 0; i < errs.n; i++) srv_warn(resp, errs.items[i].body);
     errlist_free(&errs);
     object_meta *m = api_object_meta(obj);
     if (res->namespaced) {
@@ -86,6 +85,23 @@ api_object *srv_decode_tree(const route *r, const http_request *req, json_t *roo
 }
 
 api_object *srv_decode_body(const route *r, const http_request *req, http_response *resp) {
+  if (srv_is_protobuf(req->content_type)) {
+    if (r->resource->api_kind != KIND_NAMESPACE) {
+      srv_status(resp, 415, "UnsupportedMediaType",
+                 "the body of the request was in an unknown format - accepted media types include: "
+                 "application/json, application/yaml",
+                 NULL);
+      return NULL;
+    }
+    strbuf err = STRBUF_INIT;
+    json_t *root = srv_pb_namespace_json(req->body ? req->body : "", req->body_len, &err);
+    api_object *obj = NULL;
+    if (root) obj = decode(r, req, root, NULL, 0, resp);
+    else srv_status_bad_request(resp, sb_str(&err));
+    json_decref(root);
+    sb_free(&err);
+    return obj;
+  }
   docset ds = {0};
   strbuf err = STRBUF_INIT;
   if (docs_load_buffer("request body", req->body ? req->body : "", req->body_len, &ds, &err) || ds.n != 1) {

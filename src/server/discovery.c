@@ -54,6 +54,8 @@ static json_t *resource_entry(const srv_resource *res, const char *sub) {
                                                 : "get,patch,update";
   json_object_set_new(e, "verbs", string_list(verbs));
   if (!sub && res->short_names[0]) json_object_set_new(e, "shortNames", string_list(res->short_names));
+  /* `kubectl get all` lists the resources in category "all" */
+  if (!sub && res->categories) json_object_set_new(e, "categories", string_list(res->categories));
   return e;
 }
 

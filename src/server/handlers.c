@@ -5,9 +5,13 @@
 #include "server/body.h"
 #include "api/codec.h"
 #include "server/list.h"
+#include "server/namespaces.h"
+#include "server/params.h"
 #include "server/patch.h"
 #include "server/server_internal.h"
 #include "server/status.h"
+#include "server/table.h"
+#include "server/warning.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -35,9 +39,7 @@ static const namespace_obj *lookup_namespace(void *user, const char *name) {
 
 static void add_warning(void *user, const char *line) {
   request_ctx *rc = user;
-  const char *text = !strncmp(line, "Warning: ", 9) ? line + 9 : line;
-  sb_puts(&rc->resp->warnings, text);
-  sb_putc(&rc->resp->warnings, '\n');
+  srv_warn(rc->resp, !strncmp(line, "Warning: ", 9) ? line + 9 : line);
 }
 
 static admission_ctx admission_for(request_ctx *rc) {
@@ -74,11 +76,24 @@ static void store_failure(http_response *resp, const route *r, store_status st, 
   }
 }
 
-static void handle_get(dra_server *s, const route *r, http_response *resp) {
+/* GET of one object; as a one-row Table when kubectl asks for one, so
+ * `kubectl get pod x` shows the same columns as the list. */
+static void handle_get(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  srv_include_object include = SRV_INCLUDE_METADATA;
+  bool table = srv_wants_table(req->accept);
+  if (table) {
+    strbuf err = STRBUF_INIT;
+    bool ok = srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err);
+    if (!ok) srv_status_bad_request(resp, sb_str(&err));
+    sb_free(&err);
+    if (!ok) return;
+  }
   store_obj *o = NULL;
   store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
-  respond_object(resp, 200, o);
+  if (table)
+    srv_json_response(resp, 200, srv_table(r->resource, &o, 1, store_obj_meta(o)->resource_version, NULL, include));
+  else respond_object(resp, 200, o);
   store_obj_unref(o);
 }
 
@@ -116,13 +131,43 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   store_obj_unref(stored);
 }
 
+/* The metadata a create sets whatever the client sent, so that re-applying
+ * a `kubectl get -o yaml` dump makes a new object with its own uid and age:
+ * kube-apiserver's registry Store.Create fills uid and creationTimestamp
+ * (rest.FillObjectMetaSystemFields), rest.BeforeCreate clears
+ * deletionTimestamp and deletionGracePeriodSeconds, and the strategies'
+ * PrepareForCreate set generation to 1 (store/meta.c does, for the kinds
+ * that have one, when it is unset). */
+static void reset_system_fields(api_object *obj) {
+  object_meta *m = api_object_meta(obj);
+  m->uid = NULL;
+  m->creation_timestamp = NULL;
+  m->deletion_timestamp = NULL;
+  m->deletion_grace_period_seconds = 0;
+  m->deletion_grace_period_seconds_set = false;
+  if (meta_kind_has_generation(obj->info->kind)) {
+    m->generation = 0;
+    m->generation_set = false;
+  }
+}
+
 static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
-  object_meta *m = api_object_meta(obj);
-  if ((!m->name || !*m->name) && (!m->generate_name || !*m->generate_name)) {
-    /* let validation say it, as kube-apiserver does */
+  const object_meta *m = api_object_meta(obj);
+  if (!srv_namespace_allows_create(s, r, m->name ? m->name : "", resp)) {
+    api_object_free(obj);
+    return;
   }
+  if (m->resource_version && *m->resource_version && !http_query_get(req, "dryRun")) {
+    /* apiserver's storage refuses it (storage.ErrResourceVersionSetOnCreate),
+     * a plain error, so a 500 without a reason; kubectl's create and apply
+     * clear it before sending (resource.Helper.Create) */
+    srv_status(resp, 500, NULL, "resourceVersion should not be set on objects to be created", NULL);
+    api_object_free(obj);
+    return;
+  }
+  reset_system_fields(obj);
   write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL);
 }
 
@@ -240,6 +285,7 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
 }
 
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!srv_namespace_allows_delete(r, resp)) return;
   store_preconditions pre = {0};
   json_t *opts = NULL;
   if (req->body_len) {
@@ -253,6 +299,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
   json_decref(opts);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
   if (last) {
     respond_object(resp, 200, last);
     store_obj_unref(last);
@@ -307,14 +354,19 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
     return srv_status_method_not_allowed(resp, m);
   }
   if (!strcmp(m, "GET")) {
-    if (item) return handle_get(s, r, resp);
-    if (http_query_bool(req, "watch")) return srv_watch(s, r, req, resp);
+    if (item) return handle_get(s, r, req, resp);
+    bool watch = http_query_bool(req, "watch");
+    if (!srv_list_params_ok(req, r, watch, resp)) return;
+    if (watch) return srv_watch(s, r, req, resp);
     return srv_list(s, r, req, resp);
   }
   if (!strcmp(m, "POST") && !item && !r->subresource[0]) return handle_create(s, r, req, resp);
   if (!strcmp(m, "PUT") && item) return handle_update(s, r, req, resp);
   if (!strcmp(m, "PATCH") && item) return handle_patch(s, r, req, resp);
   if (!strcmp(m, "DELETE") && item && !r->subresource[0]) return handle_delete(s, r, req, resp);
-  if (!strcmp(m, "DELETE") && !item) return srv_delete_collection(s, r, req, resp);
+  if (!strcmp(m, "DELETE") && !item) {
+    if (!srv_list_params_ok(req, r, false, resp)) return;
+    return srv_delete_collection(s, r, req, resp);
+  }
   srv_status_method_not_allowed(resp, m);
 }

@@ -12,12 +12,21 @@
 #include <string.h>
 #include <time.h>
 
+/* Where m sorts against the key a page ended at ("<namespace>/<name>", see
+ * continue_token.h), in the store's STORE_BY_NAME order: namespace first,
+ * then name. Comparing the joined text would not do: "team/z" sorts after
+ * "team-b/a" as text ('/' > '-') but before it in the store, so a page
+ * boundary inside namespace "team" would skip all of "team-b". Neither a
+ * namespace nor a name can contain '/', so the first '/' splits the key. */
 static int compare_key(const object_meta *m, const char *start) {
-  strbuf key = STRBUF_INIT;
-  sb_printf(&key, "%s/%s", m->namespace_ ? m->namespace_ : "", m->name ? m->name : "");
-  int c = strcmp(sb_str(&key), start);
-  sb_free(&key);
-  return c;
+  const char *slash = strchr(start, '/');
+  size_t ns_len = slash ? (size_t)(slash - start) : strlen(start);
+  const char *ns = m->namespace_ ? m->namespace_ : "", *name = m->name ? m->name : "";
+  size_t n = strlen(ns);
+  int c = memcmp(ns, start, n < ns_len ? n : ns_len);
+  if (!c) c = (n > ns_len) - (n < ns_len);
+  if (c) return c;
+  return strcmp(name, slash ? slash + 1 : "");
 }
 
 typedef struct list_filter {
@@ -88,8 +97,13 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   }
   char rv[32];
   snprintf(rv, sizeof rv, "%llu", (unsigned long long)all.rv);
-  if (srv_wants_table(req->accept)) {
-    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next));
+  srv_include_object include = SRV_INCLUDE_METADATA;
+  strbuf err = STRBUF_INIT;
+  bool table = srv_wants_table(req->accept);
+  if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
+    srv_status_bad_request(resp, sb_str(&err));
+  } else if (table) {
+    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next, include));
   } else {
     char *gv = srv_api_version(r->resource->group, r->resource->version);
     /* items are each version's shared JSON, so a list encodes nothing again */
@@ -106,6 +120,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     sb_puts(&resp->body, "]}\n");
     free(gv);
   }
+  sb_free(&err);
   free(next);
   free(page);
   free(start);

@@ -4,17 +4,18 @@
 #include <string.h>
 
 const srv_resource srv_resources[] = {
-    {"namespaces", "namespace", "Namespace", "", "v1", false, "ns", "status", KIND_NAMESPACE},
-    {"nodes", "node", "Node", "", "v1", false, "no", "status", KIND_NODE},
-    {"pods", "pod", "Pod", "", "v1", true, "po", "status,binding", KIND_POD},
-    {"events", "event", "Event", "", "v1", true, "ev", "", KIND_EVENT},
-    {"deviceclasses", "deviceclass", "DeviceClass", "resource.k8s.io", "v1", false, "", "", KIND_DEVICE_CLASS},
+    {"namespaces", "namespace", "Namespace", "", "v1", false, "ns", "status", KIND_NAMESPACE, NULL},
+    {"nodes", "node", "Node", "", "v1", false, "no", "status", KIND_NODE, NULL},
+    {"pods", "pod", "Pod", "", "v1", true, "po", "status,binding", KIND_POD, "all"},
+    {"events", "event", "Event", "", "v1", true, "ev", "", KIND_EVENT, NULL},
+    {"deviceclasses", "deviceclass", "DeviceClass", "resource.k8s.io", "v1", false, "", "", KIND_DEVICE_CLASS, NULL},
     {"resourceclaims", "resourceclaim", "ResourceClaim", "resource.k8s.io", "v1", true, "", "status",
-     KIND_RESOURCE_CLAIM},
+     KIND_RESOURCE_CLAIM, NULL},
     {"resourceclaimtemplates", "resourceclaimtemplate", "ResourceClaimTemplate", "resource.k8s.io", "v1", true, "", "",
-     KIND_RESOURCE_CLAIM_TEMPLATE},
-    {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE},
-    {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP},
+     KIND_RESOURCE_CLAIM_TEMPLATE, NULL},
+    {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE,
+     NULL},
+    {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

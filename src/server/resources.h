@@ -16,6 +16,7 @@ typedef struct srv_resource {
   const char *short_names; /* comma separated, "" if none */
   const char *subresources; /* comma separated: "status", "status,binding" */
   int api_kind;            /* api_kind, or -1 for events (stored as raw JSON) */
+  const char *categories;  /* comma separated, NULL if none: upstream's (pods are in "all") */
 } srv_resource;
 
 typedef struct srv_group_version {

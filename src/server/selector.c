@@ -135,17 +135,58 @@ static bool parse(const char *text, selector *out, bool fields, strbuf *err) {
 
 bool label_selector_parse(const char *text, selector *out, strbuf *err) { return parse(text, out, false, err); }
 
-bool field_selector_parse(const char *text, selector *out, strbuf *err) {
-  if (!parse(text, out, true, err)) return false;
-  for (size_t i = 0; i < out->n; i++) {
-    const char *k = out->reqs[i].key;
-    if (strcmp(k, "metadata.name") && strcmp(k, "metadata.namespace") && strcmp(k, "spec.nodeName") &&
-        strncmp(k, "involvedObject.", 15) && strcmp(k, "reason") && strcmp(k, "type") && strcmp(k, "source") &&
-        strcmp(k, "reportingComponent")) {
-      sb_printf(err, "field label not supported: %s", k);
-      selector_free(out);
-      return false;
+bool field_selector_parse(const char *text, selector *out, strbuf *err) { return parse(text, out, true, err); }
+
+/* ---- the field selectors of each kind ----
+ * The labels kube-apiserver accepts are each kind's field label conversion
+ * (pkg/apis/core/v1/conversion.go, pkg/apis/resource/v1/conversion.go;
+ * kinds without one: apimachinery's DefaultMetaV1FieldSelectorConversion),
+ * and the values they match are the strategies' selectable fields
+ * (ToSelectableFields): a field an object does not have is "". */
+
+typedef struct kind_field_labels {
+  int kind;
+  const char *const *labels; /* NULL-terminated */
+  const char *error_format;  /* "%s": the label */
+} kind_field_labels;
+
+static const char *const pod_labels[] = {"metadata.name", "metadata.namespace", "spec.nodeName",
+                                         "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
+                                         "spec.hostNetwork", "status.phase", "status.podIP", "status.podIPs",
+                                         "status.nominatedNodeName", "spec.host", NULL};
+static const char *const node_labels[] = {"metadata.name", "spec.unschedulable", NULL};
+static const char *const namespace_labels[] = {"status.phase", "metadata.name", NULL};
+static const char *const event_labels[] = {"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
+                                           "involvedObject.uid", "involvedObject.apiVersion",
+                                           "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
+                                           "reportingComponent", "source", "type", "metadata.namespace",
+                                           "metadata.name", NULL};
+static const char *const slice_labels[] = {"metadata.name", "spec.nodeName", "spec.driver", "spec.pool.name", NULL};
+static const char *const meta_labels[] = {"metadata.name", "metadata.namespace", NULL};
+
+static const kind_field_labels kind_field_label_table[] = {
+    {KIND_POD, pod_labels, "field label not supported: %s"},
+    {KIND_NODE, node_labels, "field label not supported: %s"},
+    {KIND_NAMESPACE, namespace_labels, "field label not supported: %s"},
+    {KIND_EVENT, event_labels, "field label not supported: %s"},
+    {KIND_RESOURCE_SLICE, slice_labels, "field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: %s"},
+};
+
+bool field_selector_check(const selector *sel, api_kind kind, strbuf *err) {
+  const kind_field_labels *fk = NULL;
+  for (size_t i = 0; i < sizeof kind_field_label_table / sizeof *kind_field_label_table; i++)
+    if (kind_field_label_table[i].kind == (int)kind) fk = &kind_field_label_table[i];
+  for (size_t i = 0; i < sel->n; i++) {
+    const char *k = sel->reqs[i].key;
+    bool known = false;
+    for (const char *const *l = fk ? fk->labels : meta_labels; *l && !known; l++) known = !strcmp(*l, k);
+    if (known) continue;
+    if (fk) sb_printf(err, fk->error_format, k);
+    else {
+      sb_go_quote(err, k);
+      sb_puts(err, " is not a known field selector: only \"metadata.name\", \"metadata.namespace\"");
     }
+    return false;
   }
   return true;
 }
@@ -199,23 +240,70 @@ static const char *event_field(const event *e, const char *k) {
   return v ? v : "";
 }
 
-bool field_selector_matches(const selector *sel, const api_object *obj) {
+static const char *json_str(const json_t *obj, const char *key) { return json_string_value(json_object_get(obj, key)); }
+
+/* A Pod's selectable field k (pkg/registry/core/pod/strategy.go
+ * ToSelectableFields). The fields dra keeps unmodelled (_extra) are read
+ * as stored; where kube-apiserver would have stored a default that dra does
+ * not write, the default is what matches: restartPolicy Always and
+ * schedulerName default-scheduler (SetDefaults_PodSpec), serviceAccountName
+ * default (the ServiceAccount admission plugin), hostNetwork false. */
+static const char *pod_field(const pod *p, const char *k) {
+  const json_t *spec = p->spec._extra, *status = p->status._extra;
+  const char *v = NULL;
+  if (!strcmp(k, "spec.nodeName") || !strcmp(k, "spec.host")) v = p->spec.node_name;
+  else if (!strcmp(k, "spec.restartPolicy")) v = (v = json_str(spec, "restartPolicy")) && *v ? v : "Always";
+  else if (!strcmp(k, "spec.schedulerName")) v = (v = json_str(spec, "schedulerName")) && *v ? v : "default-scheduler";
+  else if (!strcmp(k, "spec.serviceAccountName")) {
+    v = json_str(spec, "serviceAccountName");
+    if (!v || !*v) v = json_str(spec, "serviceAccount"); /* the deprecated alias */
+    if (!v || !*v) v = "default";
+  } else if (!strcmp(k, "spec.hostNetwork")) v = json_is_true(json_object_get(spec, "hostNetwork")) ? "true" : "false";
+  else if (!strcmp(k, "status.phase")) v = p->status.phase;
+  else if (!strcmp(k, "status.podIP")) {
+    v = json_str(json_array_get(json_object_get(status, "podIPs"), 0), "ip");
+    if (!v) v = json_str(status, "podIP");
+  } else if (!strcmp(k, "status.nominatedNodeName")) v = json_str(status, "nominatedNodeName");
+  return v ? v : "";
+}
+
+static const char *slice_field(const resource_slice *sl, const char *k) {
+  const char *v = NULL;
+  if (!strcmp(k, "spec.nodeName")) v = sl->spec.node_name;
+  else if (!strcmp(k, "spec.driver")) v = sl->spec.driver ? sl->spec.driver->str : NULL;
+  else if (!strcmp(k, "spec.pool.name")) v = sl->spec.pool.name ? sl->spec.pool.name->str : NULL;
+  return v ? v : "";
+}
+
+/* The value obj has for field label k ("" when it has none), once
+ * field_selector_check accepted k for obj's kind. */
+static const char *field_value(const api_object *obj, const char *k) {
   const object_meta *m = api_object_meta(obj);
-  for (size_t i = 0; i < sel->n; i++) {
-    const char *k = sel->reqs[i].key, *v = "";
-    if (!strcmp(k, "metadata.name")) v = m->name ? m->name : "";
-    else if (!strcmp(k, "metadata.namespace")) v = m->namespace_ ? m->namespace_ : "";
-    else if (!strcmp(k, "spec.nodeName")) {
-      if (obj->info->kind != KIND_POD) return false;
-      const pod *p = obj->typed;
-      v = p->spec.node_name ? p->spec.node_name : "";
-    } else {
-      if (obj->info->kind != KIND_EVENT) return false;
-      v = event_field(obj->typed, k);
-      if (!v) return false;
-    }
-    if (!requirement_matches(&sel->reqs[i], v)) return false;
+  if (!strcmp(k, "metadata.name")) return m->name ? m->name : "";
+  if (!strcmp(k, "metadata.namespace")) return m->namespace_ ? m->namespace_ : "";
+  switch (obj->info->kind) {
+  case KIND_POD: return pod_field(obj->typed, k);
+  case KIND_EVENT: {
+    const char *v = event_field(obj->typed, k);
+    return v ? v : "";
   }
+  case KIND_RESOURCE_SLICE: return slice_field(obj->typed, k);
+  case KIND_NODE:
+    if (!strcmp(k, "spec.unschedulable")) return ((const node *)obj->typed)->spec.unschedulable ? "true" : "false";
+    return "";
+  case KIND_NAMESPACE:
+    if (!strcmp(k, "status.phase")) {
+      const char *v = json_str(((const namespace_obj *)obj->typed)->status, "phase");
+      return v ? v : "";
+    }
+    return "";
+  default: return "";
+  }
+}
+
+bool field_selector_matches(const selector *sel, const api_object *obj) {
+  for (size_t i = 0; i < sel->n; i++)
+    if (!requirement_matches(&sel->reqs[i], field_value(obj, sel->reqs[i].key))) return false;
   return true;
 }
 

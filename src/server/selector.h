@@ -1,6 +1,6 @@
 /* selector.h: label selectors (`a=b,c!=d,e in (x,y),f notin (z),g,!h`, as
- * labels.Parse accepts them) and the field selectors dra serves
- * (metadata.name, metadata.namespace, spec.nodeName with =, ==, !=). */
+ * labels.Parse accepts them) and field selectors (=, ==, !=), with each
+ * kind's field labels as kube-apiserver serves them (selector.c). */
 #ifndef DRA_SRV_SELECTOR_H
 #define DRA_SRV_SELECTOR_H
 #include "api/object.h"
@@ -23,8 +23,14 @@ typedef struct selector {
 /* Returns false with kube-apiserver's text in err on a bad selector. */
 bool label_selector_parse(const char *text, selector *out, strbuf *err);
 bool field_selector_parse(const char *text, selector *out, strbuf *err);
+/* Whether every label of sel is one kube-apiserver selects on for kind;
+ * false with its BadRequest text in err ("field label not supported: x",
+ * or `"x" is not a known field selector: only ...` for kinds without their
+ * own labels). */
+bool field_selector_check(const selector *sel, api_kind kind, strbuf *err);
 bool label_selector_matches(const selector *sel, const object_meta *meta);
-/* Field selectors; spec.nodeName applies to pods (other kinds: no match). */
+/* Field selectors, once field_selector_check accepted them for obj's kind;
+ * a field the object lacks matches as "". */
 bool field_selector_matches(const selector *sel, const api_object *obj);
 void selector_free(selector *sel);
 

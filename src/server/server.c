@@ -3,6 +3,7 @@
  * limits them. */
 #include "server/server_internal.h"
 #include "server/discovery.h"
+#include "server/namespaces.h"
 #include "server/openapi.h"
 #include "server/route.h"
 #include "server/status.h"
@@ -112,14 +113,10 @@ static enum MHD_Result send_response(struct MHD_Connection *c, http_response *re
                                         MHD_RESPMEM_MUST_COPY);
   MHD_add_response_header(r, "Content-Type", resp->content_type ? resp->content_type : "application/json");
   MHD_add_response_header(r, "Cache-Control", "no-cache, private");
-  const char *w = sb_str(&resp->warnings);
-  while (*w) {
-    const char *nl = strchr(w, '\n');
-    size_t len = nl ? (size_t)(nl - w) : strlen(w);
-    char line[1024];
-    snprintf(line, sizeof line, "299 - \"%.*s\"", (int)(len > 900 ? 900 : len), w);
-    MHD_add_response_header(r, "Warning", line);
-    w += len + (nl ? 1 : 0);
+  /* each line is a whole header value (warning.c) */
+  for (char *w = resp->warnings.buf, *nl; w && *w; w = nl ? nl + 1 : "") {
+    if ((nl = strchr(w, '\n'))) *nl = 0;
+    MHD_add_response_header(r, "Warning", w);
   }
   enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
   MHD_destroy_response(r);
@@ -270,6 +267,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
   sb_free(&db_path);
   if (!s->st) goto fail;
+  srv_create_system_namespaces(s);
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;

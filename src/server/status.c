@@ -61,6 +61,20 @@ void srv_status_not_found(http_response *resp, const srv_resource *res, const ch
   resource_error(resp, 404, "NotFound", res, name, "%s \"%s\" not found");
 }
 
+void srv_status_forbidden(http_response *resp, const srv_resource *res, const char *name, const char *why,
+                          json_t *causes) {
+  char qr[128];
+  qualified_resource(res, qr, sizeof qr);
+  strbuf msg = STRBUF_INIT;
+  if (name && *name) sb_printf(&msg, "%s \"%s\" is forbidden: %s", qr, name, why);
+  else sb_printf(&msg, "%s is forbidden: %s", qr, why);
+  json_t *details = resource_details(res, name);
+  if (!name || !*name) json_object_del(details, "name"); /* omitempty */
+  if (causes) json_object_set_new(details, "causes", causes);
+  srv_status(resp, 403, "Forbidden", sb_str(&msg), details);
+  sb_free(&msg);
+}
+
 void srv_status_already_exists(http_response *resp, const srv_resource *res, const char *name) {
   resource_error(resp, 409, "AlreadyExists", res, name, "%s \"%s\" already exists");
 }

@@ -14,6 +14,11 @@ void srv_status_success(http_response *resp, const srv_resource *res, const char
 void srv_status_not_found(http_response *resp, const srv_resource *res, const char *name);
 void srv_status_already_exists(http_response *resp, const srv_resource *res, const char *name);
 void srv_status_conflict(http_response *resp, const srv_resource *res, const char *name);
+/* 403 Forbidden: `<resource> "<name>" is forbidden: <why>` (apimachinery's
+ * errors.NewForbidden; `<resource> is forbidden: ...` without a name).
+ * causes (stolen, may be NULL) becomes details.causes. */
+void srv_status_forbidden(http_response *resp, const srv_resource *res, const char *name, const char *why,
+                          json_t *causes);
 void srv_status_bad_request(http_response *resp, const char *message);
 void srv_status_method_not_allowed(http_response *resp, const char *method);
 /* 422 Invalid, from the admission errors of obj (apimachinery's errors.NewInvalid). */

@@ -131,16 +131,75 @@ static void event_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(e->message ? e->message : ""));
 }
 
+/* kube-apiserver's node printer (pkg/printers/internalversion printNode):
+ * Ready or NotReady from the Ready condition (Unknown without one), plus
+ * SchedulingDisabled; roles from the node-role.kubernetes.io/<role> and
+ * kubernetes.io/role labels, sorted. */
+static void node_cells(json_t *cells, const void *typed) {
+  const node *n = typed;
+  const char *ready = NULL;
+  size_t i;
+  json_t *c;
+  json_array_foreach(json_object_get(n->status._extra, "conditions"), i, c) {
+    const char *type = json_string_value(json_object_get(c, "type"));
+    if (type && !strcmp(type, "Ready")) {
+      const char *st = json_string_value(json_object_get(c, "status"));
+      ready = st && !strcmp(st, "True") ? "Ready" : "NotReady";
+    }
+  }
+  strbuf sb = STRBUF_INIT;
+  sb_puts(&sb, ready ? ready : "Unknown");
+  if (n->spec.unschedulable) sb_puts(&sb, ",SchedulingDisabled");
+  json_array_append_new(cells, json_string(sb_str(&sb)));
+  sb_truncate(&sb, 0);
+  const char *roles[64];
+  size_t nroles = 0;
+  for (uint32_t j = 0; j < n->metadata.labels.n && nroles < 64; j++) {
+    const char *k = n->metadata.labels.items[j].key->str, *v = n->metadata.labels.items[j].value;
+    const char *role = !strncmp(k, "node-role.kubernetes.io/", 24) ? k + 24
+                       : !strcmp(k, "kubernetes.io/role")         ? v
+                                                                  : NULL;
+    if (!role || !*role) continue;
+    bool seen = false;
+    for (size_t r = 0; r < nroles && !seen; r++) seen = !strcmp(roles[r], role);
+    if (!seen) roles[nroles++] = role;
+  }
+  for (size_t a = 1; a < nroles; a++) /* sorted, as sets.List gives them */
+    for (size_t b = a; b > 0 && strcmp(roles[b - 1], roles[b]) > 0; b--) {
+      const char *t = roles[b];
+      roles[b] = roles[b - 1];
+      roles[b - 1] = t;
+    }
+  for (size_t r = 0; r < nroles; r++) sb_printf(&sb, "%s%s", r ? "," : "", roles[r]);
+  json_array_append_new(cells, json_string(nroles ? sb_str(&sb) : "<none>"));
+  sb_free(&sb);
+}
+
+static void node_version_cell(json_t *cells, const void *typed) {
+  const node *n = typed;
+  const char *v = json_string_value(json_object_get(json_object_get(n->status._extra, "nodeInfo"), "kubeletVersion"));
+  json_array_append_new(cells, json_string(v ? v : ""));
+}
+
+static void namespace_cells(json_t *cells, const void *typed) {
+  const namespace_obj *ns = typed;
+  const char *phase = json_string_value(json_object_get(ns->status, "phase"));
+  json_array_append_new(cells, json_string(phase ? phase : ""));
+}
+
 typedef struct table_column {
   const char *name, *type, *description;
 } table_column;
 
 /* The columns a kind shows between Name and Age, and the function that
- * appends its cells for one object (of that kind's typed struct). */
+ * appends its cells for one object (of that kind's typed struct); after
+ * Age, the columns (at most one) kube-apiserver prints there. */
 typedef struct kind_table {
   int kind;
   table_column columns[4];
   void (*cells)(json_t *cells, const void *typed);
+  table_column after_age;
+  void (*cells_after_age)(json_t *cells, const void *typed);
 } kind_table;
 
 static const kind_table kind_tables[] = {
@@ -148,24 +207,32 @@ static const kind_table kind_tables[] = {
      {{"State", "string", "pending, allocated, reserved or deleted"},
       {"Devices", "string", "the allocated devices, driver/pool/device"},
       {"Reserved-For", "string", "the consumers the claim is reserved for"}},
-     claim_cells},
+     claim_cells, {0}, NULL},
     {KIND_RESOURCE_SLICE,
      {{"Node", "string", "the node the devices are on"},
       {"Driver", "string", "the DRA driver"},
       {"Pool", "string", "the pool of the slice"},
       {"Devices", "integer", "the number of devices in the slice"}},
-     slice_cells},
+     slice_cells, {0}, NULL},
     {KIND_EVENT,
      {{"Type", "string", "Normal or Warning"},
       {"Reason", "string", "why the event happened"},
       {"Object", "string", "the object the event is about"},
       {"Message", "string", "what happened"}},
-     event_cells},
+     event_cells, {0}, NULL},
+    {KIND_NAMESPACE,
+     {{"Status", "string", "The status of the namespace"}},
+     namespace_cells, {0}, NULL},
+    {KIND_NODE,
+     {{"Status", "string", "The status of the node"}, {"Roles", "string", "The roles of the node"}},
+     node_cells,
+     {"Version", "string", "Kubelet Version reported by the node."},
+     node_version_cell},
     {KIND_POD,
      {{"Status", "string", "the pod's phase"},
       {"Node", "string", "the node the pod is bound to"},
       {"Claims", "string", "the ResourceClaims the pod uses"}},
-     pod_cells},
+     pod_cells, {0}, NULL},
 };
 
 /* NULL for a kind with only Name and Age. */
@@ -175,8 +242,21 @@ static const kind_table *kind_table_of(int kind) {
   return NULL;
 }
 
+bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf *err) {
+  /* apiserver's endpoints/handlers/response.go: the TableOptions check */
+  if (!value || !*value || !strcmp(value, "Metadata")) *out = SRV_INCLUDE_METADATA;
+  else if (!strcmp(value, "None")) *out = SRV_INCLUDE_NONE;
+  else if (!strcmp(value, "Object")) *out = SRV_INCLUDE_OBJECT;
+  else {
+    sb_puts(err, "unrecognized includeObject value: ");
+    sb_go_quote(err, value);
+    return false;
+  }
+  return true;
+}
+
 json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
-                  const char *continue_token) {
+                  const char *continue_token, srv_include_object include) {
   json_t *t = json_object(), *cols = json_array(), *rows = json_array(), *meta = json_object();
   json_object_set_new(t, "kind", json_string("Table"));
   json_object_set_new(t, "apiVersion", json_string("meta.k8s.io/v1"));
@@ -188,6 +268,8 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
     json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description));
   json_array_append_new(cols, column("Age", "string", "", "time since creation"));
+  if (kt && kt->after_age.name)
+    json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description));
   for (size_t i = 0; i < n; i++) {
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
@@ -195,12 +277,17 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     json_array_append_new(cells, json_string(m->name ? m->name : ""));
     if (kt) kt->cells(cells, o->typed);
     add_age(cells, m);
+    if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
     json_object_set_new(row, "cells", cells);
-    json_t *partial = json_object();
-    json_object_set_new(partial, "kind", json_string("PartialObjectMetadata"));
-    json_object_set_new(partial, "apiVersion", json_string("meta.k8s.io/v1"));
-    json_object_set_new(partial, "metadata", codec_encode(&object_meta_desc, m));
-    json_object_set_new(row, "object", partial);
+    if (include == SRV_INCLUDE_OBJECT) {
+      json_object_set_new(row, "object", api_object_encode(o));
+    } else if (include == SRV_INCLUDE_METADATA) {
+      json_t *partial = json_object();
+      json_object_set_new(partial, "kind", json_string("PartialObjectMetadata"));
+      json_object_set_new(partial, "apiVersion", json_string("meta.k8s.io/v1"));
+      json_object_set_new(partial, "metadata", codec_encode(&object_meta_desc, m));
+      json_object_set_new(row, "object", partial);
+    }
     json_array_append_new(rows, row);
   }
   json_object_set_new(t, "columnDefinitions", cols);

@@ -2,6 +2,7 @@
 #include "util/strbuf.h"
 #include "util/die.h"
 #include "util/utf8.h"
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,17 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Go's unicode.IsPrint for the code points above U+007F that commonly
+ * occur: C1 controls, the no-break and other spaces, soft hyphen, the
+ * zero-width and bidi format characters, line/paragraph separators, BOM and
+ * specials are not printable; everything else is taken as printable
+ * (Go also escapes unassigned code points, which needs Unicode's tables). */
+static bool go_printable(unsigned cp) {
+  return !((cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || cp == 0x61C || cp == 0x1680 || cp == 0x180E ||
+           (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) ||
+           cp == 0x3000 || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) || cp == 0xFFFE || cp == 0xFFFF);
+}
+
 void sb_go_quote(strbuf *sb, const char *s) {
   sb_putc(sb, '"');
   const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
@@ -62,6 +74,7 @@ void sb_go_quote(strbuf *sb, const char *s) {
     case '\v': sb_puts(sb, "\\v"); break;
     default:
       if (cp < 0x20 || cp == 0x7F) sb_printf(sb, "\\x%02x", cp);
+      else if (!go_printable(cp)) sb_printf(sb, cp < 0x10000 ? "\\u%04x" : "\\U%08x", cp);
       else sb_add(sb, (const char *)p, (size_t)n);
     }
     p += n;

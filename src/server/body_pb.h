@@ -1,0 +1,21 @@
+/* body_pb.h: reading the Kubernetes protobuf encoding of request bodies
+ * (k8s.io/apimachinery pkg/runtime/serializer/protobuf: the "k8s\0" magic,
+ * then a runtime.Unknown whose raw bytes are the object). client-go's typed
+ * clients send built-in kinds this way; kubectl create namespace is the one
+ * everyday kubectl command that does, so only Namespaces are read. */
+#ifndef DRA_SRV_BODY_PB_H
+#define DRA_SRV_BODY_PB_H
+#include "util/strbuf.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether the Content-Type is the protobuf one. */
+bool srv_is_protobuf(const char *content_type);
+/* The Namespace in body as the JSON tree its JSON encoding would give
+ * (apiVersion, kind, metadata name, generateName, labels, annotations,
+ * finalizers, spec.finalizers); NULL with a message in err when body is not
+ * one. */
+json_t *srv_pb_namespace_json(const char *body, size_t n, strbuf *err);
+
+#endif

@@ -1,0 +1,80 @@
+/* params.c: the ListOptions checks of params.h, in kube-apiserver's order.
+ * First the query is decoded into ListOptions (apiserver's
+ * endpoints/handlers/get.go ListResource, through apimachinery's
+ * runtime/conversion.go Convert_Slice_string_To_int64: strconv.ParseInt's
+ * error as a BadRequest); then the storage reads resourceVersion
+ * (apiserver's storage ValidateListOptions and APIObjectVersioner
+ * ParseResourceVersion: "invalid resource version: resourceVersion:
+ * Invalid value: ..."). Booleans never fail (Convert_Slice_string_To_bool),
+ * and a negative limit is no error: the storage only pages when limit > 0. */
+#include "server/params.h"
+#include "server/selector.h"
+#include "server/status.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text of Go's strconv.ParseInt/ParseUint error for s, or NULL when s
+ * parses (base 10, 64 bits; ParseUint takes no sign). */
+static const char *go_parse_int_error(const char *s, bool is_unsigned) {
+  const char *p = s;
+  if (!is_unsigned && (*p == '+' || *p == '-')) p++;
+  if (!*p) return "invalid syntax";
+  for (const char *q = p; *q; q++)
+    if (*q < '0' || *q > '9') return "invalid syntax";
+  errno = 0;
+  if (is_unsigned) (void)strtoull(s, NULL, 10);
+  else (void)strtoll(s, NULL, 10);
+  return errno == ERANGE ? "value out of range" : NULL;
+}
+
+static bool int64_param_ok(const http_request *req, const char *key, http_response *resp) {
+  const char *v = http_query_get(req, key);
+  const char *err = v ? go_parse_int_error(v, false) : NULL;
+  if (!err) return true;
+  strbuf msg = STRBUF_INIT;
+  sb_puts(&msg, "strconv.ParseInt: parsing ");
+  sb_go_quote(&msg, v);
+  sb_printf(&msg, ": %s", err);
+  srv_status_bad_request(resp, sb_str(&msg));
+  sb_free(&msg);
+  return false;
+}
+
+/* The field labels: apiserver's get.go transforms the selector with the
+ * kind's field label conversion, a BadRequest when it refuses a label. The
+ * selector's syntax is left to list.c, which parses it again to match. */
+static bool field_labels_ok(const http_request *req, const route *r, http_response *resp) {
+  selector sel;
+  strbuf err = STRBUF_INIT;
+  bool ok = !field_selector_parse(http_query_get(req, "fieldSelector"), &sel, &err) ||
+            field_selector_check(&sel, (api_kind)r->resource->api_kind, &err);
+  if (!ok) srv_status_bad_request(resp, sb_str(&err));
+  selector_free(&sel);
+  sb_free(&err);
+  return ok;
+}
+
+bool srv_list_params_ok(const http_request *req, const route *r, bool watch, http_response *resp) {
+  if (!int64_param_ok(req, "timeoutSeconds", resp) || !int64_param_ok(req, "limit", resp) ||
+      !field_labels_ok(req, r, resp))
+    return false;
+  const char *rv = http_query_get(req, "resourceVersion");
+  const char *cont = http_query_get(req, "continue");
+  if (!watch && cont && *cont && rv && *rv && strcmp(rv, "0")) {
+    srv_status_bad_request(resp, "specifying resource version is not allowed when using continue");
+    return false;
+  }
+  const char *err = rv && *rv && strcmp(rv, "0") ? go_parse_int_error(rv, true) : NULL;
+  if (err) {
+    strbuf msg = STRBUF_INIT, quoted = STRBUF_INIT;
+    sb_go_quote(&quoted, rv);
+    sb_printf(&msg, "invalid resource version: resourceVersion: Invalid value: %s: strconv.ParseUint: parsing %s: %s",
+              sb_str(&quoted), sb_str(&quoted), err);
+    srv_status_bad_request(resp, sb_str(&msg));
+    sb_free(&quoted);
+    sb_free(&msg);
+    return false;
+  }
+  return true;
+}

@@ -133,10 +133,11 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
 
 typedef struct watch_stream {
   dra_server *srv;
+  http_stream *stream; /* the transport's handle, for http_stream_wake */
   pthread_mutex_t lock;
-  pthread_cond_t ready;
   strbuf pending;   /* encoded events not yet sent */
   size_t sent;      /* bytes of pending already sent */
+  bool ended;       /* nothing more is added; the stream ends once drained */
   uint64_t watch_id;
   bool subscribed;
   list_filter filter;
@@ -152,11 +153,15 @@ typedef struct watch_stream {
 static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
   const char *object = store_obj_json(o);
   pthread_mutex_lock(&w->lock);
+  if (w->ended) {
+    pthread_mutex_unlock(&w->lock);
+    return;
+  }
   sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
   sb_puts(&w->pending, object);
   sb_puts(&w->pending, "}\n");
-  pthread_cond_signal(&w->ready);
   pthread_mutex_unlock(&w->lock);
+  if (w->stream) http_stream_wake(w->stream);
 }
 
 static bool in_scope(const watch_stream *w, const api_object *o) {
@@ -179,33 +184,42 @@ static void enqueue_bookmark(watch_stream *w) {
             api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
 }
 
-static size_t watch_read(void *ctx, char *buf, size_t max) {
+/* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
+ * the transport when there is more), or the end once ended and drained. */
+static ptrdiff_t watch_read(void *ctx, char *buf, size_t max) {
   watch_stream *w = ctx;
   pthread_mutex_lock(&w->lock);
-  while (w->sent == w->pending.len) {
+  if (w->sent == w->pending.len) {
     sb_truncate(&w->pending, 0);
     w->sent = 0;
-    time_t now = time(NULL);
-    if (atomic_load(&w->srv->stopping) || now >= w->deadline) {
-      pthread_mutex_unlock(&w->lock);
-      return 0;
-    }
-    if (w->bookmarks && now >= w->next_bookmark) {
-      enqueue_bookmark(w);
-      w->next_bookmark = now + 60;
-      break;
-    }
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 1;
-    pthread_cond_timedwait(&w->ready, &w->lock, &until);
+    bool ended = w->ended;
+    pthread_mutex_unlock(&w->lock);
+    return ended ? HTTP_STREAM_END : 0;
   }
   size_t n = w->pending.len - w->sent;
   if (n > max) n = max;
   memcpy(buf, w->pending.buf + w->sent, n);
   w->sent += n;
   pthread_mutex_unlock(&w->lock);
-  return n;
+  return (ptrdiff_t)n;
+}
+
+/* The transport's clock: timeoutSeconds, shutdown and bookmarks. */
+static void watch_tick(void *ctx) {
+  watch_stream *w = ctx;
+  time_t now = time(NULL);
+  bool wake = false;
+  pthread_mutex_lock(&w->lock);
+  if (!w->ended && (atomic_load(&w->srv->stopping) || now >= w->deadline)) {
+    w->ended = true;
+    wake = true;
+  } else if (!w->ended && w->bookmarks && now >= w->next_bookmark) {
+    enqueue_bookmark(w);
+    w->next_bookmark = now + 60;
+    wake = true;
+  }
+  pthread_mutex_unlock(&w->lock);
+  if (wake) http_stream_wake(w->stream);
 }
 
 static void watch_close(void *ctx) {
@@ -215,7 +229,6 @@ static void watch_close(void *ctx) {
   sb_free(&w->pending);
   free(w->gv);
   pthread_mutex_destroy(&w->lock);
-  pthread_cond_destroy(&w->ready);
   free(w);
 }
 
@@ -223,7 +236,6 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   watch_stream *w = xcalloc(1, sizeof *w);
   w->srv = s;
   pthread_mutex_init(&w->lock, NULL);
-  pthread_cond_init(&w->ready, NULL);
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   w->gv = srv_api_version(r->resource->group, r->resource->version);
@@ -250,17 +262,21 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     since = all.rv;
     store_list_free(&all);
   }
+  resp->stream = xcalloc(1, sizeof *resp->stream);
+  w->stream = resp->stream;
   store_status st = store_watch(s->st, since ? since : store_revision(s->st), on_store_event, w, &w->watch_id);
   if (st != STORE_OK) {
     watch_close(w);
+    free(resp->stream);
+    resp->stream = NULL;
     srv_status(resp, 410, "Expired", "too old resource version", NULL);
     return;
   }
   w->subscribed = true;
   resp->status = 200;
   resp->content_type = "application/json";
-  resp->stream = xcalloc(1, sizeof *resp->stream);
   resp->stream->read = watch_read;
+  resp->stream->tick = watch_tick;
   resp->stream->close = watch_close;
   resp->stream->ctx = w;
 }

@@ -1,11 +1,15 @@
 /* server.c: libmicrohttpd glue, authentication and dispatch for server.h.
  * Request bodies are limited to SRV_MAX_BODY (413 beyond), as kube-apiserver
- * limits them. */
+ * limits them. Connections are not threads: a small pool of epoll threads
+ * serves them all, watches are suspended connections (streams.c), and idle
+ * connections are closed after a timeout (docs/server.md, "Connections and
+ * threads"). */
 #include "server/server_internal.h"
 #include "server/discovery.h"
 #include "server/openapi.h"
 #include "server/route.h"
 #include "server/status.h"
+#include "server/streams.h"
 #include "store/sqlite.h"
 #include "util/die.h"
 #include <arpa/inet.h>
@@ -13,13 +17,27 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #define SRV_MAX_BODY (3u * 1024 * 1024)
+
+/* Threads polling connections (epoll). A request handler runs on one of
+ * them and may wait for the disk, so there are a few more than cores. */
+#define SRV_POLL_THREADS 8
+/* kube-apiserver's http.Server (apiserver/pkg/server/secure_serving.go):
+ * ReadHeaderTimeout 32 s, IdleTimeout 90 s. libmicrohttpd has one inactivity
+ * timeout per connection: 32 s until a request's headers are in and while it
+ * is served, 90 s between requests on a kept-alive connection. */
+#define SRV_HEADER_TIMEOUT 32
+#define SRV_IDLE_TIMEOUT 90
+/* File descriptors kept for the store, logs and the daemon's own. */
+#define SRV_RESERVED_FDS 64
 
 typedef struct conn_state {
   strbuf body;
@@ -89,24 +107,12 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   }
 }
 
-static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max) {
-  (void)pos;
-  http_stream *st = cls;
-  size_t n = st->read(st->ctx, buf, max);
-  return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-static void stream_free(void *cls) {
-  http_stream *st = cls;
-  st->close(st->ctx);
-  free(st);
-}
-
-static enum MHD_Result send_response(struct MHD_Connection *c, http_response *resp) {
+static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, http_response *resp) {
   struct MHD_Response *r;
   if (resp->stream) {
-    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_reader, resp->stream, stream_free);
+    r = stream_hub_response(s->streams, c, resp->stream);
     resp->stream = NULL; /* the transport closes it */
+    if (!r) return MHD_NO;
   } else
     r = MHD_create_response_from_buffer(resp->body.len, resp->body.buf ? resp->body.buf : (void *)"",
                                         MHD_RESPMEM_MUST_COPY);
@@ -144,6 +150,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   if (!st) {
     st = xcalloc(1, sizeof *st);
     *con_cls = st;
+    /* headers are in: serving it is bounded like reading them */
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
     return MHD_YES;
   }
   if (*upload_size) {
@@ -167,18 +175,31 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     srv_handle(s, &req, &resp);
     http_free_query(req.query, req.n_query);
   }
-  enum MHD_Result ret = send_response(c, &resp);
+  enum MHD_Result ret = send_response(s, c, &resp);
   http_response_free(&resp);
   return ret;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
-  (void)cls, (void)c, (void)toe;
+  dra_server *s = cls;
+  /* served: the connection now waits for the next request, kept alive */
+  if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->idle_timeout);
   conn_state *st = *con_cls;
   if (!st) return;
   sb_free(&st->body);
   free(st);
   *con_cls = NULL;
+}
+
+/* libmicrohttpd's messages, less the one every dropped watch causes on
+ * purpose (streams.c ends it with an error so the connection closes). */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+  (void)cls;
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (strstr(msg, "application error generating response")) return;
+  fprintf(stderr, "dra serve: libmicrohttpd: %s", msg);
 }
 
 static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *err) {
@@ -262,6 +283,21 @@ static void start_loop(dra_server *s) {
   s->loop_started = true;
 }
 
+/* Raises the open-file limit to its hard limit: every connection is a file
+ * descriptor. Returns how many connections to allow. */
+static unsigned max_connections(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl)) return 1000;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlim_t want = rl.rlim_max;
+    rl.rlim_cur = want;
+    if (setrlimit(RLIMIT_NOFILE, &rl)) getrlimit(RLIMIT_NOFILE, &rl);
+  }
+  rlim_t n = rl.rlim_cur;
+  if (n == RLIM_INFINITY || n > 1000000) n = 1000000;
+  return n > 2 * SRV_RESERVED_FDS ? (unsigned)(n - SRV_RESERVED_FDS) : (unsigned)(n / 2);
+}
+
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
@@ -281,7 +317,8 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
               opts->listen);
     goto fail;
   }
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+  flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
   if (opts->tls_cert_file || opts->tls_key_file) {
     if (!opts->tls_cert_file || !opts->tls_key_file) {
       sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
@@ -299,13 +336,22 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
     }
     flags |= MHD_USE_TLS;
   }
-  if (s->tls_cert)
-    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_HTTPS_MEM_CERT, s->tls_cert,
-                                 MHD_OPTION_HTTPS_MEM_KEY, s->tls_key, MHD_OPTION_END);
-  else
-    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+  s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
+  s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
+  unsigned limit = opts->max_connections ? opts->max_connections : max_connections();
+  s->streams = stream_hub_start();
+  struct MHD_OptionItem options[] = {
+      {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL}, /* first, to get every message */
+      {MHD_OPTION_SOCK_ADDR, 0, &addr},
+      {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s},
+      {MHD_OPTION_THREAD_POOL_SIZE, SRV_POLL_THREADS, NULL},
+      {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->header_timeout, NULL},
+      {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limit, NULL},
+      {s->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, s->tls_cert},
+      {s->tls_cert ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, s->tls_key},
+      {MHD_OPTION_END, 0, NULL},
+  };
+  s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
   if (!s->daemon) {
     sb_printf(err, "cannot listen on %s%s", opts->listen, s->tls_cert ? " (or the TLS certificate and key are unusable)" : "");
     goto fail;
@@ -325,7 +371,9 @@ const char *srv_first_token(const dra_server *s) { return s->n_tokens ? s->token
 void srv_stop(dra_server *s) {
   if (!s) return;
   atomic_store(&s->stopping, true);
+  if (s->streams) stream_hub_end_all(s->streams); /* MHD must find none suspended */
   if (s->daemon) MHD_stop_daemon(s->daemon);
+  stream_hub_free(s->streams);
   if (s->loop_started) {
     pthread_mutex_lock(&s->loop_lock);
     pthread_cond_signal(&s->loop_wake);

@@ -24,6 +24,8 @@ struct dra_server {
   size_t n_tokens;
   bool require_auth;
   unsigned port;
+  unsigned header_timeout, idle_timeout; /* seconds, see server.c */
+  struct stream_hub *streams;            /* watch connections (streams.c) */
   char *tls_cert, *tls_key; /* file contents */
   store *st;
   atomic_bool stopping; /* wakes watch streams and the control loop */

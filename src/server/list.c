@@ -8,6 +8,7 @@
 #include "server/table.h"
 #include "util/die.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -131,12 +132,20 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
 
 /* ---- watch ---- */
 
+/* A watcher whose client reads slower than events arrive is closed once this
+ * many bytes wait for it beyond its initial state, as kube-apiserver's
+ * cacheWatcher is stopped when its channel stays full (cacher.go,
+ * "Forcing ... watcher close due to unresponsiveness"); the client re-lists
+ * and watches again. */
+#define WATCH_BUFFER_LIMIT (4u * 1024 * 1024)
+
 typedef struct watch_stream {
   dra_server *srv;
   http_stream *stream; /* the transport's handle, for http_stream_wake */
   pthread_mutex_t lock;
   strbuf pending;   /* encoded events not yet sent */
   size_t sent;      /* bytes of pending already sent */
+  size_t limit;     /* pending - sent beyond this closes the watch */
   bool ended;       /* nothing more is added; the stream ends once drained */
   uint64_t watch_id;
   bool subscribed;
@@ -147,6 +156,22 @@ typedef struct watch_stream {
   time_t deadline, next_bookmark;
   char *gv; /* apiVersion of the resource, for bookmarks */
 } watch_stream;
+
+/* Drops what the client has not started to receive, keeping the event line
+ * being sent whole, and ends the stream. Called with w->lock held. */
+static void drop_unsent(watch_stream *w) {
+  size_t keep = w->sent;
+  if (keep && w->pending.buf[keep - 1] != '\n') {
+    const char *nl = memchr(w->pending.buf + keep, '\n', w->pending.len - keep);
+    keep = nl ? (size_t)(nl - w->pending.buf) + 1 : w->pending.len;
+  }
+  strbuf rest = STRBUF_INIT; /* a fresh buffer, so the memory goes now */
+  sb_add(&rest, w->pending.buf + w->sent, keep - w->sent);
+  sb_free(&w->pending);
+  w->pending = rest;
+  w->sent = 0;
+  w->ended = true;
+}
 
 /* One watch event line; the object's JSON is encoded once per version and
  * shared by every watcher. */
@@ -160,6 +185,11 @@ static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
   sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
   sb_puts(&w->pending, object);
   sb_puts(&w->pending, "}\n");
+  if (w->limit && w->pending.len - w->sent > w->limit) {
+    fprintf(stderr, "dra serve: closing a watch of %s: the client is not reading (%zu bytes waiting)\n",
+            api_kind_info_of(w->kind)->name, w->pending.len - w->sent);
+    drop_unsent(w);
+  }
   pthread_mutex_unlock(&w->lock);
   if (w->stream) http_stream_wake(w->stream);
 }
@@ -273,6 +303,10 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     return;
   }
   w->subscribed = true;
+  /* the initial state and the replayed events are not held against it */
+  pthread_mutex_lock(&w->lock);
+  w->limit = w->pending.len - w->sent + WATCH_BUFFER_LIMIT;
+  pthread_mutex_unlock(&w->lock);
   resp->status = 200;
   resp->content_type = "application/json";
   resp->stream->read = watch_read;

@@ -2,8 +2,9 @@
  * loopback sockets against a server started in this process: watches opened
  * and dropped by the thousand give back every thread and file descriptor;
  * a thousand idle connections neither slow a normal client down nor stay
- * open past the header timeout (docs/server.md, "Connections and threads").
- * Figures go to stdout. */
+ * open past the header timeout; watchers that never read are closed before
+ * their buffers grow without bound (docs/server.md, "Connections and
+ * threads"). Figures go to stdout. */
 #include "server/server.h"
 #include "util/die.h"
 #include <arpa/inet.h>
@@ -202,10 +203,76 @@ static void idle_connections_do_not_block_and_time_out(void **state) {
   assert_true(settle(1 << 30, fds0, 2000) >= 0);
 }
 
+#define SLOW_WATCHERS 8
+#define UPDATES 150
+#define ANNOTATION_BYTES (200 * 1024)
+
+static void patch_namespace(int i, const char *filler) {
+  strbuf body = STRBUF_INIT;
+  sb_printf(&body, "{\"metadata\":{\"annotations\":{\"filler\":\"%d%s\"}}}", i, filler);
+  http_request req = {.method = "PATCH", .path = "/api/v1/namespaces/big", .body = body.buf, .body_len = body.len,
+                      .content_type = "application/merge-patch+json"};
+  http_response resp = {0};
+  srv_handle(srv, &req, &resp);
+  assert_int_equal(resp.status, 200);
+  http_response_free(&resp);
+  sb_free(&body);
+}
+
+/* Watchers that never read while 150 updates of 200 KB go by: the server
+ * closes them, and its memory stays bounded (without the limit each would
+ * hold ~20 MB beyond what the kernel's socket buffers take). The server runs
+ * with its default timeouts here, so the limit, not a timeout, ends them. */
+static void watchers_that_never_read_are_closed(void **state) {
+  (void)state;
+  srv_stop(srv);
+  start_server(0);
+  http_request req = {.method = "POST", .path = "/api/v1/namespaces",
+                      .body = "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"big\"}}",
+                      .content_type = "application/json"};
+  req.body_len = strlen(req.body);
+  http_response resp = {0};
+  srv_handle(srv, &req, &resp);
+  assert_int_equal(resp.status, 201);
+  http_response_free(&resp);
+  char *filler = xmalloc(ANNOTATION_BYTES + 1);
+  memset(filler, 'x', ANNOTATION_BYTES);
+  filler[ANNOTATION_BYTES] = 0;
+  int fds[SLOW_WATCHERS];
+  char head[4096];
+  for (int i = 0; i < SLOW_WATCHERS; i++) {
+    fds[i] = dial();
+    send_all(fds[i], "GET /api/v1/namespaces?watch=1&fieldSelector=metadata.name%3Dbig HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_true(read_until(fds[i], head, sizeof head, "\r\n\r\n", 5000) > 0);
+  }
+  long rss0 = proc_status("VmRSS");
+  for (int i = 0; i < UPDATES; i++) patch_namespace(i, filler);
+  long rss1 = proc_status("VmRSS");
+  /* the store keeps up to 1024 past versions (~2 x 200 KB each); the
+   * watchers may add their 4 MiB limit each */
+  long bound = UPDATES * 2 * (ANNOTATION_BYTES / 1024) + SLOW_WATCHERS * 5 * 1024 + 16 * 1024;
+  printf("slow watchers: %d x %d updates of %d KiB: RSS %ld -> %ld KiB (+%ld, bound +%ld)\n", SLOW_WATCHERS, UPDATES,
+         ANNOTATION_BYTES / 1024, rss0, rss1, rss1 - rss0, bound);
+  assert_true(rss1 - rss0 < bound);
+  /* each stream was ended: reading it now gets to the last chunk */
+  size_t cap = 64u << 20;
+  char *buf = xmalloc(cap);
+  for (int i = 0; i < SLOW_WATCHERS; i++) {
+    long n = read_until(fds[i], buf, cap, "\r\n0\r\n\r\n", 3000);
+    assert_true(n > 0);
+    assert_true((size_t)n < (size_t)UPDATES * ANNOTATION_BYTES / 2); /* far from every event */
+    assert_non_null(strstr(buf + n - 7, "\r\n0\r\n\r\n"));
+    close(fds[i]);
+  }
+  free(buf);
+  free(filler);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dropped_watches_are_released),
       cmocka_unit_test(idle_connections_do_not_block_and_time_out),
+      cmocka_unit_test(watchers_that_never_read_are_closed),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

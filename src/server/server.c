@@ -5,6 +5,7 @@
  * connections are closed after a timeout (docs/server.md, "Connections and
  * threads"). */
 #include "server/server_internal.h"
+#include "server/auth.h"
 #include "server/discovery.h"
 #include "server/openapi.h"
 #include "server/route.h"
@@ -42,6 +43,8 @@
 typedef struct conn_state {
   strbuf body;
   bool too_large;
+  const char *user;   /* the authenticated user, NULL without --token-file */
+  bool refused;       /* answered before the body was read (401, 403) */
 } conn_state;
 
 static char *slurp(const char *path) {
@@ -53,44 +56,6 @@ static char *slurp(const char *path) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
   fclose(f);
   return sb_detach(&sb);
-}
-
-/* kube-apiserver's static token file: token,user,uid,"group1,group2" */
-static bool load_tokens(dra_server *s, const char *path, strbuf *err) {
-  char *text = slurp(path);
-  if (!text) {
-    sb_printf(err, "cannot read token file %s: %s", path, strerror(errno));
-    return false;
-  }
-  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-    while (*line == ' ') line++;
-    if (!*line || *line == '#') continue;
-    char *comma = strchr(line, ',');
-    if (!comma) continue;
-    *comma = 0;
-    char *user = comma + 1, *end = strchr(user, ',');
-    if (end) *end = 0;
-    s->tokens = xrealloc(s->tokens, (s->n_tokens + 1) * sizeof *s->tokens);
-    s->tokens[s->n_tokens].token = xstrdup(line);
-    s->tokens[s->n_tokens].user = xstrdup(user);
-    s->n_tokens++;
-  }
-  free(text);
-  return true;
-}
-
-static const char *authenticate(dra_server *s, const char *authorization, bool *ok) {
-  *ok = true;
-  if (!s->require_auth) return NULL;
-  *ok = false;
-  if (!authorization || strncmp(authorization, "Bearer ", 7)) return NULL;
-  const char *token = authorization + 7;
-  for (size_t i = 0; i < s->n_tokens; i++)
-    if (!strcmp(s->tokens[i].token, token)) {
-      *ok = true;
-      return s->tokens[i].user;
-    }
-  return NULL;
 }
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
@@ -142,6 +107,35 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
+/* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (401
+ * on bad credentials), then authorization (403 for system:anonymous outside
+ * the public paths), both on the headers alone. MHD_NO only when the
+ * answer cannot be queued. */
+static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, const char *url, const char *method,
+                                    conn_state *st) {
+  const char *warning = NULL;
+  auth_outcome a =
+      srv_authenticate(s->tokens, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &st->user, &warning);
+  if (a == AUTH_USER) return MHD_YES;
+  http_response resp = {0};
+  if (a == AUTH_INVALID) {
+    srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
+  } else if (srv_anonymous_allowed(method, url)) {
+    st->user = SRV_ANONYMOUS_USER;
+    return MHD_YES;
+  } else {
+    http_request req = {.method = method, .path = url};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
+    srv_status_forbidden(&resp, SRV_ANONYMOUS_USER, &req);
+    http_free_query(req.query, req.n_query);
+  }
+  if (warning) sb_printf(&resp.warnings, "%s\n", warning);
+  st->refused = true;
+  enum MHD_Result ret = send_response(s, c, &resp);
+  http_response_free(&resp);
+  return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   (void)version;
@@ -152,6 +146,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     *con_cls = st;
     /* headers are in: serving it is bounded like reading them */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
+    /* authentication and authorization come before the body is read */
+    return s->tokens ? check_access(s, c, url, method, st) : MHD_YES;
+  }
+  if (st->refused) {
+    *upload_size = 0; /* the answer is queued; the body is not looked at */
     return MHD_YES;
   }
   if (*upload_size) {
@@ -161,11 +160,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return MHD_YES;
   }
   http_response resp = {0};
-  bool authed;
-  const char *user = authenticate(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &authed);
-  if (!authed) {
-    srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
-  } else if (st->too_large) {
+  const char *user = st->user;
+  if (st->too_large) {
     srv_status(&resp, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728", NULL);
   } else {
     http_request req = {.method = method, .path = url, .body = st->body.buf, .body_len = st->body.len, .user = user};
@@ -310,8 +306,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
   if (opts->token_file) {
-    if (!load_tokens(s, opts->token_file, err)) goto fail;
-    s->require_auth = true;
+    if (!(s->tokens = srv_tokens_load(opts->token_file, err))) goto fail;
   } else if (ntohl(addr.sin_addr.s_addr) >> 24 != 127) {
     sb_printf(err, "refusing to listen on %s without --token-file: without authentication dra serve only listens on loopback",
               opts->listen);
@@ -366,7 +361,7 @@ fail:
 
 unsigned srv_port(const dra_server *s) { return s->port; }
 
-const char *srv_first_token(const dra_server *s) { return s->n_tokens ? s->tokens[0].token : NULL; }
+const char *srv_first_token(const dra_server *s) { return srv_tokens_first(s->tokens); }
 
 void srv_stop(dra_server *s) {
   if (!s) return;
@@ -387,11 +382,7 @@ void srv_stop(dra_server *s) {
     pthread_cond_destroy(&s->loop_wake);
   }
   store_close(s->st);
-  for (size_t i = 0; i < s->n_tokens; i++) {
-    free(s->tokens[i].token);
-    free(s->tokens[i].user);
-  }
-  free(s->tokens);
+  srv_tokens_free(s->tokens);
   free(s->tls_cert);
   free(s->tls_key);
   free(s);

@@ -18,6 +18,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,9 @@ static unsigned max_connections(void) {
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
+  /* a file size limit makes writes fail (EFBIG), which the store survives,
+   * instead of killing the process */
+  signal(SIGXFSZ, SIG_IGN);
   strbuf db_path = STRBUF_INIT;
   sb_printf(&db_path, "%s/dra.db", opts->data_dir);
   s->st = store_sqlite_open(sb_str(&db_path), NULL, err);

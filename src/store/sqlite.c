@@ -27,6 +27,7 @@
  * JSON by the writer thread, off the store's lock. */
 typedef struct pending_row {
   bool deleted;
+  unsigned deletes; /* deleted: the object's delete count, kept for its next uid */
   store_obj *obj;
   uint64_t rv;
 } pending_row;
@@ -35,7 +36,7 @@ typedef struct durable_store {
   store base;
   store *mem;
   sqlite3 *db;
-  sqlite3_stmt *upsert, *remove, *revision; /* prepared once, reset after each use */
+  sqlite3_stmt *upsert, *remove, *revision, *count_delete; /* prepared once, reset after each use */
   pthread_t writer;
   workqueue rows; /* pending_row, in resourceVersion order */
   pthread_mutex_t lock; /* guards committed_rv, failing, failed_rv, error */
@@ -60,18 +61,27 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS objects (kind INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
     " rv INTEGER NOT NULL, created_rv INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (kind, namespace, name));"
     "CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 0), rv INTEGER NOT NULL);"
-    "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);";
+    "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);"
+    /* how often each name was deleted: a re-created object's uid differs
+       from the deleted one's (uid.h), across restarts too */
+    "CREATE TABLE IF NOT EXISTS deletes (kind INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
+    " n INTEGER NOT NULL, PRIMARY KEY (kind, namespace, name));";
 
 static const char *const upsert_sql =
     "INSERT OR REPLACE INTO objects (kind, namespace, name, rv, created_rv, json) VALUES (?,?,?,?,?,?)";
 static const char *const remove_sql = "DELETE FROM objects WHERE kind=? AND namespace=? AND name=?";
 static const char *const revision_sql = "UPDATE revision SET rv=? WHERE id=0";
+static const char *const count_delete_sql = "INSERT OR REPLACE INTO deletes (kind, namespace, name, n) VALUES (?,?,?,?)";
 
 /* Called by the memory store for every change, in order, under its lock,
  * so the queue holds the changes in resourceVersion order. */
 static void on_change(void *user, const store_event *ev) {
   durable_store *d = user;
   pending_row row = {.deleted = ev->type == STORE_DELETED, .obj = store_obj_ref(ev->obj), .rv = ev->rv};
+  if (row.deleted) {
+    const object_meta *m = store_obj_meta(ev->obj);
+    row.deletes = store_memory_deletes(d->mem, ev->obj->object->info->kind, m->namespace_, m->name);
+  }
   wq_push(&d->rows, &row);
 }
 
@@ -100,6 +110,13 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n, cha
       sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
     }
     ok = step_done(st);
+    if (ok && rows[i].deleted) {
+      sqlite3_bind_int(d->count_delete, 1, o->object->info->kind);
+      sqlite3_bind_text(d->count_delete, 2, m->namespace_ ? m->namespace_ : "", -1, SQLITE_STATIC);
+      sqlite3_bind_text(d->count_delete, 3, m->name ? m->name : "", -1, SQLITE_STATIC);
+      sqlite3_bind_int64(d->count_delete, 4, rows[i].deletes);
+      ok = step_done(d->count_delete);
+    }
   }
   if (ok && n) {
     sqlite3_bind_int64(d->revision, 1, (sqlite3_int64)rows[n - 1].rv);
@@ -253,6 +270,7 @@ static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
   sqlite3_finalize(d->remove);
   sqlite3_finalize(d->revision);
+  sqlite3_finalize(d->count_delete);
   sqlite3_close(d->db);
 }
 
@@ -311,6 +329,15 @@ static bool restore(durable_store *d, strbuf *err) {
     errlist_free(&errs);
   }
   sqlite3_finalize(st);
+  if (ok && sqlite3_prepare_v2(d->db, "SELECT kind, namespace, name, n FROM deletes", -1, &st, NULL) == SQLITE_OK) {
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      int kind = sqlite3_column_int(st, 0);
+      if (kind < 0 || kind >= KIND_COUNT) continue;
+      store_memory_set_deletes(d->mem, (api_kind)kind, (const char *)sqlite3_column_text(st, 1),
+                               (const char *)sqlite3_column_text(st, 2), (unsigned)sqlite3_column_int64(st, 3));
+    }
+    sqlite3_finalize(st);
+  }
   if (ok && sqlite3_prepare_v2(d->db, "SELECT rv FROM revision WHERE id=0", -1, &st, NULL) == SQLITE_OK) {
     if (sqlite3_step(st) == SQLITE_ROW) {
       uint64_t rv = (uint64_t)sqlite3_column_int64(st, 0);
@@ -333,7 +360,8 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
       sqlite3_prepare_v2(d->db, upsert_sql, -1, &d->upsert, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(d->db, remove_sql, -1, &d->remove, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(d->db, revision_sql, -1, &d->revision, NULL) != SQLITE_OK) {
+      sqlite3_prepare_v2(d->db, revision_sql, -1, &d->revision, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(d->db, count_delete_sql, -1, &d->count_delete, NULL) != SQLITE_OK) {
     sb_printf(err, "cannot open the store %s: %s", path, msg ? msg : sqlite3_errmsg(d->db));
     sqlite3_free(msg);
     free_unstarted(d);

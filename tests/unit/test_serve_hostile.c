@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,6 +146,9 @@ static int teardown(void **state) {
  * each leaves nothing behind within 2 s. */
 static void dropped_watches_are_released(void **state) {
   (void)state;
+  struct rlimit rl;
+  assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+  assert_true(rl.rlim_cur == rl.rlim_max); /* raised by srv_start */
   long threads0 = proc_status("Threads"), fds0 = open_fds(), peak_threads = 0;
   int fds[WATCH_BATCH];
   char buf[4096];

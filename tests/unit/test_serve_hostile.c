@@ -207,6 +207,39 @@ static void idle_connections_do_not_block_and_time_out(void **state) {
   assert_true(settle(1 << 30, fds0, 2000) >= 0);
 }
 
+static void create_namespace(const char *name) {
+  char body[256];
+  snprintf(body, sizeof body, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"%s\"}}", name);
+  http_request req = {.method = "POST", .path = "/api/v1/namespaces", .body = body, .body_len = strlen(body),
+                      .content_type = "application/json"};
+  http_response resp = {0};
+  srv_handle(srv, &req, &resp);
+  assert_int_equal(resp.status, 201);
+  http_response_free(&resp);
+}
+
+/* A parked watch wakes for an event at once, and timeoutSeconds still ends
+ * it (the hub's tick). */
+static void parked_watch_gets_events_and_ends(void **state) {
+  (void)state;
+  int fd = dial();
+  char buf[16384];
+  send_all(fd, "GET /api/v1/namespaces?watch=1&resourceVersion=1&timeoutSeconds=2 HTTP/1.1\r\nHost: x\r\n\r\n");
+  assert_true(read_until(fd, buf, sizeof buf, "\r\n\r\n", 5000) > 0);
+  usleep(300000); /* parked by now */
+  double t0 = now_s();
+  create_namespace("wake-up");
+  assert_true(read_until(fd, buf, sizeof buf, "\"name\":\"wake-up\"", 2000) > 0);
+  double latency = now_s() - t0;
+  long n = read_until(fd, buf, sizeof buf, "0\r\n\r\n", 4000); /* the last chunk */
+  double ended = now_s() - t0;
+  assert_true(n >= 5 && !memcmp(buf + n - 5, "0\r\n\r\n", 5));
+  printf("parked watch: event received %.1f ms after the create began (its fsync included); stream ended at %.1f s (timeoutSeconds=2)\n",
+         latency * 1000, ended);
+  close(fd);
+  assert_true(latency < 0.5);
+}
+
 #define SLOW_WATCHERS 8
 #define UPDATES 150
 #define ANNOTATION_BYTES (200 * 1024)
@@ -276,6 +309,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dropped_watches_are_released),
       cmocka_unit_test(idle_connections_do_not_block_and_time_out),
+      cmocka_unit_test(parked_watch_gets_events_and_ends),
       cmocka_unit_test(watchers_that_never_read_are_closed),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -240,6 +240,16 @@ static void parked_watch_gets_events_and_ends(void **state) {
   assert_true(latency < 0.5);
 }
 
+/* AddressSanitizer keeps freed memory in quarantine (256 MB), so the RSS
+ * says nothing there; the streams must still end. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RSS_UNRELIABLE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RSS_UNRELIABLE 1
+#endif
+#endif
+
 #define SLOW_WATCHERS 8
 #define UPDATES 150
 #define ANNOTATION_BYTES (200 * 1024)
@@ -285,12 +295,15 @@ static void watchers_that_never_read_are_closed(void **state) {
   long rss0 = proc_status("VmRSS");
   for (int i = 0; i < UPDATES; i++) patch_namespace(i, filler);
   long rss1 = proc_status("VmRSS");
+  free(filler);
   /* the store keeps up to 1024 past versions (~2 x 200 KB each); the
    * watchers may add their 4 MiB limit each */
   long bound = UPDATES * 2 * (ANNOTATION_BYTES / 1024) + SLOW_WATCHERS * 5 * 1024 + 16 * 1024;
   printf("slow watchers: %d x %d updates of %d KiB: RSS %ld -> %ld KiB (+%ld, bound +%ld)\n", SLOW_WATCHERS, UPDATES,
          ANNOTATION_BYTES / 1024, rss0, rss1, rss1 - rss0, bound);
+#ifndef RSS_UNRELIABLE
   assert_true(rss1 - rss0 < bound);
+#endif
   /* each stream was ended: reading it now gets to the last chunk */
   size_t cap = 64u << 20;
   char *buf = xmalloc(cap);
@@ -302,7 +315,6 @@ static void watchers_that_never_read_are_closed(void **state) {
     close(fds[i]);
   }
   free(buf);
-  free(filler);
 }
 
 int main(void) {

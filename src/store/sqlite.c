@@ -155,6 +155,7 @@ static void *writer_main(void *arg) {
     uint64_t rv = batch[n - 1].rv;
     pthread_mutex_lock(&d->lock);
     if (ok) {
+      if (d->failing) fputs("dra serve: the store can write to disk again; writes are accepted\n", stderr);
       d->committed_rv = rv;
       d->failing = false;
     } else {

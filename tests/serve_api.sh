@@ -61,9 +61,9 @@ kill -9 $server; wait $server 2>/dev/null
 printf 's3cret,alice,1\n' >"$tmp/tokens"
 start --token-file "$tmp/tokens"
 auth=
-call "no token" GET $C "" "" 401 '"reason":"Unauthorized"'
+call "no token: anonymous" GET $C "" "" 403 '"reason":"Forbidden"'
 auth="-H Authorization:Bearer-wrong"
-call "bad token" GET $C "" "" 401 'Unauthorized'
+call "no bearer scheme: anonymous" GET $C "" "" 403 'Forbidden'
 auth="-H Authorization:Bearer%20s3cret"
 auth=""
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' -H 'Authorization: Bearer s3cret' "$url$C")

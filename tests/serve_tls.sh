@@ -2,7 +2,7 @@
 # dra serve over HTTPS: a self-signed certificate made with the openssl CLI,
 # a --token-file; curl (-k) and kubectl (the generated kubeconfig has
 # insecure-skip-tls-verify and the first token) get answers over TLS, a
-# missing or wrong token gets a 401 Status, plain HTTP to the TLS port gets
+# missing token gets a 403 (anonymous), a wrong one a 401 Status, plain HTTP to the TLS port gets
 # no API answer, and the certificate the server presents is the one given.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
@@ -25,11 +25,11 @@ check "curl with token" '"kind":"APIGroupList"' get /apis -H "Authorization: Bea
 check "curl create" 'code=201' get /apis/resource.k8s.io/v1/deviceclasses -H "Authorization: Bearer sekret-token" \
   -H "Content-Type: application/json" -X POST \
   --data '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"over-tls"}}'
-check "curl no token: 401" 'code=401' get /apis
-check "curl no token: Status" '"reason":"Unauthorized"' get /apis
+check "curl no token: 403 (anonymous)" 'code=403' get /apis
+check "curl no token: Status" '"reason":"Forbidden"' get /apis
 check "curl bad token: 401" 'code=401' get /apis -H "Authorization: Bearer wrong"
 check "curl bad token: Status" '"kind":"Status"' get /apis -H "Authorization: Bearer wrong"
-check "curl basic auth: 401" 'code=401' get /apis -u alice:sekret-token
+check "curl basic auth: anonymous, 403" 'code=403' get /apis -u alice:sekret-token
 check "verified with the CA" '"kind":"APIGroupList"' curl -s --cacert "$tmp/cert.pem" \
   -H "Authorization: Bearer sekret-token" "$url/apis"
 check "plain http refused" "000" sh -c "curl -s -o /dev/null -w '%{http_code}' --max-time 5 '$(echo "$url" | sed s/^https/http/)/apis'"

@@ -13,6 +13,7 @@
 #include "server/table.h"
 #include "server/warning.h"
 #include "store/meta.h"
+#include "store/sqlite.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,22 @@ static void respond_object(http_response *resp, int code, store_obj *o) {
   resp->content_type = "application/json";
   sb_puts(&resp->body, store_obj_json(o));
   sb_putc(&resp->body, '\n');
+}
+
+/* apierrors.NewInternalError for a write the disk refused (docs/store.md,
+ * "Disk full and I/O errors"). */
+static void srv_status_store_unavailable(http_response *resp, dra_server *s) {
+  char why[256], msg[400];
+  store_sqlite_last_error(s->st, why, sizeof why);
+  snprintf(msg, sizeof msg, "the store cannot write to disk: %s", why);
+  json_t *cause = json_object();
+  json_object_set_new(cause, "message", json_string(msg));
+  json_t *details = json_object();
+  json_object_set_new(details, "causes", json_pack("[o]", cause));
+  strbuf text = STRBUF_INIT;
+  sb_printf(&text, "Internal error occurred: %s", msg);
+  srv_status(resp, 500, "InternalError", sb_str(&text), details);
+  sb_free(&text);
 }
 
 static void store_failure(http_response *resp, const route *r, store_status st, const char *name) {
@@ -120,6 +137,11 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   char *name = xstrdup(api_object_meta(obj)->name ? api_object_meta(obj)->name : ""); /* outlives obj */
   store_obj *stored = NULL;
   store_status st = op == ADMIT_CREATE ? store_create(s->st, obj, &stored) : store_update(s->st, obj, &stored);
+  if (st == STORE_UNAVAILABLE) { /* the store has taken obj */
+    srv_status_store_unavailable(resp, s);
+    free(name);
+    return;
+  }
   if (st != STORE_OK) {
     api_object_free(obj);
     store_failure(resp, r, st, name);
@@ -298,6 +320,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   store_obj *last = NULL;
   store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
   json_decref(opts);
+  if (st == STORE_UNAVAILABLE) return srv_status_store_unavailable(resp, s);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
   if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
   if (last) {
@@ -334,7 +357,9 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
     p->spec.node_name = arena_strdup(obj->arena, node);
     store_obj *stored = NULL;
     st = store_update(s->st, obj, &stored);
-    if (st != STORE_OK) {
+    if (st == STORE_UNAVAILABLE) {
+      srv_status_store_unavailable(resp, s);
+    } else if (st != STORE_OK) {
       api_object_free(obj);
       store_failure(resp, r, st, r->name);
     } else {

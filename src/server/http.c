@@ -68,6 +68,11 @@ bool http_query_bool(const http_request *req, const char *key) {
   return false;
 }
 
+void http_stream_wake(http_stream *st) {
+  http_stream_waker *w = atomic_load(&st->waker);
+  if (w) w->wake(w);
+}
+
 void http_response_free(http_response *r) {
   if (r->stream) {
     r->stream->close(r->stream->ctx);

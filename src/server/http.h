@@ -4,6 +4,7 @@
 #ifndef DRA_SRV_HTTP_H
 #define DRA_SRV_HTTP_H
 #include "util/strbuf.h"
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,13 +24,30 @@ typedef struct http_request {
   const char *user;         /* authenticated user name, NULL if anonymous */
 } http_request;
 
-/* A response body produced over time (watch). read may block; it returns
- * the bytes written to buf, or 0 at the end of the stream. */
+/* A response body produced over time (watch). Nothing in it blocks: the
+ * transport (server.c, streams.c) reads while read() has bytes, parks the
+ * connection when it returns 0, and reads again when the producer calls
+ * http_stream_wake() or about once a second, after tick(). No thread waits
+ * on a stream. */
+#define HTTP_STREAM_END ((ptrdiff_t)-1)
+typedef struct http_stream_waker {
+  void (*wake)(struct http_stream_waker *self);
+} http_stream_waker;
 typedef struct http_stream {
-  size_t (*read)(void *ctx, char *buf, size_t max);
+  /* The bytes copied into buf, 0 when nothing is ready yet, HTTP_STREAM_END
+   * once everything was read and the stream is over. */
+  ptrdiff_t (*read)(void *ctx, char *buf, size_t max);
+  /* About once a second, from the transport's thread: lets the producer look
+   * at its clocks (deadline, bookmarks, shutdown) and wake the stream. */
+  void (*tick)(void *ctx);
   void (*close)(void *ctx);
   void *ctx;
+  _Atomic(http_stream_waker *) waker; /* set by the transport */
 } http_stream;
+
+/* Tells the transport that read() has something new (bytes or the end).
+ * Any thread, any lock held; does nothing before the transport took it. */
+void http_stream_wake(http_stream *st);
 
 typedef struct http_response {
   int status;

@@ -8,6 +8,7 @@
 #include "server/table.h"
 #include "util/die.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -146,12 +147,21 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
 
 /* ---- watch ---- */
 
+/* A watcher whose client reads slower than events arrive is closed once this
+ * many bytes wait for it beyond its initial state, as kube-apiserver's
+ * cacheWatcher is stopped when its channel stays full (cacher.go,
+ * "Forcing ... watcher close due to unresponsiveness"); the client re-lists
+ * and watches again. */
+#define WATCH_BUFFER_LIMIT (4u * 1024 * 1024)
+
 typedef struct watch_stream {
   dra_server *srv;
+  http_stream *stream; /* the transport's handle, for http_stream_wake */
   pthread_mutex_t lock;
-  pthread_cond_t ready;
   strbuf pending;   /* encoded events not yet sent */
   size_t sent;      /* bytes of pending already sent */
+  size_t limit;     /* pending - sent beyond this closes the watch */
+  bool ended;       /* nothing more is added; the stream ends once drained */
   uint64_t watch_id;
   bool subscribed;
   list_filter filter;
@@ -162,16 +172,41 @@ typedef struct watch_stream {
   char *gv; /* apiVersion of the resource, for bookmarks */
 } watch_stream;
 
+/* Drops what the client has not started to receive, keeping the event line
+ * being sent whole, and ends the stream. Called with w->lock held. */
+static void drop_unsent(watch_stream *w) {
+  size_t keep = w->sent;
+  if (keep && w->pending.buf[keep - 1] != '\n') {
+    const char *nl = memchr(w->pending.buf + keep, '\n', w->pending.len - keep);
+    keep = nl ? (size_t)(nl - w->pending.buf) + 1 : w->pending.len;
+  }
+  strbuf rest = STRBUF_INIT; /* a fresh buffer, so the memory goes now */
+  sb_add(&rest, w->pending.buf + w->sent, keep - w->sent);
+  sb_free(&w->pending);
+  w->pending = rest;
+  w->sent = 0;
+  w->ended = true;
+}
+
 /* One watch event line; the object's JSON is encoded once per version and
  * shared by every watcher. */
 static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
   const char *object = store_obj_json(o);
   pthread_mutex_lock(&w->lock);
+  if (w->ended) {
+    pthread_mutex_unlock(&w->lock);
+    return;
+  }
   sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
   sb_puts(&w->pending, object);
   sb_puts(&w->pending, "}\n");
-  pthread_cond_signal(&w->ready);
+  if (w->limit && w->pending.len - w->sent > w->limit) {
+    fprintf(stderr, "dra serve: closing a watch of %s: the client is not reading (%zu bytes waiting)\n",
+            api_kind_info_of(w->kind)->name, w->pending.len - w->sent);
+    drop_unsent(w);
+  }
   pthread_mutex_unlock(&w->lock);
+  if (w->stream) http_stream_wake(w->stream);
 }
 
 static bool in_scope(const watch_stream *w, const api_object *o) {
@@ -194,33 +229,42 @@ static void enqueue_bookmark(watch_stream *w) {
             api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
 }
 
-static size_t watch_read(void *ctx, char *buf, size_t max) {
+/* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
+ * the transport when there is more), or the end once ended and drained. */
+static ptrdiff_t watch_read(void *ctx, char *buf, size_t max) {
   watch_stream *w = ctx;
   pthread_mutex_lock(&w->lock);
-  while (w->sent == w->pending.len) {
+  if (w->sent == w->pending.len) {
     sb_truncate(&w->pending, 0);
     w->sent = 0;
-    time_t now = time(NULL);
-    if (atomic_load(&w->srv->stopping) || now >= w->deadline) {
-      pthread_mutex_unlock(&w->lock);
-      return 0;
-    }
-    if (w->bookmarks && now >= w->next_bookmark) {
-      enqueue_bookmark(w);
-      w->next_bookmark = now + 60;
-      break;
-    }
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 1;
-    pthread_cond_timedwait(&w->ready, &w->lock, &until);
+    bool ended = w->ended;
+    pthread_mutex_unlock(&w->lock);
+    return ended ? HTTP_STREAM_END : 0;
   }
   size_t n = w->pending.len - w->sent;
   if (n > max) n = max;
   memcpy(buf, w->pending.buf + w->sent, n);
   w->sent += n;
   pthread_mutex_unlock(&w->lock);
-  return n;
+  return (ptrdiff_t)n;
+}
+
+/* The transport's clock: timeoutSeconds, shutdown and bookmarks. */
+static void watch_tick(void *ctx) {
+  watch_stream *w = ctx;
+  time_t now = time(NULL);
+  bool wake = false;
+  pthread_mutex_lock(&w->lock);
+  if (!w->ended && (atomic_load(&w->srv->stopping) || now >= w->deadline)) {
+    w->ended = true;
+    wake = true;
+  } else if (!w->ended && w->bookmarks && now >= w->next_bookmark) {
+    enqueue_bookmark(w);
+    w->next_bookmark = now + 60;
+    wake = true;
+  }
+  pthread_mutex_unlock(&w->lock);
+  if (wake) http_stream_wake(w->stream);
 }
 
 static void watch_close(void *ctx) {
@@ -230,7 +274,6 @@ static void watch_close(void *ctx) {
   sb_free(&w->pending);
   free(w->gv);
   pthread_mutex_destroy(&w->lock);
-  pthread_cond_destroy(&w->ready);
   free(w);
 }
 
@@ -238,7 +281,6 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   watch_stream *w = xcalloc(1, sizeof *w);
   w->srv = s;
   pthread_mutex_init(&w->lock, NULL);
-  pthread_cond_init(&w->ready, NULL);
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   w->gv = srv_api_version(r->resource->group, r->resource->version);
@@ -265,17 +307,25 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     since = all.rv;
     store_list_free(&all);
   }
+  resp->stream = xcalloc(1, sizeof *resp->stream);
+  w->stream = resp->stream;
   store_status st = store_watch(s->st, since ? since : store_revision(s->st), on_store_event, w, &w->watch_id);
   if (st != STORE_OK) {
     watch_close(w);
+    free(resp->stream);
+    resp->stream = NULL;
     srv_status(resp, 410, "Expired", "too old resource version", NULL);
     return;
   }
   w->subscribed = true;
+  /* the initial state and the replayed events are not held against it */
+  pthread_mutex_lock(&w->lock);
+  w->limit = w->pending.len - w->sent + WATCH_BUFFER_LIMIT;
+  pthread_mutex_unlock(&w->lock);
   resp->status = 200;
   resp->content_type = "application/json";
-  resp->stream = xcalloc(1, sizeof *resp->stream);
   resp->stream->read = watch_read;
+  resp->stream->tick = watch_tick;
   resp->stream->close = watch_close;
   resp->stream->ctx = w;
 }

@@ -1,12 +1,17 @@
 /* server.c: libmicrohttpd glue, authentication and dispatch for server.h.
  * Request bodies are limited to SRV_MAX_BODY (413 beyond), as kube-apiserver
- * limits them. */
+ * limits them. Connections are not threads: a small pool of epoll threads
+ * serves them all, watches are suspended connections (streams.c), and idle
+ * connections are closed after a timeout (docs/server.md, "Connections and
+ * threads"). */
 #include "server/server_internal.h"
+#include "server/auth.h"
 #include "server/discovery.h"
 #include "server/namespaces.h"
 #include "server/openapi.h"
 #include "server/route.h"
 #include "server/status.h"
+#include "server/streams.h"
 #include "store/sqlite.h"
 #include "util/die.h"
 #include <arpa/inet.h>
@@ -14,17 +19,34 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #define SRV_MAX_BODY (3u * 1024 * 1024)
 
+/* Threads polling connections (epoll). A request handler runs on one of
+ * them and may wait for the disk, so there are a few more than cores. */
+#define SRV_POLL_THREADS 8
+/* kube-apiserver's http.Server (apiserver/pkg/server/secure_serving.go):
+ * ReadHeaderTimeout 32 s, IdleTimeout 90 s. libmicrohttpd has one inactivity
+ * timeout per connection: 32 s until a request's headers are in and while it
+ * is served, 90 s between requests on a kept-alive connection. */
+#define SRV_HEADER_TIMEOUT 32
+#define SRV_IDLE_TIMEOUT 90
+/* File descriptors kept for the store, logs and the daemon's own. */
+#define SRV_RESERVED_FDS 64
+
 typedef struct conn_state {
   strbuf body;
   bool too_large;
+  const char *user;   /* the authenticated user, NULL without --token-file */
+  bool refused;       /* answered before the body was read (401, 403) */
 } conn_state;
 
 static char *slurp(const char *path) {
@@ -36,44 +58,6 @@ static char *slurp(const char *path) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
   fclose(f);
   return sb_detach(&sb);
-}
-
-/* kube-apiserver's static token file: token,user,uid,"group1,group2" */
-static bool load_tokens(dra_server *s, const char *path, strbuf *err) {
-  char *text = slurp(path);
-  if (!text) {
-    sb_printf(err, "cannot read token file %s: %s", path, strerror(errno));
-    return false;
-  }
-  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-    while (*line == ' ') line++;
-    if (!*line || *line == '#') continue;
-    char *comma = strchr(line, ',');
-    if (!comma) continue;
-    *comma = 0;
-    char *user = comma + 1, *end = strchr(user, ',');
-    if (end) *end = 0;
-    s->tokens = xrealloc(s->tokens, (s->n_tokens + 1) * sizeof *s->tokens);
-    s->tokens[s->n_tokens].token = xstrdup(line);
-    s->tokens[s->n_tokens].user = xstrdup(user);
-    s->n_tokens++;
-  }
-  free(text);
-  return true;
-}
-
-static const char *authenticate(dra_server *s, const char *authorization, bool *ok) {
-  *ok = true;
-  if (!s->require_auth) return NULL;
-  *ok = false;
-  if (!authorization || strncmp(authorization, "Bearer ", 7)) return NULL;
-  const char *token = authorization + 7;
-  for (size_t i = 0; i < s->n_tokens; i++)
-    if (!strcmp(s->tokens[i].token, token)) {
-      *ok = true;
-      return s->tokens[i].user;
-    }
-  return NULL;
 }
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
@@ -90,24 +74,12 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   }
 }
 
-static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max) {
-  (void)pos;
-  http_stream *st = cls;
-  size_t n = st->read(st->ctx, buf, max);
-  return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
-}
-
-static void stream_free(void *cls) {
-  http_stream *st = cls;
-  st->close(st->ctx);
-  free(st);
-}
-
-static enum MHD_Result send_response(struct MHD_Connection *c, http_response *resp) {
+static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, http_response *resp) {
   struct MHD_Response *r;
   if (resp->stream) {
-    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, stream_reader, resp->stream, stream_free);
+    r = stream_hub_response(s->streams, c, resp->stream);
     resp->stream = NULL; /* the transport closes it */
+    if (!r) return MHD_NO;
   } else
     r = MHD_create_response_from_buffer(resp->body.len, resp->body.buf ? resp->body.buf : (void *)"",
                                         MHD_RESPMEM_MUST_COPY);
@@ -133,6 +105,35 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
+/* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (401
+ * on bad credentials), then authorization (403 for system:anonymous outside
+ * the public paths), both on the headers alone. MHD_NO only when the
+ * answer cannot be queued. */
+static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, const char *url, const char *method,
+                                    conn_state *st) {
+  const char *warning = NULL;
+  auth_outcome a =
+      srv_authenticate(s->tokens, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &st->user, &warning);
+  if (a == AUTH_USER) return MHD_YES;
+  http_response resp = {0};
+  if (a == AUTH_INVALID) {
+    srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
+  } else if (srv_anonymous_allowed(method, url)) {
+    st->user = SRV_ANONYMOUS_USER;
+    return MHD_YES;
+  } else {
+    http_request req = {.method = method, .path = url};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
+    srv_status_forbidden(&resp, SRV_ANONYMOUS_USER, &req);
+    http_free_query(req.query, req.n_query);
+  }
+  if (warning) sb_printf(&resp.warnings, "%s\n", warning);
+  st->refused = true;
+  enum MHD_Result ret = send_response(s, c, &resp);
+  http_response_free(&resp);
+  return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   (void)version;
@@ -141,6 +142,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   if (!st) {
     st = xcalloc(1, sizeof *st);
     *con_cls = st;
+    /* headers are in: serving it is bounded like reading them */
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
+    /* authentication and authorization come before the body is read */
+    return s->tokens ? check_access(s, c, url, method, st) : MHD_YES;
+  }
+  if (st->refused) {
+    *upload_size = 0; /* the answer is queued; the body is not looked at */
     return MHD_YES;
   }
   if (*upload_size) {
@@ -150,11 +158,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return MHD_YES;
   }
   http_response resp = {0};
-  bool authed;
-  const char *user = authenticate(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &authed);
-  if (!authed) {
-    srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
-  } else if (st->too_large) {
+  const char *user = st->user;
+  if (st->too_large) {
     srv_status(&resp, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728", NULL);
   } else {
     http_request req = {.method = method, .path = url, .body = st->body.buf, .body_len = st->body.len, .user = user};
@@ -164,18 +169,31 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     srv_handle(s, &req, &resp);
     http_free_query(req.query, req.n_query);
   }
-  enum MHD_Result ret = send_response(c, &resp);
+  enum MHD_Result ret = send_response(s, c, &resp);
   http_response_free(&resp);
   return ret;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
-  (void)cls, (void)c, (void)toe;
+  dra_server *s = cls;
+  /* served: the connection now waits for the next request, kept alive */
+  if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->idle_timeout);
   conn_state *st = *con_cls;
   if (!st) return;
   sb_free(&st->body);
   free(st);
   *con_cls = NULL;
+}
+
+/* libmicrohttpd's messages, less the one every dropped watch causes on
+ * purpose (streams.c ends it with an error so the connection closes). */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+  (void)cls;
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (strstr(msg, "application error generating response")) return;
+  fprintf(stderr, "dra serve: libmicrohttpd: %s", msg);
 }
 
 static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *err) {
@@ -259,9 +277,27 @@ static void start_loop(dra_server *s) {
   s->loop_started = true;
 }
 
+/* Raises the open-file limit to its hard limit: every connection is a file
+ * descriptor. Returns how many connections to allow. */
+static unsigned max_connections(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl)) return 1000;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rlim_t want = rl.rlim_max;
+    rl.rlim_cur = want;
+    if (setrlimit(RLIMIT_NOFILE, &rl)) getrlimit(RLIMIT_NOFILE, &rl);
+  }
+  rlim_t n = rl.rlim_cur;
+  if (n == RLIM_INFINITY || n > 1000000) n = 1000000;
+  return n > 2 * SRV_RESERVED_FDS ? (unsigned)(n - SRV_RESERVED_FDS) : (unsigned)(n / 2);
+}
+
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
+  /* a file size limit makes writes fail (EFBIG), which the store survives,
+   * instead of killing the process */
+  signal(SIGXFSZ, SIG_IGN);
   strbuf db_path = STRBUF_INIT;
   sb_printf(&db_path, "%s/dra.db", opts->data_dir);
   s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
@@ -272,14 +308,14 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
   if (opts->token_file) {
-    if (!load_tokens(s, opts->token_file, err)) goto fail;
-    s->require_auth = true;
+    if (!(s->tokens = srv_tokens_load(opts->token_file, err))) goto fail;
   } else if (ntohl(addr.sin_addr.s_addr) >> 24 != 127) {
     sb_printf(err, "refusing to listen on %s without --token-file: without authentication dra serve only listens on loopback",
               opts->listen);
     goto fail;
   }
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+  flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
   if (opts->tls_cert_file || opts->tls_key_file) {
     if (!opts->tls_cert_file || !opts->tls_key_file) {
       sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
@@ -297,13 +333,22 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
     }
     flags |= MHD_USE_TLS;
   }
-  if (s->tls_cert)
-    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_HTTPS_MEM_CERT, s->tls_cert,
-                                 MHD_OPTION_HTTPS_MEM_KEY, s->tls_key, MHD_OPTION_END);
-  else
-    s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, &addr,
-                                 MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+  s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
+  s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
+  unsigned limit = opts->max_connections ? opts->max_connections : max_connections();
+  s->streams = stream_hub_start();
+  struct MHD_OptionItem options[] = {
+      {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL}, /* first, to get every message */
+      {MHD_OPTION_SOCK_ADDR, 0, &addr},
+      {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s},
+      {MHD_OPTION_THREAD_POOL_SIZE, SRV_POLL_THREADS, NULL},
+      {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->header_timeout, NULL},
+      {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limit, NULL},
+      {s->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, s->tls_cert},
+      {s->tls_cert ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, s->tls_key},
+      {MHD_OPTION_END, 0, NULL},
+  };
+  s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
   if (!s->daemon) {
     sb_printf(err, "cannot listen on %s%s", opts->listen, s->tls_cert ? " (or the TLS certificate and key are unusable)" : "");
     goto fail;
@@ -318,12 +363,14 @@ fail:
 
 unsigned srv_port(const dra_server *s) { return s->port; }
 
-const char *srv_first_token(const dra_server *s) { return s->n_tokens ? s->tokens[0].token : NULL; }
+const char *srv_first_token(const dra_server *s) { return srv_tokens_first(s->tokens); }
 
 void srv_stop(dra_server *s) {
   if (!s) return;
   atomic_store(&s->stopping, true);
+  if (s->streams) stream_hub_end_all(s->streams); /* MHD must find none suspended */
   if (s->daemon) MHD_stop_daemon(s->daemon);
+  stream_hub_free(s->streams);
   if (s->loop_started) {
     pthread_mutex_lock(&s->loop_lock);
     pthread_cond_signal(&s->loop_wake);
@@ -337,11 +384,7 @@ void srv_stop(dra_server *s) {
     pthread_cond_destroy(&s->loop_wake);
   }
   store_close(s->st);
-  for (size_t i = 0; i < s->n_tokens; i++) {
-    free(s->tokens[i].token);
-    free(s->tokens[i].user);
-  }
-  free(s->tokens);
+  srv_tokens_free(s->tokens);
   free(s->tls_cert);
   free(s->tls_key);
   free(s);

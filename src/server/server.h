@@ -14,6 +14,11 @@ typedef struct srv_options {
   const char *token_file;
   const char *tls_cert_file, *tls_key_file;
   feature_gates gates;
+  /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds
+   * a connection may stay silent while a request is read or served (32), or
+   * kept alive between requests (90); connections at once (the open-file
+   * limit, raised to its hard limit, less a reserve). */
+  unsigned header_timeout, idle_timeout, max_connections;
 } srv_options;
 
 typedef struct dra_server dra_server;

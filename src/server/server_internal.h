@@ -13,17 +13,13 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-typedef struct token_entry {
-  char *token, *user;
-} token_entry;
-
 struct dra_server {
   struct MHD_Daemon *daemon;
   srv_options opts;
-  token_entry *tokens;
-  size_t n_tokens;
-  bool require_auth;
+  struct srv_tokens *tokens; /* --token-file (auth.c); NULL: no authentication */
   unsigned port;
+  unsigned header_timeout, idle_timeout; /* seconds, see server.c */
+  struct stream_hub *streams;            /* watch connections (streams.c) */
   char *tls_cert, *tls_key; /* file contents */
   store *st;
   atomic_bool stopping; /* wakes watch streams and the control loop */

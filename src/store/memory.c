@@ -425,6 +425,25 @@ void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t creat
   unlock(m);
 }
 
+unsigned store_memory_deletes(store *s, api_kind kind, const char *namespace_, const char *name) {
+  memory_store *m = from(s);
+  char *key = meta_key(namespace_, name);
+  lock(m);
+  unsigned n = (unsigned)(uintptr_t)strmap_get(&m->incarnations[kind], key);
+  unlock(m);
+  free(key);
+  return n;
+}
+
+void store_memory_set_deletes(store *s, api_kind kind, const char *namespace_, const char *name, unsigned n) {
+  memory_store *m = from(s);
+  char *key = meta_key(namespace_, name);
+  lock(m);
+  strmap_put(&m->incarnations[kind], key, (void *)(uintptr_t)n);
+  unlock(m);
+  free(key);
+}
+
 void store_memory_set_revision(store *s, uint64_t rv) {
   memory_store *m = from(s);
   lock(m);

@@ -4,7 +4,11 @@
  * that arrive together are committed in one transaction by a writer thread
  * (group commit): a write waits only until the transaction holding its
  * resourceVersion is on disk. On open, the file's objects are restored with
- * their resourceVersions, so no resourceVersion ever goes backwards. */
+ * their resourceVersions, so no resourceVersion ever goes backwards.
+ * A transaction that fails (disk full, I/O error) is kept and retried every
+ * RETRY_MS, with whatever came since, until it commits: the writes waiting
+ * on it get STORE_UNAVAILABLE, and client writes are refused with it, not
+ * applied, while the store cannot write; reads and watches go on. */
 #include "store/sqlite.h"
 #include "api/codec.h"
 #include "store/memory_restore.h"
@@ -12,13 +16,18 @@
 #include "util/workqueue.h"
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* How often a failed transaction is tried again. */
+#define RETRY_MS 500
 
 /* One change to write: the version (referenced, immutable) is encoded to
  * JSON by the writer thread, off the store's lock. */
 typedef struct pending_row {
   bool deleted;
+  unsigned deletes; /* deleted: the object's delete count, kept for its next uid */
   store_obj *obj;
   uint64_t rv;
 } pending_row;
@@ -27,13 +36,15 @@ typedef struct durable_store {
   store base;
   store *mem;
   sqlite3 *db;
-  sqlite3_stmt *upsert, *remove, *revision; /* prepared once, reset after each use */
+  sqlite3_stmt *upsert, *remove, *revision, *count_delete; /* prepared once, reset after each use */
   pthread_t writer;
   workqueue rows; /* pending_row, in resourceVersion order */
-  pthread_mutex_t lock; /* guards committed_rv and failed */
+  pthread_mutex_t lock; /* guards committed_rv, failing, failed_rv, error */
   pthread_cond_t committed;
   uint64_t committed_rv;
-  bool failed;
+  bool failing;       /* the last transaction failed; it is being retried */
+  uint64_t failed_rv; /* the last resourceVersion of the failed transaction */
+  char error[256];    /* SQLite's words for the failure */
   uint64_t watch_id;
   pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
 } durable_store;
@@ -50,18 +61,27 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS objects (kind INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
     " rv INTEGER NOT NULL, created_rv INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (kind, namespace, name));"
     "CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 0), rv INTEGER NOT NULL);"
-    "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);";
+    "INSERT OR IGNORE INTO revision (id, rv) VALUES (0, 0);"
+    /* how often each name was deleted: a re-created object's uid differs
+       from the deleted one's (uid.h), across restarts too */
+    "CREATE TABLE IF NOT EXISTS deletes (kind INTEGER NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
+    " n INTEGER NOT NULL, PRIMARY KEY (kind, namespace, name));";
 
 static const char *const upsert_sql =
     "INSERT OR REPLACE INTO objects (kind, namespace, name, rv, created_rv, json) VALUES (?,?,?,?,?,?)";
 static const char *const remove_sql = "DELETE FROM objects WHERE kind=? AND namespace=? AND name=?";
 static const char *const revision_sql = "UPDATE revision SET rv=? WHERE id=0";
+static const char *const count_delete_sql = "INSERT OR REPLACE INTO deletes (kind, namespace, name, n) VALUES (?,?,?,?)";
 
 /* Called by the memory store for every change, in order, under its lock,
  * so the queue holds the changes in resourceVersion order. */
 static void on_change(void *user, const store_event *ev) {
   durable_store *d = user;
   pending_row row = {.deleted = ev->type == STORE_DELETED, .obj = store_obj_ref(ev->obj), .rv = ev->rv};
+  if (row.deleted) {
+    const object_meta *m = store_obj_meta(ev->obj);
+    row.deletes = store_memory_deletes(d->mem, ev->obj->object->info->kind, m->namespace_, m->name);
+  }
   wq_push(&d->rows, &row);
 }
 
@@ -74,7 +94,8 @@ static bool step_done(sqlite3_stmt *st) {
   return ok;
 }
 
-static bool write_batch(durable_store *d, const pending_row *rows, size_t n) {
+/* Writes the rows in one transaction; on failure, SQLite's message in err. */
+static bool write_batch(durable_store *d, const pending_row *rows, size_t n, char *err, size_t err_len) {
   bool ok = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; ok && i < n; i++) {
     const store_obj *o = rows[i].obj;
@@ -89,45 +110,88 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n) {
       sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
     }
     ok = step_done(st);
+    if (ok && rows[i].deleted) {
+      sqlite3_bind_int(d->count_delete, 1, o->object->info->kind);
+      sqlite3_bind_text(d->count_delete, 2, m->namespace_ ? m->namespace_ : "", -1, SQLITE_STATIC);
+      sqlite3_bind_text(d->count_delete, 3, m->name ? m->name : "", -1, SQLITE_STATIC);
+      sqlite3_bind_int64(d->count_delete, 4, rows[i].deletes);
+      ok = step_done(d->count_delete);
+    }
   }
   if (ok && n) {
     sqlite3_bind_int64(d->revision, 1, (sqlite3_int64)rows[n - 1].rv);
     ok = step_done(d->revision);
   }
   ok = ok && sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
-  if (!ok) sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+  if (!ok) {
+    snprintf(err, err_len, "%s", sqlite3_errmsg(d->db));
+    sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+  }
   return ok;
 }
 
 static void unref_row(void *item) { store_obj_unref(((pending_row *)item)->obj); }
 
 /* Everything queued since the last transaction goes into the next one
- * (group commit); the writes waiting on it are released when it is on disk. */
+ * (group commit); the writes waiting on it are released when it is on disk.
+ * A batch that fails stays, and is tried again with what came since. */
 static void *writer_main(void *arg) {
   durable_store *d = arg;
+  pending_row *batch = NULL;
+  size_t n = 0;
   for (;;) {
-    size_t n;
-    pending_row *rows = wq_wait_take(&d->rows, &n);
-    if (!n) break;
-    uint64_t rv = rows[n - 1].rv;
-    bool ok = write_batch(d, rows, n);
-    wq_free_batch(rows, n, sizeof *rows, unref_row);
+    size_t m = 0;
+    pending_row *more = n ? wq_wait_take_for(&d->rows, &m, RETRY_MS) : wq_wait_take(&d->rows, &m);
+    if (m) {
+      batch = xrealloc(batch, (n + m) * sizeof *batch);
+      memcpy(batch + n, more, m * sizeof *batch);
+      n += m;
+    }
+    free(more);
+    if (!n) break; /* closed, and everything is on disk */
+    bool closing = wq_closed(&d->rows);
+    char err[256] = "";
+    bool ok = write_batch(d, batch, n, err, sizeof err);
+    uint64_t rv = batch[n - 1].rv;
     pthread_mutex_lock(&d->lock);
-    if (ok) d->committed_rv = rv;
-    else d->failed = true;
+    if (ok) {
+      if (d->failing) fputs("dra serve: the store can write to disk again; writes are accepted\n", stderr);
+      d->committed_rv = rv;
+      d->failing = false;
+    } else {
+      if (!d->failing) fprintf(stderr, "dra serve: the store cannot write to disk: %s; refusing writes until it can\n", err);
+      d->failing = true;
+      d->failed_rv = rv;
+      snprintf(d->error, sizeof d->error, "%s", err);
+    }
     pthread_cond_broadcast(&d->committed);
     pthread_mutex_unlock(&d->lock);
+    if (ok || closing) {
+      if (!ok) fprintf(stderr, "dra serve: closing with %zu changes not written (none was acknowledged)\n", n);
+      wq_free_batch(batch, n, sizeof *batch, unref_row);
+      batch = NULL;
+      n = 0;
+      if (closing && !ok) break;
+    }
   }
   return NULL;
 }
 
-/* Blocks until everything up to rv is on disk. */
+/* Blocks until everything up to rv is on disk; false if the transaction
+ * holding rv failed (it is retried, but this write is not acknowledged). */
 static bool wait_durable(durable_store *d, uint64_t rv) {
   pthread_mutex_lock(&d->lock);
-  while (d->committed_rv < rv && !d->failed) pthread_cond_wait(&d->committed, &d->lock);
-  bool ok = !d->failed;
+  while (d->committed_rv < rv && !(d->failing && d->failed_rv >= rv)) pthread_cond_wait(&d->committed, &d->lock);
+  bool ok = d->committed_rv >= rv;
   pthread_mutex_unlock(&d->lock);
   return ok;
+}
+
+static bool store_failing(durable_store *d) {
+  pthread_mutex_lock(&d->lock);
+  bool failing = d->failing;
+  pthread_mutex_unlock(&d->lock);
+  return failing;
 }
 
 /* Starts a write: takes the optional write lock around the in-memory part. */
@@ -143,14 +207,25 @@ static store_status end_write(durable_store *d, store_status st, store_obj *o, s
   if (d->write_lock) pthread_mutex_unlock(d->write_lock);
   if (st == STORE_OK && !no_wait) {
     uint64_t rv = o ? o->rv : store_revision(d->mem);
-    if (!wait_durable(d, rv)) die_bug("the store file could not be written; refusing to acknowledge writes");
+    if (!wait_durable(d, rv)) {
+      store_obj_unref(o);
+      return STORE_UNAVAILABLE; /* obj is the memory store's: applied, not acknowledged */
+    }
   }
   if (out) *out = o;
   else store_obj_unref(o);
   return st;
 }
 
+/* A client write while the disk cannot be written is refused, not applied.
+ * The control loop's writes go on: they are written once the disk is back. */
+static bool refuse_write(durable_store *d) { return !no_wait && store_failing(d); }
+
 static store_status d_create(store *s, api_object *obj, store_obj **out) {
+  if (refuse_write(from(s))) {
+    api_object_free(obj);
+    return STORE_UNAVAILABLE;
+  }
   durable_store *d = begin_write(s);
   store_obj *o = NULL;
   store_status st = store_create(d->mem, obj, &o);
@@ -158,6 +233,10 @@ static store_status d_create(store *s, api_object *obj, store_obj **out) {
 }
 
 static store_status d_update(store *s, api_object *obj, store_obj **out) {
+  if (refuse_write(from(s))) {
+    api_object_free(obj);
+    return STORE_UNAVAILABLE;
+  }
   durable_store *d = begin_write(s);
   store_obj *o = NULL;
   store_status st = store_update(d->mem, obj, &o);
@@ -166,6 +245,7 @@ static store_status d_update(store *s, api_object *obj, store_obj **out) {
 
 static store_status d_remove(store *s, api_kind kind, const char *namespace_, const char *name,
                              const store_preconditions *pre, store_obj **out) {
+  if (refuse_write(from(s))) return STORE_UNAVAILABLE;
   durable_store *d = begin_write(s);
   store_obj *o = NULL;
   store_status st = store_delete(d->mem, kind, namespace_, name, pre, &o);
@@ -191,6 +271,7 @@ static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
   sqlite3_finalize(d->remove);
   sqlite3_finalize(d->revision);
+  sqlite3_finalize(d->count_delete);
   sqlite3_close(d->db);
 }
 
@@ -213,6 +294,13 @@ static void d_close(store *s) {
 }
 
 void store_sqlite_set_write_lock(store *s, pthread_mutex_t *lock) { from(s)->write_lock = lock; }
+
+void store_sqlite_last_error(store *s, char *buf, size_t len) {
+  durable_store *d = from(s);
+  pthread_mutex_lock(&d->lock);
+  snprintf(buf, len, "%s", d->error[0] ? d->error : "unknown error");
+  pthread_mutex_unlock(&d->lock);
+}
 
 static const store_backend sqlite_backend = {
     "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close,
@@ -242,6 +330,15 @@ static bool restore(durable_store *d, strbuf *err) {
     errlist_free(&errs);
   }
   sqlite3_finalize(st);
+  if (ok && sqlite3_prepare_v2(d->db, "SELECT kind, namespace, name, n FROM deletes", -1, &st, NULL) == SQLITE_OK) {
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      int kind = sqlite3_column_int(st, 0);
+      if (kind < 0 || kind >= KIND_COUNT) continue;
+      store_memory_set_deletes(d->mem, (api_kind)kind, (const char *)sqlite3_column_text(st, 1),
+                               (const char *)sqlite3_column_text(st, 2), (unsigned)sqlite3_column_int64(st, 3));
+    }
+    sqlite3_finalize(st);
+  }
   if (ok && sqlite3_prepare_v2(d->db, "SELECT rv FROM revision WHERE id=0", -1, &st, NULL) == SQLITE_OK) {
     if (sqlite3_step(st) == SQLITE_ROW) {
       uint64_t rv = (uint64_t)sqlite3_column_int64(st, 0);
@@ -264,7 +361,8 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
       sqlite3_prepare_v2(d->db, upsert_sql, -1, &d->upsert, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(d->db, remove_sql, -1, &d->remove, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(d->db, revision_sql, -1, &d->revision, NULL) != SQLITE_OK) {
+      sqlite3_prepare_v2(d->db, revision_sql, -1, &d->revision, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(d->db, count_delete_sql, -1, &d->count_delete, NULL) != SQLITE_OK) {
     sb_printf(err, "cannot open the store %s: %s", path, msg ? msg : sqlite3_errmsg(d->db));
     sqlite3_free(msg);
     free_unstarted(d);

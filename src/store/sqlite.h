@@ -16,5 +16,7 @@ void store_sqlite_set_write_lock(store *s, pthread_mutex_t *lock);
 /* For the calling thread: writes return without waiting for the disk
  * (the control loop's own writes, which no client waits on). */
 void store_sqlite_no_wait_on_this_thread(void);
+/* SQLite's words for the last failed transaction (STORE_UNAVAILABLE). */
+void store_sqlite_last_error(store *s, char *buf, size_t len);
 
 #endif

@@ -11,6 +11,7 @@ const char *store_status_reason(store_status st) {
   case STORE_CONFLICT: return "Conflict";
   case STORE_INVALID: return "Invalid";
   case STORE_GONE: return "Expired";
+  case STORE_UNAVAILABLE: return "InternalError";
   }
   return "InternalError";
 }
@@ -40,6 +41,7 @@ char *store_status_message(store_status st, const api_kind_info *info, const cha
     break;
   }
   case STORE_GONE: sb_puts(&sb, "too old resource version"); break;
+  case STORE_UNAVAILABLE: sb_puts(&sb, "the store cannot write to disk"); break;
   }
   sb_free(&resource);
   return sb_detach(&sb);

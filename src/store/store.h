@@ -26,6 +26,8 @@ typedef enum {
   STORE_CONFLICT,       /* 409 Conflict: stale resourceVersion or other uid */
   STORE_INVALID,        /* no name, or a namespace that does not fit the kind's scope */
   STORE_GONE,           /* 410 Expired: watch from a resourceVersion older than the kept history */
+  STORE_UNAVAILABLE,    /* 500: a durable store could not write to disk; the write is not
+                           acknowledged (it may be written later); the store has taken obj */
 } store_status;
 
 /* One stored version of an object. Read-only for everyone. */

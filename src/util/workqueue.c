@@ -3,6 +3,7 @@
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void wq_init(workqueue *q, size_t item_size) {
   memset(q, 0, sizeof *q);
@@ -41,6 +42,30 @@ void *wq_wait_take(workqueue *q, size_t *n) {
   void *batch = detach(q, n);
   pthread_mutex_unlock(&q->lock);
   return batch;
+}
+
+void *wq_wait_take_for(workqueue *q, size_t *n, int ms) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += ms / 1000;
+  until.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&q->lock);
+  while (!q->n && !q->closing)
+    if (pthread_cond_timedwait(&q->work, &q->lock, &until)) break;
+  void *batch = detach(q, n);
+  pthread_mutex_unlock(&q->lock);
+  return batch;
+}
+
+bool wq_closed(workqueue *q) {
+  pthread_mutex_lock(&q->lock);
+  bool closed = q->closing;
+  pthread_mutex_unlock(&q->lock);
+  return closed;
 }
 
 void wq_close(workqueue *q) {

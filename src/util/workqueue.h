@@ -25,6 +25,11 @@ void *wq_take(workqueue *q, size_t *n);
 /* Like wq_take, but blocks until something is queued; returns NULL with
  * *n == 0 only once the queue is closed and empty. */
 void *wq_wait_take(workqueue *q, size_t *n);
+/* Like wq_wait_take, but waits at most ms milliseconds: NULL with *n == 0
+ * when nothing came (or the queue is closed and empty). */
+void *wq_wait_take_for(workqueue *q, size_t *n, int ms);
+/* Whether wq_close was called. */
+bool wq_closed(workqueue *q);
 /* Wakes a consumer blocked in wq_wait_take; items still queued are taken
  * by its next calls. */
 void wq_close(workqueue *q);

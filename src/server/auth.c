@@ -1,0 +1,407 @@
+/* auth.c: authentication and the anonymous user's rights for auth.h, after
+ * kube-apiserver (k8s.io/apiserver):
+ * - authentication/token/tokenfile/tokenfile.go: the token file is read as
+ *   CSV by Go's encoding/csv (quoted fields, CRLF line ends, blank lines
+ *   skipped, no comments); a record needs 3 columns; an empty token is
+ *   skipped with a warning; a duplicate token replaces the earlier one;
+ * - authentication/request/bearertoken/bearertoken.go: the header is
+ *   trimmed and split on spaces into at most 3 parts; the scheme is matched
+ *   case-insensitively; a missing or empty token is no credential (the
+ *   request is anonymous), a wrong token is an error (401), which
+ *   kube-apiserver never turns into anonymous (union.NewFailOnError);
+ * - plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go: anonymous
+ *   users get only system:public-info-viewer, GET of /livez, /readyz,
+ *   /healthz, /version and /version/;
+ * - endpoints/request/requestinfo.go (NewRequestInfo) and
+ *   endpoints/handlers/responsewriters/errors.go (Forbidden): the 403 message.
+ * Tokens are kept as SHA-256 digests and every one is compared, in constant
+ * time, so neither a token nor its length shows in the response time. */
+#include "server/auth.h"
+#include "server/status.h"
+#include "util/die.h"
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DIGEST_LEN 32
+
+typedef struct token_entry {
+  unsigned char digest[DIGEST_LEN];
+  char *user;
+} token_entry;
+
+struct srv_tokens {
+  token_entry *entries;
+  size_t n;
+  char *first; /* the first token, for the kubeconfig */
+};
+
+static void sha256(const char *s, size_t len, unsigned char out[DIGEST_LEN]) {
+  unsigned int n = 0;
+  if (!EVP_Digest(s, len, out, &n, EVP_sha256(), NULL) || n != DIGEST_LEN) die_bug("SHA-256 failed");
+}
+
+/* ---- the token file, read as Go's encoding/csv reads it ---- */
+
+typedef struct csv_reader {
+  const char *p, *end;
+  int line;
+} csv_reader;
+
+typedef struct csv_record {
+  char **fields;
+  size_t n;
+} csv_record;
+
+static void record_free(csv_record *r) {
+  for (size_t i = 0; i < r->n; i++) free(r->fields[i]);
+  free(r->fields);
+  r->fields = NULL;
+  r->n = 0;
+}
+
+/* One record into r; false at the end of the input or on an error (err
+ * set). \r\n ends a line like \n (Go drops the \r). */
+static bool csv_next(csv_reader *c, csv_record *r, strbuf *err) {
+  record_free(r);
+  while (c->p < c->end && (*c->p == '\n' || (*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n'))) {
+    c->p += *c->p == '\r' ? 2 : 1; /* blank lines are skipped */
+    c->line++;
+  }
+  if (c->p >= c->end) return false;
+  for (;;) {
+    strbuf f = STRBUF_INIT;
+    if (*c->p == '"') {
+      c->p++;
+      for (;;) {
+        if (c->p >= c->end) {
+          sb_printf(err, "record on line %d: extraneous or missing \" in quoted-field", c->line);
+          sb_free(&f);
+          return false;
+        }
+        if (*c->p == '"' && c->p + 1 < c->end && c->p[1] == '"') {
+          sb_putc(&f, '"');
+          c->p += 2;
+        } else if (*c->p == '"') {
+          c->p++;
+          break;
+        } else if (*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n') {
+          sb_putc(&f, '\n');
+          c->p += 2;
+          c->line++;
+        } else {
+          if (*c->p == '\n') c->line++;
+          sb_putc(&f, *c->p++);
+        }
+      }
+      if (c->p < c->end && *c->p != ',' && *c->p != '\n' && !(*c->p == '\r' && c->p + 1 < c->end && c->p[1] == '\n') &&
+          !(*c->p == '\r' && c->p + 1 == c->end)) {
+        sb_printf(err, "parse error on line %d: extraneous or missing \" in quoted-field", c->line);
+        sb_free(&f);
+        return false;
+      }
+    } else {
+      while (c->p < c->end && *c->p != ',' && *c->p != '\n') {
+        if (*c->p == '\r' && (c->p + 1 == c->end || c->p[1] == '\n')) {
+          c->p++; /* \r before the line end (or the file end) is dropped */
+          continue;
+        }
+        if (*c->p == '"') {
+          sb_printf(err, "parse error on line %d: bare \" in non-quoted-field", c->line);
+          sb_free(&f);
+          return false;
+        }
+        sb_putc(&f, *c->p++);
+      }
+    }
+    r->fields = xrealloc(r->fields, (r->n + 1) * sizeof *r->fields);
+    r->fields[r->n++] = sb_detach(&f);
+    if (c->p < c->end && *c->p == '\r') c->p++;
+    if (c->p >= c->end) return true;
+    if (*c->p == '\n') {
+      c->p++;
+      c->line++;
+      return true;
+    }
+    c->p++; /* ',' */
+  }
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  strbuf sb = STRBUF_INIT;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
+  fclose(f);
+  *len = sb.len;
+  return sb_detach(&sb);
+}
+
+srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
+  size_t len = 0;
+  char *text = slurp(path, &len);
+  if (!text) {
+    sb_printf(err, "cannot read token file %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  srv_tokens *t = xcalloc(1, sizeof *t);
+  csv_reader c = {.p = text, .end = text + len, .line = 1};
+  csv_record r = {0};
+  strbuf perr = STRBUF_INIT;
+  int record_num = 0;
+  bool ok = true;
+  while (csv_next(&c, &r, &perr)) {
+    if (r.n < 3) {
+      sb_printf(err, "token file '%s' must have at least 3 columns (token, user name, user uid), found %zu", path, r.n);
+      ok = false;
+      break;
+    }
+    record_num++;
+    if (!r.fields[0][0]) {
+      fprintf(stderr, "dra serve: warning: empty token has been found in token file '%s', record number '%d'\n", path,
+              record_num);
+      continue;
+    }
+    unsigned char digest[DIGEST_LEN];
+    sha256(r.fields[0], strlen(r.fields[0]), digest);
+    size_t i = 0;
+    while (i < t->n && memcmp(t->entries[i].digest, digest, DIGEST_LEN)) i++;
+    if (i < t->n) {
+      fprintf(stderr, "dra serve: warning: duplicate token has been found in token file '%s', record number '%d'\n",
+              path, record_num);
+      free(t->entries[i].user);
+    } else {
+      t->entries = xrealloc(t->entries, (t->n + 1) * sizeof *t->entries);
+      t->n++;
+    }
+    memcpy(t->entries[i].digest, digest, DIGEST_LEN);
+    t->entries[i].user = xstrdup(r.fields[1]);
+    if (!t->first) t->first = xstrdup(r.fields[0]);
+  }
+  if (ok && perr.len) {
+    sb_printf(err, "cannot read token file %s: %s", path, sb_str(&perr));
+    ok = false;
+  }
+  sb_free(&perr);
+  record_free(&r);
+  OPENSSL_cleanse(text, len);
+  free(text);
+  if (!ok) {
+    srv_tokens_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+void srv_tokens_free(srv_tokens *t) {
+  if (!t) return;
+  for (size_t i = 0; i < t->n; i++) free(t->entries[i].user);
+  free(t->entries);
+  if (t->first) OPENSSL_cleanse(t->first, strlen(t->first));
+  free(t->first);
+  free(t);
+}
+
+const char *srv_tokens_first(const srv_tokens *t) { return t ? t->first : NULL; }
+
+/* ---- authentication ---- */
+
+static const char *const space_warning =
+    "the provided Authorization header contains extra space before the bearer token, and is ignored";
+
+auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const char **user,
+                              const char **warning) {
+  *user = NULL;
+  if (warning) *warning = NULL;
+  if (!authorization) return AUTH_ANONYMOUS;
+  /* strings.TrimSpace, then SplitN(auth, " ", 3) */
+  const char *a = authorization, *e = a + strlen(a);
+  while (a < e && strchr(" \t\n\r\v\f", *a)) a++;
+  while (e > a && strchr(" \t\n\r\v\f", e[-1])) e--;
+  const char *sp = memchr(a, ' ', (size_t)(e - a));
+  if (!sp || sp - a != 6 || strncasecmp(a, "bearer", 6)) return AUTH_ANONYMOUS;
+  const char *tok = sp + 1, *tok_end = memchr(tok, ' ', (size_t)(e - tok));
+  if (!tok_end) tok_end = e;
+  if (tok_end == tok) {
+    if (warning && tok_end < e) *warning = space_warning;
+    return AUTH_ANONYMOUS;
+  }
+  unsigned char digest[DIGEST_LEN];
+  sha256(tok, (size_t)(tok_end - tok), digest);
+  size_t found = 0; /* index + 1 */
+  for (size_t i = 0; t && i < t->n; i++) {
+    size_t hit = (size_t)(CRYPTO_memcmp(t->entries[i].digest, digest, DIGEST_LEN) == 0);
+    found = hit * (i + 1) + (1 - hit) * found; /* no branch on the outcome */
+  }
+  if (!found) return AUTH_INVALID;
+  *user = t->entries[found - 1].user;
+  return AUTH_USER;
+}
+
+bool srv_anonymous_allowed(const char *method, const char *path) {
+  static const char *const public_paths[] = {"/livez", "/readyz", "/healthz", "/version", "/version/", NULL};
+  if (strcmp(method, "GET")) return false;
+  for (size_t i = 0; public_paths[i]; i++)
+    if (!strcmp(path, public_paths[i])) return true;
+  return false;
+}
+
+/* ---- the request's attributes (requestinfo.go) and the 403 ---- */
+
+typedef struct request_info {
+  bool resource_request;
+  char verb[32];
+  const char *group, *resource, *subresource, *name, *namespace_;
+  char *name_from_selector;
+} request_info;
+
+/* Go's strconv.ParseBool, and what NewRequestInfo does when it fails. */
+static bool watch_requested(const http_request *req) {
+  const char *v = http_query_get(req, "watch");
+  if (!v) return false;
+  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True", NULL};
+  static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False", NULL};
+  for (size_t i = 0; yes[i]; i++)
+    if (!strcmp(v, yes[i])) return true;
+  for (size_t i = 0; no[i]; i++)
+    if (!strcmp(v, no[i])) return false;
+  return strcasecmp(v, "false") && strcmp(v, "0");
+}
+
+/* fields.Selector.RequiresExactMatch("metadata.name"), if the name is a
+ * valid path segment. */
+static char *selector_name(const http_request *req) {
+  const char *sel = http_query_get(req, "fieldSelector");
+  if (!sel) return NULL;
+  char *copy = xstrdup(sel), *save = NULL, *found = NULL;
+  for (char *term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(term, '=');
+    if (!eq || (eq > term && eq[-1] == '!')) continue;
+    *eq = 0;
+    const char *value = eq[1] == '=' ? eq + 2 : eq + 1;
+    char *k = term, *kend = eq;
+    while (*k == ' ') k++;
+    while (kend > k && kend[-1] == ' ') *--kend = 0;
+    if (!strcmp(k, "metadata.name")) {
+      free(found);
+      found = xstrdup(value);
+    }
+  }
+  free(copy);
+  if (found && (!strcmp(found, ".") || !strcmp(found, "..") || strpbrk(found, "/%"))) {
+    free(found);
+    found = NULL;
+  }
+  return found;
+}
+
+static void request_info_parse(const http_request *req, char **parts, size_t n, request_info *ri) {
+  memset(ri, 0, sizeof *ri);
+  ri->group = ri->resource = ri->subresource = ri->name = ri->namespace_ = "";
+  snprintf(ri->verb, sizeof ri->verb, "%s", req->method);
+  for (char *v = ri->verb; *v; v++) *v = (char)(*v >= 'A' && *v <= 'Z' ? *v + 32 : *v);
+  if (n < 3 || (strcmp(parts[0], "api") && strcmp(parts[0], "apis"))) return;
+  size_t i = 1;
+  if (!strcmp(parts[0], "apis")) {
+    if (n - i < 3) return;
+    ri->group = parts[i++];
+  }
+  ri->resource_request = true;
+  i++; /* the version */
+  if (i < n && (!strcmp(parts[i], "watch") || !strcmp(parts[i], "proxy")) && n - i >= 2) {
+    snprintf(ri->verb, sizeof ri->verb, "%s", parts[i++]);
+  } else {
+    static const char *const verbs[][2] = {{"POST", "create"}, {"GET", "get"},     {"HEAD", "get"},
+                                           {"PUT", "update"},  {"PATCH", "patch"}, {"DELETE", "delete"}};
+    ri->verb[0] = 0;
+    for (size_t k = 0; k < sizeof verbs / sizeof verbs[0]; k++)
+      if (!strcmp(req->method, verbs[k][0])) snprintf(ri->verb, sizeof ri->verb, "%s", verbs[k][1]);
+  }
+  if (i < n && !strcmp(parts[i], "namespaces") && n - i > 1) {
+    ri->namespace_ = parts[i + 1];
+    if (n - i > 2 && strcmp(parts[i + 2], "status") && strcmp(parts[i + 2], "finalize")) i += 2;
+  }
+  size_t left = n - i;
+  if (left >= 3 && strcmp(ri->verb, "proxy")) ri->subresource = parts[i + 2];
+  if (left >= 2) ri->name = parts[i + 1];
+  if (left >= 1) ri->resource = parts[i];
+  if (!ri->name[0] && !strcmp(ri->verb, "get")) {
+    snprintf(ri->verb, sizeof ri->verb, "%s", watch_requested(req) ? "watch" : "list");
+    ri->name_from_selector = selector_name(req);
+    if (ri->name_from_selector) ri->name = ri->name_from_selector;
+  }
+  if (!ri->name[0] && !strcmp(ri->verb, "delete")) snprintf(ri->verb, sizeof ri->verb, "deletecollection");
+}
+
+/* responsewriters' sanitizer: nothing in the message may look like HTML. */
+static void sb_sanitized(strbuf *out, const char *s) {
+  for (; *s; s++) {
+    if (*s == '&') sb_puts(out, "&amp;");
+    else if (*s == '<') sb_puts(out, "&lt;");
+    else if (*s == '>') sb_puts(out, "&gt;");
+    else sb_putc(out, *s);
+  }
+}
+
+void srv_status_forbidden(http_response *resp, const char *user, const http_request *req) {
+  /* splitPath: the path trimmed of '/' and split on it */
+  char *path = xstrdup(req->path ? req->path : "/"), *save = NULL;
+  char **parts = NULL;
+  size_t n = 0;
+  for (char *p = strtok_r(path, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
+    parts = xrealloc(parts, (n + 1) * sizeof *parts);
+    parts[n++] = p;
+  }
+  request_info ri;
+  request_info_parse(req, parts, n, &ri);
+  strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
+  sb_puts(&why, "User ");
+  sb_go_quote(&why, user);
+  sb_printf(&why, " cannot %s ", ri.verb);
+  if (!ri.resource_request) {
+    sb_puts(&why, "path ");
+    sb_go_quote(&why, req->path ? req->path : "/");
+  } else {
+    strbuf res = STRBUF_INIT;
+    sb_puts(&res, ri.resource);
+    if (ri.subresource[0]) sb_printf(&res, "/%s", ri.subresource);
+    sb_puts(&why, "resource ");
+    sb_go_quote(&why, sb_str(&res));
+    sb_puts(&why, " in API group ");
+    sb_go_quote(&why, ri.group);
+    if (ri.namespace_[0]) {
+      sb_puts(&why, " in the namespace ");
+      sb_go_quote(&why, ri.namespace_);
+    } else sb_puts(&why, " at the cluster scope");
+    sb_free(&res);
+  }
+  /* apierrors.NewForbidden(GroupResource{group, resource}, name, err) */
+  json_t *details = json_object();
+  if (!ri.group[0] && !ri.resource[0]) {
+    sb_puts(&msg, "forbidden: ");
+  } else {
+    sb_puts(&msg, ri.resource);
+    if (ri.group[0]) sb_printf(&msg, ".%s", ri.group);
+    if (ri.name[0]) {
+      sb_putc(&msg, ' ');
+      sb_go_quote(&msg, ri.name);
+    }
+    sb_puts(&msg, " is forbidden: ");
+    if (ri.name[0]) json_object_set_new(details, "name", json_string(ri.name));
+    if (ri.group[0]) json_object_set_new(details, "group", json_string(ri.group));
+    if (ri.resource[0]) json_object_set_new(details, "kind", json_string(ri.resource));
+  }
+  sb_sanitized(&msg, sb_str(&why));
+  srv_status(resp, 403, "Forbidden", sb_str(&msg), details);
+  sb_free(&msg);
+  sb_free(&why);
+  free(ri.name_from_selector);
+  free(parts);
+  free(path);
+}

@@ -1,0 +1,65 @@
+#!/bin/sh
+# dra serve on a full disk (a 2 MiB tmpfs; skipped where one cannot be
+# mounted): writes fail with a 500 InternalError Status saying why, reads and
+# watches go on, writes succeed again once space returns, nothing that was
+# acknowledged is lost across a restart, and the server restarts on a disk
+# that is still full.
+dra=${1:-build/dra}
+. tests/lib/serve.sh
+skip_without curl serve_diskfull
+disk=$tmp/disk
+mkdir -p "$disk"
+mount -t tmpfs -o size=2m tmpfs "$disk" 2>/dev/null || skip serve_diskfull "cannot mount a tmpfs (needs root)"
+trap 'kill $server $watcher 2>/dev/null; wait $server $watcher 2>/dev/null; umount "$disk" 2>/dev/null; rm -rf "$tmp"' EXIT
+ok() { passed=$((passed+1)); }
+bad() { failed=$((failed+1)); echo "FAIL $*"; }
+pad=$(head -c 20000 /dev/zero | tr '\0' 'x')
+create() { # name: prints the HTTP code, the body in $tmp/out
+  printf '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"%s","annotations":{"pad":"%s"}}}' "$1" "$pad" >"$tmp/body"
+  curl -s -o "$tmp/out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/body" "$url/api/v1/namespaces"
+}
+get() { curl -s -o /dev/null -w '%{http_code}' "$url$1"; }
+serve "$disk/data"
+[ -n "$url" ] || { bad "server did not start: $(cat "$tmp/serve.log")"; summary; exit 1; }
+# space to give back later
+head -c 400000 /dev/zero >"$disk/reserve" 2>/dev/null
+curl -s -N "$url/api/v1/namespaces?watch=1&timeoutSeconds=60" >"$tmp/watch" &
+watcher=$!
+: >"$tmp/acked"
+i=0; code=201
+while [ $i -lt 400 ]; do
+  i=$((i+1))
+  code=$(create "ns-$i")
+  [ "$code" = 201 ] && echo "ns-$i" >>"$tmp/acked" || break
+done
+n=$(wc -l <"$tmp/acked")
+echo "disk full after $n creates of ~20 KB: HTTP $code: $(head -c 300 "$tmp/out")"
+[ "$code" = 500 ] && ok || bad "a create on a full disk: HTTP $code, want 500"
+grep -q '"reason":"InternalError"' "$tmp/out" && grep -q 'Internal error occurred: the store cannot write to disk: ' "$tmp/out" && ok ||
+  bad "500 Status: $(head -c 300 "$tmp/out")"
+code=$(create "refused"); [ "$code" = 500 ] && ok || bad "the next create: HTTP $code, want 500"
+kill -0 $server 2>/dev/null && ok || bad "the server died"
+[ "$(get /api/v1/namespaces/ns-1)" = 200 ] && ok || bad "a read while the disk is full"
+[ "$(get /api/v1/namespaces)" = 200 ] && ok || bad "a list while the disk is full"
+grep -q '"name":"ns-1"' "$tmp/watch" && kill -0 $watcher 2>/dev/null && ok || bad "the watch stopped"
+# space returns: writes succeed again
+rm -f "$disk/reserve"
+code=500; for t in $(seq 30); do code=$(create "after"); [ "$code" = 201 ] && break; sleep 0.2; done
+[ "$code" = 201 ] && ok || bad "a create once space returned: HTTP $code: $(head -c 300 "$tmp/out")"
+[ "$code" = 201 ] && echo after >>"$tmp/acked"
+grep -q '"name":"after"' "$tmp/watch" && ok || { sleep 0.5; grep -q '"name":"after"' "$tmp/watch" && ok || bad "the watch missed the create"; }
+# fill the disk again, then SIGKILL and restart on the full disk
+head -c 4000000 /dev/zero >"$disk/fill" 2>/dev/null
+kill -9 $server; wait $server 2>/dev/null
+serve "$disk/data"
+if [ -z "$url" ]; then bad "no restart on a full disk: $(cat "$tmp/serve.log")"; else
+  missing=0
+  while read name; do [ "$(get /api/v1/namespaces/$name)" = 200 ] || missing=$((missing+1)); done <"$tmp/acked"
+  [ "$missing" = 0 ] && ok || bad "$missing of $(wc -l <"$tmp/acked") acknowledged creates lost"
+  code=$(create "still-full"); [ "$code" = 500 ] && ok || bad "a create after the restart on a full disk: HTTP $code"
+  kill -0 $server 2>/dev/null && ok || bad "the restarted server died"
+  rm -f "$disk/fill"
+  code=500; for t in $(seq 30); do code=$(create "after-restart"); [ "$code" = 201 ] && break; sleep 0.2; done
+  [ "$code" = 201 ] && ok || bad "a create once space returned after the restart: HTTP $code"
+fi
+summary

@@ -349,7 +349,7 @@ static void sb_sanitized(strbuf *out, const char *s) {
   }
 }
 
-void srv_status_forbidden(http_response *resp, const char *user, const http_request *req) {
+void srv_status_forbidden_user(http_response *resp, const char *user, const http_request *req) {
   /* splitPath: the path trimmed of '/' and split on it */
   char *path = xstrdup(req->path ? req->path : "/"), *save = NULL;
   char **parts = NULL;

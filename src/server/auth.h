@@ -41,6 +41,6 @@ bool srv_anonymous_allowed(const char *method, const char *path);
 /* The 403 Forbidden Status kube-apiserver sends when user may not make the
  * request (method, path and query as received): apiserver's
  * responsewriters.Forbidden with the request's RequestInfo attributes. */
-void srv_status_forbidden(http_response *resp, const char *user, const http_request *req);
+void srv_status_forbidden_user(http_response *resp, const char *user, const http_request *req);
 
 #endif

@@ -124,7 +124,7 @@ static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, con
   } else {
     http_request req = {.method = method, .path = url};
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
-    srv_status_forbidden(&resp, SRV_ANONYMOUS_USER, &req);
+    srv_status_forbidden_user(&resp, SRV_ANONYMOUS_USER, &req);
     http_free_query(req.query, req.n_query);
   }
   if (warning) sb_printf(&resp.warnings, "%s\n", warning);

@@ -115,7 +115,7 @@ static void forbidden(const char *method, const char *path, const char *query, c
   http_request req = {.method = method, .path = path};
   http_parse_query(query, &req.query, &req.n_query);
   http_response resp = {0};
-  srv_status_forbidden(&resp, "system:anonymous", &req);
+  srv_status_forbidden_user(&resp, "system:anonymous", &req);
   assert_int_equal(resp.status, 403);
   if (strcmp(sb_str(&resp.body), want)) {
     fprintf(stderr, "%s %s?%s\n got: %s want: %s", method, path, query ? query : "", sb_str(&resp.body), want);

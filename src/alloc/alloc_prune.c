@@ -39,9 +39,16 @@ static bool enough_devices(alloc_call *k, const pclaim *pc, preq *r, uint32_t st
 }
 
 /* Could the search meet an error while trying r's devices from position
- * start on? (All-mode lists were evaluated while preparing.) */
+ * start on? All-mode lists were evaluated while preparing, but a device of
+ * one that a constraint refuses is an error (upstream: "cannot add device
+ * ... because a claim constraint would not be satisfied"), so an All-mode
+ * request under a constraint may error. */
 static bool request_may_error(alloc_call *k, const pclaim *pc, preq *r, uint32_t start) {
-  if (r->all) return false;
+  if (r->all) {
+    for (uint32_t ti = 0; ti < pc->n_trk; ti++)
+      if (r->applies[ti]) return true;
+    return false;
+  }
   for (uint32_t p = start; p < k->n_cands; p++) {
     if (r->admin ? alloc_claim_holds(pc, p) : alloc_in_use(k, p)) continue;
     if (alloc_selectable(k, r, p, true) == ALLOC_SELECT_UNSURE) return true;

@@ -91,8 +91,14 @@ static int run_list(alloc_call *k, const device_selector_list *l, const char *wh
     if (r > 0) continue;
     if (quiet) return -1;
     if (r == -1) alloc_errf(k, "%s %s: selector #%u: CEL compile error: %s", who_kind, who, i, err);
-    else alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who_kind, who, i, dv->driver->str,
-                    dv->pool->str, dv->name->str, err);
+    else
+      /* Kubernetes 1.37 adds a hint to "no such key" (cel.EnhanceRuntimeError
+       * in k8s.io/dynamic-resource-allocation/cel/errors.go). */
+      alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s%s", who_kind, who, i, dv->driver->str,
+                 dv->pool->str, dv->name->str, err,
+                 strstr(err, "no such key:") ? ". consider using CEL optional chaining (.? followed by orValue()) or "
+                                              "guarding the check with has() for optional fields"
+                                            : "");
     return -1;
   }
   return 1;

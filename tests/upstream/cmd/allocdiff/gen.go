@@ -49,11 +49,12 @@ func generate(seed uint64, i int) *Case {
 	}
 	g.listAttrs = c.gate("DRAListTypeAttributes") && g.p(0.5)
 	var objs []any
+	// Nodes as plain maps: v1.Node would bring an empty status along.
 	objs = append(objs,
-		&v1.Node{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Node"},
-			ObjectMeta: metav1.ObjectMeta{Name: "node-1", Labels: map[string]string{"region": "r1", "zone": "z1"}}},
-		&v1.Node{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Node"},
-			ObjectMeta: metav1.ObjectMeta{Name: "node-2", Labels: map[string]string{"region": "r2", "zone": "z1"}}})
+		map[string]any{"apiVersion": "v1", "kind": "Node",
+			"metadata": map[string]any{"name": "node-1", "labels": map[string]string{"region": "r1", "zone": "z1"}}},
+		map[string]any{"apiVersion": "v1", "kind": "Node",
+			"metadata": map[string]any{"name": "node-2", "labels": map[string]string{"region": "r2", "zone": "z1"}}})
 	g.drivers = drivers[:g.n(1, 2)]
 	var slices []any
 	for _, d := range g.drivers {

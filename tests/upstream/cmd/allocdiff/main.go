@@ -161,17 +161,13 @@ func diffMode() int {
 	}
 	cases := make(chan *Case, 64)
 	go func() {
-		w := bufio.NewWriterSize(p.in, 1<<20)
+		// Unbuffered: the case main waits for must have reached dra.
 		each(func(i int) {
 			c := generate(*flagSeed, i)
 			b, _ := json.Marshal(c)
-			w.Write(append(b, '\n'))
+			p.in.Write(append(b, '\n'))
 			cases <- c
-			if len(cases) < 2 {
-				w.Flush()
-			}
 		})
-		w.Flush()
 		close(cases)
 		p.in.Close()
 	}()

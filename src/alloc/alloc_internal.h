@@ -253,6 +253,7 @@ bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b);
 
 /* alloc_capacity.c */
 bool alloc_fits(alloc_call *k, uint32_t cand, const preq *r);
+bool alloc_fits_static(alloc_call *k, uint32_t cand, const preq *r);
 void alloc_consumed(alloc_call *k, uint32_t cand, const preq *r, __int128 *out);
 bool alloc_counters_charge(alloc_call *k, uint32_t cand);
 void alloc_counters_release(alloc_call *k, uint32_t cand);

@@ -77,7 +77,7 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
     for (uint32_t c = pool->first_cand; c < pool->first_cand + pool->n_cands; c++) {
       int s = alloc_selectable(k, r, c, false);
       if (s < 0) return -1;
-      if (s && (!k->f.cap || alloc_fits(k, c, r))) r->all_list[r->n_all++] = c;
+      if (s && (!k->f.cap || alloc_fits_static(k, c, r))) r->all_list[r->n_all++] = c;
     }
   }
   r->needed = r->n_all;

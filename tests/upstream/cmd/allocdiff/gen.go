@@ -42,9 +42,9 @@ func generate(seed uint64, i int) *Case {
 	g := &gen{r: rand.New(rand.NewPCG(seed, uint64(i)))}
 	c := &Case{ID: fmt.Sprintf("%d-%d", seed, i), Node: "node-1", FeatureGates: map[string]bool{}}
 	// Mostly dra's default (every gate on), sometimes some off.
-	if g.p(0.4) {
+	if g.p(0.25) {
 		for _, name := range allocatorGates {
-			c.FeatureGates[name] = !g.p(0.25)
+			c.FeatureGates[name] = !g.p(0.2)
 		}
 	}
 	g.listAttrs = c.gate("DRAListTypeAttributes") && g.p(0.5)
@@ -58,7 +58,7 @@ func generate(seed uint64, i int) *Case {
 	g.drivers = drivers[:g.n(1, 2)]
 	var slices []any
 	for _, d := range g.drivers {
-		for p := 0; p < g.n(1, 3); p++ {
+		for p, np := 0, g.n(1, 3); p < np; p++ {
 			slices = append(slices, g.pool(d, fmt.Sprintf("pool-%d", p))...)
 		}
 	}
@@ -69,12 +69,12 @@ func generate(seed uint64, i int) *Case {
 	}
 	objs = append(objs, slices...)
 	// Claims already allocated, then the claims to allocate.
-	for k := 0; k < g.n(0, 3); k++ {
+	for k, nk := 0, g.n(0, 3); k < nk; k++ {
 		if claim := g.allocatedClaim(fmt.Sprintf("allocated-%d", k)); claim != nil {
 			objs = append(objs, claim)
 		}
 	}
-	for k := 0; k < g.n(1, 3); k++ {
+	for k, nk := 0, pick(g, 1, 1, 2, 3); k < nk; k++ {
 		name := fmt.Sprintf("claim-%d", k)
 		objs = append(objs, g.claim(name))
 		c.Claims = append(c.Claims, "default/"+name)
@@ -214,7 +214,7 @@ func (g *gen) pool(driver, pool string) []any {
 	dev := 0
 	for k := 0; k < nslices; k++ {
 		s := mk(k+1, gen)
-		for j := 0; j < g.n(0, 4); j++ {
+		for j, nj := 0, g.n(0, 5); j < nj; j++ {
 			name := fmt.Sprintf("dev-%d", dev)
 			dev++
 			if g.p(0.02) && dev > 1 {
@@ -357,14 +357,20 @@ func (g *gen) selector(d string) string {
 		a + `.index % 2 == 0`,
 		`!("healthy" in ` + a + `) || ` + a + `.healthy`,
 		`"version" in ` + a + ` && ` + a + `.version.isGreaterThan(semver("1.1.0"))`,
-		`device.capacity[` + fmt.Sprintf("%q", d) + `].memory.compareTo(quantity("8Gi")) >= 0`,
-		`device.attributes["example.com"].zone == "z1"`,
+		`"memory" in device.capacity[` + fmt.Sprintf("%q", d) + `] && device.capacity[` + fmt.Sprintf("%q", d) + `].memory.compareTo(quantity("8Gi")) >= 0`,
+		`device.attributes["example.com"].?zone.orValue("z1") == "z1"`,
+		`"zone" in device.attributes["example.com"] && device.attributes["example.com"].zone == "z2"`,
 		`"zone" in device.attributes["example.com"]`,
 		`true`,
 		`device.driver == "` + d + `" && "model" in ` + a,
 	}
 	if g.listAttrs {
 		menu = append(menu, `"models" in `+a+` && `+a+`.models.includes("`+pick(g, models...)+`")`)
+	}
+	if g.p(0.05) {
+		// Unguarded: fails at run time on devices without the attribute or capacity.
+		return pick(g, `device.capacity[`+fmt.Sprintf("%q", d)+`].memory.compareTo(quantity("8Gi")) >= 0`,
+			`device.attributes["example.com"].zone == "z1"`, a+`.model == "b"`)
 	}
 	return pick(g, menu...)
 }
@@ -406,7 +412,7 @@ func (g *gen) capacity() *resourceapi.CapacityRequirements {
 
 func (g *gen) selectors(d string) []resourceapi.DeviceSelector {
 	var out []resourceapi.DeviceSelector
-	for k := 0; k < g.n(0, 2); k++ {
+	for k, nk := 0, g.n(0, 2); k < nk; k++ {
 		if g.p(0.5) {
 			out = append(out, resourceapi.DeviceSelector{CEL: &resourceapi.CELDeviceSelector{Expression: g.selector(d)}})
 		}
@@ -418,7 +424,7 @@ func (g *gen) exact() (*resourceapi.ExactDeviceRequest, string) {
 	cl, d := g.classFor()
 	r := &resourceapi.ExactDeviceRequest{DeviceClassName: cl, Selectors: g.selectors(d),
 		AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: int64(g.n(1, 3))}
-	if g.p(0.5) {
+	if g.p(0.6) {
 		r.Count = 1
 	}
 	if g.p(0.12) {
@@ -437,7 +443,7 @@ func (g *gen) claim(name string) *resourceapi.ResourceClaim {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
 	var names []string
 	var drv []string
-	for k := 0; k < g.n(1, 3); k++ {
+	for k, nk := 0, pick(g, 1, 1, 2, 2, 3); k < nk; k++ {
 		rn := fmt.Sprintf("req-%d", k)
 		req := resourceapi.DeviceRequest{Name: rn}
 		if g.p(0.75) {
@@ -446,7 +452,7 @@ func (g *gen) claim(name string) *resourceapi.ResourceClaim {
 			drv = append(drv, d)
 			names = append(names, rn)
 		} else {
-			for s := 0; s < g.n(1, 3); s++ {
+			for s, ns := 0, g.n(1, 3); s < ns; s++ {
 				e, d := g.exact()
 				sub := resourceapi.DeviceSubRequest{Name: fmt.Sprintf("sub-%d", s), DeviceClassName: e.DeviceClassName,
 					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count,
@@ -506,7 +512,7 @@ func (g *gen) allocatedClaim(name string) *resourceapi.ResourceClaim {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
 	c.Spec.Devices.Requests = []resourceapi.DeviceRequest{{Name: "req-0", Exactly: &resourceapi.ExactDeviceRequest{DeviceClassName: g.classes[0].Name}}}
 	a := &resourceapi.AllocationResult{}
-	for k := 0; k < g.n(1, 2); k++ {
+	for k, nk := 0, g.n(1, 2); k < nk; k++ {
 		d := pick(g, g.devices...)
 		r := resourceapi.DeviceRequestAllocationResult{Request: "req-0", Driver: d.driver, Pool: d.pool, Device: d.name}
 		if g.p(0.1) {

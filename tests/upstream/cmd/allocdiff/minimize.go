@@ -11,7 +11,27 @@ import (
 
 // stillDisagrees: the variant disagrees in the same class.
 func stillDisagrees(c *Case, class string) bool {
-	up, _ := runUpstream(c, *flagTimeout)
+	force := ""
+	if strings.HasPrefix(class, "known: ") {
+		// Judged by the variant dra follows; the class must stay known.
+		up, ch := runUpstream(c, *flagTimeout)
+		dr := runDraOne(c)
+		k, _ := compare(up, dr)
+		if k == "" || ch == "experimental" {
+			return false
+		}
+		_, class, _ = strings.Cut(class, "): ")
+		if k != class {
+			return false
+		}
+		force = "experimental"
+	}
+	up, _ := runUpstreamWith(c, *flagTimeout, force)
+	if force != "" {
+		dr := runDraOne(c)
+		k, _ := compare(up, dr)
+		return k == ""
+	}
 	if up.Error == errUpstreamTimeout.Error() || strings.HasPrefix(up.Error, "load: ") {
 		return false
 	}

@@ -165,6 +165,16 @@ var errUpstreamTimeout = errors.New("upstream timed out")
 // runUpstream answers a case with upstream's allocator. The second value
 // is the allocator channel NewAllocator picked.
 func runUpstream(c *Case, timeout time.Duration) (Result, string) {
+	return runUpstreamWith(c, timeout, "")
+}
+
+// runUpstreamWith: force names the allocator variant ("experimental") to
+// use instead of the one NewAllocator picks for the features.
+func runUpstreamWith(c *Case, timeout time.Duration, force string) (Result, string) {
+	if force != "" {
+		structured.EnableAllocators(force)
+		defer structured.EnableAllocators()
+	}
 	res := Result{ID: c.ID}
 	fail := func(err error) (Result, string) {
 		res.Status, res.Error = statusError, "load: "+err.Error()

@@ -49,6 +49,11 @@ static bool request_may_error(alloc_call *k, const pclaim *pc, preq *r, uint32_t
       if (r->applies[ti]) return true;
     return false;
   }
+  /* A derived attribute is evaluated when a constraint looks it up, in the
+   * search, and may fail there. */
+  if (r->derived->n)
+    for (uint32_t ti = 0; ti < pc->n_trk; ti++)
+      if (r->applies[ti]) return true;
   for (uint32_t p = start; p < k->n_cands; p++) {
     if (r->admin ? alloc_claim_holds(pc, p) : alloc_in_use(k, p)) continue;
     if (alloc_selectable(k, r, p, true) == ALLOC_SELECT_UNSURE) return true;
@@ -138,7 +143,9 @@ static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, u
       if (sel == ALLOC_SELECT_UNSURE) return sel;
       if (!sel) continue;
       aval v;
-      if (alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return 1;
+      int found = alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v, true);
+      if (found < 0) return ALLOC_SELECT_UNSURE;
+      if (found && value_fits(k, &pc->trk[ti], &v)) return 1;
     }
   return 0;
 }
@@ -159,7 +166,10 @@ static int distinct_values_enough(alloc_call *k, pclaim *pc, uint32_t ti, uint32
         int sel = alloc_selectable(k, r, x, true);
         if (sel == ALLOC_SELECT_UNSURE) return sel;
         aval v;
-        if (!sel || !alloc_lookup_attr(k, r, x, &t->attr, &v)) continue;
+        if (!sel) continue;
+        int found = alloc_lookup_attr(k, r, x, &t->attr, &v, true);
+        if (found < 0) return ALLOC_SELECT_UNSURE;
+        if (!found) continue;
         if (v.kind < AV_INT || v.kind > AV_VERSION) return ALLOC_SELECT_UNSURE; /* lists: not counted here */
         bool taken = false;
         for (uint32_t e = 0; e < t->n && !taken; e++) taken = aval_equal_scalar(&t->e[e].v, &v);

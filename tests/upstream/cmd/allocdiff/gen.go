@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -435,7 +436,35 @@ func (g *gen) exact() (*resourceapi.ExactDeviceRequest, string) {
 	}
 	r.Tolerations = g.tolerations()
 	r.Capacity = g.capacity()
+	if g.p(0.12) {
+		r.DerivedAttributes = g.derived(d)
+	}
 	return r, d
+}
+
+// derived: one derived attribute, named derived/grp or shadowing the
+// driver's model attribute; claim() adds a constraint on it.
+func (g *gen) derived(d string) []resourceapi.DeviceDerivedAttribute {
+	a := fmt.Sprintf("device.attributes[%q]", d)
+	name := resourceapi.FullyQualifiedName("derived/grp")
+	if g.p(0.2) {
+		name = resourceapi.FullyQualifiedName(d + "/model")
+	}
+	menu := []string{
+		a + `.index % 2`,
+		`"model" in ` + a + ` ? ` + a + `.model : "none"`,
+		a + `.index > 1`,
+		`"version" in ` + a + ` ? ` + a + `.version : semver("0.0.1")`,
+		`device.driver`,
+	}
+	if g.listAttrs {
+		menu = append(menu, `"models" in `+a+` ? `+a+`.models : ["x"]`, `[`+a+`.index, 9]`)
+	}
+	expr := pick(g, menu...)
+	if g.p(0.1) {
+		expr = a + `.model` // fails on devices without it
+	}
+	return []resourceapi.DeviceDerivedAttribute{{Name: name, Expression: expr}}
 }
 
 func (g *gen) claim(name string) *resourceapi.ResourceClaim {
@@ -456,7 +485,7 @@ func (g *gen) claim(name string) *resourceapi.ResourceClaim {
 				e, d := g.exact()
 				sub := resourceapi.DeviceSubRequest{Name: fmt.Sprintf("sub-%d", s), DeviceClassName: e.DeviceClassName,
 					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count,
-					Tolerations: e.Tolerations, Capacity: e.Capacity}
+					Tolerations: e.Tolerations, Capacity: e.Capacity, DerivedAttributes: e.DerivedAttributes}
 				req.FirstAvailable = append(req.FirstAvailable, sub)
 				drv = append(drv, d)
 				if g.p(0.3) {
@@ -478,6 +507,30 @@ func (g *gen) claim(name string) *resourceapi.ResourceClaim {
 			}
 		}
 		return out
+	}
+	// Every derived attribute is used by a constraint (validation demands it).
+	derivedNames := map[resourceapi.FullyQualifiedName]bool{}
+	for _, req := range c.Spec.Devices.Requests {
+		if req.Exactly != nil {
+			for _, da := range req.Exactly.DerivedAttributes {
+				derivedNames[da.Name] = true
+			}
+		}
+		for _, sub := range req.FirstAvailable {
+			for _, da := range sub.DerivedAttributes {
+				derivedNames[da.Name] = true
+			}
+		}
+	}
+	for _, name := range sortedNames(derivedNames) {
+		attr := name
+		con := resourceapi.DeviceConstraint{Requests: subset()}
+		if g.p(0.6) {
+			con.MatchAttribute = &attr
+		} else {
+			con.DistinctAttribute = &attr
+		}
+		c.Spec.Devices.Constraints = append(c.Spec.Devices.Constraints, con)
 	}
 	for k := 0; k < 2; k++ {
 		if !g.p(0.3) {
@@ -528,4 +581,13 @@ func (g *gen) allocatedClaim(name string) *resourceapi.ResourceClaim {
 	}
 	c.Status.Allocation = a
 	return c
+}
+
+func sortedNames(m map[resourceapi.FullyQualifiedName]bool) []resourceapi.FullyQualifiedName {
+	var out []resourceapi.FullyQualifiedName
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }

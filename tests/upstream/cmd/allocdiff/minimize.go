@@ -91,7 +91,8 @@ func minimize(c *Case, class string) *Case {
 					break
 				}
 				v := cloneCase(cur)
-				v.Objects[i], _ = json.Marshal(tree)
+				b, _ := json.Marshal(tree)
+				v.Objects[i] = cleanDrops(b)
 				if try(v) {
 					progress = true
 					k--
@@ -169,12 +170,14 @@ func cloneCase(c *Case) *Case {
 	v := *c
 	v.Claims = append([]string(nil), c.Claims...)
 	v.Objects = nil
-	for _, o := range c.Objects {
-		b := []byte(strings.ReplaceAll(string(o), `,"__drop__"`, ""))
-		b = []byte(strings.ReplaceAll(string(b), `["__drop__"]`, `[]`))
-		v.Objects = append(v.Objects, b)
-	}
+	v.Objects = append([]json.RawMessage(nil), c.Objects...)
 	return &v
+}
+
+// cleanDrops removes the marker dropNth leaves at the end of a shortened array.
+func cleanDrops(b []byte) json.RawMessage {
+	s := strings.ReplaceAll(string(b), `,"__drop__"`, "")
+	return json.RawMessage(strings.ReplaceAll(s, `["__drop__"]`, `[]`))
 }
 
 func isNode(raw json.RawMessage, name string) bool {

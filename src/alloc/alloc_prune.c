@@ -95,7 +95,11 @@ bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) {
  * *opaque when the count cannot be trusted. */
 static int64_t tied_need(const pclaim *pc, uint32_t ti, const preq *cur, int64_t cur_rest, uint32_t from, bool *opaque) {
   int64_t need = 0;
-  if (cur && cur->applies[ti]) need += cur_rest;
+  if (cur && cur->applies[ti]) {
+    need += cur_rest;
+    /* Admin access may take devices in use, which the counts below skip. */
+    if (cur_rest > 0 && (cur->derived->n || cur->admin)) *opaque = true;
+  }
   for (uint32_t j = from; j < pc->n_reqs; j++) {
     const preq_group *g = &pc->reqs[j];
     int64_t least = -1;

@@ -10,7 +10,9 @@ import (
 )
 
 // stillDisagrees: the variant disagrees in the same class.
-func stillDisagrees(c *Case, class string) bool {
+// stillDisagrees: the variant disagrees in the same class, with the same
+// error texts as want (when set).
+func stillDisagrees(c *Case, class string, want *answers) bool {
 	force := ""
 	if strings.HasPrefix(class, "known: ") {
 		// Judged by the variant dra follows; the class must stay known.
@@ -37,21 +39,33 @@ func stillDisagrees(c *Case, class string) bool {
 	}
 	dr := runDraOne(c)
 	got, _ := compare(up, dr)
-	return got == class
+	if got != class {
+		return false
+	}
+	// Also the same messages: the class alone lets a minimized case drift
+	// to another cause (an error of its own making).
+	return want == nil || (up.Error == want.up.Error && dr.Error == want.dr.Error)
 }
 
 // minimize drops objects, claims to allocate and array elements anywhere
 // in the objects (requests, devices, selectors, constraints, ...) one at a
 // time while the disagreement persists, until nothing more can go.
+type answers struct{ up, dr Result }
+
 func minimize(c *Case, class string) *Case {
 	cur := cloneCase(c)
+	var want *answers
+	if !strings.HasPrefix(class, "known: ") {
+		up, _ := runUpstream(c, *flagTimeout)
+		want = &answers{up, runDraOne(c)}
+	}
 	budget := 3000
 	try := func(v *Case) bool {
 		if budget <= 0 {
 			return false
 		}
 		budget--
-		if stillDisagrees(v, class) {
+		if stillDisagrees(v, class, want) {
 			cur = v
 			return true
 		}

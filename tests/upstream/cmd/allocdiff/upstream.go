@@ -161,6 +161,13 @@ func claimsToAllocate(c *Case, cl *cluster) ([]*resourceapi.ResourceClaim, error
 }
 
 var errUpstreamTimeout = errors.New("upstream timed out")
+var errUpstreamPanic = errors.New("upstream panicked")
+
+// noVerdict: upstream could not judge the case.
+func noVerdict(r Result) bool {
+	return r.Error == errUpstreamTimeout.Error() || strings.HasPrefix(r.Error, "load: ") ||
+		strings.HasPrefix(r.Error, errUpstreamPanic.Error())
+}
 
 // runUpstream answers a case with upstream's allocator. The second value
 // is the allocator channel NewAllocator picked.
@@ -170,12 +177,20 @@ func runUpstream(c *Case, timeout time.Duration) (Result, string) {
 
 // runUpstreamWith: force names the allocator variant ("experimental") to
 // use instead of the one NewAllocator picks for the features.
-func runUpstreamWith(c *Case, timeout time.Duration, force string) (Result, string) {
+func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, channel string) {
+	// Upstream may panic on input validation would have refused (the
+	// minimizer makes such input, e.g. a request with neither exactly nor
+	// firstAvailable): not a verdict.
+	defer func() {
+		if p := recover(); p != nil {
+			res, channel = Result{ID: c.ID, Status: statusError, Error: errUpstreamPanic.Error() + fmt.Sprint(": ", p)}, ""
+		}
+	}()
 	if force != "" {
 		structured.EnableAllocators(force)
 		defer structured.EnableAllocators()
 	}
-	res := Result{ID: c.ID}
+	res = Result{ID: c.ID}
 	fail := func(err error) (Result, string) {
 		res.Status, res.Error = statusError, "load: "+err.Error()
 		return res, ""
@@ -204,7 +219,7 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (Result, stri
 	if err != nil {
 		return fail(err)
 	}
-	channel := strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", alloc), "*"), ".Allocator")
+	channel = strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", alloc), "*"), ".Allocator")
 	results, err := alloc.Allocate(ctx, node, toAllocate)
 	switch {
 	case err != nil && ctx.Err() != nil:

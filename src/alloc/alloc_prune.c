@@ -79,7 +79,9 @@ static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first, p
     preq_group *g = &pc->reqs[q];
     bool any = false;
     for (uint32_t s = 0; s < g->n_subs && !any; s++) any = enough_devices(k, pc, &g->subs[s], 0, g->subs[s].needed);
-    if (!any) return branch_may_error(k, pc, cur, cur_start, first, q);
+    /* The search would still try q's devices (and meet a derived
+     * attribute's error there), so q is part of the branch. */
+    if (!any) return branch_may_error(k, pc, cur, cur_start, first, q + 1);
   }
   return true;
 }

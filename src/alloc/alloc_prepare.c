@@ -24,6 +24,14 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
   const char *mode = ex ? ex->allocation_mode : sub->allocation_mode;
   bool count_set = ex ? ex->count_set : sub->count_set;
   int64_t count = ex ? ex->count : sub->count;
+  /* Upstream's order (validateDeviceRequest): the derived-attributes gate
+   * first, then selectors, admin access, the class. */
+  r->derived = ex ? &ex->derived_attributes : &sub->derived_attributes;
+  if (r->derived->n && !k->f.derived) {
+    alloc_errf(k, "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
+               pc->label, own(r->name));
+    return -1;
+  }
   for (uint32_t i = 0; i < sels->n; i++)
     if (!sels->items[i].cel) {
       alloc_errf(k, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)", pc->label,
@@ -42,12 +50,6 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
   if (!r->cls) {
     alloc_errf(k, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                pc->label, own(r->name), cls->str, cls->str);
-    return -1;
-  }
-  r->derived = ex ? &ex->derived_attributes : &sub->derived_attributes;
-  if (r->derived->n && !k->f.derived) {
-    alloc_errf(k, "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
-               pc->label, own(r->name));
     return -1;
   }
   r->sels = sels;

@@ -215,6 +215,14 @@ func (g *gen) pool(driver, pool string) []any {
 	dev := 0
 	for k := 0; k < nslices; k++ {
 		s := mk(k+1, gen)
+		if k > 0 && sc.nodeName != nil && g.p(0.15) {
+			// One pool, slices on different nodes.
+			other := "node-2"
+			if *sc.nodeName == "node-2" {
+				other = "node-1"
+			}
+			s.Spec.NodeName = ptr.To(other)
+		}
 		for j, nj := 0, g.n(0, 5); j < nj; j++ {
 			name := fmt.Sprintf("dev-%d", dev)
 			dev++

@@ -139,14 +139,19 @@ func dropNth(v any, n int, seen *int) bool {
 		}
 	case []any:
 		for i := range x {
-			if *seen == n {
-				copy(x[i:], x[i+1:])
-				x[len(x)-1] = nil
-				// Shrink in place through the parent is not possible; mark for removal.
-				x[len(x)-1] = dropMarker{}
-				return true
+			// The last element stays: an empty list is often invalid
+			// (attribute values, selector terms) and takes the minimized
+			// case elsewhere; optional lists are dropped by key instead.
+			if len(x) > 1 {
+				if *seen == n {
+					// Shrink in place through the parent is not possible:
+					// the marker at the end is cut out after marshalling.
+					copy(x[i:], x[i+1:])
+					x[len(x)-1] = dropMarker{}
+					return true
+				}
+				*seen++
 			}
-			*seen++
 			if dropNth(x[i], n, seen) {
 				return true
 			}

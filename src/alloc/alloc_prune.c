@@ -161,6 +161,12 @@ static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, u
  * taken? 1 yes, 0 no, ALLOC_SELECT_UNSURE when that cannot be told. */
 static int distinct_values_enough(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, int64_t need) {
   const tracker *t = &pc->trk[ti];
+  /* A device is counted once, with the value of the first tied request that
+   * can take it; a derived attribute gives one device different values for
+   * different requests, so then the count is no bound. */
+  for (uint32_t j = q; j < pc->n_reqs; j++)
+    for (uint32_t s = 0; s < pc->reqs[j].n_subs; s++)
+      if (pc->reqs[j].subs[s].applies[ti] && pc->reqs[j].subs[s].derived->n) return ALLOC_SELECT_UNSURE;
   aval *seen = arena_alloc(k->a, (size_t)need * sizeof *seen);
   int64_t n_seen = 0;
   for (uint32_t x = 0; x < k->n_cands && n_seen < need; x++) {

@@ -36,6 +36,7 @@ var (
 	flagTimeout  = flag.Duration("timeout", 10*time.Second, "upstream's budget per case")
 	flagShow     = flag.Int("show", 3, "minimized cases printed per disagreement class (all are counted)")
 	flagVerbose  = flag.Bool("v", false, "print a line per 1000 cases")
+	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
 )
 
 func main() {
@@ -53,6 +54,41 @@ func main() {
 	default:
 		os.Exit(diffMode())
 	}
+}
+
+var fileCases []*Case
+
+// caseAt: case i, generated or from -cases (nil past the end).
+func caseAt(i int) *Case {
+	if *flagCases == "" {
+		return generate(*flagSeed, i)
+	}
+	if i < len(fileCases) {
+		return fileCases[i]
+	}
+	return nil
+}
+
+func loadCases() error {
+	if *flagCases == "" {
+		return nil
+	}
+	b, err := os.ReadFile(*flagCases)
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var c Case
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			return fmt.Errorf("%s: %w", *flagCases, err)
+		}
+		fileCases = append(fileCases, &c)
+	}
+	*flagCount = len(fileCases)
+	return nil
 }
 
 func each(f func(i int)) {
@@ -149,6 +185,10 @@ type disagreement struct {
 }
 
 func diffMode() int {
+	if err := loadCases(); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		return 2
+	}
 	if _, err := os.Stat(*flagDra); err != nil {
 		fmt.Fprintf(os.Stderr, "error: %v (build it with make, or pass -dra)\n", err)
 		return 2
@@ -163,7 +203,10 @@ func diffMode() int {
 	go func() {
 		// Unbuffered: the case main waits for must have reached dra.
 		each(func(i int) {
-			c := generate(*flagSeed, i)
+			c := caseAt(i)
+			if c == nil {
+				return
+			}
 			b, _ := json.Marshal(c)
 			p.in.Write(append(b, '\n'))
 			cases <- c

@@ -274,9 +274,9 @@ func (g *gen) device(driver, pool, name string, sc scope, counters, multi bool) 
 	}
 	hasCap := g.p(0.6) || multi
 	if hasCap {
-		c := resourceapi.DeviceCapacity{Value: q(pick(g, "4Gi", "8Gi", "16Gi"))}
+		c := resourceapi.DeviceCapacity{Value: q(pick(g, "4Gi", "8Gi", "16Gi", "6Gi", "5000Mi"))}
 		if multi {
-			switch g.n(0, 3) {
+			switch g.n(0, 4) {
 			case 1:
 				c.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("1Gi")),
 					ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("1Gi")), Step: ptr.To(q("1Gi"))}}
@@ -286,6 +286,9 @@ func (g *gen) device(driver, pool, name string, sc scope, counters, multi bool) 
 			case 3:
 				c.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("2Gi")),
 					ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("1Gi")), Max: ptr.To(q("4Gi"))}}
+			case 4:
+				c.RequestPolicy = &resourceapi.CapacityRequestPolicy{Default: ptr.To(q("512Mi")),
+					ValidRange: &resourceapi.CapacityRequestPolicyRange{Min: ptr.To(q("512Mi")), Max: ptr.To(q("6Gi")), Step: ptr.To(q("512Mi"))}}
 			}
 		}
 		d.Capacity = map[resourceapi.QualifiedName]resourceapi.DeviceCapacity{"memory": c}
@@ -416,7 +419,7 @@ func (g *gen) capacity() *resourceapi.CapacityRequirements {
 	if !g.p(0.15) {
 		return nil
 	}
-	return &resourceapi.CapacityRequirements{Requests: map[resourceapi.QualifiedName]resource.Quantity{"memory": q(pick(g, "1Gi", "2Gi", "3Gi", "1500Mi"))}}
+	return &resourceapi.CapacityRequirements{Requests: map[resourceapi.QualifiedName]resource.Quantity{"memory": q(pick(g, "1Gi", "2Gi", "3Gi", "1500Mi", "512Mi", "2500Mi", "4Gi", "1G"))}}
 }
 
 func (g *gen) selectors(d string) []resourceapi.DeviceSelector {

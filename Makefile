@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure test run install asan fuzz bench clean
+.PHONY: all deps configure test run install asan fuzz bench upstream clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -47,6 +47,15 @@ fuzz: deps
 
 bench: all
 	sh bench/run
+
+# The differential test's Go tooling (tests/upstream, upstream Kubernetes
+# modules pinned in its go.mod): build/upstream/allocdiff. Go is not needed
+# for anything else; tests/upstream_alloc.sh builds it too, or skips.
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+upstream: all
+	mkdir -p $(BUILD)/upstream
+	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/allocdiff ./cmd/allocdiff
+	@echo "run: $(BUILD)/upstream/allocdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -166,7 +166,8 @@ DRA_API void dra_alloc_stats(dra_ctx *ctx, uint64_t *steps, double *seconds);
  * by the caller with dra_result_free (it stays valid after dra_close).
  * DRA_UNSATISFIABLE: they do not fit; DRA_ALLOC_ERROR: the allocator's
  * message is in dra_errmsg, e.g. `claim team-a/c: selector #0 on device
- * gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: memory`.
+ * gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: memory. consider
+ * using CEL optional chaining ...` (upstream 1.37's hint).
  * *result is NULL on every status but DRA_OK. DRA_ALLOC_STORE writes
  * status.allocation only, as `dra allocate` prints it: no reservedFor and
  * no delete-protection finalizer, so the claim controller of dra_schedule

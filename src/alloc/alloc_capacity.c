@@ -98,7 +98,17 @@ void alloc_consumed(alloc_call *k, uint32_t ci, const preq *r, __int128 *out) {
   for (uint32_t i = 0; i < m->n; i++) out[i] = amount(r, m->items[i].key, &m->items[i].value);
 }
 
-bool alloc_fits(alloc_call *k, uint32_t ci, const preq *r) {
+static bool fits(alloc_call *k, uint32_t ci, const preq *r, bool in_use);
+
+bool alloc_fits(alloc_call *k, uint32_t ci, const preq *r) { return fits(k, ci, r, true); }
+
+/* The static fit: the device's capacity alone, nothing allocated or in
+ * flight counted. Upstream (1.37) builds an All-mode device list with it,
+ * so a device whose remaining capacity is too small stays on the list and
+ * makes the request fail. */
+bool alloc_fits_static(alloc_call *k, uint32_t ci, const preq *r) { return fits(k, ci, r, false); }
+
+static bool fits(alloc_call *k, uint32_t ci, const preq *r, bool in_use) {
   const alloc_dev *dv = k->cands[ci].dev;
   const device_capacity_map *m = &dv->d->capacity;
   for (uint32_t i = 0; r->capreq && i < r->capreq->requests.n; i++) {
@@ -106,12 +116,12 @@ bool alloc_fits(alloc_call *k, uint32_t ci, const preq *r) {
     while (j < m->n && m->items[j].key != r->capreq->requests.items[i].key) j++;
     if (j == m->n) return false;
   }
-  const __int128 *inf = k->cands[ci].infcap;
+  const __int128 *inf = in_use ? k->cands[ci].infcap : NULL;
   for (uint32_t i = 0; i < m->n; i++) {
     const device_capacity *dc = &m->items[i].value;
     __int128 a = amount(r, m->items[i].key, dc);
     if (violates(dc->request_policy, a)) return false;
-    if (held_capacity(dv, m->items[i].key) + a + (inf ? inf[i] : 0) > dc->value.nanos) return false;
+    if ((in_use ? held_capacity(dv, m->items[i].key) : 0) + a + (inf ? inf[i] : 0) > dc->value.nanos) return false;
   }
   return true;
 }

@@ -35,12 +35,9 @@ void attr_name_split(const atom *full, attr_name *out) {
   out->id = slash ? atom_cstr(slash + 1) : NULL;
 }
 
-bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t ci, const attr_name *name, aval *out) {
+int alloc_lookup_attr(alloc_call *k, preq *r, uint32_t ci, const attr_name *name, aval *out, bool quiet) {
   for (uint32_t j = 0; j < r->derived->n; j++)
-    if (r->derived->items[j].name == name->full) {
-      *out = r->dvals[(size_t)ci * r->derived->n + j];
-      return true;
-    }
+    if (r->derived->items[j].name == name->full) return alloc_derived_value(k, r, ci, j, quiet, out);
   const alloc_dev *dv = k->cands[ci].dev;
   const device_attribute_map *m = &dv->d->attributes;
   const atom *id = dv->driver == name->dom ? name->id : NULL;
@@ -48,9 +45,9 @@ bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t ci, const at
     for (uint32_t i = 0; i < m->n; i++)
       if (m->items[i].key == (pass ? id : name->full) && m->items[i].key) {
         aval_from_attribute(&m->items[i].value, out);
-        return true;
+        return 1;
       }
-  return false;
+  return 0;
 }
 
 static bool is_scalar(const aval *a) { return a->kind >= AV_INT && a->kind <= AV_VERSION; }
@@ -172,18 +169,19 @@ void alloc_constraint_remove(pclaim *pc, uint32_t rec) {
   }
 }
 
-bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t ci, uint32_t rec) {
+int alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t ci, uint32_t rec) {
   for (uint32_t i = 0; i < pc->n_trk; i++) {
     if (!r->applies[i]) continue;
     tracker *t = &pc->trk[i];
     aval v, store;
-    if (!alloc_lookup_attr(k, r, ci, &t->attr, &v) || !tracker_accepts(k, t, &v, &store)) {
+    int found = alloc_lookup_attr(k, r, ci, &t->attr, &v, false);
+    if (found <= 0 || !tracker_accepts(k, t, &v, &store)) {
       alloc_constraint_remove(pc, rec);
-      return false;
+      return found < 0 ? -1 : 0;
     }
     tracker_push(k->a, t, rec, &store);
   }
-  return true;
+  return 1;
 }
 
 bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b) {

@@ -136,12 +136,12 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
   for (uint32_t x = 0; x < k->n_cands; x++) {
     if (first[x] < 0) continue;
     aval vx, vy;
-    if (!alloc_lookup_attr(k, views[first[x]].r, x, &t->attr, &vx)) {
+    if (alloc_lookup_attr(k, views[first[x]].r, x, &t->attr, &vx, true) <= 0) {
       if (json_array_size(missing) < EXPLAIN_MAX_LISTED) json_array_append_new(missing, json_string(devid(k->a, k->cands[x].dev)));
       continue;
     }
     for (uint32_t y = x + 1; y < k->n_cands; y++) {
-      if (first[y] < 0 || !alloc_lookup_attr(k, views[first[y]].r, y, &t->attr, &vy)) continue;
+      if (first[y] < 0 || alloc_lookup_attr(k, views[first[y]].r, y, &t->attr, &vy, true) <= 0) continue;
       int32_t ax = -1, by = -1;
       for (uint32_t a = 0; a < n_views && ax < 0; a++)
         for (uint32_t b = 0; b < n_views && ax < 0; b++)

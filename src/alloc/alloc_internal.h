@@ -172,7 +172,8 @@ typedef struct preq {
   const capacity_requirements *capreq;
   const device_derived_attribute_list *derived;
   int8_t *memo;  /* per candidate: 0 unknown, 1 false, 2 true */
-  aval *dvals;   /* per candidate * derived count */
+  aval *dvals;   /* per candidate * derived count, valid where dset is 1 */
+  uint8_t *dset;
   bool *applies; /* per constraint of the claim */
 } preq;
 
@@ -249,17 +250,22 @@ enum { SELECT_CLASS, SELECT_REQUEST, SELECT_NODE, SELECT_PASSED };
 int alloc_select_stage(alloc_call *k, preq *r, uint32_t cand);
 
 /* alloc_constraint.c */
-bool alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
+/* 1 accepted, 0 refused, -1 error (a derived attribute failed; reported). */
+int alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
 void alloc_constraint_remove(pclaim *pc, uint32_t rec);
 bool alloc_constraint_applies(const device_constraint *dc, const preq *r);
 void attr_name_split(const atom *full, attr_name *out);
-bool alloc_lookup_attr(const alloc_call *k, const preq *r, uint32_t cand, const attr_name *name, aval *out);
+/* 1 found, 0 the device has no such attribute, -1 a derived attribute
+ * failed (reported unless quiet). */
+int alloc_lookup_attr(alloc_call *k, preq *r, uint32_t cand, const attr_name *name, aval *out, bool quiet);
+int alloc_derived_value(alloc_call *k, preq *r, uint32_t cand, uint32_t j, bool quiet, aval *out);
 bool aval_equal_scalar(const aval *a, const aval *b);
 /* Would a constraint (match or distinct) accept devices with values a and b? */
 bool alloc_pair_ok(alloc_call *k, bool match, const aval *a, const aval *b);
 
 /* alloc_capacity.c */
 bool alloc_fits(alloc_call *k, uint32_t cand, const preq *r);
+bool alloc_fits_static(alloc_call *k, uint32_t cand, const preq *r);
 void alloc_consumed(alloc_call *k, uint32_t cand, const preq *r, __int128 *out);
 bool alloc_counters_charge(alloc_call *k, uint32_t cand);
 void alloc_counters_release(alloc_call *k, uint32_t cand);

@@ -14,6 +14,14 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
   const char *mode = ex ? ex->allocation_mode : sub->allocation_mode;
   bool count_set = ex ? ex->count_set : sub->count_set;
   int64_t count = ex ? ex->count : sub->count;
+  /* Upstream's order (validateDeviceRequest): the derived-attributes gate
+   * first, then selectors, admin access, the class. */
+  r->derived = ex ? &ex->derived_attributes : &sub->derived_attributes;
+  if (r->derived->n && !k->f.derived) {
+    alloc_errf(k, "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
+               pc->label, own(r->name));
+    return -1;
+  }
   for (uint32_t i = 0; i < sels->n; i++)
     if (!sels->items[i].cel) {
       alloc_errf(k, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)", pc->label,
@@ -34,18 +42,15 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
                pc->label, own(r->name), cls->str, cls->str);
     return -1;
   }
-  r->derived = ex ? &ex->derived_attributes : &sub->derived_attributes;
-  if (r->derived->n && !k->f.derived) {
-    alloc_errf(k, "claim %s, request %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
-               pc->label, own(r->name));
-    return -1;
-  }
   r->sels = sels;
   r->admin = ex && ex->admin_access_set && ex->admin_access;
   r->tols = ex ? &ex->tolerations : &sub->tolerations;
   r->capreq = ex ? ex->capacity : sub->capacity;
   r->memo = arena_calloc(k->a, k->n_cands + 1, 1);
-  if (r->derived->n) r->dvals = arena_calloc(k->a, (size_t)k->n_cands * r->derived->n, sizeof *r->dvals);
+  if (r->derived->n) {
+    r->dvals = arena_calloc(k->a, (size_t)k->n_cands * r->derived->n, sizeof *r->dvals);
+    r->dset = arena_calloc(k->a, (size_t)k->n_cands * r->derived->n + 1, 1);
+  }
   if (!mode || !strcmp(mode, "ExactCount")) {
     r->needed = count_set ? count : 1;
     return 0;
@@ -67,7 +72,7 @@ static int prepare_one(alloc_call *k, pclaim *pc, preq *r, const exact_device_re
     for (uint32_t c = pool->first_cand; c < pool->first_cand + pool->n_cands; c++) {
       int s = alloc_selectable(k, r, c, false);
       if (s < 0) return -1;
-      if (s && (!k->f.cap || alloc_fits(k, c, r))) r->all_list[r->n_all++] = c;
+      if (s && (!k->f.cap || alloc_fits_static(k, c, r))) r->all_list[r->n_all++] = c;
     }
   }
   r->needed = r->n_all;
@@ -130,16 +135,19 @@ static int prepare_claim(alloc_call *k, pclaim *pc) {
   int64_t bound = 0, most = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++) {
     if (prepare_request(k, pc, q) < 0) return -1;
+    /* Checked request by request, before the next one is prepared, as upstream. */
+    if (pc->reqs[q].min_needed > ALLOC_MAX_RESULTS - bound) {
+      const device_request *dr = &pc->rc->spec.devices.requests.items[q];
+      alloc_errf(k, "claim %s, request %s: adding %lld devices exceeds the claim limit of %d, with %lld already accounted for",
+                 pc->label, dr->name ? dr->name->str : "", (long long)pc->reqs[q].min_needed, ALLOC_MAX_RESULTS,
+                 (long long)bound);
+      return -1;
+    }
     bound += pc->reqs[q].min_needed;
     int64_t max = 0;
     for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
       if (pc->reqs[q].subs[s].needed > max) max = pc->reqs[q].subs[s].needed;
     most += max;
-  }
-  if (bound > ALLOC_MAX_RESULTS) {
-    alloc_errf(k, "claim %s: number of requested devices %lld exceeds the claim limit of %d", pc->label, (long long)bound,
-               ALLOC_MAX_RESULTS);
-    return -1;
   }
   pc->recs = arena_alloc(k->a, (size_t)(most < ALLOC_MAX_RESULTS ? most + 1 : ALLOC_MAX_RESULTS + 1) * sizeof *pc->recs);
   pc->n_trk = dc->constraints.n;

@@ -39,9 +39,21 @@ static bool enough_devices(alloc_call *k, const pclaim *pc, preq *r, uint32_t st
 }
 
 /* Could the search meet an error while trying r's devices from position
- * start on? (All-mode lists were evaluated while preparing.) */
+ * start on? All-mode lists were evaluated while preparing, but a device of
+ * one that a constraint refuses is an error (upstream: "cannot add device
+ * ... because a claim constraint would not be satisfied"), so an All-mode
+ * request under a constraint may error. */
 static bool request_may_error(alloc_call *k, const pclaim *pc, preq *r, uint32_t start) {
-  if (r->all) return false;
+  if (r->all) {
+    for (uint32_t ti = 0; ti < pc->n_trk; ti++)
+      if (r->applies[ti]) return true;
+    return false;
+  }
+  /* A derived attribute is evaluated when a constraint looks it up, in the
+   * search, and may fail there. */
+  if (r->derived->n)
+    for (uint32_t ti = 0; ti < pc->n_trk; ti++)
+      if (r->applies[ti]) return true;
   for (uint32_t p = start; p < k->n_cands; p++) {
     if (r->admin ? alloc_claim_holds(pc, p) : alloc_in_use(k, p)) continue;
     if (alloc_selectable(k, r, p, true) == ALLOC_SELECT_UNSURE) return true;
@@ -67,7 +79,9 @@ static bool later_requests_possible(alloc_call *k, pclaim *pc, uint32_t first, p
     preq_group *g = &pc->reqs[q];
     bool any = false;
     for (uint32_t s = 0; s < g->n_subs && !any; s++) any = enough_devices(k, pc, &g->subs[s], 0, g->subs[s].needed);
-    if (!any) return branch_may_error(k, pc, cur, cur_start, first, q);
+    /* The search would still try q's devices (and meet a derived
+     * attribute's error there), so q is part of the branch. */
+    if (!any) return branch_may_error(k, pc, cur, cur_start, first, q + 1);
   }
   return true;
 }
@@ -83,7 +97,11 @@ bool alloc_prune_claim_possible(alloc_call *k, uint32_t c) {
  * *opaque when the count cannot be trusted. */
 static int64_t tied_need(const pclaim *pc, uint32_t ti, const preq *cur, int64_t cur_rest, uint32_t from, bool *opaque) {
   int64_t need = 0;
-  if (cur && cur->applies[ti]) need += cur_rest;
+  if (cur && cur->applies[ti]) {
+    need += cur_rest;
+    /* Admin access may take devices in use, which the counts below skip. */
+    if (cur_rest > 0 && (cur->derived->n || cur->admin)) *opaque = true;
+  }
   for (uint32_t j = from; j < pc->n_reqs; j++) {
     const preq_group *g = &pc->reqs[j];
     int64_t least = -1;
@@ -131,7 +149,9 @@ static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, u
       if (sel == ALLOC_SELECT_UNSURE) return sel;
       if (!sel) continue;
       aval v;
-      if (alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v) && value_fits(k, &pc->trk[ti], &v)) return 1;
+      int found = alloc_lookup_attr(k, r, p, &pc->trk[ti].attr, &v, true);
+      if (found < 0) return ALLOC_SELECT_UNSURE;
+      if (found && value_fits(k, &pc->trk[ti], &v)) return 1;
     }
   return 0;
 }
@@ -141,6 +161,12 @@ static int usable_for_tied(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, u
  * taken? 1 yes, 0 no, ALLOC_SELECT_UNSURE when that cannot be told. */
 static int distinct_values_enough(alloc_call *k, pclaim *pc, uint32_t ti, uint32_t q, int64_t need) {
   const tracker *t = &pc->trk[ti];
+  /* A device is counted once, with the value of the first tied request that
+   * can take it; a derived attribute gives one device different values for
+   * different requests, so then the count is no bound. */
+  for (uint32_t j = q; j < pc->n_reqs; j++)
+    for (uint32_t s = 0; s < pc->reqs[j].n_subs; s++)
+      if (pc->reqs[j].subs[s].applies[ti] && pc->reqs[j].subs[s].derived->n) return ALLOC_SELECT_UNSURE;
   aval *seen = arena_alloc(k->a, (size_t)need * sizeof *seen);
   int64_t n_seen = 0;
   for (uint32_t x = 0; x < k->n_cands && n_seen < need; x++) {
@@ -152,7 +178,10 @@ static int distinct_values_enough(alloc_call *k, pclaim *pc, uint32_t ti, uint32
         int sel = alloc_selectable(k, r, x, true);
         if (sel == ALLOC_SELECT_UNSURE) return sel;
         aval v;
-        if (!sel || !alloc_lookup_attr(k, r, x, &t->attr, &v)) continue;
+        if (!sel) continue;
+        int found = alloc_lookup_attr(k, r, x, &t->attr, &v, true);
+        if (found < 0) return ALLOC_SELECT_UNSURE;
+        if (!found) continue;
         if (v.kind < AV_INT || v.kind > AV_VERSION) return ALLOC_SELECT_UNSURE; /* lists: not counted here */
         bool taken = false;
         for (uint32_t e = 0; e < t->n && !taken; e++) taken = aval_equal_scalar(&t->e[e].v, &v);

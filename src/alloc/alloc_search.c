@@ -78,8 +78,10 @@ static step_result admit(alloc_call *k, uint32_t c, preq *r, uint32_t ci, bool m
     return ST_FAIL;
   }
   uint32_t idx = pc->n_rec;
-  if (!alloc_constraint_add(k, pc, r, ci, idx)) {                                  /* constraints */
+  int added = alloc_constraint_add(k, pc, r, ci, idx);                              /* constraints */
+  if (added <= 0) {
     if (rec.charged) alloc_counters_release(k, ci);
+    if (added < 0) return ST_ERR;
     if (!must) return ST_FAIL;
     alloc_errf(k, "claim %s, request %s: cannot add device %s/%s/%s because a claim constraint would not be satisfied",
                pc->label, r->name ? r->name->str : "", dv->driver->str, dv->pool->str, dv->name->str);

@@ -15,7 +15,9 @@ static const cel_options selector_env = {
  * address (and checked against a copy of the text), else through the
  * process-wide cache, whose reference the index then holds. */
 static const cel_program *compile_locked(alloc_call *k, const char *expr, bool derived, strbuf *err) {
-  bool list = !derived || k->f.list;
+  /* Stored expressions: upstream allows list-valued derived attributes
+   * whatever DRAListTypeAttributes says (cel/compile.go, validateOutputType). */
+  bool list = true;
   const void *key2 = (const void *)(uintptr_t)(derived * 2 + list + 1);
   alloc_program *ap = alloc_map_get(&k->ix->programs, expr, key2, NULL);
   if (ap && !strcmp(ap->text, expr)) return ap->p;
@@ -96,8 +98,14 @@ static int run_list(alloc_call *k, const device_selector_list *l, const char *wh
     if (r > 0) continue; /* nothing was written to err */
     if (r < 0 && !quiet) {
       if (r == -1) alloc_errf(k, "%s %s: selector #%u: CEL compile error: %s", who_kind, who, i, sb_str(&err));
-      else alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s", who_kind, who, i,
-                      dv->driver->str, dv->pool->str, dv->name->str, sb_str(&err));
+      else
+        /* Kubernetes 1.37 adds a hint to "no such key" (cel.EnhanceRuntimeError
+         * in k8s.io/dynamic-resource-allocation/cel/errors.go). */
+        alloc_errf(k, "%s %s: selector #%u on device %s/%s/%s: CEL runtime error: %s%s", who_kind, who, i,
+                   dv->driver->str, dv->pool->str, dv->name->str, sb_str(&err),
+                   strstr(sb_str(&err), "no such key:") ? ". consider using CEL optional chaining (.? followed by "
+                                                          "orValue()) or guarding the check with has() for optional fields"
+                                                        : "");
     }
     sb_free(&err);
     return r == 0 ? 0 : -1;
@@ -144,27 +152,41 @@ static void derived_value(arena *a, const cel_attr_value *v, aval *out) {
   }
 }
 
-/* Evaluates r's derived attributes on candidate ci into r->dvals. */
-static int eval_derived(alloc_call *k, preq *r, uint32_t ci) {
-  const alloc_dev *dv = k->cands[ci].dev;
-  for (uint32_t j = 0; j < r->derived->n; j++) {
-    const device_derived_attribute *da = &r->derived->items[j];
-    strbuf err = STRBUF_INIT;
-    const cel_program *p = compile(k, da->expression ? da->expression : "", true, &err);
-    cel_attr_value v;
-    cel_error ce;
-    cel_eval_opts o;
-    eval_opts(k, &o);
-    if (p && !cel_eval_device(p, &dv->view, &o, &v, &ce)) sb_puts(&err, ce.msg), p = NULL;
-    if (!p) {
-      alloc_errf(k, "claim %s, request %s: derived attribute %s on device %s/%s/%s: %s", r->label, r->name ? r->name->str : "",
-                 da->name ? da->name->str : "", dv->driver->str, dv->pool->str, dv->name->str, sb_str(&err));
-      sb_free(&err);
-      return -1;
-    }
-    derived_value(k->a, &v, &r->dvals[(size_t)ci * r->derived->n + j]);
+/* r's derived attribute j on candidate ci, evaluated when first asked for:
+ * upstream evaluates a derived attribute only when a constraint looks it up
+ * (lookupAttribute in the experimental allocator), so a device no constraint
+ * reaches never fails on one. 1 with *out set, -1 on an error (reported with
+ * upstream's wording unless quiet; errors are not kept). */
+int alloc_derived_value(alloc_call *k, preq *r, uint32_t ci, uint32_t j, bool quiet, aval *out) {
+  size_t slot = (size_t)ci * r->derived->n + j;
+  if (r->dset[slot]) {
+    *out = r->dvals[slot];
+    return 1;
   }
-  return 0;
+  const alloc_dev *dv = k->cands[ci].dev;
+  const device_derived_attribute *da = &r->derived->items[j];
+  const char *name = da->name ? da->name->str : "";
+  strbuf err = STRBUF_INIT;
+  const cel_program *p = compile(k, da->expression ? da->expression : "", true, &err);
+  if (!p) {
+    if (!quiet) alloc_errf(k, "compile derived attribute %s failed: %s", name, sb_str(&err));
+    sb_free(&err);
+    return -1;
+  }
+  cel_attr_value v;
+  cel_error ce;
+  cel_eval_opts o;
+  eval_opts(k, &o);
+  if (!cel_eval_device(p, &dv->view, &o, &v, &ce)) {
+    if (!quiet)
+      alloc_errf(k, "evaluate derived attribute %s on device %s/%s/%s failed: %s", name, dv->driver->str, dv->pool->str,
+                 dv->name->str, ce.msg);
+    return -1;
+  }
+  derived_value(k->a, &v, &r->dvals[slot]);
+  r->dset[slot] = 1;
+  *out = r->dvals[slot];
+  return 1;
 }
 
 /* How far dv gets: SELECT_* (the stage that refused it, or SELECT_PASSED),
@@ -184,11 +206,7 @@ static int select_stage(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet)
   return s < 0 ? -1 : s ? SELECT_PASSED : SELECT_NODE;
 }
 
-int alloc_select_stage(alloc_call *k, preq *r, uint32_t ci) {
-  int s = select_stage(k, r, k->cands[ci].dev, false);
-  if (s == SELECT_PASSED && r->derived->n && eval_derived(k, r, ci) < 0) return -1;
-  return s;
-}
+int alloc_select_stage(alloc_call *k, preq *r, uint32_t ci) { return select_stage(k, r, k->cands[ci].dev, false); }
 
 int alloc_selectable(alloc_call *k, preq *r, uint32_t ci, bool quiet) {
   const alloc_dev *dv = k->cands[ci].dev;
@@ -197,10 +215,6 @@ int alloc_selectable(alloc_call *k, preq *r, uint32_t ci, bool quiet) {
   int s = select_stage(k, r, dv, quiet);
   if (s < 0) return quiet ? ALLOC_SELECT_UNSURE : -1; /* errors are never memoised */
   s = s == SELECT_PASSED;
-  if (s && r->derived->n) {
-    if (quiet) return ALLOC_SELECT_UNSURE;
-    if (eval_derived(k, r, ci) < 0) return -1;
-  }
   r->memo[ci] = s ? 2 : 1;
   return s;
 }

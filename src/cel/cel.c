@@ -123,7 +123,8 @@ cel_program *cel_compile(const char *expr, size_t len, const cel_options *opts, 
   bool ok;
   if (opts->derived) {
     ok = derived_type_ok(t) || t->kind == TY_DYN || t->kind == TY_ANY ||
-         (opts->list_type_attributes && t->kind == TY_LIST && derived_type_ok(t->p[0]));
+         (opts->list_type_attributes && t->kind == TY_LIST &&
+          (derived_type_ok(t->p[0]) || t->p[0]->kind == TY_DYN || t->p[0]->kind == TY_ANY));
     if (!ok)
       set_error(res, "derived attribute %s: must evaluate to int, bool, string or semver%s, not %s",
                 opts->derived_name ? opts->derived_name : "", opts->list_type_attributes ? " or a list of one of them" : "",

@@ -350,8 +350,31 @@ static void check_ident(checker *c, cel_node *n) {
 
 static bool literal_mix_exempt(checker *c) { return !c->env->homogeneous || c->format_depth > 0; }
 
+static bool has_param(const cel_type *t) {
+  if (!t) return false;
+  if (t->kind == TY_PARAM) return true;
+  return has_param(t->p[0]) || has_param(t->p[1]);
+}
+
+/* cel-go's Type.IsEquivalentType: same kind, name and parameters. */
+static bool type_equiv(const cel_type *a, const cel_type *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind) return false;
+  if ((a->name || b->name) && (!a->name || !b->name || strcmp(a->name, b->name))) return false;
+  return type_equiv(a->p[0], b->p[0]) && type_equiv(a->p[1], b->p[1]);
+}
+
 static const cel_type *join(checker *c, cel_node *at, const cel_type *prev, const cel_type *cur) {
   if (!prev) return cur;
+  /* Homogeneous aggregate literals are cel-go's AST validator
+   * (ValidateHomogeneousAggregateLiterals): element types must be
+   * equivalent, not merely assignable, so [dyn, int] is refused. Types still
+   * holding checker variables are left to the assignability rules below. */
+  if (!literal_mix_exempt(c) && !has_param(prev) && !has_param(cur) && prev->kind != TY_ERROR &&
+      cur->kind != TY_ERROR && !type_equiv(prev, cur)) {
+    type_error(c, at, "expected type '%s' but found '%s'", prev, cur);
+    return &cel_t_error;
+  }
   if (prev->kind == TY_NULL && cur->kind != TY_NULL && try_assign(c, prev, cur)) return cur;
   if (cur->kind == TY_NULL && prev->kind != TY_NULL && try_assign(c, prev, cur)) return prev;
   if (try_assign(c, prev, cur)) return most_general(prev, cur);

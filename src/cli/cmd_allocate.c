@@ -6,6 +6,7 @@
 #include "cli_context.h"
 #include "codec/doc.h"
 #include "util/die.h"
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@ typedef struct opts {
   cli_common common;
   const char *node;
   cli_strings claims;
-  bool json, explain, stats;
+  bool json, explain, stats, batch;
   uint64_t max_steps;
   double timeout_seconds;
 } opts;
@@ -24,7 +25,18 @@ static const char *const help =
     "                    [-o yaml|json] [--explain] [--stats] [--max-steps N] [--timeout DURATION]\n"
     "Allocates the named claims (default: every unallocated claim, in input order) together for\n"
     "one Node as kube-scheduler would. Claims with status.allocation hold their devices.\n"
-    "Exit 0: allocated (claims printed); 1: they do not fit on the node; 2: error.\n";
+    "Exit 0: allocated (claims printed); 1: they do not fit on the node; 2: error.\n"
+    "\n"
+    "usage: dra allocate --batch [--max-steps N] [--timeout DURATION] < cases.ndjson\n"
+    "Runs many cases in one process, one context per case: reads one JSON case a line,\n"
+    "  {\"id\": ..., \"featureGates\": {\"DRAAdminAccess\": true, ...}, \"node\": \"node-1\",\n"
+    "   \"claims\": [\"ns/name\", ...], \"objects\": [<Kubernetes objects as JSON>]}\n"
+    "(gates not named keep dra's default, on; claims empty or absent: every unallocated claim;\n"
+    "objects are loaded as stored), and writes one JSON result a line, in input order:\n"
+    "  {\"id\": ..., \"status\": \"ok\"|\"unsatisfiable\"|\"error\", \"error\": \"text\",\n"
+    "   \"allocations\": [<status.allocation of each claim, in order>]}\n"
+    "\"error\" only with status error (\"load: ...\" when the case itself is bad), \"allocations\"\n"
+    "only with ok. Exit 0 when every line was read, 2 on a line that is not a JSON case.\n";
 
 static bool parse_seconds(const char *s, double *out) {
   char *end;
@@ -43,6 +55,7 @@ static int parse_args(int argc, char **argv, opts *o) {
       {"node", 0, CLI_FLAG_STRING, &o->node},     {"claim", 0, CLI_FLAG_STRINGS, &o->claims},
       {"explain", 0, CLI_FLAG_BOOL, &o->explain}, {"stats", 0, CLI_FLAG_BOOL, &o->stats},
       {"max-steps", 0, CLI_FLAG_STRING, &max_steps}, {"timeout", 0, CLI_FLAG_STRING, &timeout},
+      {"batch", 0, CLI_FLAG_BOOL, &o->batch},
       {0},
   };
   if (!cli_parse(argc, argv, "allocate", &o->common, extra)) return 2;
@@ -66,6 +79,13 @@ static int parse_args(int argc, char **argv, opts *o) {
   if (timeout && !parse_seconds(timeout, &o->timeout_seconds)) {
     fprintf(stderr, "error: --timeout: want a duration such as 10s, got \"%s\"\n", timeout);
     return 2;
+  }
+  if (o->batch) {
+    if (o->common.n_files || o->node || o->claims.n || o->explain || o->common.output) {
+      fputs("error: --batch reads its cases from stdin and takes no -f, --node, --claim, --explain or -o\n", stderr);
+      return 2;
+    }
+    return 0;
   }
   if (!cli_require_files(&o->common)) return 2;
   if (!o->node) {
@@ -120,10 +140,142 @@ static int allocate(const opts *o, dra_ctx *ctx) {
   return st == DRA_OK ? 0 : st == DRA_UNSATISFIABLE ? 1 : 2;
 }
 
+/* ---- --batch: NDJSON cases on stdin, NDJSON results on stdout ---- */
+
+/* The case's gates as "A=true,B=false" onto dra's defaults; false with *err
+ * set when featureGates is not an object of booleans. */
+static bool batch_gates(json_t *fg, strbuf *spec, const char **err) {
+  if (!fg) return true;
+  if (!json_is_object(fg)) {
+    *err = "featureGates is not an object";
+    return false;
+  }
+  const char *name;
+  json_t *v;
+  json_object_foreach(fg, name, v) {
+    if (!json_is_boolean(v)) {
+      *err = "featureGates values must be booleans";
+      return false;
+    }
+    sb_printf(spec, "%s%s=%s", spec->len ? "," : "", name, json_is_true(v) ? "true" : "false");
+  }
+  return true;
+}
+
+static void batch_error(json_t *res, const char *prefix, const char *msg) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s%s", prefix, msg);
+  size_t n = sb.len;
+  while (n && sb.buf[n - 1] == '\n') n--; /* dra_errmsg ends each message with a newline */
+  sb_truncate(&sb, n);
+  json_object_set_new(res, "status", json_string("error"));
+  json_object_set_new(res, "error", json_string(sb_str(&sb)));
+  sb_free(&sb);
+}
+
+/* Runs one case into res (which already holds its id). */
+static void batch_case(const opts *o, json_t *c, json_t *res) {
+  const char *err = NULL;
+  strbuf spec = STRBUF_INIT;
+  json_t *node = json_object_get(c, "node"), *claims = json_object_get(c, "claims");
+  json_t *objects = json_object_get(c, "objects");
+  if (!json_is_string(node)) err = "node is not a string";
+  else if (claims && !json_is_array(claims)) err = "claims is not an array";
+  else if (!json_is_array(objects)) err = "objects is not an array";
+  else batch_gates(json_object_get(c, "featureGates"), &spec, &err);
+  size_t n_claims = claims ? json_array_size(claims) : 0;
+  for (size_t i = 0; !err && i < n_claims; i++)
+    if (!json_is_string(json_array_get(claims, i))) err = "claims holds a non-string";
+  if (err) {
+    batch_error(res, "load: ", err);
+    sb_free(&spec);
+    return;
+  }
+  dra_ctx *ctx = NULL;
+  if (dra_open(&ctx, spec.len ? sb_str(&spec) : NULL) != DRA_OK) {
+    batch_error(res, "load: ", dra_errmsg(ctx));
+    dra_close(ctx);
+    sb_free(&spec);
+    return;
+  }
+  sb_free(&spec);
+  json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
+  char *text = json_dumps(list, JSON_COMPACT);
+  json_decref(list);
+  if (dra_load_buffer(ctx, "case", text, strlen(text), DRA_LOAD_AS_STORED) != DRA_OK) {
+    batch_error(res, "load: ", dra_errmsg(ctx));
+    free(text);
+    dra_close(ctx);
+    return;
+  }
+  free(text);
+  const char **names = NULL;
+  if (n_claims) {
+    names = xcalloc(n_claims + 1, sizeof *names);
+    for (size_t i = 0; i < n_claims; i++) names[i] = json_string_value(json_array_get(claims, i));
+  }
+  dra_set_alloc_limits(ctx, o->max_steps, o->timeout_seconds);
+  dra_result *r = NULL;
+  dra_status st = dra_allocate(ctx, json_string_value(node), names, 0, &r);
+  if (st == DRA_OK) {
+    json_t *doc = json_loads(dra_result_json(r), 0, NULL);
+    json_t *allocs = json_array();
+    json_t *item;
+    size_t i;
+    json_array_foreach(json_object_get(doc, "items"), i, item) {
+      json_t *a = json_object_get(json_object_get(item, "status"), "allocation");
+      json_array_append(allocs, a ? a : json_null());
+    }
+    json_decref(doc);
+    json_object_set_new(res, "status", json_string("ok"));
+    json_object_set_new(res, "allocations", allocs);
+  } else if (st == DRA_UNSATISFIABLE) {
+    json_object_set_new(res, "status", json_string("unsatisfiable"));
+  } else {
+    batch_error(res, st == DRA_ALLOC_ERROR ? "" : "load: ", dra_errmsg(ctx));
+  }
+  dra_result_free(r);
+  free(names);
+  dra_close(ctx);
+}
+
+static int batch(const opts *o) {
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  unsigned long lineno = 0;
+  int rc = 0;
+  while ((n = getline(&line, &cap, stdin)) >= 0) {
+    lineno++;
+    if (strspn(line, " \t\r\n") == (size_t)n) continue;
+    json_error_t jerr;
+    json_t *c = json_loadb(line, (size_t)n, 0, &jerr);
+    if (!json_is_object(c)) {
+      fprintf(stderr, "error: stdin:%lu: not a JSON case: %s\n", lineno, c ? "not an object" : jerr.text);
+      json_decref(c);
+      rc = 2;
+      break;
+    }
+    json_t *res = json_object();
+    json_object_set(res, "id", json_object_get(c, "id") ? json_object_get(c, "id") : json_null());
+    batch_case(o, c, res);
+    char *out = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fputs(out, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+    free(out);
+    json_decref(res);
+    json_decref(c);
+  }
+  free(line);
+  return rc;
+}
+
 int cmd_allocate(int argc, char **argv) {
   opts o = {0};
   int rc = parse_args(argc, argv, &o);
-  if (!rc) {
+  if (!rc && o.batch) rc = batch(&o);
+  else if (!rc) {
     dra_ctx *ctx = cli_open(&o.common);
     cli_load(ctx, &o.common, CTX_LOAD_AS_STORED, false, NULL);
     rc = dra_errcode(ctx) == DRA_OK ? allocate(&o, ctx) : 2;

@@ -197,7 +197,8 @@ static void cel_runtime_error(void **state) {
   assert_null(r);
   assert_string_equal(dra_status_name(dra_errcode(ctx)), "DRA_ALLOC_ERROR");
   assert_string_equal(dra_errmsg(ctx), "claim team-a/big-memory: selector #0 on device gpu.example.com/node-1/gpu-0: "
-                                       "CEL runtime error: no such key: memory");
+                                       "CEL runtime error: no such key: memory. consider using CEL optional chaining "
+                                       "(.? followed by orValue()) or guarding the check with has() for optional fields");
   char *text = NULL;
   assert_int_equal(dra_explain(ctx, "node-1", NULL, 0, &text), DRA_OK);
   contains(text, "error: claim team-a/big-memory: selector #0");

@@ -9,6 +9,8 @@
  *   {"type":"uint","text":"3"}       uint, double, bytes: through string(E)
  *   {"type":"map"}                   other types: the runtime type only
  *   {"error":"...","stage":"compile"|"eval"}
+ * A bool expression (a selector) also gets "cost": its estimated cost as
+ * text, which tests/upstream/cmd/celdiff compares with upstream's.
  * Usage: bench_cel_diff -   (without "-" it prints this usage and exits 0,
  * so bench/run can start it). */
 #include "cel/cel.h"
@@ -101,8 +103,15 @@ static json_t *evaluate(const char *expr) {
   if (p && !strcmp(type, "bool")) {
     cel_error err;
     int r = cel_eval_selector(p, &empty, NULL, &err);
+    uint64_t cost = cel_program_cost(p);
     cel_program_free(p);
-    return r < 0 ? error_result("eval", err.msg) : json_pack("{s:s, s:b}", "type", "bool", "value", r);
+    json_t *out = r < 0 ? error_result("eval", err.msg) : json_pack("{s:s, s:b}", "type", "bool", "value", r);
+    if (cost != UINT64_MAX) { /* the selector's estimated cost, for tests/upstream/cmd/celdiff */
+      char buf[24];
+      snprintf(buf, sizeof buf, "%llu", (unsigned long long)cost);
+      json_object_set_new(out, "cost", json_string(buf));
+    }
+    return out;
   }
   cel_program_free(p);
   bool as_text = !strcmp(type, "uint") || !strcmp(type, "double") || !strcmp(type, "bytes");

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layers of src/ read strictly upward: a file may include headers of its
 # own folder and of the folders below it, never above. The order (see
-# docs/architecture.md):
+# docs/overview.md):
 #   util > value > codec > cel > api > load > alloc > store > sched > context > server > cli
 # Only the context module (and the public header itself) includes dra.h.
 cd "${2:-.}" || exit 2

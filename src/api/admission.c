@@ -1,6 +1,6 @@
 /* admission.c: the admission pipeline shared by every front end: per kind,
  * defaults, strategy preparation, dropping of gated fields and validation, in
- * kube-apiserver's order (docs/architecture.md, 'Admission'); and the
+ * kube-apiserver's order (docs/overview.md, 'Admission'); and the
  * whole-object "is invalid" message (apimachinery's errors.NewInvalid). The
  * per-kind work lives in the files behind admission_steps.h and validate.h;
  * this file only sequences it. */

@@ -1,7 +1,7 @@
 /* admission.h: the one admission pipeline every front end shares (dra
  * validate, dra schedule, dra serve): defaults, dropping of fields whose
  * feature gate is off (with a warning), validation with kube-apiserver's
- * messages, and the adminAccess namespace rule (docs/architecture.md,
+ * messages, and the adminAccess namespace rule (docs/overview.md,
  * 'Admission'). dra allocate does not use it: it takes objects as stored. */
 #ifndef DRA_ADMISSION_H
 #define DRA_ADMISSION_H

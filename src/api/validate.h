@@ -5,7 +5,7 @@
  * PodGroups). Each appends every error of obj to errs, in kube-apiserver's
  * order. old is the stored object on ADMIT_UPDATE and ADMIT_STATUS_UPDATE,
  * NULL on ADMIT_CREATE. Defaults and dropped gated fields
- * (docs/architecture.md, 'Admission') are already applied when these run. */
+ * (docs/overview.md, 'Admission') are already applied when these run. */
 #ifndef DRA_VALIDATE_H
 #define DRA_VALIDATE_H
 #include "api/admission.h"

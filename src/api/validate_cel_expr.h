@@ -1,5 +1,5 @@
 /* validate_cel_expr.h: the API-server check of one CEL expression of a device
- * selector or a derived attribute (docs/cel.md, 'Environments'). */
+ * selector or a derived attribute (docs/cel-engine.md, 'Environments'). */
 #ifndef DRA_VALIDATE_CEL_EXPR_H
 #define DRA_VALIDATE_CEL_EXPR_H
 #include "api/admission.h"

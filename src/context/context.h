@@ -5,7 +5,7 @@
  * `dra` commands are thin front ends on it: they differ from the library
  * only in how they word problems (kubectl's lines instead of
  * "file:line: message"), which the problem sink below decides. Not
- * installed. docs/architecture.md, "The context module". */
+ * installed. docs/overview.md, "The context module". */
 #ifndef DRA_CONTEXT_H
 #define DRA_CONTEXT_H
 #include "dra.h"

@@ -7,7 +7,7 @@
  * until nothing changes. Not thread-safe: one loop per store, one thread.
  *
  * Choices dra makes where the upstream controller and scheduler differ or
- * have no counterpart (docs/architecture.md, 'Claim controller and scheduler'):
+ * have no counterpart (docs/overview.md, 'Claim controller and scheduler'):
  * - Controller queue keys are "pod:<ns>/<name>", "claim:<ns>/<name>" and
  *   "podgroup:<ns>/<name>". No PodGroup finalizer is used: the store is read
  *   synchronously, so a deleted group's claims are released on its DELETED

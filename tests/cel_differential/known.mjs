@@ -31,7 +31,7 @@ const wholeRules = [
     // Kubernetes builds programs with cel.EvalOptions(cel.OptOptimize): cel-go
     // then folds a type conversion of a constant when the program is built
     // (interpreter.maybeOptimizeConstUnary) and refuses the program if it
-    // fails, even in a branch never taken (docs/cel.md, 'Pipeline', folding). The peers evaluate lazily. Only
+    // fails, even in a branch never taken (docs/cel-engine.md, 'Pipeline', folding). The peers evaluate lazily. Only
     // when the expression holds a constant conversion of the kind dra names:
     // T("...") for a string-to-T conversion error, int(<constant>) for an
     // integer overflow, uint(<constant>) for an unsigned one.

@@ -131,21 +131,9 @@ static bool csv_next(csv_reader *c, csv_record *r, strbuf *err) {
   }
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  strbuf sb = STRBUF_INIT;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
-  fclose(f);
-  *len = sb.len;
-  return sb_detach(&sb);
-}
-
 srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
   size_t len = 0;
-  char *text = slurp(path, &len);
+  char *text = sb_read_file(path, &len);
   if (!text) {
     sb_printf(err, "cannot read token file %s: %s", path, strerror(errno));
     return NULL;

@@ -49,17 +49,6 @@ typedef struct conn_state {
   bool refused;       /* answered before the body was read (401, 403) */
 } conn_state;
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  strbuf sb = STRBUF_INIT;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
-  fclose(f);
-  return sb_detach(&sb);
-}
-
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   route r;
   switch (route_parse(req->path, &r)) {
@@ -321,8 +310,8 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
       sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
       goto fail;
     }
-    s->tls_cert = slurp(opts->tls_cert_file);
-    s->tls_key = slurp(opts->tls_key_file);
+    s->tls_cert = sb_read_file(opts->tls_cert_file, NULL);
+    s->tls_key = sb_read_file(opts->tls_key_file, NULL);
     if (!s->tls_cert || !s->tls_key) {
       sb_printf(err, "cannot read the TLS certificate or key: %s", strerror(errno));
       goto fail;

@@ -103,3 +103,15 @@ void sb_free(strbuf *sb) {
   sb->buf = NULL;
   sb->len = sb->cap = 0;
 }
+
+char *sb_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  strbuf sb = STRBUF_INIT;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
+  fclose(f);
+  if (len) *len = sb.len;
+  return sb_detach(&sb);
+}

@@ -21,5 +21,8 @@ void sb_truncate(strbuf *sb, size_t len);
 const char *sb_str(strbuf *sb); /* "" when empty */
 char *sb_detach(strbuf *sb);    /* caller frees; buffer reset */
 void sb_free(strbuf *sb);
+/* The whole of a file, malloc'd and NUL-terminated, its length in *len
+ * (len may be NULL); NULL with errno set when it cannot be read. */
+char *sb_read_file(const char *path, size_t *len);
 
 #endif

@@ -216,14 +216,9 @@ static void test_round_trip_examples(void **state) {
 }
 
 static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) fail_msg("cannot open %s", path);
-  strbuf sb = STRBUF_INIT;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_add(&sb, buf, n);
-  fclose(f);
-  return sb_detach(&sb);
+  char *text = sb_read_file(path, NULL);
+  if (!text) fail_msg("cannot open %s", path);
+  return text;
 }
 
 /* Golden output captured from kubectl (tests/data/doc/README.md). */

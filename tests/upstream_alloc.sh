@@ -12,23 +12,8 @@
 # (default 20261201).
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
-out=$(dirname "$dra")/upstream
-skip() {
-  echo "upstream_alloc: skipped: $1"
-  exit 77
-}
-go=$(command -v go 2>/dev/null)
-[ -n "$go" ] || { [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go; }
-[ -n "$go" ] || skip "go is not installed (looked on PATH and in /usr/local/go/bin)"
-[ -x "$dra" ] || { echo "upstream_alloc: $dra not built"; echo "0 passed, 1 failed"; exit 1; }
-mkdir -p "$out"
-log=$out/go.log
-(cd tests/upstream && "$go" mod download) >"$log" 2>&1 ||
-  skip "go mod download failed (offline?): $(head -n 1 "$log")"
-if ! (cd tests/upstream && "$go" build -o "$out/allocdiff" ./cmd/allocdiff) >"$log" 2>&1; then
-  echo "upstream_alloc: go build failed:"
-  cat "$log"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+name=upstream_alloc
+. tests/lib/upstream.sh
+[ -x "$dra" ] || fail "$dra not built"
+build_upstream_tool allocdiff
 "$out/allocdiff" -dra "$dra" -count "${UPSTREAM_ALLOC_COUNT:-2000}" -seed "${UPSTREAM_ALLOC_SEED:-20261201}" -out "$out/disagreements"

@@ -18,35 +18,18 @@
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 helper=$(dirname "$dra")/bench_cel_diff
-out=$(dirname "$dra")/upstream
 count=${UPSTREAM_CEL_COUNT:-2000}
 seed=${UPSTREAM_CEL_SEED:-20261201}
-skip() {
-  echo "upstream_cel: skipped: $1"
-  exit 77
-}
-go=$(command -v go 2>/dev/null)
-[ -n "$go" ] || { [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go; }
-[ -n "$go" ] || skip "go is not installed (looked on PATH and in /usr/local/go/bin)"
+name=upstream_cel
+. tests/lib/upstream.sh
 command -v node >/dev/null 2>&1 || skip "node is not installed (it runs the expression generator, tests/cel_differential/gen.mjs)"
-[ -x "$helper" ] || { echo "upstream_cel: $helper not built"; echo "0 passed, 1 failed"; exit 1; }
-mkdir -p "$out"
-log=$out/go-cel.log
-(cd tests/upstream && "$go" mod download) >"$log" 2>&1 ||
-  skip "go mod download failed (offline?): $(head -n 1 "$log")"
-if ! (cd tests/upstream && "$go" build -o "$out/celdiff" ./cmd/celdiff) >"$log" 2>&1; then
-  echo "upstream_cel: go build failed:"
-  cat "$log"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+[ -x "$helper" ] || fail "$helper not built"
+build_upstream_tool celdiff
 exprs=$out/celdiff-exprs.jsonl
 if ! node --input-type=module -e "
 import { generator } from '$(pwd)/tests/cel_differential/gen.mjs';
 const next = generator($seed);
 for (let i = 0; i < $count; i++) console.log(JSON.stringify(next().expr));" >"$exprs"; then
-  echo "upstream_cel: the generator failed"
-  echo "0 passed, 1 failed"
-  exit 1
+  fail "the generator failed"
 fi
 "$out/celdiff" -dra "$helper" -exprs "$exprs" -seed "$seed"

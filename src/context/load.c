@@ -83,10 +83,7 @@ static const namespace_obj *find_namespace(void *user, const char *name) {
   if (!name) return NULL;
   store_obj *found = NULL;
   if (store_get(l->ctx->objects, KIND_NAMESPACE, NULL, name, &found) == STORE_OK) {
-    if (l->n_held == l->cap_held) {
-      l->cap_held = l->cap_held ? l->cap_held * 2 : 4;
-      l->held = xrealloc(l->held, l->cap_held * sizeof *l->held);
-    }
+    l->held = xgrow(l->held, l->n_held, &l->cap_held, sizeof *l->held, 4);
     l->held[l->n_held++] = found;
     return found->object->typed;
   }

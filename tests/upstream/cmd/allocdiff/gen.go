@@ -21,8 +21,8 @@ type gen struct {
 	r       *rand.Rand
 	drivers []string
 	// what the generated cluster holds, for claims to refer to
-	devices []genDevice
-	classes []*resourceapi.DeviceClass
+	devices   []genDevice
+	classes   []*resourceapi.DeviceClass
 	listAttrs bool
 }
 
@@ -194,8 +194,8 @@ func (g *gen) pool(driver, pool string) []any {
 			TypeMeta:   metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceSlice"},
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("%s-%s-%d-g%d", driver[:1], pool, idx, generation)},
 			Spec: resourceapi.ResourceSliceSpec{
-				Driver: driver,
-				Pool:   resourceapi.ResourcePool{Name: pool, Generation: generation, ResourceSliceCount: declared},
+				Driver:   driver,
+				Pool:     resourceapi.ResourcePool{Name: pool, Generation: generation, ResourceSliceCount: declared},
 				NodeName: sc.nodeName, AllNodes: sc.allNodes, NodeSelector: sc.nodeSel, PerDeviceNodeSelection: sc.perDevice,
 			},
 		}

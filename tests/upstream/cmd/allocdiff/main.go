@@ -20,6 +20,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -37,13 +39,31 @@ var (
 	flagShow     = flag.Int("show", 3, "minimized cases printed per disagreement class (all are counted)")
 	flagVerbose  = flag.Bool("v", false, "print a line per 1000 cases")
 	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
+	flagWorkers  = flag.Int("j", runtime.GOMAXPROCS(0), "cases upstream answers at once")
+	flagProfile  = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
 )
 
 func main() {
 	flag.Parse()
+	if *flagProfile != "" {
+		f, err := os.Create(*flagProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "error:", err)
+			os.Exit(2)
+		}
+	}
+	code := run()
+	pprof.StopCPUProfile()
+	os.Exit(code)
+}
+
+func run() int {
 	switch {
 	case *flagUpstream:
-		os.Exit(upstreamMode())
+		return upstreamMode()
 	case *flagGen:
 		w := bufio.NewWriter(os.Stdout)
 		each(func(i int) {
@@ -51,8 +71,9 @@ func main() {
 			w.Write(append(b, '\n'))
 		})
 		w.Flush()
+		return 0
 	default:
-		os.Exit(diffMode())
+		return diffMode()
 	}
 }
 
@@ -178,6 +199,15 @@ func runDraOne(c *Case) Result {
 	return r
 }
 
+// job is one case on its way through the upstream workers.
+type job struct {
+	c       *Case
+	up      Result
+	channel string
+	took    time.Duration
+	done    chan struct{}
+}
+
 type disagreement struct {
 	class, detail string
 	c             *Case
@@ -199,9 +229,12 @@ func diffMode() int {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		return 2
 	}
-	cases := make(chan *Case, 64)
+	// The feeder hands each case to dra and to the upstream workers; the
+	// main loop takes the cases back in order (dra answers in order) once
+	// upstream has answered them.
+	inOrder := make(chan *job, 256)
+	work := make(chan *job, 256)
 	go func() {
-		// Unbuffered: the case main waits for must have reached dra.
 		each(func(i int) {
 			c := caseAt(i)
 			if c == nil {
@@ -209,11 +242,24 @@ func diffMode() int {
 			}
 			b, _ := json.Marshal(c)
 			p.in.Write(append(b, '\n'))
-			cases <- c
+			j := &job{c: c, done: make(chan struct{})}
+			work <- j
+			inOrder <- j
 		})
-		close(cases)
+		close(work)
+		close(inOrder)
 		p.in.Close()
 	}()
+	for w := 0; w < *flagWorkers; w++ {
+		go func() {
+			for j := range work {
+				t0 := time.Now()
+				j.up, j.channel = runUpstream(j.c, *flagTimeout)
+				j.took = time.Since(t0)
+				close(j.done)
+			}
+		}()
+	}
 	classes := map[string]int{}
 	statuses := map[string]int{}
 	channels := map[string]int{}
@@ -221,10 +267,10 @@ func diffMode() int {
 	n, skipped := 0, 0
 	var upTime time.Duration
 	crashed := false
-	for c := range cases {
-		t0 := time.Now()
-		up, channel := runUpstream(c, *flagTimeout)
-		upTime += time.Since(t0)
+	for j := range inOrder {
+		<-j.done
+		c, up, channel := j.c, j.up, j.channel
+		upTime += j.took
 		var dr Result
 		if !crashed {
 			dr, err = p.read()
@@ -291,7 +337,7 @@ func diffMode() int {
 	}
 	fmt.Printf("seed %d: %d cases (%d skipped), upstream answers: %d ok, %d unsatisfiable, %d error; allocators: %v\n",
 		*flagSeed, n, skipped, statuses[statusOK], statuses[statusUnsatisfiable], statuses[statusError], channels)
-	fmt.Printf("time: %s total, %s in upstream\n", time.Since(start).Round(time.Millisecond), upTime.Round(time.Millisecond))
+	fmt.Printf("time: %s total, %s in upstream (summed over workers)\n", time.Since(start).Round(time.Millisecond), upTime.Round(time.Millisecond))
 	known := 0
 	for _, k := range names {
 		fmt.Printf("disagreement class %q: %d cases\n", k, classes[k])

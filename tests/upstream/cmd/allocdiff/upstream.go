@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -169,6 +170,23 @@ func noVerdict(r Result) bool {
 		strings.HasPrefix(r.Error, errUpstreamPanic.Error())
 }
 
+// celCaches holds one compile cache per CEL feature set, shared by every
+// case: a compiled expression depends only on its text and the features,
+// and compiling was most of upstream's time on small cases.
+var celCaches sync.Map // cel.Features -> *cel.Cache
+
+func celCacheFor(cf cel.Features) *cel.Cache {
+	if c, ok := celCaches.Load(cf); ok {
+		return c.(*cel.Cache)
+	}
+	c, _ := celCaches.LoadOrStore(cf, cel.NewCache(4096, cf))
+	return c.(*cel.Cache)
+}
+
+// variantLock: structured.EnableAllocators is process-wide, so a run that
+// forces a variant excludes the runs (on other workers) that do not.
+var variantLock sync.RWMutex
+
 // runUpstream answers a case with upstream's allocator. The second value
 // is the allocator channel NewAllocator picked.
 func runUpstream(c *Case, timeout time.Duration) (Result, string) {
@@ -187,8 +205,13 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 		}
 	}()
 	if force != "" {
+		variantLock.Lock()
+		defer variantLock.Unlock()
 		structured.EnableAllocators(force)
 		defer structured.EnableAllocators()
+	} else {
+		variantLock.RLock()
+		defer variantLock.RUnlock()
 	}
 	res = Result{ID: c.ID}
 	fail := func(err error) (Result, string) {
@@ -215,7 +238,7 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 	f, cf := features(c)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	alloc, err := structured.NewAllocator(ctx, f, allocatedState(cl.claims, f.ConsumableCapacity), cl.classes, cl.slices, cel.NewCache(10, cf))
+	alloc, err := structured.NewAllocator(ctx, f, allocatedState(cl.claims, f.ConsumableCapacity), cl.classes, cl.slices, celCacheFor(cf))
 	if err != nil {
 		return fail(err)
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # dra serve over plain HTTP (curl): bad input of every kind gets a Status
 # error and leaves the server up and the data intact; bearer-token
-# authentication; durability: SIGKILL in the middle of a stream of creates,
+# authentication; /version; durability: SIGKILL in the middle of a stream of creates,
 # restart, and every create acknowledged before the kill is there, with
 # resourceVersions that never go backwards.
 dra=${1:-build/dra}
@@ -55,6 +55,11 @@ call "stale update conflicts" PUT $C/c1 application/json \
 call "discovery" GET /apis/resource.k8s.io/v1 "" "" 200 '"resourceclaims/status"'
 call "openapi" GET /openapi/v3/apis/resource.k8s.io/v1 "" "" 200 'x-kubernetes-group-version-kind'
 call "table" GET $C "" "" 200 '"items"'
+# /version and `dra version` tell the same build: 1.37, and the commit
+call "version" GET /version "" "" 200 '"minor":"37"'
+commit=$(sed -n 's/.*"gitCommit":"\([^"]*\)".*/\1/p' "$tmp/out")
+"$dra" --version | grep -q "^commit: ${commit:-unknown} " && ok || bad "dra --version and /version disagree on the commit ($commit)"
+printf '%s' "$commit" | grep -Eq '^([0-9a-f]{40})?$' && ok || bad "/version gitCommit is not a commit: $commit"
 kill -9 $server; wait $server 2>/dev/null
 
 # authentication

@@ -15,6 +15,7 @@ static const command commands[] = {
     {"schedule", cmd_schedule, "run the claim controller and the scheduler over a cluster dump"},
     {"cel", cmd_cel, "compile a CEL device selector, or evaluate it on ResourceSlice devices"},
     {"serve", cmd_serve, "serve the Kubernetes API for DRA (kubectl works against it)"},
+    {"version", cmd_version, "print dra's release, the Kubernetes level it implements and the build"},
 };
 
 static int usage(FILE *f) {
@@ -28,6 +29,7 @@ static int usage(FILE *f) {
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
+  if (!strcmp(argv[1], "--version")) return cmd_version(1, argv + 1);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "dra: unknown command \"%s\"\n", argv[1]);

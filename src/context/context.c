@@ -5,6 +5,7 @@
  * the sink a front end listens on. */
 #include "context/context.h"
 #include "store/meta.h"
+#include "util/build_info.h"
 #include "util/die.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-const char *dra_version(void) { return "0.1.0"; }
+const char *dra_version(void) { return dra_build.release; }
 
 const char *dra_status_name(dra_status st) {
   switch (st) {

@@ -1,5 +1,6 @@
 /* discovery.c: discovery JSON for discovery.h, built from resources.c. */
 #include "server/discovery.h"
+#include "util/build_info.h"
 #include "server/status.h"
 #include <stdlib.h>
 #include <string.h>
@@ -119,16 +120,17 @@ void srv_discovery(const route *r, http_response *resp) {
     v = resource_list(r->group, r->version);
     break;
   case ROUTE_VERSION:
+    /* version.Info, filled with what this build truly is (no Go). */
     v = json_object();
-    json_object_set_new(v, "major", json_string("1"));
-    json_object_set_new(v, "minor", json_string("37"));
-    json_object_set_new(v, "gitVersion", json_string("v1.37.0-dra"));
-    json_object_set_new(v, "gitCommit", json_string(""));
-    json_object_set_new(v, "gitTreeState", json_string("clean"));
-    json_object_set_new(v, "buildDate", json_string("2026-11-30T00:00:00Z"));
-    json_object_set_new(v, "goVersion", json_string("none (C17)"));
-    json_object_set_new(v, "compiler", json_string("gc"));
-    json_object_set_new(v, "platform", json_string("linux/amd64"));
+    json_object_set_new(v, "major", json_string(dra_build.kube_major));
+    json_object_set_new(v, "minor", json_string(dra_build.kube_minor));
+    json_object_set_new(v, "gitVersion", json_string(dra_build.git_version));
+    json_object_set_new(v, "gitCommit", json_string(dra_build.git_commit));
+    json_object_set_new(v, "gitTreeState", json_string(dra_build.tree_state));
+    json_object_set_new(v, "buildDate", json_string(dra_build.build_date));
+    json_object_set_new(v, "goVersion", json_string(""));
+    json_object_set_new(v, "compiler", json_string(dra_build.compiler));
+    json_object_set_new(v, "platform", json_string(dra_build.platform));
     break;
   case ROUTE_HEALTH:
     resp->status = 200;

@@ -2,6 +2,7 @@
  * (io.k8s.api.resource.v1.ResourceClaim); struct names are derived from the
  * C names of types.h (resource_claim -> ResourceClaim). */
 #include "server/openapi.h"
+#include "util/build_info.h"
 #include "server/openapi_v2_pb.h"
 #include "server/status.h"
 #include <ctype.h>
@@ -222,7 +223,7 @@ static void add_group_version(json_t *schemas, json_t *paths, bool v2, const cha
 static json_t *info_object(void) {
   json_t *info = json_object();
   json_object_set_new(info, "title", json_string("dra"));
-  json_object_set_new(info, "version", json_string("v1.37.0-dra"));
+  json_object_set_new(info, "version", json_string(dra_build.git_version));
   return info;
 }
 

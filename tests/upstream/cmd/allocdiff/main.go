@@ -37,7 +37,7 @@ var (
 	flagOut      = flag.String("out", "", "directory for minimized disagreements in the allocator vector format")
 	flagTimeout  = flag.Duration("timeout", 10*time.Second, "upstream's budget per case")
 	flagShow     = flag.Int("show", 3, "minimized cases printed per disagreement class (all are counted)")
-	flagVerbose  = flag.Bool("v", false, "print a line per 1000 cases")
+	flagVerbose  = flag.Bool("v", false, "print a line per 10,000 cases, and each new disagreement class")
 	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
 	flagWorkers  = flag.Int("j", runtime.GOMAXPROCS(0), "cases upstream answers at once")
 	flagProfile  = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
@@ -282,6 +282,9 @@ func diffMode() int {
 			dr = runDraOne(c)
 		}
 		n++
+		if *flagVerbose && n%10000 == 0 {
+			fmt.Fprintf(os.Stderr, "%d cases, %s\n", n, time.Since(start).Round(time.Second))
+		}
 		if dr.ID != c.ID && dr.Status != "crash" {
 			fmt.Fprintf(os.Stderr, "error: dra answered %s for case %s\n", dr.ID, c.ID)
 			return 2
@@ -314,9 +317,6 @@ func diffMode() int {
 		}
 		if *flagVerbose && classes[class] == 1 {
 			fmt.Fprintf(os.Stderr, "new class %q at case %s\n", class, c.ID)
-		}
-		if *flagVerbose && n%1000 == 0 {
-			fmt.Fprintf(os.Stderr, "%d cases\n", n)
 		}
 	}
 	p.close()

@@ -1,7 +1,7 @@
 #!/bin/sh
 # dra serve over plain HTTP (curl): bad input of every kind gets a Status
 # error and leaves the server up and the data intact; bearer-token
-# authentication; /version; durability: SIGKILL in the middle of a stream of creates,
+# authentication; /version; -v 3 request log; durability: SIGKILL in the middle of a stream of creates,
 # restart, and every create acknowledged before the kill is there, with
 # resourceVersions that never go backwards.
 dra=${1:-build/dra}
@@ -18,7 +18,7 @@ call() {
   if [ "$code" = "$want_code" ] && grep -qF -- "$want" "$tmp/out"; then ok; else bad "$name: HTTP $code (want $want_code): $(head -c 300 "$tmp/out")"; fi
 }
 auth=
-start
+start -v 3
 claim='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c1"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}'
 C=/apis/resource.k8s.io/v1/namespaces/default/resourceclaims
 call "create" POST $C application/json "$claim" 201 '"name":"c1"'
@@ -60,6 +60,12 @@ call "version" GET /version "" "" 200 '"minor":"37"'
 commit=$(sed -n 's/.*"gitCommit":"\([^"]*\)".*/\1/p' "$tmp/out")
 "$dra" --version | grep -q "^commit: ${commit:-unknown} " && ok || bad "dra --version and /version disagree on the commit ($commit)"
 printf '%s' "$commit" | grep -Eq '^([0-9a-f]{40})?$' && ok || bad "/version gitCommit is not a commit: $commit"
+# -v 3: kube-apiserver's line per request, with its normalized verb
+for want in 'verb="LIST" URI="/apis/resource.k8s.io/v1/namespaces/default/resourceclaims?limit=1"' \
+  'verb="POST" URI="/apis/resource.k8s.io/v1/namespaces/default/resourceclaims" latency=' \
+  'contentType="application/merge-patch+json" audit-ID="" srcIP="127.0.0.1:' ' resp=409' ' resp=413'; do
+  grep -F "httplog.c:" "$tmp/serve.log" | grep -qF -- "$want" && ok || bad "-v 3 log has no line with $want"
+done
 kill -9 $server; wait $server 2>/dev/null
 
 # authentication

@@ -1,21 +1,25 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
- * [--feature-gates ...]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--feature-gates ...] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "server/kubeconfig.h"
 #include "server/server.h"
+#include "util/log.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
+  const char *verbosity = "0";
   const cli_flag flags[] = {
+      {"v", 'v', CLI_FLAG_STRING, &verbosity},
       {"listen", 0, CLI_FLAG_STRING, &listen},
       {"data-dir", 0, CLI_FLAG_STRING, &data_dir},
       {"token-file", 0, CLI_FLAG_STRING, &token_file},
@@ -25,11 +29,21 @@ int cmd_serve(int argc, char **argv) {
   };
   cli_common opts;
   if (!cli_parse(argc, argv, "serve", &opts, flags)) return 2;
+  char *end;
+  long level = strtol(verbosity, &end, 10);
+  if (!*verbosity || *end || level < 0 || level > 100) {
+    fprintf(stderr, "error: invalid argument \"%s\" for \"-v, --v\" flag: strconv.ParseInt: parsing \"%s\": invalid syntax\n",
+            verbosity, verbosity);
+    cli_common_free(&opts);
+    return 2;
+  }
+  log_set_verbosity((int)level);
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
-         "                 [--tls-cert-file F --tls-private-key-file F] [--feature-gates ...]\n"
+         "                 [--tls-cert-file F --tls-private-key-file F] [--feature-gates ...] [-v N]\n"
          "Serves the Kubernetes API for DRA objects; writes <data-dir>/kubeconfig for kubectl.\n"
-         "Without --token-file it listens on loopback only.");
+         "Without --token-file it listens on loopback only. -v N logs as kube-apiserver's klog\n"
+         "levels do (3: a line per request).");
     cli_common_free(&opts);
     return 0;
   }

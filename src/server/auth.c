@@ -19,6 +19,7 @@
 #include "server/auth.h"
 #include "server/status.h"
 #include "util/die.h"
+#include "util/log.h"
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -152,8 +153,7 @@ srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
     }
     record_num++;
     if (!r.fields[0][0]) {
-      fprintf(stderr, "dra serve: warning: empty token has been found in token file '%s', record number '%d'\n", path,
-              record_num);
+      log_warning("empty token has been found in token file '%s', record number '%d'", path, record_num);
       continue;
     }
     unsigned char digest[DIGEST_LEN];
@@ -161,8 +161,7 @@ srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
     size_t i = 0;
     while (i < t->n && memcmp(t->entries[i].digest, digest, DIGEST_LEN)) i++;
     if (i < t->n) {
-      fprintf(stderr, "dra serve: warning: duplicate token has been found in token file '%s', record number '%d'\n",
-              path, record_num);
+      log_warning("duplicate token has been found in token file '%s', record number '%d'", path, record_num);
       free(t->entries[i].user);
     } else {
       t->entries = xrealloc(t->entries, (t->n + 1) * sizeof *t->entries);

@@ -7,6 +7,7 @@
 #include "server/status.h"
 #include "server/table.h"
 #include "util/die.h"
+#include "util/log.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,8 +202,8 @@ static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
   sb_puts(&w->pending, object);
   sb_puts(&w->pending, "}\n");
   if (w->limit && w->pending.len - w->sent > w->limit) {
-    fprintf(stderr, "dra serve: closing a watch of %s: the client is not reading (%zu bytes waiting)\n",
-            api_kind_info_of(w->kind)->name, w->pending.len - w->sent);
+    log_warning("closing a watch of %s: the client is not reading (%zu bytes waiting)", api_kind_info_of(w->kind)->name,
+                w->pending.len - w->sent);
     drop_unsent(w);
   }
   pthread_mutex_unlock(&w->lock);

@@ -7,6 +7,7 @@
 #include "server/server_internal.h"
 #include "server/auth.h"
 #include "server/discovery.h"
+#include "server/httplog.h"
 #include "server/namespaces.h"
 #include "server/openapi.h"
 #include "server/route.h"
@@ -14,6 +15,7 @@
 #include "server/streams.h"
 #include "store/sqlite.h"
 #include "util/die.h"
+#include "util/log.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -42,11 +44,18 @@
 /* File descriptors kept for the store, logs and the daemon's own. */
 #define SRV_RESERVED_FDS 64
 
+/* One request on a connection, from its URI (on_uri) to its end
+ * (on_completed). */
 typedef struct conn_state {
+  struct timespec start; /* when the request line arrived (httplog latency) */
+  char *uri;             /* as sent, path and query; only when -v >= 3 */
+  char method[16];       /* the request's method, from on_request */
+  bool headers_seen;     /* on_request has seen the headers */
   strbuf body;
   bool too_large;
   const char *user;   /* the authenticated user, NULL without --token-file */
   bool refused;       /* answered before the body was read (401, 403) */
+  int status;         /* the answer's status code */
 } conn_state;
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
@@ -63,8 +72,9 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   }
 }
 
-static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, http_response *resp) {
+static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, conn_state *st, http_response *resp) {
   struct MHD_Response *r;
+  st->status = resp->status;
   if (resp->stream) {
     r = stream_hub_response(s->streams, c, resp->stream);
     resp->stream = NULL; /* the transport closes it */
@@ -118,7 +128,7 @@ static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, con
   }
   if (warning) sb_printf(&resp.warnings, "%s\n", warning);
   st->refused = true;
-  enum MHD_Result ret = send_response(s, c, &resp);
+  enum MHD_Result ret = send_response(s, c, st, &resp);
   http_response_free(&resp);
   return ret;
 }
@@ -127,10 +137,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   (void)version;
   dra_server *s = cls;
-  conn_state *st = *con_cls;
-  if (!st) {
-    st = xcalloc(1, sizeof *st);
-    *con_cls = st;
+  conn_state *st = *con_cls; /* made by on_uri */
+  if (!st->headers_seen) {
+    st->headers_seen = true;
+    snprintf(st->method, sizeof st->method, "%s", method);
     /* headers are in: serving it is bounded like reading them */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
     /* authentication and authorization come before the body is read */
@@ -158,9 +168,52 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     srv_handle(s, &req, &resp);
     http_free_query(req.query, req.n_query);
   }
-  enum MHD_Result ret = send_response(s, c, &resp);
+  enum MHD_Result ret = send_response(s, c, st, &resp);
   http_response_free(&resp);
   return ret;
+}
+
+/* MHD_OPTION_URI_LOG_CALLBACK: the first word of every request, with the
+ * URI exactly as sent; what it returns is the request's *con_cls. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c) {
+  (void)cls, (void)c;
+  conn_state *st = xcalloc(1, sizeof *st);
+  clock_gettime(CLOCK_MONOTONIC, &st->start);
+  if (log_enabled(3)) st->uri = xstrdup(uri);
+  return st;
+}
+
+/* kube-apiserver's request line (httplog.h), once the request is over. */
+static void log_request(struct MHD_Connection *c, const conn_state *st) {
+  const char *q = strchr(st->uri, '?');
+  char *path = xstrndup(st->uri, q ? (size_t)(q - st->uri) : strlen(st->uri));
+  route r;
+  bool resource = route_parse(path, &r) == ROUTE_RESOURCE;
+  free(path);
+  const char *watch = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "watch");
+  char src[INET_ADDRSTRLEN + 8] = "";
+  const union MHD_ConnectionInfo *peer = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (peer && peer->client_addr && peer->client_addr->sa_family == AF_INET) {
+    const struct sockaddr_in *in = (const struct sockaddr_in *)peer->client_addr;
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
+    snprintf(src, sizeof src, "%s:%u", ip, ntohs(in->sin_port));
+  }
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  srv_request_log l = {
+      .method = st->method,
+      .uri = st->uri,
+      .named = resource && r.name[0],
+      .watch = watch && (!strcmp(watch, "true") || !strcmp(watch, "1")),
+      .resource = resource,
+      .user_agent = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "User-Agent"),
+      .content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"),
+      .src = src,
+      .status = st->status,
+      .latency_ns = (now.tv_sec - st->start.tv_sec) * 1000000000LL + (now.tv_nsec - st->start.tv_nsec),
+  };
+  srv_httplog(&l);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
@@ -170,7 +223,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->idle_timeout);
   conn_state *st = *con_cls;
   if (!st) return;
+  if (st->uri && st->headers_seen) log_request(c, st);
   sb_free(&st->body);
+  free(st->uri);
   free(st);
   *con_cls = NULL;
 }
@@ -182,7 +237,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
   char msg[512];
   vsnprintf(msg, sizeof msg, fmt, ap);
   if (strstr(msg, "application error generating response")) return;
-  fprintf(stderr, "dra serve: libmicrohttpd: %s", msg);
+  log_warning("libmicrohttpd: %s", msg);
 }
 
 static bool parse_listen(const char *listen, struct sockaddr_in *addr, strbuf *err) {
@@ -329,6 +384,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   struct MHD_OptionItem options[] = {
       {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL}, /* first, to get every message */
       {MHD_OPTION_SOCK_ADDR, 0, &addr},
+      {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, s},
       {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s},
       {MHD_OPTION_THREAD_POOL_SIZE, SRV_POLL_THREADS, NULL},
       {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->header_timeout, NULL},

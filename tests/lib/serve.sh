@@ -14,7 +14,21 @@ skip_without() { # command, test name
 }
 tmp=$(mktemp -d)
 server=
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
+# At the end the server is stopped (SIGTERM: a clean exit, so a sanitizer
+# build reports its leaks) and a sanitizer's report in its log fails the
+# test.
+finish() {
+  status=$?
+  kill $server 2>/dev/null; wait $server 2>/dev/null
+  if grep -qE '^(==[0-9]+==ERROR: |SUMMARY: [A-Za-z]+Sanitizer|.*runtime error: )' "$tmp"/*.log 2>/dev/null; then
+    grep -hE -A30 '==ERROR: |runtime error: ' "$tmp"/*.log | head -60
+    echo "FAIL the server's log has a sanitizer report"
+    status=1
+  fi
+  rm -rf "$tmp"
+  exit $status
+}
+trap finish EXIT
 serve() { # data dir, flags...: the log goes to $tmp/serve.log
   dir=$1; shift
   rm -f "$dir/kubeconfig" # a restart on the same directory must not read the old port

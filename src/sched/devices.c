@@ -398,7 +398,9 @@ sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_c
   alloc_index *ix = index_for(l, nd->metadata.name);
   alloc_outcome res = {0};
   alloc_limits lim = {0};
-  switch (alloc_run(ix, nd, claims, n, &lim, a, &res)) {
+  alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
+  sched_metrics_allocation(&l->metrics, st, res.steps, res.seconds);
+  switch (st) {
   case ALLOC_OK:
     *out = res.allocations;
     return SCHED_FIT;

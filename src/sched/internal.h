@@ -69,6 +69,7 @@ struct sched_loop {
   struct resource_claim_spec *specs[SCHED_MAX_SPECS];
   size_t n_specs;
   arena *spec_arena;
+  sched_metrics metrics; /* for /metrics (metrics.h) */
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */

@@ -375,6 +375,7 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt) {
   l->nodes_dirty = true;
   l->devices = sched_devices_new();
   l->spec_arena = arena_new();
+  sched_metrics_init(&l->metrics);
   /* objects already stored: replay them as additions, in kind order */
   for (int k = 0; k < KIND_COUNT; k++) {
     store_list lst = {0};
@@ -394,6 +395,8 @@ void sched_loop_set_now(sched_loop *l, int64_t now) {
   l->opt.now = now;
   meta_format_time(now, l->now_text);
 }
+
+sched_metrics *sched_loop_metrics(sched_loop *l) { return &l->metrics; }
 
 size_t sched_loop_run(sched_loop *l) { return sched_loop_run_some(l, SIZE_MAX); }
 
@@ -465,5 +468,6 @@ void sched_loop_free(sched_loop *l) {
   strmap_free(&l->counted, free_counted);
   sched_devices_free(l->devices);
   arena_free(l->spec_arena);
+  sched_metrics_free(&l->metrics);
   free(l);
 }

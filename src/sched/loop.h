@@ -26,6 +26,7 @@
 #ifndef DRA_SCHED_LOOP_H
 #define DRA_SCHED_LOOP_H
 #include "api/gates.h"
+#include "sched/metrics.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include <stdbool.h>
@@ -55,6 +56,8 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps);
 /* With opt.explain: "<ns>/<pod>" explanation text of each pod left pending,
  * in queue order, appended to out. */
 void sched_loop_explain(sched_loop *l, strbuf *out);
+/* What the loop counted (metrics.h); read it under its lock. */
+sched_metrics *sched_loop_metrics(sched_loop *l);
 void sched_loop_free(sched_loop *l);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define REASON_NOT_AVAILABLE "resourceclaim not available on the node"
 #define REASON_CANNOT_ALLOCATE "cannot allocate all claims"
@@ -277,6 +278,12 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
   }
 }
 
+static void count_attempt(sched_loop *l, sched_attempt_result r, const struct timespec *start) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  sched_metrics_attempt(&l->metrics, r, (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
+}
+
 void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
@@ -288,11 +295,16 @@ void sched_schedule_one(sched_loop *l, const char *key) {
     store_obj_unref(po);
     return;
   }
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   sched_cycle cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new()};
   cands cs = {0};
   char *msg = NULL, *explain = NULL;
   const char *reason = "Unschedulable";
+  bool attempted = false;
+  /* a pod whose claims are missing waits before any attempt (PreEnqueue) */
   if (!resolve_claims(&cy, &msg)) goto park;
+  attempted = true;
   sched_extended_needs(l, p, &cy.ext);
   sched_pod_requests(p, &cy.requests);
   size_t n_nodes;
@@ -329,11 +341,15 @@ void sched_schedule_one(sched_loop *l, const char *key) {
       if (cs.v[i].score > cs.v[best].score) best = i;
     msg = sched_reserve_and_bind(&cy, &cs.v[best], &reason);
     if (!msg) {
+      count_attempt(l, SCHED_SCHEDULED, &start);
       cycle_free(&cy, &cs);
       return;
     }
   }
 park:
+  /* a pod waiting for binding conditions is not through its attempt yet */
+  if (attempted && !strcmp(reason, "Unschedulable")) count_attempt(l, SCHED_UNSCHEDULABLE, &start);
+  else if (attempted && !strcmp(reason, "SchedulerError")) count_attempt(l, SCHED_ERROR, &start);
   /* parked first, so the condition update below does not wake it */
   sched_park(l, po, explain);
   sched_set_pod_scheduled(l, ns, p->metadata.name, false, reason, msg);

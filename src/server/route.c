@@ -64,6 +64,7 @@ route_type route_parse(const char *path, route *r) {
   int n = split(path, seg);
   if (n < 0) return r->type = ROUTE_NOT_FOUND;
   if (n == 1 && !strcmp(seg[0], "version")) return r->type = ROUTE_VERSION;
+  if (n == 1 && !strcmp(seg[0], "metrics")) return r->type = ROUTE_METRICS;
   if (n >= 1 && (!strcmp(seg[0], "healthz") || !strcmp(seg[0], "readyz") || !strcmp(seg[0], "livez")))
     return r->type = ROUTE_HEALTH;
   if (n == 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v2")) return r->type = ROUTE_OPENAPI_V2;

@@ -48,7 +48,7 @@
  * (on_completed). */
 typedef struct conn_state {
   struct timespec start; /* when the request line arrived (httplog latency) */
-  char *uri;             /* as sent, path and query; only when -v >= 3 */
+  char *uri;             /* as sent, path and query */
   char method[16];       /* the request's method, from on_request */
   bool headers_seen;     /* on_request has seen the headers */
   strbuf body;
@@ -65,6 +65,11 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_OPENAPI_ROOT:
   case ROUTE_OPENAPI_GV: srv_openapi(&r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
+  case ROUTE_METRICS:
+    resp->status = 200;
+    resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    srv_metrics_render(&s->metrics, s->loop_started ? s->loop : NULL, &resp->body);
+    return;
   case ROUTE_NOT_FOUND:
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
@@ -179,12 +184,13 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c) {
   (void)cls, (void)c;
   conn_state *st = xcalloc(1, sizeof *st);
   clock_gettime(CLOCK_MONOTONIC, &st->start);
-  if (log_enabled(3)) st->uri = xstrdup(uri);
+  st->uri = xstrdup(uri);
   return st;
 }
 
-/* kube-apiserver's request line (httplog.h), once the request is over. */
-static void log_request(struct MHD_Connection *c, const conn_state *st) {
+/* A request that is over: counted for /metrics and, at -v 3, logged as
+ * kube-apiserver logs it (httplog.h). */
+static void request_done(dra_server *s, struct MHD_Connection *c, const conn_state *st) {
   const char *q = strchr(st->uri, '?');
   char *path = xstrndup(st->uri, q ? (size_t)(q - st->uri) : strlen(st->uri));
   route r;
@@ -213,6 +219,8 @@ static void log_request(struct MHD_Connection *c, const conn_state *st) {
       .status = st->status,
       .latency_ns = (now.tv_sec - st->start.tv_sec) * 1000000000LL + (now.tv_nsec - st->start.tv_nsec),
   };
+  const char *dry_run = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "dryRun");
+  srv_metrics_observe(&s->metrics, &l, &r, dry_run && *dry_run);
   srv_httplog(&l);
 }
 
@@ -223,7 +231,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->idle_timeout);
   conn_state *st = *con_cls;
   if (!st) return;
-  if (st->uri && st->headers_seen) log_request(c, st);
+  if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
   free(st->uri);
   free(st);
@@ -339,6 +347,7 @@ static unsigned max_connections(void) {
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
+  srv_metrics_init(&s->metrics);
   /* a file size limit makes writes fail (EFBIG), which the store survives,
    * instead of killing the process */
   signal(SIGXFSZ, SIG_IGN);
@@ -432,5 +441,6 @@ void srv_stop(dra_server *s) {
   srv_tokens_free(s->tokens);
   free(s->tls_cert);
   free(s->tls_key);
+  srv_metrics_free(&s->metrics);
   free(s);
 }

@@ -9,6 +9,7 @@
 #include "sched/loop.h"
 #include "server/events.h"
 #include "server/gc.h"
+#include "server/metrics.h"
 #include "store/store.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -34,6 +35,7 @@ struct dra_server {
   uint64_t loop_watch;
   event_recorder *events;
   garbage_collector *gc;
+  srv_metrics metrics; /* /metrics: requests served (metrics.h) */
 };
 
 /* Serves one ROUTE_RESOURCE request (handlers.c). */

@@ -82,6 +82,11 @@ void strmap_each(const strmap *m, void (*fn)(void *ctx, void *value), void *ctx)
     for (strmap_node *node = m->buckets[i]; node; node = node->next) fn(ctx, node->value);
 }
 
+void strmap_each_entry(const strmap *m, void (*fn)(void *ctx, const char *key, void *value), void *ctx) {
+  for (size_t i = 0; i < m->n_buckets; i++)
+    for (strmap_node *node = m->buckets[i]; node; node = node->next) fn(ctx, node->key, node->value);
+}
+
 void strmap_free(strmap *m, void (*free_value)(void *value)) {
   for (size_t i = 0; i < m->n_buckets; i++) {
     strmap_node *node = m->buckets[i];

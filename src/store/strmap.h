@@ -18,6 +18,8 @@ void *strmap_put(strmap *m, const char *key, void *value);
 void *strmap_remove(strmap *m, const char *key);
 /* Calls fn on every value, in no particular order (callers sort). */
 void strmap_each(const strmap *m, void (*fn)(void *ctx, void *value), void *ctx);
+/* The same with each value's key (owned by the map). */
+void strmap_each_entry(const strmap *m, void (*fn)(void *ctx, const char *key, void *value), void *ctx);
 /* Frees the map; free_value (may be NULL) is called on every value. */
 void strmap_free(strmap *m, void (*free_value)(void *value));
 

@@ -119,6 +119,7 @@ static void histogram_series(strbuf *out, const char *name, const char *const *n
   sb_printf(out, "%s_count", name);
   labels(out, names, n, joined, NULL);
   sb_printf(out, " %llu\n", (unsigned long long)h->count);
+  sb_free(&le);
 }
 
 typedef struct entry {

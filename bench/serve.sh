@@ -7,7 +7,7 @@
 set -e
 build=${1:-build}; pods=${2:-5000}; nodes=${3:-500}; conns=${4:-16}
 tmp=$(mktemp -d)
-"$build/dra" serve --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/log" 2>&1 &
+"$build/dra" serve --insecure-http --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
 for i in $(seq 100); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.05; done

@@ -14,7 +14,7 @@ server=
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
 start() { # command prefix...
   rm -rf "$tmp/data"
-  "$@" "$build/dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/data" >"$tmp/log" 2>&1 &
+  "$@" "$build/dra" serve --insecure-http --listen 127.0.0.1:0 --data-dir "$tmp/data" >"$tmp/log" 2>&1 &
   server=$!
   for i in $(seq 600); do [ -s "$tmp/data/kubeconfig" ] && break; sleep 0.05; done
   addr=$(sed -n 's|.*server: http://||p' "$tmp/data/kubeconfig")

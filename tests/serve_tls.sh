@@ -1,7 +1,7 @@
 #!/bin/sh
 # dra serve over HTTPS: a self-signed certificate made with the openssl CLI,
 # a --token-file; curl (-k) and kubectl (the generated kubeconfig has
-# insecure-skip-tls-verify and the first token) get answers over TLS, a
+# insecure-skip-tls-verify and the admin certificate) get answers over TLS, a
 # missing token gets a 403 (anonymous), a wrong one a 401 Status, plain HTTP to the TLS port gets
 # no API answer, and the certificate the server presents is the one given.
 dra=${1:-build/dra}
@@ -11,7 +11,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=dra-test" \
   -addext "subjectAltName=IP:127.0.0.1" -keyout "$tmp/key.pem" -out "$tmp/cert.pem" >/dev/null 2>&1 || {
   echo "FAIL openssl could not make a certificate"; exit 1; }
 printf 'sekret-token,alice,1001,"system:masters"\n' >"$tmp/tokens"
-serve "$tmp/data" --token-file "$tmp/tokens" --tls-cert-file "$tmp/cert.pem" --tls-private-key-file "$tmp/key.pem"
+serve_https "$tmp/data" --token-file "$tmp/tokens" --tls-cert-file "$tmp/cert.pem" --tls-private-key-file "$tmp/key.pem"
 grep -q "without TLS support" "$tmp/serve.log" && skip serve_tls "$(cat "$tmp/serve.log")"
 # The body of one curl call, then a line code=<HTTP status>.
 get() { # path, curl flags...
@@ -19,8 +19,8 @@ get() { # path, curl flags...
   curl -k -s -w '\ncode=%{http_code}\n' "$@" "$url$path"
 }
 check "https url" "https://127.0.0.1:" echo "$url"
-check "token in kubeconfig" "token: sekret-token" cat "$tmp/data/kubeconfig"
-check "insecure-skip-tls-verify" "insecure-skip-tls-verify: true" cat "$tmp/data/kubeconfig"
+check "admin certificate in kubeconfig" "client-certificate-data: " cat "$tmp/data/kubeconfig"
+check "insecure-skip-tls-verify (the given certificate's CA is unknown)" "insecure-skip-tls-verify: true" cat "$tmp/data/kubeconfig"
 check "curl with token" '"kind":"APIGroupList"' get /apis -H "Authorization: Bearer sekret-token"
 check "curl create" 'code=201' get /apis/resource.k8s.io/v1/deviceclasses -H "Authorization: Bearer sekret-token" \
   -H "Content-Type: application/json" -X POST \
@@ -49,7 +49,8 @@ if command -v kubectl >/dev/null 2>&1; then
   export KUBECONFIG="$tmp/data/kubeconfig"
   check "kubectl get" "over-tls" kubectl get deviceclasses
   check "kubectl apply" "created" kubectl apply -f examples/10-device-classes.yaml
-  check "kubectl wrong token" "Unauthorized" kubectl --token wrong get deviceclasses
+  check "kubectl wrong token" "Unauthorized" kubectl --kubeconfig /dev/null --server "$url" --insecure-skip-tls-verify \
+    --token wrong get deviceclasses
 else
   echo "serve_tls: kubectl not found: 3 kubectl checks skipped"
   skipped=3

@@ -1,9 +1,10 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
- * [--feature-gates ...] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--client-ca-file F] [--insecure-http] [--feature-gates ...] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "server/kubeconfig.h"
+#include "server/pki.h"
 #include "server/server.h"
 #include "util/log.h"
 #include <errno.h>
@@ -17,7 +18,8 @@
 
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
-  const char *verbosity = "0";
+  const char *client_ca = NULL, *verbosity = "0";
+  bool insecure_http = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
       {"listen", 0, CLI_FLAG_STRING, &listen},
@@ -25,6 +27,8 @@ int cmd_serve(int argc, char **argv) {
       {"token-file", 0, CLI_FLAG_STRING, &token_file},
       {"tls-cert-file", 0, CLI_FLAG_STRING, &cert},
       {"tls-private-key-file", 0, CLI_FLAG_STRING, &key},
+      {"client-ca-file", 0, CLI_FLAG_STRING, &client_ca},
+      {"insecure-http", 0, CLI_FLAG_BOOL, &insecure_http},
       {0},
   };
   cli_common opts;
@@ -40,10 +44,14 @@ int cmd_serve(int argc, char **argv) {
   log_set_verbosity((int)level);
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
-         "                 [--tls-cert-file F --tls-private-key-file F] [--feature-gates ...] [-v N]\n"
-         "Serves the Kubernetes API for DRA objects; writes <data-dir>/kubeconfig for kubectl.\n"
-         "Without --token-file it listens on loopback only. -v N logs as kube-apiserver's klog\n"
-         "levels do (3: a line per request).");
+         "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
+         "                 [--insecure-http] [--feature-gates ...] [-v N]\n"
+         "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
+         "On first start it makes a CA, a serving certificate and an admin client certificate\n"
+         "(system:masters) in <data-dir>/pki, which the kubeconfig embeds. Clients authenticate with a\n"
+         "certificate of that CA (or of --client-ca-file) or a --token-file token; others are\n"
+         "system:anonymous. --insecure-http serves plain HTTP on loopback, without authentication\n"
+         "unless --token-file. -v N logs as kube-apiserver's klog levels do (3: a line per request).");
     cli_common_free(&opts);
     return 0;
   }
@@ -60,8 +68,14 @@ int cmd_serve(int argc, char **argv) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
-  srv_options so = {.listen = listen, .data_dir = data_dir, .token_file = token_file, .tls_cert_file = cert,
-                    .tls_key_file = key, .gates = opts.gates};
+  srv_options so = {.listen = listen,
+                    .data_dir = data_dir,
+                    .token_file = token_file,
+                    .insecure_http = insecure_http,
+                    .tls_cert_file = cert,
+                    .tls_key_file = key,
+                    .client_ca_file = client_ca,
+                    .gates = opts.gates};
   strbuf err = STRBUF_INIT;
   dra_server *srv = srv_start(&so, &err);
   cli_common_free(&opts);
@@ -75,11 +89,18 @@ int cmd_serve(int argc, char **argv) {
   const char *colon = strrchr(listen, ':');
   snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
   char url[128];
-  snprintf(url, sizeof url, "%s://%s:%u", cert ? "https" : "http", host, srv_port(srv));
-  if (!kubeconfig_write(data_dir, url, cert != NULL, srv_first_token(srv)))
+  snprintf(url, sizeof url, "%s://%s:%u", srv_tls(srv) ? "https" : "http", host, srv_port(srv));
+  const srv_pki *pki = srv_pki_of(srv);
+  kubeconfig_creds creds = {.tls = srv_tls(srv), .token = srv_first_token(srv)};
+  if (pki) {
+    creds.ca_cert = cert ? NULL : pki->ca_cert; /* a given serving certificate: its CA is unknown */
+    creds.client_cert = pki->admin_cert;
+    creds.client_key = pki->admin_key;
+  }
+  if (!kubeconfig_write(data_dir, url, &creds))
     fprintf(stderr, "warning: cannot write %s/kubeconfig: %s\n", data_dir, strerror(errno));
   printf("dra serve: listening on %s\n", url);
-  if (!token_file) printf("dra serve: no --token-file: no authentication, loopback only\n");
+  if (insecure_http && !token_file) printf("dra serve: --insecure-http without --token-file: no authentication, loopback only\n");
   printf("dra serve: kubeconfig written to %s/kubeconfig (kubectl --kubeconfig %s/kubeconfig get resourceclaims)\n",
          data_dir, data_dir);
   fflush(stdout);

@@ -13,6 +13,7 @@
 #include "server/route.h"
 #include "server/status.h"
 #include "server/streams.h"
+#include "server/x509.h"
 #include "store/sqlite.h"
 #include "util/die.h"
 #include "util/log.h"
@@ -53,7 +54,8 @@ typedef struct conn_state {
   bool headers_seen;     /* on_request has seen the headers */
   strbuf body;
   bool too_large;
-  const char *user;   /* the authenticated user, NULL without --token-file */
+  const char *user;   /* the authenticated user, NULL without authentication */
+  char *cert_user;    /* the user of a client certificate (user points here) */
   bool refused;       /* answered before the body was read (401, 403) */
   int status;         /* the answer's status code */
 } conn_state;
@@ -109,15 +111,23 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
-/* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (401
- * on bad credentials), then authorization (403 for system:anonymous outside
- * the public paths), both on the headers alone. MHD_NO only when the
- * answer cannot be queued. */
+/* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (a
+ * client certificate, then a bearer token; 401 on bad credentials), then
+ * authorization (403 for system:anonymous outside the public paths), both
+ * on the headers alone. MHD_NO only when the answer cannot be queued. */
 static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, const char *url, const char *method,
                                     conn_state *st) {
   const char *warning = NULL;
-  auth_outcome a =
-      srv_authenticate(s->tokens, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &st->user, &warning);
+  auth_outcome a = AUTH_ANONYMOUS;
+  const union MHD_ConnectionInfo *tls = s->tls_cert ? MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION) : NULL;
+  switch (srv_x509_user(tls ? tls->tls_session : NULL, &st->cert_user)) {
+  case X509_USER: st->user = st->cert_user; return MHD_YES;
+  case X509_INVALID: a = AUTH_INVALID; break;
+  case X509_NO_CERT:
+    a = srv_authenticate(s->tokens, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &st->user,
+                         &warning);
+    break;
+  }
   if (a == AUTH_USER) return MHD_YES;
   http_response resp = {0};
   if (a == AUTH_INVALID) {
@@ -149,7 +159,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     /* headers are in: serving it is bounded like reading them */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
     /* authentication and authorization come before the body is read */
-    return s->tokens ? check_access(s, c, url, method, st) : MHD_YES;
+    return s->authn ? check_access(s, c, url, method, st) : MHD_YES;
   }
   if (st->refused) {
     *upload_size = 0; /* the answer is queued; the body is not looked at */
@@ -233,6 +243,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
   if (!st) return;
   if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
+  free(st->cert_user);
   free(st->uri);
   free(st);
   *con_cls = NULL;
@@ -344,6 +355,48 @@ static unsigned max_connections(void) {
   return n > 2 * SRV_RESERVED_FDS ? (unsigned)(n - SRV_RESERVED_FDS) : (unsigned)(n / 2);
 }
 
+/* HTTPS: the serving certificate (given, or made with the CA of pki.h)
+ * and the CAs that client certificates must chain to. */
+static bool start_tls(dra_server *s, const srv_options *opts, const struct sockaddr_in *addr, strbuf *err) {
+  if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+    sb_puts(err, "this libmicrohttpd was built without TLS support: cannot serve HTTPS (--insecure-http serves "
+                 "plain HTTP on loopback)");
+    return false;
+  }
+  if (!opts->tls_cert_file != !opts->tls_key_file) {
+    sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
+    return false;
+  }
+  char ip[INET_ADDRSTRLEN];
+  inet_ntop(AF_INET, &addr->sin_addr, ip, sizeof ip);
+  if (!srv_pki_ensure(opts->data_dir, ip, &s->pki, err)) return false;
+  if (opts->tls_cert_file) {
+    s->tls_cert = sb_read_file(opts->tls_cert_file, NULL);
+    s->tls_key = sb_read_file(opts->tls_key_file, NULL);
+    if (!s->tls_cert || !s->tls_key) {
+      sb_printf(err, "cannot read the TLS certificate or key: %s", strerror(errno));
+      return false;
+    }
+  } else {
+    s->tls_cert = xstrdup(s->pki.serving_cert);
+    s->tls_key = xstrdup(s->pki.serving_key);
+  }
+  strbuf trust = STRBUF_INIT;
+  sb_puts(&trust, s->pki.ca_cert);
+  if (opts->client_ca_file) {
+    char *extra = sb_read_file(opts->client_ca_file, NULL);
+    if (!extra) {
+      sb_printf(err, "cannot read --client-ca-file %s: %s", opts->client_ca_file, strerror(errno));
+      sb_free(&trust);
+      return false;
+    }
+    sb_printf(&trust, "\n%s", extra);
+    free(extra);
+  }
+  s->client_trust = sb_detach(&trust);
+  return true;
+}
+
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
@@ -360,32 +413,22 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
-  if (opts->token_file) {
-    if (!(s->tokens = srv_tokens_load(opts->token_file, err))) goto fail;
-  } else if (ntohl(addr.sin_addr.s_addr) >> 24 != 127) {
-    sb_printf(err, "refusing to listen on %s without --token-file: without authentication dra serve only listens on loopback",
-              opts->listen);
+  if (opts->token_file && !(s->tokens = srv_tokens_load(opts->token_file, err))) goto fail;
+  bool loopback = ntohl(addr.sin_addr.s_addr) >> 24 == 127;
+  if (opts->insecure_http && (opts->tls_cert_file || opts->tls_key_file || opts->client_ca_file)) {
+    sb_puts(err, "--insecure-http serves plain HTTP: it does not go with --tls-cert-file, --tls-private-key-file "
+                 "or --client-ca-file");
+    goto fail;
+  }
+  if (opts->insecure_http && !loopback) {
+    sb_printf(err, "refusing to listen on %s with --insecure-http: plain HTTP is for loopback only", opts->listen);
     goto fail;
   }
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
   flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
-  if (opts->tls_cert_file || opts->tls_key_file) {
-    if (!opts->tls_cert_file || !opts->tls_key_file) {
-      sb_puts(err, "--tls-cert-file and --tls-private-key-file go together");
-      goto fail;
-    }
-    s->tls_cert = sb_read_file(opts->tls_cert_file, NULL);
-    s->tls_key = sb_read_file(opts->tls_key_file, NULL);
-    if (!s->tls_cert || !s->tls_key) {
-      sb_printf(err, "cannot read the TLS certificate or key: %s", strerror(errno));
-      goto fail;
-    }
-    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-      sb_puts(err, "this libmicrohttpd was built without TLS support: cannot serve HTTPS");
-      goto fail;
-    }
-    flags |= MHD_USE_TLS;
-  }
+  if (!opts->insecure_http && !start_tls(s, opts, &addr, err)) goto fail;
+  if (s->tls_cert) flags |= MHD_USE_TLS;
+  s->authn = s->tls_cert || s->tokens;
   s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
   s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
   unsigned limit = opts->max_connections ? opts->max_connections : max_connections();
@@ -400,6 +443,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
       {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limit, NULL},
       {s->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, s->tls_cert},
       {s->tls_cert ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, s->tls_key},
+      {s->tls_cert ? MHD_OPTION_HTTPS_MEM_TRUST : MHD_OPTION_END, 0, s->client_trust},
       {MHD_OPTION_END, 0, NULL},
   };
   s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
@@ -418,6 +462,10 @@ fail:
 unsigned srv_port(const dra_server *s) { return s->port; }
 
 const char *srv_first_token(const dra_server *s) { return srv_tokens_first(s->tokens); }
+
+bool srv_tls(const dra_server *s) { return s->tls_cert != NULL; }
+
+const srv_pki *srv_pki_of(const dra_server *s) { return s->pki.ca_cert ? &s->pki : NULL; }
 
 void srv_stop(dra_server *s) {
   if (!s) return;
@@ -441,6 +489,8 @@ void srv_stop(dra_server *s) {
   srv_tokens_free(s->tokens);
   free(s->tls_cert);
   free(s->tls_key);
+  free(s->client_trust);
+  srv_pki_free(&s->pki);
   srv_metrics_free(&s->metrics);
   free(s);
 }

@@ -12,7 +12,12 @@ typedef struct srv_options {
   const char *listen;   /* "127.0.0.1:6443" */
   const char *data_dir; /* "./dra-data" */
   const char *token_file;
+  /* HTTPS unless insecure_http (plain HTTP, loopback only). Without a
+   * serving certificate the one of pki.h is used. Client certificates are
+   * trusted when signed by the pki CA or one in client_ca_file. */
+  bool insecure_http;
   const char *tls_cert_file, *tls_key_file;
+  const char *client_ca_file;
   feature_gates gates;
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds
    * a connection may stay silent while a request is read or served (32), or
@@ -29,6 +34,11 @@ dra_server *srv_start(const srv_options *opts, strbuf *err);
 unsigned srv_port(const dra_server *s);
 /* The first token of the token file (for the kubeconfig), or NULL. */
 const char *srv_first_token(const dra_server *s);
+/* Whether it serves HTTPS. */
+bool srv_tls(const dra_server *s);
+/* With HTTPS, the certificates it made (pki.h): the CA and the admin
+ * client certificate the kubeconfig embeds. NULL with --insecure-http. */
+const struct srv_pki *srv_pki_of(const dra_server *s);
 void srv_stop(dra_server *s);
 /* Transport-free dispatch of one request (used by the MHD glue and tests). */
 void srv_handle(dra_server *s, const http_request *req, http_response *resp);

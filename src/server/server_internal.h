@@ -10,6 +10,7 @@
 #include "server/events.h"
 #include "server/gc.h"
 #include "server/metrics.h"
+#include "server/pki.h"
 #include "store/store.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -21,7 +22,10 @@ struct dra_server {
   unsigned port;
   unsigned header_timeout, idle_timeout; /* seconds, see server.c */
   struct stream_hub *streams;            /* watch connections (streams.c) */
-  char *tls_cert, *tls_key; /* file contents */
+  char *tls_cert, *tls_key; /* PEM: the serving certificate and key */
+  char *client_trust;        /* PEM: the CAs client certificates are checked against */
+  srv_pki pki;               /* HTTPS: the certificates made at start (pki.h) */
+  bool authn;                /* requests are authenticated (HTTPS or a token file) */
   store *st;
   atomic_bool stopping; /* wakes watch streams and the control loop */
   /* The control loop runs on its own thread. loop_lock (recursive) is also

@@ -2,7 +2,8 @@
 # root after setting dra: skipping when a tool is missing (exit 77, which
 # CTest reports as skipped, not passed), a temporary directory cleaned up
 # with the server, starting dra serve on a free port (setting server and
-# url), and the check/summary helpers.
+# url; `serve` over plain HTTP, `serve_https` as dra serve starts by
+# default), and the check/summary helpers.
 skip() { # test name, why: the whole test is skipped
   echo "$1: skipped: $2"
   echo "0 passed, 0 failed, 1 skipped"
@@ -29,7 +30,11 @@ finish() {
   exit $status
 }
 trap finish EXIT
-serve() { # data dir, flags...: the log goes to $tmp/serve.log
+serve() { # data dir, flags...: plain HTTP on loopback; the log goes to $tmp/serve.log
+  dir=$1; shift
+  serve_https "$dir" --insecure-http "$@"
+}
+serve_https() { # data dir, flags...: dra serve as it starts by default (HTTPS)
   dir=$1; shift
   rm -f "$dir/kubeconfig" # a restart on the same directory must not read the old port
   "$dra" serve --listen 127.0.0.1:0 --data-dir "$dir" "$@" >"$tmp/serve.log" 2>&1 &

@@ -115,7 +115,7 @@ static double settle(long threads, long fds, int ms) {
 }
 
 static void start_server(unsigned header_timeout) {
-  srv_options o = {.listen = "127.0.0.1:0", .data_dir = data_dir, .header_timeout = header_timeout};
+  srv_options o = {.listen = "127.0.0.1:0", .data_dir = data_dir, .insecure_http = true, .header_timeout = header_timeout};
   strbuf err = STRBUF_INIT;
   srv = srv_start(&o, &err);
   if (!srv) fprintf(stderr, "srv_start: %s\n", sb_str(&err));

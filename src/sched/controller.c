@@ -346,7 +346,7 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
 void sched_controller_sync(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
-  if (!sched_split_key(key, ns, sizeof ns, &name)) return;
+  if (!sched_split_key(key, ns, sizeof ns, &name) || (l->opt.disabled_controllers & CTRL_RESOURCECLAIM)) return;
   if (!strncmp(key, "pod:", 4)) sync_pod(l, ns, name);
   else if (!strncmp(key, "claim:", 6)) sync_claim(l, ns, name);
   else if (!strncmp(key, "podgroup:", 9)) sched_podgroup_sync(l, ns, name);

@@ -81,6 +81,7 @@ static bool pod_pending(const pod *p) {
 }
 
 void sched_enqueue_pod(sched_loop *l, const store_obj *o) {
+  if (l->opt.disabled_controllers & CTRL_SCHEDULER) return; /* another scheduler binds pods */
   const pod *p = o->object->typed;
   char *k = obj_key(&p->metadata);
   unpark(l, k);
@@ -417,7 +418,7 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
-    if (sched_taint_eviction(l)) {
+    if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION) && sched_taint_eviction(l)) {
       steps++;
       continue;
     }

@@ -26,6 +26,7 @@
 #ifndef DRA_SCHED_LOOP_H
 #define DRA_SCHED_LOOP_H
 #include "api/gates.h"
+#include "sched/controllers.h"
 #include "sched/metrics.h"
 #include "store/store.h"
 #include "util/strbuf.h"
@@ -36,6 +37,7 @@ typedef struct sched_options {
   feature_gates gates;
   int64_t now;       /* Unix seconds: condition times, eviction deadlines, allocationTimestamp */
   bool explain;      /* keep the allocator's per-node explanation of pending pods */
+  unsigned disabled_controllers; /* sched_controller bits (controllers.h): 0 runs them all */
 } sched_options;
 
 typedef struct sched_loop sched_loop;

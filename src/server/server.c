@@ -316,7 +316,7 @@ static void *loop_main(void *arg) {
       continue;
     }
     event_recorder_flush(s->events);
-    gc_collect(s->gc);
+    if (!(s->opts.disabled_controllers & CTRL_GARBAGE_COLLECTOR)) gc_collect(s->gc);
   }
   pthread_mutex_unlock(&s->loop_lock);
   return NULL;
@@ -330,7 +330,8 @@ static void start_loop(dra_server *s) {
   pthread_mutexattr_destroy(&attr);
   pthread_cond_init(&s->loop_wake, NULL);
   store_sqlite_set_write_lock(s->st, &s->loop_lock);
-  sched_options so = {.gates = s->opts.gates, .now = (int64_t)time(NULL)};
+  sched_options so = {
+      .gates = s->opts.gates, .now = (int64_t)time(NULL), .disabled_controllers = s->opts.disabled_controllers};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);

@@ -19,6 +19,7 @@ typedef struct srv_options {
   const char *tls_cert_file, *tls_key_file;
   const char *client_ca_file;
   feature_gates gates;
+  unsigned disabled_controllers; /* sched_controller bits (sched/controllers.h) */
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds
    * a connection may stay silent while a request is read or served (32), or
    * kept alive between requests (90); connections at once (the open-file

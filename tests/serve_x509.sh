@@ -4,7 +4,8 @@
 # the kubeconfig as written (CA and admin certificate embedded); curl
 # verifies the server with the CA; client certificates of that CA (or of
 # --client-ca-file) authenticate, others get 401; no credentials get 403
-# (system:anonymous) except /version; a restart keeps the CA;
+# (system:anonymous) except /version; SelfSubjectReview (kubectl auth
+# whoami) names the caller and its groups; a restart keeps the CA;
 # --insecure-http is plain HTTP on loopback only.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
@@ -34,6 +35,14 @@ openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/O=te
 openssl x509 -req -in "$tmp/alice.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 1 \
   -out "$tmp/alice.crt" 2>/dev/null
 [ "$(code --cert "$tmp/alice.crt" --key "$tmp/alice.key" "$url/api/v1/namespaces")" = 200 ] && ok || bad "alice: $(cat "$tmp/out")"
+# who am I: the CN, the O entries as groups, and system:authenticated
+SSR=/apis/authentication.k8s.io/v1/selfsubjectreviews
+review='{"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1","metadata":{"creationTimestamp":null},"status":{"userInfo":{}}}'
+[ "$(code --cert "$tmp/alice.crt" --key "$tmp/alice.key" -X POST -H 'Content-Type: application/json' --data "$review" "$url$SSR")" = 201 ] &&
+  grep -qF '"userInfo":{"username":"alice","groups":["team-a","system:authenticated"]}' "$tmp/out" && ok ||
+  bad "alice's SelfSubjectReview: $(cat "$tmp/out")"
+[ "$(code -X POST -H 'Content-Type: application/json' --data "$review" "$url$SSR")" = 403 ] && ok ||
+  bad "anonymous SelfSubjectReview: $(cat "$tmp/out")"
 # a certificate of another CA: bad credentials
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=other-ca" -days 1 \
   -keyout "$tmp/other-ca.key" -out "$tmp/other-ca.crt" 2>/dev/null
@@ -45,7 +54,8 @@ openssl x509 -req -in "$tmp/mallory.csr" -CA "$tmp/other-ca.crt" -CAkey "$tmp/ot
   bad "a certificate of another CA: $(cat "$tmp/out")"
 if command -v kubectl >/dev/null 2>&1; then
   check "kubectl as written" "kube-system" kubectl --kubeconfig "$tmp/data/kubeconfig" get namespaces
-else skipped=$((skipped+1)); fi
+  check "kubectl auth whoami" "[system:masters system:authenticated]" kubectl --kubeconfig "$tmp/data/kubeconfig" auth whoami
+else skipped=$((skipped+2)); fi
 # a restart keeps the CA: the old kubeconfig's CA still verifies the server
 cp "$pki/ca.crt" "$tmp/ca-before.crt"
 kill $server; wait $server 2>/dev/null

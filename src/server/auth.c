@@ -32,7 +32,7 @@
 
 typedef struct token_entry {
   unsigned char digest[DIGEST_LEN];
-  char *user;
+  srv_user *user; /* with its groups, system:authenticated added */
 } token_entry;
 
 struct srv_tokens {
@@ -162,13 +162,21 @@ srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
     while (i < t->n && memcmp(t->entries[i].digest, digest, DIGEST_LEN)) i++;
     if (i < t->n) {
       log_warning("duplicate token has been found in token file '%s', record number '%d'", path, record_num);
-      free(t->entries[i].user);
+      srv_user_free(t->entries[i].user);
     } else {
       t->entries = xrealloc(t->entries, (t->n + 1) * sizeof *t->entries);
       t->n++;
     }
     memcpy(t->entries[i].digest, digest, DIGEST_LEN);
-    t->entries[i].user = xstrdup(r.fields[1]);
+    srv_user *u = t->entries[i].user = srv_user_new(r.fields[1], r.fields[2]);
+    /* strings.Split(record[3], ","), as tokenfile.go splits the groups */
+    for (const char *g = r.n >= 4 ? r.fields[3] : NULL, *comma; g; g = comma ? comma + 1 : NULL) {
+      comma = strchr(g, ',');
+      char *group = xstrndup(g, comma ? (size_t)(comma - g) : strlen(g));
+      srv_user_add_group(u, group);
+      free(group);
+    }
+    srv_user_add_implicit_group(u);
     if (!t->first) t->first = xstrdup(r.fields[0]);
   }
   if (ok && perr.len) {
@@ -188,7 +196,7 @@ srv_tokens *srv_tokens_load(const char *path, strbuf *err) {
 
 void srv_tokens_free(srv_tokens *t) {
   if (!t) return;
-  for (size_t i = 0; i < t->n; i++) free(t->entries[i].user);
+  for (size_t i = 0; i < t->n; i++) srv_user_free(t->entries[i].user);
   free(t->entries);
   if (t->first) OPENSSL_cleanse(t->first, strlen(t->first));
   free(t->first);
@@ -202,7 +210,7 @@ const char *srv_tokens_first(const srv_tokens *t) { return t ? t->first : NULL; 
 static const char *const space_warning =
     "the provided Authorization header contains extra space before the bearer token, and is ignored";
 
-auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const char **user,
+auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const srv_user **user,
                               const char **warning) {
   *user = NULL;
   if (warning) *warning = NULL;

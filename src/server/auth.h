@@ -8,6 +8,7 @@
 #ifndef DRA_SRV_AUTH_H
 #define DRA_SRV_AUTH_H
 #include "server/http.h"
+#include "server/user.h"
 #include <stdbool.h>
 
 typedef struct srv_tokens srv_tokens;
@@ -26,12 +27,10 @@ typedef enum {
   AUTH_INVALID,   /* bearer credentials that match no token: 401 */
 } auth_outcome;
 
-#define SRV_ANONYMOUS_USER "system:anonymous"
-
 /* Authenticates an Authorization header (NULL if absent). On AUTH_USER,
- * *user is the token's user (owned by t). *warning, if not NULL, is a
+ * *user is the token's user with its groups (owned by t). *warning, if not NULL, is a
  * warning to send back. Tokens are compared in constant time. */
-auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const char **user,
+auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const srv_user **user,
                               const char **warning);
 
 /* Whether system:anonymous may make this request: GET of /healthz, /livez,

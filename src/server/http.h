@@ -21,7 +21,8 @@ typedef struct http_request {
   size_t body_len;
   const char *content_type; /* may be NULL */
   const char *accept;       /* may be NULL */
-  const char *user;         /* authenticated user name, NULL if anonymous */
+  const char *user;         /* authenticated user name, NULL without authentication */
+  const struct srv_user *user_info; /* the same with uid and groups (user.h) */
 } http_request;
 
 /* A response body produced over time (watch). Nothing in it blocks: the

@@ -65,6 +65,9 @@ route_type route_parse(const char *path, route *r) {
   if (n < 0) return r->type = ROUTE_NOT_FOUND;
   if (n == 1 && !strcmp(seg[0], "version")) return r->type = ROUTE_VERSION;
   if (n == 1 && !strcmp(seg[0], "metrics")) return r->type = ROUTE_METRICS;
+  if (n == 4 && !strcmp(seg[0], "apis") && !strcmp(seg[1], "authentication.k8s.io") && !strcmp(seg[2], "v1") &&
+      !strcmp(seg[3], "selfsubjectreviews"))
+    return r->type = ROUTE_SELF_SUBJECT_REVIEW;
   if (n >= 1 && (!strcmp(seg[0], "healthz") || !strcmp(seg[0], "readyz") || !strcmp(seg[0], "livez")))
     return r->type = ROUTE_HEALTH;
   if (n == 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v2")) return r->type = ROUTE_OPENAPI_V2;

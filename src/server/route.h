@@ -13,6 +13,7 @@ typedef enum {
   ROUTE_GROUP_VERSION, /* /api/v1, /apis/<group>/<version> */
   ROUTE_VERSION,       /* /version */
   ROUTE_METRICS,       /* /metrics (Prometheus text) */
+  ROUTE_SELF_SUBJECT_REVIEW, /* /apis/authentication.k8s.io/v1/selfsubjectreviews */
   ROUTE_HEALTH,        /* /healthz, /readyz, /livez (and /<x>/ping-like subpaths) */
   ROUTE_OPENAPI_V2,    /* /openapi/v2 (Swagger 2.0) */
   ROUTE_OPENAPI_ROOT,  /* /openapi/v3 */

@@ -10,6 +10,7 @@
 #include "server/httplog.h"
 #include "server/namespaces.h"
 #include "server/openapi.h"
+#include "server/reviews.h"
 #include "server/route.h"
 #include "server/status.h"
 #include "server/streams.h"
@@ -54,8 +55,8 @@ typedef struct conn_state {
   bool headers_seen;     /* on_request has seen the headers */
   strbuf body;
   bool too_large;
-  const char *user;   /* the authenticated user, NULL without authentication */
-  char *cert_user;    /* the user of a client certificate (user points here) */
+  const srv_user *user; /* the authenticated user, NULL without authentication */
+  srv_user *cert_user;  /* the user of a client certificate (user points here) */
   bool refused;       /* answered before the body was read (401, 403) */
   int status;         /* the answer's status code */
 } conn_state;
@@ -67,6 +68,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_OPENAPI_ROOT:
   case ROUTE_OPENAPI_GV: srv_openapi(&r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
+  case ROUTE_SELF_SUBJECT_REVIEW: srv_self_subject_review(req, resp); return;
   case ROUTE_METRICS:
     resp->status = 200;
     resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
@@ -133,7 +135,7 @@ static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, con
   if (a == AUTH_INVALID) {
     srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
   } else if (srv_anonymous_allowed(method, url)) {
-    st->user = SRV_ANONYMOUS_USER;
+    st->user = srv_anonymous();
     return MHD_YES;
   } else {
     http_request req = {.method = method, .path = url};
@@ -172,11 +174,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return MHD_YES;
   }
   http_response resp = {0};
-  const char *user = st->user;
+  const srv_user *user = st->user;
   if (st->too_large) {
     srv_status(&resp, 413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728", NULL);
   } else {
-    http_request req = {.method = method, .path = url, .body = st->body.buf, .body_len = st->body.len, .user = user};
+    http_request req = {.method = method,
+                        .path = url,
+                        .body = st->body.buf,
+                        .body_len = st->body.len,
+                        .user = user ? user->name : NULL,
+                        .user_info = user};
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
@@ -243,7 +250,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
   if (!st) return;
   if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
-  free(st->cert_user);
+  srv_user_free(st->cert_user);
   free(st->uri);
   free(st);
   *con_cls = NULL;

@@ -7,7 +7,7 @@
 #include <gnutls/x509.h>
 #include <stdlib.h>
 
-x509_outcome srv_x509_user(void *session, char **user) {
+x509_outcome srv_x509_user(void *session, srv_user **user) {
   gnutls_session_t s = session;
   *user = NULL;
   unsigned n = 0;
@@ -22,7 +22,16 @@ x509_outcome srv_x509_user(void *session, char **user) {
   size_t len = sizeof cn;
   if (gnutls_x509_crt_import(crt, &chain[0], GNUTLS_X509_FMT_DER) >= 0 &&
       gnutls_x509_crt_get_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0, 0, cn, &len) >= 0 && len > 0) {
-    *user = xstrndup(cn, len);
+    char *name = xstrndup(cn, len);
+    *user = srv_user_new(name, "");
+    free(name);
+    char org[256];
+    for (unsigned i = 0;; i++) {
+      size_t olen = sizeof org;
+      if (gnutls_x509_crt_get_dn_by_oid(crt, GNUTLS_OID_X520_ORGANIZATION_NAME, i, 0, org, &olen) < 0) break;
+      srv_user_add_group(*user, org);
+    }
+    srv_user_add_implicit_group(*user);
     out = X509_USER;
   }
   gnutls_x509_crt_deinit(crt);

@@ -24,9 +24,19 @@ static char *write_file(const char *text) {
 }
 
 static const char *user_of(const srv_tokens *t, const char *header) {
-  const char *user = NULL;
+  const srv_user *user = NULL;
   auth_outcome a = srv_authenticate(t, header, &user, NULL);
-  return a == AUTH_USER ? user : a == AUTH_INVALID ? "<invalid>" : "<anonymous>";
+  return a == AUTH_USER ? user->name : a == AUTH_INVALID ? "<invalid>" : "<anonymous>";
+}
+
+/* The token's user as user.Info: "name uid group,group,...". */
+static char *info_of(const srv_tokens *t, const char *header) {
+  const srv_user *u = NULL;
+  if (srv_authenticate(t, header, &u, NULL) != AUTH_USER) return NULL;
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s %s ", u->name, u->uid);
+  for (size_t i = 0; i < u->n_groups; i++) sb_printf(&sb, "%s%s", i ? "," : "", u->groups[i]);
+  return sb_detach(&sb);
 }
 
 static void token_file_as_csv(void **state) {
@@ -40,6 +50,13 @@ static void token_file_as_csv(void **state) {
   assert_string_equal(user_of(t, "Bearer t1"), "dave"); /* a later duplicate wins */
   assert_string_equal(user_of(t, "Bearer t2"), "bob");  /* no \r kept */
   assert_string_equal(user_of(t, "Bearer t,3"), "carol \"c\"");
+  /* the groups column split on commas, then system:authenticated added */
+  char *info = info_of(t, "Bearer t2");
+  assert_string_equal(info, "bob 2 system:masters,dev,system:authenticated");
+  free(info);
+  info = info_of(t, "Bearer t1");
+  assert_string_equal(info, "dave 5 system:authenticated");
+  free(info);
   srv_tokens_free(t);
   unlink(path);
   free(path);
@@ -87,7 +104,8 @@ static void bearer_header(void **state) {
   assert_string_equal(user_of(t, "Basic YWxpY2U6eA=="), "<anonymous>");
   assert_string_equal(user_of(t, "Bearer"), "<anonymous>");
   assert_string_equal(user_of(t, "Bearers3cret"), "<anonymous>");
-  const char *user, *warning;
+  const srv_user *user;
+  const char *warning;
   assert_int_equal(srv_authenticate(t, "Bearer  s3cret", &user, &warning), AUTH_ANONYMOUS);
   assert_string_equal(warning,
                       "the provided Authorization header contains extra space before the bearer token, and is ignored");

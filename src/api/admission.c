@@ -45,6 +45,11 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     drop_gated_resource_slice(ctx, op, obj->typed, prev);
     validate_resource_slice(ctx, op, obj->typed, prev, errs);
     break;
+  case KIND_DEVICE_TAINT_RULE:
+    defaults_device_taint_rule(ctx, a, obj->typed);
+    prepare_device_taint_rule(ctx, op, a, obj->typed, prev);
+    validate_device_taint_rule(ctx, op, obj->typed, prev, errs);
+    break;
   case KIND_POD_GROUP:
     drop_gated_pod_group(ctx, op, obj->typed, prev);
     validate_pod_group(ctx, op, obj->typed, prev, errs);

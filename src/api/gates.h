@@ -9,6 +9,7 @@
   X(ADMIN_ACCESS, "DRAAdminAccess")                         \
   X(PRIORITIZED_LIST, "DRAPrioritizedList")                 \
   X(DEVICE_TAINTS, "DRADeviceTaints")                       \
+  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
   X(PARTITIONABLE_DEVICES, "DRAPartitionableDevices")       \
   X(CONSUMABLE_CAPACITY, "DRAConsumableCapacity")           \
   X(DEVICE_BINDING_CONDITIONS, "DRADeviceBindingConditions") \

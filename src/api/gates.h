@@ -9,7 +9,6 @@
   X(ADMIN_ACCESS, "DRAAdminAccess")                         \
   X(PRIORITIZED_LIST, "DRAPrioritizedList")                 \
   X(DEVICE_TAINTS, "DRADeviceTaints")                       \
-  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
   X(PARTITIONABLE_DEVICES, "DRAPartitionableDevices")       \
   X(CONSUMABLE_CAPACITY, "DRAConsumableCapacity")           \
   X(DEVICE_BINDING_CONDITIONS, "DRADeviceBindingConditions") \
@@ -18,6 +17,7 @@
   X(DERIVED_ATTRIBUTES, "DRADerivedAttributes")             \
   X(EXTENDED_RESOURCE, "DRAExtendedResource")               \
   X(WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims")  \
+  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
   X(GENERIC_WORKLOAD, "GenericWorkload")
 
 typedef enum {

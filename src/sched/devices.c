@@ -382,7 +382,8 @@ size_t sched_devices_count_selected(sched_loop *l, const device_taint_rule *rule
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     if (s->spec.pool.generation != *(int64_t *)strmap_get(&newest, pool_key(&keybuf, s))) continue;
-    const atom *drv = s->spec.driver ? s->spec.driver : atom_cstr(""), *pool = s->spec.pool.name ? s->spec.pool.name : atom_cstr("");
+    const atom *drv = s->spec.driver ? s->spec.driver : atom_cstr("");
+    const atom *pool = s->spec.pool.name ? s->spec.pool.name : atom_cstr("");
     for (uint32_t j = 0; j < s->spec.devices.n; j++) {
       const atom *name = s->spec.devices.items[j].name ? s->spec.devices.items[j].name : atom_cstr("");
       n += alloc_rule_selects(rule, drv, pool, name);

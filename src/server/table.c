@@ -230,8 +230,12 @@ static const kind_table kind_tables[] = {
     {KIND_DEVICE_TAINT_RULE,
      {{"Key", "string", "The taint key to be applied to a device. Must be a label name."},
       {"Value", "string", "The taint value corresponding to the taint key. Must be a label value."},
-      {"Effect", "string", "The effect of the taint on claims that do not tolerate the taint and through such claims on the pods using them."},
-      {"TimeAdded", "string", "TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was modified."}},
+      {"Effect", "string",
+       "The effect of the taint on claims that do not tolerate the taint and through such claims on the pods using "
+       "them."},
+      {"TimeAdded", "string",
+       "TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was "
+       "modified."}},
      taint_rule_cells, {0}, NULL},
     {KIND_EVENT,
      {{"Type", "string", "Normal or Warning"},

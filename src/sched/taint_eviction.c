@@ -3,12 +3,12 @@
  * slices and, with DRADeviceTaintRules on, from DeviceTaintRules that select
  * them. For every allocated claim the eviction time is the earliest, over
  * its devices' NoExecute taints, of timeAdded (taint not tolerated) or
- * timeAdded + tolerationSeconds (smallest matching, negative = 0; a match
- * without seconds tolerates forever). Scheduled pods using the claim
- * (reserved for them or their PodGroup) are evicted once that time is not
- * after --now: condition DisruptionTarget, then deletion, and an Event. A
- * pod whose eviction is still ahead gets an Event saying when. The rules
- * behind an eviction are told to taint_rule_status.c. */
+ * timeAdded + tolerationSeconds (smallest matching NoExecute toleration,
+ * negative = 0; a match without seconds tolerates forever). Scheduled pods
+ * using the claim (reserved for them or their PodGroup) are evicted once
+ * that time is not after --now: condition DisruptionTarget, then deletion,
+ * and an Event. A pod whose eviction is still ahead gets an Event saying
+ * when. The rules behind an eviction are told to taint_rule_status.c. */
 #include "sched/claims.h"
 #include "sched/rfc3339.h"
 #include "sched/devices.h"
@@ -27,13 +27,17 @@
 static const char *s_or(const char *s) { return s ? s : ""; }
 
 
-/* When the result's device must be given up because of taint t. */
+/* When the result's device must be given up because of taint t. Only
+ * tolerations naming the NoExecute effect count, as in upstream's
+ * claimEvictionTime: one without an effect lets the pod be scheduled but
+ * does not keep it running. */
 static int64_t taint_deadline(const device_request_allocation_result *r, const device_taint *t, int64_t now) {
   int64_t added = now, best = -1;
   sched_parse_time(t->time_added, &added);
   for (uint32_t i = 0; i < r->tolerations.n; i++) {
     const device_toleration *tol = &r->tolerations.items[i];
-    if (!sched_toleration_matches(tol->key, tol->operator_, tol->value, tol->effect, t->key, t->value, t->effect))
+    if (!tol->effect || strcmp(tol->effect, "NoExecute") ||
+        !sched_toleration_matches(tol->key, tol->operator_, tol->value, tol->effect, t->key, t->value, t->effect))
       continue;
     if (!tol->toleration_seconds_set) return NEVER;
     int64_t s = tol->toleration_seconds < 0 ? 0 : tol->toleration_seconds;

@@ -213,6 +213,9 @@ check "effect change: timeAdded restarts" "restarted" sh -c "kubectl get devicet
 check "None: what NoExecute would do" "NoEffect/3" condition NoEffect/3
 check "status: conditions validated" 'status.conditions[0].status: Unsupported value: "Maybe"' kubectl patch devicetaintrule drain \
   --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"X","status":"Maybe","reason":"R","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}'
+check "rule update needs a resourceVersion" 'devicetaintrules.resource.k8s.io \"drain\" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update' \
+  sh -c "kubectl get devicetaintrule drain -o json | sed '/\"resourceVersion\"/d' | curl -s -X PUT -H 'Content-Type: application/json' --data-binary @- $url/apis/resource.k8s.io/v1/devicetaintrules/drain"
+check "rule update with its resourceVersion" "devicetaintrule.resource.k8s.io/drain replaced" sh -c "kubectl get devicetaintrule drain -o yaml | kubectl replace -f -"
 check "bad rule" 'spec.taint.effect: Unsupported value: "PreferNoSchedule"' sh -c "printf '$rule' bad PreferNoSchedule | kubectl apply -f -"
 
 summary

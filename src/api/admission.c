@@ -76,11 +76,13 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
 
 char *admission_invalid_message(const api_object *obj, const errlist *errs) {
   char kind[128];
-  const char *name = api_object_meta(obj)->name;
+  return admission_invalid_text(api_kind_qualified(obj->info, kind, sizeof kind), api_object_meta(obj)->name, errs);
+}
+
+char *admission_invalid_text(const char *qualified_kind, const char *name, const errlist *errs) {
   char *aggregate = errlist_aggregate(errs);
   strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "%s \"%s\" is invalid: %s", api_kind_qualified(obj->info, kind, sizeof kind), name ? name : "",
-            aggregate);
+  sb_printf(&sb, "%s \"%s\" is invalid: %s", qualified_kind, name ? name : "", aggregate);
   free(aggregate);
   return sb_detach(&sb);
 }

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   strbuf err = STRBUF_INIT;
   objects_load_buffer("fuzz.yaml", (const char *)data + 1, size - 1, &set, &err);
   sb_free(&err);
-  const void *slices[MAX_OBJECTS], *classes[MAX_OBJECTS], *held[MAX_OBJECTS];
+  const void *slices[MAX_OBJECTS], *classes[MAX_OBJECTS], *held[MAX_OBJECTS], *rules[MAX_OBJECTS];
   const resource_claim *claims[MAX_OBJECTS];
   const node *nodes[2];
   size_t n_claims = 0, n_nodes = 0;
@@ -59,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     switch (o->info->kind) {
     case KIND_RESOURCE_SLICE: slices[in.n_slices++] = o->typed; break;
     case KIND_DEVICE_CLASS: classes[in.n_classes++] = o->typed; break;
+    case KIND_DEVICE_TAINT_RULE: rules[in.n_taint_rules++] = o->typed; break;
     case KIND_NODE:
       if (n_nodes < 2) nodes[n_nodes++] = o->typed;
       break;
@@ -72,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   in.slices = (const resource_slice *const *)slices;
   in.classes = (const device_class *const *)classes;
   in.allocated = (const resource_claim *const *)held;
+  in.taint_rules = (const device_taint_rule *const *)rules;
   alloc_index *ix = alloc_index_new(&in);
   for (size_t i = 0; i < n_nodes; i++) allocate_on(ix, nodes[i], claims, n_claims);
   alloc_index_free(ix);

@@ -5,7 +5,8 @@
  *
  * A context (dra_ctx) holds feature gates, a clock, and an object store of
  * Kubernetes DRA objects (DeviceClass, ResourceClaim, ResourceClaimTemplate,
- * ResourceSlice, and the Pod, PodGroup, Node and Namespace parts DRA uses).
+ * ResourceSlice, DeviceTaintRule, and the Pod, PodGroup, Node and Namespace
+ * parts DRA uses).
  * Objects get into it from YAML or JSON text, through kube-apiserver's
  * admission (defaults, dropping of disabled-gate fields, validation) or
  * "as stored" (as read from a cluster dump: kept verbatim, status included).
@@ -125,7 +126,8 @@ DRA_API dra_status dra_list_json(dra_ctx *ctx, const char *kind, const char *nam
 
 /* ---- allocation ----
  * The structured allocator as kube-scheduler runs it for one node, over the
- * objects of the context exactly as they are stored: its ResourceSlices,
+ * objects of the context exactly as they are stored: its ResourceSlices
+ * (with the taints of the DeviceTaintRules that select their devices),
  * DeviceClasses and Node, with the devices of every claim that has
  * status.allocation in use. claims names the claims to allocate together:
  * a NULL-terminated array of "namespace/name" (or "name" for "default"),

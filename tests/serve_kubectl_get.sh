@@ -4,7 +4,7 @@
 # across namespaces, Warning headers kubectl can read, 400s for bad
 # parameters, server-set system fields, Pod and Namespace status, the
 # built-in namespaces and NamespaceLifecycle, single-object tables, `get
-# all`, and field selectors.
+# all`, field selectors, and DeviceTaintRules (columns, generation, status).
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without kubectl serve_kubectl_get
@@ -197,5 +197,25 @@ check "protobuf for another kind" '"reason":"UnsupportedMediaType","code":415' \
   curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s' "$url/api/v1/namespaces/default/pods"
 check "not protobuf" 'provided data does not appear to be a protobuf message' \
   curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary '{}' "$url/api/v1/namespaces"
+
+# DeviceTaintRule: upstream's columns, timeAdded and generation on an effect
+# change, the controller's EvictionInProgress condition, the status subresource
+rule='apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: %s}\nspec: {deviceSelector: {driver: none.example.com}, taint: {key: example.com/maintenance, value: planned, effect: %s}}\n'
+printf "$rule" drain NoExecute | kubectl apply -f - >/dev/null
+check "rule columns" "NAME    KEY                       VALUE     EFFECT      TIMEADDED   AGE" kubectl get devicetaintrules
+check "rule row" "drain   example.com/maintenance   planned   NoExecute" kubectl get devicetaintrule drain
+condition() { for i in $(seq 100); do r=$(kubectl get devicetaintrule drain -o jsonpath='{.status.conditions[0].reason}/{.status.conditions[0].observedGeneration}'); [ "$r" = "$1" ] && { echo "$r"; return; }; sleep 0.1; done; echo "$r"; }
+check "rule condition" "NotStarted/1" condition NotStarted/1
+kubectl patch devicetaintrule drain --type=merge -p '{"spec":{"taint":{"timeAdded":"2020-01-01T00:00:00Z"}}}' >/dev/null
+printf "$rule" drain None | kubectl apply -f - >/dev/null
+check "effect change: generation 3 (timeAdded was 2)" "3" kubectl get devicetaintrule drain -o jsonpath='{.metadata.generation}'
+check "effect change: timeAdded restarts" "restarted" sh -c "kubectl get devicetaintrule drain -o jsonpath='{.spec.taint.timeAdded}' | grep -qv '^2020' && echo restarted"
+check "None: what NoExecute would do" "NoEffect/3" condition NoEffect/3
+check "status: conditions validated" 'status.conditions[0].status: Unsupported value: "Maybe"' kubectl patch devicetaintrule drain \
+  --subresource=status --type=merge -p '{"status":{"conditions":[{"type":"X","status":"Maybe","reason":"R","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}'
+check "rule update needs a resourceVersion" 'devicetaintrules.resource.k8s.io \"drain\" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update' \
+  sh -c "kubectl get devicetaintrule drain -o json | sed '/\"resourceVersion\"/d' | curl -s -X PUT -H 'Content-Type: application/json' --data-binary @- $url/apis/resource.k8s.io/v1/devicetaintrules/drain"
+check "rule update with its resourceVersion" "devicetaintrule.resource.k8s.io/drain replaced" sh -c "kubectl get devicetaintrule drain -o yaml | kubectl replace -f -"
+check "bad rule" 'spec.taint.effect: Unsupported value: "PreferNoSchedule"' sh -c "printf '$rule' bad PreferNoSchedule | kubectl apply -f -"
 
 summary

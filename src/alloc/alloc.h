@@ -30,7 +30,16 @@ typedef struct alloc_input {
    * results (docs/allocator.md, 'The device index'). */
   const resource_claim *const *allocated;
   size_t n_allocated;
+  /* DeviceTaintRules: with DRADeviceTaints and DRADeviceTaintRules on, every
+   * device a rule selects carries the rule's taint after its own
+   * (docs/allocator.md, 'Counters, capacity and taints'). */
+  const device_taint_rule *const *taint_rules;
+  size_t n_taint_rules;
 } alloc_input;
+
+/* alloc_taint_rules.c: whether rule selects the device driver/pool/name
+ * (every selector field set must match; no selector selects nothing). */
+bool alloc_rule_selects(const device_taint_rule *rule, const atom *driver, const atom *pool, const atom *name);
 
 /* The index keeps pointers into the input objects: they must outlive it. */
 alloc_index *alloc_index_new(const alloc_input *in);

@@ -192,7 +192,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
     const atom *pool = sp->pool.name ? sp->pool.name : atom_cstr("");
     for (uint32_t j = 0; j < sl->n_devs; j++) {
       alloc_dev *dv = &sl->devs[j];
-      dv->d = &sp->devices.items[j];
+      dv->d = alloc_with_rule_taints(a, in, drv, pool, &sp->devices.items[j]);
       dv->slice = sl;
       dv->driver = drv, dv->pool = pool;
       dv->name = dv->d->name ? dv->d->name : atom_cstr("");

@@ -85,6 +85,11 @@ typedef struct alloc_program {
 
 void alloc_flags_from_gates(const feature_gates *g, alloc_flags *f);
 
+/* alloc_taint_rules.c: d, or a copy in a whose taints are d's followed by
+ * the taint of every rule of in that selects it (when the gates apply them). */
+const device *alloc_with_rule_taints(arena *a, const alloc_input *in, const atom *driver, const atom *pool,
+                                     const device *d);
+
 /* ---- per-node pools (alloc_pools.c) ---- */
 typedef enum { POOL_OK, POOL_INCOMPLETE, POOL_INVALID } alloc_pool_state;
 

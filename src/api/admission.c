@@ -45,6 +45,11 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     drop_gated_resource_slice(ctx, op, obj->typed, prev);
     validate_resource_slice(ctx, op, obj->typed, prev, errs);
     break;
+  case KIND_DEVICE_TAINT_RULE:
+    defaults_device_taint_rule(ctx, a, obj->typed);
+    prepare_device_taint_rule(ctx, op, a, obj->typed, prev);
+    validate_device_taint_rule(ctx, op, obj->typed, prev, errs);
+    break;
   case KIND_POD_GROUP:
     drop_gated_pod_group(ctx, op, obj->typed, prev);
     validate_pod_group(ctx, op, obj->typed, prev, errs);
@@ -71,11 +76,13 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
 
 char *admission_invalid_message(const api_object *obj, const errlist *errs) {
   char kind[128];
-  const char *name = api_object_meta(obj)->name;
+  return admission_invalid_text(api_kind_qualified(obj->info, kind, sizeof kind), api_object_meta(obj)->name, errs);
+}
+
+char *admission_invalid_text(const char *qualified_kind, const char *name, const errlist *errs) {
   char *aggregate = errlist_aggregate(errs);
   strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "%s \"%s\" is invalid: %s", api_kind_qualified(obj->info, kind, sizeof kind), name ? name : "",
-            aggregate);
+  sb_printf(&sb, "%s \"%s\" is invalid: %s", qualified_kind, name ? name : "", aggregate);
   free(aggregate);
   return sb_detach(&sb);
 }

@@ -29,5 +29,7 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
 /* The whole-object message, as kube-apiserver's Status.message:
  * `ResourceClaim.resource.k8s.io "name" is invalid: <aggregate>`. malloc'd. */
 char *admission_invalid_message(const api_object *obj, const errlist *errs);
+/* The same text for a kind given as text ("<kind>.<group>" or "<kind>"). */
+char *admission_invalid_text(const char *qualified_kind, const char *name, const errlist *errs);
 
 #endif

@@ -17,6 +17,7 @@
   X(DERIVED_ATTRIBUTES, "DRADerivedAttributes")             \
   X(EXTENDED_RESOURCE, "DRAExtendedResource")               \
   X(WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims")  \
+  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
   X(GENERIC_WORKLOAD, "GenericWorkload")
 
 typedef enum {

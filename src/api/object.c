@@ -18,6 +18,8 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_RESOURCE_CLAIM, "ResourceClaim", "resource.k8s.io", "v1", "resourceclaims", true, &resource_claim_desc},
     {KIND_POD, "Pod", "", "v1", "pods", true, &pod_desc},
     {KIND_EVENT, "Event", "", "v1", "events", true, &event_desc},
+    {KIND_DEVICE_TAINT_RULE, "DeviceTaintRule", "resource.k8s.io", "v1", "devicetaintrules", false,
+     &device_taint_rule_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }

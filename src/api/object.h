@@ -7,7 +7,9 @@
 #include "util/arena.h"
 #include "util/fielderr.h"
 
-/* In the order a restore creates them (Namespaces first, pods last). */
+/* In the order a restore creates them (Namespaces first, pods last); kinds
+ * added since go after Event, because the durable store (store/sqlite.c)
+ * keeps these numbers. */
 typedef enum {
   KIND_NAMESPACE,
   KIND_NODE,
@@ -18,6 +20,7 @@ typedef enum {
   KIND_RESOURCE_CLAIM,
   KIND_POD,
   KIND_EVENT, /* core/v1 Event: written by the control loop, never restored */
+  KIND_DEVICE_TAINT_RULE,
   KIND_COUNT
 } api_kind;
 

@@ -18,19 +18,6 @@ static void drop_deallocated_devices(resource_claim_status *st, const resource_c
   st->devices.n = kept;
 }
 
-static void reset_meta_for_status(arena *a, object_meta *m, const object_meta *old) {
-  object_meta kept;
-  codec_copy(a, &object_meta_desc, old, &kept);
-  m->deletion_timestamp = kept.deletion_timestamp;
-  m->generation = kept.generation;
-  m->generation_set = kept.generation_set;
-  m->self_link = kept.self_link;
-  m->labels = kept.labels;
-  m->annotations = kept.annotations;
-  m->finalizers = kept.finalizers;
-  m->owner_references = kept.owner_references;
-}
-
 void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const resource_claim *old) {
   switch (op) {
   case ADMIT_CREATE:

@@ -1,5 +1,6 @@
 /* types.h: the typed API objects dra works on: resource.k8s.io/v1
- * DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice, the DRA
+ * DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice,
+ * DeviceTaintRule, the DRA
  * parts of core/v1 Pod, Node and Namespace, and scheduling.k8s.io/v1beta1
  * PodGroup. Each struct is declared from one field list (see schema.h), in
  * the API's JSON field order; types.c builds the descriptor tables.
@@ -30,7 +31,9 @@
   X(container_extended_resource_request) X(pod_extended_resource_claim_status)            \
   X(pod_status) X(pod) X(taint) X(node_spec) X(node_status) X(node) X(namespace_obj)      \
   X(pod_group_resource_claim) X(pod_group_resource_claim_status) X(pod_group_spec)        \
-  X(pod_group_status) X(pod_group) X(object_reference) X(event_source) X(event)
+  X(pod_group_status) X(pod_group) X(object_reference) X(event_source) X(event)            \
+  X(device_taint_selector) X(device_taint_rule_spec) X(device_taint_rule_status)          \
+  X(device_taint_rule)
 
 #define API_DECLARE_CONTAINERS(T) typedef struct T T; DECLARE_CONTAINERS(T)
 API_STRUCTS(API_DECLARE_CONTAINERS)
@@ -351,6 +354,30 @@ DEFINE_STRUCT(resource_slice_spec)
   X(S, EMB, metadata, "metadata", object_meta, 0)       \
   X(S, EMB, spec, "spec", resource_slice_spec, 0)
 DEFINE_STRUCT(resource_slice)
+
+/* ---- DeviceTaintRule ---- */
+/* Driver, pool and device are Go *string: "" is kept when given. */
+#define device_taint_selector_FIELDS(X, S)         \
+  X(S, ATOM, driver, "driver", _, F_KEEP_EMPTY)    \
+  X(S, ATOM, pool, "pool", _, F_KEEP_EMPTY)        \
+  X(S, ATOM, device, "device", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(device_taint_selector)
+
+#define device_taint_rule_spec_FIELDS(X, S)                               \
+  X(S, OBJ, device_selector, "deviceSelector", device_taint_selector, 0)  \
+  X(S, EMB, taint, "taint", device_taint, 0)
+DEFINE_STRUCT(device_taint_rule_spec)
+
+#define device_taint_rule_status_FIELDS(X, S) X(S, LIST, conditions, "conditions", condition, 0)
+DEFINE_STRUCT(device_taint_rule_status)
+
+#define device_taint_rule_FIELDS(X, S)                  \
+  X(S, STR, api_version, "apiVersion", _, 0)            \
+  X(S, STR, kind, "kind", _, 0)                         \
+  X(S, EMB, metadata, "metadata", object_meta, 0)       \
+  X(S, EMB, spec, "spec", device_taint_rule_spec, 0)    \
+  X(S, EMB, status, "status", device_taint_rule_status, 0)
+DEFINE_STRUCT(device_taint_rule)
 
 /* ---- core/v1 Pod: DRA parts (T_OPEN structs keep the rest) ---- */
 #define pod_resource_claim_FIELDS(X, S)                                     \

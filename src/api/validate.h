@@ -12,7 +12,8 @@
 #include "api/types.h"
 #include "util/fielderr.h"
 
-/* resource.k8s.io (validate_class.c, validate_claim*.c, validate_template.c) */
+/* resource.k8s.io (validate_class.c, validate_claim*.c, validate_template.c,
+ * validate_slice*.c, validate_taint_rule.c) */
 void validate_device_class(const admission_ctx *ctx, admit_op op, device_class *obj, const device_class *old,
                            errlist *errs);
 void validate_resource_claim(const admission_ctx *ctx, admit_op op, resource_claim *obj, const resource_claim *old,
@@ -21,6 +22,8 @@ void validate_resource_claim_template(const admission_ctx *ctx, admit_op op, res
                                       const resource_claim_template *old, errlist *errs);
 void validate_resource_slice(const admission_ctx *ctx, admit_op op, resource_slice *obj, const resource_slice *old,
                              errlist *errs);
+void validate_device_taint_rule(const admission_ctx *ctx, admit_op op, device_taint_rule *obj,
+                                const device_taint_rule *old, errlist *errs);
 
 /* core/v1 and scheduling.k8s.io: the DRA parts */
 void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *old, errlist *errs);

@@ -104,9 +104,7 @@ static void validate_condition(errlist *e, fpath *p, const condition *c) {
   }
 }
 
-static void validate_conditions(errlist *e, fpath *p, const condition_list *l) {
-  size_t mark = fp_field(p, "conditions");
-  if (l->n > DEVICE_STATUS_CONDITIONS_MAX) fe_too_many(e, p, l->n, DEVICE_STATUS_CONDITIONS_MAX);
+void validate_condition_list(errlist *e, fpath *p, const condition_list *l) {
   for (uint32_t i = 0; i < l->n; i++) {
     size_t imark = fp_index(p, i);
     for (uint32_t k = 0; k < i; k++)
@@ -119,6 +117,12 @@ static void validate_conditions(errlist *e, fpath *p, const condition_list *l) {
     validate_condition(e, p, &l->items[i]);
     fp_pop(p, imark);
   }
+}
+
+static void validate_conditions(errlist *e, fpath *p, const condition_list *l) {
+  size_t mark = fp_field(p, "conditions");
+  if (l->n > DEVICE_STATUS_CONDITIONS_MAX) fe_too_many(e, p, l->n, DEVICE_STATUS_CONDITIONS_MAX);
+  validate_condition_list(e, p, l);
   fp_pop(p, mark);
 }
 

@@ -44,6 +44,13 @@ void validate_request_refs(errlist *e, fpath *p, const dstr_list *refs, const de
 /* validate_toleration.c: the tolerations of a request, subrequest or
  * result; p names their owner (errors at p.tolerations[t]). */
 void validate_device_tolerations(errlist *e, fpath *p, const device_toleration_list *l);
+/* validate_taint.c: one device taint (a slice device's or a
+ * DeviceTaintRule's); p names it. The effect is checked unless old (the
+ * stored rule's taint) has the same effect: stored unknown effects stay. */
+void validate_device_taint(errlist *e, fpath *p, const device_taint *t, const device_taint *old);
+/* validate_claim_status.c: metav1 conditions (ValidateConditions, without a
+ * size limit); p names the list. */
+void validate_condition_list(errlist *e, fpath *p, const condition_list *l);
 /* bindingConditions / bindingFailureConditions of a device or a result;
  * p names the object holding them. */
 void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, const dstr_list *failure_conds);

@@ -10,7 +10,6 @@
 #include "api/validate_names.h"
 #include "api/validate_slice_internal.h"
 #include <stdio.h>
-#include <string.h>
 
 enum {
   ATTRIBUTES_AND_CAPACITIES_MAX = 32,
@@ -18,8 +17,6 @@ enum {
   TAINTS_MAX = 16,
   COUNTER_CONSUMPTIONS_MAX = 2,
 };
-
-static const char *const taint_effects[] = {"NoExecute", "NoSchedule", "None", NULL};
 
 static uint32_t attribute_values(const device *d) {
   uint32_t n = 0;
@@ -50,26 +47,6 @@ static bool taints_equal(const device_taint_list *x, const device_taint_list *y)
   return true;
 }
 
-static void validate_taint(errlist *e, fpath *p, const device_taint *t) {
-  size_t m = fp_field(p, "key");
-  vn_label_key(e, p, t->key ? t->key : "");
-  fp_pop(p, m);
-  if (t->value && *t->value) {
-    m = fp_field(p, "value");
-    vn_label_value(e, p, t->value);
-    fp_pop(p, m);
-  }
-  m = fp_field(p, "effect");
-  if (!t->effect || !*t->effect) {
-    fe_required(e, p, NULL);
-  } else {
-    bool known = false;
-    for (size_t i = 0; taint_effects[i]; i++) known |= strcmp(t->effect, taint_effects[i]) == 0;
-    if (!known) fe_not_supported(e, p, t->effect, taint_effects);
-  }
-  fp_pop(p, m);
-}
-
 static void validate_taints(errlist *e, fpath *p, const device_taint_list *taints) {
   size_t m = fp_field(p, "taints");
   if (taints->n > TAINTS_MAX) {
@@ -77,7 +54,7 @@ static void validate_taints(errlist *e, fpath *p, const device_taint_list *taint
   } else {
     for (uint32_t i = 0; i < taints->n; i++) {
       size_t mi = fp_index(p, i);
-      validate_taint(e, p, &taints->items[i]);
+      validate_device_taint(e, p, &taints->items[i], NULL);
       fp_pop(p, mi);
     }
   }

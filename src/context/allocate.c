@@ -1,6 +1,7 @@
 /* allocate.c: dra_allocate and dra_explain of include/dra.h (and so of
  * `dra allocate`): the structured allocator (alloc/alloc.h) run over the
- * objects of a context's store as they are stored, with the optional
+ * objects of a context's store as they are stored (slices, classes,
+ * allocated claims and DeviceTaintRules), with the optional
  * write-back of the allocations into the store. */
 #include "context/context.h"
 #include "context/result.h"
@@ -16,7 +17,7 @@
  * and the allocator's view of them. */
 typedef struct alloc_view {
   store_obj *node_obj;
-  store_list slices, classes, claims;
+  store_list slices, classes, claims, rules;
   const store_obj **picked; /* the claims to allocate, in order (references held by claims) */
   const resource_claim **typed;
   size_t n_picked;
@@ -112,11 +113,13 @@ static void view_free(alloc_view *v) {
   free((void *)v->in.slices);
   free((void *)v->in.classes);
   free((void *)v->in.allocated);
+  free((void *)v->in.taint_rules);
   free(v->typed);
   free(v->picked);
   store_list_free(&v->slices);
   store_list_free(&v->classes);
   store_list_free(&v->claims);
+  store_list_free(&v->rules);
   store_obj_unref(v->node_obj);
 }
 
@@ -134,6 +137,7 @@ static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_nam
   list_kind(ctx, KIND_RESOURCE_SLICE, &v->slices);
   list_kind(ctx, KIND_DEVICE_CLASS, &v->classes);
   list_kind(ctx, KIND_RESOURCE_CLAIM, &v->claims);
+  list_kind(ctx, KIND_DEVICE_TAINT_RULE, &v->rules);
   if (pick_claims(ctx, refs, v) != DRA_OK) {
     view_free(v);
     return ctx->err;
@@ -144,6 +148,7 @@ static dra_status view_open(dra_ctx *ctx, const char *call, const char *node_nam
   v->in.slices = (const resource_slice *const *)slices_for(&v->slices, node_name, &v->in.n_slices);
   v->in.classes = (const device_class *const *)typed_of(&v->classes, false, &v->in.n_classes);
   v->in.allocated = (const resource_claim *const *)typed_of(&v->claims, true, &v->in.n_allocated);
+  v->in.taint_rules = (const device_taint_rule *const *)typed_of(&v->rules, false, &v->in.n_taint_rules);
   v->ix = alloc_index_new(&v->in);
   return DRA_OK;
 }

@@ -38,7 +38,7 @@ struct sched_devices {
   obj_vec global_claims; /* held claims not pinned to one node (borrowed) */
   bool topo_dirty;
   bool no_execute; /* some device has a NoExecute taint */
-  store_list slices, classes;
+  store_list slices, classes, rules; /* rules: DeviceTaintRules, by name */
   obj_vec shared_slices; /* borrowed from slices */
   strmap nodes;      /* node name -> node_devices */
   uint64_t seq;      /* epoch source */
@@ -100,6 +100,7 @@ void sched_devices_free(sched_devices *d) {
   free(d->shared_slices.v);
   store_list_free(&d->slices);
   store_list_free(&d->classes);
+  store_list_free(&d->rules);
   free(d);
 }
 
@@ -261,18 +262,28 @@ static void refresh_topology(sched_loop *l) {
   d->topo_dirty = false;
   store_list_free(&d->slices);
   store_list_free(&d->classes);
+  store_list_free(&d->rules);
   memset(&d->slices, 0, sizeof d->slices);
   memset(&d->classes, 0, sizeof d->classes);
+  memset(&d->rules, 0, sizeof d->rules);
   d->shared_slices.n = 0;
   strmap_each(&d->nodes, clear_slices, NULL);
   store_query qs = {.kind = KIND_RESOURCE_SLICE, .order = STORE_BY_NAME};
   store_query qc = {.kind = KIND_DEVICE_CLASS, .order = STORE_BY_NAME};
   store_list_query(l->st, &qs, &d->slices);
   store_list_query(l->st, &qc, &d->classes);
+  if (gate_on(&l->opt.gates, GATE_DEVICE_TAINT_RULES)) {
+    store_query qr = {.kind = KIND_DEVICE_TAINT_RULE, .order = STORE_BY_NAME};
+    store_list_query(l->st, &qr, &d->rules);
+  }
   /* a pool is node-local when every slice of it names the same node */
   strmap pool_node = {0}; /* "driver/pool" -> node name, or "" when mixed */
   strbuf keybuf = STRBUF_INIT;
   d->no_execute = false;
+  for (size_t i = 0; i < d->rules.n; i++) {
+    const char *e = ((const device_taint_rule *)d->rules.items[i]->object->typed)->spec.taint.effect;
+    d->no_execute |= e && !strcmp(e, "NoExecute");
+  }
   for (size_t i = 0; i < d->slices.n; i++) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     const char *key = pool_key(&keybuf, s);
@@ -345,6 +356,44 @@ store_obj *const *sched_devices_classes(sched_loop *l, size_t *n) {
   return l->devices->classes.items;
 }
 
+store_obj *const *sched_devices_taint_rules(sched_loop *l, size_t *n) {
+  refresh_topology(l);
+  *n = l->devices->rules.n;
+  return l->devices->rules.items;
+}
+
+size_t sched_devices_count_selected(sched_loop *l, const device_taint_rule *rule) {
+  refresh_topology(l);
+  const sched_devices *d = l->devices;
+  strmap newest = {0}; /* "driver/pool" -> int64_t * newest generation */
+  strbuf keybuf = STRBUF_INIT;
+  for (size_t i = 0; i < d->slices.n; i++) {
+    const resource_slice *s = d->slices.items[i]->object->typed;
+    int64_t *gen = strmap_get(&newest, pool_key(&keybuf, s));
+    if (!gen) {
+      gen = xmalloc(sizeof *gen);
+      *gen = s->spec.pool.generation;
+      strmap_put(&newest, sb_str(&keybuf), gen);
+    } else if (s->spec.pool.generation > *gen) {
+      *gen = s->spec.pool.generation;
+    }
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < d->slices.n; i++) {
+    const resource_slice *s = d->slices.items[i]->object->typed;
+    if (s->spec.pool.generation != *(int64_t *)strmap_get(&newest, pool_key(&keybuf, s))) continue;
+    const atom *drv = s->spec.driver ? s->spec.driver : atom_cstr("");
+    const atom *pool = s->spec.pool.name ? s->spec.pool.name : atom_cstr("");
+    for (uint32_t j = 0; j < s->spec.devices.n; j++) {
+      const atom *name = s->spec.devices.items[j].name ? s->spec.devices.items[j].name : atom_cstr("");
+      n += alloc_rule_selects(rule, drv, pool, name);
+    }
+  }
+  strmap_free(&newest, free);
+  sb_free(&keybuf);
+  return n;
+}
+
 const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *pool, const atom *name) {
   refresh_topology(l);
   sched_devices *d = l->devices;
@@ -372,6 +421,8 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
   const resource_slice **slices = xcalloc(ns + 1, sizeof *slices);
   const device_class **classes = xcalloc(d->classes.n + 1, sizeof *classes);
   const resource_claim **claims = xcalloc(nc + 1, sizeof *claims);
+  const device_taint_rule **rules = xcalloc(d->rules.n + 1, sizeof *rules);
+  for (size_t i = 0; i < d->rules.n; i++) rules[i] = d->rules.items[i]->object->typed;
   size_t k = 0;
   for (size_t i = 0; i < nd->slices.n; i++) slices[k++] = nd->slices.v[i]->object->typed;
   for (size_t i = 0; i < d->shared_slices.n; i++) slices[k++] = d->shared_slices.v[i]->object->typed;
@@ -385,8 +436,11 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
                     .classes = classes,
                     .n_classes = d->classes.n,
                     .allocated = claims,
-                    .n_allocated = nc};
+                    .n_allocated = nc,
+                    .taint_rules = rules,
+                    .n_taint_rules = d->rules.n};
   nd->ix = alloc_index_new(&in);
+  free(rules);
   free(slices);
   free(classes);
   free(claims);

@@ -1,6 +1,7 @@
 /* devices.h: which devices are in use (claims that carry an allocation,
  * fed by store events) and the allocator over them: one alloc_index built
- * from the cluster's slices, classes and allocated claims, rebuilt only
+ * from the cluster's slices, classes, DeviceTaintRules (with
+ * DRADeviceTaintRules on) and allocated claims, rebuilt only
  * after one of those changed. Per-node "epochs" let the scheduler remember
  * that a claim set did not fit a node until that node's devices change. */
 #ifndef DRA_SCHED_DEVICES_H
@@ -14,7 +15,7 @@ typedef struct sched_devices sched_devices;
 sched_devices *sched_devices_new(void);
 void sched_devices_free(sched_devices *d);
 
-/* Slices, classes or nodes changed: the index must be rebuilt. */
+/* Slices, classes, DeviceTaintRules or nodes changed: the index must be rebuilt. */
 void sched_devices_topology_changed(sched_loop *l);
 /* Tracks a claim event; true when devices were freed (allocation dropped). */
 bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted);
@@ -24,6 +25,10 @@ void sched_devices_push_group_claims(sched_loop *l, const char *ns, const char *
 void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *claim), void *ctx);
 /* DeviceClasses in name order (borrowed). */
 store_obj *const *sched_devices_classes(sched_loop *l, size_t *n);
+/* DeviceTaintRules in name order (borrowed; none with DRADeviceTaintRules off). */
+store_obj *const *sched_devices_taint_rules(sched_loop *l, size_t *n);
+/* How many devices of the pools' newest slices the rule selects. */
+size_t sched_devices_count_selected(sched_loop *l, const device_taint_rule *rule);
 /* The device driver/pool/name as published in the newest slices, or NULL. */
 const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *pool, const atom *name);
 
@@ -48,7 +53,7 @@ void sched_devices_remember_misfit(sched_loop *l, struct node_devices *nd, uint6
  * since). Lets the scan skip filled nodes without visiting each. */
 size_t sched_devices_misfit_prefix(sched_loop *l, uint64_t sig);
 void sched_devices_set_misfit_prefix(sched_loop *l, uint64_t sig, size_t n);
-/* Whether any published device carries a NoExecute taint. */
+/* Whether any published device or DeviceTaintRule carries a NoExecute taint. */
 bool sched_devices_any_no_execute(sched_loop *l);
 
 #endif

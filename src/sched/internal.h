@@ -65,6 +65,7 @@ struct sched_loop {
   strmap usage;    /* node name -> sched_node_usage */
   strmap counted;  /* pod uid -> sched_counted: what the pod adds to its node */
   struct sched_devices *devices; /* devices.c: devices in use and the allocator */
+  strmap taint_rules; /* taint_rule_status.c: DeviceTaintRule name -> its controller state */
   /* claim specs seen, for scheduler.c's misfit memo */
   struct resource_claim_spec *specs[SCHED_MAX_SPECS];
   size_t n_specs;
@@ -111,7 +112,37 @@ bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *
                      const char *component);
 
 /* ---- taint_eviction.c ---- */
+/* DeviceTaintRule names (malloc'd, no duplicates): the rules behind an eviction. */
+typedef struct sched_rule_names {
+  char **v;
+  size_t n;
+} sched_rule_names;
+void sched_rule_names_add(sched_rule_names *r, const char *name);
+void sched_rule_names_free(sched_rule_names *r);
 /* Evicts pods whose NoExecute deadline has passed; true when it did work. */
 bool sched_taint_eviction(sched_loop *l);
+/* The next eviction deadline after now, or 0. */
+int64_t sched_taint_eviction_next(sched_loop *l);
+/* Scheduled and not being deleted: a pod eviction may concern. */
+bool sched_pod_may_be_evicted(const pod *p);
+/* Calls fn for each pod the claim is reserved for (itself or its PodGroup's pods). */
+void sched_claim_each_pod(sched_loop *l, const resource_claim *c, void (*fn)(void *ctx, store_obj *pod), void *ctx);
+/* Whether the rule's taint, taken as NoExecute, would evict the claim's
+ * pods: it selects an allocated device whose result does not tolerate it
+ * forever. */
+bool sched_rule_taint_affects(const device_taint_rule *rule, const resource_claim *c);
+
+/* ---- taint_rule_status.c ---- */
+/* A DeviceTaintRule event; true when the devices it taints may have changed
+ * (new, deleted, or a new generation). */
+bool sched_taint_rule_changed(sched_loop *l, const store_event *ev);
+/* Pods became due for eviction, or were evicted, because of these rules. */
+void sched_taint_rules_pod_pending(sched_loop *l, const sched_rule_names *reasons);
+void sched_taint_rules_pod_evicted(sched_loop *l, const sched_rule_names *reasons);
+/* Writes the EvictionInProgress condition of the rules due; true when it wrote. */
+bool sched_taint_rule_status(sched_loop *l);
+/* When a rule's condition is next due after now, or 0. */
+int64_t sched_taint_rules_next(sched_loop *l);
+void sched_taint_rules_free(sched_loop *l);
 
 #endif

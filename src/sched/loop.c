@@ -326,6 +326,12 @@ static void on_event(void *user, const store_event *ev) {
     sched_devices_topology_changed(l);
     sched_wake_all(l);
     break;
+  case KIND_DEVICE_TAINT_RULE:
+    if (sched_taint_rule_changed(l, ev)) {
+      sched_devices_topology_changed(l);
+      sched_wake_all(l);
+    }
+    break;
   case KIND_RESOURCE_CLAIM_TEMPLATE:
     if (ev->type == STORE_ADDED) {
       push_pods_in_namespace(l, m->namespace_, NULL);
@@ -399,6 +405,13 @@ void sched_loop_set_now(sched_loop *l, int64_t now) {
 
 sched_metrics *sched_loop_metrics(sched_loop *l) { return &l->metrics; }
 
+int64_t sched_loop_next_deadline(sched_loop *l) {
+  if (l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION) return 0;
+  int64_t eviction = sched_taint_eviction_next(l), status = sched_taint_rules_next(l);
+  if (!eviction || !status) return eviction ? eviction : status;
+  return eviction < status ? eviction : status;
+}
+
 size_t sched_loop_run(sched_loop *l) { return sched_loop_run_some(l, SIZE_MAX); }
 
 size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
@@ -418,7 +431,9 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
-    if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION) && sched_taint_eviction(l)) {
+    /* the eviction controller also writes DeviceTaintRule status */
+    if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION) &&
+        (sched_taint_rule_status(l) || sched_taint_eviction(l))) {
       steps++;
       continue;
     }
@@ -468,6 +483,7 @@ void sched_loop_free(sched_loop *l) {
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);
   sched_devices_free(l->devices);
+  sched_taint_rules_free(l);
   arena_free(l->spec_arena);
   sched_metrics_free(&l->metrics);
   free(l);

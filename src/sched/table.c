@@ -134,9 +134,36 @@ static void events(store *st, strbuf *out) {
   store_list_free(&lst);
 }
 
+/* DeviceTaintRules with their taint and EvictionInProgress condition. */
+static void taint_rules(store *st, strbuf *out) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_DEVICE_TAINT_RULE, .order = STORE_BY_CREATION};
+  store_list_query(st, &q, &lst);
+  if (lst.n) {
+    table t = {.cols = 4};
+    row(&t, (const char *[]){"RULE", "TAINT", "EVICTION", "MESSAGE"});
+    for (size_t i = 0; i < lst.n; i++) {
+      const device_taint_rule *r = lst.items[i]->object->typed;
+      const device_taint *x = &r->spec.taint;
+      strbuf taint = STRBUF_INIT;
+      sb_printf(&taint, "%s=%s:%s", x->key ? x->key : "", x->value ? x->value : "", x->effect ? x->effect : "");
+      const condition *c = NULL;
+      for (uint32_t k = 0; k < r->status.conditions.n; k++)
+        if (r->status.conditions.items[k].type && !strcmp(r->status.conditions.items[k].type, "EvictionInProgress"))
+          c = &r->status.conditions.items[k];
+      row(&t, (const char *[]){r->metadata.name, sb_str(&taint), c ? c->reason : NULL, c ? c->message : NULL});
+      sb_free(&taint);
+    }
+    sb_putc(out, '\n');
+    flush(&t, out);
+  }
+  store_list_free(&lst);
+}
+
 void sched_table(store *st, strbuf *out) {
   pods(st, out);
   sb_putc(out, '\n');
   claims(st, out);
+  taint_rules(st, out);
   events(st, out);
 }

@@ -247,6 +247,25 @@ static bool kind_has_status(const api_object *o) {
   return false;
 }
 
+/* The strategies whose AllowUnconditionalUpdate is false for the served
+ * version: an update must carry metadata.resourceVersion. Of the kinds dra
+ * serves, only DeviceTaintRule (pkg/registry/resource/devicetaintrule,
+ * resource.k8s.io/v1). */
+static bool needs_resource_version(const route *r) { return r->resource->api_kind == KIND_DEVICE_TAINT_RULE; }
+
+/* The generic registry's refusal (Store.Update): the resource, not the
+ * kind, names the object. */
+static void refuse_unconditional_update(http_response *resp, const route *r) {
+  errlist errs = {0};
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "metadata");
+  fp_field(&p, "resourceVersion");
+  fe_invalid_int(&errs, &p, 0, "must be specified for an update");
+  fp_free(&p);
+  srv_status_invalid_as(resp, r->resource->group, r->resource->plural, r->name, &errs);
+  errlist_free(&errs);
+}
+
 static void update_with(dra_server *s, const route *r, const http_request *req, http_response *resp,
                         api_object *obj) {
   object_meta *m = api_object_meta(obj);
@@ -260,6 +279,12 @@ static void update_with(dra_server *s, const route *r, const http_request *req, 
   if (st != STORE_OK) {
     api_object_free(obj);
     return store_failure(resp, r, st, r->name);
+  }
+  if (needs_resource_version(r) && (!m->resource_version || !*m->resource_version)) {
+    refuse_unconditional_update(resp, r);
+    api_object_free(obj);
+    store_obj_unref(old);
+    return;
   }
   if (kind_has_status(obj)) carry_over(r, obj, old->object);
   keep_system_fields(obj, old->object);

@@ -15,6 +15,8 @@ const srv_resource srv_resources[] = {
      KIND_RESOURCE_CLAIM_TEMPLATE, NULL},
     {"resourceslices", "resourceslice", "ResourceSlice", "resource.k8s.io", "v1", false, "", "", KIND_RESOURCE_SLICE,
      NULL},
+    {"devicetaintrules", "devicetaintrule", "DeviceTaintRule", "resource.k8s.io", "v1", false, "", "status",
+     KIND_DEVICE_TAINT_RULE, NULL},
     {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];

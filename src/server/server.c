@@ -305,6 +305,8 @@ static void *loop_main(void *arg) {
   store_sqlite_no_wait_on_this_thread();
   pthread_mutex_lock(&s->loop_lock);
   while (!atomic_load(&s->stopping)) {
+    int64_t due = s->loop_dirty ? 0 : sched_loop_next_deadline(s->loop);
+    if (due && (int64_t)time(NULL) >= due) s->loop_dirty = true; /* an eviction or a rule status is due */
     if (!s->loop_dirty) {
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);

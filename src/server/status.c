@@ -97,11 +97,16 @@ void srv_status_method_not_allowed(http_response *resp, const char *method) {
 }
 
 void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs) {
-  json_t *d = json_object();
   const object_meta *m = &((const api_head *)obj->typed)->metadata;
-  json_object_set_new(d, "name", json_string(m->name ? m->name : ""));
-  if (obj->info->group[0]) json_object_set_new(d, "group", json_string(obj->info->group));
-  json_object_set_new(d, "kind", json_string(obj->info->name));
+  srv_status_invalid_as(resp, obj->info->group, obj->info->name, m->name, errs);
+}
+
+void srv_status_invalid_as(http_response *resp, const char *group, const char *kind, const char *name,
+                           const errlist *errs) {
+  json_t *d = json_object();
+  json_object_set_new(d, "name", json_string(name ? name : ""));
+  if (group[0]) json_object_set_new(d, "group", json_string(group));
+  json_object_set_new(d, "kind", json_string(kind));
   json_t *causes = json_array();
   for (size_t i = 0; i < errs->n; i++) {
     json_t *c = json_object();
@@ -111,7 +116,11 @@ void srv_status_invalid(http_response *resp, const api_object *obj, const errlis
     json_array_append_new(causes, c);
   }
   json_object_set_new(d, "causes", causes);
-  char *msg = admission_invalid_message(obj, errs);
+  strbuf qualified = STRBUF_INIT;
+  if (group[0]) sb_printf(&qualified, "%s.%s", kind, group);
+  else sb_puts(&qualified, kind);
+  char *msg = admission_invalid_text(sb_str(&qualified), name, errs);
+  sb_free(&qualified);
   srv_status(resp, 422, "Invalid", msg, d);
   free(msg);
 }

@@ -23,6 +23,10 @@ void srv_status_bad_request(http_response *resp, const char *message);
 void srv_status_method_not_allowed(http_response *resp, const char *method);
 /* 422 Invalid, from the admission errors of obj (apimachinery's errors.NewInvalid). */
 void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs);
+/* The same for a group and kind given as text: the registry's own checks
+ * name the resource there ("devicetaintrules"), not the kind. */
+void srv_status_invalid_as(http_response *resp, const char *group, const char *kind, const char *name,
+                           const errlist *errs);
 /* Writes any JSON value as the response body (consumes v). */
 void srv_json_response(http_response *resp, int code, json_t *v);
 

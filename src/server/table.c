@@ -48,12 +48,15 @@ static long long age_seconds(const char *ts) {
   return (long long)(time(NULL) - timegm(&tm));
 }
 
-static void add_age(json_t *cells, const object_meta *m) {
+/* translateTimestampSince: the age of ts, "<unknown>" without one. */
+static void add_since(json_t *cells, const char *ts) {
   char age[32];
-  if (m->creation_timestamp) srv_human_age(age_seconds(m->creation_timestamp), age, sizeof age);
+  if (ts) srv_human_age(age_seconds(ts), age, sizeof age);
   else snprintf(age, sizeof age, "<unknown>");
   json_array_append_new(cells, json_string(age));
 }
+
+static void add_age(json_t *cells, const object_meta *m) { add_since(cells, m->creation_timestamp); }
 
 /* "driver/pool/device, ..." of a claim's allocation, "<none>" when there is none. */
 static void claim_devices(const resource_claim *c, strbuf *sb) {
@@ -96,6 +99,16 @@ static void slice_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(sp->driver ? sp->driver->str : ""));
   json_array_append_new(cells, json_string(sp->pool.name ? sp->pool.name->str : ""));
   json_array_append_new(cells, json_integer(sp->devices.n));
+}
+
+/* printDeviceTaint: the taint, and how long ago it was added ("" without timeAdded). */
+static void taint_rule_cells(json_t *cells, const void *typed) {
+  const device_taint *t = &((const device_taint_rule *)typed)->spec.taint;
+  json_array_append_new(cells, json_string(t->key ? t->key : ""));
+  json_array_append_new(cells, json_string(t->value ? t->value : ""));
+  json_array_append_new(cells, json_string(t->effect ? t->effect : ""));
+  if (t->time_added) add_since(cells, t->time_added);
+  else json_array_append_new(cells, json_string(""));
 }
 
 static void pod_cells(json_t *cells, const void *typed) {
@@ -214,6 +227,16 @@ static const kind_table kind_tables[] = {
       {"Pool", "string", "the pool of the slice"},
       {"Devices", "integer", "the number of devices in the slice"}},
      slice_cells, {0}, NULL},
+    {KIND_DEVICE_TAINT_RULE,
+     {{"Key", "string", "The taint key to be applied to a device. Must be a label name."},
+      {"Value", "string", "The taint value corresponding to the taint key. Must be a label value."},
+      {"Effect", "string",
+       "The effect of the taint on claims that do not tolerate the taint and through such claims on the pods using "
+       "them."},
+      {"TimeAdded", "string",
+       "TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was "
+       "modified."}},
+     taint_rule_cells, {0}, NULL},
     {KIND_EVENT,
      {{"Type", "string", "Normal or Warning"},
       {"Reason", "string", "why the event happened"},

@@ -16,7 +16,7 @@
 static bool empty(const char *s) { return !s || !*s; }
 
 bool meta_kind_has_generation(api_kind k) {
-  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP;
+  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE;
 }
 
 bool meta_key_ok(const api_object *o) {

@@ -1,7 +1,7 @@
 /* test_dra_api_alloc.c: allocation, explanation, scheduling and listing
  * through include/dra.h: claims placed on a node with their devices as
  * records and JSON, allocation pod after pod with the write-back, claims
- * that do not fit, a CEL runtime error, search bounds, a dump loaded as
+ * that do not fit, DeviceTaintRules' taints, a CEL runtime error, search bounds, a dump loaded as
  * stored, the explanation's counts in text and JSON, pods scheduled and
  * read back as JSON and as records, and every bad argument. */
 #include "dra.h"
@@ -184,6 +184,64 @@ static void unsatisfiable_and_explained(void **state) {
   assert_int_equal(dra_explain(ctx, "node-1", NULL, 0, &text), DRA_OK);
   contains(text, "claim team-a/two-h100:");
   dra_free(text);
+  dra_close(ctx);
+}
+
+static void load_rule(dra_ctx *ctx, const char *name, const char *device, const char *effect) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: %s}\n"
+           "spec: {deviceSelector: {driver: gpu.example.com, device: %s}, taint: {key: example.com/%s, effect: %s}}\n",
+           name, device, name, effect);
+  assert_int_equal(dra_load_buffer(ctx, name, text, strlen(text), 0), DRA_OK);
+}
+
+/* The one device claim `name` gets on node-1, "" when it does not fit. */
+static const char *device_for(dra_ctx *ctx, const char *name) {
+  static char device[32];
+  char ref[64];
+  snprintf(ref, sizeof ref, "team-a/%s", name);
+  const char *claims[] = {ref, NULL};
+  dra_result *r = NULL;
+  device[0] = 0;
+  if (dra_allocate(ctx, "node-1", claims, 0, &r) == DRA_OK)
+    snprintf(device, sizeof device, "%s", dra_result_device(r, 0, 0)->device);
+  dra_result_free(r);
+  return device;
+}
+
+/* DeviceTaintRules taint the devices they select as slice taints do: None
+ * changes nothing, NoSchedule and NoExecute need a toleration, and
+ * --explain names the rule's taint; with DRADeviceTaintRules off they are
+ * ignored. */
+static void taint_rules(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  load_claim(ctx, "plain", 1, NULL);
+  const char *tolerant = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: tolerant, namespace: team-a}\n"
+                         "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n"
+                         "        deviceClassName: gpu\n        tolerations: [{operator: Exists}]\n";
+  assert_int_equal(dra_load_buffer(ctx, "tolerant", tolerant, strlen(tolerant), 0), DRA_OK);
+  load_rule(ctx, "informational", "gpu-0", "None");
+  assert_string_equal(device_for(ctx, "plain"), "gpu-0");
+  load_rule(ctx, "drain", "gpu-0", "NoSchedule");
+  assert_string_equal(device_for(ctx, "plain"), "gpu-1");
+  load_rule(ctx, "broken", "gpu-1", "NoExecute");
+  assert_string_equal(device_for(ctx, "plain"), "");
+  assert_string_equal(device_for(ctx, "tolerant"), "gpu-0");
+  const char *claims[] = {"team-a/plain", NULL};
+  char *text = NULL;
+  assert_int_equal(dra_explain(ctx, "node-1", claims, 0, &text), DRA_OK);
+  contains(text, "tainted example.com/broken=:NoExecute, not tolerated");
+  dra_free(text);
+  dra_close(ctx);
+
+  assert_int_equal(dra_open(&ctx, "DRADeviceTaintRules=false"), DRA_OK);
+  dra_set_time(ctx, NOW);
+  assert_int_equal(dra_load_buffer(ctx, "cluster.yaml", cluster, strlen(cluster), 0), DRA_OK);
+  load_claim(ctx, "plain", 1, NULL);
+  load_rule(ctx, "drain", "gpu-0", "NoSchedule");
+  assert_string_equal(device_for(ctx, "plain"), "gpu-0");
   dra_close(ctx);
 }
 
@@ -408,6 +466,7 @@ int main(void) {
       cmocka_unit_test(allocates_without_changing_the_store),
       cmocka_unit_test(allocates_pod_after_pod),
       cmocka_unit_test(unsatisfiable_and_explained),
+      cmocka_unit_test(taint_rules),
       cmocka_unit_test(cel_runtime_error),
       cmocka_unit_test(search_bounds),
       cmocka_unit_test(as_stored_allocations_hold_devices),

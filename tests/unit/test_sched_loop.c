@@ -3,7 +3,8 @@
  * deleted later gives its device back and its generated claim is deleted; a
  * PodGroup deleted later releases and deletes the group's claim; a loop
  * started on a filled store replays what is there; a tolerated NoExecute
- * taint gives a deadline and evicts when the clock reaches it. */
+ * taint gives a deadline and evicts when the clock reaches it, and so does a
+ * NoExecute DeviceTaintRule, whose EvictionInProgress condition follows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,20 +98,27 @@ static void test_group_deleted_releases_claim(void **state) {
   store_close(st);
 }
 
+/* A node and a class, one slice with gpu-0 (SLICE_DEVICE follows its
+ * devices: line), then claim c tolerating "broken" for 60 s and pod p using it. */
+#define CLUSTER                                                                                                   \
+  "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\n"                                                   \
+  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"                                     \
+  "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\n"                       \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-1-gpus}\n"                            \
+  "spec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n" \
+  "  devices:\n"
+#define CLAIM_AND_POD                                                                                             \
+  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: " FIXTURE_NAMESPACE "}\n"     \
+  "spec:\n  devices:\n"                                                                                          \
+  "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"                                 \
+  "        tolerations: [{key: broken, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n---\n"        \
+  "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: " FIXTURE_NAMESPACE "}\n"                             \
+  "spec:\n  containers:\n  - {name: c, image: busybox}\n"                                                          \
+  "  resourceClaims:\n  - {name: gpu, resourceClaimName: c}\n"
+
 static const char *tainted =
-    "apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
-    "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-1-gpus}\n"
-    "spec:\n  driver: gpu.example.com\n  nodeName: node-1\n  pool: {name: node-1, generation: 1, resourceSliceCount: 1}\n"
-    "  devices:\n  - name: gpu-0\n    taints: [{key: broken, effect: NoExecute, timeAdded: '2026-01-01T00:00:00Z'}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: " FIXTURE_NAMESPACE "}\n"
-    "spec:\n  devices:\n"
-    "    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"
-    "        tolerations: [{key: broken, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n---\n"
-    "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: " FIXTURE_NAMESPACE "}\n"
-    "spec:\n  containers:\n  - {name: c, image: busybox}\n"
-    "  resourceClaims:\n  - {name: gpu, resourceClaimName: c}\n";
+    CLUSTER "  - name: gpu-0\n    taints: [{key: broken, effect: NoExecute, timeAdded: '2026-01-01T00:00:00Z'}]\n---\n"
+    CLAIM_AND_POD;
 
 /* A tolerated NoExecute taint evicts once the clock passes timeAdded + 60s. */
 static void test_eviction_deadline(void **state) {
@@ -131,11 +139,73 @@ static void test_eviction_deadline(void **state) {
   store_close(st);
 }
 
+static const char *untainted = CLUSTER "  - name: gpu-0\n---\n" CLAIM_AND_POD;
+
+static const char *broken_rule =
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: broken-gpu}\n"
+    "spec:\n  deviceSelector: {driver: gpu.example.com, pool: node-1, device: gpu-0}\n"
+    "  taint: {key: broken, effect: NoExecute}\n";
+
+/* The EvictionInProgress condition of rule broken-gpu: "reason|status|message|time". */
+static const char *rule_condition(store *st) {
+  static char text[512];
+  store_obj *o = NULL;
+  if (store_get(st, KIND_DEVICE_TAINT_RULE, NULL, "broken-gpu", &o) != STORE_OK) return "gone";
+  const device_taint_rule *r = o->object->typed;
+  snprintf(text, sizeof text, "none");
+  for (uint32_t i = 0; i < r->status.conditions.n; i++) {
+    const condition *c = &r->status.conditions.items[i];
+    if (!strcmp(c->type, "EvictionInProgress"))
+      snprintf(text, sizeof text, "%s|%s|%s|%s|%lld", c->reason, c->status, c->message, c->last_transition_time,
+               (long long)c->observed_generation);
+  }
+  store_obj_unref(o);
+  return text;
+}
+
+/* A NoExecute DeviceTaintRule on a running pod's device: the condition says
+ * the pod is pending eviction at once, the pod goes after its 60 seconds of
+ * toleration, and ten seconds later the condition says Completed. */
+static void test_rule_eviction_and_status(void **state) {
+  (void)state;
+  int64_t now = FIXTURE_NOW;
+  store *st = fixture_store_open(&now);
+  sched_loop *l = fixture_loop_new(st, now);
+  fixture_create(st, "apiVersion: v1\nkind: Namespace\nmetadata: {name: " FIXTURE_NAMESPACE "}\n");
+  fixture_create(st, untainted);
+  sched_loop_run(l);
+  assert_string_equal(node_of(st, "p"), "node-1");
+  assert_int_equal(sched_loop_next_deadline(l), 0);
+  fixture_create(st, broken_rule);
+  sched_loop_run(l);
+  assert_string_equal(rule_condition(st),
+                      "PodsPendingEviction|True|1 pod needs to be evicted in 1 namespace.|2026-01-01T00:00:00Z|1");
+  assert_string_equal(node_of(st, "p"), "node-1");
+  assert_int_equal(sched_loop_next_deadline(l), now + 10); /* the delayed status update */
+  sched_loop_set_now(l, now + 10);
+  sched_loop_run(l); /* nothing new to say: the condition stays as it was */
+  assert_string_equal(rule_condition(st),
+                      "PodsPendingEviction|True|1 pod needs to be evicted in 1 namespace.|2026-01-01T00:00:00Z|1");
+  assert_int_equal(sched_loop_next_deadline(l), now + 60);
+  sched_loop_set_now(l, now + 60);
+  sched_loop_run(l);
+  assert_string_equal(node_of(st, "p"), "gone");
+  assert_int_equal(sched_loop_next_deadline(l), now + 70);
+  sched_loop_set_now(l, now + 70);
+  sched_loop_run(l);
+  assert_string_equal(rule_condition(st),
+                      "Completed|False|1 pod evicted since starting the controller.|2026-01-01T00:01:10Z|1");
+  assert_int_equal(sched_loop_next_deadline(l), 0);
+  sched_loop_free(l);
+  store_close(st);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pod_deleted_releases_device),
       cmocka_unit_test(test_group_deleted_releases_claim),
       cmocka_unit_test(test_eviction_deadline),
+      cmocka_unit_test(test_rule_eviction_and_status),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

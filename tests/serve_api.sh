@@ -46,6 +46,19 @@ call "bad field selector" GET "$C?fieldSelector=spec.x%3Dy" "" "" 400 '\"spec.x\
 call "bad continue" GET "$C?continue=%21%21" "" "" 400 'continue key is not valid'
 call "label selector" GET "$C?labelSelector=a%3Db" "" "" 200 '"name":"c1"'
 call "paging" GET "$C?limit=1" "" "" 200 '"items":[{'
+# a watch with a label selector sees objects come into it and leave it
+rv=$(curl -s "$url$C" | sed -n 's/.*"metadata":{"resourceVersion":"\([0-9]*\)".*/\1/p')
+curl -s -N --max-time 3 "$url$C?watch=1&labelSelector=team%3Da&resourceVersion=$rv" >"$tmp/selwatch" &
+selwatch=$!
+sleep 0.5
+relabel() { curl -s -o /dev/null -X PATCH -H 'Content-Type: application/merge-patch+json' --data "{\"metadata\":{\"labels\":{\"team\":\"$1\"}}}" "$url$C/c1"; }
+relabel a
+curl -s -o /dev/null -X PATCH -H 'Content-Type: application/merge-patch+json' --data '{"metadata":{"annotations":{"x":"1"}}}' "$url$C/c1"
+relabel b; relabel c; relabel a
+wait $selwatch
+types=$(grep -o '"type":"[A-Z]*"' "$tmp/selwatch" | cut -d'"' -f4 | tr '\n' ' ')
+[ "$types" = "ADDED MODIFIED DELETED ADDED " ] && ok || bad "selector watch events: '$types' (want ADDED MODIFIED DELETED ADDED)"
+sed -n 3p "$tmp/selwatch" | grep -q '"team":"a"' && ok || bad "the DELETED event of an object leaving the selection carries its old labels: $(sed -n 3p "$tmp/selwatch")"
 head -c 4000000 /dev/zero | tr '\0' 'a' >"$tmp/huge"
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/huge" "$url$C")
 [ "$code" = 413 ] && ok || bad "huge body: HTTP $code"

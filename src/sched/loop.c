@@ -389,7 +389,7 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt) {
     store_query q = {.kind = (api_kind)k, .order = STORE_BY_CREATION};
     if (store_list_query(s, &q, &lst) != STORE_OK) continue;
     for (size_t i = 0; i < lst.n; i++) {
-      store_event ev = {STORE_ADDED, lst.items[i], lst.items[i]->rv};
+      store_event ev = {STORE_ADDED, lst.items[i], lst.items[i]->rv, NULL};
       on_event(l, &ev);
     }
     store_list_free(&lst);

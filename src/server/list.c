@@ -6,6 +6,8 @@
 #include "server/selector.h"
 #include "server/status.h"
 #include "server/table.h"
+#include "store/meta.h"
+#include "store/store_obj.h"
 #include "util/die.h"
 #include "util/log.h"
 #include <errno.h>
@@ -217,11 +219,27 @@ static bool in_scope(const watch_stream *w, const api_object *o) {
   return filter_matches(&w->filter, o);
 }
 
+/* An object that left the watch's selection: DELETED with the content it
+ * had while in it, stamped with the change's resourceVersion. */
+static void enqueue_deleted_as_was(watch_stream *w, const store_event *ev) {
+  api_object *was = api_object_clone(ev->prev->object);
+  meta_set_resource_version(was, ev->rv);
+  store_obj *o = store_obj_new(was, ev->rv, ev->prev->created_rv);
+  enqueue_event(w, "DELETED", o);
+  store_obj_unref(o);
+}
+
+/* As kube-apiserver's watch cache shows a change to a filtered watch
+ * (cacheWatcher.convertToWatchEvent): an object that comes into the
+ * selection is ADDED, one that stays MODIFIED, one that leaves (or is
+ * deleted while in it) DELETED; changes outside it are not seen. */
 static void on_store_event(void *user, const store_event *ev) {
   watch_stream *w = user;
-  if (!in_scope(w, ev->obj->object)) return;
-  static const char *const names[] = {"ADDED", "MODIFIED", "DELETED"};
-  enqueue_event(w, names[ev->type], ev->obj);
+  bool now_in = ev->type != STORE_DELETED && in_scope(w, ev->obj->object);
+  bool was_in = ev->type == STORE_ADDED ? false : ev->prev ? in_scope(w, ev->prev->object) : in_scope(w, ev->obj->object);
+  if (now_in) enqueue_event(w, was_in ? "MODIFIED" : "ADDED", ev->obj);
+  else if (was_in && ev->type == STORE_DELETED) enqueue_event(w, "DELETED", ev->obj);
+  else if (was_in) enqueue_deleted_as_was(w, ev);
 }
 
 static void enqueue_bookmark(watch_stream *w) {

@@ -177,8 +177,10 @@ static void finish_delete(memory_store *m, const char *key, store_obj *cur, api_
   uint64_t rv = ++m->rv;
   meta_set_resource_version(final, rv);
   store_obj *gone = store_obj_new(final, rv, cur->created_rv);
+  store_obj_ref(cur); /* uninstall drops the store's reference */
   uninstall(m, key, cur);
-  watchers_emit(&m->events, STORE_DELETED, gone, rv);
+  watchers_emit(&m->events, STORE_DELETED, gone, rv, cur);
+  store_obj_unref(cur);
   if (out) *out = gone;
   else store_obj_unref(gone);
 }
@@ -189,8 +191,10 @@ static void replace(memory_store *m, const char *key, store_obj *cur, api_object
   uint64_t rv = ++m->rv;
   meta_set_resource_version(next, rv);
   store_obj *o = store_obj_new(next, rv, cur->created_rv);
+  store_obj_ref(cur); /* install drops the store's reference */
   install(m, key, cur, o);
-  watchers_emit(&m->events, STORE_MODIFIED, o, rv);
+  watchers_emit(&m->events, STORE_MODIFIED, o, rv, cur);
+  store_obj_unref(cur);
   hand_out(o, out);
 }
 
@@ -227,7 +231,7 @@ static store_status mem_create(store *s, api_object *obj, store_obj **out) {
   store_obj *o = store_obj_new(obj, rv, rv);
   install(m, key, NULL, o);
   free(key);
-  watchers_emit(&m->events, STORE_ADDED, o, rv);
+  watchers_emit(&m->events, STORE_ADDED, o, rv, NULL);
   hand_out(o, out);
   unlock(m);
   return STORE_OK;

@@ -50,11 +50,14 @@ typedef enum { STORE_ADDED, STORE_MODIFIED, STORE_DELETED } store_event_type;
 
 /* rv is the resourceVersion of the change; for DELETED the object is the
  * last state with metadata.resourceVersion set to the deletion's rv, as
- * Kubernetes watches show it. */
+ * Kubernetes watches show it. prev is the version the change replaced
+ * (NULL for ADDED), so a filtered watch can tell an object that leaves its
+ * selection from one that stays. */
 typedef struct store_event {
   store_event_type type;
   store_obj *obj;
   uint64_t rv;
+  store_obj *prev;
 } store_event;
 
 /* Called for every change, in resourceVersion order, one call at a time,

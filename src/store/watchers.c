@@ -29,8 +29,13 @@ static store_event queue_pop(event_queue *q) {
   return ev;
 }
 
+static void event_unref(store_event ev) {
+  store_obj_unref(ev.obj);
+  store_obj_unref(ev.prev);
+}
+
 static void queue_free(event_queue *q) {
-  while (q->n) store_obj_unref(queue_pop(q).obj);
+  while (q->n) event_unref(queue_pop(q));
   free(q->items);
   *q = (event_queue){0};
 }
@@ -49,8 +54,9 @@ void watchers_free(watchers *w) {
 }
 
 static void remember(watchers *w, store_event ev) {
-  if (w->history.n == w->history_max) store_obj_unref(queue_pop(&w->history).obj);
+  if (w->history.n == w->history_max) event_unref(queue_pop(&w->history));
   store_obj_ref(ev.obj);
+  if (ev.prev) store_obj_ref(ev.prev);
   queue_push(&w->history, ev);
 }
 
@@ -62,8 +68,8 @@ static void compact(watchers *w) {
   w->n_subs = kept;
 }
 
-void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv) {
-  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv});
+void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev) {
+  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv, prev ? store_obj_ref(prev) : NULL});
   if (w->delivering) return;
   w->delivering = true;
   while (w->pending.n) {
@@ -73,7 +79,7 @@ void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t 
     size_t n = w->n_subs;
     for (size_t i = 0; i < n; i++)
       if (w->subs[i].fn) w->subs[i].fn(w->subs[i].user, &ev);
-    store_obj_unref(ev.obj);
+    event_unref(ev);
   }
   w->delivering = false;
   compact(w);

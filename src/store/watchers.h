@@ -31,7 +31,7 @@ void watchers_init(watchers *w, size_t history_max);
 void watchers_free(watchers *w);
 /* Raises an event (takes a reference to obj) and delivers every pending
  * event unless a delivery is already running further up the stack. */
-void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv);
+void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev);
 /* Subscribes, first replaying kept events after since_rv (0: none).
  * STORE_GONE when events after since_rv were already dropped. */
 store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, store_watch_fn fn, void *user,

@@ -24,7 +24,7 @@ static bool field_validation_mode(const http_request *req, field_validation *out
 }
 
 static void cannot_handle(http_response *resp, const api_object *obj, const errlist *errs) {
-  char *msg = api_decode_failure_message(obj->info, errs);
+  char *msg = api_decode_failure_message(obj, errs);
   srv_status_bad_request(resp, msg);
   free(msg);
 }

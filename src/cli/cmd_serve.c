@@ -1,6 +1,6 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
- * [--feature-gates ...]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--feature-gates ...] [--runtime-config ...]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "server/kubeconfig.h"
@@ -14,13 +14,15 @@
 #include <unistd.h>
 
 int cmd_serve(int argc, char **argv) {
-  const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
+  const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL,
+             *runtime_config = NULL;
   const cli_flag flags[] = {
       {"listen", 0, CLI_FLAG_STRING, &listen},
       {"data-dir", 0, CLI_FLAG_STRING, &data_dir},
       {"token-file", 0, CLI_FLAG_STRING, &token_file},
       {"tls-cert-file", 0, CLI_FLAG_STRING, &cert},
       {"tls-private-key-file", 0, CLI_FLAG_STRING, &key},
+      {"runtime-config", 0, CLI_FLAG_STRING, &runtime_config},
       {0},
   };
   cli_common opts;
@@ -28,6 +30,7 @@ int cmd_serve(int argc, char **argv) {
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
          "                 [--tls-cert-file F --tls-private-key-file F] [--feature-gates ...]\n"
+         "                 [--runtime-config resource.k8s.io/v1beta1=true,...]\n"
          "Serves the Kubernetes API for DRA objects; writes <data-dir>/kubeconfig for kubectl.\n"
          "Without --token-file it listens on loopback only.");
     cli_common_free(&opts);
@@ -47,7 +50,7 @@ int cmd_serve(int argc, char **argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   srv_options so = {.listen = listen, .data_dir = data_dir, .token_file = token_file, .tls_cert_file = cert,
-                    .tls_key_file = key, .gates = opts.gates};
+                    .tls_key_file = key, .gates = opts.gates, .runtime_config = runtime_config};
   strbuf err = STRBUF_INIT;
   dra_server *srv = srv_start(&so, &err);
   cli_common_free(&opts);

@@ -51,15 +51,15 @@ typedef struct conn_state {
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   route r;
-  switch (route_parse(req->path, &r)) {
+  switch (route_parse(req->path, &s->served, &r)) {
   case ROUTE_OPENAPI_V2:
   case ROUTE_OPENAPI_ROOT:
-  case ROUTE_OPENAPI_GV: srv_openapi(&r, req, resp); return;
+  case ROUTE_OPENAPI_GV: srv_openapi(&s->served, &r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
   case ROUTE_NOT_FOUND:
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
-  default: srv_discovery(&r, resp); return;
+  default: srv_discovery(&s->served, &r, resp); return;
   }
 }
 
@@ -284,6 +284,11 @@ static unsigned max_connections(void) {
 dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
+  srv_served_default(&s->served);
+  if (!srv_served_parse(&s->served, opts->runtime_config, err)) {
+    free(s);
+    return NULL;
+  }
   /* a file size limit makes writes fail (EFBIG), which the store survives,
    * instead of killing the process */
   signal(SIGXFSZ, SIG_IGN);

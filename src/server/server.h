@@ -14,6 +14,8 @@ typedef struct srv_options {
   const char *token_file;
   const char *tls_cert_file, *tls_key_file;
   feature_gates gates;
+  /* --runtime-config in kube-apiserver's syntax; NULL: 1.37's defaults (served.h) */
+  const char *runtime_config;
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds
    * a connection may stay silent while a request is read or served (32), or
    * kept alive between requests (90); connections at once (the open-file

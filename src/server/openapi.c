@@ -202,6 +202,40 @@ static void add_quantity_schema(const schema_gen *g) {
   json_object_set_new(g->schemas, QUANTITY_SCHEMA, quantity);
 }
 
+static json_t *schema_named(const schema_gen *g, const char *type) {
+  char name[700];
+  snprintf(name, sizeof name, "%s%s", g->pkg, type);
+  return json_object_get(g->schemas, name);
+}
+
+/* resource.k8s.io/v1beta1 differs in shape from v1, whose descriptor
+ * tables built the schemas (api/convert_resource_v1beta1.c): a Device
+ * holds everything but its name in `basic` (BasicDevice), and a
+ * DeviceRequest holds ExactDeviceRequest's fields itself. */
+static void reshape_v1beta1(const schema_gen *g) {
+  json_t *device = json_object_get(schema_named(g, "Device"), "properties");
+  json_t *request = json_object_get(schema_named(g, "DeviceRequest"), "properties");
+  json_t *exact = json_object_get(schema_named(g, "ExactDeviceRequest"), "properties");
+  if (!device || !request || !exact) return;
+  json_t *basic_props = json_deep_copy(device), *basic = json_object();
+  json_object_del(basic_props, "name");
+  json_object_set_new(basic, "type", json_string("object"));
+  json_object_set_new(basic, "properties", basic_props);
+  char name[700];
+  snprintf(name, sizeof name, "%sBasicDevice", g->pkg);
+  json_object_set_new(g->schemas, name, basic);
+  json_t *name_prop = json_incref(json_object_get(device, "name"));
+  json_object_clear(device);
+  json_object_set_new(device, "name", name_prop);
+  json_t *ref = ref_to(g, name);
+  if (!g->v2) ref = json_pack("{s:[o]}", "allOf", ref);
+  json_object_set_new(device, "basic", ref);
+  json_object_del(request, "exactly");
+  json_object_update(request, exact);
+  snprintf(name, sizeof name, "%sExactDeviceRequest", g->pkg);
+  json_object_del(g->schemas, name);
+}
+
 /* Schemas (and, with paths non-NULL, paths) of one group/version. */
 static void add_group_version(const srv_served *served, json_t *schemas, json_t *paths, bool v2, const char *group,
                               const char *version) {
@@ -219,6 +253,7 @@ static void add_group_version(const srv_served *served, json_t *schemas, json_t 
     json_object_set_new(json_object_get(schemas, name), "x-kubernetes-group-version-kind", gvk(res, version));
     if (paths) add_paths(g, paths, res, name);
   }
+  if (!strcmp(group, "resource.k8s.io") && !strcmp(version, "v1beta1")) reshape_v1beta1(g);
 }
 
 static json_t *info_object(void) {

@@ -6,18 +6,7 @@
 # dra does not have is kubectl's "no matches" with a hint.
 dra=${1:-build/dra}
 d=tests/data/versions
-passed=0; failed=0
-check() { # name, expected exit code, expected output substring (stdout+stderr), command...
-  name=$1; want_rc=$2; want_text=$3; shift 3
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" = "$want_rc" ] && printf '%s' "$out" | grep -qF -- "$want_text"; then
-    passed=$((passed+1))
-  else
-    failed=$((failed+1))
-    echo "FAIL $name: exit $rc (want $want_rc), output:"; printf '%s\n' "$out" | head -20
-    echo "  wanted: $want_text"
-  fi
-}
+. tests/lib/check_exit.sh
 warnings() { "$@" 2>&1 >/dev/null | grep '^Warning'; }
 check "quickstart valid" 0 "6 objects valid" "$dra" validate -f $d/quickstart-v1beta1.yaml
 check "quickstart warnings" 0 "Warning: resource.k8s.io/v1beta1 DeviceClass is deprecated in v1.35+, unavailable in v1.38+

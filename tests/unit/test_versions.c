@@ -18,6 +18,16 @@ static int fill_serial;
 
 static json_t *full_struct(const type_desc *td, int depth);
 
+/* metav1.Time fields, which Go reads only as RFC 3339. */
+static bool is_time_field(const char *json) {
+  static const char *const names[] = {"creationTimestamp",  "deletionTimestamp", "timeAdded",
+                                      "lastTransitionTime", "allocationTimestamp", "lastProbeTime",
+                                      NULL};
+  for (const char *const *n = names; *n; n++)
+    if (!strcmp(json, *n)) return true;
+  return false;
+}
+
 /* A non-zero value of every field kind; distinct strings so a moved field
  * cannot pass for another. */
 static json_t *full_value(field_kind k, const type_desc *elem, int depth) {
@@ -29,7 +39,7 @@ static json_t *full_value(field_kind k, const type_desc *elem, int depth) {
   case K_BOOL: return json_true();
   case K_INT: return json_integer(fill_serial);
   case K_QTY: return json_string(buf + 1);
-  case K_RAW: return json_pack("{s:i}", "raw", fill_serial);
+  case K_RAW: return json_pack("{s:{}}", buf); /* an object of objects: what Go's type for it reads */
   case K_OBJ:
   case K_EMB: return full_struct(elem, depth + 1);
   case K_LIST: return json_pack("[o]", full_value(elem->scalar, elem, depth));
@@ -41,8 +51,13 @@ static json_t *full_value(field_kind k, const type_desc *elem, int depth) {
 static json_t *full_struct(const type_desc *td, int depth) {
   json_t *o = json_object();
   if (depth > 12) return o;
-  for (size_t i = 0; i < td->nfields; i++)
-    json_object_set_new(o, td->fields[i].json, full_value(td->fields[i].kind, td->fields[i].elem, depth));
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    json_t *v = f->kind == K_STR && is_time_field(f->json) ? json_string("2026-01-02T03:04:05Z")
+                : !strcmp(f->json, "managedFields")        ? json_pack("[{s:s}]", "manager", "m") /* a list in Go */
+                                                           : full_value(f->kind, f->elem, depth);
+    json_object_set_new(o, f->json, v);
+  }
   return o;
 }
 
@@ -66,6 +81,20 @@ static void assert_same_text(const json_t *want, const json_t *got) {
   free(g);
 }
 
+/* With DRA_VERSIONS_DUMP=FILE, every object converted here is appended to
+ * FILE as one JSON line, for tests/upstream_versions.sh to check against
+ * k8s.io/api's types of its version. */
+static void dump_line(const json_t *obj) {
+  const char *path = getenv("DRA_VERSIONS_DUMP");
+  if (!path) return;
+  FILE *f = fopen(path, "a");
+  assert_non_null(f);
+  char *text = json_dumps(obj, JSON_COMPACT);
+  fprintf(f, "%s\n", text);
+  free(text);
+  fclose(f);
+}
+
 /* v1 -> beta -> v1 and beta -> v1 -> beta give back the same text. */
 static void round_trip(api_kind k) {
   const api_kind_info *info = api_kind_info_of(k);
@@ -74,12 +103,14 @@ static void round_trip(api_kind k) {
   json_object_set_new(doc, "kind", json_string(info->name));
   api_object *o = decode_clean(doc);
   json_t *v1 = api_object_encode(o);
+  dump_line(v1);
   size_t n = 0;
   const api_version *const *all = api_versions_of(k, &n);
   assert_int_equal(n, 3);
   for (size_t i = 1; i < n; i++) {
     json_t *beta = json_deep_copy(v1);
     api_version_from_internal(all[i], beta);
+    dump_line(beta);
     api_object *ob = decode_clean(beta);
     assert_string_equal(ob->version, all[i]->version);
     json_t *back = api_object_encode(ob);
@@ -124,6 +155,7 @@ static json_t *to_version(const char *v1_text, api_kind k, const char *version) 
   api_object *o = decode_clean(doc);
   json_t *out = api_object_encode(o);
   api_version_from_internal(api_version_find(k, version), out);
+  dump_line(out);
   api_object_free(o);
   json_decref(doc);
   return out;

@@ -39,7 +39,13 @@ check "resource level: listed" '"name":"resourceslices"' curl -s "$url$R/v1beta1
 check "resource level: others not" '"code":404' curl -s "$url$R/v1beta1/deviceclasses"
 kill $server; wait $server 2>/dev/null
 
-serve "$tmp/data" --runtime-config api/beta=true,resource.k8s.io/v1beta2=false,resource.k8s.io/v1beta2=true
+serve "$tmp/data" --runtime-config api/beta=true,resource.k8s.io/v1beta2=false,resource.k8s.io/v1beta2=true,scheduling.k8s.io/v1alpha3
+check "scheduling versions" '"versions":[{"groupVersion":"scheduling.k8s.io/v1beta1","version":"v1beta1"},{"groupVersion":"scheduling.k8s.io/v1alpha3","version":"v1alpha3"}]' \
+  curl -s "$url/apis/scheduling.k8s.io"
+check "podgroup in v1alpha3, read in v1beta1" '"apiVersion":"scheduling.k8s.io/v1beta1","kind":"PodGroup"' sh -c "
+  curl -s -H 'Content-Type: application/json' '$url/apis/scheduling.k8s.io/v1alpha3/namespaces/default/podgroups' \
+    --data '{\"apiVersion\":\"scheduling.k8s.io/v1alpha3\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"g\"},\"spec\":{\"schedulingPolicy\":{\"gang\":{\"minCount\":2}}}}' >/dev/null
+  curl -s '$url/apis/scheduling.k8s.io/v1beta1/namespaces/default/podgroups/g'"
 check "beta group versions" '"versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"},{"groupVersion":"resource.k8s.io/v1beta2","version":"v1beta2"},{"groupVersion":"resource.k8s.io/v1beta1","version":"v1beta1"}],"preferredVersion":{"groupVersion":"resource.k8s.io/v1","version":"v1"}' \
   curl -s "$url$R"
 check "beta resource list" '"groupVersion":"resource.k8s.io/v1beta1"' curl -s "$url$R/v1beta1"

@@ -24,7 +24,8 @@ check "v1beta1 field beside basic" 1 \
   'ResourceSlice in version "v1beta1" cannot be handled as a ResourceSlice: strict decoding error: unknown field "spec.devices[0].attributes"' \
   "$dra" validate -f $d/invalid-v1beta1.yaml
 check "podgroup v1alpha2" 1 'error: unable to recognize "tests/data/versions/podgroup-v1alpha2.yaml": no matches for kind "PodGroup" in version "scheduling.k8s.io/v1alpha2"
-hint: dra has PodGroup in scheduling.k8s.io/v1beta1' "$dra" validate -f $d/podgroup-v1alpha2.yaml
+hint: dra has PodGroup in scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3' "$dra" validate -f $d/podgroup-v1alpha2.yaml
+check "podgroup v1alpha3 (alpha: no warning)" 0 "1 objects valid" sh -c "sed s/v1alpha2/v1alpha3/ $d/podgroup-v1alpha2.yaml | '$dra' validate -f - 2>&1 | grep -v Warning"
 check "allocate a v1beta1 claim" 0 "device: gpu-1" \
   "$dra" allocate -f $d/quickstart-v1beta1.yaml -f $d/claim-v1beta1.yaml --node worker-1
 check "allocated claim printed in v1" 0 "exactly:" \

@@ -2,7 +2,9 @@
  * k8s:prerelease-lifecycle-gen tags of k8s.io/api 1.37 (resource/v1beta1:
  * introduced 1.32, so deprecated 1.35, removed 1.38; resource/v1beta2:
  * introduced 1.33), defaults are k8s.io/kubernetes pkg/controlplane
- * instance.go (every resource.k8s.io beta is off by default in 1.37). */
+ * instance.go (every resource.k8s.io beta is off by default in 1.37).
+ * scheduling.k8s.io/v1alpha3 PodGroup has v1beta1's JSON and defaults in
+ * 1.37; as an alpha it has no lifecycle tags, so no warning. */
 #include "api/versions.h"
 #include "api/convert.h"
 #include "util/strbuf.h"
@@ -21,6 +23,8 @@ static const api_version resource_slice_versions[] = {INTERNAL(KIND_RESOURCE_SLI
 static const api_version claim_template_versions[] = {INTERNAL(KIND_RESOURCE_CLAIM_TEMPLATE, "v1"),
                                              RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM_TEMPLATE),
                                              RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM_TEMPLATE)};
+static const api_version pod_group_versions[] = {INTERNAL(KIND_POD_GROUP, "v1beta1"),
+                                                {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL}};
 static const api_version claim_versions[] = {INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM),
                                     RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
 
@@ -36,6 +40,7 @@ static const kind_versions table[] = {
     VERSIONS(KIND_RESOURCE_SLICE, resource_slice_versions),
     VERSIONS(KIND_RESOURCE_CLAIM_TEMPLATE, claim_template_versions),
     VERSIONS(KIND_RESOURCE_CLAIM, claim_versions),
+    VERSIONS(KIND_POD_GROUP, pod_group_versions),
 };
 
 /* Every kind's list, the kinds without table entries holding their one

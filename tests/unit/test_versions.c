@@ -243,7 +243,7 @@ static void test_deprecation_and_hint(void **state) {
   assert_null(api_object_decode(doc, NULL, 0, &errs));
   assert_int_equal(errs.n, 1);
   assert_string_equal(errs.items[0].body, "no matches for kind \"PodGroup\" in version \"scheduling.k8s.io/v1alpha2\"\n"
-                                          "hint: dra has PodGroup in scheduling.k8s.io/v1beta1");
+                                          "hint: dra has PodGroup in scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3");
   errlist_free(&errs);
   json_decref(doc);
   doc = parse("{\"apiVersion\":\"v1beta1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"g\"}}");

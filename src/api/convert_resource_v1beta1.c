@@ -121,11 +121,17 @@ static void each_object(json_t *list, const char *path, void (*fn)(json_t *, con
   }
 }
 
-static json_t *at(json_t *root, const char *a, const char *b) {
-  json_t *v = json_object_get(root, a);
-  return b ? json_object_get(v, b) : v;
+/* The member at a dotted path ("spec.devices.requests"), or NULL. */
+static json_t *member(json_t *root, const char *path) {
+  json_t *v = root;
+  for (const char *p = path; v && *p;) {
+    const char *dot = strchr(p, '.');
+    size_t len = dot ? (size_t)(dot - p) : strlen(p);
+    v = json_object_getn(v, p, len);
+    p += len + (dot != NULL);
+  }
+  return v;
 }
-
 
 /* ---- v1 -> v1beta1 ---- */
 
@@ -142,8 +148,8 @@ static void device_to_v1beta1(json_t *dev, const char *path, errlist *errs) {
 }
 
 /* v1beta1 DeviceRequest JSON order: name, the exact fields up to
- * adminAccess, firstAvailable, then the rest; deviceClassName is not
- * omitempty. */
+ * adminAccess, firstAvailable, then the other exact fields;
+ * deviceClassName is not omitempty. */
 static void request_to_v1beta1(json_t *req, const char *path, errlist *errs) {
   (void)path;
   (void)errs;
@@ -180,14 +186,12 @@ static void walk(json_t *root, part_fn device_fn, part_fn request_fn, errlist *e
   const char *kind = json_string_value(json_object_get(root, "kind"));
   if (!kind) return;
   if (!strcmp(kind, "ResourceSlice")) {
-    json_t *spec = json_object_get(root, "spec");
-    drop_unset_node_fields(spec);
-    each_object(json_object_get(spec, "devices"), "spec.devices", device_fn, errs);
+    drop_unset_node_fields(member(root, "spec"));
+    each_object(member(root, "spec.devices"), "spec.devices", device_fn, errs);
   } else if (!strcmp(kind, "ResourceClaim")) {
-    each_object(at(at(root, "spec", "devices"), "requests", NULL), "spec.devices.requests", request_fn, errs);
+    each_object(member(root, "spec.devices.requests"), "spec.devices.requests", request_fn, errs);
   } else if (!strcmp(kind, "ResourceClaimTemplate")) {
-    each_object(at(at(at(root, "spec", "spec"), "devices", NULL), "requests", NULL), "spec.spec.devices.requests",
-                request_fn, errs);
+    each_object(member(root, "spec.spec.devices.requests"), "spec.spec.devices.requests", request_fn, errs);
   }
 }
 

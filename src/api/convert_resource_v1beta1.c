@@ -198,3 +198,28 @@ static void walk(json_t *root, part_fn device_fn, part_fn request_fn, errlist *e
 void convert_v1beta1_to_v1(json_t *root, errlist *errs) { walk(root, device_to_v1, request_to_v1, errs); }
 
 void convert_v1_to_v1beta1(json_t *root) { walk(root, device_to_v1beta1, request_to_v1beta1, NULL); }
+
+/* The inverse of k8s.io/kubernetes pkg/apis/resource/validation's
+ * ResourceNormalizationRules (v1beta1 path -> internal path):
+ * spec.devices[N].X -> spec.devices[N].basic.X for every device field but
+ * name, and [spec.]spec.devices.requests[N].exactly.X ->
+ * [spec.]spec.devices.requests[N].X. */
+bool convert_v1_path_to_v1beta1(const char *path, strbuf *out) {
+  static const char *const request_prefixes[] = {"spec.devices.requests[", "spec.spec.devices.requests[", NULL};
+  for (const char *const *p = request_prefixes; *p; p++) {
+    size_t n = strlen(*p);
+    if (strncmp(path, *p, n)) continue;
+    const char *close = strchr(path + n, ']');
+    if (!close || strncmp(close, "].exactly.", 10)) return false;
+    sb_add(out, path, (size_t)(close + 1 - path));
+    sb_puts(out, close + 9); /* ".X..." */
+    return true;
+  }
+  if (strncmp(path, "spec.devices[", 13)) return false;
+  const char *close = strchr(path + 13, ']');
+  if (!close || close[1] != '.' || !strcmp(close + 2, "name")) return false;
+  sb_add(out, path, (size_t)(close + 1 - path));
+  sb_puts(out, ".basic");
+  sb_puts(out, close + 1);
+  return true;
+}

@@ -89,7 +89,9 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
   json_t *internal = version->internal ? json_incref((json_t *)root) : json_deep_copy(root);
   if (!version->internal) api_version_to_internal(version, internal, errs);
   fpath path = {STRBUF_INIT};
+  size_t decoded_from = errs->n;
   codec_decode(o->arena, info->desc, internal, o->typed, &path, errs);
+  api_version_rename_errors(version, errs, decoded_from);
   fp_free(&path);
   json_decref(internal);
   for (size_t i = 0; i < n_dup_fields; i++) {

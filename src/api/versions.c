@@ -9,11 +9,13 @@
 #include "api/convert.h"
 #include "util/strbuf.h"
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define INTERNAL(k, v) {k, v, true, true, 0, 0, NULL, NULL}
-#define RESOURCE_V1BETA1(k) {k, "v1beta1", false, false, 35, 38, convert_v1beta1_to_v1, convert_v1_to_v1beta1}
-#define RESOURCE_V1BETA2(k) {k, "v1beta2", false, false, 36, 39, NULL, NULL}
+#define INTERNAL(k, v) {k, v, true, true, 0, 0, NULL, NULL, NULL}
+#define RESOURCE_V1BETA1(k)                                                                                   \
+  {k, "v1beta1", false, false, 35, 38, convert_v1beta1_to_v1, convert_v1_to_v1beta1, convert_v1_path_to_v1beta1}
+#define RESOURCE_V1BETA2(k) {k, "v1beta2", false, false, 36, 39, NULL, NULL, NULL}
 
 static const api_version device_class_versions[] = {INTERNAL(KIND_DEVICE_CLASS, "v1"), RESOURCE_V1BETA2(KIND_DEVICE_CLASS),
                                            RESOURCE_V1BETA1(KIND_DEVICE_CLASS)};
@@ -24,7 +26,7 @@ static const api_version claim_template_versions[] = {INTERNAL(KIND_RESOURCE_CLA
                                              RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM_TEMPLATE),
                                              RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM_TEMPLATE)};
 static const api_version pod_group_versions[] = {INTERNAL(KIND_POD_GROUP, "v1beta1"),
-                                                {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL}};
+                                                {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL}};
 static const api_version claim_versions[] = {INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM),
                                     RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
 
@@ -121,4 +123,27 @@ void api_version_from_internal(const api_version *v, json_t *root) {
 void api_version_to_internal(const api_version *v, json_t *root, errlist *errs) {
   if (v->to_internal) v->to_internal(root, errs);
   set_api_version(root, v->kind, api_kind_info_of(v->kind)->version);
+}
+
+void api_version_rename_errors(const api_version *v, errlist *errs, size_t from) {
+  if (!v->path_from_internal) return;
+  for (size_t i = from; i < errs->n; i++) {
+    field_error *e = &errs->items[i];
+    strbuf path = STRBUF_INIT;
+    if (e->field && v->path_from_internal(e->field, &path)) {
+      /* the message names the path too: "unknown field \"<path>\"" */
+      const char *at = strstr(e->body, e->field);
+      strbuf body = STRBUF_INIT;
+      if (at) {
+        sb_add(&body, e->body, (size_t)(at - e->body));
+        sb_puts(&body, sb_str(&path));
+        sb_puts(&body, at + strlen(e->field));
+        free(e->body);
+        e->body = sb_detach(&body);
+      }
+      free(e->field);
+      e->field = sb_detach(&path);
+    }
+    sb_free(&path);
+  }
 }

@@ -24,6 +24,10 @@ typedef struct api_version {
   void (*to_internal)(json_t *root, errlist *errs);
   /* The reverse, on an encoded internal object. NULL: same shape. */
   void (*from_internal)(json_t *root);
+  /* Writes to out the path in this version of a field at path in the
+   * internal version, for strict-decoding errors; false when it is the
+   * same. NULL: always the same. */
+  bool (*path_from_internal)(const char *path, strbuf *out);
 } api_version;
 
 /* The versions of kind k, the internal one first, then newest first
@@ -46,5 +50,8 @@ char *api_version_deprecation(const api_version *v);
 void api_version_from_internal(const api_version *v, json_t *root);
 /* Converts a document of version v to the internal version, in place. */
 void api_version_to_internal(const api_version *v, json_t *root, errlist *errs);
+/* Renames errs->items[from..] (strict-decoding errors of the converted
+ * document) to the paths of version v, as decoding v's struct names them. */
+void api_version_rename_errors(const api_version *v, errlist *errs, size_t from);
 
 #endif

@@ -228,6 +228,34 @@ static void test_v1beta1_unknown_fields(void **state) {
   json_decref(doc);
 }
 
+/* Errors the v1 decoder finds inside moved fields are named by their
+ * v1beta1 path too. */
+static void test_v1beta1_paths_inside_moved_fields(void **state) {
+  (void)state;
+  json_t *doc = parse("{\"apiVersion\":\"resource.k8s.io/v1beta1\",\"kind\":\"ResourceClaimTemplate\",\"metadata\":"
+                      "{\"name\":\"t\"},\"spec\":{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"deviceClassName\":"
+                      "\"gpu\",\"selectors\":[{\"cel\":{\"expression\":\"true\",\"bogus\":1}}]}]}}}}");
+  errlist errs = {0};
+  api_object *o = api_object_decode(doc, NULL, 0, &errs);
+  assert_int_equal(errs.n, 1);
+  assert_string_equal(errs.items[0].field, "spec.spec.devices.requests[0].selectors[0].cel.bogus");
+  assert_string_equal(errs.items[0].body, "unknown field \"spec.spec.devices.requests[0].selectors[0].cel.bogus\"");
+  errlist_free(&errs);
+  api_object_free(o);
+  json_decref(doc);
+  doc = parse("{\"apiVersion\":\"resource.k8s.io/v1beta1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"s\"},"
+              "\"spec\":{\"driver\":\"d\",\"allNodes\":true,\"pool\":{\"name\":\"p\",\"resourceSliceCount\":1},"
+              "\"devices\":[{\"name\":5,\"basic\":{\"attributes\":{\"a\":{\"int\":\"x\"}}}}]}}");
+  o = api_object_decode(doc, NULL, 0, &errs);
+  assert_int_equal(errs.n, 2);
+  assert_string_equal(errs.items[0].field, "spec.devices[0].name");
+  assert_string_equal(errs.items[1].body,
+                      "cannot unmarshal string into field spec.devices[0].basic.attributes[a].int of type int64");
+  errlist_free(&errs);
+  api_object_free(o);
+  json_decref(doc);
+}
+
 static void test_deprecation_and_hint(void **state) {
   (void)state;
   char *w = api_version_deprecation(api_version_find(KIND_DEVICE_CLASS, "v1beta1"));
@@ -260,6 +288,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip_every_field),
       cmocka_unit_test(test_v1beta1_shapes),
       cmocka_unit_test(test_v1beta1_unknown_fields),
+      cmocka_unit_test(test_v1beta1_paths_inside_moved_fields),
       cmocka_unit_test(test_deprecation_and_hint),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

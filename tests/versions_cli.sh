@@ -23,6 +23,9 @@ check "v1beta1 invalid class name: v1 path" 1 \
 check "v1beta1 field beside basic" 1 \
   'ResourceSlice in version "v1beta1" cannot be handled as a ResourceSlice: strict decoding error: unknown field "spec.devices[0].attributes"' \
   "$dra" validate -f $d/invalid-v1beta1.yaml
+check "v1beta1 defaults need a class name" 1 \
+  'ResourceClaim.resource.k8s.io "no-class" is invalid: [spec.devices.requests[0].exactly.deviceClassName: Required value, spec.devices.requests[0].exactly.allocationMode: Unsupported value: "": supported values: "All", "ExactCount"]' \
+  "$dra" validate -f $d/invalid-v1beta1.yaml
 check "podgroup v1alpha2" 1 'error: unable to recognize "tests/data/versions/podgroup-v1alpha2.yaml": no matches for kind "PodGroup" in version "scheduling.k8s.io/v1alpha2"
 hint: dra has PodGroup in scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3' "$dra" validate -f $d/podgroup-v1alpha2.yaml
 check "podgroup v1alpha3 (alpha: no warning)" 0 "1 objects valid" sh -c "sed s/v1alpha2/v1alpha3/ $d/podgroup-v1alpha2.yaml | '$dra' validate -f - 2>&1 | grep -v Warning"

@@ -15,15 +15,15 @@
 #include <string.h>
 
 /* BasicDevice's fields, in its JSON order. */
-static const char *const basic_fields[] = {"attributes",   "capacity",          "consumesCounters",
-                                           "nodeName",     "nodeSelector",      "allNodes",
-                                           "taints",       "bindsToNode",       "bindingConditions",
-                                           "bindingFailureConditions", "allowMultipleAllocations",
-                                           "nodeAllocatableResources", NULL};
+static const char *const basic_fields[] = {
+    "attributes",        "capacity",          "consumesCounters",         "nodeName",
+    "nodeSelector",      "allNodes",          "taints",                   "bindsToNode",
+    "bindingConditions", "bindingFailureConditions", "allowMultipleAllocations", "nodeAllocatableResources",
+    NULL};
 /* The v1beta1 DeviceRequest fields that v1 keeps in ExactDeviceRequest, in
  * v1's ExactDeviceRequest JSON order. */
-static const char *const exact_fields[] = {"deviceClassName", "selectors", "allocationMode", "count",
-                                           "adminAccess",     "tolerations", "capacity",     "derivedAttributes",
+static const char *const exact_fields[] = {"deviceClassName", "selectors",   "allocationMode", "count",
+                                           "adminAccess",     "tolerations", "capacity",       "derivedAttributes",
                                            NULL};
 
 static bool listed(const char *const *names, const char *key) {

@@ -17,18 +17,17 @@
   {k, "v1beta1", false, false, 35, 38, convert_v1beta1_to_v1, convert_v1_to_v1beta1, convert_v1_path_to_v1beta1}
 #define RESOURCE_V1BETA2(k) {k, "v1beta2", false, false, 36, 39, NULL, NULL, NULL}
 
-static const api_version device_class_versions[] = {INTERNAL(KIND_DEVICE_CLASS, "v1"), RESOURCE_V1BETA2(KIND_DEVICE_CLASS),
-                                           RESOURCE_V1BETA1(KIND_DEVICE_CLASS)};
-static const api_version resource_slice_versions[] = {INTERNAL(KIND_RESOURCE_SLICE, "v1"),
-                                             RESOURCE_V1BETA2(KIND_RESOURCE_SLICE),
-                                             RESOURCE_V1BETA1(KIND_RESOURCE_SLICE)};
+static const api_version device_class_versions[] = {
+    INTERNAL(KIND_DEVICE_CLASS, "v1"), RESOURCE_V1BETA2(KIND_DEVICE_CLASS), RESOURCE_V1BETA1(KIND_DEVICE_CLASS)};
+static const api_version resource_slice_versions[] = {
+    INTERNAL(KIND_RESOURCE_SLICE, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_SLICE), RESOURCE_V1BETA1(KIND_RESOURCE_SLICE)};
 static const api_version claim_template_versions[] = {INTERNAL(KIND_RESOURCE_CLAIM_TEMPLATE, "v1"),
-                                             RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM_TEMPLATE),
-                                             RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM_TEMPLATE)};
+                                                      RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM_TEMPLATE),
+                                                      RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM_TEMPLATE)};
+static const api_version claim_versions[] = {
+    INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM), RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
 static const api_version pod_group_versions[] = {INTERNAL(KIND_POD_GROUP, "v1beta1"),
-                                                {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL}};
-static const api_version claim_versions[] = {INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM),
-                                    RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
+                                                 {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL}};
 
 typedef struct kind_versions {
   api_kind kind;
@@ -47,7 +46,7 @@ static const kind_versions table[] = {
 
 /* Every kind's list, the kinds without table entries holding their one
  * internal version (from the kind table); built once. */
-static const api_version *lists[KIND_COUNT][4];
+static const api_version *lists[KIND_COUNT][API_MAX_VERSIONS];
 static size_t list_len[KIND_COUNT];
 static api_version single[KIND_COUNT];
 static pthread_once_t lists_once = PTHREAD_ONCE_INIT;
@@ -59,7 +58,8 @@ static void build_lists(void) {
     list_len[k] = 1;
   }
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-    for (size_t j = 0; j < table[i].n; j++) lists[table[i].kind][j] = &table[i].items[j];
+    for (size_t j = 0; j < table[i].n && j < API_MAX_VERSIONS; j++)
+      lists[table[i].kind][j] = &table[i].items[j];
     list_len[table[i].kind] = table[i].n;
   }
 }

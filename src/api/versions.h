@@ -11,6 +11,9 @@
 #include "util/strbuf.h"
 #include <jansson.h>
 
+/* The most versions one kind has. */
+#define API_MAX_VERSIONS 4
+
 typedef struct api_version {
   api_kind kind;
   const char *version; /* "v1beta1" */

@@ -15,7 +15,7 @@ void srv_served_default(srv_served *s) {
   for (int k = 0; k < KIND_COUNT; k++) {
     size_t n = 0;
     const api_version *const *all = api_versions_of((api_kind)k, &n);
-    for (size_t i = 0; i < n && i < SRV_MAX_VERSIONS; i++) s->on[k][i] = all[i]->on_by_default;
+    for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++) s->on[k][i] = all[i]->on_by_default;
   }
 }
 
@@ -44,7 +44,7 @@ static void set_matching(srv_served *s, const char *group, const char *version, 
       continue;
     size_t n = 0;
     const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
-    for (size_t i = 0; i < n && i < SRV_MAX_VERSIONS; i++)
+    for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++)
       if ((!version || !strcmp(all[i]->version, version)) && (st == STABILITY_OTHER || stability_of(all[i]->version) == st))
         s->on[res->api_kind][i] = on;
   }
@@ -208,7 +208,7 @@ const api_version *srv_served_version(const srv_served *s, const srv_resource *r
   if (res->api_kind < 0) return NULL;
   size_t n = 0;
   const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
-  for (size_t i = 0; i < n && i < SRV_MAX_VERSIONS; i++)
+  for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++)
     if (!strcmp(all[i]->version, version)) return s->on[res->api_kind][i] ? all[i] : NULL;
   return NULL;
 }

@@ -10,10 +10,8 @@
 #include "store/store.h"
 #include "util/strbuf.h"
 
-#define SRV_MAX_VERSIONS 4
-
 typedef struct srv_served {
-  bool on[KIND_COUNT][SRV_MAX_VERSIONS]; /* by position in api_versions_of() */
+  bool on[KIND_COUNT][API_MAX_VERSIONS]; /* by position in api_versions_of() */
 } srv_served;
 
 /* kube-apiserver 1.37's defaults. */

@@ -119,7 +119,16 @@ static void free_entries(entry *e, size_t n) {
   free(e);
 }
 
+/* In the order kube-apiserver applies them (groupVersionMatchersOrder). */
 static const char *const matchers[] = {"api/all", "api/ga", "api/beta", "api/alpha"};
+
+static bool is_matcher(const char *key) {
+  for (size_t m = 0; m < 4; m++)
+    if (!strcmp(key, matchers[m])) return true;
+  return false;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* The group/version/resource of a key that is not a matcher; false when
  * it has the wrong number of parts. "api" is the core group. */
@@ -135,30 +144,42 @@ static bool split_key(const char *key, char *group, char *version, char *resourc
   return version[0] != 0;
 }
 
+/* Validate's refusal of groups dra does not serve: "unknown api groups
+ * a/v1,b/v2", sorted and de-duplicated as sets.List gives them. */
+static bool refuse_unknown_groups(entry *e, size_t n, strbuf *err) {
+  char group[256], version[256], resource[256];
+  char **unknown = xcalloc(n + 1, sizeof *unknown);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (is_matcher(e[i].key) || !split_key(e[i].key, group, version, resource, sizeof group) || group_known(group))
+      continue;
+    strbuf gv = STRBUF_INIT;
+    sb_printf(&gv, "%s%s%s", group, group[0] ? "/" : "", version);
+    unknown[k++] = sb_detach(&gv);
+  }
+  qsort(unknown, k, sizeof *unknown, cmp_str);
+  if (k) sb_puts(err, "unknown api groups ");
+  for (size_t i = 0; i < k; i++) {
+    if (!i || strcmp(unknown[i], unknown[i - 1])) sb_printf(err, "%s%s", i ? "," : "", unknown[i]);
+  }
+  for (size_t i = 0; i < k; i++) free(unknown[i]);
+  free(unknown);
+  return k > 0;
+}
+
 static bool apply(srv_served *s, entry *e, size_t n, strbuf *err) {
   if (n == 1 && !strcmp(e[0].key, "api/all") && !strcmp(e[0].value, "false")) {
     sb_puts(err, "invalid runtime-config with only api/all=false");
     return false;
   }
   char group[256], version[256], resource[256];
-  strbuf unknown = STRBUF_INIT;
   for (size_t i = 0; i < n; i++) {
-    bool matcher = false;
-    for (size_t m = 0; m < 4; m++) matcher |= !strcmp(e[i].key, matchers[m]);
-    if (matcher) continue;
-    if (!split_key(e[i].key, group, version, resource, sizeof group)) {
+    if (!is_matcher(e[i].key) && !split_key(e[i].key, group, version, resource, sizeof group)) {
       sb_printf(err, "runtime-config invalid key %s", e[i].key);
-      sb_free(&unknown);
       return false;
     }
-    if (!group_known(group)) sb_printf(&unknown, "%s%s%s%s", unknown.len ? "," : "", group, group[0] ? "/" : "", version);
   }
-  if (unknown.len) {
-    sb_printf(err, "unknown api groups %s", sb_str(&unknown));
-    sb_free(&unknown);
-    return false;
-  }
-  sb_free(&unknown);
+  if (refuse_unknown_groups(e, n, err)) return false;
   for (size_t m = 0; m < 4; m++)
     for (size_t i = 0; i < n; i++) {
       if (strcmp(e[i].key, matchers[m])) continue;
@@ -170,11 +191,9 @@ static bool apply(srv_served *s, entry *e, size_t n, strbuf *err) {
     }
   for (int pass = 0; pass < 2; pass++) /* versions, then resources */
     for (size_t i = 0; i < n; i++) {
-      if (!split_key(e[i].key, group, version, resource, sizeof group) || (resource[0] != 0) != (pass == 1))
+      if (is_matcher(e[i].key) || !split_key(e[i].key, group, version, resource, sizeof group) ||
+          (resource[0] != 0) != (pass == 1))
         continue;
-      bool matcher = false;
-      for (size_t m = 0; m < 4; m++) matcher |= !strcmp(e[i].key, matchers[m]);
-      if (matcher) continue;
       if (!version_known(group, version)) {
         sb_printf(err, "group version %s%s%s that has not been registered", group, group[0] ? "/" : "", version);
         return false;

@@ -75,7 +75,7 @@ static void test_refused(void **state) {
        "invalid key resource.k8s.io/v1beta1/resourceClaims: group/version/resource and resource is always lowercase "
        "plural, not \"resourceClaims\""},
       {"a/b/c/d", "runtime-config invalid key a/b/c/d"},
-      {"apps/v1=true", "unknown api groups apps/v1"},
+      {"apps/v1=true,batch/v1,apps/v1/deployments=false", "unknown api groups apps/v1,batch/v1"},
       {"api/alpha=yes", "invalid value api/alpha=yes"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -10,6 +10,7 @@
 #include "server/params.h"
 #include "server/route.h"
 #include "server/selector.h"
+#include "server/served.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                       .content_type = *content_type ? content_type : NULL, .accept = *accept ? accept : NULL};
   http_parse_query(query, &req.query, &req.n_query);
   http_query_bool(&req, "watch");
+  /* every version served, so the beta conversions are reached too */
+  srv_served served;
+  srv_served_default(&served);
+  strbuf served_err = STRBUF_INIT;
+  if (!srv_served_parse(&served, "api/all=true", &served_err)) abort();
+  sb_free(&served_err);
   route r;
-  if (route_parse(path, &r) == ROUTE_RESOURCE) {
+  if (route_parse(path, &served, &r) == ROUTE_RESOURCE) {
     for (int watch = 0; watch < 2; watch++) {
       http_response resp = {0};
       srv_list_params_ok(&req, &r, watch, &resp);

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   gates_default(&ctx.gates);
   for (size_t i = 0; i < set.n; i++) {
     loaded_object *lo = &set.items[i];
-    if (lo->obj && lo->errs.n) free(api_decode_failure_message(lo->obj->info, &lo->errs));
+    if (lo->obj && lo->errs.n) free(api_decode_failure_message(lo->obj, &lo->errs));
     if (!loaded_object_ok(lo)) continue;
     errlist errs = {0};
     bool ok = admit_object(&ctx, ADMIT_CREATE, lo->obj, NULL, &errs);

@@ -30,13 +30,13 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     validate_device_class(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_RESOURCE_CLAIM:
-    defaults_resource_claim(ctx, a, obj->typed);
+    defaults_resource_claim(ctx, a, obj->typed, obj->version);
     prepare_resource_claim(op, a, obj->typed, prev);
     drop_gated_resource_claim(ctx, op, obj->typed, prev);
     validate_resource_claim(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_RESOURCE_CLAIM_TEMPLATE:
-    defaults_resource_claim_template(ctx, a, obj->typed);
+    defaults_resource_claim_template(ctx, a, obj->typed, obj->version);
     drop_gated_resource_claim_template(ctx, op, obj->typed, prev);
     validate_resource_claim_template(ctx, op, obj->typed, prev, errs);
     break;

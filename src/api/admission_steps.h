@@ -13,8 +13,11 @@
 
 /* defaults.c: allocationMode ExactCount, count 1 (also for an explicit 0),
  * toleration operator Equal. */
-void defaults_resource_claim(const admission_ctx *ctx, arena *a, resource_claim *obj);
-void defaults_resource_claim_template(const admission_ctx *ctx, arena *a, resource_claim_template *obj);
+/* version: the version the object was written in (api_object.version), whose
+ * defaulting rules apply; NULL for the internal one. */
+void defaults_resource_claim(const admission_ctx *ctx, arena *a, resource_claim *obj, const char *version);
+void defaults_resource_claim_template(const admission_ctx *ctx, arena *a, resource_claim_template *obj,
+                                      const char *version);
 /* taint timeAdded = ctx->now */
 void defaults_resource_slice(const admission_ctx *ctx, arena *a, resource_slice *obj);
 

@@ -1,6 +1,7 @@
 /* object.c: the kind table and whole-object decode/encode/clone. */
 #include "api/object.h"
 #include "api/codec.h"
+#include "api/versions.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 #include <stdio.h>
@@ -65,29 +66,36 @@ api_object *api_object_new(api_kind k) {
 
 api_object *api_object_decode(const json_t *root, const char *const *dup_fields, size_t n_dup_fields,
                               errlist *errs) {
-  const char *api_version = json_string_value(json_object_get(root, "apiVersion"));
+  const char *group_version = json_string_value(json_object_get(root, "apiVersion"));
   const char *kind = json_string_value(json_object_get(root, "kind"));
   if (!kind || !*kind) {
     fe_decode(errs, "kind", "Object 'Kind' is missing");
     return NULL;
   }
-  if (!api_version || !*api_version) {
+  if (!group_version || !*group_version) {
     fe_decode(errs, "apiVersion", "Object 'apiVersion' is missing");
     return NULL;
   }
-  bool version_ok = false;
-  const api_kind_info *info = api_kind_lookup(api_version, kind, &version_ok);
-  if (!info || !version_ok) {
+  const api_kind_info *info = api_kind_lookup(group_version, kind, NULL);
+  const api_version *version = info ? api_version_of_document(info, group_version) : NULL;
+  if (!version) {
     strbuf msg = STRBUF_INIT;
-    sb_printf(&msg, "no matches for kind \"%s\" in version \"%s\"", kind, api_version);
+    sb_printf(&msg, "no matches for kind \"%s\" in version \"%s\"", kind, group_version);
+    if (info) api_versions_hint(&msg, info);
     fe_decode(errs, "", sb_str(&msg));
     sb_free(&msg);
     return NULL;
   }
   api_object *o = object_alloc(info);
+  o->version = version->version;
+  json_t *internal = version->internal ? json_incref((json_t *)root) : json_deep_copy(root);
+  if (!version->internal) api_version_to_internal(version, internal, errs);
   fpath path = {STRBUF_INIT};
-  codec_decode(o->arena, info->desc, root, o->typed, &path, errs);
+  size_t decoded_from = errs->n;
+  codec_decode(o->arena, info->desc, internal, o->typed, &path, errs);
+  api_version_rename_errors(version, errs, decoded_from);
   fp_free(&path);
+  json_decref(internal);
   for (size_t i = 0; i < n_dup_fields; i++) {
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "duplicate field \"%s\"", dup_fields[i]);
@@ -97,12 +105,13 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
   return o;
 }
 
-char *api_decode_failure_message(const api_kind_info *info, const errlist *errs) {
+char *api_decode_failure_message(const api_object *o, const errlist *errs) {
+  const api_kind_info *info = o->info;
   bool malformed = false;
   for (size_t i = 0; i < errs->n; i++) malformed = malformed || errs->items[i].type == FE_DECODE;
   strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", info->name, info->version, info->name,
-            malformed ? "" : "strict decoding error: ");
+  sb_printf(&sb, "%s in version \"%s\" cannot be handled as a %s: %s", info->name, o->version ? o->version : info->version,
+            info->name, malformed ? "" : "strict decoding error: ");
   size_t k = 0;
   for (size_t i = 0; i < errs->n; i++) {
     if (errs->items[i].type != (malformed ? FE_DECODE : FE_UNKNOWN_FIELD)) continue;
@@ -119,6 +128,7 @@ json_t *api_object_encode(const api_object *o) { return codec_encode(o->info->de
 api_object *api_object_clone(const api_object *o) {
   api_object *c = object_alloc(o->info);
   codec_copy(c->arena, o->info->desc, o->typed, c->typed);
+  c->version = o->version;
   c->file = o->file;
   c->line = o->line;
   return c;

@@ -44,7 +44,8 @@ typedef struct api_head {
 typedef struct api_object {
   const api_kind_info *info;
   arena *arena; /* owns typed and everything it points to */
-  void *typed;  /* resource_claim *, pod *, ... */
+  void *typed;  /* resource_claim *, pod *, ... (always in the internal version) */
+  const char *version; /* the version the document was written in ("v1beta1"); NULL if made here */
   const char *file;
   int line;
 } api_object;
@@ -55,8 +56,9 @@ const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, 
 static inline api_head *api_object_head(const api_object *o) { return (api_head *)o->typed; }
 static inline object_meta *api_object_meta(const api_object *o) { return &api_object_head(o)->metadata; }
 
-/* Decodes a document into an object. Returns NULL when the kind is unknown or
- * not served (with a message in *errs); otherwise the object, with strict
+/* Decodes a document into an object, converting a document of another
+ * version of the kind (api/versions.h) to the internal one first. Returns
+ * NULL when the kind is unknown or not in that version (with a message in *errs); otherwise the object, with strict
  * decoding errors (FE_DECODE) in *errs for the caller to report. Duplicate
  * keys found while reading (dup_fields) are reported as decode errors too. */
 api_object *api_object_decode(const json_t *root, const char *const *dup_fields, size_t n_dup_fields,
@@ -65,7 +67,7 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: ` then the
  * malformed values (FE_DECODE) when there are any, else `strict decoding
  * error: ` and the unknown or duplicate fields. malloc'd. */
-char *api_decode_failure_message(const api_kind_info *info, const errlist *errs);
+char *api_decode_failure_message(const api_object *o, const errlist *errs);
 json_t *api_object_encode(const api_object *o);
 api_object *api_object_new(api_kind k); /* empty object with apiVersion/kind set */
 api_object *api_object_clone(const api_object *o);

@@ -1,7 +1,7 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
  * [--client-ca-file F] [--insecure-http] [--controllers LIST] [--feature-gates ...]
- * [-v N]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--runtime-config ...] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "server/kubeconfig.h"
@@ -20,7 +20,7 @@
 
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
-  const char *client_ca = NULL, *verbosity = "0", *controllers = "*";
+  const char *client_ca = NULL, *verbosity = "0", *controllers = "*", *runtime_config = NULL;
   bool insecure_http = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
@@ -32,6 +32,7 @@ int cmd_serve(int argc, char **argv) {
       {"client-ca-file", 0, CLI_FLAG_STRING, &client_ca},
       {"insecure-http", 0, CLI_FLAG_BOOL, &insecure_http},
       {"controllers", 0, CLI_FLAG_STRING, &controllers},
+      {"runtime-config", 0, CLI_FLAG_STRING, &runtime_config},
       {0},
   };
   cli_common opts;
@@ -56,13 +57,15 @@ int cmd_serve(int argc, char **argv) {
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
          "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
-         "                 [--insecure-http] [--controllers *,-name,...] [--feature-gates ...] [-v N]\n"
+         "                 [--insecure-http] [--controllers *,-name,...] [--feature-gates ...]\n"
+         "                 [--runtime-config resource.k8s.io/v1beta1=true,...] [-v N]\n"
          "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
          "On first start it makes a CA, a serving certificate and an admin client certificate\n"
          "(system:masters) in <data-dir>/pki, which the kubeconfig embeds. Clients authenticate with a\n"
          "certificate of that CA (or of --client-ca-file) or a --token-file token; others are\n"
          "system:anonymous. --insecure-http serves plain HTTP on loopback, without authentication\n"
          "unless --token-file. -v N logs as kube-apiserver's klog levels do (3: a line per request).\n"
+         "--runtime-config turns API versions on or off with kube-apiserver's syntax.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());
@@ -90,7 +93,8 @@ int cmd_serve(int argc, char **argv) {
                     .tls_key_file = key,
                     .client_ca_file = client_ca,
                     .disabled_controllers = disabled_controllers,
-                    .gates = opts.gates};
+                    .gates = opts.gates,
+                    .runtime_config = runtime_config};
   strbuf err = STRBUF_INIT;
   dra_server *srv = srv_start(&so, &err);
   cli_common_free(&opts);

@@ -7,6 +7,7 @@
  * dump's allocations and bindings survive. */
 #include "context/context.h"
 #include "api/admission.h"
+#include "api/versions.h"
 #include "load/objects.h"
 #include "store/meta.h"
 #include "util/die.h"
@@ -115,7 +116,7 @@ static void report_read_errors(dra_ctx *ctx, const char *text) {
 static void report_decode(dra_ctx *ctx, const loaded_object *lo) {
   strbuf sb = STRBUF_INIT;
   if (lo->obj) {
-    char *msg = api_decode_failure_message(lo->obj->info, &lo->errs);
+    char *msg = api_decode_failure_message(lo->obj, &lo->errs);
     sb_puts(&sb, msg);
     free(msg);
   } else {
@@ -136,8 +137,21 @@ static void report_invalid(dra_ctx *ctx, const loaded_object *lo, const errlist 
   free(msg);
 }
 
+/* kube-apiserver's warning for a request in a deprecated version, which
+ * kubectl prints before anything else of the request. */
+static void warn_deprecated(dra_ctx *ctx, const api_object *o) {
+  char *text = o ? api_version_deprecation(api_version_find(o->info->kind, o->version)) : NULL;
+  if (!text) return;
+  strbuf line = STRBUF_INIT;
+  sb_printf(&line, "Warning: %s", text);
+  dra_warn(ctx, sb_str(&line));
+  sb_free(&line);
+  free(text);
+}
+
 /* Decoding and admission of one object; false when it was refused. */
 static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
+  warn_deprecated(l->ctx, lo->obj);
   if (!loaded_object_ok(lo)) {
     report_decode(l->ctx, lo);
     return false;

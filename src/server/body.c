@@ -24,7 +24,7 @@ static bool field_validation_mode(const http_request *req, field_validation *out
 }
 
 static void cannot_handle(http_response *resp, const api_object *obj, const errlist *errs) {
-  char *msg = api_decode_failure_message(obj->info, errs);
+  char *msg = api_decode_failure_message(obj, errs);
   srv_status_bad_request(resp, msg);
   free(msg);
 }
@@ -34,7 +34,7 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
   const srv_resource *res = r->resource;
   field_validation mode;
   if (!field_validation_mode(req, &mode, resp)) return NULL;
-  char *gv = srv_api_version(res->group, res->version);
+  char *gv = srv_api_version(res->group, r->version);
   if (!json_object_get(root, "apiVersion")) json_object_set_new(root, "apiVersion", json_string(gv));
   if (!json_object_get(root, "kind")) json_object_set_new(root, "kind", json_string(res->kind));
   const char *kind = json_string_value(json_object_get(root, "kind"));

@@ -26,15 +26,17 @@ static json_t *group_version_ref(const char *group, const char *version) {
   return v;
 }
 
-static json_t *api_group(const char *group) {
+#define MAX_GROUP_VERSIONS 32
+
+static json_t *api_group(const srv_group_version *gvs, size_t n, const char *group) {
   json_t *g = json_object();
   json_object_set_new(g, "name", json_string(group));
   json_t *versions = json_array();
   const char *preferred = NULL;
-  for (size_t i = 0; i < srv_n_group_versions; i++)
-    if (!strcmp(srv_group_versions[i].group, group)) {
-      json_array_append_new(versions, group_version_ref(group, srv_group_versions[i].version));
-      if (!preferred) preferred = srv_group_versions[i].version;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(gvs[i].group, group)) {
+      json_array_append_new(versions, group_version_ref(group, gvs[i].version));
+      if (!preferred) preferred = gvs[i].version;
     }
   json_object_set_new(g, "versions", versions);
   json_object_set_new(g, "preferredVersion", group_version_ref(group, preferred));
@@ -60,7 +62,7 @@ static json_t *resource_entry(const srv_resource *res, const char *sub) {
   return e;
 }
 
-static json_t *resource_list(const char *group, const char *version) {
+static json_t *resource_list(const srv_served *served, const char *group, const char *version) {
   json_t *l = json_object();
   json_object_set_new(l, "kind", json_string("APIResourceList"));
   json_object_set_new(l, "apiVersion", json_string("v1"));
@@ -70,7 +72,7 @@ static json_t *resource_list(const char *group, const char *version) {
   json_t *resources = json_array();
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *res = &srv_resources[i];
-    if (strcmp(res->group, group) || strcmp(res->version, version)) continue;
+    if (strcmp(res->group, group) || !srv_served_in(served, res, version)) continue;
     json_array_append_new(resources, resource_entry(res, NULL));
     for (const char *p = res->subresources; *p;) {
       const char *comma = strchr(p, ',');
@@ -87,7 +89,9 @@ static json_t *resource_list(const char *group, const char *version) {
 
 static void not_found(http_response *resp) { srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL); }
 
-void srv_discovery(const route *r, http_response *resp) {
+void srv_discovery(const srv_served *served, const route *r, http_response *resp) {
+  srv_group_version gvs[MAX_GROUP_VERSIONS];
+  size_t n = srv_served_group_versions(served, gvs, MAX_GROUP_VERSIONS);
   json_t *v;
   switch (r->type) {
   case ROUTE_API:
@@ -100,24 +104,24 @@ void srv_discovery(const route *r, http_response *resp) {
     json_object_set_new(v, "kind", json_string("APIGroupList"));
     json_object_set_new(v, "apiVersion", json_string("v1"));
     json_t *groups = json_array();
-    for (size_t i = 0; i < srv_n_group_versions; i++) {
-      const char *g = srv_group_versions[i].group;
+    for (size_t i = 0; i < n; i++) {
+      const char *g = gvs[i].group;
       bool seen = false;
-      for (size_t j = 0; j < i; j++) seen |= !strcmp(srv_group_versions[j].group, g);
-      if (g[0] && !seen) json_array_append_new(groups, api_group(g));
+      for (size_t j = 0; j < i; j++) seen |= !strcmp(gvs[j].group, g);
+      if (g[0] && !seen) json_array_append_new(groups, api_group(gvs, n, g));
     }
     json_object_set_new(v, "groups", groups);
     break;
   }
   case ROUTE_GROUP:
-    if (!srv_group_version_served(r->group, NULL)) return not_found(resp);
-    v = api_group(r->group);
+    if (!srv_group_version_served(served, r->group, NULL)) return not_found(resp);
+    v = api_group(gvs, n, r->group);
     json_object_set_new(v, "kind", json_string("APIGroup"));
     json_object_set_new(v, "apiVersion", json_string("v1"));
     break;
   case ROUTE_GROUP_VERSION:
-    if (!srv_group_version_served(r->group, r->version)) return not_found(resp);
-    v = resource_list(r->group, r->version);
+    if (!srv_group_version_served(served, r->group, r->version)) return not_found(resp);
+    v = resource_list(served, r->group, r->version);
     break;
   case ROUTE_VERSION:
     /* version.Info, filled with what this build truly is (no Go). */

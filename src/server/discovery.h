@@ -8,6 +8,6 @@
 
 /* Serves ROUTE_API, ROUTE_APIS, ROUTE_GROUP, ROUTE_GROUP_VERSION,
  * ROUTE_VERSION and ROUTE_HEALTH. */
-void srv_discovery(const route *r, http_response *resp);
+void srv_discovery(const srv_served *served, const route *r, http_response *resp);
 
 #endif

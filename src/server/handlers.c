@@ -56,10 +56,11 @@ static void release(request_ctx *rc) {
   rc->n_held = 0;
 }
 
-static void respond_object(http_response *resp, int code, store_obj *o) {
+/* o as the request's version shows it. */
+static void respond_object(http_response *resp, const route *r, int code, store_obj *o) {
   resp->status = code;
   resp->content_type = "application/json";
-  sb_puts(&resp->body, store_obj_json(o));
+  srv_put_object_text(&resp->body, o, r->wire);
   sb_putc(&resp->body, '\n');
 }
 
@@ -109,8 +110,8 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
   store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
   if (table)
-    srv_json_response(resp, 200, srv_table(r->resource, &o, 1, store_obj_meta(o)->resource_version, NULL, include));
-  else respond_object(resp, 200, o);
+    srv_json_response(resp, 200, srv_table(r, &o, 1, store_obj_meta(o)->resource_version, NULL, include));
+  else respond_object(resp, r, 200, o);
   store_obj_unref(o);
 }
 
@@ -130,7 +131,7 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   }
   errlist_free(&errs);
   if (http_query_get(req, "dryRun")) {
-    srv_json_response(resp, op == ADMIT_CREATE ? 201 : 200, api_object_encode(obj));
+    srv_json_response(resp, op == ADMIT_CREATE ? 201 : 200, srv_object_in_version(obj, r->wire));
     api_object_free(obj);
     return;
   }
@@ -149,7 +150,7 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     return;
   }
   free(name);
-  respond_object(resp, op == ADMIT_CREATE ? 201 : 200, stored);
+  respond_object(resp, r, op == ADMIT_CREATE ? 201 : 200, stored);
   store_obj_unref(stored);
 }
 
@@ -310,7 +311,7 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
   store_obj *old = NULL;
   store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
-  json_t *current = api_object_encode(old->object);
+  json_t *current = srv_object_in_version(old->object, r->wire); /* the patch is written against that version */
   strbuf err = STRBUF_INIT;
   json_t *patched = patch_apply(type, current, req->body ? req->body : "", req->body_len, &err);
   json_decref(current);
@@ -349,7 +350,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
   if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
   if (last) {
-    respond_object(resp, 200, last);
+    respond_object(resp, r, 200, last);
     store_obj_unref(last);
   } else srv_status_success(resp, r->resource, r->name, NULL);
 }
@@ -397,6 +398,9 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
 }
 
 void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  char *deprecated = api_version_deprecation(r->wire); /* every verb of a deprecated version warns first */
+  if (deprecated) srv_warn(resp, deprecated);
+  free(deprecated);
   const char *m = req->method;
   bool item = r->name[0] != 0;
   if (!strcmp(r->subresource, "binding")) {

@@ -107,10 +107,10 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
     srv_status_bad_request(resp, sb_str(&err));
   } else if (table) {
-    srv_json_response(resp, 200, srv_table(r->resource, page, n, rv, next, include));
+    srv_json_response(resp, 200, srv_table(r, page, n, rv, next, include));
   } else {
-    char *gv = srv_api_version(r->resource->group, r->resource->version);
-    /* items are each version's shared JSON, so a list encodes nothing again */
+    char *gv = srv_api_version(r->resource->group, r->version);
+    /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
     resp->status = 200;
     resp->content_type = "application/json";
     sb_printf(&resp->body, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%s\"",
@@ -119,7 +119,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     sb_puts(&resp->body, "},\"items\":[");
     for (size_t i = 0; i < n; i++) {
       if (i) sb_putc(&resp->body, ',');
-      sb_puts(&resp->body, store_obj_json(page[i]));
+      srv_put_object_text(&resp->body, page[i], r->wire);
     }
     sb_puts(&resp->body, "]}\n");
     free(gv);
@@ -173,6 +173,7 @@ typedef struct watch_stream {
   bool bookmarks;
   time_t deadline, next_bookmark;
   char *gv; /* apiVersion of the resource, for bookmarks */
+  const api_version *wire; /* the version the watch asked for */
 } watch_stream;
 
 /* Drops what the client has not started to receive, keeping the event line
@@ -191,17 +192,20 @@ static void drop_unsent(watch_stream *w) {
   w->ended = true;
 }
 
-/* One watch event line; the object's JSON is encoded once per version and
- * shared by every watcher. */
+/* One watch event line; the object's JSON in the internal version is
+ * encoded once per version and shared by every watcher. */
 static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
-  const char *object = store_obj_json(o);
+  strbuf object = STRBUF_INIT;
+  srv_put_object_text(&object, o, w->wire);
   pthread_mutex_lock(&w->lock);
   if (w->ended) {
     pthread_mutex_unlock(&w->lock);
+    sb_free(&object);
     return;
   }
   sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
-  sb_puts(&w->pending, object);
+  sb_add(&w->pending, object.buf, object.len);
+  sb_free(&object);
   sb_puts(&w->pending, "}\n");
   if (w->limit && w->pending.len - w->sent > w->limit) {
     log_warning("closing a watch of %s: the client is not reading (%zu bytes waiting)", api_kind_info_of(w->kind)->name,
@@ -302,7 +306,8 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   pthread_mutex_init(&w->lock, NULL);
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
-  w->gv = srv_api_version(r->resource->group, r->resource->version);
+  w->gv = srv_api_version(r->resource->group, r->version);
+  w->wire = r->wire;
   w->bookmarks = http_query_bool(req, "allowWatchBookmarks");
   long timeout = 1800;
   const char *t = http_query_get(req, "timeoutSeconds");

@@ -46,6 +46,7 @@ static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t 
 typedef struct schema_gen {
   json_t *schemas;
   const char *pkg;
+  const char *version; /* of the group/version documented */
   bool v2;
 } schema_gen;
 
@@ -117,17 +118,17 @@ static void add_struct_schema(const schema_gen *g, const type_desc *td) {
 }
 
 /* Operations carry one {group, kind, version} object; schemas a list of them. */
-static json_t *gvk_object(const srv_resource *res) {
+static json_t *gvk_object(const srv_resource *res, const char *version) {
   json_t *o = json_object();
   json_object_set_new(o, "group", json_string(res->group));
   json_object_set_new(o, "kind", json_string(res->kind));
-  json_object_set_new(o, "version", json_string(res->version));
+  json_object_set_new(o, "version", json_string(version));
   return o;
 }
 
-static json_t *gvk(const srv_resource *res) {
+static json_t *gvk(const srv_resource *res, const char *version) {
   json_t *arr = json_array();
-  json_array_append_new(arr, gvk_object(res));
+  json_array_append_new(arr, gvk_object(res, version));
   return arr;
 }
 
@@ -163,15 +164,15 @@ static json_t *operation(const schema_gen *g, const srv_resource *res, const cha
   json_object_set_new(responses, "200", ok);
   json_object_set_new(op, "responses", responses);
   json_object_set_new(op, "x-kubernetes-action", json_string(action));
-  json_object_set_new(op, "x-kubernetes-group-version-kind", gvk_object(res));
+  json_object_set_new(op, "x-kubernetes-group-version-kind", gvk_object(res, g->version));
   return op;
 }
 
 static void add_paths(const schema_gen *g, json_t *paths, const srv_resource *res, const char *schema) {
   char base[600], item[1400];
   const char *root = res->group[0] ? "/apis/" : "/api";
-  if (res->group[0]) snprintf(base, sizeof base, "%s%s/%s", root, res->group, res->version);
-  else snprintf(base, sizeof base, "%s/%s", root, res->version);
+  if (res->group[0]) snprintf(base, sizeof base, "%s%s/%s", root, res->group, g->version);
+  else snprintf(base, sizeof base, "%s/%s", root, g->version);
   char coll[1300];
   if (res->namespaced) snprintf(coll, sizeof coll, "%s/namespaces/{namespace}/%s", base, res->plural);
   else snprintf(coll, sizeof coll, "%s/%s", base, res->plural);
@@ -202,22 +203,58 @@ static void add_quantity_schema(const schema_gen *g) {
   json_object_set_new(g->schemas, QUANTITY_SCHEMA, quantity);
 }
 
+static json_t *schema_named(const schema_gen *g, const char *type) {
+  char name[700];
+  snprintf(name, sizeof name, "%s%s", g->pkg, type);
+  return json_object_get(g->schemas, name);
+}
+
+/* resource.k8s.io/v1beta1 differs in shape from v1, whose descriptor
+ * tables built the schemas (api/convert_resource_v1beta1.c): a Device
+ * holds everything but its name in `basic` (BasicDevice), and a
+ * DeviceRequest holds ExactDeviceRequest's fields itself. */
+static void reshape_v1beta1(const schema_gen *g) {
+  json_t *device = json_object_get(schema_named(g, "Device"), "properties");
+  json_t *request = json_object_get(schema_named(g, "DeviceRequest"), "properties");
+  json_t *exact = json_object_get(schema_named(g, "ExactDeviceRequest"), "properties");
+  if (!device || !request || !exact) return;
+  json_t *basic_props = json_deep_copy(device), *basic = json_object();
+  json_object_del(basic_props, "name");
+  json_object_set_new(basic, "type", json_string("object"));
+  json_object_set_new(basic, "properties", basic_props);
+  char name[700];
+  snprintf(name, sizeof name, "%sBasicDevice", g->pkg);
+  json_object_set_new(g->schemas, name, basic);
+  json_t *name_prop = json_incref(json_object_get(device, "name"));
+  json_object_clear(device);
+  json_object_set_new(device, "name", name_prop);
+  json_t *ref = ref_to(g, name);
+  if (!g->v2) ref = json_pack("{s:[o]}", "allOf", ref);
+  json_object_set_new(device, "basic", ref);
+  json_object_del(request, "exactly");
+  json_object_update(request, exact);
+  snprintf(name, sizeof name, "%sExactDeviceRequest", g->pkg);
+  json_object_del(g->schemas, name);
+}
+
 /* Schemas (and, with paths non-NULL, paths) of one group/version. */
-static void add_group_version(json_t *schemas, json_t *paths, bool v2, const char *group, const char *version) {
+static void add_group_version(const srv_served *served, json_t *schemas, json_t *paths, bool v2, const char *group,
+                              const char *version) {
   char pkg[600];
   package_of(group, version, pkg, sizeof pkg);
-  schema_gen gen = {schemas, pkg, v2}, *g = &gen;
+  schema_gen gen = {schemas, pkg, version, v2}, *g = &gen;
   add_quantity_schema(g);
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *res = &srv_resources[i];
-    if (strcmp(res->group, group) || strcmp(res->version, version)) continue;
+    if (strcmp(res->group, group) || !srv_served_in(served, res, version)) continue;
     const type_desc *td = api_kind_info_of((api_kind)res->api_kind)->desc;
     add_struct_schema(g, td);
     char name[700];
     schema_name(td, pkg, name, sizeof name);
-    json_object_set_new(json_object_get(schemas, name), "x-kubernetes-group-version-kind", gvk(res));
+    json_object_set_new(json_object_get(schemas, name), "x-kubernetes-group-version-kind", gvk(res, version));
     if (paths) add_paths(g, paths, res, name);
   }
+  if (!strcmp(group, "resource.k8s.io") && !strcmp(version, "v1beta1")) reshape_v1beta1(g);
 }
 
 static json_t *info_object(void) {
@@ -227,11 +264,11 @@ static json_t *info_object(void) {
   return info;
 }
 
-static json_t *group_version_document(const char *group, const char *version) {
+static json_t *group_version_document(const srv_served *served, const char *group, const char *version) {
   json_t *doc = json_object(), *components = json_object(), *schemas = json_object(), *paths = json_object();
   json_object_set_new(doc, "openapi", json_string("3.0.0"));
   json_object_set_new(doc, "info", info_object());
-  add_group_version(schemas, paths, false, group, version);
+  add_group_version(served, schemas, paths, false, group, version);
   json_object_set_new(doc, "paths", paths);
   json_object_set_new(components, "schemas", schemas);
   json_object_set_new(doc, "components", components);
@@ -240,27 +277,30 @@ static json_t *group_version_document(const char *group, const char *version) {
 
 /* Swagger 2.0 with every served kind: kubectl falls back to it to validate
  * objects inside a kind: List client-side. */
-static json_t *v2_document(void) {
+static json_t *v2_document(const srv_served *served) {
+  srv_group_version gvs[32];
+  size_t n = srv_served_group_versions(served, gvs, 32);
   json_t *doc = json_object(), *defs = json_object();
   json_object_set_new(doc, "swagger", json_string("2.0"));
   json_object_set_new(doc, "info", info_object());
   json_object_set_new(doc, "paths", json_object());
-  for (size_t i = 0; i < srv_n_group_versions; i++)
-    add_group_version(defs, NULL, true, srv_group_versions[i].group, srv_group_versions[i].version);
+  for (size_t i = 0; i < n; i++) add_group_version(served, defs, NULL, true, gvs[i].group, gvs[i].version);
   json_object_set_new(doc, "definitions", defs);
   return doc;
 }
 
-void srv_openapi(const route *r, const http_request *req, http_response *resp) {
+void srv_openapi(const srv_served *served, const route *r, const http_request *req, http_response *resp) {
   if (r->type == ROUTE_OPENAPI_V2) {
-    if (openapi_v2_pb_accepted(req->accept)) openapi_v2_pb_response(resp, v2_document());
-    else srv_json_response(resp, 200, v2_document());
+    if (openapi_v2_pb_accepted(req->accept)) openapi_v2_pb_response(resp, v2_document(served));
+    else srv_json_response(resp, 200, v2_document(served));
     return;
   }
   if (r->type == ROUTE_OPENAPI_ROOT) {
     json_t *root = json_object(), *paths = json_object();
-    for (size_t i = 0; i < srv_n_group_versions; i++) {
-      const srv_group_version *gv = &srv_group_versions[i];
+    srv_group_version gvs[32];
+    size_t n = srv_served_group_versions(served, gvs, 32);
+    for (size_t i = 0; i < n; i++) {
+      const srv_group_version *gv = &gvs[i];
       char key[128], url[200];
       if (gv->group[0]) snprintf(key, sizeof key, "apis/%s/%s", gv->group, gv->version);
       else snprintf(key, sizeof key, "api/%s", gv->version);
@@ -273,9 +313,9 @@ void srv_openapi(const route *r, const http_request *req, http_response *resp) {
     srv_json_response(resp, 200, root);
     return;
   }
-  if (!srv_group_version_served(r->group, r->version)) {
+  if (!srv_group_version_served(served, r->group, r->version)) {
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
   }
-  srv_json_response(resp, 200, group_version_document(r->group, r->version));
+  srv_json_response(resp, 200, group_version_document(served, r->group, r->version));
 }

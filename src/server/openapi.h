@@ -8,6 +8,6 @@
 #include "server/route.h"
 
 /* /openapi/v2 answers in protobuf when req->accept asks for it. */
-void srv_openapi(const route *r, const http_request *req, http_response *resp);
+void srv_openapi(const srv_served *served, const route *r, const http_request *req, http_response *resp);
 
 #endif

@@ -21,17 +21,10 @@ const srv_resource srv_resources[] = {
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 
-const srv_group_version srv_group_versions[] = {
-    {"", "v1"},
-    {"resource.k8s.io", "v1"},
-    {"scheduling.k8s.io", "v1beta1"},
-};
-const size_t srv_n_group_versions = sizeof srv_group_versions / sizeof srv_group_versions[0];
-
-const srv_resource *srv_resource_find(const char *group, const char *version, const char *plural) {
+const srv_resource *srv_resource_find(const char *group, const char *plural) {
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *r = &srv_resources[i];
-    if (!strcmp(r->group, group) && !strcmp(r->version, version) && !strcmp(r->plural, plural)) return r;
+    if (!strcmp(r->group, group) && !strcmp(r->plural, plural)) return r;
   }
   return NULL;
 }
@@ -51,13 +44,6 @@ bool srv_resource_has_subresource(const srv_resource *r, const char *sub) {
     if (!comma) break;
     p = comma + 1;
   }
-  return false;
-}
-
-bool srv_group_version_served(const char *group, const char *version) {
-  for (size_t i = 0; i < srv_n_group_versions; i++)
-    if (!strcmp(srv_group_versions[i].group, group) && (!version || !strcmp(srv_group_versions[i].version, version)))
-      return true;
   return false;
 }
 

@@ -26,14 +26,12 @@ typedef struct srv_group_version {
 
 extern const srv_resource srv_resources[];
 extern const size_t srv_n_resources;
-extern const srv_group_version srv_group_versions[];
-extern const size_t srv_n_group_versions;
 
-const srv_resource *srv_resource_find(const char *group, const char *version, const char *plural);
+/* The resource of group with that plural (version is the kind's internal
+ * one: served.h says in which versions it is served). */
+const srv_resource *srv_resource_find(const char *group, const char *plural);
 const srv_resource *srv_resource_for_kind(api_kind k);
 bool srv_resource_has_subresource(const srv_resource *r, const char *sub);
-/* Whether group/version is served (any version of group when version is NULL). */
-bool srv_group_version_served(const char *group, const char *version);
 /* "group/version", or "version" for the core group (""); caller frees. */
 char *srv_api_version(const char *group, const char *version);
 

@@ -27,13 +27,22 @@ static int split(const char *path, char seg[MAX_SEGMENTS][254]) {
 static void copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
 
 /* seg[i..n) after the group/version prefix: the resource part. */
-static route_type parse_resource(route *r, char seg[MAX_SEGMENTS][254], int i, int n) {
+/* The resource named plural when served in r's version. */
+static const srv_resource *served_resource(const srv_served *served, route *r, const char *plural) {
+  const srv_resource *res = srv_resource_find(r->group, plural);
+  if (!res) return NULL;
+  if (res->api_kind < 0) return strcmp(res->version, r->version) ? NULL : res;
+  r->wire = srv_served_version(served, res, r->version);
+  return r->wire ? res : NULL;
+}
+
+static route_type parse_resource(route *r, const srv_served *served, char seg[MAX_SEGMENTS][254], int i, int n) {
   int left = n - i;
   if (left <= 0) return ROUTE_NOT_FOUND;
   /* namespaces/{ns}/{resource}... unless the resource is namespaces itself */
   if (!strcmp(seg[i], "namespaces") && left >= 3 && !(left == 3 && !strcmp(r->group, "") &&
                                                       (!strcmp(seg[i + 2], "status") || !strcmp(seg[i + 2], "finalize")))) {
-    const srv_resource *res = srv_resource_find(r->group, r->version, seg[i + 2]);
+    const srv_resource *res = served_resource(served, r, seg[i + 2]);
     if (!res || !res->namespaced || left > 5) return ROUTE_NOT_FOUND;
     copy(r->namespace_, sizeof r->namespace_, seg[i + 1]);
     r->resource = res;
@@ -44,7 +53,7 @@ static route_type parse_resource(route *r, char seg[MAX_SEGMENTS][254], int i, i
     }
     return r->type = ROUTE_RESOURCE;
   }
-  const srv_resource *res = srv_resource_find(r->group, r->version, seg[i]);
+  const srv_resource *res = served_resource(served, r, seg[i]);
   if (!res || left > 3) return ROUTE_NOT_FOUND;
   r->resource = res;
   if (left >= 2) {
@@ -58,7 +67,7 @@ static route_type parse_resource(route *r, char seg[MAX_SEGMENTS][254], int i, i
   return r->type = ROUTE_RESOURCE;
 }
 
-route_type route_parse(const char *path, route *r) {
+route_type route_parse(const char *path, const srv_served *served, route *r) {
   memset(r, 0, sizeof *r);
   char seg[MAX_SEGMENTS][254];
   int n = split(path, seg);
@@ -89,7 +98,7 @@ route_type route_parse(const char *path, route *r) {
     if (strcmp(seg[1], "v1")) return r->type = ROUTE_NOT_FOUND;
     copy(r->version, sizeof r->version, "v1");
     if (n == 2) return r->type = ROUTE_GROUP_VERSION;
-    return parse_resource(r, seg, 2, n);
+    return parse_resource(r, served, seg, 2, n);
   }
   if (n >= 1 && !strcmp(seg[0], "apis")) {
     if (n == 1) return r->type = ROUTE_APIS;
@@ -97,7 +106,7 @@ route_type route_parse(const char *path, route *r) {
     if (n == 2) return r->type = ROUTE_GROUP;
     copy(r->version, sizeof r->version, seg[2]);
     if (n == 3) return r->type = ROUTE_GROUP_VERSION;
-    return parse_resource(r, seg, 3, n);
+    return parse_resource(r, served, seg, 3, n);
   }
   return r->type = ROUTE_NOT_FOUND;
 }

@@ -3,7 +3,7 @@
  * subresource, namespaced or not), the way kube-apiserver's paths work. */
 #ifndef DRA_SRV_ROUTE_H
 #define DRA_SRV_ROUTE_H
-#include "server/resources.h"
+#include "server/served.h"
 
 typedef enum {
   ROUTE_NOT_FOUND,
@@ -25,12 +25,13 @@ typedef struct route {
   route_type type;
   char group[254], version[254];
   const srv_resource *resource; /* ROUTE_RESOURCE */
+  const api_version *wire;      /* ROUTE_RESOURCE: the version asked for; NULL for events (stored as written) */
   char namespace_[254];         /* "" = all namespaces / cluster scope */
   char name[254];               /* "" = collection */
   char subresource[254];        /* "" = main resource */
 } route;
 
-/* Fills r; returns r->type. */
-route_type route_parse(const char *path, route *r);
+/* Fills r; returns r->type. A resource in a version not served is not found. */
+route_type route_parse(const char *path, const srv_served *served, route *r);
 
 #endif

@@ -63,10 +63,10 @@ typedef struct conn_state {
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   route r;
-  switch (route_parse(req->path, &r)) {
+  switch (route_parse(req->path, &s->served, &r)) {
   case ROUTE_OPENAPI_V2:
   case ROUTE_OPENAPI_ROOT:
-  case ROUTE_OPENAPI_GV: srv_openapi(&r, req, resp); return;
+  case ROUTE_OPENAPI_GV: srv_openapi(&s->served, &r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
   case ROUTE_SELF_SUBJECT_REVIEW: srv_self_subject_review(req, resp); return;
   case ROUTE_METRICS:
@@ -77,7 +77,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_NOT_FOUND:
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
-  default: srv_discovery(&r, resp); return;
+  default: srv_discovery(&s->served, &r, resp); return;
   }
 }
 
@@ -211,7 +211,7 @@ static void request_done(dra_server *s, struct MHD_Connection *c, const conn_sta
   const char *q = strchr(st->uri, '?');
   char *path = xstrndup(st->uri, q ? (size_t)(q - st->uri) : strlen(st->uri));
   route r;
-  bool resource = route_parse(path, &r) == ROUTE_RESOURCE;
+  bool resource = route_parse(path, &s->served, &r) == ROUTE_RESOURCE;
   free(path);
   const char *watch = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "watch");
   char src[INET_ADDRSTRLEN + 8] = "";
@@ -411,6 +411,12 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   dra_server *s = xcalloc(1, sizeof *s);
   s->opts = *opts;
   srv_metrics_init(&s->metrics);
+  srv_served_default(&s->served);
+  if (!srv_served_parse(&s->served, opts->runtime_config, err)) {
+    srv_metrics_free(&s->metrics);
+    free(s);
+    return NULL;
+  }
   /* a file size limit makes writes fail (EFBIG), which the store survives,
    * instead of killing the process */
   signal(SIGXFSZ, SIG_IGN);

@@ -20,6 +20,8 @@ typedef struct srv_options {
   const char *client_ca_file;
   feature_gates gates;
   unsigned disabled_controllers; /* sched_controller bits (sched/controllers.h) */
+  /* --runtime-config in kube-apiserver's syntax; NULL: 1.37's defaults (served.h) */
+  const char *runtime_config;
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds
    * a connection may stay silent while a request is read or served (32), or
    * kept alive between requests (90); connections at once (the open-file

@@ -5,6 +5,7 @@
 #include "api/admission.h"
 #include "server/http.h"
 #include "server/route.h"
+#include "server/served.h"
 #include "server/server.h"
 #include "sched/loop.h"
 #include "server/events.h"
@@ -18,6 +19,7 @@
 struct dra_server {
   struct MHD_Daemon *daemon;
   srv_options opts;
+  srv_served served; /* the API versions served (--runtime-config) */
   struct srv_tokens *tokens; /* --token-file (auth.c); NULL: no authentication */
   unsigned port;
   unsigned header_timeout, idle_timeout; /* seconds, see server.c */

@@ -278,7 +278,7 @@ bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf
   return true;
 }
 
-json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
+json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char *resource_version,
                   const char *continue_token, srv_include_object include) {
   json_t *t = json_object(), *cols = json_array(), *rows = json_array(), *meta = json_object();
   json_object_set_new(t, "kind", json_string("Table"));
@@ -286,7 +286,7 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
   json_object_set_new(meta, "resourceVersion", json_string(resource_version));
   if (continue_token) json_object_set_new(meta, "continue", json_string(continue_token));
   json_object_set_new(t, "metadata", meta);
-  const kind_table *kt = kind_table_of(res->api_kind);
+  const kind_table *kt = kind_table_of(r->resource->api_kind);
   json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace."));
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
     json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description));
@@ -303,7 +303,7 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
     json_object_set_new(row, "cells", cells);
     if (include == SRV_INCLUDE_OBJECT) {
-      json_object_set_new(row, "object", api_object_encode(o));
+      json_object_set_new(row, "object", srv_object_in_version(o, r->wire));
     } else if (include == SRV_INCLUDE_METADATA) {
       json_t *partial = json_object();
       json_object_set_new(partial, "kind", json_string("PartialObjectMetadata"));

@@ -4,7 +4,7 @@
  * and CLAIMS; namespaces and nodes as kube-apiserver prints them. */
 #ifndef DRA_SRV_TABLE_H
 #define DRA_SRV_TABLE_H
-#include "server/resources.h"
+#include "server/route.h"
 #include "store/store.h"
 #include <stdbool.h>
 
@@ -19,9 +19,10 @@ typedef enum { SRV_INCLUDE_METADATA, SRV_INCLUDE_NONE, SRV_INCLUDE_OBJECT } srv_
 /* The includeObject query value (NULL or "" is Metadata); false, with
  * kube-apiserver's BadRequest text in err, for any other value. */
 bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf *err);
-/* A Table of the n items, one row each: a list's or (n = 1) a single
- * object's, as kube-apiserver answers both. */
-json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, const char *resource_version,
+/* A Table of the n items of r's resource, one row each: a list's or
+ * (n = 1) a single object's, as kube-apiserver answers both; whole objects
+ * in the version r asks for. */
+json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char *resource_version,
                   const char *continue_token, srv_include_object include);
 /* Go's duration.HumanDuration of now - since ("5m", "3h12m", "2d"). */
 void srv_human_age(long long seconds, char *buf, size_t n);

@@ -105,8 +105,8 @@ static inline void admit_env_free(admit_env *env) {
 /* A stored object carries its defaults, as the server stored it. */
 static inline api_object *load_stored(const admission_ctx *ctx, const char *yaml) {
   api_object *o = load_object(yaml);
-  if (o->info->kind == KIND_RESOURCE_CLAIM) defaults_resource_claim(ctx, o->arena, o->typed);
-  if (o->info->kind == KIND_RESOURCE_CLAIM_TEMPLATE) defaults_resource_claim_template(ctx, o->arena, o->typed);
+  if (o->info->kind == KIND_RESOURCE_CLAIM) defaults_resource_claim(ctx, o->arena, o->typed, o->version);
+  if (o->info->kind == KIND_RESOURCE_CLAIM_TEMPLATE) defaults_resource_claim_template(ctx, o->arena, o->typed, o->version);
   return o;
 }
 

@@ -116,19 +116,25 @@ static bool contains(const strbuf *sb, const char *s) { return memmem(sb->buf, s
 static void served_document(void **state) {
   (void)state;
   route r;
-  assert_int_equal(route_parse("/openapi/v2", &r), ROUTE_OPENAPI_V2);
+  srv_served served; /* every version, so the beta documents encode too */
+  srv_served_default(&served);
+  strbuf err = STRBUF_INIT;
+  assert_true(srv_served_parse(&served, "api/all=true", &err));
+  sb_free(&err);
+  assert_int_equal(route_parse("/openapi/v2", &served, &r), ROUTE_OPENAPI_V2);
   http_request req = {.method = "GET", .path = "/openapi/v2",
                       .accept = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"};
   http_response pb = {0}, json = {0};
-  srv_openapi(&r, &req, &pb);
+  srv_openapi(&served, &r, &req, &pb);
   assert_int_equal(pb.status, 200);
   assert_string_equal(pb.content_type, OPENAPI_V2_PB_CONTENT_TYPE);
   assert_int_equal((unsigned char)pb.body.buf[0], 0x4a); /* definitions come first (sorted keys) */
   assert_true(contains(&pb.body, "io.k8s.api.resource.v1.ResourceSlice"));
   assert_true(contains(&pb.body, "x-kubernetes-group-version-kind"));
+  assert_true(contains(&pb.body, "io.k8s.api.resource.v1beta1.ResourceSlice"));
   assert_true(contains(&pb.body, "[{\"group\": \"resource.k8s.io\", \"kind\": \"DeviceClass\", \"version\": \"v1\"}]"));
   req.accept = "application/json";
-  srv_openapi(&r, &req, &json);
+  srv_openapi(&served, &r, &req, &json);
   assert_int_equal(json.status, 200);
   assert_true(contains(&json.body, "\"swagger\":\"2.0\""));
   http_response_free(&pb);

@@ -76,6 +76,7 @@ typedef struct loading {
   bool *passed; /* by position in order */
   store_obj **held;
   size_t n_held, cap_held;
+  size_t skipped;
 } loading;
 
 static const namespace_obj *find_namespace(void *user, const char *name) {
@@ -136,8 +137,23 @@ static void report_invalid(dra_ctx *ctx, const loaded_object *lo, const errlist 
   free(msg);
 }
 
-/* Decoding and admission of one object; false when it was refused. */
+/* A document whose kind and apiVersion are given but name nothing dra
+ * knows ("no matches for kind"), when the request skips those. */
+static bool skip_unknown(loading *l, const loaded_object *lo) {
+  if (!l->req->skip_unknown_kinds || lo->obj || !lo->kind[0] || !lo->api_version[0]) return false;
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "skipped \"%s\": no matches for kind \"%s\" in version \"%s\"", lo->file, lo->kind,
+            lo->api_version);
+  dra_warn(l->ctx, sb_str(&sb));
+  sb_free(&sb);
+  l->skipped++;
+  return true;
+}
+
+/* Decoding and admission of one object; false when it was refused. A
+ * skipped object counts as passed but is never stored. */
 static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
+  if (skip_unknown(l, lo)) return true;
   if (!loaded_object_ok(lo)) {
     report_decode(l->ctx, lo);
     return false;
@@ -155,6 +171,7 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
 
 /* Stores the object (the store takes it); false when the store refuses it. */
 static bool store_one(loading *l, loaded_object *lo) {
+  if (!lo->obj) return true; /* skipped */
   store_status st = store_create(l->ctx->objects, lo->obj, NULL);
   if (st != STORE_OK) {
     dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);
@@ -215,6 +232,7 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
     for (size_t i = 0; store_after && !c.refused && i < l.set.n; i++)
       if (!store_one(&l, l.order[i])) c.refused++; /* the objects stored before it stay */
   }
+  c.skipped = l.skipped;
   loading_free(&l);
   if (counts) *counts = c;
   return ctx->err;

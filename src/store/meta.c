@@ -3,6 +3,7 @@
 #include "store/meta.h"
 #include "api/codec.h"
 #include "store/uid.h"
+#include "api/admission_steps.h"
 #include "util/atom.h"
 #include "util/die.h"
 #include <inttypes.h>
@@ -70,6 +71,7 @@ void meta_on_create(api_object *o, const char *now, unsigned incarnation) {
     m->uid = arena_strdup(o->arena, uid);
   }
   if (empty(m->creation_timestamp)) m->creation_timestamp = arena_strdup(o->arena, now);
+  prepare_job_selector(o); /* needs the uid, as upstream's PrepareForCreate has it */
   if (meta_kind_has_generation(o->info->kind) && !m->generation_set) {
     m->generation = 1;
     m->generation_set = true;

@@ -3,6 +3,8 @@
 #include "api/codec.h"
 #include "api/validate.h"
 #include "api/validate_names.h"
+#include "util/die.h"
+#include "util/strbuf.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +124,71 @@ char *label_selector_json(const label_selector *s) {
 char *label_map_json(const dstr_map *labels) {
   if (!labels->n && !labels->set) return sorted_compact(json_null());
   return sorted_compact(codec_encode_value(K_MAP, &dstr_desc, labels));
+}
+
+typedef struct formatted_requirement {
+  const char *key;
+  char *text;
+} formatted_requirement;
+
+static int cmp_requirement(const void *a, const void *b) {
+  return strcmp(((const formatted_requirement *)a)->key, ((const formatted_requirement *)b)->key);
+}
+
+static int cmp_cstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char *expression_text(const label_selector_requirement *r) {
+  strbuf sb = STRBUF_INIT;
+  const char *op = r->operator_ ? r->operator_ : "", *key = r->key ? r->key : "";
+  if (!strcmp(op, "DoesNotExist")) sb_putc(&sb, '!');
+  sb_puts(&sb, key);
+  bool in = !strcmp(op, "In");
+  if (in || !strcmp(op, "NotIn")) {
+    sb_puts(&sb, in ? " in (" : " notin (");
+    char **values = xcalloc(r->values.n + 1, sizeof *values);
+    for (uint32_t i = 0; i < r->values.n; i++) values[i] = r->values.items[i] ? r->values.items[i] : "";
+    qsort(values, r->values.n, sizeof *values, cmp_cstr);
+    for (uint32_t i = 0; i < r->values.n; i++) sb_printf(&sb, "%s%s", i ? "," : "", values[i]);
+    free(values);
+    sb_putc(&sb, ')');
+  }
+  return sb_detach(&sb);
+}
+
+static char *join_requirements(formatted_requirement *reqs, size_t n) {
+  qsort(reqs, n, sizeof *reqs, cmp_requirement);
+  strbuf sb = STRBUF_INIT;
+  for (size_t i = 0; i < n; i++) {
+    sb_printf(&sb, "%s%s", i ? "," : "", reqs[i].text);
+    free(reqs[i].text);
+  }
+  free(reqs);
+  if (!sb.len) sb_puts(&sb, "<none>");
+  return sb_detach(&sb);
+}
+
+static size_t add_label_requirements(formatted_requirement *reqs, const dstr_map *labels) {
+  for (uint32_t i = 0; i < labels->n; i++) {
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%s=%s", labels->items[i].key->str, labels->items[i].value ? labels->items[i].value : "");
+    reqs[i] = (formatted_requirement){labels->items[i].key->str, sb_detach(&sb)};
+  }
+  return labels->n;
+}
+
+char *label_selector_string(const label_selector *s) {
+  size_t n = s ? s->match_labels.n + s->match_expressions.n : 0;
+  formatted_requirement *reqs = xcalloc(n + 1, sizeof *reqs);
+  if (!s) return join_requirements(reqs, 0);
+  size_t k = add_label_requirements(reqs, &s->match_labels);
+  for (uint32_t i = 0; i < s->match_expressions.n; i++) {
+    const label_selector_requirement *r = &s->match_expressions.items[i];
+    reqs[k++] = (formatted_requirement){r->key ? r->key : "", expression_text(r)};
+  }
+  return join_requirements(reqs, k);
+}
+
+char *label_map_string(const dstr_map *labels) {
+  formatted_requirement *reqs = xcalloc(labels->n + 1, sizeof *reqs);
+  return join_requirements(reqs, add_label_requirements(reqs, labels));
 }

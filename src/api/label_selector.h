@@ -25,6 +25,13 @@ void validate_label_selector(errlist *e, fpath *p, const label_selector *s);
  * `{"matchLabels":{"app":"x"}}`, `null` for NULL. malloc'd. */
 char *label_selector_json(const label_selector *s);
 char *label_map_json(const dstr_map *labels);
+/* As metav1.FormatLabelSelector prints it: requirements sorted by key,
+ * "k=v", "k in (a,b)", "k notin (a,b)", "k", "!k", comma separated;
+ * "<none>" when there are none. malloc'd. */
+char *label_selector_string(const label_selector *s);
+/* As labels.FormatLabels prints a map: "k=v,k2=v2" sorted, "<none>" when
+ * empty. malloc'd. */
+char *label_map_string(const dstr_map *labels);
 /* The value of label key in labels, or NULL. */
 const char *label_get(const dstr_map *labels, const char *key);
 /* Adds key=value (copied into a) unless key is there already. */

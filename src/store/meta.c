@@ -17,7 +17,9 @@
 static bool empty(const char *s) { return !s || !*s; }
 
 bool meta_kind_has_generation(api_kind k) {
-  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP;
+  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEPLOYMENT ||
+         k == KIND_REPLICA_SET || k == KIND_STATEFUL_SET || k == KIND_DAEMON_SET || k == KIND_JOB || k == KIND_CRON_JOB ||
+         k == KIND_REPLICATION_CONTROLLER;
 }
 
 bool meta_key_ok(const api_object *o) {

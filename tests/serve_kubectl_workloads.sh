@@ -1,0 +1,47 @@
+#!/bin/sh
+# dra serve with the machine's kubectl and a Deployment whose pods each get
+# a GPU from a claim template: the Deployment makes its ReplicaSet, the
+# pods are bound with their claims allocated, `kubectl scale` adds and
+# removes pods (and their generated claims), kubectl get shows upstream's
+# columns, and deleting the Deployment takes its ReplicaSet and pods along.
+dra=${1:-build/dra}
+. tests/lib/serve.sh
+skip_without kubectl serve_kubectl_workloads
+serve "$tmp/data"
+export KUBECONFIG="$tmp/data/kubeconfig"
+d=tests/data/workloads
+check "cluster" "resourceslice.resource.k8s.io/node-2-gpus created" kubectl apply -f $d/serve/cluster.yaml
+check "deployment" "deployment.apps/inference created" kubectl apply -f $d/valid/deployment-claim-template.yaml
+check "status replicas" "condition met" kubectl wait --for=jsonpath='{.status.replicas}'=2 deploy/inference --timeout=20s
+bound() { # count: waits until that many pods of the deployment are bound
+  for i in $(seq 100); do
+    n=$(kubectl get pods -l app=inference -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -c node-)
+    [ "$n" = "$1" ] && { echo "$n bound"; return; }
+    sleep 0.2
+  done
+  echo "$n bound, wanted $1"; kubectl get pods -o wide
+}
+check "two pods bound" "2 bound" bound 2
+check "replicaset named by hash" "inference-" kubectl get rs -o name
+check "replicaset owner" "Deployment" kubectl get rs -o jsonpath='{.items[0].metadata.ownerReferences[0].kind}'
+check "pod owner" "ReplicaSet" kubectl get pods -l app=inference -o jsonpath='{.items[0].metadata.ownerReferences[0].kind}'
+check "rs columns" "DESIRED   CURRENT   READY" kubectl get rs
+check "deploy columns" "READY   UP-TO-DATE   AVAILABLE" kubectl get deploy
+check "deploy status" "2" kubectl get deploy inference -o jsonpath='{.status.replicas}'
+check "claims allocated" "allocated,reserved" kubectl get resourceclaims
+check "scale up" "deployment.apps/inference scaled" kubectl scale deploy inference --replicas=4
+check "four pods bound" "4 bound" bound 4
+check "four claims" "4" sh -c "kubectl get resourceclaims -o name | grep -c inference-"
+check "scale read" "4" kubectl get deploy inference -o jsonpath='{.spec.replicas}'
+check "scale down" "deployment.apps/inference scaled" kubectl scale deploy inference --replicas=1
+check "one pod left" "1 bound" bound 1
+claims_left() { for i in $(seq 100); do n=$(kubectl get resourceclaims -o name | grep -c inference-); [ "$n" = "$1" ] && { echo "$n claims"; return; }; sleep 0.2; done; echo "$n claims"; }
+check "claims released" "1 claims" claims_left 1
+check "get all" "deployment.apps/inference" kubectl get all
+check "delete deployment" "deleted" kubectl delete deploy inference --wait=false
+gone() { for i in $(seq 100); do [ -z "$(kubectl get rs,pods -o name)" ] && { echo gone; return; }; sleep 0.2; done; kubectl get rs,pods; }
+check "dependents gone" "gone" gone
+check "job" "job.batch/train created" kubectl apply -f $d/valid/job-shared-claim.yaml
+check "job labels" "train" kubectl get pods -l batch.kubernetes.io/job-name=train -o jsonpath='{.items[0].metadata.labels.job-name}'
+check "job columns" "STATUS    COMPLETIONS   DURATION" kubectl get jobs
+summary

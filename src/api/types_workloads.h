@@ -15,8 +15,8 @@
   X(deployment_status) X(deployment) X(replica_set_spec) X(replica_set_status) X(replica_set) \
   X(stateful_set_spec) X(stateful_set_status) X(stateful_set) X(daemon_set_spec)             \
   X(daemon_set_status) X(daemon_set) X(job_spec) X(job_status) X(job) X(job_template_spec)    \
-  X(cron_job_spec) X(cron_job) X(replication_controller_spec) X(replication_controller_status) \
-  X(replication_controller) X(pod_template)
+  X(cron_job_spec) X(cron_job) X(replication_controller_spec) X(replication_controller)         \
+  X(pod_template)
 
 WORKLOAD_STRUCTS(API_DECLARE_CONTAINERS)
 
@@ -170,16 +170,10 @@ DEFINE_STRUCT(cron_job)
   X(S, OBJ, template_, "template", pod_template_spec, 0)
 DEFINE_STRUCT(replication_controller_spec)
 
-#define replication_controller_status_FIELDS(X, S)                        \
-  X(S, INT, replicas, "replicas", _, F_KEEP_EMPTY)                        \
-  X(S, INT, fully_labeled_replicas, "fullyLabeledReplicas", _, 0)         \
-  X(S, INT, ready_replicas, "readyReplicas", _, 0)                        \
-  X(S, INT, available_replicas, "availableReplicas", _, 0)                \
-  X(S, INT, observed_generation, "observedGeneration", _, 0)
-DEFINE_STRUCT(replication_controller_status)
-
+/* Its status has the ReplicaSet's fields, so it shares the struct (and the
+ * controller, sched/replicaset.c). */
 #define replication_controller_FIELDS(X, S) \
-  WORKLOAD_ROOT_FIELDS(X, S, replication_controller_spec, replication_controller_status)
+  WORKLOAD_ROOT_FIELDS(X, S, replication_controller_spec, replica_set_status)
 DEFINE_STRUCT(replication_controller)
 
 #define pod_template_FIELDS(X, S)                 \

@@ -345,6 +345,7 @@ void sched_controller_sync(sched_loop *l, const char *key) {
   else if (!strncmp(key, "claim:", 6)) sync_claim(l, ns, name);
   else if (!strncmp(key, "podgroup:", 9)) sched_podgroup_sync(l, ns, name);
   else if (!strncmp(key, "replicaset:", 11)) sched_replicaset_sync(l, ns, name);
+  else if (!strncmp(key, "replicationcontroller:", 22)) sched_replicationcontroller_sync(l, ns, name);
   else if (!strncmp(key, "deployment:", 11)) sched_deployment_sync(l, ns, name);
   else if (!strncmp(key, "job:", 4)) sched_job_sync(l, ns, name);
   else if (!strncmp(key, "statefulset:", 12)) sched_statefulset_sync(l, ns, name);

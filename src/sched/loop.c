@@ -346,6 +346,7 @@ static void on_event(void *user, const store_event *ev) {
   case KIND_STATEFUL_SET:
   case KIND_DAEMON_SET:
   case KIND_JOB:
+  case KIND_REPLICATION_CONTROLLER:
     if (ev->type != STORE_DELETED) push_ctrl(l, sched_workload_key_prefix(ev->obj->object->info->kind), m->namespace_, m->name);
     push_controller_owner(l, m);
     break;

@@ -1,5 +1,7 @@
 /* replicaset.c: the ReplicaSet controller (k8s.io/kubernetes
- * pkg/controller/replicaset): keeps spec.replicas pods of the template,
+ * pkg/controller/replicaset), which also runs ReplicationControllers as
+ * upstream's replication manager does: keeps spec.replicas pods of the
+ * template,
  * named by generateName "<rs>-" (the store picks the 5 characters, seeded,
  * so the same input gives the same names), each with the ReplicaSet as
  * controller owner; deletes the surplus, unscheduled pods first, then pods
@@ -7,7 +9,7 @@
  * status.replicas, fullyLabeledReplicas, readyReplicas, availableReplicas
  * (ready pods: minReadySeconds is not modelled) and observedGeneration.
  * Pods are found by their controller reference, not by adoption through
- * the selector. */
+ * the selector. A ReplicationController without a template makes none. */
 #include "sched/workloads.h"
 #include "api/workload.h"
 #include "util/die.h"
@@ -40,39 +42,52 @@ static void scale_down(sched_loop *l, const store_list *pods, int64_t surplus) {
   free(active);
 }
 
+static replica_set_status *status_of(api_object *o) {
+  if (o->info->kind == KIND_REPLICATION_CONTROLLER) return &((replication_controller *)o->typed)->status;
+  return &((replica_set *)o->typed)->status;
+}
+
 static void write_status(sched_loop *l, const store_obj *ro, const sched_pod_counts *c) {
-  const replica_set *rs = ro->object->typed;
   api_object *o = api_object_clone(ro->object);
-  replica_set_status *st = &((replica_set *)o->typed)->status;
+  replica_set_status *st = status_of(o);
   bool changed = st->replicas != c->active || !st->replicas_set;
   st->replicas = c->active;
   st->replicas_set = true;
   changed |= sched_set_count(&st->fully_labeled_replicas, &st->fully_labeled_replicas_set, c->active);
   changed |= sched_set_count(&st->ready_replicas, &st->ready_replicas_set, c->ready);
   changed |= sched_set_count(&st->available_replicas, &st->available_replicas_set, c->ready);
-  changed |= sched_set_count(&st->observed_generation, &st->observed_generation_set, rs->metadata.generation);
+  changed |= sched_set_count(&st->observed_generation, &st->observed_generation_set, api_object_meta(o)->generation);
   if (changed) sched_update(l, o);
   else api_object_free(o);
 }
 
-void sched_replicaset_sync(sched_loop *l, const char *ns, const char *name) {
-  store_obj *ro = sched_get(l, KIND_REPLICA_SET, ns, name);
+static void sync(sched_loop *l, api_kind kind, const char *ns, const char *name) {
+  store_obj *ro = sched_get(l, kind, ns, name);
   if (!ro) return;
-  const replica_set *rs = ro->object->typed;
-  if (rs->metadata.deletion_timestamp) {
+  const object_meta *m = store_obj_meta(ro);
+  const pod_template_spec *t = workload_template(ro->object);
+  bool *set;
+  const int64_t *replicas = workload_replicas(ro->object, &set);
+  if (m->deletion_timestamp || !t) {
     store_obj_unref(ro);
     return;
   }
   store_list pods;
-  sched_owned(l, KIND_POD, ns, rs->metadata.uid, &pods);
-  int64_t diff = rs->spec.replicas - sched_count_pods(&pods).active;
+  sched_owned(l, KIND_POD, ns, m->uid, &pods);
+  int64_t diff = *replicas - sched_count_pods(&pods).active;
   for (int64_t i = 0; i < diff; i++)
-    if (sched_create_workload_pod(l, ro->object, &rs->spec.template_, NULL, NULL, NULL) != STORE_OK) break;
+    if (sched_create_workload_pod(l, ro->object, t, NULL, NULL, NULL) != STORE_OK) break;
   if (diff < 0) scale_down(l, &pods, -diff);
   store_list_free(&pods);
-  sched_owned(l, KIND_POD, ns, rs->metadata.uid, &pods);
+  sched_owned(l, KIND_POD, ns, m->uid, &pods);
   sched_pod_counts c = sched_count_pods(&pods);
   store_list_free(&pods);
   write_status(l, ro, &c);
   store_obj_unref(ro);
+}
+
+void sched_replicaset_sync(sched_loop *l, const char *ns, const char *name) { sync(l, KIND_REPLICA_SET, ns, name); }
+
+void sched_replicationcontroller_sync(sched_loop *l, const char *ns, const char *name) {
+  sync(l, KIND_REPLICATION_CONTROLLER, ns, name);
 }

@@ -15,7 +15,7 @@ struct garbage_collector {
 /* The kinds whose dependents are pods or ReplicaSets. */
 static bool owns_workloads(api_kind k) {
   return k == KIND_DEPLOYMENT || k == KIND_REPLICA_SET || k == KIND_STATEFUL_SET || k == KIND_DAEMON_SET ||
-         k == KIND_JOB;
+         k == KIND_JOB || k == KIND_REPLICATION_CONTROLLER;
 }
 
 static void on_change(void *user, const store_event *ev) {

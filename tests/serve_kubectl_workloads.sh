@@ -38,6 +38,10 @@ check "one pod left" "1 bound" bound 1
 claims_left() { for i in $(seq 100); do n=$(kubectl get resourceclaims -o name | grep -c inference-); [ "$n" = "$1" ] && { echo "$n claims"; return; }; sleep 0.2; done; echo "$n claims"; }
 check "claims released" "1 claims" claims_left 1
 check "get all" "deployment.apps/inference" kubectl get all
+check "selector immutable" 'The Deployment "inference" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"other"}}: field is immutable' \
+  kubectl patch deploy inference --type=merge -p '{"spec":{"selector":{"matchLabels":{"app":"other"},"matchExpressions":null},"template":{"metadata":{"labels":{"app":"other"}}}}}'
+check "template claim checked on update" 'spec.template.spec.containers[0].resources.claims[0]: Not found: "nope"' \
+  kubectl patch deploy inference --type=json -p '[{"op":"replace","path":"/spec/template/spec/containers/0/resources/claims/0/name","value":"nope"}]'
 check "delete deployment" "deleted" kubectl delete deploy inference --wait=false
 gone() { for i in $(seq 100); do [ -z "$(kubectl get rs,pods -o name)" ] && { echo gone; return; }; sleep 0.2; done; kubectl get rs,pods; }
 check "dependents gone" "gone" gone

@@ -118,7 +118,7 @@ static char *sorted_compact(json_t *v) {
 }
 
 char *label_selector_json(const label_selector *s) {
-  return sorted_compact(s ? codec_encode(&label_selector_desc, s) : json_null());
+  return s ? codec_encode_text(&label_selector_desc, s) : xstrdup("null");
 }
 
 char *label_map_json(const dstr_map *labels) {

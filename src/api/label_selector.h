@@ -21,8 +21,9 @@ bool label_selector_converts(const label_selector *s);
 bool label_map_matches(const dstr_map *selector, const dstr_map *labels);
 /* ValidateLabelSelector at p (the selector's own path); NULL is valid. */
 void validate_label_selector(errlist *e, fpath *p, const label_selector *s);
-/* Compact JSON with sorted keys, as encoding/json renders a bad value:
- * `{"matchLabels":{"app":"x"}}`, `null` for NULL. malloc'd. */
+/* Compact JSON as encoding/json renders a bad value (struct fields in
+ * order, map keys sorted): `{"matchLabels":{"app":"x"}}`, `null` for
+ * NULL. malloc'd. */
 char *label_selector_json(const label_selector *s);
 char *label_map_json(const dstr_map *labels);
 /* As metav1.FormatLabelSelector prints it: requirements sorted by key,

@@ -7,9 +7,13 @@
  * validate_pod_template.h); the restartPolicy each kind allows; a Job's
  * generated-selector labels. Other spec fields (strategies, deadlines,
  * volume claim templates, the CronJob schedule) are accepted unchecked. On
- * an update the metadata rules for updates apply too; a status update
- * checks the metadata only. */
+ * an update the metadata rules for updates apply too, and selectors (and a
+ * Job's template) may not change; a status update checks the metadata
+ * only. */
+#include "api/codec.h"
 #include "api/label_selector.h"
+#include "api/workload.h"
+#include "util/die.h"
 #include "api/validate.h"
 #include "api/validate_pod_template.h"
 #include <stdio.h>
@@ -260,6 +264,31 @@ static void validate_spec(errlist *e, fpath *p, const api_object *obj) {
   }
 }
 
+/* ValidateImmutableField at spec.<field> when the member differs. */
+static void immutable(errlist *e, const char *field, const type_desc *td, const void *now, const void *before) {
+  if ((!now && !before) || (now && before && codec_equal(td, now, before))) return;
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "spec");
+  fp_field(&p, field);
+  char *v = now ? codec_encode_text(td, now) : xstrdup("null");
+  fe_invalid(e, &p, v, "field is immutable");
+  free(v);
+  fp_free(&p);
+}
+
+/* The update rules of the apps kinds and Jobs that concern selector and
+ * template: a selector never changes; a Job's template does not either
+ * (upstream lets a suspended Job change some of its fields; dra does not
+ * model suspension). */
+static void validate_spec_update(errlist *e, const api_object *obj, const api_object *old) {
+  api_kind k = obj->info->kind;
+  if (k != KIND_DEPLOYMENT && k != KIND_REPLICA_SET && k != KIND_STATEFUL_SET && k != KIND_DAEMON_SET && k != KIND_JOB)
+    return;
+  immutable(e, "selector", &label_selector_desc, workload_selector(obj), workload_selector(old));
+  if (k == KIND_JOB)
+    immutable(e, "template", &pod_template_spec_desc, workload_template(obj), workload_template(old));
+}
+
 void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
                        errlist *errs) {
   (void)ctx;
@@ -270,5 +299,6 @@ void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *
   if (op != ADMIT_STATUS_UPDATE) validate_object_meta(errs, &p, api_object_meta(obj), true);
   fp_pop(&p, m);
   if (op != ADMIT_STATUS_UPDATE) validate_spec(errs, &p, obj);
+  if (op == ADMIT_UPDATE) validate_spec_update(errs, obj, old);
   fp_free(&p);
 }

@@ -58,8 +58,7 @@ static void write_status(sched_loop *l, const store_obj *dobj, const daemon_coun
   changed |= sched_set_count(&st->number_available, &st->number_available_set, c->ready);
   int64_t unavailable = c->desired - c->ready;
   changed |= sched_set_count(&st->number_unavailable, &st->number_unavailable_set, unavailable > 0 ? unavailable : 0);
-  if (changed) sched_update(l, o);
-  else api_object_free(o);
+  sched_update_if(l, o, changed);
 }
 
 void sched_daemonset_sync(sched_loop *l, const char *ns, const char *name) {

@@ -88,8 +88,7 @@ static void write_status(sched_loop *l, const store_obj *dobj, const store_list 
   changed |= sched_set_count(&st->available_replicas, &st->available_replicas_set, available);
   int64_t unavailable = d->spec.replicas - available;
   changed |= sched_set_count(&st->unavailable_replicas, &st->unavailable_replicas_set, unavailable > 0 ? unavailable : 0);
-  if (changed) sched_update(l, o);
-  else api_object_free(o);
+  sched_update_if(l, o, changed);
 }
 
 void sched_deployment_sync(sched_loop *l, const char *ns, const char *name) {

@@ -70,8 +70,7 @@ static void write_status(sched_loop *l, const store_obj *jo, const sched_pod_cou
     mark_complete(o, l->now_text);
     changed = true;
   }
-  if (changed) sched_update(l, o);
-  else api_object_free(o);
+  sched_update_if(l, o, changed);
 }
 
 void sched_job_sync(sched_loop *l, const char *ns, const char *name) {

@@ -341,15 +341,7 @@ static void on_event(void *user, const store_event *ev) {
     sched_wake_all(l);
     push_all(l, KIND_DAEMON_SET);
     break;
-  case KIND_DEPLOYMENT:
-  case KIND_REPLICA_SET:
-  case KIND_STATEFUL_SET:
-  case KIND_DAEMON_SET:
-  case KIND_JOB:
-  case KIND_REPLICATION_CONTROLLER:
-    if (ev->type != STORE_DELETED) push_ctrl(l, sched_workload_key_prefix(ev->obj->object->info->kind), m->namespace_, m->name);
-    push_controller_owner(l, m);
-    break;
+
   case KIND_DEVICE_CLASS:
   case KIND_RESOURCE_SLICE:
     sched_devices_topology_changed(l);
@@ -388,8 +380,13 @@ static void on_event(void *user, const store_event *ev) {
   case KIND_POD:
     on_pod(l, ev);
     break;
-  default:
+  default: { /* a workload: its controller, and a ReplicaSet's Deployment */
+    const char *prefix = sched_workload_key_prefix(ev->obj->object->info->kind);
+    if (!prefix) break;
+    if (ev->type != STORE_DELETED) push_ctrl(l, prefix, m->namespace_, m->name);
+    push_controller_owner(l, m);
     break;
+  }
   }
 }
 

@@ -131,3 +131,8 @@ bool sched_set_count(int64_t *v, bool *set, int64_t value) {
   *set = value != 0;
   return changed;
 }
+
+void sched_update_if(sched_loop *l, api_object *o, bool changed) {
+  if (changed) sched_update(l, o);
+  else api_object_free(o);
+}

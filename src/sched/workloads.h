@@ -47,6 +47,9 @@ sched_pod_counts sched_count_pods(const store_list *pods);
 bool sched_pod_active(const pod *p);
 bool sched_pod_ready(const pod *p);
 
+/* Writes the modified clone o when changed, else frees it. */
+void sched_update_if(sched_loop *l, api_object *o, bool changed);
+
 /* Sets an int status member, marking it set only when not zero (Go's
  * omitempty on int32 counts); true when the value changed. */
 bool sched_set_count(int64_t *v, bool *set, int64_t value);

@@ -27,6 +27,7 @@ check "replicaset owner" "Deployment" kubectl get rs -o jsonpath='{.items[0].met
 check "pod owner" "ReplicaSet" kubectl get pods -l app=inference -o jsonpath='{.items[0].metadata.ownerReferences[0].kind}'
 check "rs columns" "DESIRED   CURRENT   READY" kubectl get rs
 check "deploy columns" "READY   UP-TO-DATE   AVAILABLE" kubectl get deploy
+check "deploy wide" "server       ubuntu:24.04   app=inference,tier in (gpu)" kubectl get deploy -o wide
 check "deploy status" "2" kubectl get deploy inference -o jsonpath='{.status.replicas}'
 check "claims allocated" "allocated,reserved" kubectl get resourceclaims
 check "scale up" "deployment.apps/inference scaled" kubectl scale deploy inference --replicas=4

@@ -3,8 +3,9 @@
  * - defaulting (pkg/apis/apps/v1, batch/v1 and core/v1 defaults.go), the
  *   parts dra's controllers read: replicas 1; a StatefulSet's
  *   podManagementPolicy OrderedReady; a Job's parallelism, and completions
- *   when neither is given, 1; a ReplicationController's selector, and its
- *   labels, from the template's labels when empty;
+ *   when neither is given, 1; a CronJob's suspend false; a
+ *   ReplicationController's selector, and its labels, from the template's
+ *   labels when empty;
  * - the strategies' PrepareForCreate/PrepareForUpdate: no status on create,
  *   the stored status kept on an update, the stored spec on a status update;
  * - the Job strategy's generated selector (pkg/registry/batch/job
@@ -17,6 +18,8 @@
 #include "api/codec.h"
 #include "api/label_selector.h"
 #include <string.h>
+
+static void json_release(void *v) { json_decref(v); }
 
 static void default_int(int64_t *v, bool *set, int64_t value) {
   if (*set) return;
@@ -51,6 +54,15 @@ void defaults_workload(arena *a, api_object *obj) {
     job_spec *s = &((job *)t)->spec;
     if (!s->completions_set && !s->parallelism_set) default_int(&s->completions, &s->completions_set, 1);
     default_int(&s->parallelism, &s->parallelism_set, 1);
+    break;
+  }
+  case KIND_CRON_JOB: { /* suspend false: the one default kubectl's columns show */
+    cron_job_spec *s = &((cron_job *)t)->spec;
+    if (s->_extra && json_object_get(s->_extra, "suspend")) break;
+    json_t *extra = s->_extra ? json_deep_copy(s->_extra) : json_object();
+    json_object_set_new(extra, "suspend", json_false());
+    arena_on_free(a, json_release, extra);
+    s->_extra = extra;
     break;
   }
   case KIND_REPLICATION_CONTROLLER: {
@@ -91,8 +103,6 @@ static const field_desc *root_field(const api_object *obj, const char *json) {
     if (!strcmp(td->fields[i].json, json)) return &td->fields[i];
   return NULL;
 }
-
-static void json_release(void *v) { json_decref(v); }
 
 /* Copies member f of old into obj (deeply, into obj's arena). */
 static void keep_field(api_object *obj, const api_object *old, const field_desc *f) {

@@ -32,13 +32,14 @@ void srv_human_age(long long s, char *buf, size_t n) {
   } else snprintf(buf, n, "%lldy", s / (365 * 86400));
 }
 
-static json_t *column(const char *name, const char *type, const char *format, const char *description) {
+static json_t *column(const char *name, const char *type, const char *format, const char *description,
+                      int priority) {
   json_t *c = json_object();
   json_object_set_new(c, "name", json_string(name));
   json_object_set_new(c, "type", json_string(type));
   json_object_set_new(c, "format", json_string(format));
   json_object_set_new(c, "description", json_string(description));
-  json_object_set_new(c, "priority", json_integer(0));
+  json_object_set_new(c, "priority", json_integer(priority));
   return c;
 }
 
@@ -188,10 +189,6 @@ static void namespace_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(phase ? phase : ""));
 }
 
-typedef struct table_column {
-  const char *name, *type, *description;
-} table_column;
-
 /* The columns a kind shows between Name and Age, and the function that
  * appends its cells for one object (of that kind's typed struct); after
  * Age, the columns (at most one) kube-apiserver prints there. */
@@ -309,12 +306,15 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
   if (continue_token) json_object_set_new(meta, "continue", json_string(continue_token));
   json_object_set_new(t, "metadata", meta);
   const kind_table *kt = kind_table_of(res->api_kind);
-  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace."));
+  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
-    json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description));
-  if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation"));
+    json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description, 0));
+  if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
   if (kt && kt->after_age.name)
-    json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description));
+    json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
+  const table_column *wide = srv_workload_wide_columns(res->api_kind);
+  for (size_t i = 0; wide && wide[i].name; i++)
+    json_array_append_new(cols, column(wide[i].name, wide[i].type, "", wide[i].description, 1));
   for (size_t i = 0; i < n; i++) {
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
@@ -323,6 +323,7 @@ json_t *srv_table(const srv_resource *res, store_obj *const *items, size_t n, co
     if (kt) kt->cells(cells, o->typed);
     if (shows_age(res->api_kind)) add_age(cells, m);
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
+    if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);
     if (include == SRV_INCLUDE_OBJECT) {
       json_object_set_new(row, "object", api_object_encode(o));

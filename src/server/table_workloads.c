@@ -1,6 +1,7 @@
 /* table_workloads.c: see table_workloads.h. */
 #include "server/table_workloads.h"
 #include "api/label_selector.h"
+#include "api/workload.h"
 #include "server/table.h"
 #include "util/strbuf.h"
 #include <stdio.h>
@@ -119,9 +120,8 @@ void cron_job_cells(json_t *cells, const void *typed) {
 }
 
 /* layoutContainerCells: the template's container names and images. */
-void pod_template_cells(json_t *cells, const void *typed) {
-  const pod_template *t = typed;
-  const container_list *cl = &t->template_.spec.containers;
+static void container_cells(json_t *cells, const pod_template_spec *t) {
+  const container_list *cl = &t->spec.containers;
   strbuf names = STRBUF_INIT, images = STRBUF_INIT;
   for (uint32_t i = 0; i < cl->n; i++) {
     const char *image = json_string_value(json_object_get(cl->items[i]._extra, "image"));
@@ -132,5 +132,42 @@ void pod_template_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(sb_str(&images)));
   sb_free(&names);
   sb_free(&images);
+}
+
+void pod_template_cells(json_t *cells, const void *typed) {
+  const pod_template *t = typed;
+  container_cells(cells, &t->template_);
   add_owned(cells, label_map_string(&t->template_.metadata.labels));
+}
+
+static const table_column wide_with_selector[] = {
+    {"Containers", "string", "Names of each container in the template."},
+    {"Images", "string", "Images referenced by each container in the template."},
+    {"Selector", "string", "A label query over pods that should match the replica count."},
+    {0}};
+/* StatefulSets print no selector. */
+static const table_column wide_without_selector[] = {
+    {"Containers", "string", "Names of each container in the template."},
+    {"Images", "string", "Images referenced by each container in the template."},
+    {0}};
+
+const table_column *srv_workload_wide_columns(int kind) {
+  switch (kind) {
+  case KIND_DEPLOYMENT:
+  case KIND_REPLICA_SET:
+  case KIND_DAEMON_SET:
+  case KIND_JOB:
+  case KIND_CRON_JOB:
+  case KIND_REPLICATION_CONTROLLER: return wide_with_selector;
+  case KIND_STATEFUL_SET: return wide_without_selector;
+  default: return NULL;
+  }
+}
+
+void srv_workload_wide_cells(json_t *cells, const api_object *o) {
+  container_cells(cells, workload_template(o) ? workload_template(o) : &(pod_template_spec){0});
+  if (o->info->kind == KIND_STATEFUL_SET) return;
+  if (o->info->kind == KIND_CRON_JOB)
+    add_owned(cells, label_selector_string(((const cron_job *)o->typed)->spec.job_template.spec.selector));
+  else add_owned(cells, workload_selector_string(o));
 }

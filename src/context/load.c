@@ -23,6 +23,12 @@ typedef struct kept {
     resource_claim_status claim;
     pod_group_status group;
     node_status node;
+    deployment_status deployment;
+    replica_set_status replica_set;
+    stateful_set_status stateful_set;
+    daemon_set_status daemon_set;
+    job_status job;
+    json_t *cron_job;
   } status;
 } kept;
 
@@ -40,6 +46,27 @@ static void *status_of(api_object *o, size_t *size) {
   case KIND_NODE:
     *size = sizeof(node_status);
     return &((node *)o->typed)->status;
+  case KIND_DEPLOYMENT:
+    *size = sizeof(deployment_status);
+    return &((deployment *)o->typed)->status;
+  case KIND_REPLICA_SET:
+    *size = sizeof(replica_set_status);
+    return &((replica_set *)o->typed)->status;
+  case KIND_REPLICATION_CONTROLLER:
+    *size = sizeof(replica_set_status);
+    return &((replication_controller *)o->typed)->status;
+  case KIND_STATEFUL_SET:
+    *size = sizeof(stateful_set_status);
+    return &((stateful_set *)o->typed)->status;
+  case KIND_DAEMON_SET:
+    *size = sizeof(daemon_set_status);
+    return &((daemon_set *)o->typed)->status;
+  case KIND_JOB:
+    *size = sizeof(job_status);
+    return &((job *)o->typed)->status;
+  case KIND_CRON_JOB:
+    *size = sizeof(json_t *);
+    return &((cron_job *)o->typed)->status;
   default:
     *size = 0;
     return NULL;

@@ -3,7 +3,10 @@
 # a GPU from a claim template: the Deployment makes its ReplicaSet, the
 # pods are bound with their claims allocated, `kubectl scale` adds and
 # removes pods (and their generated claims), kubectl get shows upstream's
-# columns, and deleting the Deployment takes its ReplicaSet and pods along.
+# columns, and deleting the Deployment takes its ReplicaSet and pods along;
+# a Job completes once its pods are marked Succeeded; StatefulSets scale;
+# kubectl create deployment|job|cronjob and kubectl run (protobuf bodies)
+# work.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without kubectl serve_kubectl_workloads
@@ -70,4 +73,13 @@ check "ordinal pods" "db-0 db-1" sh -c "sleep 1; kubectl get pods -l app=db -o j
 check "scale statefulset" "statefulset.apps/db scaled" kubectl scale sts db --replicas=3
 check "third ordinal" "db-2" sh -c "sleep 1; kubectl get pods -l app=db -o name"
 check "sts columns" "READY" kubectl get sts
+# kubectl's create commands send protobuf bodies
+check "create deployment" "deployment.apps/nginx created" kubectl create deployment nginx --image=nginx --replicas=2 --port=80
+check "its replicaset" "app=nginx,pod-template-hash=" kubectl get rs -o wide
+check "container port kept" "80" kubectl get deploy nginx -o jsonpath='{.spec.template.spec.containers[0].ports[0].containerPort}'
+check "create job" "job.batch/once created" kubectl create job once --image=busybox -- echo hi
+check "job command kept" "echo hi" kubectl get job once -o jsonpath='{.spec.template.spec.containers[0].command[*]}'
+check "create cronjob" "cronjob.batch/tick created" kubectl create cronjob tick --image=busybox --schedule="*/5 * * * *"
+check "run pod" "pod/solo created" kubectl run solo --image=busybox --env=A=b
+check "pod env kept" "b" kubectl get pod solo -o jsonpath='{.spec.containers[0].env[0].value}'
 summary

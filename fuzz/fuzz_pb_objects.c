@@ -2,7 +2,7 @@
  * request-body reader (server/body_pb_workloads.c): the first byte picks
  * the kind (Pod, Deployment, Job, CronJob), the rest follows the "k8s\0"
  * magic; whatever reads is decoded strictly. */
-#include "api/object.h"
+#include "fuzz_pb_common.h"
 #include "server/body_pb.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,13 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   strbuf err = STRBUF_INIT;
   json_t *root = srv_pb_object_json(kind, body, size + 3, &err);
   sb_free(&err);
-  if (root) {
-    errlist errs = {0};
-    api_object *obj = api_object_decode(root, NULL, 0, &errs);
-    errlist_free(&errs);
-    if (obj) api_object_free(obj);
-    json_decref(root);
-  }
+  decode_and_free(root);
   free(body);
   return 0;
 }

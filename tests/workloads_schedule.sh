@@ -19,6 +19,7 @@ check "three web pods" 0 "3" count "$tmp/scaled.yaml" web-
 check "three db pods" 0 "3" count "$tmp/scaled.yaml" db-
 check "job pods capped by parallelism" 0 "2" count $in train-
 check "one agent pod per node" 0 "2" count $in agent-
+check "statefulset pod identity" 0 "hostname: db-1" "$dra" schedule --now $now -o yaml -f $in
 check "a restored Job keeps its startTime" 0 'startTime: "2026-01-01T00:00:00Z"' \
   "$dra" schedule --now 2026-02-01T00:00:00Z -o yaml -f "$tmp/dump.yaml"
 check_done

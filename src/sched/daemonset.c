@@ -95,7 +95,7 @@ void sched_daemonset_sync(sched_loop *l, const char *ns, const char *name) {
     if (!should_run(&d->spec.template_, nodes[k].n)) continue;
     c.desired++;
     if (covered[k]) continue;
-    if (sched_create_workload_pod(l, dobj->object, &d->spec.template_, NULL, NULL, nodes[k].n->metadata.name) ==
+    if (sched_create_workload_pod(l, dobj->object, &d->spec.template_, nodes[k].n->metadata.name) ==
         STORE_OK)
       c.current++;
   }

@@ -86,7 +86,7 @@ void sched_job_sync(sched_loop *l, const char *ns, const char *name) {
   sched_pod_counts c = sched_count_pods(&pods);
   int64_t diff = wanted_active(&j->spec, c.succeeded) - c.active;
   for (int64_t i = 0; i < diff; i++)
-    if (sched_create_workload_pod(l, jo->object, &j->spec.template_, NULL, NULL, NULL) != STORE_OK) break;
+    if (sched_create_workload_pod(l, jo->object, &j->spec.template_, NULL) != STORE_OK) break;
   if (diff < 0) delete_newest(l, &pods, -diff);
   store_list_free(&pods);
   sched_owned(l, KIND_POD, ns, j->metadata.uid, &pods);

@@ -75,7 +75,7 @@ static void sync(sched_loop *l, api_kind kind, const char *ns, const char *name)
   sched_owned(l, KIND_POD, ns, m->uid, &pods);
   int64_t diff = *replicas - sched_count_pods(&pods).active;
   for (int64_t i = 0; i < diff; i++)
-    if (sched_create_workload_pod(l, ro->object, t, NULL, NULL, NULL) != STORE_OK) break;
+    if (sched_create_workload_pod(l, ro->object, t, NULL) != STORE_OK) break;
   if (diff < 0) scale_down(l, &pods, -diff);
   store_list_free(&pods);
   sched_owned(l, KIND_POD, ns, m->uid, &pods);

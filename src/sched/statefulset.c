@@ -6,8 +6,8 @@
  * kubelet, so pods never become Running and Ready by themselves: both
  * podManagementPolicy values get Parallel semantics (every missing ordinal
  * at once), where OrderedReady upstream waits for each pod to be Ready
- * before the next. No ControllerRevisions, volume claim templates, hostname
- * or subdomain. Status: replicas, readyReplicas, currentReplicas,
+ * before the next. Each pod's hostname is its name and its subdomain the
+ * serviceName. No ControllerRevisions or volume claim templates. Status: replicas, readyReplicas, currentReplicas,
  * updatedReplicas, availableReplicas, observedGeneration. */
 #include "sched/workloads.h"
 #include <stdio.h>
@@ -21,6 +21,19 @@ static long long ordinal_of(const char *sts, const char *pod_name) {
   char *end;
   long long v = strtoll(pod_name + n + 1, &end, 10);
   return *end || v < 0 ? -1 : v;
+}
+
+static void json_release(void *v) { json_decref(v); }
+
+/* initIdentity: spec.hostname is the pod's name, spec.subdomain the
+ * StatefulSet's serviceName. */
+static void set_identity(api_object *po, const char *name, const char *service) {
+  pod_spec *s = &((pod *)po->typed)->spec;
+  json_t *extra = s->_extra ? json_deep_copy(s->_extra) : json_object();
+  json_object_set_new(extra, "hostname", json_string(name));
+  if (service && *service) json_object_set_new(extra, "subdomain", json_string(service));
+  arena_on_free(po->arena, json_release, extra);
+  s->_extra = extra;
 }
 
 static void write_status(sched_loop *l, const store_obj *so, const sched_pod_counts *c) {
@@ -62,7 +75,9 @@ void sched_statefulset_sync(sched_loop *l, const char *ns, const char *name) {
       continue;
     }
     const char *labels[] = {"statefulset.kubernetes.io/pod-name", pod_name, "apps.kubernetes.io/pod-index", index, NULL};
-    sched_create_workload_pod(l, so->object, &s->spec.template_, pod_name, labels, NULL);
+    api_object *po = sched_workload_pod(so->object, &s->spec.template_, pod_name, labels, NULL);
+    set_identity(po, pod_name, s->spec.service_name);
+    sched_store_workload_pod(l, po);
   }
   store_list_free(&pods);
   sched_owned(l, KIND_POD, ns, s->metadata.uid, &pods);

@@ -74,8 +74,8 @@ static void pin_to_node(arena *a, pod_spec *s, const char *node) {
   s->affinity->node_affinity->required = sel;
 }
 
-store_status sched_create_workload_pod(sched_loop *l, const api_object *owner, const pod_template_spec *t,
-                                       const char *name, const char *const *extra_labels, const char *node) {
+api_object *sched_workload_pod(const api_object *owner, const pod_template_spec *t, const char *name,
+                               const char *const *extra_labels, const char *node) {
   api_object *o = api_object_new(KIND_POD);
   pod *p = o->typed;
   arena *a = o->arena;
@@ -93,11 +93,21 @@ store_status sched_create_workload_pod(sched_loop *l, const api_object *owner, c
   sched_set_controller_ref(a, &p->metadata, om, api_version, info->name);
   codec_copy(a, &pod_spec_desc, &t->spec, &p->spec);
   if (node) pin_to_node(a, &p->spec, node);
-  defaults_pod(NULL, a, p);
-  prepare_pod(ADMIT_CREATE, a, p, NULL);
+  return o;
+}
+
+store_status sched_store_workload_pod(sched_loop *l, api_object *o) {
+  pod *p = o->typed;
+  defaults_pod(NULL, o->arena, p);
+  prepare_pod(ADMIT_CREATE, o->arena, p, NULL);
   store_status st = store_create(l->st, o, NULL);
   if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
   return st;
+}
+
+store_status sched_create_workload_pod(sched_loop *l, const api_object *owner, const pod_template_spec *t,
+                                       const char *node) {
+  return sched_store_workload_pod(l, sched_workload_pod(owner, t, NULL, NULL, node));
 }
 
 bool sched_pod_active(const pod *p) { return !sched_pod_is_done(p) && !p->metadata.deletion_timestamp; }

@@ -32,11 +32,16 @@ void sched_owned(sched_loop *l, api_kind k, const char *ns, const char *uid, sto
 
 /* A pod of owner (a workload object) from template t: the template's
  * labels (plus extra_labels, NULL-terminated key/value pairs) and
- * annotations, its spec, the controller reference, then the Pod create
- * defaults and status. name, or generateName "<owner>-" when name is NULL.
- * Returns the store's status; the pod is stored or freed. */
+ * annotations, its spec (pinned to node when given), the controller
+ * reference; name, or generateName "<owner>-" when name is NULL. Not
+ * stored yet: sched_store_workload_pod applies the Pod create defaults and
+ * status and stores it (or frees it), returning the store's status. */
+api_object *sched_workload_pod(const api_object *owner, const pod_template_spec *t, const char *name,
+                               const char *const *extra_labels, const char *node);
+store_status sched_store_workload_pod(sched_loop *l, api_object *pod);
+/* Both at once for a pod named by generateName. */
 store_status sched_create_workload_pod(sched_loop *l, const api_object *owner, const pod_template_spec *t,
-                                       const char *name, const char *const *extra_labels, const char *node);
+                                       const char *node);
 
 /* Counts over a workload's pods that still run: active (not done, not
  * being deleted), ready (the Ready condition True), succeeded, failed. */

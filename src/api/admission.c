@@ -71,7 +71,7 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_REPLICATION_CONTROLLER:
   case KIND_POD_TEMPLATE:
     defaults_workload(a, obj);
-    prepare_workload(op, obj, old);
+    prepare_workload(ctx, op, obj, old);
     validate_workload(ctx, op, obj, old, errs);
     break;
   case KIND_EVENT: /* no DRA rules */

@@ -43,10 +43,10 @@ void prepare_namespace(admit_op op, arena *a, namespace_obj *obj, const namespac
  * StatefulSet's podManagementPolicy, a Job's parallelism and completions, a
  * ReplicationController's selector) and their strategies' preparation
  * (status dropped on create, kept on update; spec kept on a status update;
- * a Job's generated selector). prepare_job_selector is the Job part alone,
+ * the template's gated schedulingGroup dropped; a Job's generated selector). prepare_job_selector is the Job part alone,
  * which the store runs again once the Job has its uid (store/meta.c). */
 void defaults_workload(arena *a, api_object *obj);
-void prepare_workload(admit_op op, api_object *obj, const api_object *old);
+void prepare_workload(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old);
 void prepare_job_selector(api_object *obj);
 
 /* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`

@@ -7,7 +7,9 @@
  *   ReplicationController's selector, and its labels, from the template's
  *   labels when empty;
  * - the strategies' PrepareForCreate/PrepareForUpdate: no status on create,
- *   the stored status kept on an update, the stored spec on a status update;
+ *   the stored status kept on an update, the stored spec on a status update,
+ *   the template's spec.schedulingGroup dropped with GenericWorkload off
+ *   (DropDisabledTemplateFields);
  * - the Job strategy's generated selector (pkg/registry/batch/job
  *   generateSelector): unless manualSelector, the template gets the labels
  *   batch.kubernetes.io/job-name, job-name, batch.kubernetes.io/controller-uid
@@ -17,6 +19,7 @@
 #include "api/admission_steps.h"
 #include "api/codec.h"
 #include "api/label_selector.h"
+#include "api/workload.h"
 #include <string.h>
 
 static void json_release(void *v) { json_decref(v); }
@@ -119,7 +122,23 @@ static void keep_field(api_object *obj, const api_object *old, const field_desc 
   codec_copy(obj->arena, f->elem, src, dst);
 }
 
-void prepare_workload(admit_op op, api_object *obj, const api_object *old) {
+/* DropDisabledTemplateFields: the template's spec.schedulingGroup goes
+ * with GenericWorkload off, unless the stored template has one. */
+static void drop_gated_template(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old) {
+  pod_template_spec *t = workload_template(obj);
+  const pod_template_spec *was = op != ADMIT_CREATE && old ? workload_template(old) : NULL;
+  if (!t || !t->spec.scheduling_group || gate_on(&ctx->gates, GATE_GENERIC_WORKLOAD) ||
+      (was && was->spec.scheduling_group))
+    return;
+  const char *path = obj->info->kind == KIND_CRON_JOB ? "spec.jobTemplate.spec.template.spec.schedulingGroup"
+                     : obj->info->kind == KIND_POD_TEMPLATE ? "template.spec.schedulingGroup"
+                                                            : "spec.template.spec.schedulingGroup";
+  admission_warn_dropped(ctx, obj->info->name, api_object_meta(obj)->name, path, GATE_GENERIC_WORKLOAD);
+  t->spec.scheduling_group = NULL;
+}
+
+void prepare_workload(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old) {
+  drop_gated_template(ctx, op, obj, old);
   const field_desc *status = root_field(obj, "status");
   switch (op) {
   case ADMIT_CREATE:

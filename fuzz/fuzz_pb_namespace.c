@@ -1,7 +1,7 @@
 /* fuzz_pb_namespace.c: libFuzzer target for the protobuf request-body
  * reader (server/body_pb.c): any bytes, with and without the "k8s\0"
  * magic; whatever reads is decoded as a Namespace. */
-#include "api/object.h"
+#include "fuzz_pb_common.h"
 #include "server/body_pb.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,12 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     json_t *root = with_magic ? srv_pb_namespace_json(body, size + 4, &err)
                               : srv_pb_namespace_json((const char *)data, size, &err);
     sb_free(&err);
-    if (!root) continue;
-    errlist errs = {0};
-    api_object *obj = api_object_decode(root, NULL, 0, &errs);
-    errlist_free(&errs);
-    if (obj) api_object_free(obj);
-    json_decref(root);
+    decode_and_free(root);
   }
   free(body);
   return 0;

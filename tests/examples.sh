@@ -2,7 +2,7 @@
 # The seed examples: examples/ validates cleanly, and each seed mistake kept in
 # examples/invalid/ is refused with its exit code and a clear message.
 dra=${1:-build/dra}
-. tests/lib/check_exit.sh
+. tests/lib/check.sh
 check "examples valid" 0 "objects valid" "$dra" validate -f examples/
 check "name inside exactly" 1 'unknown field "spec.devices.requests[0].exactly.name"' \
   "$dra" validate -f examples/invalid/name-inside-exactly.yaml
@@ -24,5 +24,4 @@ check "unknown gate" 2 "unrecognized feature gate: NoSuchGate" \
 check "missing file" 2 "examples/no-such-file.yaml" "$dra" validate -f examples/no-such-file.yaml
 check "gate off drops with warning" 0 'Warning: ResourceClaimTemplate "prioritized-list-claim-template": spec.spec.devices.requests[0].firstAvailable: dropped, feature gate DRAPrioritizedList is disabled' \
   sh -c "\"$dra\" validate -f examples/30-templates.yaml --feature-gates DRAPrioritizedList=false; test \$? = 1"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+check_done

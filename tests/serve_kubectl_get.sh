@@ -194,7 +194,7 @@ check "describe node: allocated" "Allocated resources:" kubectl describe node no
 check "create namespace (protobuf)" "namespace/made-by-create created" kubectl create namespace made-by-create
 check "its name label" "made-by-create" kubectl get ns made-by-create -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
 check "protobuf for another kind" '"reason":"UnsupportedMediaType","code":415' \
-  curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s' "$url/api/v1/namespaces/default/pods"
+  curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s' "$url/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"
 check "not protobuf" 'provided data does not appear to be a protobuf message' \
   curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary '{}' "$url/api/v1/namespaces"
 

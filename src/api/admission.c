@@ -67,6 +67,18 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     prepare_namespace(op, a, obj->typed, prev);
     validate_namespace(ctx, op, obj->typed, prev, errs);
     break;
+  case KIND_DEPLOYMENT:
+  case KIND_REPLICA_SET:
+  case KIND_STATEFUL_SET:
+  case KIND_DAEMON_SET:
+  case KIND_JOB:
+  case KIND_CRON_JOB:
+  case KIND_REPLICATION_CONTROLLER:
+  case KIND_POD_TEMPLATE:
+    defaults_workload(a, obj);
+    prepare_workload(ctx, op, obj, old);
+    validate_workload(ctx, op, obj, old, errs);
+    break;
   case KIND_EVENT: /* no DRA rules */
   case KIND_COUNT:
     break;

@@ -56,6 +56,16 @@ void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old);
 void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj);
 void prepare_namespace(admit_op op, arena *a, namespace_obj *obj, const namespace_obj *old);
 
+/* prepare_workloads.c: the workload kinds' defaults (replicas, a
+ * StatefulSet's podManagementPolicy, a Job's parallelism and completions, a
+ * ReplicationController's selector) and their strategies' preparation
+ * (status dropped on create, kept on update; spec kept on a status update;
+ * the template's gated schedulingGroup dropped; a Job's generated selector). prepare_job_selector is the Job part alone,
+ * which the store runs again once the Job has its uid (store/meta.c). */
+void defaults_workload(arena *a, api_object *obj);
+void prepare_workload(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old);
+void prepare_job_selector(api_object *obj);
+
 /* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`
  * through ctx->warn (admission.c). */
 void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,

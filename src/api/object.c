@@ -21,6 +21,15 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_EVENT, "Event", "", "v1", "events", true, &event_desc},
     {KIND_DEVICE_TAINT_RULE, "DeviceTaintRule", "resource.k8s.io", "v1", "devicetaintrules", false,
      &device_taint_rule_desc},
+    {KIND_DEPLOYMENT, "Deployment", "apps", "v1", "deployments", true, &deployment_desc},
+    {KIND_REPLICA_SET, "ReplicaSet", "apps", "v1", "replicasets", true, &replica_set_desc},
+    {KIND_STATEFUL_SET, "StatefulSet", "apps", "v1", "statefulsets", true, &stateful_set_desc},
+    {KIND_DAEMON_SET, "DaemonSet", "apps", "v1", "daemonsets", true, &daemon_set_desc},
+    {KIND_JOB, "Job", "batch", "v1", "jobs", true, &job_desc},
+    {KIND_CRON_JOB, "CronJob", "batch", "v1", "cronjobs", true, &cron_job_desc},
+    {KIND_REPLICATION_CONTROLLER, "ReplicationController", "", "v1", "replicationcontrollers", true,
+     &replication_controller_desc},
+    {KIND_POD_TEMPLATE, "PodTemplate", "", "v1", "podtemplates", true, &pod_template_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }

@@ -4,6 +4,7 @@
 #ifndef DRA_OBJECT_H
 #define DRA_OBJECT_H
 #include "api/types.h"
+#include "api/types_workloads.h"
 #include "util/arena.h"
 #include "util/fielderr.h"
 
@@ -21,6 +22,16 @@ typedef enum {
   KIND_POD,
   KIND_EVENT, /* core/v1 Event: written by the control loop, never restored */
   KIND_DEVICE_TAINT_RULE,
+  /* workload kinds (types_workloads.h): after the pods, so the pods of a
+   * dump exist when their controllers first look */
+  KIND_DEPLOYMENT,
+  KIND_REPLICA_SET,
+  KIND_STATEFUL_SET,
+  KIND_DAEMON_SET,
+  KIND_JOB,
+  KIND_CRON_JOB,
+  KIND_REPLICATION_CONTROLLER,
+  KIND_POD_TEMPLATE,
   KIND_COUNT
 } api_kind;
 

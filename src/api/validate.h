@@ -32,12 +32,26 @@ void validate_namespace(const admission_ctx *ctx, admit_op op, namespace_obj *ob
                         errlist *errs);
 void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, const pod_group *old, errlist *errs);
 
+/* The workload kinds (validate_workloads.c): Deployment, ReplicaSet,
+ * StatefulSet, DaemonSet, Job, CronJob, ReplicationController, PodTemplate;
+ * their pod templates and selectors. */
+void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
+                       errlist *errs);
+
 /* ObjectMeta (validate_meta.c), as corevalidation.ValidateObjectMeta: at the
  * path p (which names the metadata field, e.g. "metadata"): name or
  * generateName (DNS subdomain), namespace (required and a DNS label when
  * namespaced, else Forbidden "not allowed on this type"), generation >= 0,
  * label and annotation formats, finalizer names. */
 void validate_object_meta(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
+/* ValidateLabels and ValidateAnnotations, at p plus field / "annotations". */
+void validate_labels(errlist *errs, fpath *p, const char *field, const dstr_map *labels);
+void validate_annotations(errlist *errs, fpath *p, const dstr_map *annotations);
+/* The DRA parts of a pod spec at p (which names the spec): resourceClaims,
+ * container and init-container resources.claims, pod-level claims,
+ * schedulingGroup (validate_pod.c). */
+void validate_pod_spec_dra(errlist *errs, fpath *p, const pod_spec *spec);
+
 /* ValidateObjectMetaUpdate: name, namespace, uid, creationTimestamp,
  * deletionTimestamp, deletionGracePeriodSeconds immutable; generation not
  * decremented; no new finalizers while deleting. */

@@ -13,8 +13,8 @@ enum { ANNOTATIONS_TOTAL_MAX = 256 * 1024 };
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
-static void validate_labels(errlist *e, fpath *p, const dstr_map *labels) {
-  size_t mark = fp_field(p, "labels");
+void validate_labels(errlist *e, fpath *p, const char *field, const dstr_map *labels) {
+  size_t mark = fp_field(p, field);
   for (uint32_t i = 0; i < labels->n; i++) {
     vn_label_key(e, p, labels->items[i].key->str);
     vn_label_value(e, p, or_empty(labels->items[i].value));
@@ -22,7 +22,7 @@ static void validate_labels(errlist *e, fpath *p, const dstr_map *labels) {
   fp_pop(p, mark);
 }
 
-static void validate_annotations(errlist *e, fpath *p, const dstr_map *annotations) {
+void validate_annotations(errlist *e, fpath *p, const dstr_map *annotations) {
   size_t mark = fp_field(p, "annotations");
   size_t total = 0;
   for (uint32_t i = 0; i < annotations->n; i++) {
@@ -113,7 +113,7 @@ void validate_object_meta(errlist *e, fpath *p, const object_meta *m, bool names
     fe_invalid_int(e, p, m->generation, "must be greater than or equal to 0");
     fp_pop(p, mark);
   }
-  validate_labels(e, p, &m->labels);
+  validate_labels(e, p, "labels", &m->labels);
   validate_annotations(e, p, &m->annotations);
   validate_owner_references(e, p, &m->owner_references);
   validate_finalizer_names(e, p, &m->finalizers);

@@ -128,7 +128,7 @@ static void validate_containers(errlist *e, fpath *p, const pod_spec *s, const c
   fp_pop(p, m);
 }
 
-static void validate_spec(errlist *e, fpath *p, const pod_spec *s) {
+void validate_pod_spec_dra(errlist *e, fpath *p, const pod_spec *s) {
   validate_pod_claims(e, p, s);
   validate_containers(e, p, s, "containers", &s->containers);
   validate_containers(e, p, s, "initContainers", &s->init_containers);
@@ -293,7 +293,7 @@ void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *ol
       validate_extended_status(errs, &p, spec, obj->status.extended_resource_claim_status);
     validate_pod_allocated_resources_status(errs, &p, spec, &obj->status);
   } else {
-    validate_spec(errs, &p, &obj->spec);
+    validate_pod_spec_dra(errs, &p, &obj->spec);
     if (op == ADMIT_UPDATE) validate_spec_update(errs, &p, &obj->spec, &old->spec);
   }
   fp_pop(&p, m);

@@ -30,9 +30,14 @@ dra_ctx *cli_open(const cli_common *opts) {
   return ctx;
 }
 
-void cli_load(dra_ctx *ctx, const cli_common *opts, ctx_load_mode mode, bool keep_going, ctx_load_counts *counts) {
+void cli_load_request(dra_ctx *ctx, const cli_common *opts, ctx_load_request *req, ctx_load_counts *counts) {
   dra_begin(ctx);
-  ctx_load_request req = {.paths = (const char *const *)opts->files, .n_paths = opts->n_files,
-                          .recursive = opts->recursive, .mode = mode, .keep_going = keep_going};
-  ctx_load(ctx, &req, counts);
+  req->paths = (const char *const *)opts->files;
+  req->n_paths = opts->n_files;
+  req->recursive = opts->recursive;
+  ctx_load(ctx, req, counts);
+}
+
+void cli_load(dra_ctx *ctx, const cli_common *opts, ctx_load_mode mode, bool keep_going, ctx_load_counts *counts) {
+  cli_load_request(ctx, opts, &(ctx_load_request){.mode = mode, .keep_going = keep_going}, counts);
 }

@@ -11,5 +11,8 @@
 dra_ctx *cli_open(const cli_common *opts);
 /* Loads every -f input of opts into ctx (see ctx_load). */
 void cli_load(dra_ctx *ctx, const cli_common *opts, ctx_load_mode mode, bool keep_going, ctx_load_counts *counts);
+/* The same with the rest of the request (mode, keep_going, ...) from req;
+ * its paths are set from opts. */
+void cli_load_request(dra_ctx *ctx, const cli_common *opts, ctx_load_request *req, ctx_load_counts *counts);
 
 #endif

@@ -70,12 +70,16 @@ typedef struct ctx_load_request {
   /* Store each object that passes although others fail (dra schedule);
    * otherwise nothing is stored when any object fails. */
   bool keep_going;
+  /* An object of a kind dra does not know is skipped with a one-line
+   * warning instead of refused (dra validate --ignore-missing-kinds). */
+  bool skip_unknown_kinds;
 } ctx_load_request;
 
 typedef struct ctx_load_counts {
   size_t objects; /* documents read */
   size_t refused; /* documents that failed to decode, pass admission or be stored */
   bool unreadable; /* some input could not be read or parsed */
+  size_t skipped;  /* documents of unknown kinds skipped (skip_unknown_kinds) */
 } ctx_load_counts;
 
 /* Reads the request's input and handles every object as its mode says,

@@ -24,6 +24,12 @@ typedef struct kept {
     resource_claim_status claim;
     pod_group_status group;
     node_status node;
+    deployment_status deployment;
+    replica_set_status replica_set;
+    stateful_set_status stateful_set;
+    daemon_set_status daemon_set;
+    job_status job;
+    json_t *cron_job;
   } status;
 } kept;
 
@@ -41,6 +47,27 @@ static void *status_of(api_object *o, size_t *size) {
   case KIND_NODE:
     *size = sizeof(node_status);
     return &((node *)o->typed)->status;
+  case KIND_DEPLOYMENT:
+    *size = sizeof(deployment_status);
+    return &((deployment *)o->typed)->status;
+  case KIND_REPLICA_SET:
+    *size = sizeof(replica_set_status);
+    return &((replica_set *)o->typed)->status;
+  case KIND_REPLICATION_CONTROLLER:
+    *size = sizeof(replica_set_status);
+    return &((replication_controller *)o->typed)->status;
+  case KIND_STATEFUL_SET:
+    *size = sizeof(stateful_set_status);
+    return &((stateful_set *)o->typed)->status;
+  case KIND_DAEMON_SET:
+    *size = sizeof(daemon_set_status);
+    return &((daemon_set *)o->typed)->status;
+  case KIND_JOB:
+    *size = sizeof(job_status);
+    return &((job *)o->typed)->status;
+  case KIND_CRON_JOB:
+    *size = sizeof(json_t *);
+    return &((cron_job *)o->typed)->status;
   default:
     *size = 0;
     return NULL;
@@ -77,6 +104,7 @@ typedef struct loading {
   bool *passed; /* by position in order */
   store_obj **held;
   size_t n_held, cap_held;
+  size_t skipped;
 } loading;
 
 static const namespace_obj *find_namespace(void *user, const char *name) {
@@ -149,8 +177,23 @@ static void warn_deprecated(dra_ctx *ctx, const api_object *o) {
   free(text);
 }
 
-/* Decoding and admission of one object; false when it was refused. */
+/* A document whose kind and apiVersion are given but name nothing dra
+ * knows ("no matches for kind"), when the request skips those. */
+static bool skip_unknown(loading *l, const loaded_object *lo) {
+  if (!l->req->skip_unknown_kinds || lo->obj || !lo->kind[0] || !lo->api_version[0]) return false;
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "skipped \"%s\": no matches for kind \"%s\" in version \"%s\"", lo->file, lo->kind,
+            lo->api_version);
+  dra_warn(l->ctx, sb_str(&sb));
+  sb_free(&sb);
+  l->skipped++;
+  return true;
+}
+
+/* Decoding and admission of one object; false when it was refused. A
+ * skipped object counts as passed but is never stored. */
 static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
+  if (skip_unknown(l, lo)) return true;
   warn_deprecated(l->ctx, lo->obj);
   if (!loaded_object_ok(lo)) {
     report_decode(l->ctx, lo);
@@ -169,6 +212,7 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
 
 /* Stores the object (the store takes it); false when the store refuses it. */
 static bool store_one(loading *l, loaded_object *lo) {
+  if (!lo->obj) return true; /* skipped */
   store_status st = store_create(l->ctx->objects, lo->obj, NULL);
   if (st != STORE_OK) {
     dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);
@@ -229,6 +273,7 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
     for (size_t i = 0; store_after && !c.refused && i < l.set.n; i++)
       if (!store_one(&l, l.order[i])) c.refused++; /* the objects stored before it stay */
   }
+  c.skipped = l.skipped;
   loading_free(&l);
   if (counts) *counts = c;
   return ctx->err;

@@ -10,6 +10,7 @@
 #include "sched/claims.h"
 #include "sched/internal.h"
 #include "sched/names.h"
+#include "sched/workloads.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -83,14 +84,7 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
   sched_generate_name_base(owner->name, entry, base);
   c->metadata.generate_name = arena_strdup(a, base);
   c->metadata.namespace_ = arena_strdup(a, ns);
-  owner_reference *ref = arena_calloc(a, 1, sizeof *ref);
-  ref->api_version = arena_strdup(a, owner_api_version);
-  ref->kind = arena_strdup(a, owner_kind);
-  ref->name = arena_strdup(a, owner->name);
-  ref->uid = arena_strdup(a, s_or(owner->uid));
-  ref->controller = ref->controller_set = true;
-  ref->block_owner_deletion = ref->block_owner_deletion_set = true;
-  c->metadata.owner_references = (owner_reference_list){ref, 1, true};
+  sched_set_controller_ref(a, &c->metadata, owner, owner_api_version, owner_kind);
   copy_string_map(a, &t->spec.metadata.annotations, &c->metadata.annotations, 1);
   dstr_entry *ann = &c->metadata.annotations.items[c->metadata.annotations.n];
   ann->key = atom_cstr(SCHED_ANNOTATION_CLAIM_NAME);
@@ -350,4 +344,10 @@ void sched_controller_sync(sched_loop *l, const char *key) {
   if (!strncmp(key, "pod:", 4)) sync_pod(l, ns, name);
   else if (!strncmp(key, "claim:", 6)) sync_claim(l, ns, name);
   else if (!strncmp(key, "podgroup:", 9)) sched_podgroup_sync(l, ns, name);
+  else if (!strncmp(key, "replicaset:", 11)) sched_replicaset_sync(l, ns, name);
+  else if (!strncmp(key, "replicationcontroller:", 22)) sched_replicationcontroller_sync(l, ns, name);
+  else if (!strncmp(key, "deployment:", 11)) sched_deployment_sync(l, ns, name);
+  else if (!strncmp(key, "job:", 4)) sched_job_sync(l, ns, name);
+  else if (!strncmp(key, "statefulset:", 12)) sched_statefulset_sync(l, ns, name);
+  else if (!strncmp(key, "daemonset:", 10)) sched_daemonset_sync(l, ns, name);
 }

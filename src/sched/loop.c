@@ -5,6 +5,7 @@
 #include "sched/internal.h"
 #include "sched/claims.h"
 #include "sched/devices.h"
+#include "sched/workloads.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdint.h>
@@ -245,10 +246,29 @@ static bool pod_needs_work(sched_loop *l, const pod *p) {
   return p->spec.node_name && *p->spec.node_name && bound_pod_unreserved(l, p);
 }
 
+/* A workload (or a ReplicaSet's Deployment) hears of its objects' changes. */
+static void push_controller_owner(sched_loop *l, const object_meta *m) {
+  const owner_reference *o = sched_controller_owner(m);
+  const char *prefix = o ? sched_owner_key_prefix(o->kind) : NULL;
+  if (prefix && o->name) push_ctrl(l, prefix, m->namespace_, o->name);
+}
+
+static void push_all(sched_loop *l, api_kind k) {
+  store_list lst = {0};
+  store_query q = {.kind = k, .order = STORE_BY_CREATION};
+  if (store_list_query(l->st, &q, &lst) == STORE_OK)
+    for (size_t i = 0; i < lst.n; i++) {
+      const object_meta *m = store_obj_meta(lst.items[i]);
+      push_ctrl(l, sched_workload_key_prefix(k), m->namespace_, m->name);
+    }
+  store_list_free(&lst);
+}
+
 static void on_pod(sched_loop *l, const store_event *ev) {
   const pod *p = ev->obj->object->typed;
   bool gone = ev->type == STORE_DELETED;
   count_pod(l, p, gone);
+  push_controller_owner(l, &p->metadata);
   if (p->spec.resource_claims.n || p->status.extended_resource_claim_status) {
     if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
       /* its claims may be released now */
@@ -320,7 +340,9 @@ static void on_event(void *user, const store_event *ev) {
     l->nodes_dirty = true;
     sched_devices_topology_changed(l);
     sched_wake_all(l);
+    push_all(l, KIND_DAEMON_SET);
     break;
+
   case KIND_DEVICE_CLASS:
   case KIND_RESOURCE_SLICE:
     sched_devices_topology_changed(l);
@@ -365,8 +387,13 @@ static void on_event(void *user, const store_event *ev) {
   case KIND_POD:
     on_pod(l, ev);
     break;
-  default:
+  default: { /* a workload: its controller, and a ReplicaSet's Deployment */
+    const char *prefix = sched_workload_key_prefix(ev->obj->object->info->kind);
+    if (!prefix) break;
+    if (ev->type != STORE_DELETED) push_ctrl(l, prefix, m->namespace_, m->name);
+    push_controller_owner(l, m);
     break;
+  }
   }
 }
 

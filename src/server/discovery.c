@@ -51,7 +51,12 @@ static json_t *resource_entry(const srv_resource *res, const char *sub) {
   json_object_set_new(e, "name", json_string(name));
   json_object_set_new(e, "singularName", json_string(sub ? "" : res->singular));
   json_object_set_new(e, "namespaced", json_boolean(res->namespaced));
-  json_object_set_new(e, "kind", json_string(sub && !strcmp(sub, "binding") ? "Binding" : res->kind));
+  bool scale = sub && !strcmp(sub, "scale");
+  if (scale) { /* autoscaling/v1 Scale, as upstream's discovery says */
+    json_object_set_new(e, "group", json_string("autoscaling"));
+    json_object_set_new(e, "version", json_string("v1"));
+  }
+  json_object_set_new(e, "kind", json_string(sub && !strcmp(sub, "binding") ? "Binding" : scale ? "Scale" : res->kind));
   const char *verbs = !sub ? "create,delete,deletecollection,get,list,patch,update,watch"
                       : !strcmp(sub, "binding") ? "create"
                                                 : "get,patch,update";

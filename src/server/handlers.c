@@ -8,6 +8,7 @@
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
+#include "server/scale.h"
 #include "server/server_internal.h"
 #include "server/status.h"
 #include "server/table.h"
@@ -115,9 +116,11 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
   store_obj_unref(o);
 }
 
-/* Admission then store write; op picks create/update/status semantics. */
+/* Admission then store write; op picks create/update/status semantics.
+ * The stored object is the response, or, when out is given, handed to the
+ * caller (which answers); failures are answered here either way. */
 static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
-                         api_object *obj, admit_op op, const api_object *old) {
+                         api_object *obj, admit_op op, const api_object *old, store_obj **out) {
   request_ctx rc = {.srv = s, .resp = resp};
   admission_ctx ctx = admission_for(&rc);
   errlist errs = {0};
@@ -150,6 +153,10 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     return;
   }
   free(name);
+  if (out) {
+    *out = stored;
+    return;
+  }
   respond_object(resp, r, op == ADMIT_CREATE ? 201 : 200, stored);
   store_obj_unref(stored);
 }
@@ -191,7 +198,7 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
     return;
   }
   reset_system_fields(obj);
-  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL);
+  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL);
 }
 
 /* The object to store for an update of the main resource or of status:
@@ -267,8 +274,8 @@ static void refuse_unconditional_update(http_response *resp, const route *r) {
   errlist_free(&errs);
 }
 
-static void update_with(dra_server *s, const route *r, const http_request *req, http_response *resp,
-                        api_object *obj) {
+void srv_update_object(dra_server *s, const route *r, const http_request *req, http_response *resp, api_object *obj,
+                       store_obj **out) {
   object_meta *m = api_object_meta(obj);
   if (!m->name || strcmp(m->name, r->name)) {
     srv_status_bad_request(resp, "the name of the object does not match the name on the URL");
@@ -290,13 +297,13 @@ static void update_with(dra_server *s, const route *r, const http_request *req, 
   if (kind_has_status(obj)) carry_over(r, obj, old->object);
   keep_system_fields(obj, old->object);
   admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
-  write_object(s, r, req, resp, obj, op, old->object);
+  write_object(s, r, req, resp, obj, op, old->object, out);
   store_obj_unref(old);
 }
 
 static void handle_update(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   api_object *obj = srv_decode_body(r, req, resp);
-  if (obj) update_with(s, r, req, resp, obj);
+  if (obj) srv_update_object(s, r, req, resp, obj, NULL);
 }
 
 static void handle_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
@@ -329,7 +336,7 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
   store_obj_unref(old);
   api_object *obj = srv_decode_tree(r, req, patched, resp);
   json_decref(patched);
-  if (obj) update_with(s, r, req, resp, obj);
+  if (obj) srv_update_object(s, r, req, resp, obj, NULL);
 }
 
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
@@ -403,6 +410,7 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   free(deprecated);
   const char *m = req->method;
   bool item = r->name[0] != 0;
+  if (!strcmp(r->subresource, "scale")) return srv_scale_request(s, r, req, resp);
   if (!strcmp(r->subresource, "binding")) {
     if (!strcmp(m, "POST")) return handle_binding(s, r, req, resp);
     return srv_status_method_not_allowed(resp, m);

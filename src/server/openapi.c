@@ -37,7 +37,8 @@ static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t 
     up = false;
   }
   camel[j] = 0;
-  bool meta = !strcmp(td->name, "object_meta") || !strcmp(td->name, "owner_reference") || !strcmp(td->name, "condition");
+  bool meta = !strcmp(td->name, "object_meta") || !strcmp(td->name, "owner_reference") || !strcmp(td->name, "condition") ||
+              !strncmp(td->name, "label_selector", 14);
   snprintf(buf, n, "%s%s", meta ? META_PKG : pkg, camel);
 }
 

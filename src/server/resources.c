@@ -18,6 +18,15 @@ const srv_resource srv_resources[] = {
     {"devicetaintrules", "devicetaintrule", "DeviceTaintRule", "resource.k8s.io", "v1", false, "", "status",
      KIND_DEVICE_TAINT_RULE, NULL},
     {"podgroups", "podgroup", "PodGroup", "scheduling.k8s.io", "v1beta1", true, "", "status", KIND_POD_GROUP, NULL},
+    {"replicationcontrollers", "replicationcontroller", "ReplicationController", "", "v1", true, "rc", "status,scale",
+     KIND_REPLICATION_CONTROLLER, "all"},
+    {"podtemplates", "podtemplate", "PodTemplate", "", "v1", true, "", "", KIND_POD_TEMPLATE, NULL},
+    {"deployments", "deployment", "Deployment", "apps", "v1", true, "deploy", "status,scale", KIND_DEPLOYMENT, "all"},
+    {"replicasets", "replicaset", "ReplicaSet", "apps", "v1", true, "rs", "status,scale", KIND_REPLICA_SET, "all"},
+    {"statefulsets", "statefulset", "StatefulSet", "apps", "v1", true, "sts", "status,scale", KIND_STATEFUL_SET, "all"},
+    {"daemonsets", "daemonset", "DaemonSet", "apps", "v1", true, "ds", "status", KIND_DAEMON_SET, "all"},
+    {"jobs", "job", "Job", "batch", "v1", true, "", "status", KIND_JOB, "all"},
+    {"cronjobs", "cronjob", "CronJob", "batch", "v1", true, "cj", "status", KIND_CRON_JOB, "all"},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

@@ -46,5 +46,10 @@ struct dra_server {
 
 /* Serves one ROUTE_RESOURCE request (handlers.c). */
 void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp);
+/* An update of r's object to obj (taken) through admission and the store,
+ * as PUT does; the stored object is handed out in *out (the caller
+ * answers), or *out stays NULL and the failure was answered. */
+void srv_update_object(dra_server *s, const route *r, const http_request *req, http_response *resp, api_object *obj,
+                       store_obj **out);
 
 #endif

@@ -1,6 +1,7 @@
 /* table.c: see table.h. */
 #include "server/table.h"
 #include "api/codec.h"
+#include "server/table_workloads.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,13 +32,14 @@ void srv_human_age(long long s, char *buf, size_t n) {
   } else snprintf(buf, n, "%lldy", s / (365 * 86400));
 }
 
-static json_t *column(const char *name, const char *type, const char *format, const char *description) {
+static json_t *column(const char *name, const char *type, const char *format, const char *description,
+                      int priority) {
   json_t *c = json_object();
   json_object_set_new(c, "name", json_string(name));
   json_object_set_new(c, "type", json_string(type));
   json_object_set_new(c, "format", json_string(format));
   json_object_set_new(c, "description", json_string(description));
-  json_object_set_new(c, "priority", json_integer(0));
+  json_object_set_new(c, "priority", json_integer(priority));
   return c;
 }
 
@@ -200,16 +202,12 @@ static void namespace_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(phase ? phase : ""));
 }
 
-typedef struct table_column {
-  const char *name, *type, *description;
-} table_column;
-
 /* The columns a kind shows between Name and Age, and the function that
  * appends its cells for one object (of that kind's typed struct); after
  * Age, the columns (at most one) kube-apiserver prints there. */
 typedef struct kind_table {
   int kind;
-  table_column columns[4];
+  table_column columns[6];
   void (*cells)(json_t *cells, const void *typed);
   table_column after_age;
   void (*cells_after_age)(json_t *cells, const void *typed);
@@ -256,7 +254,51 @@ static const kind_table kind_tables[] = {
       {"Node", "string", "the node the pod is bound to"},
       {"Claims", "string", "the ResourceClaims the pod uses"}},
      pod_cells, {0}, NULL},
+    {KIND_DEPLOYMENT,
+     {{"Ready", "string", "Number of the pod with ready state"},
+      {"Up-to-date", "string", "Total number of non-terminating pods targeted by this deployment that have the desired template spec."},
+      {"Available", "string", "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment."}},
+     deployment_cells, {0}, NULL},
+    {KIND_REPLICA_SET,
+     {{"Desired", "integer", "Replicas is the number of desired pods."},
+      {"Current", "integer", "Replicas is the most recently observed number of non-terminating pods."},
+      {"Ready", "integer", "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."}},
+     replica_set_cells, {0}, NULL},
+    {KIND_STATEFUL_SET, {{"Ready", "string", "Number of the pod with ready state"}}, stateful_set_cells, {0}, NULL},
+    {KIND_DAEMON_SET,
+     {{"Desired", "integer", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod)."},
+      {"Current", "integer", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod."},
+      {"Ready", "integer", "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition."},
+      {"Up-to-date", "integer", "The total number of nodes that are running updated daemon pod"},
+      {"Available", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)"},
+      {"Node Selector", "string", "NodeSelector is a selector which must be true for the pod to fit on a node."}},
+     daemon_set_cells, {0}, NULL},
+    {KIND_JOB,
+     {{"Status", "string", "Status of the job."},
+      {"Completions", "string", "The number of pods which reached phase Succeeded."},
+      {"Duration", "string", "Time required to complete the job."}},
+     job_cells, {0}, NULL},
+    {KIND_CRON_JOB,
+     {{"Schedule", "string", "The schedule in Cron format."},
+      {"Timezone", "string", "The time zone name for the given schedule."},
+      {"Suspend", "boolean", "This flag tells the controller to suspend subsequent executions."},
+      {"Active", "integer", "A list of pointers to currently running jobs."},
+      {"Last Schedule", "string", "Information when was the last time the job was successfully scheduled."}},
+     cron_job_cells, {0}, NULL},
+    {KIND_REPLICATION_CONTROLLER,
+     {{"Desired", "integer", "Replicas is the number of desired replicas."},
+      {"Current", "integer", "Replicas is the most recently observed number of replicas."},
+      {"Ready", "integer", "The number of ready replicas for this replication controller."}},
+     replication_controller_cells, {0}, NULL},
+    {KIND_POD_TEMPLATE,
+     {{"Containers", "string", "Names of each container in the template."},
+      {"Images", "string", "Images referenced by each container in the template."},
+      {"Pod Labels", "string", "The labels for the pod template."}},
+     pod_template_cells, {0}, NULL},
 };
+
+/* PodTemplates print no Age (printPodTemplate). */
+static bool shows_age(int kind) { return kind != KIND_POD_TEMPLATE; }
 
 /* NULL for a kind with only Name and Age. */
 static const kind_table *kind_table_of(int kind) {
@@ -286,21 +328,26 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   json_object_set_new(meta, "resourceVersion", json_string(resource_version));
   if (continue_token) json_object_set_new(meta, "continue", json_string(continue_token));
   json_object_set_new(t, "metadata", meta);
-  const kind_table *kt = kind_table_of(r->resource->api_kind);
-  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace."));
+  const srv_resource *res = r->resource;
+  const kind_table *kt = kind_table_of(res->api_kind);
+  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
-    json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description));
-  json_array_append_new(cols, column("Age", "string", "", "time since creation"));
+    json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description, 0));
+  if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
   if (kt && kt->after_age.name)
-    json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description));
+    json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
+  const table_column *wide = srv_workload_wide_columns(res->api_kind);
+  for (size_t i = 0; wide && wide[i].name; i++)
+    json_array_append_new(cols, column(wide[i].name, wide[i].type, "", wide[i].description, 1));
   for (size_t i = 0; i < n; i++) {
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
     json_t *row = json_object(), *cells = json_array();
     json_array_append_new(cells, json_string(m->name ? m->name : ""));
     if (kt) kt->cells(cells, o->typed);
-    add_age(cells, m);
+    if (shows_age(res->api_kind)) add_age(cells, m);
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
+    if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);
     if (include == SRV_INCLUDE_OBJECT) {
       json_object_set_new(row, "object", srv_object_in_version(o, r->wire));

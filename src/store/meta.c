@@ -3,6 +3,7 @@
 #include "store/meta.h"
 #include "api/codec.h"
 #include "store/uid.h"
+#include "api/admission_steps.h"
 #include "util/atom.h"
 #include "util/die.h"
 #include <inttypes.h>
@@ -16,7 +17,9 @@
 static bool empty(const char *s) { return !s || !*s; }
 
 bool meta_kind_has_generation(api_kind k) {
-  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE;
+  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE ||
+         k == KIND_DEPLOYMENT || k == KIND_REPLICA_SET || k == KIND_STATEFUL_SET || k == KIND_DAEMON_SET ||
+         k == KIND_JOB || k == KIND_CRON_JOB || k == KIND_REPLICATION_CONTROLLER;
 }
 
 bool meta_key_ok(const api_object *o) {
@@ -70,6 +73,7 @@ void meta_on_create(api_object *o, const char *now, unsigned incarnation) {
     m->uid = arena_strdup(o->arena, uid);
   }
   if (empty(m->creation_timestamp)) m->creation_timestamp = arena_strdup(o->arena, now);
+  prepare_job_selector(o); /* needs the uid, as upstream's PrepareForCreate has it */
   if (meta_kind_has_generation(o->info->kind) && !m->generation_set) {
     m->generation = 1;
     m->generation_set = true;

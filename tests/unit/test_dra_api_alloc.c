@@ -431,8 +431,8 @@ static void bad_arguments(void **state) {
   assert_int_equal(dra_list_json(NULL, "pods", NULL, &text), DRA_MISUSE);
   assert_int_equal(dra_list_json(ctx, NULL, NULL, &text), DRA_MISUSE);
   assert_int_equal(dra_list_json(ctx, "pods", NULL, NULL), DRA_MISUSE);
-  assert_int_equal(dra_list_json(ctx, "deployments", NULL, &text), DRA_MISUSE);
-  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"deployments\"");
+  assert_int_equal(dra_list_json(ctx, "widgets", NULL, &text), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"widgets\"");
   assert_null(text);
 
   assert_int_equal(dra_get_pod_result(NULL, "team-a", "p", &r), DRA_MISUSE);

@@ -223,8 +223,8 @@ static void getting_objects(void **state) {
   assert_int_equal(dra_get_json(ctx, "ResourceClaim", "default", "none", &json), DRA_NOT_FOUND);
   assert_null(json);
   assert_string_equal(dra_errmsg(ctx), "resourceclaims.resource.k8s.io \"none\" not found");
-  assert_int_equal(dra_get_json(ctx, "Deployment", "default", "x", &json), DRA_MISUSE);
-  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"Deployment\"");
+  assert_int_equal(dra_get_json(ctx, "Widget", "default", "x", &json), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "the server doesn't have a resource type \"Widget\"");
   assert_int_equal(dra_get_json(ctx, "Pod", "default", NULL, &json), DRA_MISUSE);
   assert_int_equal(dra_get_json(NULL, "Pod", "default", "x", &json), DRA_MISUSE);
   assert_int_equal(dra_load_buffer(NULL, "x", "", 0, 0), DRA_MISUSE);

@@ -2,7 +2,8 @@
 # dra serve --controllers, with kube-controller-manager's syntax: without
 # the scheduler ("*,-scheduler", as when a real kube-scheduler runs) pods
 # get their claims from templates but stay unbound; without the
-# resourceclaim controller no claim is made; an unknown name is refused with
+# resourceclaim controller no claim is made; without the deployment
+# controller a Deployment gets no ReplicaSet; an unknown name is refused with
 # kube-controller-manager's message.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
@@ -44,6 +45,14 @@ kill $server; wait $server 2>/dev/null
 serve "$tmp/c" --controllers '-scheduler,*'
 load
 [ -z "$(node_of_pod)" ] && ok || bad "-scheduler,*: the first mention decides, but the pod was bound"
+kill $server; wait $server 2>/dev/null
+
+serve "$tmp/e" --controllers '*,-deployment-controller'
+dep='{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}'
+curl -s -o /dev/null -X POST -H 'Content-Type: application/json' --data "$dep" "$url/apis/apps/v1/namespaces/default/deployments"
+sleep 1
+curl -s "$url/apis/apps/v1/namespaces/default/replicasets" | grep -q '"name":"web-' && bad "-deployment-controller: a ReplicaSet was made" || ok
+curl -s "$url/apis/apps/v1/namespaces/default/deployments/web" | grep -q '"name":"web"' && ok || bad "the Deployment was not stored"
 kill $server; wait $server 2>/dev/null
 
 serve "$tmp/d"

@@ -337,17 +337,30 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
   store_obj_unref(co);
 }
 
+/* Each key prefix, the controller (--controllers) that owns it, and its sync. */
+static const struct {
+  const char *prefix;
+  sched_controller owner;
+  void (*sync)(sched_loop *l, const char *ns, const char *name);
+} syncs[] = {
+    {"pod:", CTRL_RESOURCECLAIM, sync_pod},
+    {"claim:", CTRL_RESOURCECLAIM, sync_claim},
+    {"podgroup:", CTRL_RESOURCECLAIM, sched_podgroup_sync},
+    {"replicaset:", CTRL_REPLICASET, sched_replicaset_sync},
+    {"replicationcontroller:", CTRL_REPLICATIONCONTROLLER, sched_replicationcontroller_sync},
+    {"deployment:", CTRL_DEPLOYMENT, sched_deployment_sync},
+    {"job:", CTRL_JOB, sched_job_sync},
+    {"statefulset:", CTRL_STATEFULSET, sched_statefulset_sync},
+    {"daemonset:", CTRL_DAEMONSET, sched_daemonset_sync},
+};
+
 void sched_controller_sync(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
-  if (!sched_split_key(key, ns, sizeof ns, &name) || (l->opt.disabled_controllers & CTRL_RESOURCECLAIM)) return;
-  if (!strncmp(key, "pod:", 4)) sync_pod(l, ns, name);
-  else if (!strncmp(key, "claim:", 6)) sync_claim(l, ns, name);
-  else if (!strncmp(key, "podgroup:", 9)) sched_podgroup_sync(l, ns, name);
-  else if (!strncmp(key, "replicaset:", 11)) sched_replicaset_sync(l, ns, name);
-  else if (!strncmp(key, "replicationcontroller:", 22)) sched_replicationcontroller_sync(l, ns, name);
-  else if (!strncmp(key, "deployment:", 11)) sched_deployment_sync(l, ns, name);
-  else if (!strncmp(key, "job:", 4)) sched_job_sync(l, ns, name);
-  else if (!strncmp(key, "statefulset:", 12)) sched_statefulset_sync(l, ns, name);
-  else if (!strncmp(key, "daemonset:", 10)) sched_daemonset_sync(l, ns, name);
+  if (!sched_split_key(key, ns, sizeof ns, &name)) return;
+  for (size_t i = 0; i < sizeof syncs / sizeof syncs[0]; i++)
+    if (!strncmp(key, syncs[i].prefix, strlen(syncs[i].prefix))) {
+      if (!(l->opt.disabled_controllers & syncs[i].owner)) syncs[i].sync(l, ns, name);
+      return;
+    }
 }

@@ -8,15 +8,23 @@ static const struct {
   const char *name;
   sched_controller bit;
 } known[] = {
+    {"daemonset-controller", CTRL_DAEMONSET},
+    {"deployment-controller", CTRL_DEPLOYMENT},
     {"device-taint-eviction-controller", CTRL_DEVICE_TAINT_EVICTION},
     {"garbage-collector-controller", CTRL_GARBAGE_COLLECTOR},
+    {"job-controller", CTRL_JOB},
+    {"replicaset-controller", CTRL_REPLICASET},
+    {"replicationcontroller-controller", CTRL_REPLICATIONCONTROLLER},
     {"resourceclaim-controller", CTRL_RESOURCECLAIM},
     {"scheduler", CTRL_SCHEDULER},
+    {"statefulset-controller", CTRL_STATEFULSET},
 };
 #define N_KNOWN (sizeof known / sizeof known[0])
 
 const char *sched_controller_names(void) {
-  return "device-taint-eviction-controller, garbage-collector-controller, resourceclaim-controller, scheduler";
+  return "daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
+         "  garbage-collector-controller, job-controller, replicaset-controller,\n"
+         "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller";
 }
 
 static int find(const char *name, size_t len) {

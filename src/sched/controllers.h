@@ -14,6 +14,12 @@ typedef enum {
   CTRL_RESOURCECLAIM = 1u << 1,
   CTRL_DEVICE_TAINT_EVICTION = 1u << 2,
   CTRL_GARBAGE_COLLECTOR = 1u << 3,
+  CTRL_REPLICASET = 1u << 4,
+  CTRL_REPLICATIONCONTROLLER = 1u << 5,
+  CTRL_DEPLOYMENT = 1u << 6,
+  CTRL_JOB = 1u << 7,
+  CTRL_STATEFULSET = 1u << 8,
+  CTRL_DAEMONSET = 1u << 9,
 } sched_controller;
 
 /* The controllers the list turns off (a mask of sched_controller: 0 = all

@@ -5,6 +5,8 @@
 //	                                              --batch` as one subprocess, compare
 //	allocdiff -gen -count N -seed S               print the cases (NDJSON)
 //	allocdiff -upstream < cases.ndjson            upstream's results (NDJSON)
+//	allocdiff -bench cluster.yaml                 upstream's Allocate timed per
+//	                                              claim shape (bench/upstream.sh)
 //
 // Every disagreement prints the seed, the case id, the class and a
 // minimized case as YAML; the summary counts disagreements per class. Exit
@@ -37,6 +39,8 @@ var (
 	flagShow     = flag.Int("show", 3, "minimized cases printed per disagreement class (all are counted)")
 	flagVerbose  = flag.Bool("v", false, "print a line per 1000 cases")
 	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
+	flagBench    = flag.String("bench", "", "time upstream's Allocate on the claim shapes of this cluster (bench_alloc_cluster --emit)")
+	flagBenchFor = flag.String("benchtime", "1s", "with -bench: testing's benchtime per shape (a duration, or Nx)")
 )
 
 func main() {
@@ -44,6 +48,8 @@ func main() {
 	switch {
 	case *flagUpstream:
 		os.Exit(upstreamMode())
+	case *flagBench != "":
+		os.Exit(benchMode(*flagBench, *flagBenchFor, *flagTimeout))
 	case *flagGen:
 		w := bufio.NewWriter(os.Stdout)
 		each(func(i int) {

@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure test run install asan fuzz bench upstream clean
+.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -48,6 +48,11 @@ fuzz: deps
 bench: all
 	sh bench/run
 
+# dra's allocator and upstream's side by side on the same generated clusters
+# (needs Go; bench/upstream.sh says what each side's figure includes).
+bench-upstream: all
+	sh bench/upstream.sh $(BUILD)
+
 # The differential test's Go tooling (tests/upstream, upstream Kubernetes
 # modules pinned in its go.mod): build/upstream/allocdiff and
 # build/upstream/celdiff. Go is not needed for anything else;
@@ -59,6 +64,13 @@ upstream: all
 	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/celdiff ./cmd/celdiff
 	@echo "run: $(BUILD)/upstream/allocdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 	@echo "run: sh tests/upstream_cel.sh $(BUILD)/dra   (celdiff on 2,000 generated CEL expressions)"
+
+# etcd 3.6 for the end-to-end comparisons, built from the module pinned in
+# tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd.
+etcd:
+	mkdir -p $(BUILD)/upstream
+	cd tests/upstream/etcd && $(GO) build -o $(abspath $(BUILD))/upstream/etcd .
+	@echo "run: $(BUILD)/upstream/etcd --data-dir /tmp/etcd --listen-client-urls http://127.0.0.1:23790 --advertise-client-urls http://127.0.0.1:23790"
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -29,8 +29,9 @@
  * uses two more modes, so that both allocators read one file:
  *   --emit N      prints the cluster of N nodes with the claims as YAML;
  *   --side FILE   loads such a file and prints, per shape, one line
- *                 "shape fit nodes ns1 mallocs1 ns2 mallocs2": nanoseconds
- *                 and heap allocations per alloc_run in pass 1 and pass 2.
+ *                 "shape fit nodes ns1 mallocs1 ns2 mallocs2 index_ms":
+ *                 nanoseconds and heap allocations per alloc_run in pass 1
+ *                 and pass 2, and the milliseconds alloc_index_new took.
  * usage: bench_alloc_cluster [--ir LIST] [--reps N] [nodes...]   (default 500 5000)
  *        bench_alloc_cluster --emit N | [--reps N] --side FILE */
 #include "alloc/alloc_internal.h"
@@ -262,9 +263,9 @@ static int side(const char *path, int reps) {
     shape_figures fig = {0};
     rc |= measure_shape(&f, nodes, n, s, reps, &fig);
     double per = 1e9 / (double)n;
-    printf("%s %zu %zu %.0f %.2f %.0f %.2f\n", shapes[s].slug, fig.pass[0].fit, n, fig.pass[0].seconds * per,
+    printf("%s %zu %zu %.0f %.2f %.0f %.2f %.1f\n", shapes[s].slug, fig.pass[0].fit, n, fig.pass[0].seconds * per,
            (double)fig.pass[0].heap_allocs / (double)n, fig.pass[1].seconds * per,
-           (double)fig.pass[1].heap_allocs / (double)n);
+           (double)fig.pass[1].heap_allocs / (double)n, fig.index_seconds * 1e3);
   }
   free((void *)nodes);
   alloc_fixture_free(&f);

@@ -184,38 +184,50 @@ static int measure_shape(const alloc_fixture *f, const node *const *nodes, size_
   return rc;
 }
 
-/* Loads cluster_yaml's output: every shape's claims, <slug>-a then
- * <slug>-b, in shape order; fills nodes. Returns 0, or 1 (said on stderr). */
-static int cluster_load(alloc_fixture *f, const char *yaml, const node ***nodes, size_t *n) {
-  int bad = alloc_fixture_load(f, yaml, NULL) || f->n_claims != 2 * N_SHAPES;
-  for (int c = 0; !bad && c < 2 * N_SHAPES; c++) {
-    char want[64];
-    snprintf(want, sizeof want, "%s-%c", shapes[c / 2].slug, "ab"[c % 2]);
-    bad = strcmp(f->claims[c]->metadata.name, want) != 0;
-  }
-  if (bad) {
-    fprintf(stderr, "not a cluster of bench_alloc_cluster --emit (this version)\n");
-    alloc_fixture_free(f);
-    return 1;
-  }
-  fixture_collect(f, KIND_NODE, -1, (const void ***)nodes, n);
-  return 0;
-}
-
-static int cluster(int n_nodes, int reps, ir_list *irs) {
-  char *yaml = cluster_yaml(n_nodes);
+/* A cluster of cluster_yaml's output, loaded. */
+typedef struct loaded_cluster {
+  char *yaml;
   alloc_fixture f;
   const node **nodes;
   size_t n;
-  if (cluster_load(&f, yaml, &nodes, &n)) {
+} loaded_cluster;
+
+/* Loads yaml (taken over, NULL when unreadable): every shape's claims,
+ * <slug>-a then <slug>-b, in shape order. Returns 0, or 1 (said on stderr). */
+static int cluster_load(loaded_cluster *c, char *yaml) {
+  memset(c, 0, sizeof *c);
+  c->yaml = yaml;
+  int bad = !yaml || alloc_fixture_load(&c->f, yaml, NULL) || c->f.n_claims != 2 * N_SHAPES;
+  for (int i = 0; !bad && i < 2 * N_SHAPES; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "%s-%c", shapes[i / 2].slug, "ab"[i % 2]);
+    bad = strcmp(c->f.claims[i]->metadata.name, want) != 0;
+  }
+  if (bad) {
+    fputs(yaml ? "not a cluster of bench_alloc_cluster --emit (this version)\n" : "the cluster file cannot be read\n", stderr);
+    if (yaml) alloc_fixture_free(&c->f);
     free(yaml);
     return 1;
   }
+  fixture_collect(&c->f, KIND_NODE, -1, (const void ***)&c->nodes, &c->n);
+  return 0;
+}
+
+static void cluster_free(loaded_cluster *c) {
+  free((void *)c->nodes);
+  alloc_fixture_free(&c->f);
+  free(c->yaml);
+}
+
+static int cluster(int n_nodes, int reps, ir_list *irs) {
+  loaded_cluster c;
+  if (cluster_load(&c, cluster_yaml(n_nodes))) return 1;
+  size_t n = c.n;
   printf("cluster: %d nodes x 1 ResourceSlice x %d devices\n", n_nodes, DEVICES_PER_NODE);
   int rc = 0;
   for (int s = 0; s < N_SHAPES; s++) {
     shape_figures fig = {0};
-    rc |= measure_shape(&f, nodes, n, s, reps, &fig);
+    rc |= measure_shape(&c.f, c.nodes, n, s, reps, &fig);
     if (s == 0) {
       printf("index: %zu B (%zu B/device, %zu B/node), built in %.1f ms\n", fig.index_bytes,
              fig.index_bytes / ((size_t)n_nodes * DEVICES_PER_NODE), fig.index_bytes / (size_t)n_nodes,
@@ -236,9 +248,7 @@ static int cluster(int n_nodes, int reps, ir_list *irs) {
       first_ir = ir;
     }
   }
-  free((void *)nodes);
-  alloc_fixture_free(&f);
-  free(yaml);
+  cluster_free(&c);
   if (rc) fprintf(stderr, "a node's fit was not the shape's, or pass 2 evaluated a selector\n");
   return rc;
 }
@@ -246,30 +256,19 @@ static int cluster(int n_nodes, int reps, ir_list *irs) {
 /* --side FILE: per shape, one line of per-alloc_run figures (see the top). */
 static int side(const char *path, int reps) {
   size_t len;
-  char *yaml = sb_read_file(path, &len);
-  if (!yaml) {
-    fprintf(stderr, "%s: cannot read\n", path);
-    return 1;
-  }
-  alloc_fixture f;
-  const node **nodes;
-  size_t n;
-  if (cluster_load(&f, yaml, &nodes, &n)) {
-    free(yaml);
-    return 1;
-  }
+  loaded_cluster c;
+  if (cluster_load(&c, sb_read_file(path, &len))) return 1;
+  size_t n = c.n;
   int rc = 0;
   for (int s = 0; s < N_SHAPES; s++) {
     shape_figures fig = {0};
-    rc |= measure_shape(&f, nodes, n, s, reps, &fig);
+    rc |= measure_shape(&c.f, c.nodes, n, s, reps, &fig);
     double per = 1e9 / (double)n;
     printf("%s %zu %zu %.0f %.2f %.0f %.2f %.1f\n", shapes[s].slug, fig.pass[0].fit, n, fig.pass[0].seconds * per,
            (double)fig.pass[0].heap_allocs / (double)n, fig.pass[1].seconds * per,
            (double)fig.pass[1].heap_allocs / (double)n, fig.index_seconds * 1e3);
   }
-  free((void *)nodes);
-  alloc_fixture_free(&f);
-  free(yaml);
+  cluster_free(&c);
   return rc;
 }
 

@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure test run install asan fuzz bench upstream clean
+.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd upstream-e2e clean
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -48,6 +48,11 @@ fuzz: deps
 bench: all
 	sh bench/run
 
+# dra's allocator and upstream's side by side on the same generated clusters
+# (needs Go; bench/upstream.sh says what each side's figure includes).
+bench-upstream: all
+	sh bench/upstream.sh $(BUILD)
+
 # The differential test's Go tooling (tests/upstream, upstream Kubernetes
 # modules pinned in its go.mod): build/upstream/allocdiff and
 # build/upstream/celdiff. Go is not needed for anything else;
@@ -59,6 +64,24 @@ upstream: all
 	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/celdiff ./cmd/celdiff
 	@echo "run: $(BUILD)/upstream/allocdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 	@echo "run: sh tests/upstream_cel.sh $(BUILD)/dra   (celdiff on 2,000 generated CEL expressions)"
+
+# etcd 3.6 for the end-to-end comparisons, built from the module pinned in
+# tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd.
+etcd:
+	mkdir -p $(BUILD)/upstream
+	cd tests/upstream/etcd && $(GO) build -o $(abspath $(BUILD))/upstream/etcd .
+	@echo "run: $(BUILD)/upstream/etcd --data-dir /tmp/etcd --listen-client-urls http://127.0.0.1:23790 --advertise-client-urls http://127.0.0.1:23790"
+
+# The real control plane to compare dra serve with end to end: kube-apiserver
+# and kube-scheduler of k8s.io/kubernetes v1.37.2 (tests/upstream/e2e, a
+# module of its own), and etcd. Slow: about 20 min per binary on 2 busy
+# cores with a cold build cache. tests/upstream/e2e/README.md says how to
+# start them.
+K8S_VERSION = v1.37.2
+K8S_LDFLAGS = -X k8s.io/component-base/version.gitVersion=$(K8S_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
+upstream-e2e: etcd
+	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
+	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -16,11 +16,14 @@ fail() {
 go=$(command -v go 2>/dev/null)
 [ -n "$go" ] || { [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go; }
 [ -n "$go" ] || skip "go is not installed (looked on PATH and in /usr/local/go/bin)"
-build_upstream_tool() { # tool name under tests/upstream/cmd
+build_upstream_module() { # module dir, package in it, binary name
   mkdir -p "$out"
-  log=$out/go-$1.log
-  (cd tests/upstream && "$go" mod download) >"$log" 2>&1 ||
+  log=$out/go-$3.log
+  (cd "$1" && "$go" mod download) >"$log" 2>&1 ||
     skip "go mod download failed (offline?): $(head -n 1 "$log")"
-  (cd tests/upstream && "$go" build -o "$out/$1" "./cmd/$1") >"$log" 2>&1 ||
+  (cd "$1" && "$go" build -o "$out/$3" "$2") >"$log" 2>&1 ||
     fail "go build failed: $(cat "$log")"
+}
+build_upstream_tool() { # tool name under tests/upstream/cmd
+  build_upstream_module tests/upstream "./cmd/$1" "$1"
 }

@@ -5,6 +5,8 @@
 //	                                              --batch` as one subprocess, compare
 //	allocdiff -gen -count N -seed S               print the cases (NDJSON)
 //	allocdiff -upstream < cases.ndjson            upstream's results (NDJSON)
+//	allocdiff -bench cluster.yaml                 upstream's Allocate timed per
+//	                                              claim shape (bench/upstream.sh)
 //
 // Every disagreement prints the seed, the case id, the class and a
 // minimized case as YAML; the summary counts disagreements per class. Exit
@@ -41,6 +43,8 @@ var (
 	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
 	flagWorkers  = flag.Int("j", runtime.GOMAXPROCS(0), "cases upstream answers at once")
 	flagProfile  = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
+	flagBench    = flag.String("bench", "", "time upstream's Allocate on the claim shapes of this cluster (bench_alloc_cluster --emit)")
+	flagBenchFor = flag.String("benchtime", "1s", "with -bench: testing's benchtime per shape (a duration, or Nx)")
 )
 
 func main() {
@@ -64,6 +68,8 @@ func run() int {
 	switch {
 	case *flagUpstream:
 		return upstreamMode()
+	case *flagBench != "":
+		return benchMode(*flagBench, *flagBenchFor, *flagTimeout)
 	case *flagGen:
 		w := bufio.NewWriter(os.Stdout)
 		each(func(i int) {

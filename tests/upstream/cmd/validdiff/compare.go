@@ -68,7 +68,7 @@ func compare(c *Case, up, dr Result) (class, detail string) {
 			describe(up, dr)
 	}
 	if up.Status == statusBadRequest && up.Error != dr.Error {
-		return ko + ": badrequest message", describe(up, dr)
+		return ko + ": badrequest message: " + decodeProblem(up.Error), describe(up, dr)
 	}
 	if up.Status == statusInvalid {
 		n := len(up.Errors)
@@ -142,4 +142,26 @@ func clip(s string, n int) string {
 		return s
 	}
 	return fmt.Sprintf("%s... (%d bytes)", s[:n], len(s))
+}
+
+// decodeProblem: what kind of decoding problem upstream's message names.
+func decodeProblem(msg string) string {
+	if _, after, ok := strings.Cut(msg, " cannot be handled as a "); ok {
+		if _, rest, ok := strings.Cut(after, ": "); ok {
+			msg = rest
+		}
+	}
+	switch {
+	case strings.HasPrefix(msg, "json: cannot unmarshal"):
+		return "wrong JSON type"
+	case strings.HasPrefix(msg, "strict decoding error"):
+		return "strict decoding"
+	case strings.Contains(msg, "quantities must match"):
+		return "quantity"
+	}
+	f := strings.Fields(msg)
+	if len(f) > 4 {
+		f = f[:4]
+	}
+	return strings.Join(f, " ")
 }

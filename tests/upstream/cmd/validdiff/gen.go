@@ -301,7 +301,7 @@ func (g *gen) nodes(obj map[string]any) []node {
 			pat := pattern(n.path)
 			ok := false
 			for _, p := range pre {
-				if strings.HasPrefix(pat, p) || strings.HasPrefix(p, pat+".") {
+				if strings.HasPrefix(pat, p) {
 					ok = true
 				}
 			}
@@ -396,8 +396,10 @@ func (g *gen) mutate(obj map[string]any) {
 				v = pick(g, badNumbers...)
 			case bool:
 				v = !n.v.(bool)
-			default:
+			case string:
 				v = pick(g, badNames...)
+			default:
+				return // a list or an object: only the wrong-type edit replaces those
 			}
 		}
 		set(obj, n.path, v)
@@ -439,7 +441,7 @@ func (g *gen) mutate(obj map[string]any) {
 		}
 		set(obj, n.path, l)
 		g.logf("grow %s to %d items", ps, size)
-	case x < 85:
+	case x < 82:
 		var v any
 		switch n.v.(type) {
 		case string:

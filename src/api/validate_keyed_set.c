@@ -5,11 +5,13 @@
 
 static const void *entry(const keyed_set *s, uint32_t i) { return (const char *)s->items + i * s->td->size; }
 static const atom *key(const keyed_set *s, uint32_t i) { return *(const atom *const *)entry(s, i); }
+/* An absent key is the empty one, as Go's zero string. */
+static bool same_key(const atom *a, const atom *b) { return a == b || (!a && !b->len) || (!b && !a->len); }
 
 static void duplicates(errlist *e, fpath *p, const keyed_set *s) {
   for (uint32_t i = 0; i < s->n; i++)
     for (uint32_t j = 0; j < i; j++) {
-      if (key(s, i) != key(s, j)) continue;
+      if (!same_key(key(s, i), key(s, j))) continue;
       size_t m = fp_index(p, i);
       if (s->dv) {
         char *v = render_json_value(s->td, entry(s, i));

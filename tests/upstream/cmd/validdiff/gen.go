@@ -188,7 +188,7 @@ type gen struct {
 }
 
 func (g *gen) p(prob float64) bool { return g.r.Float64() < prob }
-func pick[T any](g *gen, v ...T) T   { return v[g.r.IntN(len(v))] }
+func pick[T any](g *gen, v ...T) T { return v[g.r.IntN(len(v))] }
 
 // generate builds case i of seed.
 func generate(seed uint64, i int) *Case {

@@ -37,6 +37,7 @@ var (
 	flagUpstream = flag.Bool("upstream", false, "read NDJSON cases on stdin, print upstream's results")
 	flagShow     = flag.Int("show", 1, "minimized cases printed per disagreement class (all are counted)")
 	flagVerbose  = flag.Bool("v", false, "print each new class and a line per 10000 cases")
+	flagMinimize = flag.Bool("minimize", true, "minimize the cases shown (false: show them as generated)")
 )
 
 func main() {
@@ -257,7 +258,10 @@ func diffMode() int {
 
 func report(d disagreement) {
 	class := strings.TrimPrefix(d.class, "known: ")
-	m := minimize(d.c, class)
+	m := d.c
+	if *flagMinimize {
+		m = minimize(d.c, class)
+	}
 	up := runUpstream(m)
 	_, detail := compare(m, up, runDraOne(m))
 	fmt.Printf("=== DISAGREEMENT seed %d case %s: %s\n", *flagSeed, d.c.ID, d.class)
@@ -267,7 +271,11 @@ func report(d disagreement) {
 	fmt.Printf("reproduce: validdiff -seed %d -only %s -dra %s\n", *flagSeed,
 		strings.TrimPrefix(d.c.ID, fmt.Sprint(*flagSeed, "-")), *flagDra)
 	fmt.Println(detail)
-	fmt.Println("--- minimized case:")
+	if *flagMinimize {
+		fmt.Println("--- minimized case:")
+	} else {
+		fmt.Println("--- case:")
+	}
 	fmt.Print(caseYAML(m))
 	fmt.Println("=== END")
 }

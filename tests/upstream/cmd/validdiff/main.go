@@ -19,12 +19,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"time"
+
+	"dra.test/upstream/internal/ndjson"
 )
 
 var (
@@ -72,76 +72,28 @@ func each(f func(i int)) {
 }
 
 func upstreamMode() int {
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	err := ndjson.EachLine(os.Stdin, func(line []byte) error {
 		var c Case
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			fmt.Fprintln(os.Stderr, "error:", err)
-			return 2
+		if err := json.Unmarshal(line, &c); err != nil {
+			return err
 		}
 		b, _ := json.Marshal(runUpstream(&c))
 		w.Write(append(b, '\n'))
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		return 2
 	}
 	return 0
 }
 
-// draProc is one `dra validate --batch` subprocess.
-type draProc struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startDra() (*draProc, error) {
-	cmd := exec.Command(*flagDra, "validate", "--batch")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &draProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
-}
-
-func (p *draProc) read() (Result, error) {
-	var r Result
-	line, err := p.out.ReadBytes('\n')
-	if err != nil {
-		return r, fmt.Errorf("dra validate --batch ended: %w", err)
-	}
-	err = json.Unmarshal(line, &r)
-	return r, err
-}
-
-func (p *draProc) close() {
-	p.in.Close()
-	p.cmd.Wait()
-}
-
 // runDraOne answers one case with a fresh dra process (for minimizing).
 func runDraOne(c *Case) Result {
-	p, err := startDra()
-	if err != nil {
-		return Result{ID: c.ID, Status: "crash", Error: err.Error()}
-	}
-	defer p.close()
-	b, _ := json.Marshal(c)
-	p.in.Write(append(b, '\n'))
-	p.in.Close()
-	r, err := p.read()
-	if err != nil {
+	var r Result
+	if err := ndjson.One(*flagDra, c, &r, "validate", "--batch"); err != nil {
 		return Result{ID: c.ID, Status: "crash", Error: err.Error()}
 	}
 	return r
@@ -158,7 +110,7 @@ func diffMode() int {
 		return 2
 	}
 	start := time.Now()
-	p, err := startDra()
+	p, err := ndjson.Start(*flagDra, "validate", "--batch")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		return 2
@@ -167,12 +119,11 @@ func diffMode() int {
 	go func() {
 		each(func(i int) {
 			c := generate(*flagSeed, i)
-			b, _ := json.Marshal(c)
-			p.in.Write(append(b, '\n'))
+			p.Send(c)
 			cases <- c
 		})
 		close(cases)
-		p.in.Close()
+		p.CloseInput()
 	}()
 	classes := map[string]int{}
 	statuses := map[string]int{}
@@ -186,8 +137,8 @@ func diffMode() int {
 		upTime += time.Since(t0)
 		var dr Result
 		if !crashed {
-			dr, err = p.read()
-			if err != nil {
+			dr = Result{}
+			if err = p.Read(&dr); err != nil {
 				crashed = true
 				dr = Result{ID: c.ID, Status: "crash", Error: err.Error()}
 			}
@@ -223,7 +174,7 @@ func diffMode() int {
 			fmt.Fprintf(os.Stderr, "new class %q at case %s\n", class, c.ID)
 		}
 	}
-	p.close()
+	p.Close()
 	var names []string
 	for k := range classes {
 		names = append(names, k)

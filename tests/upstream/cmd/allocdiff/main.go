@@ -102,17 +102,13 @@ func each(f func(i int)) {
 }
 
 func upstreamMode() int {
-	w := bufio.NewWriter(os.Stdout)
-	defer w.Flush()
-	err := ndjson.EachLine(os.Stdin, func(line []byte) error {
+	err := ndjson.Answer(os.Stdin, os.Stdout, func(line []byte) (any, error) {
 		var c Case
 		if err := json.Unmarshal(line, &c); err != nil {
-			return err
+			return nil, err
 		}
 		res, _ := runUpstream(&c, *flagTimeout)
-		b, _ := json.Marshal(res)
-		w.Write(append(b, '\n'))
-		return nil
+		return res, nil
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)

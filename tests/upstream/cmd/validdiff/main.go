@@ -72,16 +72,12 @@ func each(f func(i int)) {
 }
 
 func upstreamMode() int {
-	w := bufio.NewWriter(os.Stdout)
-	defer w.Flush()
-	err := ndjson.EachLine(os.Stdin, func(line []byte) error {
+	err := ndjson.Answer(os.Stdin, os.Stdout, func(line []byte) (any, error) {
 		var c Case
 		if err := json.Unmarshal(line, &c); err != nil {
-			return err
+			return nil, err
 		}
-		b, _ := json.Marshal(runUpstream(&c))
-		w.Write(append(b, '\n'))
-		return nil
+		return runUpstream(&c), nil
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)

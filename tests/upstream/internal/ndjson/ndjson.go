@@ -95,3 +95,22 @@ func EachLine(r io.Reader, f func(line []byte) error) error {
 	}
 	return sc.Err()
 }
+
+// Answer writes answer(line) as one JSON line for every non-blank line of r
+// (a tool's -upstream mode), stopping at answer's first error.
+func Answer(r io.Reader, w io.Writer, answer func(line []byte) (any, error)) error {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	return EachLine(r, func(line []byte) error {
+		v, err := answer(line)
+		if err != nil {
+			return err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = bw.Write(append(b, '\n'))
+		return err
+	})
+}

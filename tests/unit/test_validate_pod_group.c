@@ -23,6 +23,11 @@ static const validate_case cases[] = {
                 "spec.resourceClaims[2].name: Required value",
                 "spec.resourceClaims[3].name: Invalid value: \"B\": " MSG_LABEL,
                 "spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"T_1\": " MSG_SUBDOMAIN}},
+    /* the versioned type's name has no omitempty (found by validdiff) */
+    {.name = "duplicate nameless claims",
+     .patch = "{'spec':{'resourceClaims':[{'resourceClaimName':'x'},{'resourceClaimName':'x'}]}}",
+     .errors = {"spec.resourceClaims[1]: Duplicate value: {\"name\":\"\",\"resourceClaimName\":\"x\"}",
+                "spec.resourceClaims[0].name: Required value", "spec.resourceClaims[1].name: Required value"}},
     {.name = "claim sources union",
      .patch = "{'spec':{'resourceClaims':[{'name':'a'},{'name':'b','resourceClaimName':'x','resourceClaimTemplateName':'t'}]}}",
      .errors = {"spec.resourceClaims[0]: Invalid value: \"\": " UNION,

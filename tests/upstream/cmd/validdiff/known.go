@@ -34,8 +34,8 @@ const (
 	whyEmptyPointer = "a duplicate entry whose optional name (a Go *string) is set to \"\": upstream shows it, " +
 		"dra's encoder leaves empty strings out"
 	whyDVWording = "declarative validation's wording (\"bytes\" for long names and counter names, " +
-		"\"must specify one of\" for unions, extended resource names checked as qualified names, " +
-		"the empty driver only Required); dra follows the hand-written validation's"
+		"extended resource names checked as qualified names, an empty schedulingGroup) and its errors' " +
+		"place after the hand-written ones (attributes, driver); dra follows the hand-written validation's"
 )
 
 var known = []struct{ match, reason string }{

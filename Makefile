@@ -54,16 +54,19 @@ bench-upstream: all
 	sh bench/upstream.sh $(BUILD)
 
 # The differential test's Go tooling (tests/upstream, upstream Kubernetes
-# modules pinned in its go.mod): build/upstream/allocdiff and
-# build/upstream/celdiff. Go is not needed for anything else;
-# tests/upstream_alloc.sh and tests/upstream_cel.sh build them too, or skip.
+# modules pinned in its go.mod): build/upstream/allocdiff,
+# build/upstream/celdiff and build/upstream/validdiff. Go is not needed for
+# anything else; tests/upstream_alloc.sh, tests/upstream_cel.sh and
+# tests/upstream_valid.sh build them too, or skip.
 GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
 upstream: all
 	mkdir -p $(BUILD)/upstream
 	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/allocdiff ./cmd/allocdiff
 	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/celdiff ./cmd/celdiff
+	cd tests/upstream && $(GO) build -o $(abspath $(BUILD))/upstream/validdiff ./cmd/validdiff
 	@echo "run: $(BUILD)/upstream/allocdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 	@echo "run: sh tests/upstream_cel.sh $(BUILD)/dra   (celdiff on 2,000 generated CEL expressions)"
+	@echo "run: $(BUILD)/upstream/validdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 
 # etcd 3.6 for the end-to-end comparisons, built from the module pinned in
 # tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd.

@@ -1,7 +1,8 @@
 /* fuzz_admit.c: libFuzzer target for the admission pipeline on any kind:
  * the first byte turns feature gates off (one bit each, low gates), the rest
  * is a JSON object decoded strictly; whatever decodes is admitted as a create,
- * then as an update and a status update against a copy of itself. */
+ * then as an update and a status update against a copy of itself (taking
+ * from it what an update keeps, admit_keep_from_old). */
 #include "api/admission.h"
 #include "api/object.h"
 #include <stdint.h>
@@ -31,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
       api_object *o = api_object_clone(obj);
       errlist_clear(&errs);
+      if (ops[i] != ADMIT_CREATE) admit_keep_from_old(ops[i], o, old);
       admit_object(&ctx, ops[i], o, ops[i] == ADMIT_CREATE ? NULL : old, &errs);
       if (errs.n) free(admission_invalid_message(o, &errs));
       api_object_free(o);

@@ -26,6 +26,13 @@ typedef struct admission_ctx {
  * obj is valid; otherwise errs holds every error, in kube-apiserver's order. */
 bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs);
 
+/* Before admit_object on ADMIT_UPDATE or ADMIT_STATUS_UPDATE: what obj takes
+ * from the stored object old (update_keep.c): the old status on an update,
+ * the old spec and metadata on a status update, and the system fields
+ * kube-apiserver's BeforeUpdate keeps (uid when none is given,
+ * creationTimestamp, generation, deletionTimestamp). */
+void admit_keep_from_old(admit_op op, api_object *obj, const api_object *old);
+
 /* The whole-object message, as kube-apiserver's Status.message:
  * `ResourceClaim.resource.k8s.io "name" is invalid: <aggregate>`. malloc'd. */
 char *admission_invalid_message(const api_object *obj, const errlist *errs);

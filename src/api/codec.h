@@ -20,7 +20,8 @@ bool codec_field_present(const field_desc *f, const void *in);
 char *codec_encode_text(const type_desc *td, const void *in);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
-/* Deep equality of two structs of type td. */
+/* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
+ * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);
 
 #endif

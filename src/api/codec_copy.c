@@ -100,8 +100,10 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
   case K_EMB: return equal_struct(elem, x, y);
   case K_LIST:
   case K_MAP: {
+    /* Empty and absent are equal, as apimachinery's Semantic.DeepEqual
+     * has nil and empty slices and maps. */
     const dlist *a = x, *b = y;
-    if (a->n != b->n || a->set != b->set) return false;
+    if (a->n != b->n) return false;
     bool is_map = k == K_MAP;
     size_t stride = is_map ? elem->entry_size : elem->size;
     size_t value_off = is_map ? elem->entry_value : 0;

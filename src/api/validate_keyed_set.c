@@ -1,18 +1,37 @@
 /* validate_keyed_set.c: see validate_keyed_set.h. */
 #include "api/validate_keyed_set.h"
+#include "api/codec.h"
 #include "api/validate_resource.h"
 #include <stdlib.h>
 
 static const void *entry(const keyed_set *s, uint32_t i) { return (const char *)s->items + i * s->td->size; }
 static const atom *key(const keyed_set *s, uint32_t i) { return *(const atom *const *)entry(s, i); }
+/* An absent key is the empty one, as Go's zero string. */
+static bool same_key(const atom *a, const atom *b) { return a == b || (!a && !b->len) || (!b && !a->len); }
+
+/* The entry as declarative validation shows it: the versioned type's JSON,
+ * whose key member (no omitempty) is there even when empty. */
+static char *render_entry(const keyed_set *s, uint32_t i) {
+  json_t *j = codec_encode(s->td, entry(s, i));
+  const char *key_json = s->td->fields[0].json;
+  if (json_is_object(j) && !json_object_get(j, key_json)) {
+    json_t *with_key = json_pack("{s:s}", key_json, "");
+    json_object_update(with_key, j);
+    json_decref(j);
+    j = with_key;
+  }
+  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  return text;
+}
 
 static void duplicates(errlist *e, fpath *p, const keyed_set *s) {
   for (uint32_t i = 0; i < s->n; i++)
     for (uint32_t j = 0; j < i; j++) {
-      if (key(s, i) != key(s, j)) continue;
+      if (!same_key(key(s, i), key(s, j))) continue;
       size_t m = fp_index(p, i);
       if (s->dv) {
-        char *v = render_json_value(s->td, entry(s, i));
+        char *v = render_entry(s, i);
         fe_duplicate(e, p, v);
         free(v);
       } else {

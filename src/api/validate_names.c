@@ -203,7 +203,9 @@ bool vn_qualified_name(errlist *e, fpath *p, const char *v) {
   if (!slash) {
     vn_c_identifier(e, p, v);
   } else if (strchr(slash + 1, '/')) {
-    fe_invalid_str(e, p, v, "must not contain more than one slash");
+    /* kube-apiserver 1.37 accepts a name with more than one slash, knowingly
+     * (validateQualifiedName in k8s.io/kubernetes pkg/apis/resource/validation
+     * and resourcesQualifiedName in apimachinery's declarative validation). */
   } else {
     size_t dlen = (size_t)(slash - v);
     if (dlen == 0) {

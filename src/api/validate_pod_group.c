@@ -10,6 +10,7 @@
 #include "api/validate_keyed_set.h"
 #include "api/validate_names.h"
 #include "api/validate_render.h"
+#include "api/validate_resource.h"
 #include <stdlib.h>
 
 enum { POD_GROUP_CLAIMS_MAX = 4 };
@@ -28,13 +29,14 @@ static void subdomain_at(errlist *e, fpath *p, const char *field, const atom *na
   fp_pop(p, m);
 }
 
+/* The union first, then the name, as declarative validation orders them. */
 static void validate_claim(errlist *e, fpath *p, const pod_group_resource_claim *c) {
-  name_required_label(e, p, c->name);
   if (!c->resource_claim_name && !c->resource_claim_template_name)
-    fe_invalid_str(e, p, "", "must specify one of: resourceClaimName, resourceClaimTemplateName");
+    fe_invalid_str(e, p, "", "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
   else if (c->resource_claim_name && c->resource_claim_template_name)
     fe_invalid_str(e, p, "{resourceClaimName, resourceClaimTemplateName}",
-                   "must specify exactly one of: resourceClaimName, resourceClaimTemplateName");
+                   "must specify exactly one of: `resourceClaimName`, `resourceClaimTemplateName`");
+  name_required_label(e, p, c->name);
   subdomain_at(e, p, "resourceClaimName", c->resource_claim_name);
   subdomain_at(e, p, "resourceClaimTemplateName", c->resource_claim_template_name);
 }
@@ -91,11 +93,16 @@ void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, c
     m = fp_field(&p, "spec");
     const pod_group_resource_claim_list *l = &obj->spec.resource_claims;
     if (op == ADMIT_UPDATE && !claims_equal(l, &old->spec.resource_claims)) {
+      /* declarative validation checks no entry after the immutability
+       * error, only the list's length */
       size_t mc = fp_field(&p, "resourceClaims");
       fe_invalid(errs, &p, "null", "field is immutable");
+      too_many(errs, &p, l->n, POD_GROUP_CLAIMS_MAX);
       fp_pop(&p, mc);
+    } else {
+      validate_named_list(errs, &p, "resourceClaims", l->items, l->n, &pod_group_resource_claim_desc, each_claim,
+                          NULL);
     }
-    validate_named_list(errs, &p, "resourceClaims", l->items, l->n, &pod_group_resource_claim_desc, each_claim, NULL);
   }
   fp_pop(&p, m);
   fp_free(&p);

@@ -143,7 +143,8 @@ static void validate_partition_type_attribute(errlist *e, fpath *p, const resour
 
 static void validate_spec(errlist *e, fpath *p, const resource_slice_spec *s, const resource_slice_spec *old) {
   size_t m = fp_field(p, "driver");
-  vn_driver_name(e, p, s->driver ? s->driver->str : "");
+  if (!s->driver || !s->driver->len) fe_required(e, p, NULL); /* and no format error, as kube-apiserver */
+  else vn_driver_name(e, p, s->driver->str);
   fp_pop(p, m);
   m = fp_field(p, "pool");
   validate_pool(e, p, &s->pool);

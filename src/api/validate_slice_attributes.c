@@ -45,6 +45,32 @@ static void each_string(errlist *e, fpath *p, const char *field, const dstr_list
   fp_pop(p, m);
 }
 
+/* The value is a union, checked declaratively: its members in declaration
+ * order, and the ones set shown as "{int, bool}". */
+static void union_error(errlist *e, fpath *p, const device_attribute *a) {
+  static const char members[] = "`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+  const struct {
+    bool set;
+    const char *name;
+  } m[] = {{a->int__set, "int"},     {a->bool__set, "bool"},   {a->string != NULL, "string"},
+           {a->version != NULL, "version"}, {a->ints.set, "ints"}, {a->bools.set, "bools"},
+           {a->strings.set, "strings"}, {a->versions.set, "versions"}};
+  strbuf set = STRBUF_INIT;
+  for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+    if (m[i].set) sb_printf(&set, "%s%s", set.len ? ", " : "{", m[i].name);
+  strbuf msg = STRBUF_INIT;
+  if (!set.len) {
+    sb_printf(&msg, "must specify one of: %s", members);
+    fe_invalid_str(e, p, "", sb_str(&msg));
+  } else {
+    sb_putc(&set, '}');
+    sb_printf(&msg, "must specify exactly one of: %s", members);
+    fe_invalid_str(e, p, sb_str(&set), sb_str(&msg));
+  }
+  sb_free(&msg);
+  sb_free(&set);
+}
+
 static void validate_attribute(errlist *e, fpath *p, const device_attribute *a) {
   int num_fields = a->bool__set + a->int__set;
   if (a->string) {
@@ -65,13 +91,7 @@ static void validate_attribute(errlist *e, fpath *p, const device_attribute *a) 
   each_string(e, p, "strings", &a->strings, string_value);
   list_not_empty(e, p, a->versions.set, a->versions.n, "versions", &num_fields);
   each_string(e, p, "versions", &a->versions, version_value);
-  if (num_fields == 0) {
-    fe_invalid_str(e, p, "", "exactly one value must be specified");
-  } else if (num_fields > 1) {
-    char *v = render_json_value(&device_attribute_desc, a);
-    fe_invalid(e, p, v, "exactly one value must be specified");
-    free(v);
-  }
+  if (num_fields != 1) union_error(e, p, a);
 }
 
 void validate_device_attributes(errlist *e, fpath *p, const device *d) {

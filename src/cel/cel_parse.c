@@ -55,11 +55,14 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) {
     }
   }
   if (ast->nerrors) sb_putc(&ast->errors, '\n');
-  sb_printf(&ast->errors, "ERROR: <input>:%d:%d: ", line, col + 1);
+  /* An empty source: cel-go's parser reports column -1 and no snippet. */
+  sb_printf(&ast->errors, "ERROR: <input>:%d:%d: ", line, ast->len ? col + 1 : 0);
   va_list ap;
   va_start(ap, fmt);
   sb_vprintf(&ast->errors, fmt, ap);
   va_end(ap);
+  ast->nerrors++;
+  if (!ast->len) return;
   size_t end = line_start;
   while (end < ast->len && ast->src[end] != '\n') end++;
   sb_puts(&ast->errors, "\n | ");
@@ -67,7 +70,6 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) {
   sb_puts(&ast->errors, "\n | ");
   for (int i = 0; i < col; i++) sb_putc(&ast->errors, '.');
   sb_putc(&ast->errors, '^');
-  ast->nerrors++;
 }
 
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -3,6 +3,7 @@
  * Node (dra_allocate), and prints the claims with status.allocation.
  * Exit 0 allocated, 1 does not fit (unsatisfiable), 2 error. */
 #include "commands.h"
+#include "cli_batch.h"
 #include "cli_context.h"
 #include "codec/doc.h"
 #include "util/die.h"
@@ -142,68 +143,29 @@ static int allocate(const opts *o, dra_ctx *ctx) {
 
 /* ---- --batch: NDJSON cases on stdin, NDJSON results on stdout ---- */
 
-/* The case's gates as "A=true,B=false" onto dra's defaults; false with *err
- * set when featureGates is not an object of booleans. */
-static bool batch_gates(json_t *fg, strbuf *spec, const char **err) {
-  if (!fg) return true;
-  if (!json_is_object(fg)) {
-    *err = "featureGates is not an object";
-    return false;
-  }
-  const char *name;
-  json_t *v;
-  json_object_foreach(fg, name, v) {
-    if (!json_is_boolean(v)) {
-      *err = "featureGates values must be booleans";
-      return false;
-    }
-    sb_printf(spec, "%s%s=%s", spec->len ? "," : "", name, json_is_true(v) ? "true" : "false");
-  }
-  return true;
-}
-
-static void batch_error(json_t *res, const char *prefix, const char *msg) {
-  strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "%s%s", prefix, msg);
-  size_t n = sb.len;
-  while (n && sb.buf[n - 1] == '\n') n--; /* dra_errmsg ends each message with a newline */
-  sb_truncate(&sb, n);
-  json_object_set_new(res, "status", json_string("error"));
-  json_object_set_new(res, "error", json_string(sb_str(&sb)));
-  sb_free(&sb);
-}
-
 /* Runs one case into res (which already holds its id). */
-static void batch_case(const opts *o, json_t *c, json_t *res) {
+static void batch_case(void *user, json_t *c, json_t *res) {
+  const opts *o = user;
   const char *err = NULL;
-  strbuf spec = STRBUF_INIT;
   json_t *node = json_object_get(c, "node"), *claims = json_object_get(c, "claims");
   json_t *objects = json_object_get(c, "objects");
   if (!json_is_string(node)) err = "node is not a string";
   else if (claims && !json_is_array(claims)) err = "claims is not an array";
   else if (!json_is_array(objects)) err = "objects is not an array";
-  else batch_gates(json_object_get(c, "featureGates"), &spec, &err);
   size_t n_claims = claims ? json_array_size(claims) : 0;
   for (size_t i = 0; !err && i < n_claims; i++)
     if (!json_is_string(json_array_get(claims, i))) err = "claims holds a non-string";
   if (err) {
-    batch_error(res, "load: ", err);
-    sb_free(&spec);
+    cli_batch_error(res, "load: ", err);
     return;
   }
-  dra_ctx *ctx = NULL;
-  if (dra_open(&ctx, spec.len ? sb_str(&spec) : NULL) != DRA_OK) {
-    batch_error(res, "load: ", dra_errmsg(ctx));
-    dra_close(ctx);
-    sb_free(&spec);
-    return;
-  }
-  sb_free(&spec);
+  dra_ctx *ctx = cli_batch_open(c, res);
+  if (!ctx) return;
   json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
   char *text = json_dumps(list, JSON_COMPACT);
   json_decref(list);
   if (dra_load_buffer(ctx, "case", text, strlen(text), DRA_LOAD_AS_STORED) != DRA_OK) {
-    batch_error(res, "load: ", dra_errmsg(ctx));
+    cli_batch_error(res, "load: ", dra_errmsg(ctx));
     free(text);
     dra_close(ctx);
     return;
@@ -232,49 +194,17 @@ static void batch_case(const opts *o, json_t *c, json_t *res) {
   } else if (st == DRA_UNSATISFIABLE) {
     json_object_set_new(res, "status", json_string("unsatisfiable"));
   } else {
-    batch_error(res, st == DRA_ALLOC_ERROR ? "" : "load: ", dra_errmsg(ctx));
+    cli_batch_error(res, st == DRA_ALLOC_ERROR ? "" : "load: ", dra_errmsg(ctx));
   }
   dra_result_free(r);
   free(names);
   dra_close(ctx);
 }
 
-static int batch(const opts *o) {
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  unsigned long lineno = 0;
-  int rc = 0;
-  while ((n = getline(&line, &cap, stdin)) >= 0) {
-    lineno++;
-    if (strspn(line, " \t\r\n") == (size_t)n) continue;
-    json_error_t jerr;
-    json_t *c = json_loadb(line, (size_t)n, 0, &jerr);
-    if (!json_is_object(c)) {
-      fprintf(stderr, "error: stdin:%lu: not a JSON case: %s\n", lineno, c ? "not an object" : jerr.text);
-      json_decref(c);
-      rc = 2;
-      break;
-    }
-    json_t *res = json_object();
-    json_object_set(res, "id", json_object_get(c, "id") ? json_object_get(c, "id") : json_null());
-    batch_case(o, c, res);
-    char *out = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    fputs(out, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
-    free(out);
-    json_decref(res);
-    json_decref(c);
-  }
-  free(line);
-  return rc;
-}
-
 int cmd_allocate(int argc, char **argv) {
   opts o = {0};
   int rc = parse_args(argc, argv, &o);
-  if (!rc && o.batch) rc = batch(&o);
+  if (!rc && o.batch) rc = cli_batch_run(batch_case, &o);
   else if (!rc) {
     dra_ctx *ctx = cli_open(&o.common);
     cli_load(ctx, &o.common, CTX_LOAD_AS_STORED, false, NULL);

@@ -23,6 +23,8 @@ typedef struct ctx_problem {
   const char *file;    /* where the object came from; NULL when no object is concerned */
   int line;
   const char *message; /* kube-apiserver's Status message, or the reader's "file:line:column: ..." */
+  const errlist *errors; /* the field errors behind an Invalid or BadRequest object, in
+                            kube-apiserver's order; NULL for other problems */
 } ctx_problem;
 
 /* Where problems and warnings go besides dra_errmsg and dra_warnings. */
@@ -53,6 +55,9 @@ void ctx_set_sink(dra_ctx *ctx, const ctx_sink *sink);
 
 typedef enum ctx_load_mode {
   CTX_LOAD_CHECK,     /* admission as on create; nothing is stored (dra validate) */
+  CTX_LOAD_CHECK_UPDATE, /* admission as on update of the stored object of the same kind,
+                            namespace and name (NotFound without one); nothing is stored
+                            (dra validate --batch) */
   CTX_LOAD_CREATE,    /* admission as on create, then stored */
   CTX_LOAD_RESTORE,   /* admission as on create keeping status, uid, finalizers and
                          spec.nodeName, then stored (a cluster dump: dra schedule) */
@@ -84,8 +89,8 @@ typedef struct ctx_load_counts {
 
 /* Reads the request's input and handles every object as its mode says,
  * Namespaces first and Pods last, in text order within a kind (in text
- * order alone for CTX_LOAD_CHECK). Each problem is reported. When some input
- * cannot be read, the rest is only checked for CTX_LOAD_CHECK and nothing is
+ * order alone for the check modes). Each problem is reported. When some input
+ * cannot be read, the rest is only checked for the check modes and nothing is
  * stored. counts may be NULL. Returns the first problem's status. */
 dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts);
 

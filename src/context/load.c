@@ -154,14 +154,15 @@ static void report_decode(dra_ctx *ctx, const loaded_object *lo) {
     }
   }
   dra_report(ctx, &(ctx_problem){.status = DRA_BAD_REQUEST, .reason = lo->obj ? "BadRequest" : NULL,
-                                  .file = lo->file, .line = lo->line, .message = sb_str(&sb)});
+                                  .file = lo->file, .line = lo->line, .message = sb_str(&sb),
+                                  .errors = lo->obj ? &lo->errs : NULL});
   sb_free(&sb);
 }
 
 static void report_invalid(dra_ctx *ctx, const loaded_object *lo, const errlist *errs) {
   char *msg = admission_invalid_message(lo->obj, errs);
   dra_report(ctx, &(ctx_problem){.status = DRA_INVALID, .reason = "Invalid", .file = lo->file, .line = lo->line,
-                                  .message = msg});
+                                  .message = msg, .errors = errs});
   free(msg);
 }
 
@@ -190,6 +191,23 @@ static bool skip_unknown(loading *l, const loaded_object *lo) {
   return true;
 }
 
+/* Admission of one object as an update of the stored one (CTX_LOAD_CHECK_UPDATE). */
+static bool admit_update(loading *l, const admission_ctx *ac, loaded_object *lo, errlist *errs) {
+  const object_meta *m = api_object_meta(lo->obj);
+  store_obj *old = NULL;
+  store_status st = store_get(l->ctx->objects, lo->obj->info->kind, lo->obj->info->namespaced ? m->namespace_ : NULL,
+                              m->name ? m->name : "", &old);
+  if (st != STORE_OK) {
+    dra_fail_store(l->ctx, st, lo->obj->info, m->name, lo->file, lo->line);
+    return false;
+  }
+  admit_keep_from_old(ADMIT_UPDATE, lo->obj, old->object);
+  bool ok = admit_object(ac, ADMIT_UPDATE, lo->obj, old->object, errs);
+  if (!ok) report_invalid(l->ctx, lo, errs);
+  store_obj_unref(old);
+  return ok;
+}
+
 /* Decoding and admission of one object; false when it was refused. A
  * skipped object counts as passed but is never stored. */
 static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
@@ -200,9 +218,14 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
     return false;
   }
   if (l->req->mode == CTX_LOAD_AS_STORED) return true;
+  errlist errs = {0};
+  if (l->req->mode == CTX_LOAD_CHECK_UPDATE) {
+    bool ok = admit_update(l, ac, lo, &errs);
+    errlist_free(&errs);
+    return ok;
+  }
   kept k;
   keep(lo->obj, &k);
-  errlist errs = {0};
   bool ok = admit_object(ac, ADMIT_CREATE, lo->obj, NULL, &errs);
   if (!ok) report_invalid(l->ctx, lo, &errs);
   else if (l->req->mode == CTX_LOAD_RESTORE) restore(lo->obj, &k);
@@ -222,6 +245,8 @@ static bool store_one(loading *l, loaded_object *lo) {
   return true;
 }
 
+static bool checking(ctx_load_mode mode) { return mode == CTX_LOAD_CHECK || mode == CTX_LOAD_CHECK_UPDATE; }
+
 static int cmp_kind(const void *a, const void *b) {
   const loaded_object *x = *(loaded_object *const *)a, *y = *(loaded_object *const *)b;
   int kx = x->obj ? (int)x->obj->info->kind : -1, ky = y->obj ? (int)y->obj->info->kind : -1;
@@ -233,7 +258,7 @@ static void put_in_order(loading *l) {
   l->order = xcalloc(l->set.n + 1, sizeof *l->order);
   l->passed = xcalloc(l->set.n + 1, sizeof *l->passed);
   for (size_t i = 0; i < l->set.n; i++) l->order[i] = &l->set.items[i];
-  if (l->req->mode != CTX_LOAD_CHECK && l->set.n > 1) qsort(l->order, l->set.n, sizeof *l->order, cmp_kind);
+  if (!checking(l->req->mode) && l->set.n > 1) qsort(l->order, l->set.n, sizeof *l->order, cmp_kind);
 }
 
 /* Admits (and, keeping going, stores) every object; returns how many were refused. */
@@ -241,7 +266,7 @@ static size_t admit_all(loading *l) {
   char now[21];
   meta_format_time(dra_ctx_now(l->ctx), now);
   admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn};
-  bool store_now = l->req->keep_going && l->req->mode != CTX_LOAD_CHECK;
+  bool store_now = l->req->keep_going && !checking(l->req->mode);
   size_t refused = 0;
   for (size_t i = 0; i < l->set.n; i++) {
     l->passed[i] = admit(l, &ac, l->order[i]) && (!store_now || store_one(l, l->order[i]));
@@ -266,10 +291,10 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
   if (rc != 0) report_read_errors(ctx, err.len ? sb_str(&err) : "cannot read the documents");
   sb_free(&err);
   ctx_load_counts c = {.objects = l.set.n, .unreadable = rc != 0};
-  if (rc == 0 || req->mode == CTX_LOAD_CHECK) {
+  if (rc == 0 || checking(req->mode)) {
     put_in_order(&l);
     c.refused = admit_all(&l);
-    bool store_after = !req->keep_going && req->mode != CTX_LOAD_CHECK;
+    bool store_after = !req->keep_going && !checking(req->mode);
     for (size_t i = 0; store_after && !c.refused && i < l.set.n; i++)
       if (!store_one(&l, l.order[i])) c.refused++; /* the objects stored before it stay */
   }

@@ -201,60 +201,6 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
   write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL);
 }
 
-/* The object to store for an update of the main resource or of status:
- * status updates keep the old spec and metadata, main updates keep the old
- * status, as kube-apiserver's registry strategies do in PrepareForUpdate
- * (docs/server.md, 'CRUD'). */
-static void carry_over(const route *r, api_object *obj, const api_object *old) {
-  const type_desc *td = obj->info->desc;
-  bool status_update = !strcmp(r->subresource, "status");
-  for (size_t i = 0; i < td->nfields; i++) {
-    const field_desc *f = &td->fields[i];
-    bool is_status = !strcmp(f->json, "status");
-    bool keep_old = status_update ? (!is_status && strcmp(f->json, "apiVersion") && strcmp(f->json, "kind") &&
-                                     strcmp(f->json, "metadata"))
-                                  : is_status;
-    if (!keep_old) continue;
-    /* copy the old member into obj's arena */
-    void *dst = (char *)obj->typed + f->offset;
-    const void *src = (const char *)old->typed + f->offset;
-    if (f->kind == K_EMB) codec_copy(obj->arena, f->elem, src, dst);
-    else if (f->kind == K_RAW) {
-      json_t *raw = *(json_t *const *)src;
-      *(json_t **)dst = raw ? json_deep_copy(raw) : NULL;
-      if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
-    }
-  }
-  if (status_update) {
-    object_meta *m = api_object_meta(obj);
-    const object_meta *om = api_object_meta(old);
-    const char *rv = m->resource_version;
-    codec_copy(obj->arena, &object_meta_desc, om, m);
-    if (rv) m->resource_version = arena_strdup(obj->arena, rv);
-    else m->resource_version = NULL;
-  }
-}
-
-/* What kube-apiserver's BeforeUpdate keeps from the stored object before
- * validating: the uid when none is given, creationTimestamp, generation and
- * deletionTimestamp. */
-static void keep_system_fields(api_object *obj, const api_object *old) {
-  object_meta *m = api_object_meta(obj);
-  const object_meta *om = api_object_meta(old);
-  if ((!m->uid || !*m->uid) && om->uid) m->uid = arena_strdup(obj->arena, om->uid);
-  if (om->creation_timestamp) m->creation_timestamp = arena_strdup(obj->arena, om->creation_timestamp);
-  m->generation = om->generation;
-  m->generation_set = om->generation_set;
-  m->deletion_timestamp = om->deletion_timestamp ? arena_strdup(obj->arena, om->deletion_timestamp) : NULL;
-}
-
-static bool kind_has_status(const api_object *o) {
-  const type_desc *td = o->info->desc;
-  for (size_t i = 0; i < td->nfields; i++)
-    if (!strcmp(td->fields[i].json, "status")) return true;
-  return false;
-}
-
 /* The strategies whose AllowUnconditionalUpdate is false for the served
  * version: an update must carry metadata.resourceVersion. Of the kinds dra
  * serves, only DeviceTaintRule (pkg/registry/resource/devicetaintrule,
@@ -294,9 +240,8 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
     store_obj_unref(old);
     return;
   }
-  if (kind_has_status(obj)) carry_over(r, obj, old->object);
-  keep_system_fields(obj, old->object);
   admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
+  admit_keep_from_old(op, obj, old->object);
   write_object(s, r, req, resp, obj, op, old->object, out);
   store_obj_unref(old);
 }

@@ -46,6 +46,16 @@ static void syntax_error_has_position_and_caret(void **state) {
   free(e);
 }
 
+/* Found by validdiff: cel-go reports column 0 and no snippet for an empty expression. */
+static void empty_expression_has_column_zero_and_no_snippet(void **state) {
+  (void)state;
+  char *e = compile_error("", NULL);
+  assert_string_equal(e, "compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting "
+                         "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, "
+                         "STRING, BYTES, IDENTIFIER}");
+  free(e);
+}
+
 static void checker_errors_use_cel_go_texts(void **state) {
   (void)state;
   char *e = compile_error("x == 1", NULL);
@@ -438,7 +448,8 @@ static void includes_on_list_attribute(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(syntax_error_has_position_and_caret), cmocka_unit_test(checker_errors_use_cel_go_texts),
+      cmocka_unit_test(syntax_error_has_position_and_caret),
+      cmocka_unit_test(empty_expression_has_column_zero_and_no_snippet), cmocka_unit_test(checker_errors_use_cel_go_texts),
       cmocka_unit_test(validation_limits), cmocka_unit_test(cache_shares_programs),
       cmocka_unit_test(cache_is_bounded),
       cmocka_unit_test(errors_are_never_false), cmocka_unit_test(time_url_and_formats),

@@ -8,7 +8,7 @@ static const char base[] = "{'apiVersion':'scheduling.k8s.io/v1beta1','kind':'Po
                            "'metadata':{'name':'pg','namespace':'default'},'spec':{}}";
 
 #define CLAIMS "'resourceClaims':[{'name':'gpu','resourceClaimTemplateName':'tpl'},{'name':'net','resourceClaimName':'net-1'}]"
-#define UNION "must specify one of: resourceClaimName, resourceClaimTemplateName"
+#define UNION "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"
 
 static const validate_case cases[] = {
     {.name = "valid PodGroup without claims"},
@@ -23,11 +23,16 @@ static const validate_case cases[] = {
                 "spec.resourceClaims[2].name: Required value",
                 "spec.resourceClaims[3].name: Invalid value: \"B\": " MSG_LABEL,
                 "spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"T_1\": " MSG_SUBDOMAIN}},
+    /* the versioned type's name has no omitempty (found by validdiff) */
+    {.name = "duplicate nameless claims",
+     .patch = "{'spec':{'resourceClaims':[{'resourceClaimName':'x'},{'resourceClaimName':'x'}]}}",
+     .errors = {"spec.resourceClaims[1]: Duplicate value: {\"name\":\"\",\"resourceClaimName\":\"x\"}",
+                "spec.resourceClaims[0].name: Required value", "spec.resourceClaims[1].name: Required value"}},
     {.name = "claim sources union",
      .patch = "{'spec':{'resourceClaims':[{'name':'a'},{'name':'b','resourceClaimName':'x','resourceClaimTemplateName':'t'}]}}",
      .errors = {"spec.resourceClaims[0]: Invalid value: \"\": " UNION,
                 "spec.resourceClaims[1]: Invalid value: \"{resourceClaimName, resourceClaimTemplateName}\": must "
-                "specify exactly one of: resourceClaimName, resourceClaimTemplateName"}},
+                "specify exactly one of: `resourceClaimName`, `resourceClaimTemplateName`"}},
     {.name = "update keeping claims", .op = ADMIT_UPDATE, .old_patch = "{'spec':{" CLAIMS "}}",
      .patch = "{'metadata':{'labels':{'a':'b'}},'spec':{" CLAIMS "}}"},
     {.name = "update changing claims",
@@ -35,6 +40,13 @@ static const validate_case cases[] = {
      .old_patch = "{'spec':{" CLAIMS "}}",
      .patch = "{'spec':{'resourceClaims':[{'name':'gpu','resourceClaimTemplateName':'tpl'}]}}",
      .errors = {"spec.resourceClaims: Invalid value: null: field is immutable"}},
+    /* declarative validation stops at the immutability error (found by validdiff) */
+    {.name = "update changing claims to invalid ones",
+     .op = ADMIT_UPDATE,
+     .old_patch = "{'spec':{" CLAIMS "}}",
+     .patch = "{'spec':{'resourceClaims':[{'name':'Bad_Name'},{'name':'Bad_Name'},{},{},{}]}}",
+     .errors = {"spec.resourceClaims: Invalid value: null: field is immutable",
+                "spec.resourceClaims: Too many: 5: must have at most 4 items"}},
     {.name = "status valid",
      .op = ADMIT_STATUS_UPDATE,
      .old_patch = "{'spec':{" CLAIMS "}}",

@@ -18,15 +18,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
+
+	"dra.test/upstream/internal/ndjson"
 )
 
 var (
@@ -129,77 +129,27 @@ func each(f func(i int)) {
 }
 
 func upstreamMode() int {
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	w := bufio.NewWriter(os.Stdout)
-	defer w.Flush()
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	err := ndjson.Answer(os.Stdin, os.Stdout, func(line []byte) (any, error) {
 		var c Case
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			fmt.Fprintln(os.Stderr, "error:", err)
-			return 2
+		if err := json.Unmarshal(line, &c); err != nil {
+			return nil, err
 		}
 		res, _ := runUpstream(&c, *flagTimeout)
-		b, _ := json.Marshal(res)
-		w.Write(append(b, '\n'))
+		return res, nil
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		return 2
 	}
 	return 0
 }
 
-// draProc is one `dra allocate --batch` subprocess.
-type draProc struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startDra() (*draProc, error) {
-	cmd := exec.Command(*flagDra, "allocate", "--batch")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return &draProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
-}
-
-func (p *draProc) read() (Result, error) {
-	var r Result
-	line, err := p.out.ReadBytes('\n')
-	if err != nil {
-		return r, fmt.Errorf("dra allocate --batch ended: %w", err)
-	}
-	err = json.Unmarshal(line, &r)
-	return r, err
-}
-
-func (p *draProc) close() {
-	p.in.Close()
-	p.cmd.Wait()
-}
+func startDra() (*ndjson.Proc, error) { return ndjson.Start(*flagDra, "allocate", "--batch") }
 
 // runDraOne answers one case with a fresh dra process (for minimizing).
 func runDraOne(c *Case) Result {
-	p, err := startDra()
-	if err != nil {
-		return Result{ID: c.ID, Status: "crash", Error: err.Error()}
-	}
-	defer p.close()
-	b, _ := json.Marshal(c)
-	p.in.Write(append(b, '\n'))
-	p.in.Close()
-	r, err := p.read()
-	if err != nil {
+	var r Result
+	if err := ndjson.One(*flagDra, c, &r, "allocate", "--batch"); err != nil {
 		return Result{ID: c.ID, Status: "crash", Error: err.Error()}
 	}
 	return r
@@ -246,15 +196,14 @@ func diffMode() int {
 			if c == nil {
 				return
 			}
-			b, _ := json.Marshal(c)
-			p.in.Write(append(b, '\n'))
+			p.Send(c)
 			j := &job{c: c, done: make(chan struct{})}
 			work <- j
 			inOrder <- j
 		})
 		close(work)
 		close(inOrder)
-		p.in.Close()
+		p.CloseInput()
 	}()
 	for w := 0; w < *flagWorkers; w++ {
 		go func() {
@@ -279,8 +228,8 @@ func diffMode() int {
 		upTime += j.took
 		var dr Result
 		if !crashed {
-			dr, err = p.read()
-			if err != nil {
+			dr = Result{}
+			if err = p.Read(&dr); err != nil {
 				crashed = true
 				dr = Result{ID: c.ID, Status: "crash", Error: err.Error()}
 			}
@@ -325,7 +274,7 @@ func diffMode() int {
 			fmt.Fprintf(os.Stderr, "new class %q at case %s\n", class, c.ID)
 		}
 	}
-	p.close()
+	p.Close()
 	// Report: every class, the first few cases of each minimized.
 	var names []string
 	for k := range classes {

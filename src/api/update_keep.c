@@ -1,0 +1,60 @@
+/* update_keep.c: admit_keep_from_old (api/admission.h), what an update takes
+ * from the stored object before admission: status updates keep the old spec
+ * and metadata, main updates keep the old status, as kube-apiserver's
+ * registry strategies do in PrepareForUpdate (docs/server.md, 'CRUD'); and
+ * what k8s.io/apiserver rest.BeforeUpdate keeps: the uid when none is given,
+ * creationTimestamp, generation and deletionTimestamp. */
+#include "api/admission.h"
+#include "api/codec.h"
+#include <string.h>
+
+static bool kind_has_status(const api_object *o) {
+  const type_desc *td = o->info->desc;
+  for (size_t i = 0; i < td->nfields; i++)
+    if (!strcmp(td->fields[i].json, "status")) return true;
+  return false;
+}
+
+static void carry_over(bool status_update, api_object *obj, const api_object *old) {
+  const type_desc *td = obj->info->desc;
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    bool is_status = !strcmp(f->json, "status");
+    bool keep_old = status_update ? (!is_status && strcmp(f->json, "apiVersion") && strcmp(f->json, "kind") &&
+                                     strcmp(f->json, "metadata"))
+                                  : is_status;
+    if (!keep_old) continue;
+    /* copy the old member into obj's arena */
+    void *dst = (char *)obj->typed + f->offset;
+    const void *src = (const char *)old->typed + f->offset;
+    if (f->kind == K_EMB) codec_copy(obj->arena, f->elem, src, dst);
+    else if (f->kind == K_RAW) {
+      json_t *raw = *(json_t *const *)src;
+      *(json_t **)dst = raw ? json_deep_copy(raw) : NULL;
+      if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
+    }
+  }
+  if (status_update) {
+    object_meta *m = api_object_meta(obj);
+    const object_meta *om = api_object_meta(old);
+    const char *rv = m->resource_version;
+    codec_copy(obj->arena, &object_meta_desc, om, m);
+    if (rv) m->resource_version = arena_strdup(obj->arena, rv);
+    else m->resource_version = NULL;
+  }
+}
+
+static void keep_system_fields(api_object *obj, const api_object *old) {
+  object_meta *m = api_object_meta(obj);
+  const object_meta *om = api_object_meta(old);
+  if ((!m->uid || !*m->uid) && om->uid) m->uid = arena_strdup(obj->arena, om->uid);
+  if (om->creation_timestamp) m->creation_timestamp = arena_strdup(obj->arena, om->creation_timestamp);
+  m->generation = om->generation;
+  m->generation_set = om->generation_set;
+  m->deletion_timestamp = om->deletion_timestamp ? arena_strdup(obj->arena, om->deletion_timestamp) : NULL;
+}
+
+void admit_keep_from_old(admit_op op, api_object *obj, const api_object *old) {
+  if (kind_has_status(obj)) carry_over(op == ADMIT_STATUS_UPDATE, obj, old);
+  keep_system_fields(obj, old);
+}

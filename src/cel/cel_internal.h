@@ -183,7 +183,7 @@ typedef cel_val (*cel_fn)(cel_eval *ev, const cel_val *args, uint32_t n);
 /* How a function is costed (estimate and runtime); see cel_cost.c. */
 typedef enum {
   K_ONE, K_EQ, K_STR_ORDER, K_IN_LIST, K_MATCHES, K_CONTAINS, K_ARG_TRAVERSE, K_TARGET_TRAVERSE,
-  K_TARGET_02, K_ADD_STR, K_ADD_LIST, K_CONV_STR, K_QUOTE, K_LIST_TRAVERSE, K_FIND, K_JOIN, K_INCLUDES,
+  K_TARGET_02, K_ADD_STR, K_ADD_LIST, K_TO_BYTES, K_TO_STRING, K_QUOTE, K_LIST_TRAVERSE, K_FIND, K_JOIN, K_INCLUDES,
   K_IP_CANON, K_FORMAT, K_SEM_PARSE, K_LOGIC, K_COND, K_CIDR_CONTAINS,
 } cel_costkind;
 

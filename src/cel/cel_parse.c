@@ -70,16 +70,22 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) {
   ast->nerrors++;
 }
 
+/* Reports the first problem only: text at pos. */
+static void report_first(parser *p, int32_t pos, const char *text) {
+  if (p->failed) return;
+  p->failed = true;
+  cel_report(p->ast, pos, "%s", text);
+}
+
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) {
-  if (p->failed) return; /* report the first problem only */
-  p->failed = true;
   strbuf msg = STRBUF_INIT;
+  sb_puts(&msg, "Syntax error: ");
   va_list ap;
   va_start(ap, fmt);
   sb_vprintf(&msg, fmt, ap);
   va_end(ap);
-  cel_report(p->ast, pos, "Syntax error: %s", sb_str(&msg));
+  report_first(p, pos, sb_str(&msg));
   sb_free(&msg);
 }
 
@@ -228,7 +234,7 @@ static void lex_number(parser *p, token *t) {
     errno = 0;
     t->u = strtoull(buf, NULL, hex ? 16 : 10);
     if (errno || (hex && len <= 2)) {
-      syntax_error(p, t->pos, "invalid uint literal");
+      report_first(p, t->pos, "invalid uint literal"); /* cel-go: no "Syntax error" */
       t->kind = T_ERR;
     }
   } else {
@@ -236,7 +242,7 @@ static void lex_number(parser *p, token *t) {
     errno = 0;
     t->u = strtoull(buf, NULL, hex ? 16 : 10);
     if (errno || (hex && len <= 2)) {
-      syntax_error(p, t->pos, "invalid int literal");
+      report_first(p, t->pos, "invalid int literal");
       t->kind = T_ERR;
     }
   }
@@ -673,7 +679,7 @@ static cel_node *primary(parser *p) {
   switch (t.kind) {
   case T_INT:
     if (t.u > INT64_MAX) {
-      syntax_error(p, t.pos, "invalid int literal");
+      report_first(p, t.pos, "invalid int literal");
       return NULL;
     }
     next(p);
@@ -827,11 +833,12 @@ static cel_node *unary(parser *p) {
       }
       next(p);
     }
-    if (k == T_MINUS && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {
-      /* the last '-' belongs to the literal: -9223372036854775808 is valid */
+    if (k == T_MINUS && count == 1 && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {
+      /* a lone '-' belongs to the literal: -9223372036854775808 is valid;
+       * with more, cel-go's grammar takes them all as operators */
       token t = p->tok;
       if (t.kind == T_INT && t.u > (uint64_t)INT64_MAX + 1) {
-        syntax_error(p, t.pos, "invalid int literal");
+        report_first(p, pos, "invalid int literal"); /* at the sign, as cel-go */
         p->depth--;
         return NULL;
       }
@@ -844,7 +851,9 @@ static cel_node *unary(parser *p) {
     } else {
       r = member(p);
     }
-    for (int i = 0; r && i < count; i++) r = call(p, pos, k == T_NOT ? "!_" : "-_", (cel_node *[]){r}, 1, false);
+    /* as cel-go's parser: an even run of the same operator cancels out, an
+     * odd one is a single call (!!x is x; ---x is -x) */
+    if (r && count % 2) r = call(p, pos, k == T_NOT ? "!_" : "-_", (cel_node *[]){r}, 1, false);
   } else {
     r = member(p);
   }

@@ -146,6 +146,13 @@ typedef struct cel_node {
   cel_testfn test; /* set by cel_plan for &&, || and fused comparisons; NULL otherwise */
   bool fused;      /* this test and all below it only read the device */
   uint64_t max_cost; /* fused: the most runtime cost the test can charge */
+  /* Runtime cost cel-go charges beyond the node's own: a folded call it
+   * still evaluates (semver()/quantity() of a literal), or 1 for the
+   * relative attribute a select or index on a value that is not an
+   * attribute (a literal, a call, a comprehension) starts. */
+  uint64_t extra_cost;
+  bool uncharged;       /* a call cel-go plans to cost nothing (`in` a constant list: a set lookup) */
+  bool base_free;       /* an attribute a conditional resolves: its base cost (the 1 of its root) is not charged */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;

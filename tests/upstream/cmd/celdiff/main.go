@@ -239,10 +239,10 @@ func listText[T any](xs []T) string {
 // fromDra reads one bench_cel_diff line.
 func fromDra(line []byte) (result, error) {
 	var d struct {
-		Error *string          `json:"error"`
-		Stage string           `json:"stage"`
-		Type  string           `json:"type"`
-		Value *json.RawMessage `json:"value"`
+		Error   *string          `json:"error"`
+		Stage   string           `json:"stage"`
+		Type    string           `json:"type"`
+		Value   *json.RawMessage `json:"value"`
 		Text    *string          `json:"text"`
 		Cost    string           `json:"cost"`
 		Runtime string           `json:"runtimeCost"`

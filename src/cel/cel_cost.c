@@ -205,10 +205,15 @@ static void set_entry(coster *c, const cel_node *n, entry e) {
 
 static range cost(coster *c, const cel_node *n);
 
-static bool opaque_eq(const cel_type *t) {
-  return t == &cel_t_semver || t == &cel_t_quantity || t == &cel_t_ip || t == &cel_t_cidr ||
-         (t->kind == TY_OPAQUE && (!strcmp(t->name, "kubernetes.Semver") || !strcmp(t->name, "kubernetes.Quantity") ||
-                                   !strcmp(t->name, "net.IP") || !strcmp(t->name, "net.CIDR")));
+/* Kubernetes' estimator prices == of two values of the same semver,
+ * quantity, IP or CIDR type at 1 (library/cost.go EstimateCallCost); != and
+ * mixed types get cel-go's size-based estimate. */
+static int fixed_eq_type(const cel_type *t) {
+  static const char *const names[] = {"kubernetes.Semver", "kubernetes.Quantity", "net.IP", "net.CIDR"};
+  const cel_type *statics[] = {&cel_t_semver, &cel_t_quantity, &cel_t_ip, &cel_t_cidr};
+  for (int i = 0; i < 4; i++)
+    if (t == statics[i] || (t->kind == TY_OPAQUE && !strcmp(t->name, names[i]))) return i + 1;
+  return 0;
 }
 
 /* The function cost of one overload (argument costs added by the caller). */
@@ -217,7 +222,6 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
   const cel_node *arg1 = n->nargs > 1 ? n->args[1] : NULL;
   *have_size = false;
   switch (o->cost) {
-  case K_INCLUDES: return (range){0, 48};
   case K_SEM_PARSE:
   case K_TARGET_TRAVERSE: {
     range s = size_of(c, t);
@@ -241,9 +245,12 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
     }
     return rfactor(s, 2, 10);
   }
-  case K_LIST_TRAVERSE: {
+  case K_INCLUDES:
+  case K_LIST_TRAVERSE: { /* library/cost.go: a size per element, more for strings */
     range s = size_of(c, t);
-    const cel_type *et = t->type->kind == TY_LIST ? t->type->p[0] : &cel_t_dyn;
+    if (t->type->kind != TY_LIST) /* no element type: includes() a list's size, the others a string's */
+      return o->cost == K_INCLUDES ? s : rfactor(s, 1, 10);
+    const cel_type *et = t->type->p[0];
     range per = R_ONE;
     if (et->kind == TY_STRING || et->kind == TY_BYTES) per = radd(R_ONE, rfactor(R_UNKNOWN, 1, 10));
     return rmul(s, per);
@@ -285,7 +292,8 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
   }
   case K_EQ:
   case K_STR_ORDER: {
-    if (o->cost == K_EQ && (opaque_eq(t->type) || opaque_eq(arg1->type))) return R_ONE;
+    int fixed = fixed_eq_type(t->type);
+    if (fixed && !strcmp(n->name, "_==_") && fixed == fixed_eq_type(arg1->type)) return R_ONE;
     range l = size_of(c, t), r = size_of(c, arg1);
     uint64_t smallest = l.max < r.max ? l.max : r.max;
     return rfactor((range){smallest > 0, smallest}, 1, 10);
@@ -486,7 +494,8 @@ uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t
   case K_IP_CANON: return 2 * cel_cost_factor(rsize(&a[0]), 1, 10);
   case K_TARGET_02: return cel_cost_factor(rsize(&a[0]), 2, 10);
   case K_JOIN: return result.kind == V_STRING ? cel_cost_factor(result.len, 2, 10) : 1;
-  case K_LIST_TRAVERSE: {
+  case K_INCLUDES:
+  case K_LIST_TRAVERSE: { /* library/cost.go traversalCost: 1 an element, a tenth of a string's bytes (truncated) */
     uint64_t c = 0;
     for (size_t i = 0; i < a[0].len; i++) {
       cel_val e = cel_list_at(&a[0], i);

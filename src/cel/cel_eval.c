@@ -425,13 +425,15 @@ static inline int test_child(cel_eval *ev, const cel_node *n, cel_val *err) {
 /* "lit" in device.attributes["d"].n and device.attributes["d"].n.includes("lit")
  * over a string list (includes: of at most CEL_INCLUDES_MAX elements) without
  * building values; the costs are those of the unfused nodes (the lookup, then
- * one per element for in, one for includes). Other values take the general path. */
+ * one per element for in, the traversal for includes). Other values take the general path. */
 static int test_device_list_has(cel_eval *ev, const cel_node *n, cel_val *err) {
   bool in = n->name[0] == '@';
   const cel_device_attr *a = device_attr(ev->device, n->args[in ? 1 : 0]);
   if (!a || a->value.kind != CEL_ATTR_STRINGS || (!in && a->value.n > CEL_INCLUDES_MAX)) return test_value(ev, n, err);
   const cel_val *k = &n->args[in ? 0 : 1]->cval;
-  cel_eval_charge(ev, 4 + (in ? (uint64_t)a->value.n : 1));
+  uint64_t traversal = 0; /* includes(): library/cost.go traversalCost, a tenth of each string's bytes */
+  for (uint32_t i = 0; !in && i < a->value.n; i++) traversal += a->value.strs[i].len / 10;
+  cel_eval_charge(ev, 4 + (in ? (uint64_t)a->value.n : traversal));
   for (uint32_t i = 0; i < a->value.n; i++)
     if (a->value.strs[i].len == k->len && bytes_equal(a->value.strs[i].s, k->s, k->len)) return 1;
   return 0;

@@ -284,13 +284,24 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
   return is_map ? cel_map(items, cnt) : cel_list(items, cnt);
 }
 
+/* A call whose argument failed: cel-go evaluates both arguments of a unary
+ * or binary call, returns the first error and still charges the call
+ * (1: an error's size is 1); with more arguments it stops at the error,
+ * uncharged (interpreter/interpretable.go evalBinary, evalVarArgs). */
+static cel_val failed_call(cel_eval *ev, const cel_node *n, cel_val err) {
+  if (n->nargs <= 2 && !n->uncharged) cel_eval_charge(ev, 1);
+  return err;
+}
+
 static cel_val eval_call(cel_eval *ev, const cel_node *n) {
   cel_val stack[8];
   cel_val *args = n->nargs <= 8 ? stack : cel_scratch_alloc(n->nargs * sizeof *args);
-  for (uint32_t i = 0; i < n->nargs; i++) {
+  const cel_val *err = NULL;
+  for (uint32_t i = 0; i < n->nargs && !(err && n->nargs > 2); i++) {
     args[i] = cel_eval_node(ev, n->args[i]);
-    if (args[i].kind == V_ERR) return args[i];
+    if (args[i].kind == V_ERR && !err) err = &args[i];
   }
+  if (err) return failed_call(ev, n, *err);
   const cel_overload *o = dispatch(n, args);
   if (!o) return cel_no_overload();
   cel_val r = o->fn(ev, args, n->nargs);
@@ -343,7 +354,7 @@ EV(ev_eq_string_const) {
   const cel_val *k = &n->args[const_left ? 0 : 1]->cval;
   cel_val a = cel_eval_node(ev, other);
   if (a.kind != V_STRING) {
-    if (a.kind == V_ERR) return a;
+    if (a.kind == V_ERR) return failed_call(ev, n, a);
     cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
     cel_val r = cel_equals(&args[0], &args[1]);
     cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
@@ -473,9 +484,8 @@ int cel_test_fused(const cel_node *n, const cel_device *d) {
 
 EV(ev_eq) {
   cel_val a = cel_eval_node(ev, n->args[0]);
-  if (a.kind == V_ERR) return a;
   cel_val b = cel_eval_node(ev, n->args[1]);
-  if (b.kind == V_ERR) return b;
+  if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, a.kind == V_ERR ? a : b);
   cel_val r = cel_equals(&a, &b);
   cel_val args[2] = {a, b};
   cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));

@@ -506,3 +506,24 @@ uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t
   default: return 1;
   }
 }
+
+/* cel-go plans a call checked against more than one overload without an
+ * overload id, so its cost tracker's size-based rules for the standard
+ * functions, keyed by overload id, give way to the default 1
+ * (interpreter/runtimecost.go costCall); Kubernetes' functions are priced
+ * by name either way. */
+uint64_t cel_node_runtime_cost(const cel_node *n, const cel_overload *o, const cel_val *a, uint32_t nargs, cel_val result) {
+  if (n->novs > 1) switch (o->cost) {
+    case K_EQ:
+    case K_STR_ORDER:
+    case K_IN_LIST:
+    case K_MATCHES:
+    case K_CONTAINS:
+    case K_ARG_TRAVERSE:
+    case K_ADD_STR:
+    case K_TO_BYTES:
+    case K_TO_STRING: return 1;
+    default: break;
+    }
+  return cel_call_runtime_cost(o, a, nargs, result);
+}

@@ -305,7 +305,7 @@ static cel_val eval_call(cel_eval *ev, const cel_node *n) {
   const cel_overload *o = dispatch(n, args);
   if (!o) return cel_no_overload();
   cel_val r = o->fn(ev, args, n->nargs);
-  if (!n->uncharged) cel_eval_charge(ev, cel_call_runtime_cost(o, args, n->nargs, r));
+  if (!n->uncharged) cel_eval_charge(ev, cel_node_runtime_cost(n, o, args, n->nargs, r));
   return r;
 }
 
@@ -357,7 +357,7 @@ EV(ev_eq_string_const) {
     if (a.kind == V_ERR) return failed_call(ev, n, a);
     cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
     cel_val r = cel_equals(&args[0], &args[1]);
-    cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+    cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
     if (r.kind == V_BOOL && n->name[1] == '!') r.b = !r.b;
     return r;
   }
@@ -488,7 +488,7 @@ EV(ev_eq) {
   if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, a.kind == V_ERR ? a : b);
   cel_val r = cel_equals(&a, &b);
   cel_val args[2] = {a, b};
-  cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+  cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
   if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
   return r;
 }

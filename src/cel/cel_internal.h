@@ -242,6 +242,9 @@ static inline void cel_eval_charge(cel_eval *ev, uint64_t c) {
   if (ev->cost > ev->cost_limit || ev->cost < c) ev->cost_exceeded = true;
 }
 uint64_t cel_call_runtime_cost(const cel_overload *ov, const cel_val *args, uint32_t n, cel_val result);
+/* The runtime cost of node n's call dispatched to ov (see cel_cost.c). */
+uint64_t cel_node_runtime_cost(const struct cel_node *n, const cel_overload *ov, const cel_val *args, uint32_t nargs,
+                               cel_val result);
 
 /* ---- compilation pipeline ---- */
 typedef struct cel_decl {

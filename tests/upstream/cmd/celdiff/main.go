@@ -62,6 +62,7 @@ var errorClasses = []struct {
 	{"no such key", regexp.MustCompile(`(?i)no such key|field not found`)},
 	{"type conversion/range", regexp.MustCompile(`(?i)overflow|type conversion error|cannot convert|invalid UTF-8|out of range`)},
 	{"bad device", regexp.MustCompile(`parse semantic version`)},
+	{"not iterable", regexp.MustCompile(`expected iterable type`)},
 }
 
 func errorClass(msg string) string {

@@ -315,9 +315,9 @@ static cel_val eval_logic(cel_eval *ev, const cel_node *n, bool is_and) {
   cel_val b = cel_eval_node(ev, n->args[1]);
   if (b.kind == V_BOOL && b.b != is_and) return b;
   if (a.kind == V_BOOL && b.kind == V_BOOL) return b;
-  if (a.kind == V_ERR) return a;
-  if (b.kind == V_ERR) return b;
-  return cel_no_overload();
+  /* the first term that is not a bool decides the error, as cel-go's evalAnd */
+  const cel_val *first = a.kind != V_BOOL ? &a : &b;
+  return first->kind == V_ERR ? *first : cel_no_overload();
 }
 
 #define EV(name) static cel_val name(cel_eval *ev, const cel_node *n)
@@ -459,9 +459,10 @@ static int test_logic(cel_eval *ev, const cel_node *n, cel_val *err) {
   if (a == stop) return a;
   int b = test_child(ev, n->args[1], &eb);
   if (b == stop) return b;
-  if (a == -1) return *err = ea, -1;
-  if (b == -1) return *err = eb, -1;
-  if (a < 0 || b < 0) return *err = cel_no_overload(), -1;
+  /* cel-go's evalAnd/evalOr: the first term that is not a bool decides the
+   * error (its own, or no such overload for another value) */
+  if (a < 0) return *err = a == -1 ? ea : cel_no_overload(), -1;
+  if (b < 0) return *err = b == -1 ? eb : cel_no_overload(), -1;
   return b;
 }
 

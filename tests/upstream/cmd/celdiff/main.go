@@ -367,7 +367,14 @@ func main() {
 			os.Exit(2)
 		}
 		for _, dc := range deviceCases(n, *devices) {
-			dev := dc.device
+			// As the scheduler sees it: decoded from the API's JSON (a
+			// quantity parsed from its canonical text, "1.5Gi" as "1536Mi").
+			var dev resourceapi.Device
+			b, _ := json.Marshal(dc.device)
+			if err := json.Unmarshal(b, &dev); err != nil {
+				fmt.Println("celdiff: generated device does not round-trip:", err)
+				os.Exit(2)
+			}
 			cases = append(cases, testCase{expr: dc.expr, driver: genDriver, dev: &dev})
 		}
 	}

@@ -132,7 +132,7 @@ static bool dra_size(const path *p, range *out) {
     }
   }
   static const uint64_t max[] = {[D_DRIVER] = 63, [D_MULTI] = 1, [D_OUTER] = 32, [D_INNER_ATTR] = 32,
-                                 [D_INNER_CAP] = 32, [D_ATTR] = 64, [D_DOMAIN] = 63, [D_ID] = 32};
+                                 [D_INNER_CAP] = 32, [D_ATTR] = 64, [D_DOMAIN] = 63, [D_ID] = 32, [D_QTY] = 0};
   *out = (range){0, max[cur]};
   return true;
 }

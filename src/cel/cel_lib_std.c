@@ -107,7 +107,7 @@ FN(f_mod) {
 static cel_val ordering(const cel_val *a, const cel_val *b, int want_lo, int want_hi) {
   bool ok;
   int c = cel_compare(a, b, &ok);
-  if (!ok) return c == 2 ? cel_bool(false) : cel_no_overload();
+  if (!ok) return c == 2 ? cel_err("NaN values cannot be ordered") : cel_no_overload(); /* cel-go's Compare */
   return cel_bool(c >= want_lo && c <= want_hi);
 }
 FN(f_lt) { UNUSED; return ordering(&A[0], &A[1], -1, -1); }

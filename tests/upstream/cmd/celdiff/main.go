@@ -63,6 +63,7 @@ var errorClasses = []struct {
 	{"type conversion/range", regexp.MustCompile(`(?i)overflow|type conversion error|cannot convert|invalid UTF-8|out of range`)},
 	{"bad device", regexp.MustCompile(`parse semantic version`)},
 	{"not iterable", regexp.MustCompile(`expected iterable type`)},
+	{"NaN ordering", regexp.MustCompile(`NaN values cannot be ordered`)},
 }
 
 func errorClass(msg string) string {

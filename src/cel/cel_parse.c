@@ -818,6 +818,27 @@ static cel_node *member(parser *p) {
   return n;
 }
 
+/* After a '-' (consumed; pos is its position) and at an int or double
+ * token: the negative literal. -9223372036854775808 is valid. */
+static cel_node *negative_literal(parser *p, int32_t pos) {
+  token t = p->tok;
+  if (t.kind == T_INT && t.u > (uint64_t)INT64_MAX + 1) {
+    report_first(p, pos, "invalid int literal"); /* at the sign, as cel-go */
+    return NULL;
+  }
+  next(p);
+  cel_node *lit = node(p, N_CONST, pos);
+  lit->cval = t.kind == T_INT ? cel_int((int64_t)(0 - t.u)) : cel_double(-t.d);
+  return lit; /* member suffixes on a negative literal (-1.foo()) are not parsed */
+}
+
+/* At a '-' token: whether a digit follows it (after blanks). */
+static bool digit_follows(const parser *p) {
+  size_t i = p->at;
+  while (i < p->len && (p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' || p->src[i] == '\r')) i++;
+  return i < p->len && p->src[i] >= '0' && p->src[i] <= '9';
+}
+
 static cel_node *unary(parser *p) {
   if (!enter(p)) return NULL;
   cel_node *r;
@@ -836,18 +857,13 @@ static cel_node *unary(parser *p) {
     if (k == T_MINUS && count == 1 && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {
       /* a lone '-' belongs to the literal: -9223372036854775808 is valid;
        * with more, cel-go's grammar takes them all as operators */
-      token t = p->tok;
-      if (t.kind == T_INT && t.u > (uint64_t)INT64_MAX + 1) {
-        report_first(p, pos, "invalid int literal"); /* at the sign, as cel-go */
-        p->depth--;
-        return NULL;
-      }
-      next(p);
-      cel_node *lit = node(p, N_CONST, pos);
-      lit->cval = t.kind == T_INT ? cel_int((int64_t)(0 - t.u)) : cel_double(-t.d);
-      /* continue member suffixes on the literal, e.g. -1.foo() is unusual; keep simple */
-      r = lit;
+      r = negative_literal(p, pos);
       count--;
+    } else if (k == T_NOT && p->tok.kind == T_MINUS && digit_follows(p)) {
+      /* !-1: the '-' is the literal's sign (cel-go's grammar: ops, then a member) */
+      int32_t sign = p->tok.pos;
+      next(p);
+      r = p->tok.kind == T_INT || p->tok.kind == T_DOUBLE ? negative_literal(p, sign) : member(p);
     } else {
       r = member(p);
     }

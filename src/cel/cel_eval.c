@@ -694,10 +694,11 @@ static bool starts_relative_attribute(const cel_node *n) {
          (!strcmp(n->name, "_[_]") || !strcmp(n->name, "_[?_]") || !strcmp(n->name, "_?._")) && !is_attribute(n->args[0]);
 }
 
-/* A branch of a conditional that is an attribute: cel-go resolves it
- * through the conditional attribute, which charges its qualifiers but not
- * the attribute itself (runtimecost.go: a ternary has no direct cost), so
- * the 1 of the chain's root goes. */
+/* A branch of a conditional, or an index's key, that is an attribute:
+ * cel-go resolves it through the conditional attribute or as a qualifier,
+ * which charges its qualifiers but not the attribute itself
+ * (runtimecost.go: a ternary has no direct cost), so the 1 of the chain's
+ * root goes. */
 static void mark_base_free(cel_node *n) {
   for (;;) {
     if (!is_attribute(n) || !strcmp(n->kind == N_CALL ? n->name : "", "_?_:_")) return;
@@ -735,6 +736,8 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
              (!strcmp(n->ovs[0]->id, "optional_or_optional") || !strcmp(n->ovs[0]->id, "optional_orValue_value")))
       n->fast = F_OPT_OR;
     if (n->kind == N_CONST) break; /* `in` an empty constant list */
+    /* an attribute as an index's key is resolved as a qualifier, without its base cost */
+    if ((n->fast == F_INDEX || n->fast == F_OPT_INDEX) && n->nargs == 2) mark_base_free(n->args[1]);
     if ((n->fast == F_EQ || n->fast == F_NE) && (const_string(n->args[0]) || const_string(n->args[1]))) {
       const cel_val *k = const_string(n->args[0]) ? &n->args[0]->cval : &n->args[1]->cval;
       n->const_cp = (uint32_t)cel_utf8_len(k->s, k->len);

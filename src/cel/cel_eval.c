@@ -241,8 +241,11 @@ static cel_val eval_compr(cel_eval *ev, const cel_node *n) {
   return cel_eval_node(ev, n->result);
 }
 
+/* A list or map literal; cel-go charges its base cost (10, 30) also when
+ * an entry fails (runtimecost.go, InterpretableConstructor). */
 static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
   bool is_map = n->kind == N_MAP;
+  cel_eval_charge(ev, is_map ? 30 : 10);
   size_t per = is_map ? 2 : 1;
   cel_val *items = cel_scratch_alloc(n->nargs * per * sizeof *items + 1);
   size_t cnt = 0;
@@ -280,7 +283,6 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
     }
     cnt++;
   }
-  cel_eval_charge(ev, is_map ? 30 : 10);
   return is_map ? cel_map(items, cnt) : cel_list(items, cnt);
 }
 

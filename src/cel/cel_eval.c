@@ -291,7 +291,10 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
  * (1: an error's size is 1); with more arguments it stops at the error,
  * uncharged (interpreter/interpretable.go evalBinary, evalVarArgs). */
 static cel_val failed_call(cel_eval *ev, const cel_node *n, cel_val err) {
-  if (n->nargs <= 2 && !n->uncharged) cel_eval_charge(ev, 1);
+  /* matches() of a constant pattern is cel-go's precompiled regex
+   * (OptimizeRegex), which charges nothing when its argument failed */
+  bool precompiled = n->novs && n->ovs[0]->cost == K_MATCHES && n->args[n->nargs - 1]->kind == N_CONST;
+  if (n->nargs <= 2 && !n->uncharged && !precompiled) cel_eval_charge(ev, 1);
   return err;
 }
 

@@ -13,12 +13,13 @@
 # $1 is the dra binary; bench_cel_diff is next to it, celdiff is built in
 # upstream/. Needs Go (go on PATH or /usr/local/go/bin/go), node and, on a
 # cold module cache, the Go module proxy; without them: skipped (exit 77).
-# Environment: UPSTREAM_CEL_COUNT (default 2000), UPSTREAM_CEL_SEED
-# (default 20261201).
+# Environment: UPSTREAM_CEL_COUNT (default 2000), UPSTREAM_CEL_DEVICES
+# (device cases, default 2000), UPSTREAM_CEL_SEED (default 20261201).
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 helper=$(dirname "$dra")/bench_cel_diff
 count=${UPSTREAM_CEL_COUNT:-2000}
+devices=${UPSTREAM_CEL_DEVICES:-2000}
 seed=${UPSTREAM_CEL_SEED:-20261201}
 name=upstream_cel
 . tests/lib/upstream.sh
@@ -32,4 +33,4 @@ const next = generator($seed);
 for (let i = 0; i < $count; i++) console.log(JSON.stringify(next().expr));" >"$exprs"; then
   fail "the generator failed"
 fi
-"$out/celdiff" -dra "$helper" -exprs "$exprs" -seed "$seed"
+"$out/celdiff" -dra "$helper" -exprs "$exprs" -seed "$seed" -devices "$devices"

@@ -34,7 +34,7 @@ static void device_results(alloc_call *k, const pclaim *pc, arena *out, device_a
       for (uint32_t j = 0; j < m->n; j++) {
         quantity_entry *e = LIST_PUSH(out, &x->consumed_capacity);
         e->key = m->items[j].key;
-        e->value = (quantity){rec->consumed[j], m->items[j].value.value.format};
+        e->value = (quantity){.nanos = rec->consumed[j], .format = m->items[j].value.value.format};
       }
     }
   }

@@ -206,12 +206,13 @@ static int select_costed(const cel_program *p, const cel_device *dev, const cel_
       ev.stop.s = NULL;
     }
     int r = root->test(&ev, root, &e);
+    if (opts && opts->actual_cost) *opts->actual_cost = ev.cost;
     if (!ev.cost_exceeded && r >= 0) return r;
     if (ev.cost_exceeded) e = ev.stop.s ? ev.stop : cel_err("operation cancelled: actual cost limit exceeded");
     fill_error(err, &e);
     return -1;
   }
-  cel_val r = program_eval(p, dev, NULL, opts, NULL);
+  cel_val r = program_eval(p, dev, NULL, opts, opts ? opts->actual_cost : NULL);
   if (r.kind == V_BOOL) return r.b;
   if (r.kind != V_ERR) {
     if (err) {
@@ -229,7 +230,7 @@ static int select_costed(const cel_program *p, const cel_device *dev, const cel_
  * limit: it can then never exceed it. */
 static int select_fused(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_error *err) {
   const cel_node *root = p->ast.root;
-  if (!dev->error && root->max_cost <= cost_limit(opts)) {
+  if (!dev->error && root->max_cost <= cost_limit(opts) && !(opts && opts->actual_cost)) {
     int r = cel_test_fused(root, dev);
     if (r >= 0) return r;
   }
@@ -242,7 +243,7 @@ int cel_eval_selector(const cel_program *p, const cel_device *dev, const cel_eva
 
 bool cel_eval_device(const cel_program *p, const cel_device *dev, const cel_eval_opts *opts, cel_attr_value *out,
                      cel_error *err) {
-  cel_val r = cel_program_eval(p, dev, NULL, opts, NULL);
+  cel_val r = cel_program_eval(p, dev, NULL, opts, opts ? opts->actual_cost : NULL);
   memset(out, 0, sizeof *out);
   switch (r.kind) {
   case V_ERR: fill_error(err, &r); return false;

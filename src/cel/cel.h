@@ -64,6 +64,7 @@ typedef struct cel_eval_opts {
   const atomic_bool *cancel;   /* set by another thread: stop with "operation interrupted: <cause>" */
   const char *cancel_cause;    /* "context canceled", "context deadline exceeded" */
   int64_t deadline_ns;         /* CLOCK_MONOTONIC; 0: none */
+  uint64_t *actual_cost;       /* set: receives the runtime cost charged, as cel-go's EvalDetails.ActualCost */
 } cel_eval_opts;
 
 typedef struct cel_error {

@@ -8,7 +8,7 @@
 #include <time.h>
 
 enum {
-  F_AND = 16, F_OR, F_COND, F_NSF, F_OPT_SELECT, F_OPT_INDEX, F_EQ, F_NE, F_INDEX, F_CALL,
+  F_AND = 16, F_OR, F_COND, F_NSF, F_OPT_SELECT, F_OPT_INDEX, F_EQ, F_NE, F_INDEX, F_CALL, F_OPT_OR,
 };
 
 #define COST_ERROR "operation cancelled: actual cost limit exceeded"
@@ -132,6 +132,7 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
   cel_val t = cel_eval_node(ev, n->target);
   if (t.kind == V_ERR) return t;
   size_t flen = strlen(n->name);
+  cel_eval_charge(ev, n->extra_cost);
   if (n->test_only) {
     if (t.kind == V_OPT) {
       if (!t.opt) return cel_bool(false);
@@ -144,17 +145,20 @@ static cel_val eval_select(cel_eval *ev, const cel_node *n) {
     cel_val key = cel_string(n->name, flen), out;
     return cel_bool(cel_map_find(&t, &key, &out));
   }
-  cel_eval_charge(ev, 1);
-  if (t.kind == V_OPT) { /* optional chaining: a.?b.c */
+  if (t.kind == V_OPT) { /* optional chaining: a.?b.c (charged when present, as cel-go's QualifyIfPresent) */
     if (!t.opt) return t;
     cel_val key = cel_string(n->name, flen), out;
-    if (t.opt->kind == V_MAP && cel_map_find(t.opt, &key, &out)) return cel_opt(&out);
+    if (t.opt->kind == V_MAP && cel_map_find(t.opt, &key, &out)) {
+      cel_eval_charge(ev, 1);
+      return cel_opt(&out);
+    }
     /* cel-go qualifies an optional value "if present" (interpreter
      * attributes.go): a value without fields is simply absent, while a list
      * still refuses a string index */
     if (t.opt->kind == V_LIST) return select_field(t.opt, n->name, flen);
     return cel_opt(NULL);
   }
+  cel_eval_charge(ev, 1);
   return select_field(&t, n->name, flen);
 }
 
@@ -175,15 +179,16 @@ static inline __attribute__((always_inline)) const cel_device_attr *device_attr(
 
 static cel_val eval_device_fast(cel_eval *ev, const cel_node *n) {
   const cel_device *d = ev->device;
+  /* device (1, unless a conditional resolves the attribute), then 1 per qualifier */
   if (n->fast == F_DEVICE_DRIVER) {
-    cel_eval_charge(ev, 2);
+    cel_eval_charge(ev, 2 - n->base_free);
     return d->driver ? cel_string(d->driver->str, d->driver->len) : cel_string("", 0);
   }
   if (n->fast == F_DEVICE_MULTI) {
-    cel_eval_charge(ev, 2);
+    cel_eval_charge(ev, 2 - n->base_free);
     return cel_bool(d->allow_multiple == CEL_TRI_TRUE);
   }
-  cel_eval_charge(ev, 4);
+  cel_eval_charge(ev, 4 - n->base_free);
   if (n->fast == F_DEVICE_CAP) {
     for (uint32_t i = 0; i < d->n_caps; i++)
       if (d->caps[i].domain == n->fast_domain && d->caps[i].name == n->fast_name) {
@@ -236,8 +241,11 @@ static cel_val eval_compr(cel_eval *ev, const cel_node *n) {
   return cel_eval_node(ev, n->result);
 }
 
+/* A list or map literal; cel-go charges its base cost (10, 30) also when
+ * an entry fails (runtimecost.go, InterpretableConstructor). */
 static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
   bool is_map = n->kind == N_MAP;
+  cel_eval_charge(ev, is_map ? 30 : 10);
   size_t per = is_map ? 2 : 1;
   cel_val *items = cel_scratch_alloc(n->nargs * per * sizeof *items + 1);
   size_t cnt = 0;
@@ -275,21 +283,34 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
     }
     cnt++;
   }
-  cel_eval_charge(ev, is_map ? 30 : 10);
   return is_map ? cel_map(items, cnt) : cel_list(items, cnt);
+}
+
+/* A call whose argument failed: cel-go evaluates both arguments of a unary
+ * or binary call, returns the first error and still charges the call
+ * (1: an error's size is 1); with more arguments it stops at the error,
+ * uncharged (interpreter/interpretable.go evalBinary, evalVarArgs). */
+static cel_val failed_call(cel_eval *ev, const cel_node *n, cel_val err) {
+  /* matches() of a constant pattern is cel-go's precompiled regex
+   * (OptimizeRegex), which charges nothing when its argument failed */
+  bool precompiled = n->novs && n->ovs[0]->cost == K_MATCHES && n->args[n->nargs - 1]->kind == N_CONST;
+  if (n->nargs <= 2 && !n->uncharged && !precompiled) cel_eval_charge(ev, 1);
+  return err;
 }
 
 static cel_val eval_call(cel_eval *ev, const cel_node *n) {
   cel_val stack[8];
   cel_val *args = n->nargs <= 8 ? stack : cel_scratch_alloc(n->nargs * sizeof *args);
-  for (uint32_t i = 0; i < n->nargs; i++) {
+  const cel_val *err = NULL;
+  for (uint32_t i = 0; i < n->nargs && !(err && n->nargs > 2); i++) {
     args[i] = cel_eval_node(ev, n->args[i]);
-    if (args[i].kind == V_ERR) return args[i];
+    if (args[i].kind == V_ERR && !err) err = &args[i];
   }
+  if (err) return failed_call(ev, n, *err);
   const cel_overload *o = dispatch(n, args);
   if (!o) return cel_no_overload();
   cel_val r = o->fn(ev, args, n->nargs);
-  cel_eval_charge(ev, cel_call_runtime_cost(o, args, n->nargs, r));
+  if (!n->uncharged) cel_eval_charge(ev, cel_node_runtime_cost(n, o, args, n->nargs, r));
   return r;
 }
 
@@ -299,9 +320,9 @@ static cel_val eval_logic(cel_eval *ev, const cel_node *n, bool is_and) {
   cel_val b = cel_eval_node(ev, n->args[1]);
   if (b.kind == V_BOOL && b.b != is_and) return b;
   if (a.kind == V_BOOL && b.kind == V_BOOL) return b;
-  if (a.kind == V_ERR) return a;
-  if (b.kind == V_ERR) return b;
-  return cel_no_overload();
+  /* the first term that is not a bool decides the error, as cel-go's evalAnd */
+  const cel_val *first = a.kind != V_BOOL ? &a : &b;
+  return first->kind == V_ERR ? *first : cel_no_overload();
 }
 
 #define EV(name) static cel_val name(cel_eval *ev, const cel_node *n)
@@ -338,10 +359,10 @@ EV(ev_eq_string_const) {
   const cel_val *k = &n->args[const_left ? 0 : 1]->cval;
   cel_val a = cel_eval_node(ev, other);
   if (a.kind != V_STRING) {
-    if (a.kind == V_ERR) return a;
+    if (a.kind == V_ERR) return failed_call(ev, n, a);
     cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
     cel_val r = cel_equals(&args[0], &args[1]);
-    cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+    cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
     if (r.kind == V_BOOL && n->name[1] == '!') r.b = !r.b;
     return r;
   }
@@ -420,13 +441,16 @@ static inline int test_child(cel_eval *ev, const cel_node *n, cel_val *err) {
 /* "lit" in device.attributes["d"].n and device.attributes["d"].n.includes("lit")
  * over a string list (includes: of at most CEL_INCLUDES_MAX elements) without
  * building values; the costs are those of the unfused nodes (the lookup, then
- * one per element for in, one for includes). Other values take the general path. */
+ * one per element for in, the traversal for includes). Other values take the general path. */
 static int test_device_list_has(cel_eval *ev, const cel_node *n, cel_val *err) {
   bool in = n->name[0] == '@';
   const cel_device_attr *a = device_attr(ev->device, n->args[in ? 1 : 0]);
   if (!a || a->value.kind != CEL_ATTR_STRINGS || (!in && a->value.n > CEL_INCLUDES_MAX)) return test_value(ev, n, err);
   const cel_val *k = &n->args[in ? 0 : 1]->cval;
-  cel_eval_charge(ev, 4 + (in ? (uint64_t)a->value.n : 1));
+  uint64_t traversal = 0; /* includes(): library/cost.go traversalCost, a tenth of each string's bytes */
+  for (uint32_t i = 0; !in && i < a->value.n; i++) traversal += a->value.strs[i].len / 10;
+  /* `in` a dyn attribute is checked against several overloads: cel-go's 1 (cel_node_runtime_cost) */
+  cel_eval_charge(ev, 4 + (in ? (n->novs > 1 ? 1 : (uint64_t)a->value.n) : traversal));
   for (uint32_t i = 0; i < a->value.n; i++)
     if (a->value.strs[i].len == k->len && bytes_equal(a->value.strs[i].s, k->s, k->len)) return 1;
   return 0;
@@ -440,9 +464,10 @@ static int test_logic(cel_eval *ev, const cel_node *n, cel_val *err) {
   if (a == stop) return a;
   int b = test_child(ev, n->args[1], &eb);
   if (b == stop) return b;
-  if (a == -1) return *err = ea, -1;
-  if (b == -1) return *err = eb, -1;
-  if (a < 0 || b < 0) return *err = cel_no_overload(), -1;
+  /* cel-go's evalAnd/evalOr: the first term that is not a bool decides the
+   * error (its own, or no such overload for another value) */
+  if (a < 0) return *err = a == -1 ? ea : cel_no_overload(), -1;
+  if (b < 0) return *err = b == -1 ? eb : cel_no_overload(), -1;
   return b;
 }
 
@@ -466,12 +491,11 @@ int cel_test_fused(const cel_node *n, const cel_device *d) {
 
 EV(ev_eq) {
   cel_val a = cel_eval_node(ev, n->args[0]);
-  if (a.kind == V_ERR) return a;
   cel_val b = cel_eval_node(ev, n->args[1]);
-  if (b.kind == V_ERR) return b;
+  if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, a.kind == V_ERR ? a : b);
   cel_val r = cel_equals(&a, &b);
   cel_val args[2] = {a, b};
-  cel_eval_charge(ev, cel_call_runtime_cost(n->ovs[0], args, 2, r));
+  cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
   if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
   return r;
 }
@@ -481,21 +505,26 @@ EV(ev_index) {
   if (t.kind == V_ERR) return t;
   cel_val k = cel_eval_node(ev, n->args[1]);
   if (k.kind == V_ERR) return k;
-  cel_eval_charge(ev, 1);
-  if (t.kind == V_OPT) { /* optional chaining: m[?k][j] */
+  cel_eval_charge(ev, n->extra_cost);
+  if (t.kind == V_OPT) { /* optional chaining: m[?k][j] (charged when present) */
     if (!t.opt) return t;
     cel_val r = index_value(t.opt, &k);
-    return r.kind == V_ERR ? cel_opt(NULL) : cel_opt(&r);
+    if (r.kind == V_ERR) return cel_opt(NULL);
+    cel_eval_charge(ev, 1);
+    return cel_opt(&r);
   }
+  cel_eval_charge(ev, 1);
   return index_value(&t, &k);
 }
 
+/* a.?b and m[?k]: cel-go charges the qualifier only when the entry is
+ * there (attributes.go, evalWatchConstQual.QualifyIfPresent). */
 EV(ev_opt_select) {
   cel_val t = cel_eval_node(ev, n->args[0]);
   if (t.kind == V_ERR) return t;
   cel_val k = cel_eval_node(ev, n->args[1]);
   if (k.kind == V_ERR) return k;
-  cel_eval_charge(ev, 1);
+  cel_eval_charge(ev, n->extra_cost);
   if (t.kind == V_OPT) {
     if (!t.opt) return t;
     t = *t.opt;
@@ -503,13 +532,20 @@ EV(ev_opt_select) {
   cel_val out;
   if (t.kind == V_MAP && n->fast == F_OPT_SELECT && k.kind == V_STRING && t.store == MS_DEV_DOMAINS) {
     cel_map_find(&t, &k, &out);
+    cel_eval_charge(ev, 1);
     return cel_opt(&out);
   }
-  if (t.kind == V_MAP) return cel_map_find(&t, &k, &out) ? cel_opt(&out) : cel_opt(NULL);
+  if (t.kind == V_MAP) {
+    if (!cel_map_find(&t, &k, &out)) return cel_opt(NULL);
+    cel_eval_charge(ev, 1);
+    return cel_opt(&out);
+  }
   if (t.kind == V_LIST && n->fast == F_OPT_INDEX) {
     cel_val r = index_value(&t, &k);
     if (r.kind == V_ERR && r.s[0] == 'i') return cel_opt(NULL);
-    return r.kind == V_ERR ? r : cel_opt(&r);
+    if (r.kind == V_ERR) return r;
+    cel_eval_charge(ev, 1);
+    return cel_opt(&r);
   }
   /* as for a.?b.c above: a list refuses a field name, anything else without
    * entries has none */
@@ -517,13 +553,24 @@ EV(ev_opt_select) {
   return cel_opt(NULL);
 }
 
+/* or() and orValue() on an optional: cel-go plans them as non-calls that
+ * charge nothing and evaluate the alternative only when the optional is
+ * empty (cel/library.go decorateOptionalOr). */
+EV(ev_opt_or) {
+  cel_val t = cel_eval_node(ev, n->args[0]);
+  if (t.kind == V_ERR) return t;
+  if (t.kind != V_OPT) return cel_no_overload();
+  if (t.opt) return n->name[2] == 'V' ? *t.opt : t; /* "orValue" or "or" */
+  return cel_eval_node(ev, n->args[1]);
+}
+
 EV(ev_const) {
-  (void)ev;
+  cel_eval_charge(ev, n->extra_cost);
   return n->cval;
 }
 
 EV(ev_ident) {
-  cel_eval_charge(ev, 1);
+  cel_eval_charge(ev, !n->base_free);
   if (n->slot < 0 && n->slot2 < 0) return cel_err("no such attribute(s): %s", n->name);
   return n->slot >= 0 ? ev->slots[n->slot] : ev->globals[n->slot2];
 }
@@ -544,6 +591,7 @@ static cel_evalfn eval_fn(const cel_node *n) {
   case F_EQ:
   case F_NE: return ev_eq;
   case F_INDEX: return ev_index;
+  case F_OPT_OR: return ev_opt_or;
   case F_OPT_SELECT:
   case F_OPT_INDEX: return ev_opt_select;
   default: break;
@@ -615,6 +663,60 @@ static void plan_fast(cel_node *n, bool device_env) {
   n->fast_name = atom_intern(name, nlen);
 }
 
+/* `x in [constants]`: cel-go's OptOptimize plans it as a set lookup that
+ * charges no cost when the constants are all bool, int, uint, double or
+ * string (decorators.go maybeOptimizeSetMembership), and as false, without
+ * evaluating x, when the list is empty. */
+static void plan_in_constant(cel_node *n) {
+  const cel_node *l = n->args[1];
+  if (n->nargs != 2 || l->kind != N_CONST || l->cval.kind != V_LIST) return;
+  if (!l->cval.len) {
+    n->kind = N_CONST;
+    n->fast = F_NONE;
+    n->cval = cel_bool(false);
+    return;
+  }
+  for (uint32_t i = 0; i < l->cval.len; i++) {
+    cel_vkind k = cel_list_at(&l->cval, i).kind;
+    if (k != V_BOOL && k != V_INT && k != V_UINT && k != V_DOUBLE && k != V_STRING) return;
+  }
+  n->uncharged = true;
+}
+
+/* Whether cel-go plans n as an attribute (a variable, a select or index on
+ * one, a conditional) to which a select or index adds a qualifier. */
+static bool is_attribute(const cel_node *n) {
+  if (n->kind == N_IDENT || (n->kind == N_SELECT && !n->test_only)) return true;
+  return n->kind == N_CALL && (!strcmp(n->name, "_[_]") || !strcmp(n->name, "_[?_]") || !strcmp(n->name, "_?._") ||
+                               !strcmp(n->name, "_?_:_"));
+}
+
+/* A select or index on anything else starts a relative attribute, which
+ * cel-go charges 1 for (runtimecost.go, InterpretableAttribute). */
+static bool starts_relative_attribute(const cel_node *n) {
+  if (n->kind == N_SELECT) return !is_attribute(n->target); /* has() on a value too */
+  return n->kind == N_CALL && n->nargs == 2 &&
+         (!strcmp(n->name, "_[_]") || !strcmp(n->name, "_[?_]") || !strcmp(n->name, "_?._")) && !is_attribute(n->args[0]);
+}
+
+/* A branch of a conditional, or an index's key, that is an attribute:
+ * cel-go resolves it through the conditional attribute or as a qualifier,
+ * which charges its qualifiers but not the attribute itself
+ * (runtimecost.go: a ternary has no direct cost), so the 1 of the chain's
+ * root goes. */
+static void mark_base_free(cel_node *n) {
+  for (;;) {
+    if (!is_attribute(n) || !strcmp(n->kind == N_CALL ? n->name : "", "_?_:_")) return;
+    n->base_free = true;
+    if (starts_relative_attribute(n)) {
+      n->extra_cost = 0;
+      return;
+    }
+    if (n->kind == N_IDENT) return;
+    n = n->kind == N_SELECT ? n->target : n->args[0];
+  }
+}
+
 static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   if (!n) return;
   switch ((cel_nkind)n->kind) {
@@ -624,13 +726,23 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     n->fast = F_CALL;
     if (!strcmp(n->name, "_&&_")) n->fast = F_AND;
     else if (!strcmp(n->name, "_||_")) n->fast = F_OR;
-    else if (!strcmp(n->name, "_?_:_")) n->fast = F_COND;
+    else if (!strcmp(n->name, "_?_:_")) {
+      n->fast = F_COND;
+      if (n->nargs == 3) mark_base_free(n->args[1]), mark_base_free(n->args[2]);
+    }
     else if (!strcmp(n->name, "@not_strictly_false")) n->fast = F_NSF;
     else if (!strcmp(n->name, "_?._")) n->fast = F_OPT_SELECT;
     else if (!strcmp(n->name, "_[_]")) n->fast = F_INDEX;
     else if (!strcmp(n->name, "_[?_]")) n->fast = F_OPT_INDEX;
     else if (!strcmp(n->name, "_==_") && n->novs) n->fast = F_EQ;
     else if (!strcmp(n->name, "_!=_") && n->novs) n->fast = F_NE;
+    else if (!strcmp(n->name, "@in")) plan_in_constant(n);
+    else if (n->member && n->nargs == 2 && n->novs == 1 &&
+             (!strcmp(n->ovs[0]->id, "optional_or_optional") || !strcmp(n->ovs[0]->id, "optional_orValue_value")))
+      n->fast = F_OPT_OR;
+    if (n->kind == N_CONST) break; /* `in` an empty constant list */
+    /* an attribute as an index's key is resolved as a qualifier, without its base cost */
+    if ((n->fast == F_INDEX || n->fast == F_OPT_INDEX) && n->nargs == 2) mark_base_free(n->args[1]);
     if ((n->fast == F_EQ || n->fast == F_NE) && (const_string(n->args[0]) || const_string(n->args[1]))) {
       const cel_val *k = const_string(n->args[0]) ? &n->args[0]->cval : &n->args[1]->cval;
       n->const_cp = (uint32_t)cel_utf8_len(k->s, k->len);
@@ -642,17 +754,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   case N_LIST:
   case N_MAP: {
     uint32_t total = n->kind == N_MAP ? 2 * n->nargs : n->nargs;
-    bool all_const = !n->optional;
-    for (uint32_t i = 0; i < total; i++) {
-      plan(ast, n->args[i], device_env);
-      all_const &= n->args[i]->kind == N_CONST;
-    }
-    if (all_const && n->kind == N_LIST) {
-      cel_val *items = arena_calloc(ast->mem, total + 1, sizeof *items);
-      for (uint32_t i = 0; i < total; i++) items[i] = n->args[i]->cval;
-      n->cval = cel_list(items, n->nargs);
-      n->kind = N_CONST;
-    }
+    for (uint32_t i = 0; i < total; i++) plan(ast, n->args[i], device_env);
     break;
   }
   case N_COMPR:
@@ -664,6 +766,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     break;
   default: break;
   }
+  if (starts_relative_attribute(n)) n->extra_cost = 1;
   plan_fast(n, device_env);
   n->eval = eval_fn(n);
   if (n->fast == F_AND || n->fast == F_OR) {

@@ -146,6 +146,13 @@ typedef struct cel_node {
   cel_testfn test; /* set by cel_plan for &&, || and fused comparisons; NULL otherwise */
   bool fused;      /* this test and all below it only read the device */
   uint64_t max_cost; /* fused: the most runtime cost the test can charge */
+  /* Runtime cost cel-go charges beyond the node's own: a folded call it
+   * still evaluates (semver()/quantity() of a literal), or 1 for the
+   * relative attribute a select or index on a value that is not an
+   * attribute (a literal, a call, a comprehension) starts. */
+  uint64_t extra_cost;
+  bool uncharged;       /* a call cel-go plans to cost nothing (`in` a constant list: a set lookup) */
+  bool base_free;       /* an attribute a conditional resolves: its base cost (the 1 of its root) is not charged */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;
@@ -183,7 +190,7 @@ typedef cel_val (*cel_fn)(cel_eval *ev, const cel_val *args, uint32_t n);
 /* How a function is costed (estimate and runtime); see cel_cost.c. */
 typedef enum {
   K_ONE, K_EQ, K_STR_ORDER, K_IN_LIST, K_MATCHES, K_CONTAINS, K_ARG_TRAVERSE, K_TARGET_TRAVERSE,
-  K_TARGET_02, K_ADD_STR, K_ADD_LIST, K_CONV_STR, K_QUOTE, K_LIST_TRAVERSE, K_FIND, K_JOIN, K_INCLUDES,
+  K_TARGET_02, K_ADD_STR, K_ADD_LIST, K_TO_BYTES, K_TO_STRING, K_QUOTE, K_LIST_TRAVERSE, K_FIND, K_JOIN, K_INCLUDES,
   K_IP_CANON, K_FORMAT, K_SEM_PARSE, K_LOGIC, K_COND, K_CIDR_CONTAINS,
 } cel_costkind;
 
@@ -235,6 +242,9 @@ static inline void cel_eval_charge(cel_eval *ev, uint64_t c) {
   if (ev->cost > ev->cost_limit || ev->cost < c) ev->cost_exceeded = true;
 }
 uint64_t cel_call_runtime_cost(const cel_overload *ov, const cel_val *args, uint32_t n, cel_val result);
+/* The runtime cost of node n's call dispatched to ov (see cel_cost.c). */
+uint64_t cel_node_runtime_cost(const struct cel_node *n, const cel_overload *ov, const cel_val *args, uint32_t nargs,
+                               cel_val result);
 
 /* ---- compilation pipeline ---- */
 typedef struct cel_decl {

@@ -39,18 +39,13 @@ static quantity operand(const cel_val *v) {
 FN(f_add) { UNUSED; return qval(quantity_add(*a[0].q, operand(&a[1]))); }
 FN(f_sub) { UNUSED; return qval(quantity_sub(*a[0].q, operand(&a[1]))); }
 
-static bool as_int(const quantity *q, int64_t *out) {
-  if (q->nanos % 1000000000 != 0) return false;
-  __int128 v = q->nanos / 1000000000;
-  if (v > INT64_MAX || v < INT64_MIN) return false;
-  *out = (int64_t)v;
-  return true;
-}
-FN(f_is_integer) { UNUSED; int64_t i; return cel_bool(as_int(a[0].q, &i)); }
+/* Kubernetes answers from how it holds the value (quantity_as_int64):
+ * quantity("1.5Gi") and quantity("1000m") are not integers there. */
+FN(f_is_integer) { UNUSED; int64_t i; return cel_bool(quantity_as_int64(a[0].q, &i)); }
 FN(f_as_integer) {
   UNUSED;
   int64_t i;
-  return as_int(a[0].q, &i) ? cel_int(i) : cel_err("cannot convert value to integer");
+  return quantity_as_int64(a[0].q, &i) ? cel_int(i) : cel_err("cannot convert value to integer");
 }
 FN(f_as_float) { UNUSED; return cel_double((double)a[0].q->nanos / 1e9); }
 

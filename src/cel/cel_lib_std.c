@@ -107,7 +107,7 @@ FN(f_mod) {
 static cel_val ordering(const cel_val *a, const cel_val *b, int want_lo, int want_hi) {
   bool ok;
   int c = cel_compare(a, b, &ok);
-  if (!ok) return c == 2 ? cel_bool(false) : cel_no_overload();
+  if (!ok) return c == 2 ? cel_err("NaN values cannot be ordered") : cel_no_overload(); /* cel-go's Compare */
   return cel_bool(c >= want_lo && c <= want_hi);
 }
 FN(f_lt) { UNUSED; return ordering(&A[0], &A[1], -1, -1); }
@@ -456,9 +456,9 @@ static cel_overload std_ovs[] = {
     O("uint64_to_string", "string(uint) -> string", f_string, K_ONE),
     O("double_to_string", "string(double) -> string", f_string, K_ONE),
     O("bool_to_string", "string(bool) -> string", f_string, K_ONE),
-    O("bytes_to_string", "string(bytes) -> string", f_string, K_CONV_STR),
+    O("bytes_to_string", "string(bytes) -> string", f_string, K_TO_STRING),
     O("bytes_to_bytes", "bytes(bytes) -> bytes", f_bytes, K_ONE),
-    O("string_to_bytes", "bytes(string) -> bytes", f_bytes, K_CONV_STR),
+    O("string_to_bytes", "bytes(string) -> bytes", f_bytes, K_TO_BYTES),
     O("bool_to_bool", "bool(bool) -> bool", f_bool, K_ONE),
     O("string_to_bool", "bool(string) -> bool", f_bool, K_ONE),
     O("to_dyn", "dyn(A) -> dyn", f_identity, K_ONE),

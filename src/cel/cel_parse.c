@@ -72,16 +72,22 @@ void cel_report(cel_ast *ast, int32_t pos, const char *fmt, ...) {
   sb_putc(&ast->errors, '^');
 }
 
+/* Reports the first problem only: text at pos. */
+static void report_first(parser *p, int32_t pos, const char *text) {
+  if (p->failed) return;
+  p->failed = true;
+  cel_report(p->ast, pos, "%s", text);
+}
+
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void syntax_error(parser *p, int32_t pos, const char *fmt, ...) {
-  if (p->failed) return; /* report the first problem only */
-  p->failed = true;
   strbuf msg = STRBUF_INIT;
+  sb_puts(&msg, "Syntax error: ");
   va_list ap;
   va_start(ap, fmt);
   sb_vprintf(&msg, fmt, ap);
   va_end(ap);
-  cel_report(p->ast, pos, "Syntax error: %s", sb_str(&msg));
+  report_first(p, pos, sb_str(&msg));
   sb_free(&msg);
 }
 
@@ -230,7 +236,7 @@ static void lex_number(parser *p, token *t) {
     errno = 0;
     t->u = strtoull(buf, NULL, hex ? 16 : 10);
     if (errno || (hex && len <= 2)) {
-      syntax_error(p, t->pos, "invalid uint literal");
+      report_first(p, t->pos, "invalid uint literal"); /* cel-go: no "Syntax error" */
       t->kind = T_ERR;
     }
   } else {
@@ -238,7 +244,7 @@ static void lex_number(parser *p, token *t) {
     errno = 0;
     t->u = strtoull(buf, NULL, hex ? 16 : 10);
     if (errno || (hex && len <= 2)) {
-      syntax_error(p, t->pos, "invalid int literal");
+      report_first(p, t->pos, "invalid int literal");
       t->kind = T_ERR;
     }
   }
@@ -675,7 +681,7 @@ static cel_node *primary(parser *p) {
   switch (t.kind) {
   case T_INT:
     if (t.u > INT64_MAX) {
-      syntax_error(p, t.pos, "invalid int literal");
+      report_first(p, t.pos, "invalid int literal");
       return NULL;
     }
     next(p);
@@ -814,6 +820,27 @@ static cel_node *member(parser *p) {
   return n;
 }
 
+/* After a '-' (consumed; pos is its position) and at an int or double
+ * token: the negative literal. -9223372036854775808 is valid. */
+static cel_node *negative_literal(parser *p, int32_t pos) {
+  token t = p->tok;
+  if (t.kind == T_INT && t.u > (uint64_t)INT64_MAX + 1) {
+    report_first(p, pos, "invalid int literal"); /* at the sign, as cel-go */
+    return NULL;
+  }
+  next(p);
+  cel_node *lit = node(p, N_CONST, pos);
+  lit->cval = t.kind == T_INT ? cel_int((int64_t)(0 - t.u)) : cel_double(-t.d);
+  return lit; /* member suffixes on a negative literal (-1.foo()) are not parsed */
+}
+
+/* At a '-' token: whether a digit follows it (after blanks). */
+static bool digit_follows(const parser *p) {
+  size_t i = p->at;
+  while (i < p->len && (p->src[i] == ' ' || p->src[i] == '\t' || p->src[i] == '\n' || p->src[i] == '\r')) i++;
+  return i < p->len && p->src[i] >= '0' && p->src[i] <= '9';
+}
+
 static cel_node *unary(parser *p) {
   if (!enter(p)) return NULL;
   cel_node *r;
@@ -829,24 +856,22 @@ static cel_node *unary(parser *p) {
       }
       next(p);
     }
-    if (k == T_MINUS && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {
-      /* the last '-' belongs to the literal: -9223372036854775808 is valid */
-      token t = p->tok;
-      if (t.kind == T_INT && t.u > (uint64_t)INT64_MAX + 1) {
-        syntax_error(p, t.pos, "invalid int literal");
-        p->depth--;
-        return NULL;
-      }
-      next(p);
-      cel_node *lit = node(p, N_CONST, pos);
-      lit->cval = t.kind == T_INT ? cel_int((int64_t)(0 - t.u)) : cel_double(-t.d);
-      /* continue member suffixes on the literal, e.g. -1.foo() is unusual; keep simple */
-      r = lit;
+    if (k == T_MINUS && count == 1 && (p->tok.kind == T_INT || p->tok.kind == T_DOUBLE)) {
+      /* a lone '-' belongs to the literal: -9223372036854775808 is valid;
+       * with more, cel-go's grammar takes them all as operators */
+      r = negative_literal(p, pos);
       count--;
+    } else if (k == T_NOT && p->tok.kind == T_MINUS && digit_follows(p)) {
+      /* !-1: the '-' is the literal's sign (cel-go's grammar: ops, then a member) */
+      int32_t sign = p->tok.pos;
+      next(p);
+      r = p->tok.kind == T_INT || p->tok.kind == T_DOUBLE ? negative_literal(p, sign) : member(p);
     } else {
       r = member(p);
     }
-    for (int i = 0; r && i < count; i++) r = call(p, pos, k == T_NOT ? "!_" : "-_", (cel_node *[]){r}, 1, false);
+    /* as cel-go's parser: an even run of the same operator cancels out, an
+     * odd one is a single call (!!x is x; ---x is -x) */
+    if (r && count % 2) r = call(p, pos, k == T_NOT ? "!_" : "-_", (cel_node *[]){r}, 1, false);
   } else {
     r = member(p);
   }

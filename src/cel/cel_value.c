@@ -421,7 +421,7 @@ int cel_compare(const cel_val *a, const cel_val *b, bool *ok) {
   if (is_num(a) && is_num(b)) {
     bool un;
     int r = num_cmp(a, b, &un);
-    if (un) { *ok = false; return 2; } /* NaN: every ordering is false */
+    if (un) { *ok = false; return 2; } /* NaN: cannot be ordered */
     return r;
   }
   if (a->kind != b->kind) { *ok = false; return 0; }

@@ -228,7 +228,7 @@ static const char *parse_quantity(const char *s, size_t len, quantity *out, bool
   if (len > MAX_INPUT_LEN)
     return QUANTITY_TOO_LARGE_ERROR;
   if (len == 1 && s[0] == '0') {
-    *out = (quantity){0, QUANTITY_DECIMAL_SI};
+    *out = (quantity){.nanos = 0, .format = QUANTITY_DECIMAL_SI};
     *keeps_text = true;
     return NULL;
   }
@@ -252,15 +252,20 @@ static const char *parse_quantity(const char *s, size_t len, quantity *out, bool
   __int128 magnitude;
   bool fits = binary ? scale_digits(&p, (uint64_t)1 << m.exponent, 9 - denom_digits, &magnitude)
                      : scale_digits(&p, 1, (int64_t)m.exponent - denom_digits + 9, &magnitude);
+  bool overflows_int64 = binary && (!fits || magnitude > BINARY_CAP_NANOS);
   if (binary) {
-    if (!fits || magnitude > BINARY_CAP_NANOS)
+    if (overflows_int64)
       magnitude = BINARY_CAP_NANOS;
     if (magnitude > 0 && magnitude < NANOS_PER_UNIT) /* below 1: BinarySI would round */
       m.format = QUANTITY_DECIMAL_SI;
   } else if (!fits) {
     return QUANTITY_TOO_LARGE_ERROR;
   }
-  *out = (quantity){p.negative ? -magnitude : magnitude, m.format};
+  /* the fast path's int64: the digits times 10^scale (decimal) or times
+   * 2^exponent (binary, scale 0), unless that overflows */
+  bool int_form = fast && !overflows_int64;
+  int32_t scale = binary ? 0 : (int32_t)(m.exponent - denom_digits);
+  *out = (quantity){p.negative ? -magnitude : magnitude, m.format, int_form ? scale : 0, !int_form};
   *keeps_text = fast && text_is_kept(&p, &m);
   return NULL;
 }
@@ -398,18 +403,58 @@ static __int128 saturate(__int128 v) {
   return v > QUANTITY_MAX_NANOS ? QUANTITY_MAX_NANOS : v < -QUANTITY_MAX_NANOS ? -QUANTITY_MAX_NANOS : v;
 }
 
+/* v as an int64 at scale s (v in nanos, a multiple of 10^(9+s)). */
+static bool int64_at_scale(__int128 v, int32_t s, __int128 *out) {
+  if (s < -9 || s > 27) return false;
+  __int128 unit = 1;
+  for (int32_t i = -9; i < s; i++) unit *= 10;
+  if (v % unit) return false;
+  *out = v / unit;
+  return *out >= INT64_MIN && *out <= INT64_MAX;
+}
+
+/* The representation int64Amount.Add leaves for sum (an int64 at the
+ * smaller scale, or a decimal when either operand is one or it overflows). */
+static void sum_representation(quantity *r, const quantity *a, const quantity *b) {
+  __int128 va, vb, vr;
+  if (a->dec || b->dec) {
+    r->dec = true;
+    return;
+  }
+  if (b->nanos == 0 || a->nanos == 0) {
+    r->scale = b->nanos == 0 ? a->scale : b->scale;
+    return;
+  }
+  int32_t s = a->scale < b->scale ? a->scale : b->scale;
+  r->dec = !int64_at_scale(a->nanos, s, &va) || !int64_at_scale(b->nanos, s, &vb) || !int64_at_scale(r->nanos, s, &vr);
+  r->scale = r->dec ? 0 : s;
+}
+
 quantity quantity_add(quantity a, quantity b) {
   __int128 sum;
   if (__builtin_add_overflow(a.nanos, b.nanos, &sum))
     sum = a.nanos > 0 ? QUANTITY_MAX_NANOS : -QUANTITY_MAX_NANOS;
-  return (quantity){saturate(sum), a.nanos == 0 ? b.format : a.format};
+  quantity r = {saturate(sum), a.nanos == 0 ? b.format : a.format, 0, false};
+  sum_representation(&r, &a, &b);
+  return r;
 }
 
 quantity quantity_sub(quantity a, quantity b) {
   __int128 diff;
   if (__builtin_sub_overflow(a.nanos, b.nanos, &diff))
     diff = a.nanos > 0 ? QUANTITY_MAX_NANOS : -QUANTITY_MAX_NANOS;
-  return (quantity){saturate(diff), a.nanos == 0 ? b.format : a.format};
+  quantity r = {saturate(diff), a.nanos == 0 ? b.format : a.format, 0, false};
+  quantity nb = b;
+  nb.nanos = -b.nanos;
+  sum_representation(&r, &a, &nb);
+  return r;
+}
+
+bool quantity_as_int64(const quantity *q, int64_t *out) {
+  __int128 v;
+  if (q->dec || q->scale < 0 || !int64_at_scale(q->nanos, 0, &v)) return false;
+  *out = (int64_t)v;
+  return true;
 }
 
 bool quantity_is_zero(const quantity *q) { return q->nanos == 0; }
@@ -427,4 +472,4 @@ int64_t quantity_value(const quantity *q) { return round_up_to(q->nanos, NANOS_P
 
 int64_t quantity_milli_value(const quantity *q) { return round_up_to(q->nanos, NANOS_PER_UNIT / 1000); }
 
-quantity quantity_from_int(int64_t v, quantity_format f) { return (quantity){(__int128)v * NANOS_PER_UNIT, f}; }
+quantity quantity_from_int(int64_t v, quantity_format f) { return (quantity){.nanos = (__int128)v * NANOS_PER_UNIT, .format = f}; }

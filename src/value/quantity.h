@@ -23,6 +23,12 @@ typedef enum {
 typedef struct quantity {
   __int128 nanos;
   quantity_format format;
+  /* How Kubernetes holds the value, which only Quantity.AsInt64 (CEL's
+   * isInteger()/asInteger()) shows: an int64 times 10^scale, or (dec) an
+   * arbitrary-precision decimal, as ParseQuantity's slow path and an
+   * overflowing Add/Sub leave it. Zero: an int64, scale 0. */
+  int32_t scale;
+  bool dec;
 } quantity;
 
 #define QUANTITY_MAX_NANOS ((__int128)10000000000000000000ULL * (__int128)10000000000000000000ULL - 1)
@@ -55,6 +61,9 @@ quantity quantity_sub(quantity a, quantity b);
 bool quantity_is_zero(const quantity *q);
 /* -1, 0 or 1. */
 int quantity_sign(const quantity *q);
+/* Quantity.AsInt64: the value when Kubernetes holds it as an int64 with
+ * a scale >= 0 that fits (so never "1.0", "1000m" or "1.5Gi"). */
+bool quantity_as_int64(const quantity *q, int64_t *out);
 /* Value() and MilliValue(): rounded up away from zero to an integer
  * (1.1 -> 2, -1.1 -> -2), saturating at the int64 limits (Kubernetes
  * silently overflows there). */

@@ -1,6 +1,7 @@
 /* test_cel_vectors.c: runs the vendored CEL conformance vectors
- * (tests/data/cel): every dra.yaml case through the public API (device view,
- * environments, estimated cost, runtime errors, interruption), and the
+ * (tests/data/cel): every dra.yaml and celdiff.yaml case through the public
+ * API (device view, environments, estimated and runtime cost, runtime
+ * errors, interruption), and the
  * cel-spec files through the internal unchecked/checked pipeline. An expected
  * error must be of the class, and carry the text, cel-go gives (see "expected
  * errors" below); a case marked k8sDeviation is held to its k8sExpect, what
@@ -279,8 +280,17 @@ static void run_dra_case(const ynode *c) {
     }
   }
   cel_error err;
+  uint64_t runtime = 0;
+  const char *want_runtime = str(get(c, "runtimeCost"));
+  if (want_runtime) eo.actual_cost = &runtime;
   int r = cel_eval_selector(p, &dev, &eo, &err);
   const char *want_rt = str(get(expect, "runtimeError")), *want_res = str(get(expect, "result"));
+  if (want_runtime && r >= 0 && strtoull(want_runtime, NULL, 10) != runtime) {
+    fail("dra", name, "runtime cost %llu, want %s", (unsigned long long)runtime, want_runtime);
+    arena_free(mem);
+    cel_program_free(p);
+    return;
+  }
   if (want_rt) {
     if (r >= 0) fail("dra", name, "result %s, want runtime error %s", r ? "true" : "false", want_rt);
     else if (!strstr(err.msg, want_rt)) fail("dra", name, "runtime error %s, want %s", err.msg, want_rt);
@@ -752,6 +762,15 @@ int main(void) {
   for (size_t i = 0; i < cases->n; i++) run_dra_case(cases->items[i]);
   int dra_passed = passed, dra_failed = failed;
   printf("dra.yaml: %d passed, %d failed\n", dra_passed, dra_failed);
+  /* celdiff.yaml: regressions found by tests/upstream/cmd/celdiff, same format */
+  snprintf(path, sizeof path, "%s/tests/data/cel/celdiff.yaml", DRA_SOURCE_DIR);
+  const ynode *regressions = get(load_file(mem, path), "cases");
+  for (size_t i = 0; regressions && i < regressions->n; i++) run_dra_case(regressions->items[i]);
+  printf("celdiff.yaml: %d passed, %d failed\n", passed - dra_passed, failed - dra_failed);
+  if (!regressions) {
+    printf("cannot load %s\n", path);
+    failed++;
+  }
   for (size_t f = 0; f < sizeof spec_files / sizeof *spec_files; f++) {
     snprintf(path, sizeof path, "%s/tests/data/cel/spec-%s.yaml", DRA_SOURCE_DIR, spec_files[f]);
     ynode *s = load_file(mem, path);

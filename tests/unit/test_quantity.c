@@ -152,7 +152,7 @@ static const struct {
 static void test_invalid(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof invalid_table / sizeof invalid_table[0]; i++) {
-    quantity q = {42, QUANTITY_BINARY_SI};
+    quantity q = {.nanos = 42, .format = QUANTITY_BINARY_SI};
     const char *err = NULL;
     const char *s = invalid_table[i].input;
     if (quantity_parse(s, strlen(s), &q, &err))
@@ -251,7 +251,7 @@ static const struct {
 static void test_string(void **state) {
   (void)state;
   for (size_t i = 0; i < sizeof string_table / sizeof string_table[0]; i++) {
-    quantity q = {dec(string_table[i].mantissa, string_table[i].exponent), (quantity_format)string_table[i].format};
+    quantity q = {.nanos = dec(string_table[i].mantissa, string_table[i].exponent), .format = (quantity_format)string_table[i].format};
     assert_string_equal(canonical(&q), string_table[i].expect);
     /* Kubernetes keeps canonical input text, and not the alternates */
     assert_true(kept(string_table[i].expect));
@@ -321,7 +321,7 @@ static void test_new_set(void **state) {
   } millis[] = {{1, DSI, "1m"}, {1000, DSI, "1"}, {1234000, DSI, "1234"}, {1024, BIN, "1024m"},
                 {1000000, DEX, "1e3"}, {1024 * 1024, BIN, "1048576m"}};
   for (size_t i = 0; i < sizeof millis / sizeof millis[0]; i++) {
-    quantity q = {dec(millis[i].milli, -3), (quantity_format)millis[i].format};
+    quantity q = {.nanos = dec(millis[i].milli, -3), .format = (quantity_format)millis[i].format};
     assert_string_equal(canonical(&q), millis[i].expect);
     quantity back = parse_ok(millis[i].expect);
     assert_int_equal(quantity_milli_value(&back), millis[i].milli);
@@ -420,7 +420,7 @@ static void test_add_sub(void **state) {
   assert_true(r.nanos == 1);
   assert_string_equal(canonical(&r), "1n");
   /* saturation at the limit */
-  quantity max = {QUANTITY_MAX_NANOS, QUANTITY_DECIMAL_SI}, min = {-QUANTITY_MAX_NANOS, QUANTITY_DECIMAL_SI};
+  quantity max = {.nanos = QUANTITY_MAX_NANOS, .format = QUANTITY_DECIMAL_SI}, min = {.nanos = -QUANTITY_MAX_NANOS, .format = QUANTITY_DECIMAL_SI};
   r = quantity_add(max, max);
   assert_true(r.nanos == QUANTITY_MAX_NANOS);
   r = quantity_sub(min, max);
@@ -428,7 +428,7 @@ static void test_add_sub(void **state) {
   r = quantity_add(max, tiny);
   assert_true(r.nanos == QUANTITY_MAX_NANOS);
   /* deviation: past Ei we keep the Ei suffix (Kubernetes drops it) */
-  quantity ei = {((__int128)512 << 60) * 1000000000, QUANTITY_BINARY_SI}; /* above the parse cap */
+  quantity ei = {.nanos = ((__int128)512 << 60) * 1000000000, .format = QUANTITY_BINARY_SI}; /* above the parse cap */
   r = quantity_add(ei, ei);
   assert_string_equal(canonical(&r), "1024Ei");
 }
@@ -442,7 +442,7 @@ static void test_format_buffer(void **state) {
   for (int i = 1; i <= 38; i++)
     want[i] = '9';
   strcpy(want + 39, "e-9");
-  quantity min = {-QUANTITY_MAX_NANOS, QUANTITY_DECIMAL_EXPONENT};
+  quantity min = {.nanos = -QUANTITY_MAX_NANOS, .format = QUANTITY_DECIMAL_EXPONENT};
   assert_string_equal(quantity_format_str(&min, big, sizeof big), want);
 }
 

@@ -2,20 +2,25 @@
 // v0.37.2: its compiler, with the device variable and its libraries) as the
 // judge of dra's CEL (src/cel). It reads expressions, one JSON string a line
 // (tests/upstream_cel.sh makes them with tests/cel_differential/gen.mjs),
+// adds -devices device-shaped cases of its own generator (devicegen.go: an
+// expression naming `device` and the ResourceSlice device it runs on),
 // answers each one in-process with upstream's compiler, and all of them with
 // dra's bench_cel_diff (one subprocess), the same way bench_cel_diff does:
 //
-//   - compiled as a device selector (StoredExpressions) on an empty device;
-//     refused by the type checker: a compile error on both sides;
-//   - a bool: DeviceMatches, plus the estimated cost of both;
+//   - compiled as a device selector (StoredExpressions) on its device (the
+//     empty one for plain expressions); refused by the type checker: a
+//     compile error on both sides;
+//   - of type bool: DeviceMatches, plus the estimated cost of both;
 //   - uint, double, bytes: string(E) as a derived attribute, compared as text;
 //   - anything else: dyn(E) as a derived attribute (int, bool, string and
 //     lists of them compared by value; other runtime types only as "opaque").
 //
-// Errors compare by class (no such overload, division by zero, modulus by
-// zero, invalid argument, no such key, type conversion/range). Every
-// disagreement prints the seed and the expression; the ones listed in
-// `known` (DISAGREEMENTS.md, "CEL") pass, as KNOWN. Exit 1 on any other.
+// Every value also compares its runtime cost (cel-go's ActualCost). Errors
+// compare by class (no such overload, division by zero, modulus by zero,
+// invalid argument, no such key, type conversion/range, bad device). Every
+// disagreement prints the seed and the expression (and for a device case
+// the device); the ones listed in `known` (DISAGREEMENTS.md, "CEL") pass,
+// as KNOWN. Exit 1 on any other.
 package main
 
 import (
@@ -32,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
+	resourceapi "k8s.io/api/resource/v1"
 	dracel "k8s.io/dynamic-resource-allocation/cel"
 )
 
@@ -41,6 +47,7 @@ type result struct {
 	Type   string // bool, int, string, uint, double, bytes, list(int|bool|string), or opaque
 	Value  string // canonical text of the value
 	Cost   string // estimated cost of a selector, "" when none
+	Actual string // runtime cost of a value, "" when none
 	Opaque bool
 }
 
@@ -54,6 +61,9 @@ var errorClasses = []struct {
 	{"invalid argument", regexp.MustCompile(`(?i)index out of bounds|unsupported index|index out of range|invalid argument`)},
 	{"no such key", regexp.MustCompile(`(?i)no such key|field not found`)},
 	{"type conversion/range", regexp.MustCompile(`(?i)overflow|type conversion error|cannot convert|invalid UTF-8|out of range`)},
+	{"bad device", regexp.MustCompile(`parse semantic version`)},
+	{"not iterable", regexp.MustCompile(`expected iterable type`)},
+	{"NaN ordering", regexp.MustCompile(`NaN values cannot be ordered`)},
 }
 
 func errorClass(msg string) string {
@@ -77,6 +87,9 @@ func (r result) String() string {
 	s := r.Type + " " + r.Value
 	if r.Cost != "" {
 		s += " (estimated cost " + r.Cost + ")"
+	}
+	if r.Actual != "" {
+		s += " (runtime cost " + r.Actual + ")"
 	}
 	return s
 }
@@ -114,24 +127,49 @@ func differ(a, b result) string {
 	if a.Cost != "" && b.Cost != "" && a.Cost != b.Cost {
 		return "estimated cost"
 	}
+	if a.Actual != "" && b.Actual != "" && a.Actual != b.Actual {
+		return "runtime cost"
+	}
 	return ""
 }
 
 var compiler = dracel.GetCompiler(dracel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: true})
-var emptyDevice = dracel.Device{}
 
-func upstream(expr string) result {
+// testCase: an expression, on the empty device or on dev of driver.
+type testCase struct {
+	expr   string
+	driver string
+	dev    *resourceapi.Device
+}
+
+func (c testCase) celDevice() dracel.Device {
+	if c.dev == nil {
+		return dracel.Device{}
+	}
+	return dracel.Device{Driver: c.driver, AllowMultipleAllocations: c.dev.AllowMultipleAllocations,
+		Attributes: c.dev.Attributes, Capacity: c.dev.Capacity}
+}
+
+func actualCost(d *cel.EvalDetails) string {
+	if d == nil || d.ActualCost() == nil {
+		return ""
+	}
+	return strconv.FormatUint(*d.ActualCost(), 10)
+}
+
+func upstream(c testCase) result {
 	ctx := context.Background()
+	expr, dev := c.expr, c.celDevice()
 	sel := compiler.CompileCELExpression(expr, dracel.Options{})
 	if sel.Error != nil && strings.HasPrefix(sel.Error.Detail, "compilation failed") {
 		return result{Stage: "compile", Error: sel.Error.Detail}
 	}
-	if sel.Error == nil {
-		ok, _, err := sel.DeviceMatches(ctx, emptyDevice)
+	if sel.Error == nil && sel.OutputType.IsExactType(cel.BoolType) {
+		ok, details, err := sel.DeviceMatches(ctx, dev)
 		if err != nil {
 			return result{Stage: "eval", Error: err.Error()}
 		}
-		return result{Type: "bool", Value: strconv.FormatBool(ok), Cost: strconv.FormatUint(sel.MaxCost, 10)}
+		return result{Type: "bool", Value: strconv.FormatBool(ok), Cost: strconv.FormatUint(sel.MaxCost, 10), Actual: actualCost(details)}
 	}
 	// Not a bool: its type, checked in the same environment.
 	env := compiler.CompileCELExpression("true", dracel.Options{}).Environment
@@ -149,13 +187,21 @@ func upstream(expr string) result {
 	if der.Error != nil {
 		return result{Stage: "compile", Error: der.Error.Detail}
 	}
-	attr, _, err := der.EvaluateDerivedAttribute(ctx, emptyDevice)
+	attr, details, err := der.EvaluateDerivedAttribute(ctx, dev)
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "unsupported ") {
 			return result{Type: "opaque", Opaque: true}
 		}
 		return result{Stage: "eval", Error: err.Error()}
 	}
+	r := derivedResult(attr, t, asText)
+	if !r.Opaque {
+		r.Actual = actualCost(details)
+	}
+	return r
+}
+
+func derivedResult(attr *resourceapi.DeviceAttribute, t *cel.Type, asText bool) result {
 	if asText {
 		return result{Type: t.String(), Value: strconv.Quote(*attr.StringValue)}
 	}
@@ -195,12 +241,13 @@ func listText[T any](xs []T) string {
 // fromDra reads one bench_cel_diff line.
 func fromDra(line []byte) (result, error) {
 	var d struct {
-		Error *string          `json:"error"`
-		Stage string           `json:"stage"`
-		Type  string           `json:"type"`
-		Value *json.RawMessage `json:"value"`
-		Text  *string          `json:"text"`
-		Cost  string           `json:"cost"`
+		Error   *string          `json:"error"`
+		Stage   string           `json:"stage"`
+		Type    string           `json:"type"`
+		Value   *json.RawMessage `json:"value"`
+		Text    *string          `json:"text"`
+		Cost    string           `json:"cost"`
+		Runtime string           `json:"runtimeCost"`
 	}
 	if err := json.Unmarshal(line, &d); err != nil {
 		return result{}, err
@@ -209,12 +256,12 @@ func fromDra(line []byte) (result, error) {
 		return result{Stage: d.Stage, Error: *d.Error}, nil
 	}
 	if d.Text != nil {
-		return result{Type: d.Type, Value: strconv.Quote(*d.Text)}, nil
+		return result{Type: d.Type, Value: strconv.Quote(*d.Text), Actual: d.Runtime}, nil
 	}
 	if d.Value == nil {
 		return result{Type: "opaque", Opaque: true}, nil
 	}
-	r := result{Type: d.Type, Cost: d.Cost}
+	r := result{Type: d.Type, Cost: d.Cost, Actual: d.Runtime}
 	switch d.Type {
 	case "bool":
 		var b bool
@@ -259,10 +306,30 @@ func fromDra(line []byte) (result, error) {
 	return result{Type: "opaque", Opaque: true}, nil
 }
 
+// input: c as one bench_cel_diff line.
+func (c testCase) input() []byte {
+	if c.dev == nil {
+		b, _ := json.Marshal(c.expr)
+		return b
+	}
+	b, _ := json.Marshal(map[string]any{"expr": c.expr, "driver": c.driver, "device": c.dev})
+	return b
+}
+
+// describe: the expression, and for a device case the device (JSON).
+func (c testCase) describe() string {
+	if c.dev == nil {
+		return c.expr
+	}
+	b, _ := json.Marshal(c.dev)
+	return c.expr + "\n  device (driver " + c.driver + "): " + string(b)
+}
+
 func main() {
 	helper := flag.String("dra", "build/bench_cel_diff", "dra's side: the bench_cel_diff binary")
 	in := flag.String("exprs", "-", "expressions, one JSON string a line (- for stdin)")
 	seed := flag.String("seed", "?", "the generator's seed, printed with each disagreement")
+	devices := flag.Int("devices", 0, "device-shaped cases to generate (devicegen.go) from -seed")
 	flag.Parse()
 
 	f := os.Stdin
@@ -273,7 +340,7 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	var exprs []string
+	var cases []testCase
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
@@ -285,20 +352,38 @@ func main() {
 		}
 		if !seen[e] {
 			seen[e] = true
-			exprs = append(exprs, e)
+			cases = append(cases, testCase{expr: e})
 		}
 	}
 	for e := range known {
-		if !seen[e] {
+		// device cases are regenerated from -seed; the rest run on the empty device
+		if !seen[e] && !strings.Contains(e, "device.") {
 			seen[e] = true
-			exprs = append(exprs, e)
+			cases = append(cases, testCase{expr: e})
+		}
+	}
+	if *devices > 0 {
+		n, err := strconv.ParseInt(*seed, 10, 64)
+		if err != nil {
+			fmt.Println("celdiff: -devices needs a numeric -seed")
+			os.Exit(2)
+		}
+		for _, dc := range deviceCases(n, *devices) {
+			// As the scheduler sees it: decoded from the API's JSON (a
+			// quantity parsed from its canonical text, "1.5Gi" as "1536Mi").
+			var dev resourceapi.Device
+			b, _ := json.Marshal(dc.device)
+			if err := json.Unmarshal(b, &dev); err != nil {
+				fmt.Println("celdiff: generated device does not round-trip:", err)
+				os.Exit(2)
+			}
+			cases = append(cases, testCase{expr: dc.expr, driver: genDriver, dev: &dev})
 		}
 	}
 
 	var input bytes.Buffer
-	for _, e := range exprs {
-		b, _ := json.Marshal(e)
-		input.Write(b)
+	for _, c := range cases {
+		input.Write(c.input())
 		input.WriteByte('\n')
 	}
 	cmd := exec.Command(*helper, "-")
@@ -310,17 +395,20 @@ func main() {
 		os.Exit(1)
 	}
 	lines := bytes.Split(bytes.TrimRight(out, "\n"), []byte("\n"))
-	if len(lines) != len(exprs) {
-		fmt.Printf("celdiff: %s answered %d lines for %d expressions\n0 passed, 1 failed\n", *helper, len(lines), len(exprs))
+	if len(lines) != len(cases) {
+		fmt.Printf("celdiff: %s answered %d lines for %d cases\n0 passed, 1 failed\n", *helper, len(lines), len(cases))
 		os.Exit(1)
 	}
-	passed, failed, knownN, costs := 0, 0, 0, 0
+	passed, failed, knownN, costs, runtimes, deviceN := 0, 0, 0, 0, 0, 0
 	kinds := map[string]int{} // upstream's answers: compile error, eval error, value
-	for i, e := range exprs {
-		u := upstream(e)
+	for i, c := range cases {
+		if c.dev != nil {
+			deviceN++
+		}
+		u := upstream(c)
 		d, err := fromDra(lines[i])
 		if err != nil {
-			fmt.Printf("FAIL (seed %s): %s\n  dra's line unreadable: %s\n", *seed, e, lines[i])
+			fmt.Printf("FAIL (seed %s): %s\n  dra's line unreadable: %s\n", *seed, c.describe(), lines[i])
 			failed++
 			continue
 		}
@@ -335,25 +423,28 @@ func main() {
 		if u.Cost != "" && d.Cost != "" {
 			costs++
 		}
+		if u.Actual != "" && d.Actual != "" {
+			runtimes++
+		}
 		what := differ(u, d)
-		why, isKnown := known[e]
+		why, isKnown := known[c.expr]
 		switch {
-		case what == "" && isKnown:
-			fmt.Printf("FIXED (remove from known in celdiff and DISAGREEMENTS.md): %s\n", e)
+		case what == "" && isKnown && (c.dev != nil) == strings.Contains(c.expr, "device."):
+			fmt.Printf("FIXED (remove from known in celdiff and DISAGREEMENTS.md): %s\n", c.expr)
 			passed++
 		case what == "":
 			passed++
 		case isKnown:
-			fmt.Printf("KNOWN (seed %s, %s: %s): %s\n  upstream: %s\n  dra:      %s\n", *seed, what, why, e, u, d)
+			fmt.Printf("KNOWN (seed %s, %s: %s): %s\n  upstream: %s\n  dra:      %s\n", *seed, what, why, c.describe(), u, d)
 			knownN++
 			passed++
 		default:
-			fmt.Printf("FAIL (seed %s, %s): %s\n  upstream: %s\n  dra:      %s\n", *seed, what, e, u, d)
+			fmt.Printf("FAIL (seed %s, %s): %s\n  upstream: %s\n  dra:      %s\n", *seed, what, c.describe(), u, d)
 			failed++
 		}
 	}
-	fmt.Printf("celdiff: %d expressions (upstream: %d values, %d eval errors, %d compile errors), %d estimated costs compared, %d known disagreements\n",
-		len(exprs), kinds["value"], kinds["eval error"], kinds["compile error"], costs, knownN)
+	fmt.Printf("celdiff: %d cases, %d of them on generated devices (upstream: %d values, %d eval errors, %d compile errors), %d estimated and %d runtime costs compared, %d known disagreements\n",
+		len(cases), deviceN, kinds["value"], kinds["eval error"], kinds["compile error"], costs, runtimes, knownN)
 	fmt.Printf("%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
 		os.Exit(1)

@@ -79,6 +79,24 @@ for want in 'verb="LIST" URI="/apis/resource.k8s.io/v1/namespaces/default/resour
   'contentType="application/merge-patch+json" audit-ID="" srcIP="127.0.0.1:' ' resp=409' ' resp=413'; do
   grep -F "httplog.c:" "$tmp/serve.log" | grep -qF -- "$want" && ok || bad "-v 3 log has no line with $want"
 done
+# garbage collection waits for every owner: a claim owned by two classes
+# stays while one of them is left
+D=/apis/resource.k8s.io/v1/deviceclasses
+uid_of() { curl -s -X POST -H 'Content-Type: application/json' \
+  --data "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"$1\"}}" "$url$D" |
+  sed -n 's/.*"uid":"\([^"]*\)".*/\1/p'; }
+ua=$(uid_of owner-a); ub=$(uid_of owner-b)
+owned="{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"owned\",\"ownerReferences\":[
+  {\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"name\":\"owner-a\",\"uid\":\"$ua\"},
+  {\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"name\":\"owner-b\",\"uid\":\"$ub\"}]},
+  \"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\"}}]}}}"
+call "owned by two" POST $C application/json "$owned" 201 '"name":"owned"'
+curl -s -o /dev/null -X DELETE "$url$D/owner-a"
+sleep 1.5
+call "one owner left: kept" GET $C/owned "" "" 200 '"name":"owned"'
+curl -s -o /dev/null -X DELETE "$url$D/owner-b"
+for i in $(seq 50); do curl -s "$url$C/owned" | grep -q NotFound && break; sleep 0.1; done
+call "no owner left: collected" GET $C/owned "" "" 404 '"reason":"NotFound"'
 kill -9 $server; wait $server 2>/dev/null
 
 # authentication

@@ -30,6 +30,30 @@ static void on_change(void *user, const store_event *ev) {
   wq_push(&g->workloads, &uid);
 }
 
+/* Whether an owner of m other than the one deleted (gone_uid) still
+ * exists: kube-controller-manager's garbage collector deletes a dependent
+ * only once all its owners are gone. An owner is there when an object of
+ * its kind, name and uid is stored (in m's namespace for a namespaced kind);
+ * an owner of a kind dra does not store is taken to be there, so nothing
+ * is deleted on a guess. */
+static bool other_owner_exists(store *st, const object_meta *m, const char *gone_uid) {
+  for (uint32_t r = 0; r < m->owner_references.n; r++) {
+    const owner_reference *o = &m->owner_references.items[r];
+    if (!o->uid || !strcmp(o->uid, gone_uid)) continue;
+    bool version_ok = false;
+    const api_kind_info *k = api_kind_lookup(o->api_version, o->kind, &version_ok);
+    if (!k) return true;
+    store_obj *found = NULL;
+    if (store_get(st, k->kind, k->namespaced ? m->namespace_ : NULL, o->name ? o->name : "", &found) != STORE_OK)
+      continue;
+    const char *uid = store_obj_meta(found)->uid;
+    bool same = uid && !strcmp(uid, o->uid);
+    store_obj_unref(found);
+    if (same) return true;
+  }
+  return false;
+}
+
 /* Deletes the objects of kind k whose ownerReferences name uid (a scan:
  * only workload deletions ask for it). */
 static size_t delete_owned(store *st, api_kind k, const char *uid) {
@@ -44,7 +68,7 @@ static size_t delete_owned(store *st, api_kind k, const char *uid) {
         const char *ou = m->owner_references.items[r].uid;
         owned = ou && !strcmp(ou, uid);
       }
-      if (!owned || m->deletion_timestamp) continue;
+      if (!owned || m->deletion_timestamp || other_owner_exists(st, m, uid)) continue;
       store_delete(st, k, m->namespace_, m->name, NULL, NULL);
       deleted++;
     }
@@ -73,7 +97,7 @@ size_t gc_collect(garbage_collector *g) {
     if (store_list_query(g->st, &q, &l) == STORE_OK)
       for (size_t j = 0; j < l.n; j++) {
         const object_meta *m = store_obj_meta(l.items[j]);
-        if (m->deletion_timestamp) continue;
+        if (m->deletion_timestamp || other_owner_exists(g->st, m, uids[i])) continue;
         store_delete(g->st, KIND_RESOURCE_CLAIM, m->namespace_, m->name, NULL, NULL);
         deleted++;
       }

@@ -118,15 +118,7 @@ func loadCases() error {
 	return nil
 }
 
-func each(f func(i int)) {
-	if *flagOnly >= 0 {
-		f(*flagOnly)
-		return
-	}
-	for i := 0; i < *flagCount; i++ {
-		f(i)
-	}
-}
+func each(f func(i int)) { ndjson.EachCase(*flagOnly, *flagCount, f) }
 
 func upstreamMode() int {
 	err := ndjson.Answer(os.Stdin, os.Stdout, func(line []byte) (any, error) {

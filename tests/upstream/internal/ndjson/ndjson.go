@@ -114,3 +114,15 @@ func Answer(r io.Reader, w io.Writer, answer func(line []byte) (any, error)) err
 		return err
 	})
 }
+
+// EachCase calls f on the case numbers a run covers: only that one when
+// only >= 0 (-only), else 0 to count-1 (-count).
+func EachCase(only, count int, f func(i int)) {
+	if only >= 0 {
+		f(only)
+		return
+	}
+	for i := 0; i < count; i++ {
+		f(i)
+	}
+}

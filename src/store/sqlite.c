@@ -5,17 +5,22 @@
  * (group commit): a write waits only until the transaction holding its
  * resourceVersion is on disk. On open, the file's objects are restored with
  * their resourceVersions, so no resourceVersion ever goes backwards.
+ * A change is visible to the committed view (store_committed: what clients
+ * read) only once its transaction is committed; the process itself reads
+ * the in-memory store at once.
  * A transaction that fails (disk full, I/O error) is kept and retried every
  * RETRY_MS, with whatever came since, until it commits: the writes waiting
  * on it get STORE_UNAVAILABLE, and client writes are refused with it, not
  * applied, while the store cannot write; reads and watches go on. */
 #include "store/sqlite.h"
 #include "api/codec.h"
+#include "store/memory_commit.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
 #include "util/workqueue.h"
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +52,7 @@ typedef struct durable_store {
   char error[256];    /* SQLite's words for the failure */
   uint64_t watch_id;
   pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
+  store view;                  /* store_committed: committed reads, these writes */
 } durable_store;
 
 static _Thread_local bool no_wait;
@@ -153,6 +159,8 @@ static void *writer_main(void *arg) {
     char err[256] = "";
     bool ok = write_batch(d, batch, n, err, sizeof err);
     uint64_t rv = batch[n - 1].rv;
+    /* visible before acknowledged: a client that got its answer reads its write */
+    if (ok) store_memory_commit(d->mem, rv);
     pthread_mutex_lock(&d->lock);
     if (ok) {
       if (d->failing) fputs("dra serve: the store can write to disk again; writes are accepted\n", stderr);
@@ -202,9 +210,12 @@ static durable_store *begin_write(store *s) {
 }
 
 /* Ends the in-memory part of a write, waits until it is on disk, then hands
- * out (or drops) the version it produced. */
+ * out (or drops) the version it produced. A refusal (NotFound, Conflict,
+ * AlreadyExists) may rest on changes not yet on disk: it is answered once
+ * they are, so a client is never told of one that a crash would undo. */
 static store_status end_write(durable_store *d, store_status st, store_obj *o, store_obj **out) {
   if (d->write_lock) pthread_mutex_unlock(d->write_lock);
+  if (st != STORE_OK && !no_wait) wait_durable(d, store_revision(d->mem));
   if (st == STORE_OK && !no_wait) {
     uint64_t rv = o ? o->rv : store_revision(d->mem);
     if (!wait_durable(d, rv)) {
@@ -266,6 +277,47 @@ static store_status d_watch(store *s, uint64_t since_rv, store_watch_fn fn, void
 
 static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); }
 static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
+static store *d_committed(store *s) { return &from(s)->view; }
+
+/* ---- the committed view: the memory store's, with this store's writes ---- */
+
+static durable_store *of_view(store *s) { return (durable_store *)((char *)s - offsetof(durable_store, view)); }
+static store *mem_view(store *s) { return store_committed(of_view(s)->mem); }
+
+static store_status view_create(store *s, api_object *obj, store_obj **out) {
+  return d_create(&of_view(s)->base, obj, out);
+}
+
+static store_status view_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
+  return store_get(mem_view(s), kind, namespace_, name, out);
+}
+
+static store_status view_update(store *s, api_object *obj, store_obj **out) {
+  return d_update(&of_view(s)->base, obj, out);
+}
+
+static store_status view_remove(store *s, api_kind kind, const char *namespace_, const char *name,
+                                const store_preconditions *pre, store_obj **out) {
+  return d_remove(&of_view(s)->base, kind, namespace_, name, pre, out);
+}
+
+static store_status view_list(store *s, const store_query *q, store_list *out) {
+  return store_list_query(mem_view(s), q, out);
+}
+
+static store_status view_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
+  return store_watch(mem_view(s), since_rv, fn, user, id);
+}
+
+static void view_unwatch(store *s, uint64_t id) { store_unwatch(mem_view(s), id); }
+static uint64_t view_revision(store *s) { return store_revision(mem_view(s)); }
+static void view_close(store *s) { (void)s; }
+static store *view_committed(store *s) { return s; }
+
+static const store_backend view_backend = {
+    "sqlite-committed", view_create, view_get,      view_update, view_remove,    view_list,
+    view_watch,         view_unwatch, view_revision, view_close,  view_committed,
+};
 
 static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
@@ -303,7 +355,7 @@ void store_sqlite_last_error(store *s, char *buf, size_t len) {
 }
 
 static const store_backend sqlite_backend = {
-    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close,
+    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close, d_committed,
 };
 
 /* Loads every stored object into the memory store with its resourceVersion. */
@@ -353,7 +405,9 @@ static bool restore(durable_store *d, strbuf *err) {
 store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err) {
   durable_store *d = xcalloc(1, sizeof *d);
   d->base.backend = &sqlite_backend;
+  d->view.backend = &view_backend;
   d->mem = store_memory_open(opts);
+  store_memory_defer_commits(d->mem);
   wq_init(&d->rows, sizeof(pending_row));
   pthread_mutex_init(&d->lock, NULL);
   pthread_cond_init(&d->committed, NULL);

@@ -55,6 +55,7 @@ typedef struct memory_store {
   _Atomic uint64_t committed_rv; /* written under lock; read without it by view_revision */
   shadow shadow;                 /* deferred: committed versions of keys changed since */
   store view;                    /* deferred: the committed view, see store_committed */
+  store *view_writes;            /* where the view's writes go: the durable backend */
 } memory_store;
 
 static memory_store *from(store *s) { return (memory_store *)s; }
@@ -480,7 +481,7 @@ static const store_backend memory_backend = {
 static memory_store *of_view(store *s) { return (memory_store *)((char *)s - offsetof(memory_store, view)); }
 
 static store_status view_create(store *s, api_object *obj, store_obj **out) {
-  return mem_create(&of_view(s)->base, obj, out);
+  return store_create(of_view(s)->view_writes, obj, out);
 }
 
 static store_status view_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
@@ -488,12 +489,12 @@ static store_status view_get(store *s, api_kind kind, const char *namespace_, co
 }
 
 static store_status view_update(store *s, api_object *obj, store_obj **out) {
-  return mem_update(&of_view(s)->base, obj, out);
+  return store_update(of_view(s)->view_writes, obj, out);
 }
 
 static store_status view_remove(store *s, api_kind kind, const char *namespace_, const char *name,
                                 const store_preconditions *pre, store_obj **out) {
-  return mem_remove(&of_view(s)->base, kind, namespace_, name, pre, out);
+  return store_delete(of_view(s)->view_writes, kind, namespace_, name, pre, out);
 }
 
 static store_status view_list(store *s, const store_query *q, store_list *out) {
@@ -514,10 +515,11 @@ static const store_backend view_backend = {
     view_watch,         view_unwatch, view_revision, view_close,  view_committed,
 };
 
-void store_memory_defer_commits(store *s) {
+void store_memory_defer_commits(store *s, store *writes) {
   memory_store *m = from(s);
   m->deferred = true;
   m->view.backend = &view_backend;
+  m->view_writes = writes ? writes : s;
 }
 
 static void commit_event(void *user, const store_event *ev) {

@@ -7,8 +7,9 @@
 
 /* From now on, store_committed(s) shows a change only once
  * store_memory_commit covers it (without this, every change is committed
- * when made). Call before the first write. */
-void store_memory_defer_commits(store *s);
+ * when made); writes through store_committed(s) go to writes (the durable
+ * backend wrapping s; NULL: s). Call before the first write. */
+void store_memory_defer_commits(store *s, store *writes);
 /* Every change up to rv is on disk: shows it to committed readers and
  * delivers it to committed watchers, on the calling thread. */
 void store_memory_commit(store *s, uint64_t rv);

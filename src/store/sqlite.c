@@ -20,7 +20,6 @@
 #include "util/workqueue.h"
 #include <pthread.h>
 #include <sqlite3.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +51,6 @@ typedef struct durable_store {
   char error[256];    /* SQLite's words for the failure */
   uint64_t watch_id;
   pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
-  store view;                  /* store_committed: committed reads, these writes */
 } durable_store;
 
 static _Thread_local bool no_wait;
@@ -277,47 +275,8 @@ static store_status d_watch(store *s, uint64_t since_rv, store_watch_fn fn, void
 
 static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); }
 static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
-static store *d_committed(store *s) { return &from(s)->view; }
+static store *d_committed(store *s) { return store_committed(from(s)->mem); }
 
-/* ---- the committed view: the memory store's, with this store's writes ---- */
-
-static durable_store *of_view(store *s) { return (durable_store *)((char *)s - offsetof(durable_store, view)); }
-static store *mem_view(store *s) { return store_committed(of_view(s)->mem); }
-
-static store_status view_create(store *s, api_object *obj, store_obj **out) {
-  return d_create(&of_view(s)->base, obj, out);
-}
-
-static store_status view_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
-  return store_get(mem_view(s), kind, namespace_, name, out);
-}
-
-static store_status view_update(store *s, api_object *obj, store_obj **out) {
-  return d_update(&of_view(s)->base, obj, out);
-}
-
-static store_status view_remove(store *s, api_kind kind, const char *namespace_, const char *name,
-                                const store_preconditions *pre, store_obj **out) {
-  return d_remove(&of_view(s)->base, kind, namespace_, name, pre, out);
-}
-
-static store_status view_list(store *s, const store_query *q, store_list *out) {
-  return store_list_query(mem_view(s), q, out);
-}
-
-static store_status view_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
-  return store_watch(mem_view(s), since_rv, fn, user, id);
-}
-
-static void view_unwatch(store *s, uint64_t id) { store_unwatch(mem_view(s), id); }
-static uint64_t view_revision(store *s) { return store_revision(mem_view(s)); }
-static void view_close(store *s) { (void)s; }
-static store *view_committed(store *s) { return s; }
-
-static const store_backend view_backend = {
-    "sqlite-committed", view_create, view_get,      view_update, view_remove,    view_list,
-    view_watch,         view_unwatch, view_revision, view_close,  view_committed,
-};
 
 static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
@@ -405,9 +364,8 @@ static bool restore(durable_store *d, strbuf *err) {
 store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err) {
   durable_store *d = xcalloc(1, sizeof *d);
   d->base.backend = &sqlite_backend;
-  d->view.backend = &view_backend;
   d->mem = store_memory_open(opts);
-  store_memory_defer_commits(d->mem);
+  store_memory_defer_commits(d->mem, &d->base);
   wq_init(&d->rows, sizeof(pending_row));
   pthread_mutex_init(&d->lock, NULL);
   pthread_cond_init(&d->committed, NULL);

@@ -22,7 +22,7 @@
 
 static store *deferred_store(size_t history) {
   store *s = test_store_open(history);
-  store_memory_defer_commits(s);
+  store_memory_defer_commits(s, NULL);
   return s;
 }
 

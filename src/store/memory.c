@@ -52,7 +52,8 @@ typedef struct memory_store {
   sorted_kind sorted[KIND_COUNT][STORE_ORDER_COUNT];
   watchers events;
   bool deferred;                 /* commits come from store_memory_commit */
-  _Atomic uint64_t committed_rv; /* written under lock; read without it by view_revision */
+  _Atomic uint64_t committed_rv; /* what committed reads show; written under lock */
+  _Atomic uint64_t published_rv; /* deferred: what committed watchers were shown; read without the lock */
   shadow shadow;                 /* deferred: committed versions of keys changed since */
   store view;                    /* deferred: the committed view, see store_committed */
   store *view_writes;            /* where the view's writes go: the durable backend */
@@ -506,7 +507,7 @@ static store_status view_watch(store *s, uint64_t since_rv, store_watch_fn fn, v
 }
 
 static void view_unwatch(store *s, uint64_t id) { mem_unwatch(&of_view(s)->base, id); }
-static uint64_t view_revision(store *s) { return atomic_load(&of_view(s)->committed_rv); }
+static uint64_t view_revision(store *s) { return atomic_load(&of_view(s)->published_rv); }
 static void view_close(store *s) { (void)s; }
 static store *view_committed(store *s) { return s; }
 
@@ -534,7 +535,18 @@ void store_memory_commit(store *s, uint64_t rv) {
   if (rv > was) {
     atomic_store(&m->committed_rv, rv);
     watchers_each_kept(&m->events, was, rv, commit_event, m);
+  }
+  unlock(m);
+}
+
+void store_memory_publish(store *s, uint64_t rv) {
+  memory_store *m = from(s);
+  lock(m);
+  uint64_t committed = atomic_load(&m->committed_rv);
+  if (rv > committed) rv = committed;
+  if (rv > atomic_load(&m->published_rv)) {
     watchers_commit(&m->events, rv);
+    atomic_store(&m->published_rv, rv); /* after: every event up to it is with the watchers */
   }
   unlock(m);
 }
@@ -560,6 +572,7 @@ static void set_restored_revision(memory_store *m, uint64_t rv) {
   m->rv = rv;
   atomic_store(&m->committed_rv, rv);
   watchers_commit(&m->events, rv);
+  atomic_store(&m->published_rv, rv);
 }
 
 void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t created_rv) {

@@ -6,8 +6,10 @@
  * resourceVersion is on disk. On open, the file's objects are restored with
  * their resourceVersions, so no resourceVersion ever goes backwards.
  * A change is visible to the committed view (store_committed: what clients
- * read) only once its transaction is committed; the process itself reads
- * the in-memory store at once.
+ * read) only once its transaction is committed, and reaches its watchers
+ * after that, from a publisher thread (so the next transaction need not
+ * wait for the delivery); the process itself reads the in-memory store at
+ * once.
  * A transaction that fails (disk full, I/O error) is kept and retried every
  * RETRY_MS, with whatever came since, until it commits: the writes waiting
  * on it get STORE_UNAVAILABLE, and client writes are refused with it, not
@@ -41,11 +43,13 @@ typedef struct durable_store {
   store *mem;
   sqlite3 *db;
   sqlite3_stmt *upsert, *remove, *revision, *count_delete; /* prepared once, reset after each use */
-  pthread_t writer;
+  pthread_t writer, publisher;
   workqueue rows; /* pending_row, in resourceVersion order */
-  pthread_mutex_t lock; /* guards committed_rv, failing, failed_rv, error */
+  pthread_mutex_t lock; /* guards committed_rv, published_rv, closing, failing, failed_rv, error */
   pthread_cond_t committed;
   uint64_t committed_rv;
+  uint64_t published_rv; /* shown to committed watchers (publisher_main) */
+  bool closing;          /* the writer is done: the publisher ends once it caught up */
   bool failing;       /* the last transaction failed; it is being retried */
   uint64_t failed_rv; /* the last resourceVersion of the failed transaction */
   char error[256];    /* SQLite's words for the failure */
@@ -170,7 +174,7 @@ static void *writer_main(void *arg) {
       d->failed_rv = rv;
       snprintf(d->error, sizeof d->error, "%s", err);
     }
-    pthread_cond_broadcast(&d->committed);
+    pthread_cond_broadcast(&d->committed); /* the waiting writes, and the publisher */
     pthread_mutex_unlock(&d->lock);
     if (ok || closing) {
       if (!ok) fprintf(stderr, "dra serve: closing with %zu changes not written (none was acknowledged)\n", n);
@@ -180,6 +184,24 @@ static void *writer_main(void *arg) {
       if (closing && !ok) break;
     }
   }
+  return NULL;
+}
+
+/* Shows committed watchers each commit, off the writer thread: the writer
+ * goes on to the next transaction while this one delivers. */
+static void *publisher_main(void *arg) {
+  durable_store *d = arg;
+  pthread_mutex_lock(&d->lock);
+  for (;;) {
+    while (d->published_rv == d->committed_rv && !d->closing) pthread_cond_wait(&d->committed, &d->lock);
+    if (d->published_rv == d->committed_rv) break; /* closing, and caught up */
+    uint64_t rv = d->committed_rv;
+    pthread_mutex_unlock(&d->lock);
+    store_memory_publish(d->mem, rv);
+    pthread_mutex_lock(&d->lock);
+    d->published_rv = rv;
+  }
+  pthread_mutex_unlock(&d->lock);
   return NULL;
 }
 
@@ -301,6 +323,11 @@ static void d_close(store *s) {
   if (d->watch_id) store_unwatch(d->mem, d->watch_id);
   wq_close(&d->rows);
   pthread_join(d->writer, NULL);
+  pthread_mutex_lock(&d->lock);
+  d->closing = true;
+  pthread_cond_broadcast(&d->committed);
+  pthread_mutex_unlock(&d->lock);
+  pthread_join(d->publisher, NULL);
   free_unstarted(d);
 }
 
@@ -355,6 +382,7 @@ static bool restore(durable_store *d, strbuf *err) {
       uint64_t rv = (uint64_t)sqlite3_column_int64(st, 0);
       store_memory_set_revision(d->mem, rv);
       d->committed_rv = rv;
+      d->published_rv = rv;
     }
     sqlite3_finalize(st);
   }
@@ -387,5 +415,6 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   }
   store_watch(d->mem, 0, on_change, d, &d->watch_id);
   pthread_create(&d->writer, NULL, writer_main, d);
+  pthread_create(&d->publisher, NULL, publisher_main, d);
   return &d->base;
 }

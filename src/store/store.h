@@ -187,7 +187,8 @@ static inline void store_close(store *s) {
 }
 /* The store as readers outside the process may see it (docs/store.md
  * "Commit before visible"): get, list and watch show a change only once it
- * is on disk, list.rv and revision are the last committed resourceVersion,
+ * is on disk (watches a moment later than reads), list.rv is the last
+ * committed resourceVersion, revision the last one shown to its watchers,
  * and a watch from a resourceVersion not committed yet waits for it. Writes
  * go to s. The memory backend commits at once, so this is s itself. Lives
  * as long as s; closing it does nothing. */

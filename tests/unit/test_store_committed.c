@@ -4,7 +4,8 @@
  * store_memory_commit covers it, while the store itself (the control
  * loop's view) shows it at once: versions between two commits, deletes,
  * index lists, creation order, a watch from a resourceVersion not yet
- * committed, and uncommitted events kept beyond the history size. Then the
+ * committed, watchers that follow the publisher (not the commit), and
+ * uncommitted events kept beyond the history size. Then the
  * SQLite backend with its writer held up by a lock on the file: a write of
  * the loop (no wait) and of a client stay invisible until the transaction
  * commits. */
@@ -24,6 +25,12 @@ static store *deferred_store(size_t history) {
   store *s = test_store_open(history);
   store_memory_defer_commits(s, NULL);
   return s;
+}
+
+/* What the SQLite writer and its publisher do once a transaction is on disk. */
+static void commit(store *s, uint64_t rv) {
+  store_memory_commit(s, rv);
+  store_memory_publish(s, rv);
 }
 
 /* The resourceVersion s shows for the claim, 0 when it shows none. */
@@ -66,7 +73,7 @@ static void get_shows_the_committed_version(void **state) {
   assert_int_equal(claim_rv(view, "c1"), 0);
   assert_int_equal(store_revision(s), 1);
   assert_int_equal(store_revision(view), 0);
-  store_memory_commit(s, 1);
+  commit(s, 1);
   assert_int_equal(claim_rv(view, "c1"), 1);
   assert_int_equal(store_revision(view), 1);
   /* two versions after the commit; the commit of the first shows the first */
@@ -74,9 +81,9 @@ static void get_shows_the_committed_version(void **state) {
   assert_int_equal(store_update(s, test_obj(CLAIM("default", "c1")), NULL), STORE_OK);
   assert_int_equal(claim_rv(s, "c1"), 3);
   assert_int_equal(claim_rv(view, "c1"), 1);
-  store_memory_commit(s, 2);
+  commit(s, 2);
   assert_int_equal(claim_rv(view, "c1"), 2);
-  store_memory_commit(s, 3);
+  commit(s, 3);
   assert_int_equal(claim_rv(view, "c1"), 3);
   /* a delete: gone for the loop, still there for clients until committed */
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c1", NULL, NULL), STORE_OK);
@@ -85,13 +92,14 @@ static void get_shows_the_committed_version(void **state) {
   /* created again: the committed view still has the old object */
   assert_int_equal(store_create(s, test_obj(CLAIM("default", "c1")), NULL), STORE_OK);
   assert_int_equal(claim_rv(view, "c1"), 3);
-  store_memory_commit(s, 4);
+  commit(s, 4);
   assert_int_equal(claim_rv(view, "c1"), 0);
-  store_memory_commit(s, 5);
+  commit(s, 5);
   assert_int_equal(claim_rv(view, "c1"), 5);
   /* a commit never goes back */
-  store_memory_commit(s, 2);
+  commit(s, 2);
   assert_int_equal(store_revision(view), 5);
+  assert_int_equal(claim_rv(view, "c1"), 5);
   store_close(s);
 }
 
@@ -104,7 +112,7 @@ static void lists_are_at_the_committed_revision(void **state) {
   assert_int_equal(store_create(s, test_obj(POD("default", "p1", "")), NULL), STORE_OK);
   assert_int_equal(store_create(s, test_obj(POD("default", "p2", "n1")), NULL), STORE_OK);
   assert_int_equal(store_create(s, test_obj(POD("default", "p3", "n1")), NULL), STORE_OK);
-  store_memory_commit(s, 3);
+  commit(s, 3);
   /* p1 bound to n1, p2 deleted, p3 deleted and created again, p0 new */
   assert_int_equal(store_update(s, test_obj(POD("default", "p1", "n1")), NULL), STORE_OK);
   assert_int_equal(store_delete(s, KIND_POD, "default", "p2", NULL, NULL), STORE_OK);
@@ -131,13 +139,13 @@ static void lists_are_at_the_committed_revision(void **state) {
   list_text(view, &other_ns, text, sizeof text, NULL);
   assert_string_equal(text, "");
 
-  store_memory_commit(s, 5); /* p1 bound, p2 gone */
+  commit(s, 5); /* p1 bound, p2 gone */
   list_text(view, &by_name, text, sizeof text, &rv);
   assert_string_equal(text, "p1@4,p3@3");
   assert_int_equal(rv, 5);
   list_text(view, &on_n1, text, sizeof text, NULL);
   assert_string_equal(text, "p1@4,p3@3");
-  store_memory_commit(s, 8);
+  commit(s, 8);
   list_text(view, &by_creation, text, sizeof text, NULL);
   assert_string_equal(text, "p1@4,p3@7,p0@8");
   list_text(view, &on_n1, text, sizeof text, NULL);
@@ -171,22 +179,56 @@ static void watches_get_events_once_committed(void **state) {
   assert_string_equal(client.text, "");
   /* from a resourceVersion not committed yet: waits for it, then follows */
   assert_int_equal(store_watch(view, 2, record, &future, &id_future), STORE_OK);
-  store_memory_commit(s, 2);
+  commit(s, 2);
   assert_string_equal(client.text, "ADDED c1@1,MODIFIED c1@2");
   assert_string_equal(future.text, "");
   /* resuming replays what is committed, not more */
   assert_int_equal(store_watch(view, 1, record, &resumed, &id_resumed), STORE_OK);
   assert_string_equal(resumed.text, "MODIFIED c1@2");
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c2", NULL, NULL), STORE_OK);
-  store_memory_commit(s, 4);
+  commit(s, 4);
   assert_string_equal(client.text, "ADDED c1@1,MODIFIED c1@2,ADDED c2@3,DELETED c2@4");
   assert_string_equal(future.text, "ADDED c2@3,DELETED c2@4");
   assert_string_equal(resumed.text, "MODIFIED c1@2,ADDED c2@3,DELETED c2@4");
   store_unwatch(view, id_client);
   assert_int_equal(store_create(s, test_obj(CLAIM("default", "c3")), NULL), STORE_OK);
-  store_memory_commit(s, 5);
+  commit(s, 5);
   assert_string_equal(client.text, "ADDED c1@1,MODIFIED c1@2,ADDED c2@3,DELETED c2@4");
   assert_string_equal(resumed.text, "MODIFIED c1@2,ADDED c2@3,DELETED c2@4,ADDED c3@5");
+  store_close(s);
+}
+
+/* Reads show a commit at once; watchers get it when it is published, and
+ * the view's revision (what bookmarks say) follows them. */
+static void watchers_follow_the_publisher(void **state) {
+  (void)state;
+  store *s = deferred_store(16);
+  store *view = store_committed(s);
+  recorder client = {0}, late = {0};
+  uint64_t id;
+  assert_int_equal(store_watch(view, 0, record, &client, &id), STORE_OK);
+  assert_int_equal(store_create(s, test_obj(CLAIM("default", "c1")), NULL), STORE_OK);
+  assert_int_equal(store_create(s, test_obj(CLAIM("default", "c2")), NULL), STORE_OK);
+  store_memory_commit(s, 2);
+  assert_int_equal(claim_rv(view, "c2"), 2);
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME};
+  char text[64];
+  uint64_t rv;
+  list_text(view, &q, text, sizeof text, &rv);
+  assert_int_equal(rv, 2);
+  assert_string_equal(client.text, "");
+  assert_int_equal(store_revision(view), 0);
+  /* a watch from the list's resourceVersion misses nothing and repeats nothing */
+  assert_int_equal(store_watch(view, rv, record, &late, NULL), STORE_OK);
+  store_memory_publish(s, 1);
+  assert_string_equal(client.text, "ADDED c1@1");
+  assert_int_equal(store_revision(view), 1);
+  store_memory_publish(s, 9); /* no further than committed */
+  assert_string_equal(client.text, "ADDED c1@1,ADDED c2@2");
+  assert_int_equal(store_revision(view), 2);
+  assert_int_equal(store_create(s, test_obj(CLAIM("default", "c3")), NULL), STORE_OK);
+  commit(s, 3);
+  assert_string_equal(late.text, "ADDED c3@3");
   store_close(s);
 }
 
@@ -208,11 +250,11 @@ static void uncommitted_events_outlive_the_history_limit(void **state) {
   }
   assert_int_equal(store_watch(view, 0, record, &late, NULL), STORE_OK);
   assert_int_equal(store_watch(view, 1, record, &late, NULL), STORE_OK); /* nothing committed: nothing to resume */
-  store_memory_commit(s, 10);
+  commit(s, 10);
   assert_string_equal(client.text, "ADDED c1@1,ADDED c2@2,ADDED c3@3,ADDED c4@4,ADDED c5@5,ADDED c6@6,ADDED c7@7,"
                                     "ADDED c8@8,ADDED c9@9,ADDED c10@10");
   assert_int_equal(store_create(s, test_obj(CLAIM("default", "c11")), NULL), STORE_OK);
-  store_memory_commit(s, 11);
+  commit(s, 11);
   assert_int_equal(store_watch(view, 1, record, &late, NULL), STORE_GONE);
   assert_int_equal(store_watch(view, 7, record, &late, NULL), STORE_OK);
   store_close(s);
@@ -267,7 +309,7 @@ static void sqlite_shows_a_write_once_it_is_on_disk(void **state) {
   assert_int_not_equal(claim_rv(view, "first"), 0);
   event_count seen = {0};
   uint64_t id;
-  assert_int_equal(store_watch(view, 0, count, &seen, &id), STORE_OK);
+  assert_int_equal(store_watch(view, claim_rv(view, "first"), count, &seen, &id), STORE_OK);
 
   /* another connection holds the write lock: the writer's BEGIN IMMEDIATE waits */
   sqlite3 *blocker = NULL;
@@ -317,6 +359,7 @@ int main(void) {
       cmocka_unit_test(get_shows_the_committed_version),
       cmocka_unit_test(lists_are_at_the_committed_revision),
       cmocka_unit_test(watches_get_events_once_committed),
+      cmocka_unit_test(watchers_follow_the_publisher),
       cmocka_unit_test(uncommitted_events_outlive_the_history_limit),
       cmocka_unit_test(sqlite_shows_a_write_once_it_is_on_disk),
   };

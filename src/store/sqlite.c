@@ -299,7 +299,6 @@ static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); 
 static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
 static store *d_committed(store *s) { return store_committed(from(s)->mem); }
 
-
 static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
   sqlite3_finalize(d->remove);

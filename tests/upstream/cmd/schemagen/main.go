@@ -420,13 +420,9 @@ func write(w *bytes.Buffer, roots []root) {
 	fmt.Fprintln(w, " * do not edit. The messages, fields and kinds pb_schema.h describes. */")
 	fmt.Fprintln(w, "#include \"codec/pb_schema.h\"")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "#define R PB_REPEATED")
-	fmt.Fprintln(w, "#define N PB_NILABLE")
-	fmt.Fprintln(w, "#define O PB_OMITEMPTY")
-	fmt.Fprintln(w, "#define M PB_MAP")
-	fmt.Fprintln(w, "#define I PB_INLINE")
-	fmt.Fprintln(w, "#define W PB_WRAPPED")
-	fmt.Fprintln(w, "#define Z PB_OMITZERO")
+	for _, f := range flagLetters {
+		fmt.Fprintf(w, "#define %s %s\n", f.letter, f.name)
+	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "const pb_field pb_fields[] = {")
 	first := make([]int, len(names))
@@ -463,14 +459,18 @@ func write(w *bytes.Buffer, roots []root) {
 	fmt.Fprintf(w, "const size_t pb_n_types = %d;\n", len(roots))
 }
 
+// flagLetters: the short names the generated file gives the PB_* flags.
+var flagLetters = []struct {
+	bit          int
+	letter, name string
+}{{fRepeated, "R", "PB_REPEATED"}, {fNilable, "N", "PB_NILABLE"}, {fOmitEmpty, "O", "PB_OMITEMPTY"},
+	{fMap, "M", "PB_MAP"}, {fInline, "I", "PB_INLINE"}, {fWrapped, "W", "PB_WRAPPED"}, {fOmitZero, "Z", "PB_OMITZERO"}}
+
 func flagText(flags int) string {
 	var parts []string
-	for _, f := range []struct {
-		bit  int
-		name string
-	}{{fRepeated, "R"}, {fNilable, "N"}, {fOmitEmpty, "O"}, {fMap, "M"}, {fInline, "I"}, {fWrapped, "W"}, {fOmitZero, "Z"}} {
+	for _, f := range flagLetters {
 		if flags&f.bit != 0 {
-			parts = append(parts, f.name)
+			parts = append(parts, f.letter)
 		}
 	}
 	if len(parts) == 0 {

@@ -91,6 +91,9 @@ func (s *step) run(ctx context.Context) {
 	if m, _ := meta.Accessor(created); m.GetName() != s.name || m.GetUID() == "" {
 		fail("%s: create answered %s", what, jsonOf(created))
 	}
+	if path := missing(tree(s.obj), tree(created), ""); path != "" {
+		fail("%s: what was sent is not what was stored, at %s", what, path)
+	}
 	got, _ := scheme.Scheme.New(s.gvk)
 	if err := s.req(s.pb.Get()).Name(s.name).Do(ctx).Into(got); err != nil {
 		fail("%s: get: %v", what, err)
@@ -118,6 +121,47 @@ func (s *step) run(ctx context.Context) {
 		fail("%s: no watch event", what)
 	}
 	fmt.Printf("ok %s/%s %s: create, get, list, watch\n", s.gvk.GroupVersion(), s.gvk.Kind, s.name)
+}
+
+func tree(o runtime.Object) any {
+	var v any
+	json.Unmarshal([]byte(jsonOf(o)), &v)
+	if m, ok := v.(map[string]any); ok {
+		delete(m, "status") // the server keeps its own status on create
+		delete(m, "kind")   // typed objects read back carry no TypeMeta
+		delete(m, "apiVersion")
+	}
+	return v
+}
+
+// missing is the path of the first value of sent that stored lacks or has
+// otherwise ("" when stored holds all of sent; the server may add defaults).
+func missing(sent, stored any, path string) string {
+	switch s := sent.(type) {
+	case map[string]any:
+		t, _ := stored.(map[string]any)
+		for k, v := range s {
+			if p := missing(v, t[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+	case []any:
+		t, _ := stored.([]any)
+		if len(t) != len(s) {
+			return path
+		}
+		for i := range s {
+			if p := missing(s[i], t[i], fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case nil:
+	default:
+		if fmt.Sprint(sent) != fmt.Sprint(stored) {
+			return fmt.Sprintf("%s (%v, stored %v)", path, sent, stored)
+		}
+	}
+	return ""
 }
 
 func containsName(items []runtime.Object, name string) bool {

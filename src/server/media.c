@@ -77,8 +77,11 @@ srv_media srv_accept_media(const char *accept) {
     bare_type(p, len, c->type, sizeof c->type);
     c->q = 1;
     c->order = (int)n;
-    const char *q = strstr(p, "q=");
-    if (q && q < p + len) c->q = strtod(q + 2, NULL);
+    for (const char *q = memchr(p, ';', len); q && q < p + len; q = memchr(q + 1, ';', (size_t)(p + len - q - 1))) {
+      const char *v = q + 1;
+      while (*v == ' ') v++;
+      if (v[0] == 'q' && v[1] == '=') c->q = strtod(v + 2, NULL);
+    }
     if (c->type[0]) n++;
     p += len + (end != NULL);
   }

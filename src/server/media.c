@@ -3,6 +3,7 @@
 #include "codec/doc.h"
 #include "codec/pb_codec.h"
 #include "server/status.h"
+#include "util/log.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -132,10 +133,15 @@ void srv_response_to_protobuf(http_response *resp) {
     sb_free(&resp->body);
     resp->body = pb;
     resp->content_type = SRV_PROTOBUF;
-  } else if (tree) { /* a Table: errNotMarshalable's 406, itself in protobuf */
+  } else if (tree) {
+    /* a Table has no message: errNotMarshalable's 406; an object that does
+     * not fit its schema is the server's fault. Either in protobuf. */
+    bool has_message = pb_message_for(json_string_value(json_object_get(tree, "apiVersion")),
+                                      json_string_value(json_object_get(tree, "kind")));
     sb_free(&pb);
     sb_truncate(&resp->body, 0);
-    srv_status(resp, 406, "NotAcceptable", sb_str(&err), NULL);
+    if (has_message) log_error("a response could not be encoded in protobuf: %s", sb_str(&err));
+    srv_status(resp, has_message ? 500 : 406, has_message ? "InternalError" : "NotAcceptable", sb_str(&err), NULL);
     srv_response_to_protobuf(resp);
   }
   json_decref(tree);

@@ -28,7 +28,8 @@ bool srv_body_as_json(const http_request *req, http_request *json, http_response
 void srv_body_free(const http_request *req, http_request *json);
 /* Turns a finished JSON response into protobuf (the object, list or Status
  * in its envelope); a Table, which has no protobuf form upstream, becomes
- * the 406 kube-apiserver answers. */
+ * the 406 kube-apiserver answers, and an object that does not fit its
+ * schema a 500 (logged). */
 void srv_response_to_protobuf(http_response *resp);
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Protobuf (application/vnd.kubernetes.protobuf) against dra serve, as
+# Media types against dra serve. Protobuf (application/vnd.kubernetes.protobuf), as
 # client-go speaks it: kubectl's typed commands (create namespace,
 # deployment, job, cronjob, run) send and read protobuf; responses, lists,
-# Status and watch frames in protobuf when asked; 415, 406 and 400 as
+# Status and watch frames in protobuf when asked; YAML answers; 415, 406 and 400 as
 # kube-apiserver answers them; and with Go, tests/upstream/cmd/pbclient
 # creates, gets, lists, watches and deletes one object of every served kind
 # (tests/data/protobuf/kinds.yaml) in protobuf only.
@@ -47,6 +47,9 @@ check "406" 'only the following media types are accepted: application/json, appl
   curl -s -H 'Accept: text/html' "$url/api/v1/namespaces"
 check "no Table in protobuf" 'object *v1.Table does not implement the protobuf marshalling interface' sh -c \
   "curl -s -H 'Accept: $PB;as=Table;v=v1;g=meta.k8s.io' '$url/api/v1/namespaces' | tr -c '[:print:]' ' '"
+check "YAML when asked" 'kind: Pod' curl -s -H 'Accept: application/yaml' "$url/api/v1/namespaces/pbk/pods/p"
+check "no watch in YAML" 'only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch' \
+  curl -s -H 'Accept: application/yaml' "$url/api/v1/namespaces?watch=1"
 check "not protobuf" 'provided data does not appear to be a protobuf message' \
   curl -s -X POST -H "Content-Type: $PB" --data-binary '{}' "$url/api/v1/namespaces"
 

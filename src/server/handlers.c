@@ -383,10 +383,13 @@ static void dispatch(dra_server *s, const route *r, const http_request *req, htt
  * above read and write JSON. */
 void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   srv_media out = srv_accept_media(req->accept);
-  if (out == SRV_MEDIA_NONE) {
+  bool watch = !strcmp(req->method, "GET") && http_query_bool(req, "watch");
+  if (out == SRV_MEDIA_NONE || (watch && out == SRV_MEDIA_YAML)) {
     srv_status(resp, 406, "NotAcceptable",
-               "only the following media types are accepted: application/json, application/yaml, "
-               "application/vnd.kubernetes.protobuf",
+               watch ? "only the following media types are accepted: application/json;stream=watch, "
+                       "application/vnd.kubernetes.protobuf;stream=watch"
+                     : "only the following media types are accepted: application/json, application/yaml, "
+                       "application/vnd.kubernetes.protobuf",
                NULL);
     return;
   }
@@ -396,4 +399,5 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
     srv_body_free(req, &json);
   }
   if (out == SRV_MEDIA_PROTOBUF) srv_response_to_protobuf(resp);
+  if (out == SRV_MEDIA_YAML) srv_response_to_yaml(resp);
 }

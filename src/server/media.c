@@ -147,3 +147,16 @@ void srv_response_to_protobuf(http_response *resp) {
   json_decref(tree);
   sb_free(&err);
 }
+
+void srv_response_to_yaml(http_response *resp) {
+  if (resp->stream || !resp->content_type || strcmp(resp->content_type, "application/json")) return;
+  json_error_t jerr;
+  json_t *tree = json_loadb(resp->body.buf ? resp->body.buf : "", resp->body.len, 0, &jerr);
+  if (!tree) return;
+  strbuf yaml = STRBUF_INIT;
+  doc_write_yaml(&yaml, tree);
+  json_decref(tree);
+  sb_free(&resp->body);
+  resp->body = yaml;
+  resp->content_type = "application/yaml";
+}

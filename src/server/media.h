@@ -2,7 +2,8 @@
  * (k8s.io/apiserver pkg/endpoints/handlers/negotiation): the media type
  * of a request body (Content-Type; 415 for one it does not read) and of
  * the response (Accept, clauses by q then specificity; 406 when none is
- * served), and the protobuf forms of bodies and responses
+ * served; a watch has no YAML form), the protobuf forms of bodies and
+ * responses, and YAML responses
  * (codec/pb_codec.h, docs/server.md "Protobuf"). */
 #ifndef DRA_SRV_MEDIA_H
 #define DRA_SRV_MEDIA_H
@@ -31,5 +32,7 @@ void srv_body_free(const http_request *req, http_request *json);
  * the 406 kube-apiserver answers, and an object that does not fit its
  * schema a 500 (logged). */
 void srv_response_to_protobuf(http_response *resp);
+/* The same into YAML, as sigs.k8s.io/yaml writes the JSON. */
+void srv_response_to_yaml(http_response *resp);
 
 #endif

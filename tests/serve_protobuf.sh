@@ -36,7 +36,7 @@ check "list is a PodList" "PodList" sh -c "curl -s -H 'Accept: $PB' '$url/api/v1
 check "404 is a protobuf Status" 'pods "nope" not found' sh -c \
   "curl -s -H 'Accept: $PB' '$url/api/v1/namespaces/pbk/pods/nope' | tr -c '[:print:]' ' '"
 check "watch frames" "Content-Type: $PB;stream=watch" sh -c \
-  "curl -s -D - -o '$tmp/watch.bin' --max-time 3 -H 'Accept: $PB' '$url/api/v1/namespaces/pbk/pods?watch=1&timeoutSeconds=1'"
+  "curl -s -D - -o '$tmp/watch.bin' --max-time 10 -H 'Accept: $PB' '$url/api/v1/namespaces/pbk/pods?watch=1&timeoutSeconds=1'"
 check "watch event" "ADDED" sh -c "tr -c '[:print:]' ' ' <'$tmp/watch.bin'"
 check "JSON by default" '"kind":"Pod"' curl -s "$url/api/v1/namespaces/pbk/pods/p"
 

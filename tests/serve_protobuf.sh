@@ -5,7 +5,8 @@
 # Status and watch frames in protobuf when asked; YAML answers; 415, 406 and 400 as
 # kube-apiserver answers them; and with Go, tests/upstream/cmd/pbclient
 # creates, gets, lists, watches and deletes one object of every served kind
-# (tests/data/protobuf/kinds.yaml) in protobuf only.
+# (tests/data/protobuf/kinds.yaml) in protobuf only, and compares every
+# list, once the controllers have written to it, read in protobuf and in JSON.
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh

@@ -123,6 +123,38 @@ func (s *step) run(ctx context.Context) {
 	fmt.Printf("ok %s/%s %s: create, get, list, watch\n", s.gvk.GroupVersion(), s.gvk.Kind, s.name)
 }
 
+// compareLists lists s's kind in every namespace in protobuf and in JSON:
+// each object at the same resourceVersion in both must read the same.
+func compareLists(ctx context.Context, s *step) {
+	lists := [2]runtime.Object{}
+	for i, c := range []*rest.RESTClient{s.pb, s.js} {
+		lists[i], _ = scheme.Scheme.New(s.gvk.GroupVersion().WithKind(s.gvk.Kind + "List"))
+		if err := c.Get().Resource(s.resource).Do(ctx).Into(lists[i]); err != nil {
+			fail("%s: list: %v", s.gvk.Kind, err)
+			return
+		}
+	}
+	inJSON := map[string]string{}
+	items, _ := meta.ExtractList(lists[1])
+	for _, o := range items {
+		o.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{}) // list items in protobuf carry none
+		m, _ := meta.Accessor(o)
+		inJSON[m.GetNamespace()+"/"+m.GetName()+"@"+m.GetResourceVersion()] = jsonOf(o)
+	}
+	items, _ = meta.ExtractList(lists[0])
+	same := 0
+	for _, o := range items {
+		m, _ := meta.Accessor(o)
+		if j, ok := inJSON[m.GetNamespace()+"/"+m.GetName()+"@"+m.GetResourceVersion()]; ok {
+			if j != jsonOf(o) {
+				fail("%s %s: protobuf and JSON lists differ:\n  %s\n  %s", s.gvk.Kind, m.GetName(), jsonOf(o), j)
+			}
+			same++
+		}
+	}
+	fmt.Printf("ok %s/%s list: %d objects the same in protobuf and JSON\n", s.gvk.GroupVersion(), s.gvk.Kind, same)
+}
+
 func tree(o runtime.Object) any {
 	var v any
 	json.Unmarshal([]byte(jsonOf(o)), &v)
@@ -212,6 +244,14 @@ func main() {
 			pb: client(cfg, gvk.GroupVersion(), protobuf), js: client(cfg, gvk.GroupVersion(), "application/json")}
 		s.run(ctx)
 		steps = append(steps, s)
+	}
+	time.Sleep(2 * time.Second) // the controllers and the scheduler write statuses, claims, events
+	compared := map[string]bool{}
+	for _, s := range steps {
+		if key := s.gvk.String(); !compared[key] {
+			compared[key] = true
+			compareLists(ctx, s)
+		}
 	}
 	for i := len(steps) - 1; i >= 0; i-- {
 		s := steps[i]

@@ -4,7 +4,9 @@
 // kube-apiserver: for every object of a manifest it watches the
 // collection, creates the object, gets it, lists it, waits for its ADDED
 // event, and checks that the object read in protobuf is the one read in
-// JSON; then it deletes everything with a protobuf DeleteOptions body.
+// JSON; once the controllers have written to them, every list read in
+// protobuf must equal the list read in JSON; then it deletes everything
+// with a protobuf DeleteOptions body.
 // Exit 0 when every step worked, 1 otherwise (tests/serve_protobuf.sh).
 package main
 

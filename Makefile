@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd upstream-e2e clean soak
+.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd upstream-e2e clean soak schema
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -73,6 +73,12 @@ upstream: all
 	@echo "run: $(BUILD)/upstream/allocdiff -dra $(BUILD)/dra -count 2000 -seed 1"
 	@echo "run: sh tests/upstream_cel.sh $(BUILD)/dra   (celdiff on 2,000 generated CEL expressions)"
 	@echo "run: $(BUILD)/upstream/validdiff -dra $(BUILD)/dra -count 2000 -seed 1"
+
+# The protobuf schema tables (src/codec/pb_schema_gen.c) and the golden
+# protobuf cases (tests/data/protobuf/golden.ndjson), generated from the
+# modules pinned in tests/upstream/go.mod (needs Go; tools/schema).
+schema:
+	GO=$(GO) sh tools/schema
 
 # etcd 3.6 for the end-to-end comparisons, built from the module pinned in
 # tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd.

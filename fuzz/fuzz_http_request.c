@@ -2,11 +2,13 @@
  * request before any handler runs: the path (route_parse), the query string
  * (http_parse_query), the list/watch parameters with their selectors and
  * continue token, and the body as the route's kind in the Content-Type the
- * client names. The input is five lines: path, raw query, Content-Type,
- * Accept, then the body. Anything is refused with a Status, never a crash or
+ * client names (protobuf decoded into JSON first), the Accept header, and
+ * the answer turned into protobuf. The input is five lines: path, raw
+ * query, Content-Type, Accept, then the body. Anything is refused with a Status, never a crash or
  * a leak. */
 #include "server/body.h"
 #include "server/continue_token.h"
+#include "server/media.h"
 #include "server/params.h"
 #include "server/route.h"
 #include "server/selector.h"
@@ -67,9 +69,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       http_response_free(&resp);
     }
     parse_selectors(&req, &r);
+    srv_accept_media(req.accept);
     http_response resp = {0};
-    api_object *obj = r.resource->api_kind >= 0 ? srv_decode_body(&r, &req, &resp) : NULL;
-    if (obj) api_object_free(obj);
+    http_request json;
+    if (srv_body_as_json(&req, &json, &resp)) { /* a protobuf body becomes JSON */
+      api_object *obj = r.resource->api_kind >= 0 ? srv_decode_body(&r, &json, &resp) : NULL;
+      if (obj) api_object_free(obj);
+      srv_body_free(&req, &json);
+    }
+    srv_response_to_protobuf(&resp);
     http_response_free(&resp);
   }
   http_free_query(req.query, req.n_query);

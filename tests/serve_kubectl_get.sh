@@ -193,8 +193,8 @@ check "describe node: allocated" "Allocated resources:" kubectl describe node no
 # kubectl create namespace sends protobuf (client-go's typed client)
 check "create namespace (protobuf)" "namespace/made-by-create created" kubectl create namespace made-by-create
 check "its name label" "made-by-create" kubectl get ns made-by-create -o jsonpath='{.metadata.labels.kubernetes\.io/metadata\.name}'
-check "protobuf for another kind" '"reason":"UnsupportedMediaType","code":415' \
-  curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary 'k8s' "$url/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"
+check "a text/plain body" '"reason":"UnsupportedMediaType","code":415' \
+  curl -s -X POST -H 'Content-Type: text/plain' --data-binary '{}' "$url/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"
 check "not protobuf" 'provided data does not appear to be a protobuf message' \
   curl -s -X POST -H 'Content-Type: application/vnd.kubernetes.protobuf' --data-binary '{}' "$url/api/v1/namespaces"
 

@@ -4,6 +4,7 @@
  * A timestamp keeps Unix seconds in `i` and nanoseconds in `len`; a
  * duration keeps nanoseconds in `i`. */
 #include "cel/cel_internal.h"
+#include "util/civil_date.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,28 +28,6 @@ static cel_val dur(int64_t nanos) {
   cel_val v = {.kind = V_DURATION};
   v.i = nanos;
   return v;
-}
-
-/* Howard Hinnant's days_from_civil / civil_from_days. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  unsigned yoe = (unsigned)(y - era * 400);
-  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + (int64_t)doe - 719468;
-}
-
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d) {
-  z += 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  unsigned doe = (unsigned)(z - era * 146097);
-  unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  unsigned mp = (5 * doy + 2) / 153;
-  *d = doy - (153 * mp + 2) / 5 + 1;
-  *m = mp < 10 ? mp + 3 : mp - 9;
-  *y = (int64_t)yoe + era * 400 + (*m <= 2);
 }
 
 static bool digits(const char *s, size_t n, int64_t *out) {

@@ -82,5 +82,7 @@ void doc_write_yaml(strbuf *out, const json_t *v);
 /* kubectl -o json: insertion order, 4-space indent, Go's escaping and numbers.
  * Both writers end the text with a newline. */
 void doc_write_json(strbuf *out, const json_t *v);
+/* json.Marshal's compact form of the same (no newline at the end). */
+void doc_write_json_compact(strbuf *out, const json_t *v);
 
 #endif

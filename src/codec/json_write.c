@@ -5,7 +5,9 @@
 #include "codec/gofloat.h"
 #include "util/utf8.h"
 
+/* level < 0: compact (json.Marshal's form), no line breaks or indent. */
 static void indent(strbuf *out, int level) {
+  if (level < 0) return;
   sb_putc(out, '\n');
   for (int i = 0; i < level; i++) sb_puts(out, "    ");
 }
@@ -40,6 +42,8 @@ static void put_string(strbuf *out, const char *s, size_t len) {
   sb_putc(out, '"');
 }
 
+static int deeper(int level) { return level < 0 ? level : level + 1; }
+
 static void put_value(strbuf *out, const json_t *v, int level) {
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
@@ -53,10 +57,10 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     json_t *child;
     json_object_keylen_foreach((json_t *)v, k, klen, child) {
       if (n++) sb_putc(out, ',');
-      indent(out, level + 1);
+      indent(out, deeper(level));
       put_string(out, k, klen);
-      sb_puts(out, ": ");
-      put_value(out, child, level + 1);
+      sb_puts(out, level < 0 ? ":" : ": ");
+      put_value(out, child, deeper(level));
     }
     indent(out, level);
     sb_putc(out, '}');
@@ -72,8 +76,8 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     json_t *child;
     json_array_foreach(v, i, child) {
       if (i) sb_putc(out, ',');
-      indent(out, level + 1);
-      put_value(out, child, level + 1);
+      indent(out, deeper(level));
+      put_value(out, child, deeper(level));
     }
     indent(out, level);
     sb_putc(out, ']');
@@ -92,3 +96,5 @@ void doc_write_json(strbuf *out, const json_t *v) {
   put_value(out, v, 0);
   sb_putc(out, '\n');
 }
+
+void doc_write_json_compact(strbuf *out, const json_t *v) { put_value(out, v, -1); }

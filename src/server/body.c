@@ -1,6 +1,5 @@
 /* body.c: see body.h. */
 #include "server/body.h"
-#include "server/body_pb.h"
 #include "codec/doc.h"
 #include "server/status.h"
 #include "server/warning.h"
@@ -85,27 +84,6 @@ api_object *srv_decode_tree(const route *r, const http_request *req, json_t *roo
 }
 
 api_object *srv_decode_body(const route *r, const http_request *req, http_response *resp) {
-  if (srv_is_protobuf(req->content_type)) {
-    strbuf err = STRBUF_INIT;
-    const char *body = req->body ? req->body : "";
-    json_t *root = r->resource->api_kind == KIND_NAMESPACE
-                       ? srv_pb_namespace_json(body, req->body_len, &err)
-                       : srv_pb_object_json((api_kind)r->resource->api_kind, body, req->body_len, &err);
-    if (!root && !err.len) {
-      sb_free(&err);
-      srv_status(resp, 415, "UnsupportedMediaType",
-                 "the body of the request was in an unknown format - accepted media types include: "
-                 "application/json, application/yaml",
-                 NULL);
-      return NULL;
-    }
-    api_object *obj = NULL;
-    if (root) obj = decode(r, req, root, NULL, 0, resp);
-    else srv_status_bad_request(resp, sb_str(&err));
-    json_decref(root);
-    sb_free(&err);
-    return obj;
-  }
   docset ds = {0};
   strbuf err = STRBUF_INIT;
   if (docs_load_buffer("request body", req->body ? req->body : "", req->body_len, &ds, &err) || ds.n != 1) {

@@ -2,8 +2,7 @@
  * route's kind, with kube-apiserver's fieldValidation modes: Strict refuses
  * unknown and duplicate fields (400), Warn (the default) drops them with a
  * Warning header each, Ignore drops them silently. Wrong types are always
- * 400. A protobuf body is read for Namespaces only (body_pb.h), 415 for the
- * other kinds. */
+ * 400. A protobuf body was turned into JSON before (media.h). */
 #ifndef DRA_SRV_BODY_H
 #define DRA_SRV_BODY_H
 #include "server/http.h"

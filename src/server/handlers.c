@@ -5,6 +5,7 @@
 #include "server/body.h"
 #include "api/codec.h"
 #include "server/list.h"
+#include "server/media.h"
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
@@ -349,7 +350,7 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
   json_decref(b);
 }
 
-void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+static void dispatch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   char *deprecated = api_version_deprecation(r->wire); /* every verb of a deprecated version warns first */
   if (deprecated) srv_warn(resp, deprecated);
   free(deprecated);
@@ -376,4 +377,27 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
     return srv_delete_collection(s, r, req, resp);
   }
   srv_status_method_not_allowed(resp, m);
+}
+
+/* Bodies and answers in the media types negotiated (media.h): the verbs
+ * above read and write JSON. */
+void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  srv_media out = srv_accept_media(req->accept);
+  bool watch = !strcmp(req->method, "GET") && http_query_bool(req, "watch");
+  if (out == SRV_MEDIA_NONE || (watch && out == SRV_MEDIA_YAML)) {
+    srv_status(resp, 406, "NotAcceptable",
+               watch ? "only the following media types are accepted: application/json;stream=watch, "
+                       "application/vnd.kubernetes.protobuf;stream=watch"
+                     : "only the following media types are accepted: application/json, application/yaml, "
+                       "application/vnd.kubernetes.protobuf",
+               NULL);
+    return;
+  }
+  http_request json;
+  if (srv_body_as_json(req, &json, resp)) {
+    dispatch(s, r, &json, resp);
+    srv_body_free(req, &json);
+  }
+  if (out == SRV_MEDIA_PROTOBUF) srv_response_to_protobuf(resp);
+  if (out == SRV_MEDIA_YAML) srv_response_to_yaml(resp);
 }

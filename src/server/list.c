@@ -2,7 +2,9 @@
  * store in namespace/name order; a continue token carries the last key
  * returned, so a page resumes after it. */
 #include "server/list.h"
+#include "codec/pb_codec.h"
 #include "server/continue_token.h"
+#include "server/media.h"
 #include "server/selector.h"
 #include "server/status.h"
 #include "server/table.h"
@@ -174,16 +176,48 @@ typedef struct watch_stream {
   time_t deadline, next_bookmark;
   char *gv; /* apiVersion of the resource, for bookmarks */
   const api_version *wire; /* the version the watch asked for */
+  bool protobuf;            /* length-delimited WatchEvent frames, not JSON lines */
 } watch_stream;
+
+/* Where the event that holds byte at ends: its line's newline, or for
+ * protobuf the end of its frame (a 4-byte big-endian length, then that
+ * many bytes). */
+static size_t event_end(const watch_stream *w, size_t at) {
+  if (!w->protobuf) {
+    if (!at || w->pending.buf[at - 1] == '\n') return at;
+    const char *nl = memchr(w->pending.buf + at, '\n', w->pending.len - at);
+    return nl ? (size_t)(nl - w->pending.buf) + 1 : w->pending.len;
+  }
+  size_t end = 0;
+  while (end < at && end + 4 <= w->pending.len) {
+    const unsigned char *p = (const unsigned char *)w->pending.buf + end;
+    end += 4 + ((size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3]);
+  }
+  return end < w->pending.len ? end : w->pending.len;
+}
+
+/* Appends one event: a JSON line, or its protobuf frame. */
+static void put_event(watch_stream *w, const char *type, const char *object, size_t n) {
+  if (!w->protobuf) {
+    sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
+    sb_add(&w->pending, object, n);
+    sb_puts(&w->pending, "}\n");
+    return;
+  }
+  json_error_t jerr;
+  json_t *tree = json_loadb(object, n, 0, &jerr);
+  strbuf pb = STRBUF_INIT, err = STRBUF_INIT;
+  if (tree && pb_encode_object(tree, &pb, &err)) pb_watch_frame(&w->pending, type, pb.buf, pb.len);
+  else log_warning("a watch event could not be encoded in protobuf: %s", sb_str(&err));
+  json_decref(tree);
+  sb_free(&pb);
+  sb_free(&err);
+}
 
 /* Drops what the client has not started to receive, keeping the event line
  * being sent whole, and ends the stream. Called with w->lock held. */
 static void drop_unsent(watch_stream *w) {
-  size_t keep = w->sent;
-  if (keep && w->pending.buf[keep - 1] != '\n') {
-    const char *nl = memchr(w->pending.buf + keep, '\n', w->pending.len - keep);
-    keep = nl ? (size_t)(nl - w->pending.buf) + 1 : w->pending.len;
-  }
+  size_t keep = event_end(w, w->sent);
   strbuf rest = STRBUF_INIT; /* a fresh buffer, so the memory goes now */
   sb_add(&rest, w->pending.buf + w->sent, keep - w->sent);
   sb_free(&w->pending);
@@ -203,10 +237,8 @@ static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
     sb_free(&object);
     return;
   }
-  sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
-  sb_add(&w->pending, object.buf, object.len);
+  put_event(w, type, object.buf, object.len);
   sb_free(&object);
-  sb_puts(&w->pending, "}\n");
   if (w->limit && w->pending.len - w->sent > w->limit) {
     log_warning("closing a watch of %s: the client is not reading (%zu bytes waiting)", api_kind_info_of(w->kind)->name,
                 w->pending.len - w->sent);
@@ -247,9 +279,11 @@ static void on_store_event(void *user, const store_event *ev) {
 }
 
 static void enqueue_bookmark(watch_stream *w) {
-  sb_printf(&w->pending,
-            "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}}\n",
+  strbuf object = STRBUF_INIT;
+  sb_printf(&object, "{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}",
             api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->committed));
+  put_event(w, "BOOKMARK", object.buf, object.len);
+  sb_free(&object);
 }
 
 /* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
@@ -308,6 +342,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   w->gv = srv_api_version(r->resource->group, r->version);
   w->wire = r->wire;
+  w->protobuf = srv_accept_media(req->accept) == SRV_MEDIA_PROTOBUF;
   w->bookmarks = http_query_bool(req, "allowWatchBookmarks");
   long timeout = 1800;
   const char *t = http_query_get(req, "timeoutSeconds");
@@ -348,7 +383,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   w->limit = w->pending.len - w->sent + WATCH_BUFFER_LIMIT;
   pthread_mutex_unlock(&w->lock);
   resp->status = 200;
-  resp->content_type = "application/json";
+  resp->content_type = w->protobuf ? SRV_PROTOBUF_WATCH : "application/json";
   resp->stream->read = watch_read;
   resp->stream->tick = watch_tick;
   resp->stream->close = watch_close;

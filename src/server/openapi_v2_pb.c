@@ -6,7 +6,7 @@
  * field for is a programming error in the document builder: it dies rather
  * than silently serve a schema that validates differently. */
 #include "server/openapi_v2_pb.h"
-#include "server/protobuf.h"
+#include "codec/pb_wire.h"
 #include "util/die.h"
 #include <stdio.h>
 #include <stdlib.h>

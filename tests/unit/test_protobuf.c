@@ -12,7 +12,7 @@
 
 #include "server/openapi.h"
 #include "server/openapi_v2_pb.h"
-#include "server/protobuf.h"
+#include "codec/pb_wire.h"
 
 static void assert_bytes(strbuf *sb, const unsigned char *want, size_t n) {
   assert_int_equal(sb->len, n);

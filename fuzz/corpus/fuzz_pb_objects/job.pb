@@ -1,7 +1,0 @@
-
-
-batch/v1Job/
-
-j(2&$
-nginxnginxB
-gpu2PNever

@@ -105,7 +105,7 @@ static void put_frac(strbuf *out, uint64_t v, int prec) {
     sb_puts(out, buf);
     return;
   }
-  char whole[32], frac[16];
+  char whole[32], frac[32];
   if (n > prec) {
     memcpy(whole, buf, (size_t)(n - prec));
     whole[n - prec] = 0;

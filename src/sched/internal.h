@@ -151,16 +151,10 @@ void sched_taint_rules_free(sched_loop *l);
 /* ---- nodesim.c: the node-simulator controller ---- */
 void sched_nodesim_pod_sync(sched_loop *l, const char *ns, const char *name);
 void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name);
-/* Queues the pods whose containers' run time is over; true when it did. */
-bool sched_nodesim_due(sched_loop *l);
-/* When the next pod's run time is over, or 0. */
-int64_t sched_nodesim_next(sched_loop *l);
 
 /* ---- podgc.c: the pod garbage collector's orphaned pods ---- */
 /* A pod is bound to this node and it does not exist: quarantine starts. */
 void sched_podgc_node_missing(sched_loop *l, const char *node);
 void sched_podgc_sync(sched_loop *l, const char *ns, const char *node);
-bool sched_podgc_due(sched_loop *l);
-int64_t sched_podgc_next(sched_loop *l);
 
 #endif

@@ -467,8 +467,18 @@ void sched_loop_set_now(sched_loop *l, int64_t now) {
 
 sched_metrics *sched_loop_metrics(sched_loop *l) { return &l->metrics; }
 
+/* The controller's deadlines (deadlines.h), none when it is off. */
+static int64_t next_due(sched_loop *l, sched_controller c, const sched_deadlines *d) {
+  return l->opt.disabled_controllers & c ? 0 : sched_deadlines_next(d, l->opt.now);
+}
+
+static size_t pop_due(sched_loop *l, sched_controller c, sched_deadlines *d) {
+  return l->opt.disabled_controllers & c ? 0 : sched_deadlines_pop_due(d, l->opt.now, &l->ctrl);
+}
+
 int64_t sched_loop_next_deadline(sched_loop *l) {
-  int64_t due[4] = {sched_nodesim_next(l), sched_podgc_next(l)}, first = 0;
+  int64_t due[4] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine)},
+          first = 0;
   if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION)) {
     due[2] = sched_taint_eviction_next(l);
     due[3] = sched_taint_rules_next(l);
@@ -503,7 +513,8 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
-    if (sched_nodesim_due(l) || sched_podgc_due(l)) continue; /* their keys are queued now */
+    /* pods whose run time is over, nodes out of quarantine: their keys are queued now */
+    if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine)) continue;
     break;
   }
   return steps;

@@ -186,15 +186,3 @@ void sched_nodesim_pod_sync(sched_loop *l, const char *ns, const char *name) {
   store_obj_unref(po);
   sb_free(&key);
 }
-
-/* ---- the loop's clock ---- */
-
-bool sched_nodesim_due(sched_loop *l) {
-  if (l->opt.disabled_controllers & CTRL_NODE_SIMULATOR) return false;
-  return sched_deadlines_pop_due(&l->nodesim_due, l->opt.now, &l->ctrl) > 0;
-}
-
-int64_t sched_nodesim_next(sched_loop *l) {
-  if (l->opt.disabled_controllers & CTRL_NODE_SIMULATOR) return 0;
-  return sched_deadlines_next(&l->nodesim_due, l->opt.now);
-}

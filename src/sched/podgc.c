@@ -46,13 +46,3 @@ void sched_podgc_sync(sched_loop *l, const char *ns, const char *node) {
     for (size_t i = 0; i < lst.n; i++) fail_and_delete(l, lst.items[i]);
   store_list_free(&lst);
 }
-
-bool sched_podgc_due(sched_loop *l) {
-  if (l->opt.disabled_controllers & CTRL_POD_GC) return false;
-  return sched_deadlines_pop_due(&l->podgc_quarantine, l->opt.now, &l->ctrl) > 0;
-}
-
-int64_t sched_podgc_next(sched_loop *l) {
-  if (l->opt.disabled_controllers & CTRL_POD_GC) return 0;
-  return sched_deadlines_next(&l->podgc_quarantine, l->opt.now);
-}

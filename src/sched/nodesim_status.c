@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *kubelet_conditions[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady"};
+/* the conditions the kubelet owns and writes, in its order
+ * (generateAPIPodStatus; PodConditionsByKubelet) */
+static const char *kubelet_conditions[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+                                           "PodScheduled"};
 #define N_KUBELET_CONDITIONS (sizeof kubelet_conditions / sizeof *kubelet_conditions)
 
 static uint64_t fnv(uint64_t seed, const char *const *parts, size_t n) {
@@ -138,13 +141,19 @@ typedef struct cond_want {
   const char *status, *reason;
 } cond_want;
 
-/* status.conditions: the kubelet's four (in its order, each keeping its
- * lastTransitionTime while its status holds), then the others as they were. */
+/* status.conditions: the others as they were, then the kubelet's (in its
+ * order, each keeping its lastTransitionTime while its status holds). */
 static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITIONS], const char *now) {
   pod *p = o->typed;
   pod_condition_list *cl = &p->status.conditions;
   pod_condition *items = arena_calloc(o->arena, cl->n + N_KUBELET_CONDITIONS, sizeof *items);
   uint32_t n = 0;
+  for (uint32_t i = 0; i < cl->n; i++) {
+    bool kubelet_owned = false;
+    for (size_t k = 0; k < N_KUBELET_CONDITIONS; k++)
+      kubelet_owned |= cl->items[i].type && !strcmp(cl->items[i].type, kubelet_conditions[k]);
+    if (!kubelet_owned) items[n++] = cl->items[i];
+  }
   for (size_t k = 0; k < N_KUBELET_CONDITIONS; k++) {
     pod_condition *c = &items[n++];
     const pod_condition *was = NULL;
@@ -160,19 +169,14 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
     json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
     c->_extra = extra;
   }
-  for (uint32_t i = 0; i < cl->n; i++) {
-    bool kubelet_owned = false;
-    for (size_t k = 0; k < N_KUBELET_CONDITIONS; k++)
-      kubelet_owned |= cl->items[i].type && !strcmp(cl->items[i].type, kubelet_conditions[k]);
-    if (!kubelet_owned) items[n++] = cl->items[i];
-  }
   *cl = (pod_condition_list){items, n, true};
 }
 
 void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *pod_ip, const char *now) {
   pod *p = o->typed;
   p->status.phase = arena_strdup(o->arena, "Running");
-  static const cond_want running[N_KUBELET_CONDITIONS] = {{"True", NULL}, {"True", NULL}, {"True", NULL}, {"True", NULL}};
+  static const cond_want running[N_KUBELET_CONDITIONS] = {
+      {"True", NULL}, {"True", NULL}, {"True", NULL}, {"True", NULL}, {"True", NULL}};
   set_conditions(o, running, now);
   json_t *extra = owned_copy(o->arena, p->status._extra);
   json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
@@ -190,7 +194,7 @@ void sched_nodesim_set_succeeded(api_object *o, const char *now) {
   p->status.phase = arena_strdup(o->arena, "Succeeded");
   /* the sandbox is gone; the rest say PodCompleted (generate.go) */
   static const cond_want done[N_KUBELET_CONDITIONS] = {
-      {"False", NULL}, {"True", "PodCompleted"}, {"False", "PodCompleted"}, {"False", "PodCompleted"}};
+      {"False", NULL}, {"True", "PodCompleted"}, {"False", "PodCompleted"}, {"False", "PodCompleted"}, {"True", NULL}};
   set_conditions(o, done, now);
   json_t *extra = owned_copy(o->arena, p->status._extra);
   const char *started = json_string_value(json_object_get(extra, "startTime"));

@@ -29,8 +29,8 @@ void sched_nodesim_image(const char *image, strbuf *image_out, strbuf *image_id)
 /* Pod status (on a clone): Running since `now` with every container
  * started and ready, the init containers run to completion first
  * (restartable ones, sidecars, keep running), the kubelet's conditions
- * (PodReadyToStartContainers, Initialized, Ready, ContainersReady ahead of
- * the scheduler's), startTime, hostIP(s) and podIP(s). */
+ * (PodReadyToStartContainers, Initialized, Ready, ContainersReady,
+ * PodScheduled, after any others), startTime, hostIP(s) and podIP(s). */
 void sched_nodesim_set_running(api_object *pod, const char *host_ip, const char *pod_ip, const char *now);
 /* Pod status (on a clone of a Running pod): Succeeded at `now`, every
  * container terminated with exit code 0, reason Completed. */

@@ -109,6 +109,8 @@ static void test_pod_runs_then_succeeds(void **state) {
   assert_contains(s, "\"initContainerStatuses\":[{\"containerID\":\"dra-sim://");
   assert_contains(s, "\"reason\":\"Completed\"");
   assert_contains(s, "\"podIP\":\"10.244.");
+  /* created bound: the kubelet's PodScheduled, last */
+  assert_contains(s, "\"status\":\"True\",\"type\":\"ContainersReady\"},{\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"PodScheduled\"}]");
   free(s);
   assert_int_equal(sched_loop_next_deadline(l), FIXTURE_NOW + 60);
   now += 59;

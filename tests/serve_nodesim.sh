@@ -65,6 +65,16 @@ check "deployment makes new pods, Running" "condition met" kubectl wait --for=co
 orphan() { printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\nspec:\n  nodeName: %s\n  containers: [{name: c, image: x}]\n' "$1" "$2"; }
 orphan lost node-9 | kubectl apply -f - >/dev/null
 check "orphan stays Pending" "Pending" kubectl get pod lost -o jsonpath='{.status.phase}'
+# bound by hand to a claim that does not exist: the claim cannot be
+# prepared, the container waits, as kubelet shows it
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: no-claim}\nspec:\n  nodeName: node-2\n  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]\n  resourceClaims: [{name: g, resourceClaimName: missing}]\n' |
+  kubectl apply -f - >/dev/null
+creating() { for i in $(seq 100); do kubectl get pod no-claim | grep -q ContainerCreating && break; sleep 0.1; done; kubectl get pod no-claim; }
+check "claim missing: ContainerCreating" "no-claim   0/1     ContainerCreating   0" creating
+check "claim missing: Event" 'Failed to prepare dynamic resources: prepare dynamic resources: fetch ResourceClaim missing: resourceclaims.resource.k8s.io "missing" not found' \
+  kubectl get events --field-selector reason=FailedPrepareDynamicResources -o jsonpath='{.items[*].message}'
+check "claim missing: not ready" "ContainersNotReady containers with unready status: [c]" \
+  kubectl get pod no-claim -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason} {.status.conditions[?(@.type=="Ready")].message}'
 # without the node simulator a bound pod stays Pending, and a delete leaves
 # it Terminating for its grace period, as kube-apiserver does with no kubelet
 kill $server; wait $server 2>/dev/null

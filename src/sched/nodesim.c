@@ -126,12 +126,12 @@ static void start_pod(sched_loop *l, store_obj *po, const node *n) {
   }
   free(claims);
   sb_free(&err);
-  if (!ready) return; /* retried when a claim changes */
   char host_ip[16], pod_ip[16];
   sched_nodesim_host_ip(n, host_ip);
   sched_nodesim_pod_ip(n->metadata.name, p, pod_ip);
   api_object *o = api_object_clone(po->object);
-  sched_nodesim_set_running(o, host_ip, pod_ip, l->now_text);
+  if (ready) sched_nodesim_set_running(o, host_ip, pod_ip, l->now_text);
+  else sched_nodesim_set_waiting(o, host_ip, l->now_text); /* retried when a claim changes */
   sched_update(l, o);
 }
 
@@ -153,7 +153,7 @@ static void finish_if_due(sched_loop *l, store_obj *po, const char *key) {
     sb_free(&msg);
     return;
   }
-  if (!sched_parse_time(json_string_value(json_object_get(p->status._extra, "startTime")), &started)) return;
+  if (!sched_parse_time(sched_nodesim_started_at(p), &started)) return;
   int64_t end = started + seconds;
   if (end > l->opt.now) {
     sched_deadline_set(&l->nodesim_due, key, end);

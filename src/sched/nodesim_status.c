@@ -93,52 +93,58 @@ static json_t *terminated(const char *container_id, const char *started, const c
                    "Completed", "startedAt", started, "finishedAt", finished);
 }
 
-/* A containerStatuses item: running since `started`, or terminated at
- * `finished` with exit code 0. */
-static json_t *container_status(const pod *p, const container *c, const char *started, const char *finished,
-                                bool init) {
+/* A containerStatuses item: waiting (for its sandbox or the init
+ * containers: `waiting` is the reason), running since `started`, or
+ * terminated at `finished` with exit code 0. */
+static json_t *container_status(const pod *p, const container *c, const char *waiting, const char *started,
+                                const char *finished, bool init) {
+  const char *spec_image = json_string_value(json_object_get(c->_extra, "image"));
   strbuf image = STRBUF_INIT, image_id = STRBUF_INIT;
-  sched_nodesim_image(json_string_value(json_object_get(c->_extra, "image")), &image, &image_id);
+  sched_nodesim_image(spec_image, &image, &image_id);
   const char *parts[] = {p->metadata.uid, p->metadata.namespace_, p->metadata.name, c->name};
   char hex[65], id[sizeof SCHED_NODESIM_RUNTIME + 3 + 64];
   hex64(parts, 4, hex);
   snprintf(id, sizeof id, "%s://%s", SCHED_NODESIM_RUNTIME, hex);
-  bool running = !finished;
-  json_t *s = json_object();
+  bool running = !waiting && !finished;
+  json_t *s = json_object(), *state = waiting    ? json_pack("{s:{s:s}}", "waiting", "reason", waiting)
+                                     : running ? json_pack("{s:{s:s}}", "running", "startedAt", started)
+                                               : terminated(id, started, finished);
   json_object_set_new(s, "name", json_string(c->name ? c->name : ""));
-  json_object_set_new(s, "state", running ? json_pack("{s:{s:s}}", "running", "startedAt", started)
-                                          : terminated(id, started, finished));
+  json_object_set_new(s, "state", state);
   json_object_set_new(s, "lastState", json_object());
   /* a completed init container stays ready (convertToAPIContainerStatuses) */
-  json_object_set_new(s, "ready", json_boolean(running || (init && !is_sidecar(c))));
+  json_object_set_new(s, "ready", json_boolean(!waiting && (running || (init && !is_sidecar(c)))));
   json_object_set_new(s, "restartCount", json_integer(0));
-  json_object_set_new(s, "image", json_string(sb_str(&image)));
-  json_object_set_new(s, "imageID", json_string(sb_str(&image_id)));
-  json_object_set_new(s, "containerID", json_string(id));
+  /* before it is pulled, the image is the spec's and has no ID */
+  json_object_set_new(s, "image", json_string(waiting ? (spec_image ? spec_image : "") : sb_str(&image)));
+  json_object_set_new(s, "imageID", json_string(waiting ? "" : sb_str(&image_id)));
+  if (!waiting) json_object_set_new(s, "containerID", json_string(id));
   json_object_set_new(s, "started", json_boolean(running));
   sb_free(&image);
   sb_free(&image_id);
   return s;
 }
 
-/* status.initContainerStatuses and containerStatuses: regular init
- * containers completed at `started`; sidecars and containers running
- * since then, or, with `finished`, all terminated then. */
-static void set_container_statuses(json_t *extra, const pod *p, const char *started, const char *finished) {
+/* status.initContainerStatuses and containerStatuses: all waiting for
+ * the reason given; or regular init containers completed at `started`,
+ * sidecars and containers running since then, or, with `finished`, all
+ * terminated then. */
+static void set_container_statuses(json_t *extra, const pod *p, const char *waiting, const char *started,
+                                   const char *finished) {
   json_t *inits = json_array(), *mains = json_array();
   for (uint32_t i = 0; i < p->spec.init_containers.n; i++) {
     const container *c = &p->spec.init_containers.items[i];
-    json_array_append_new(inits, container_status(p, c, started, is_sidecar(c) ? finished : started, true));
+    json_array_append_new(inits, container_status(p, c, waiting, started, is_sidecar(c) ? finished : started, true));
   }
   for (uint32_t i = 0; i < p->spec.containers.n; i++)
-    json_array_append_new(mains, container_status(p, &p->spec.containers.items[i], started, finished, false));
+    json_array_append_new(mains, container_status(p, &p->spec.containers.items[i], waiting, started, finished, false));
   if (p->spec.init_containers.n) json_object_set_new(extra, "initContainerStatuses", inits);
   else json_decref(inits);
   json_object_set_new(extra, "containerStatuses", mains);
 }
 
 typedef struct cond_want {
-  const char *status, *reason;
+  const char *status, *reason, *message;
 } cond_want;
 
 /* status.conditions: the others as they were, then the kubelet's (in its
@@ -162,6 +168,7 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
     c->type = arena_strdup(o->arena, kubelet_conditions[k]);
     c->status = arena_strdup(o->arena, want[k].status);
     c->reason = want[k].reason ? arena_strdup(o->arena, want[k].reason) : NULL;
+    c->message = want[k].message ? arena_strdup(o->arena, want[k].message) : NULL;
     bool same = was && was->status && !strcmp(was->status, want[k].status) && was->last_transition_time;
     c->last_transition_time = arena_strdup(o->arena, same ? was->last_transition_time : now);
     /* PodObservedGenerationTracking (GA): the generation the kubelet saw */
@@ -172,33 +179,95 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
   *cl = (pod_condition_list){items, n, true};
 }
 
-void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *pod_ip, const char *now) {
+/* What every status the kubelet writes has: observedGeneration, the host's
+ * IPs and the time it first took the pod (kept once set). */
+static json_t *host_status(api_object *o, const char *host_ip, const char *now) {
   pod *p = o->typed;
-  p->status.phase = arena_strdup(o->arena, "Running");
-  static const cond_want running[N_KUBELET_CONDITIONS] = {
-      {"True", NULL}, {"True", NULL}, {"True", NULL}, {"True", NULL}, {"True", NULL}};
-  set_conditions(o, running, now);
   json_t *extra = owned_copy(o->arena, p->status._extra);
   json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
   json_object_set_new(extra, "hostIP", json_string(host_ip));
   json_object_set_new(extra, "hostIPs", json_pack("[{s:s}]", "ip", host_ip));
+  if (!json_object_get(extra, "startTime")) json_object_set_new(extra, "startTime", json_string(now));
+  p->status._extra = extra;
+  return extra;
+}
+
+/* Go's %s of a []string: "[a b]". */
+static void go_list(strbuf *sb, const char *prefix, const container_list *l, bool sidecars_only) {
+  sb_puts(sb, prefix);
+  sb_putc(sb, '[');
+  bool first = true;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (!sidecars_only || is_sidecar(&l->items[i])) {
+      sb_printf(sb, "%s%s", first ? "" : " ", l->items[i].name ? l->items[i].name : "");
+      first = false;
+    }
+  sb_putc(sb, ']');
+}
+
+void sched_nodesim_set_waiting(api_object *o, const char *host_ip, const char *now) {
+  pod *p = o->typed;
+  p->status.phase = arena_strdup(o->arena, "Pending");
+  strbuf init = STRBUF_INIT, unready = STRBUF_INIT;
+  bool has_init = p->spec.init_containers.n > 0;
+  if (has_init) go_list(&init, "containers with incomplete status: ", &p->spec.init_containers, false);
+  /* GenerateContainersReadyCondition lists the sidecars first */
+  go_list(&unready, "containers with unready status: ", &p->spec.init_containers, true);
+  strbuf mains = STRBUF_INIT;
+  go_list(&mains, "", &p->spec.containers, false);
+  if (unready.len > strlen("containers with unready status: []")) {
+    sb_truncate(&unready, unready.len - 1);
+    sb_printf(&unready, "%s%s", p->spec.containers.n ? " " : "", sb_str(&mains) + 1);
+  } else {
+    sb_truncate(&unready, 0);
+    sb_printf(&unready, "containers with unready status: %s", sb_str(&mains));
+  }
+  sb_free(&mains);
+  cond_want want[N_KUBELET_CONDITIONS] = {
+      {"False", "PodSandboxNotReady", "no pod sandbox exists"},
+      {has_init ? "False" : "True", has_init ? "ContainersNotInitialized" : NULL, has_init ? sb_str(&init) : NULL},
+      {"False", "ContainersNotReady", sb_str(&unready)},
+      {"False", "ContainersNotReady", sb_str(&unready)},
+      {"True", NULL, NULL}};
+  set_conditions(o, want, now);
+  sb_free(&init);
+  sb_free(&unready);
+  set_container_statuses(host_status(o, host_ip, now), p, has_init ? "PodInitializing" : "ContainerCreating", NULL, NULL);
+}
+
+void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *pod_ip, const char *now) {
+  pod *p = o->typed;
+  p->status.phase = arena_strdup(o->arena, "Running");
+  static const cond_want running[N_KUBELET_CONDITIONS] = {
+      {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}};
+  set_conditions(o, running, now);
+  json_t *extra = host_status(o, host_ip, now);
   json_object_set_new(extra, "podIP", json_string(pod_ip));
   json_object_set_new(extra, "podIPs", json_pack("[{s:s}]", "ip", pod_ip));
-  json_object_set_new(extra, "startTime", json_string(now));
-  set_container_statuses(extra, p, now, NULL);
-  p->status._extra = extra;
+  set_container_statuses(extra, p, NULL, now, NULL);
+}
+
+const char *sched_nodesim_started_at(const pod *p) {
+  const json_t *extra = p->status._extra;
+  const json_t *running = json_object_get(json_object_get(json_array_get(json_object_get(extra, "containerStatuses"), 0), "state"), "running");
+  const char *at = json_string_value(json_object_get(running, "startedAt"));
+  return at ? at : json_string_value(json_object_get(extra, "startTime"));
 }
 
 void sched_nodesim_set_succeeded(api_object *o, const char *now) {
   pod *p = o->typed;
   p->status.phase = arena_strdup(o->arena, "Succeeded");
-  /* the sandbox is gone; the rest say PodCompleted (generate.go) */
-  static const cond_want done[N_KUBELET_CONDITIONS] = {
-      {"False", NULL}, {"True", "PodCompleted"}, {"False", "PodCompleted"}, {"False", "PodCompleted"}, {"True", NULL}};
+  /* the sandbox is stopped; the rest say PodCompleted (generate.go) */
+  static const cond_want done[N_KUBELET_CONDITIONS] = {{"False", "PodSandboxNotReady", "pod sandbox is not ready"},
+                                                        {"True", "PodCompleted", NULL},
+                                                        {"False", "PodCompleted", NULL},
+                                                        {"False", "PodCompleted", NULL},
+                                                        {"True", NULL, NULL}};
+  const char *started = sched_nodesim_started_at(p);
+  char *since = arena_strdup(o->arena, started ? started : now);
   set_conditions(o, done, now);
   json_t *extra = owned_copy(o->arena, p->status._extra);
-  const char *started = json_string_value(json_object_get(extra, "startTime"));
-  set_container_statuses(extra, p, started ? started : now, now);
+  set_container_statuses(extra, p, NULL, since, now);
   p->status._extra = extra;
 }
 

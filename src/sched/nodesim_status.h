@@ -26,12 +26,20 @@ void sched_nodesim_pod_ip(const char *node_name, const pod *p, char out[16]);
  * and its imageID ("docker.io/library/busybox@sha256:<digest>"). */
 void sched_nodesim_image(const char *image, strbuf *image_out, strbuf *image_id);
 
+/* Pod status (on a clone) while its claims cannot be prepared: Pending,
+ * the containers waiting (ContainerCreating, or PodInitializing with init
+ * containers), the kubelet's conditions False saying which containers
+ * are not ready or not initialized, startTime and hostIP(s). */
+void sched_nodesim_set_waiting(api_object *pod, const char *host_ip, const char *now);
 /* Pod status (on a clone): Running since `now` with every container
  * started and ready, the init containers run to completion first
  * (restartable ones, sidecars, keep running), the kubelet's conditions
  * (PodReadyToStartContainers, Initialized, Ready, ContainersReady,
- * PodScheduled, after any others), startTime, hostIP(s) and podIP(s). */
+ * PodScheduled, after any others), startTime (kept when set), hostIP(s) and podIP(s). */
 void sched_nodesim_set_running(api_object *pod, const char *host_ip, const char *pod_ip, const char *now);
+/* When the pod's containers started (the first one's running state, else
+ * startTime), or NULL. */
+const char *sched_nodesim_started_at(const pod *p);
 /* Pod status (on a clone of a Running pod): Succeeded at `now`, every
  * container terminated with exit code 0, reason Completed. */
 void sched_nodesim_set_succeeded(api_object *pod, const char *now);

@@ -1,7 +1,8 @@
 /* test_nodesim.c: the node simulator and the pod garbage collector in the
  * control loop, on a fixed clock: a bound pod runs with the kubelet's
  * status (the same every time), ends at its dra.k8s.io/run-duration and
- * succeeds, a gracefully deleted one goes at once, a node gets kubelet's
+ * succeeds, one whose claim is missing waits with kubelet's conditions
+ * saying why, a gracefully deleted one goes at once, a node gets kubelet's
  * conditions; an orphaned pod fails and goes after the 40 s quarantine,
  * not before, and not when its node appears. Also the pure parts: run
  * durations as Go reads them, image references as a runtime reports them. */
@@ -136,6 +137,31 @@ static void test_pod_runs_then_succeeds(void **state) {
   store_close(st);
 }
 
+static void test_claim_not_prepared(void **state) {
+  (void)state;
+  int64_t now = FIXTURE_NOW;
+  store *st = fixture_store_open(&now);
+  sched_loop *l = fixture_loop_new(st, now);
+  create_cluster(st);
+  fixture_create(st, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: " FIXTURE_NAMESPACE "}\n"
+                     "spec:\n  nodeName: " NODE "\n  initContainers: [{name: i, image: x}]\n"
+                     "  containers: [{name: a, image: x}, {name: b, image: x}]\n"
+                     "  resourceClaims: [{name: g, resourceClaimName: missing}]\n");
+  sched_loop_run(l);
+  char *s = status_of(st, "p");
+  assert_contains(s, "\"phase\":\"Pending\"");
+  assert_contains(s, "\"message\":\"containers with incomplete status: [i]\",\"observedGeneration\":1,"
+                     "\"reason\":\"ContainersNotInitialized\",\"status\":\"False\",\"type\":\"Initialized\"");
+  assert_contains(s, "\"message\":\"containers with unready status: [a b]\"");
+  assert_contains(s, "\"reason\":\"PodSandboxNotReady\"");
+  assert_contains(s, "\"state\":{\"waiting\":{\"reason\":\"PodInitializing\"}}");
+  assert_contains(s, "\"startTime\":\"2026-01-01T00:00:00Z\"");
+  assert_null(strstr(s, "podIP"));
+  free(s);
+  sched_loop_free(l);
+  store_close(st);
+}
+
 static char *run_once(void) {
   int64_t now = FIXTURE_NOW;
   store *st = fixture_store_open(&now);
@@ -226,6 +252,7 @@ int main(void) {
       cmocka_unit_test(test_image),
       cmocka_unit_test(test_pod_runs_then_succeeds),
       cmocka_unit_test(test_same_input_same_status),
+      cmocka_unit_test(test_claim_not_prepared),
       cmocka_unit_test(test_graceful_delete_and_node_status),
       cmocka_unit_test(test_orphans_collected_after_quarantine),
   };

@@ -78,6 +78,38 @@ static void create_cluster(store *st) {
   sb_free(&y);
 }
 
+/* A store on a clock, its loop, and the one-node cluster. */
+typedef struct sim {
+  int64_t now;
+  store *st;
+  sched_loop *l;
+} sim;
+
+static int sim_setup(void **state) {
+  sim *s = calloc(1, sizeof *s);
+  s->now = FIXTURE_NOW;
+  s->st = fixture_store_open(&s->now);
+  s->l = fixture_loop_new(s->st, s->now);
+  create_cluster(s->st);
+  *state = s;
+  return 0;
+}
+
+static int sim_teardown(void **state) {
+  sim *s = *state;
+  sched_loop_free(s->l);
+  store_close(s->st);
+  free(s);
+  return 0;
+}
+
+/* Moves the clock on and runs the loop. */
+static void advance(sim *s, int64_t seconds) {
+  s->now += seconds;
+  sched_loop_set_now(s->l, s->now);
+  sched_loop_run(s->l);
+}
+
 /* The pod's status as JSON text (NULL: no such pod); caller frees. */
 static char *status_of(store *st, const char *name) {
   store_obj *o = NULL;
@@ -94,11 +126,9 @@ static void assert_contains(const char *text, const char *want) {
 }
 
 static void test_pod_runs_then_succeeds(void **state) {
-  (void)state;
-  int64_t now = FIXTURE_NOW;
-  store *st = fixture_store_open(&now);
-  sched_loop *l = fixture_loop_new(st, now);
-  create_cluster(st);
+  sim *t = *state;
+  store *st = t->st;
+  sched_loop *l = t->l;
   create_pod(st, "job-pod", NODE, "1m", "Never");
   create_pod(st, "server", NODE, "1m", "Always"); /* Always: runs on */
   sched_loop_run(l);
@@ -114,15 +144,11 @@ static void test_pod_runs_then_succeeds(void **state) {
   assert_contains(s, "\"status\":\"True\",\"type\":\"ContainersReady\"},{\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"PodScheduled\"}]");
   free(s);
   assert_int_equal(sched_loop_next_deadline(l), FIXTURE_NOW + 60);
-  now += 59;
-  sched_loop_set_now(l, now);
-  sched_loop_run(l);
+  advance(t, 59);
   s = status_of(st, "job-pod");
   assert_contains(s, "\"phase\":\"Running\"");
   free(s);
-  now += 5; /* the loop woke late: the end is still the run time's */
-  sched_loop_set_now(l, now);
-  sched_loop_run(l);
+  advance(t, 5); /* the loop woke late: the end is still the run time's */
   s = status_of(st, "job-pod");
   assert_contains(s, "\"phase\":\"Succeeded\"");
   assert_contains(s, "\"finishedAt\":\"2026-01-01T00:01:00Z\"");
@@ -133,16 +159,12 @@ static void test_pod_runs_then_succeeds(void **state) {
   assert_contains(s, "\"phase\":\"Running\"");
   free(s);
   assert_int_equal(sched_loop_next_deadline(l), 0);
-  sched_loop_free(l);
-  store_close(st);
 }
 
 static void test_claim_not_prepared(void **state) {
-  (void)state;
-  int64_t now = FIXTURE_NOW;
-  store *st = fixture_store_open(&now);
-  sched_loop *l = fixture_loop_new(st, now);
-  create_cluster(st);
+  sim *t = *state;
+  store *st = t->st;
+  sched_loop *l = t->l;
   fixture_create(st, "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: " FIXTURE_NAMESPACE "}\n"
                      "spec:\n  nodeName: " NODE "\n  initContainers: [{name: i, image: x}]\n"
                      "  containers: [{name: a, image: x}, {name: b, image: x}]\n"
@@ -158,20 +180,16 @@ static void test_claim_not_prepared(void **state) {
   assert_contains(s, "\"startTime\":\"2026-01-01T00:00:00Z\"");
   assert_null(strstr(s, "podIP"));
   free(s);
-  sched_loop_free(l);
-  store_close(st);
 }
 
 static char *run_once(void) {
-  int64_t now = FIXTURE_NOW;
-  store *st = fixture_store_open(&now);
-  sched_loop *l = fixture_loop_new(st, now);
-  create_cluster(st);
-  create_pod(st, "p", NODE, "", "Always");
-  sched_loop_run(l);
-  char *s = status_of(st, "p");
-  sched_loop_free(l);
-  store_close(st);
+  void *state;
+  sim_setup(&state);
+  sim *t = state;
+  create_pod(t->st, "p", NODE, "", "Always");
+  sched_loop_run(t->l);
+  char *s = status_of(t->st, "p");
+  sim_teardown(&state);
   return s;
 }
 
@@ -184,11 +202,9 @@ static void test_same_input_same_status(void **state) {
 }
 
 static void test_graceful_delete_and_node_status(void **state) {
-  (void)state;
-  int64_t now = FIXTURE_NOW;
-  store *st = fixture_store_open(&now);
-  sched_loop *l = fixture_loop_new(st, now);
-  create_cluster(st);
+  sim *t = *state;
+  store *st = t->st;
+  sched_loop *l = t->l;
   create_pod(st, "p", NODE, "", "Always");
   sched_loop_run(l);
   store_preconditions grace = {.grace_period_seconds = 30};
@@ -208,16 +224,12 @@ static void test_graceful_delete_and_node_status(void **state) {
   assert_int_equal(n->metadata.annotations.n, 1);
   assert_string_equal(n->metadata.annotations.items[0].key->str, SCHED_NODESIM_NODE_ANNOTATION);
   store_obj_unref(o);
-  sched_loop_free(l);
-  store_close(st);
 }
 
 static void test_orphans_collected_after_quarantine(void **state) {
-  (void)state;
-  int64_t now = FIXTURE_NOW;
-  store *st = fixture_store_open(&now);
-  sched_loop *l = fixture_loop_new(st, now);
-  create_cluster(st);
+  sim *t = *state;
+  store *st = t->st;
+  sched_loop *l = t->l;
   create_pod(st, "lost", "node-gone", "", "Always");
   create_pod(st, "found", "node-late", "", "Always");
   sched_loop_run(l);
@@ -226,35 +238,29 @@ static void test_orphans_collected_after_quarantine(void **state) {
   free(s);
   assert_int_equal(sched_loop_next_deadline(l), FIXTURE_NOW + 40);
   fixture_create(st, "apiVersion: v1\nkind: Node\nmetadata: {name: node-late}\n");
-  now += 39;
-  sched_loop_set_now(l, now);
-  sched_loop_run(l);
+  advance(t, 39);
   s = status_of(st, "found");
   assert_contains(s, "\"phase\":\"Running\""); /* its node came: it runs */
   free(s);
   s = status_of(st, "lost");
   assert_non_null(s);
   free(s);
-  now += 1;
-  sched_loop_set_now(l, now);
-  sched_loop_run(l);
+  advance(t, 1);
   assert_null(status_of(st, "lost"));
   s = status_of(st, "found");
   assert_non_null(s);
   free(s);
-  sched_loop_free(l);
-  store_close(st);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_run_duration),
       cmocka_unit_test(test_image),
-      cmocka_unit_test(test_pod_runs_then_succeeds),
+      cmocka_unit_test_setup_teardown(test_pod_runs_then_succeeds, sim_setup, sim_teardown),
       cmocka_unit_test(test_same_input_same_status),
-      cmocka_unit_test(test_claim_not_prepared),
-      cmocka_unit_test(test_graceful_delete_and_node_status),
-      cmocka_unit_test(test_orphans_collected_after_quarantine),
+      cmocka_unit_test_setup_teardown(test_claim_not_prepared, sim_setup, sim_teardown),
+      cmocka_unit_test_setup_teardown(test_graceful_delete_and_node_status, sim_setup, sim_teardown),
+      cmocka_unit_test_setup_teardown(test_orphans_collected_after_quarantine, sim_setup, sim_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,6 +50,7 @@ check "node Ready" "node-1   Ready" kubectl get nodes
 check "node conditions" "MemoryPressure=False DiskPressure=False PIDPressure=False Ready=True " \
   kubectl get node node-1 -o jsonpath='{range .status.conditions[*]}{.type}={.status}{" "}{end}'
 check "node Ready reason" "KubeletReady" kubectl get node node-1 -o jsonpath='{.status.conditions[3].reason}'
+check "node labels as kubelet registers them" "linux node-1" kubectl get node node-1 -o jsonpath='{.metadata.labels.kubernetes\.io/os} {.metadata.labels.kubernetes\.io/hostname}'
 check "describe node: simulated" "dra.k8s.io/simulated-by: node-simulator" kubectl describe node node-1
 check "describe node: runtime" "Container Runtime Version:  dra-sim://" kubectl describe node node-1
 # graceful delete: Terminating with deletionTimestamp and the grace period,

@@ -332,16 +332,23 @@ static json_t *node_info(const node *n) {
   return info;
 }
 
-static bool add_annotation(api_object *o) {
+/* The simulated-by annotation, and the labels a kubelet gives its Node
+ * when it registers (pkg/kubelet kubelet_node_status.go initialNode), those
+ * missing. */
+static bool add_metadata(api_object *o) {
   object_meta *m = &((node *)o->typed)->metadata;
-  if (sched_meta_get(&m->annotations, SCHED_NODESIM_NODE_ANNOTATION)) return false;
+  const char *const labels[][2] = {{"kubernetes.io/hostname", m->name},   {"kubernetes.io/os", "linux"},
+                                   {"kubernetes.io/arch", "amd64"},       {"beta.kubernetes.io/os", "linux"},
+                                   {"beta.kubernetes.io/arch", "amd64"}};
+  uint32_t before = m->labels.n + m->annotations.n;
+  for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) label_add(o->arena, &m->labels, labels[i][0], labels[i][1]);
   label_add(o->arena, &m->annotations, SCHED_NODESIM_NODE_ANNOTATION, "node-simulator");
-  return true;
+  return m->labels.n + m->annotations.n != before;
 }
 
 bool sched_nodesim_set_node_status(api_object *o, const char *now) {
   node *n = o->typed;
-  bool changed = add_annotation(o);
+  bool changed = add_metadata(o);
   json_t *extra = owned_copy(o->arena, n->status._extra);
   changed |= add_conditions(extra, now);
   if (!json_object_get(extra, "addresses")) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "api/codec.h"
+#include "api/label_selector.h"
 #include "fixture_cluster.h"
 #include "sched/nodesim_status.h"
 #include "sched/run_duration.h"
@@ -221,6 +222,8 @@ static void test_graceful_delete_and_node_status(void **state) {
   assert_int_equal(json_array_size(conds), 4);
   assert_string_equal(json_string_value(json_object_get(json_array_get(conds, 3), "reason")), "KubeletReady");
   assert_non_null(json_object_get(n->status._extra, "nodeInfo"));
+  assert_string_equal(label_get(&n->metadata.labels, "kubernetes.io/hostname"), NODE);
+  assert_string_equal(label_get(&n->metadata.labels, "kubernetes.io/os"), "linux");
   assert_int_equal(n->metadata.annotations.n, 1);
   assert_string_equal(n->metadata.annotations.items[0].key->str, SCHED_NODESIM_NODE_ANNOTATION);
   store_obj_unref(o);

@@ -29,6 +29,7 @@ struct dra_server {
   srv_pki pki;               /* HTTPS: the certificates made at start (pki.h) */
   bool authn;                /* requests are authenticated (HTTPS or a token file) */
   store *st;
+  store *committed; /* store_committed(st): what GET, list and watch show (only what is on disk) */
   atomic_bool stopping; /* wakes watch streams and the control loop */
   /* The control loop runs on its own thread. loop_lock (recursive) is also
    * the store's write lock, so store events reach the loop one at a time. */

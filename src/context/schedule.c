@@ -15,7 +15,12 @@ dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   bool want_explain = flags & DRA_SCHEDULE_EXPLAIN;
   if (want_explain != (explain != NULL))
     return dra_fail(ctx, DRA_MISUSE, "dra_schedule: explain is required with DRA_SCHEDULE_EXPLAIN, and only then");
-  sched_options opt = {.gates = ctx->gates, .now = dra_ctx_now(ctx), .explain = want_explain};
+  /* scheduling only: no simulated kubelet starts the pods it binds, and no
+   * pod GC deletes a dump's pods whose node is not in it */
+  sched_options opt = {.gates = ctx->gates,
+                       .now = dra_ctx_now(ctx),
+                       .explain = want_explain,
+                       .disabled_controllers = CTRL_NODE_SIMULATOR | CTRL_POD_GC};
   sched_loop *loop = sched_loop_new(ctx->objects, &opt);
   sched_loop_run(loop);
   if (want_explain) {

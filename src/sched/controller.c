@@ -352,6 +352,9 @@ static const struct {
     {"job:", CTRL_JOB, sched_job_sync},
     {"statefulset:", CTRL_STATEFULSET, sched_statefulset_sync},
     {"daemonset:", CTRL_DAEMONSET, sched_daemonset_sync},
+    {"nodesim:", CTRL_NODE_SIMULATOR, sched_nodesim_pod_sync},
+    {"nodesim-node:", CTRL_NODE_SIMULATOR, sched_nodesim_node_sync},
+    {"podgc:", CTRL_POD_GC, sched_podgc_sync},
 };
 
 void sched_controller_sync(sched_loop *l, const char *key) {

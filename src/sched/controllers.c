@@ -18,13 +18,16 @@ static const struct {
     {"resourceclaim-controller", CTRL_RESOURCECLAIM},
     {"scheduler", CTRL_SCHEDULER},
     {"statefulset-controller", CTRL_STATEFULSET},
+    {"node-simulator", CTRL_NODE_SIMULATOR},
+    {"pod-garbage-collector-controller", CTRL_POD_GC},
 };
 #define N_KNOWN (sizeof known / sizeof known[0])
 
 const char *sched_controller_names(void) {
   return "daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
          "  garbage-collector-controller, job-controller, replicaset-controller,\n"
-         "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller";
+         "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller,\n"
+         "  node-simulator, pod-garbage-collector-controller";
 }
 
 static int find(const char *name, size_t len) {

@@ -20,6 +20,8 @@ typedef enum {
   CTRL_JOB = 1u << 7,
   CTRL_STATEFULSET = 1u << 8,
   CTRL_DAEMONSET = 1u << 9,
+  CTRL_NODE_SIMULATOR = 1u << 10, /* dra's own: a kubelet for every Node (nodesim.c) */
+  CTRL_POD_GC = 1u << 11,
 } sched_controller;
 
 /* The controllers the list turns off (a mask of sched_controller: 0 = all

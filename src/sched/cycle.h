@@ -54,6 +54,9 @@ void sched_histogram_add(sched_histogram *h, const char *reason);
 char *sched_histogram_message(const sched_histogram *h, size_t n_nodes, const char *prefilter);
 void sched_histogram_free(sched_histogram *h);
 
+/* Sets a condition on a pod object about to be written (pod_status.c). */
+void sched_pod_set_condition(sched_loop *l, api_object *pod_obj, const char *type, const char *status,
+                             const char *reason, const char *message);
 /* Sets PodScheduled on a pod object about to be written. */
 void sched_pod_condition(sched_loop *l, api_object *pod_obj, bool scheduled, const char *reason, const char *message);
 /* Sets the pod's PodScheduled condition (no write when unchanged). */

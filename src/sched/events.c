@@ -1,5 +1,6 @@
 /* events.c: the Events the loop itself writes (the controller's
- * FailedResourceClaimCreation warnings, the taint manager's evictions).
+ * FailedResourceClaimCreation warnings, the taint manager's evictions,
+ * the node simulator's prepared claims).
  * Named "<pod>.<5 characters>" from a hash of namespace, pod, reason and
  * message, so the same event is written once and runs repeat. */
 #include "sched/internal.h"

@@ -3,6 +3,7 @@
  * functions each file contributes. Nothing outside src/sched includes it. */
 #ifndef DRA_SCHED_INTERNAL_H
 #define DRA_SCHED_INTERNAL_H
+#include "sched/deadlines.h"
 #include "sched/filter.h"
 #include "sched/loop.h"
 #include "store/strmap.h"
@@ -71,6 +72,8 @@ struct sched_loop {
   size_t n_specs;
   arena *spec_arena;
   sched_metrics metrics; /* for /metrics (metrics.h) */
+  sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
+  sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */
@@ -144,5 +147,14 @@ bool sched_taint_rule_status(sched_loop *l);
 /* When a rule's condition is next due after now, or 0. */
 int64_t sched_taint_rules_next(sched_loop *l);
 void sched_taint_rules_free(sched_loop *l);
+
+/* ---- nodesim.c: the node-simulator controller ---- */
+void sched_nodesim_pod_sync(sched_loop *l, const char *ns, const char *name);
+void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name);
+
+/* ---- podgc.c: the pod garbage collector's orphaned pods ---- */
+/* A pod is bound to this node and it does not exist: quarantine starts. */
+void sched_podgc_node_missing(sched_loop *l, const char *node);
+void sched_podgc_sync(sched_loop *l, const char *ns, const char *node);
 
 #endif

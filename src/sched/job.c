@@ -5,10 +5,10 @@
  * batch.kubernetes.io/job-name and controller-uid ones included) and the
  * Job as controller owner; status startTime, active, ready, succeeded,
  * failed, and once enough pods succeeded the SuccessCriteriaMet and
- * Complete conditions and completionTime. dra runs no kubelet: a pod
- * succeeds only when something sets its phase (a status update through
- * dra serve); until then it counts as active. No backoff, no pod failure
- * policy, no Indexed mode, no suspend. */
+ * Complete conditions and completionTime. A pod succeeds when the node
+ * simulator ends it (its dra.k8s.io/run-duration, nodesim.c) or a client
+ * sets its phase; until then it counts as active. No backoff, no pod
+ * failure policy, no Indexed mode, no suspend. */
 #include "sched/workloads.h"
 #include "util/die.h"
 #include <stdlib.h>

@@ -264,10 +264,43 @@ static void push_all(sched_loop *l, api_kind k) {
   store_list_free(&lst);
 }
 
+/* The node simulator hears of a bound pod that may have to start, end or
+ * go; the pod garbage collector of one whose node is missing. */
+static void push_node_work(sched_loop *l, const pod *p, bool gone) {
+  const char *node = p->spec.node_name;
+  if (!node || !*node) return;
+  strbuf key = STRBUF_INIT;
+  sched_key(&key, "nodesim:", p->metadata.namespace_, p->metadata.name);
+  if (gone) sched_deadline_forget(&l->nodesim_due, sb_str(&key));
+  else if (!sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
+    if (!(l->opt.disabled_controllers & CTRL_NODE_SIMULATOR)) sched_keyq_push(&l->ctrl, sb_str(&key));
+    store_obj *no = sched_get(l, KIND_NODE, NULL, node);
+    if (!no) sched_podgc_node_missing(l, node);
+    store_obj_unref(no);
+  }
+  sb_free(&key);
+}
+
+static void push_pod_node_work(void *ctx, store_obj *po) { push_node_work(ctx, po->object->typed, false); }
+
+/* A node's status to report, and its pods (a new node starts them); a
+ * deleted node's pods are orphans. */
+static void on_node(sched_loop *l, const store_event *ev) {
+  const char *name = store_obj_meta(ev->obj)->name;
+  if (ev->type != STORE_DELETED && !(l->opt.disabled_controllers & CTRL_NODE_SIMULATOR)) push_ctrl(l, "nodesim-node:", "", name);
+  if (ev->type == STORE_MODIFIED) return;
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD, .index = STORE_INDEX_POD_NODE, .key = name, .order = STORE_BY_CREATION};
+  if (store_list_query(l->st, &q, &lst) == STORE_OK)
+    for (size_t i = 0; i < lst.n; i++) push_pod_node_work(l, lst.items[i]);
+  store_list_free(&lst);
+}
+
 static void on_pod(sched_loop *l, const store_event *ev) {
   const pod *p = ev->obj->object->typed;
   bool gone = ev->type == STORE_DELETED;
   count_pod(l, p, gone);
+  push_node_work(l, p, gone);
   push_controller_owner(l, &p->metadata);
   if (p->spec.resource_claims.n || p->status.extended_resource_claim_status) {
     if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
@@ -312,6 +345,7 @@ static void on_claim(sched_loop *l, const store_event *ev) {
   bool idle = owner_live && !c->status.reserved_for.n && !m->deletion_timestamp;
   if (ev->type != STORE_DELETED && !idle) push_ctrl(l, "claim:", m->namespace_, m->name);
   if (o && o->kind && !strcmp(o->kind, "PodGroup")) push_ctrl(l, "podgroup:", m->namespace_, o->name);
+  if (ev->type != STORE_DELETED) sched_claim_each_pod(l, c, push_pod_node_work, l); /* prepared now? */
   bool freed = sched_devices_claim_changed(l, ev->obj, ev->type == STORE_DELETED);
   if (ev->type == STORE_ADDED) sched_wake_namespace(l, m->namespace_);
   if (freed) sched_wake_all(l);
@@ -337,6 +371,7 @@ static void on_event(void *user, const store_event *ev) {
   const object_meta *m = api_object_meta(ev->obj->object);
   switch (ev->obj->object->info->kind) {
   case KIND_NODE:
+    on_node(l, ev);
     l->nodes_dirty = true;
     sched_devices_topology_changed(l);
     sched_wake_all(l);
@@ -432,11 +467,25 @@ void sched_loop_set_now(sched_loop *l, int64_t now) {
 
 sched_metrics *sched_loop_metrics(sched_loop *l) { return &l->metrics; }
 
+/* The controller's deadlines (deadlines.h), none when it is off. */
+static int64_t next_due(sched_loop *l, sched_controller c, const sched_deadlines *d) {
+  return l->opt.disabled_controllers & c ? 0 : sched_deadlines_next(d, l->opt.now);
+}
+
+static size_t pop_due(sched_loop *l, sched_controller c, sched_deadlines *d) {
+  return l->opt.disabled_controllers & c ? 0 : sched_deadlines_pop_due(d, l->opt.now, &l->ctrl);
+}
+
 int64_t sched_loop_next_deadline(sched_loop *l) {
-  if (l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION) return 0;
-  int64_t eviction = sched_taint_eviction_next(l), status = sched_taint_rules_next(l);
-  if (!eviction || !status) return eviction ? eviction : status;
-  return eviction < status ? eviction : status;
+  int64_t due[4] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine)},
+          first = 0;
+  if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION)) {
+    due[2] = sched_taint_eviction_next(l);
+    due[3] = sched_taint_rules_next(l);
+  }
+  for (size_t i = 0; i < sizeof due / sizeof *due; i++)
+    if (due[i] && (!first || due[i] < first)) first = due[i];
+  return first;
 }
 
 size_t sched_loop_run(sched_loop *l) { return sched_loop_run_some(l, SIZE_MAX); }
@@ -464,6 +513,8 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
+    /* pods whose run time is over, nodes out of quarantine: their keys are queued now */
+    if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine)) continue;
     break;
   }
   return steps;
@@ -511,6 +562,8 @@ void sched_loop_free(sched_loop *l) {
   strmap_free(&l->counted, free_counted);
   sched_devices_free(l->devices);
   sched_taint_rules_free(l);
+  sched_deadlines_free(&l->nodesim_due);
+  sched_deadlines_free(&l->podgc_quarantine);
   arena_free(l->spec_arena);
   sched_metrics_free(&l->metrics);
   free(l);

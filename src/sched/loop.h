@@ -1,8 +1,10 @@
 /* loop.h: the control loop over an object store: the resourceclaim
  * controller (claims from templates, PodGroup claims, release and
  * deallocation), the scheduler (queue, filters, DRA allocation, scoring,
- * reservation, binding, extended resources) and NoExecute device-taint
- * eviction with the DeviceTaintRule status it reports. It is driven only by the store's events, so `dra schedule` and
+ * reservation, binding, extended resources), NoExecute device-taint
+ * eviction with the DeviceTaintRule status it reports, the workload
+ * controllers, the node simulator (a kubelet for every Node: nodesim.c)
+ * and the pod garbage collector's orphan rule (podgc.c). It is driven only by the store's events, so `dra schedule` and
  * the HTTP server run the same loop: create objects, then sched_loop_run()
  * until nothing changes. Not thread-safe: one loop per store, one thread.
  *
@@ -47,8 +49,9 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt);
 /* The clock the loop reads (condition times, eviction deadlines). */
 void sched_loop_set_now(sched_loop *l, int64_t now);
 /* The next time (Unix seconds, after now) a NoExecute device taint evicts a
- * pod or a DeviceTaintRule's status is due, or 0: a long-running loop sets
- * its clock and runs again then. */
+ * pod, a DeviceTaintRule's status is due, a pod's run time is over or a
+ * missing node's quarantine ends, or 0: a long-running loop sets its clock
+ * and runs again then. */
 int64_t sched_loop_next_deadline(sched_loop *l);
 /* Processes work until every queue is empty. Returns the number of steps. */
 size_t sched_loop_run(sched_loop *l);

@@ -1,5 +1,6 @@
-/* pod_status.c: the pod's PodScheduled condition as kube-scheduler writes
- * it: False with reason and message while pending, True once bound;
+/* pod_status.c: pod conditions as the controllers write them (type,
+ * status, reason, message; lastTransitionTime moves when the status
+ * flips), and the PodScheduled condition as kube-scheduler writes it: False with reason and message while pending, True once bound;
  * lastTransitionTime moves only when the status flips. Unchanged
  * conditions are not written, so a retry that fails the same way is quiet. */
 #include "sched/cycle.h"
@@ -31,17 +32,21 @@ void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bo
 }
 
 void sched_pod_condition(sched_loop *l, api_object *o, bool scheduled, const char *reason, const char *message) {
-  const char *status = scheduled ? "True" : "False";
+  sched_pod_set_condition(l, o, "PodScheduled", scheduled ? "True" : "False", reason, message);
+}
+
+void sched_pod_set_condition(sched_loop *l, api_object *o, const char *type, const char *status, const char *reason,
+                             const char *message) {
   pod *np = o->typed;
   pod_condition_list *cl = &np->status.conditions;
   pod_condition *slot = NULL;
   for (uint32_t i = 0; i < cl->n; i++)
-    if (same(cl->items[i].type, "PodScheduled")) slot = &cl->items[i];
+    if (same(cl->items[i].type, type)) slot = &cl->items[i];
   if (!slot) {
     pod_condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, (cl->n + 1) * sizeof *items);
     slot = &items[cl->n];
     *cl = (pod_condition_list){items, cl->n + 1, true};
-    slot->type = arena_strdup(o->arena, "PodScheduled");
+    slot->type = arena_strdup(o->arena, type);
   }
   if (!slot->last_transition_time || !same(slot->status, status))
     slot->last_transition_time = arena_strdup(o->arena, l->now_text);

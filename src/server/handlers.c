@@ -9,6 +9,7 @@
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
+#include "server/pod_grace.h"
 #include "server/scale.h"
 #include "server/server_internal.h"
 #include "server/status.h"
@@ -296,6 +297,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
     pre.uid = json_string_value(json_object_get(p, "uid"));
     pre.resource_version = json_string_value(json_object_get(p, "resourceVersion"));
   }
+  pre.grace_period_seconds = srv_pod_grace_period(s, r, opts, req);
   store_obj *last = NULL;
   store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
   json_decref(opts);

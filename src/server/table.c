@@ -1,6 +1,7 @@
 /* table.c: see table.h. */
 #include "server/table.h"
 #include "api/codec.h"
+#include "server/table_pod.h"
 #include "server/table_workloads.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -111,26 +112,6 @@ static void taint_rule_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(t->effect ? t->effect : ""));
   if (t->time_added) add_since(cells, t->time_added);
   else json_array_append_new(cells, json_string(""));
-}
-
-static void pod_cells(json_t *cells, const void *typed) {
-  const pod *p = typed;
-  const char *status = p->status.phase ? p->status.phase : "Pending";
-  if (p->metadata.deletion_timestamp) status = "Terminating";
-  json_array_append_new(cells, json_string(status));
-  json_array_append_new(cells, json_string(p->spec.node_name && *p->spec.node_name ? p->spec.node_name : "<none>"));
-  strbuf sb = STRBUF_INIT;
-  for (uint32_t i = 0; i < p->spec.resource_claims.n; i++) {
-    const pod_resource_claim *rc = &p->spec.resource_claims.items[i];
-    const atom *claim = rc->resource_claim_name;
-    for (uint32_t j = 0; !claim && j < p->status.resource_claim_statuses.n; j++)
-      if (p->status.resource_claim_statuses.items[j].name == rc->name)
-        claim = p->status.resource_claim_statuses.items[j].resource_claim_name;
-    if (i) sb_puts(&sb, ",");
-    sb_puts(&sb, claim ? claim->str : "<pending>");
-  }
-  json_array_append_new(cells, json_string(sb.len ? sb_str(&sb) : "<none>"));
-  sb_free(&sb);
 }
 
 static void event_cells(json_t *cells, const void *typed) {
@@ -250,9 +231,11 @@ static const kind_table kind_tables[] = {
      {"Version", "string", "Kubelet Version reported by the node."},
      node_version_cell},
     {KIND_POD,
-     {{"Status", "string", "the pod's phase"},
-      {"Node", "string", "the node the pod is bound to"},
-      {"Claims", "string", "the ResourceClaims the pod uses"}},
+     {{"Ready", "string", "The aggregate readiness state of this pod for accepting traffic."},
+      {"Status", "string", "The aggregate status of the containers in this pod."},
+      {"Restarts", "string",
+       "The number of times the containers in this pod have been restarted and when the last container in this pod "
+       "has restarted."}},
      pod_cells, {0}, NULL},
     {KIND_DEPLOYMENT,
      {{"Ready", "string", "Number of the pod with ready state"},
@@ -336,7 +319,7 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
   if (kt && kt->after_age.name)
     json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
-  const table_column *wide = srv_workload_wide_columns(res->api_kind);
+  const table_column *wide = res->api_kind == KIND_POD ? srv_pod_wide_columns : srv_workload_wide_columns(res->api_kind);
   for (size_t i = 0; wide && wide[i].name; i++)
     json_array_append_new(cols, column(wide[i].name, wide[i].type, "", wide[i].description, 1));
   for (size_t i = 0; i < n; i++) {
@@ -347,7 +330,8 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     if (kt) kt->cells(cells, o->typed);
     if (shows_age(res->api_kind)) add_age(cells, m);
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
-    if (wide) srv_workload_wide_cells(cells, o);
+    if (res->api_kind == KIND_POD) srv_pod_wide_cells(cells, o);
+    else if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);
     if (include == SRV_INCLUDE_OBJECT) {
       json_object_set_new(row, "object", srv_object_in_version(o, r->wire));

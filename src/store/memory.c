@@ -311,17 +311,29 @@ done:
   return st;
 }
 
-/* A delete of an object with finalizers: a new version with
- * deletionTimestamp = now and deletionGracePeriodSeconds = 0. */
-static void mark_deleting(memory_store *m, const char *key, store_obj *cur, store_obj **out) {
+/* A delete of an object with finalizers (grace 0), or a graceful one: a
+ * new version with deletionTimestamp = now + grace and
+ * deletionGracePeriodSeconds = grace. */
+static void mark_deleting(memory_store *m, const char *key, store_obj *cur, int64_t grace, store_obj **out) {
   api_object *copy = api_object_clone(cur->object);
   object_meta *meta = api_object_meta(copy);
-  char now[21];
-  now_text(m, now);
-  meta->deletion_timestamp = arena_strdup(copy->arena, now);
-  meta->deletion_grace_period_seconds = 0;
+  char when[21];
+  meta_format_time(m->opts.clock(m->opts.clock_user) + grace, when);
+  meta->deletion_timestamp = arena_strdup(copy->arena, when);
+  meta->deletion_grace_period_seconds = grace;
   meta->deletion_grace_period_seconds_set = true;
   replace(m, key, cur, copy, out);
+}
+
+/* A graceful delete (store_preconditions.grace_period_seconds): marks the
+ * object, or brings an earlier deletionTimestamp closer; otherwise hands
+ * out the object as it is. */
+static void delete_gracefully(memory_store *m, const char *key, store_obj *cur, int64_t grace, store_obj **out) {
+  const char *was = store_obj_meta(cur)->deletion_timestamp;
+  char when[21];
+  meta_format_time(m->opts.clock(m->opts.clock_user) + grace, when);
+  if (!was || strcmp(when, was) < 0) mark_deleting(m, key, cur, grace, out);
+  else hand_out(cur, out);
 }
 
 static store_status mem_remove(store *s, api_kind kind, const char *namespace_, const char *name,
@@ -334,8 +346,9 @@ static store_status mem_remove(store *s, api_kind kind, const char *namespace_, 
   store_obj *cur = strmap_get(&m->objects[kind], key);
   if (!cur) st = STORE_NOT_FOUND;
   else if (pre && !preconditions_hold(cur, pre->uid, pre->resource_version)) st = STORE_CONFLICT;
+  else if (pre && pre->grace_period_seconds > 0) delete_gracefully(m, key, cur, pre->grace_period_seconds, out);
   else if (!store_obj_meta(cur)->finalizers.n) finish_delete(m, key, cur, api_object_clone(cur->object), out);
-  else if (!store_obj_meta(cur)->deletion_timestamp) mark_deleting(m, key, cur, out);
+  else if (!store_obj_meta(cur)->deletion_timestamp) mark_deleting(m, key, cur, 0, out);
   else hand_out(cur, out);
   unlock(m);
   free(key);

@@ -107,6 +107,11 @@ void store_list_free(store_list *l);
 typedef struct store_preconditions {
   const char *uid;
   const char *resource_version;
+  /* delete only: > 0 deletes gracefully, as a pod bound to a node is
+   * (rest.BeforeDelete): the object stays with deletionTimestamp now +
+   * grace and deletionGracePeriodSeconds grace until its kubelet deletes
+   * it; a later graceful delete may only bring that time closer. */
+  int64_t grace_period_seconds;
 } store_preconditions;
 
 typedef struct store store;

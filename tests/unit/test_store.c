@@ -130,10 +130,10 @@ static void delete_and_recreate(void **state) {
   store *s = test_store_open(16);
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c1", NULL, NULL), STORE_NOT_FOUND);
   assert_int_equal(store_create(s, test_obj(CLAIM("default", "c1")), NULL), STORE_OK);
-  store_preconditions wrong_uid = {"nope", NULL}, wrong_rv = {NULL, "7"};
+  store_preconditions wrong_uid = {.uid = "nope"}, wrong_rv = {.resource_version = "7"};
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c1", &wrong_uid, NULL), STORE_CONFLICT);
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c1", &wrong_rv, NULL), STORE_CONFLICT);
-  store_preconditions right = {"d84d7bb3-12d8-57fb-b500-41cd297f1505", "1"};
+  store_preconditions right = {.uid = "d84d7bb3-12d8-57fb-b500-41cd297f1505", .resource_version = "1"};
   store_obj *gone = NULL;
   assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, "default", "c1", &right, &gone), STORE_OK);
   assert_string_equal(store_obj_meta(gone)->resource_version, "2");

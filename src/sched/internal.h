@@ -71,6 +71,7 @@ struct sched_loop {
   size_t n_specs;
   arena *spec_arena;
   sched_metrics metrics; /* for /metrics (metrics.h) */
+  strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */

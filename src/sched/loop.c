@@ -506,6 +506,7 @@ void sched_loop_free(sched_loop *l) {
   sched_keyq_free(&l->ctrl);
   sched_podq_free(&l->active);
   strmap_free(&l->parked, free_parked);
+  strmap_free(&l->assumed_claims, NULL); /* empty between cycles */
   drop_nodes(l);
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);

@@ -160,10 +160,42 @@ static void taint_rules(store *st, strbuf *out) {
   store_list_free(&lst);
 }
 
+/* PodGroups as kube-apiserver's printer shows them (Policy, Workload,
+ * Status from PodGroupInitiallyScheduled), with the condition's message. */
+static void pod_groups(store *st, strbuf *out) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD_GROUP, .order = STORE_BY_CREATION};
+  store_list_query(st, &q, &lst);
+  if (lst.n) {
+    table t = {.cols = 6};
+    row(&t, (const char *[]){"NAMESPACE", "PODGROUP", "POLICY", "WORKLOAD", "STATUS", "MESSAGE"});
+    for (size_t i = 0; i < lst.n; i++) {
+      const pod_group *g = lst.items[i]->object->typed;
+      const condition *c = NULL;
+      for (uint32_t k = 0; k < g->status.conditions.n; k++)
+        if (g->status.conditions.items[k].type &&
+            !strcmp(g->status.conditions.items[k].type, "PodGroupInitiallyScheduled"))
+          c = &g->status.conditions.items[k];
+      const char *status = !c ? "Pending" : c->status && !strcmp(c->status, "True") ? "Scheduled" : "Unschedulable";
+      strbuf policy = STRBUF_INIT;
+      if (g->spec.scheduling_policy.gang) sb_printf(&policy, "Gang(minCount=%lld)", (long long)g->spec.scheduling_policy.gang->min_count);
+      else sb_puts(&policy, "Basic");
+      row(&t, (const char *[]){g->metadata.namespace_, g->metadata.name, sb_str(&policy),
+                               g->spec.workload_ref ? g->spec.workload_ref->workload_name : NULL, status,
+                               c ? c->message : NULL});
+      sb_free(&policy);
+    }
+    sb_putc(out, '\n');
+    flush(&t, out);
+  }
+  store_list_free(&lst);
+}
+
 void sched_table(store *st, strbuf *out) {
   pods(st, out);
   sb_putc(out, '\n');
   claims(st, out);
+  pod_groups(st, out);
   taint_rules(st, out);
   events(st, out);
 }

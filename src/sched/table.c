@@ -1,6 +1,7 @@
 /* table.c: see table.h. Columns are padded to their widest cell plus three
  * spaces, as kubectl's tabwriter does; "<none>" marks an empty cell. */
 #include "sched/table.h"
+#include "api/pod_group.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -171,18 +172,14 @@ static void pod_groups(store *st, strbuf *out) {
     row(&t, (const char *[]){"NAMESPACE", "PODGROUP", "POLICY", "WORKLOAD", "STATUS", "MESSAGE"});
     for (size_t i = 0; i < lst.n; i++) {
       const pod_group *g = lst.items[i]->object->typed;
-      const condition *c = NULL;
-      for (uint32_t k = 0; k < g->status.conditions.n; k++)
-        if (g->status.conditions.items[k].type &&
-            !strcmp(g->status.conditions.items[k].type, "PodGroupInitiallyScheduled"))
-          c = &g->status.conditions.items[k];
-      const char *status = !c ? "Pending" : c->status && !strcmp(c->status, "True") ? "Scheduled" : "Unschedulable";
+      const condition *c = pod_group_scheduled_condition(g);
       strbuf policy = STRBUF_INIT;
-      if (g->spec.scheduling_policy.gang) sb_printf(&policy, "Gang(minCount=%lld)", (long long)g->spec.scheduling_policy.gang->min_count);
-      else sb_puts(&policy, "Basic");
+      sb_puts(&policy, pod_group_printed_policy(g));
+      if (g->spec.scheduling_policy.gang)
+        sb_printf(&policy, "(minCount=%lld)", (long long)g->spec.scheduling_policy.gang->min_count);
       row(&t, (const char *[]){g->metadata.namespace_, g->metadata.name, sb_str(&policy),
-                               g->spec.workload_ref ? g->spec.workload_ref->workload_name : NULL, status,
-                               c ? c->message : NULL});
+                               g->spec.workload_ref ? g->spec.workload_ref->workload_name : NULL,
+                               pod_group_printed_status(g), c ? c->message : NULL});
       sb_free(&policy);
     }
     sb_putc(out, '\n');

@@ -32,6 +32,7 @@ enum {
   F_NONE = 0,
   F_KEEP_EMPTY = 1 << 0, /* encode "" / [] / {} when present (Go pointer or non-omitempty field); an
                             * absent OBJ as null (a Go pointer without omitempty) */
+  F_INT32 = 1 << 1,      /* an INT that is a Go int32: a number out of its range does not decode */
 };
 
 enum {

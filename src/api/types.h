@@ -518,7 +518,7 @@ DEFINE_STRUCT(namespace_obj)
 #define empty_object_FIELDS(X, S)
 DEFINE_STRUCT(empty_object)
 
-#define gang_scheduling_policy_FIELDS(X, S) X(S, INT, min_count, "minCount", _, F_KEEP_EMPTY)
+#define gang_scheduling_policy_FIELDS(X, S) X(S, INT, min_count, "minCount", _, F_KEEP_EMPTY | F_INT32)
 DEFINE_STRUCT(gang_scheduling_policy)
 
 /* A union: exactly one of basic and gang. */
@@ -566,7 +566,7 @@ DEFINE_STRUCT(pod_group_resource_claim_status)
   X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)                         \
   X(S, OBJ, disruption_mode, "disruptionMode", disruption_mode, 0)                                   \
   X(S, STR, priority_class_name, "priorityClassName", _, 0)                                          \
-  X(S, INT, priority, "priority", _, 0)                                                              \
+  X(S, INT, priority, "priority", _, F_INT32)                                                        \
   X(S, STR, preemption_policy, "preemptionPolicy", _, 0)
 DEFINE_STRUCT(pod_group_spec)
 
@@ -596,7 +596,7 @@ DEFINE_STRUCT(typed_local_object_reference)
   X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)                         \
   X(S, OBJ, disruption_mode, "disruptionMode", disruption_mode, 0)                                   \
   X(S, STR, priority_class_name, "priorityClassName", _, 0)                                          \
-  X(S, INT, priority, "priority", _, 0)                                                              \
+  X(S, INT, priority, "priority", _, F_INT32)                                                        \
   X(S, STR, preemption_policy, "preemptionPolicy", _, 0)
 DEFINE_STRUCT(pod_group_template)
 

@@ -558,16 +558,23 @@ DEFINE_STRUCT(pod_group_resource_claim_status)
 
 /* parentCompositePodGroupName belongs to CompositePodGroup (alpha, off):
  * decoded, then dropped on create as kube-apiserver drops it. */
-#define pod_group_spec_FIELDS(X, S)                                                                  \
-  X(S, STR, parent_composite_pod_group_name, "parentCompositePodGroupName", _, 0)                    \
-  X(S, OBJ, workload_ref, "workloadRef", workload_reference, 0)                                      \
+/* What a PodGroup's spec shares with a Workload's PodGroupTemplate, from
+ * schedulingPolicy on; CONSTRAINTS_FLAGS: the template's
+ * schedulingConstraints has no omitempty (null when absent). */
+#define POD_GROUP_POLICY_FIELDS(X, S, CONSTRAINTS_FLAGS)                                             \
   X(S, EMB, scheduling_policy, "schedulingPolicy", pod_group_scheduling_policy, 0)                   \
-  X(S, OBJ, scheduling_constraints, "schedulingConstraints", pod_group_scheduling_constraints, 0)    \
+  X(S, OBJ, scheduling_constraints, "schedulingConstraints", pod_group_scheduling_constraints,       \
+    CONSTRAINTS_FLAGS)                                                                               \
   X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)                         \
   X(S, OBJ, disruption_mode, "disruptionMode", disruption_mode, 0)                                   \
   X(S, STR, priority_class_name, "priorityClassName", _, 0)                                          \
   X(S, INT, priority, "priority", _, F_INT32)                                                        \
   X(S, STR, preemption_policy, "preemptionPolicy", _, 0)
+
+#define pod_group_spec_FIELDS(X, S)                                                                  \
+  X(S, STR, parent_composite_pod_group_name, "parentCompositePodGroupName", _, 0)                    \
+  X(S, OBJ, workload_ref, "workloadRef", workload_reference, 0)                                      \
+  POD_GROUP_POLICY_FIELDS(X, S, 0)
 DEFINE_STRUCT(pod_group_spec)
 
 #define pod_group_status_FIELDS(X, S)                      \
@@ -589,15 +596,9 @@ DEFINE_STRUCT(pod_group)
   X(S, STR, name, "name", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(typed_local_object_reference)
 
-#define pod_group_template_FIELDS(X, S)                                                              \
-  X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                                                          \
-  X(S, EMB, scheduling_policy, "schedulingPolicy", pod_group_scheduling_policy, 0)                   \
-  X(S, OBJ, scheduling_constraints, "schedulingConstraints", pod_group_scheduling_constraints, F_KEEP_EMPTY) \
-  X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)                         \
-  X(S, OBJ, disruption_mode, "disruptionMode", disruption_mode, 0)                                   \
-  X(S, STR, priority_class_name, "priorityClassName", _, 0)                                          \
-  X(S, INT, priority, "priority", _, F_INT32)                                                        \
-  X(S, STR, preemption_policy, "preemptionPolicy", _, 0)
+#define pod_group_template_FIELDS(X, S)   \
+  X(S, ATOM, name, "name", _, F_KEEP_EMPTY) \
+  POD_GROUP_POLICY_FIELDS(X, S, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_group_template)
 
 /* compositePodGroupTemplates belongs to CompositePodGroup (alpha, off): kept

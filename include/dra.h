@@ -62,8 +62,10 @@ DRA_API const char *dra_status_name(dra_status st);
 
 typedef struct dra_ctx dra_ctx;
 
-/* Opens a context with an empty store. feature_gates is NULL (every gate
- * on, dra's default) or "DRAAdminAccess=false,DRAPrioritizedList=true"
+/* Opens a context with an empty store. feature_gates is NULL (dra's
+ * defaults: every DRA gate and GenericWorkload on, the workload-scheduling
+ * gates TopologyAwareWorkloadScheduling and PodGroupPreemptionPolicy off,
+ * as upstream) or "DRAAdminAccess=false,DRAPrioritizedList=true"
  * with Kubernetes' gate names. *ctx is set even when this fails (except
  * for DRA_MISUSE on a NULL ctx), so dra_errmsg can tell why
  * (`unrecognized feature gate: X`); close it with dra_close either way. */

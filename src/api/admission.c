@@ -12,10 +12,15 @@
 
 void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
                             gate_id gate) {
+  admission_warn_dropped_named(ctx, kind, name, path, gate_name(gate));
+}
+
+void admission_warn_dropped_named(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
+                                  const char *gate) {
   if (!ctx->warn) return;
   strbuf sb = STRBUF_INIT;
   sb_printf(&sb, "Warning: %s \"%s\": %s: dropped, feature gate %s is disabled", kind, name ? name : "", path,
-            gate_name(gate));
+            gate);
   ctx->warn(ctx->user, sb_str(&sb));
   sb_free(&sb);
 }
@@ -51,8 +56,13 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     validate_device_taint_rule(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_POD_GROUP:
+    defaults_pod_group(ctx, a, obj->typed);
     drop_gated_pod_group(ctx, op, obj->typed, prev);
     validate_pod_group(ctx, op, obj->typed, prev, errs);
+    break;
+  case KIND_WORKLOAD:
+    drop_gated_workload(ctx, op, obj->typed, prev);
+    validate_scheduling_workload(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_POD:
     defaults_pod(ctx, a, obj->typed);

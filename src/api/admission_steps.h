@@ -28,7 +28,12 @@ void drop_gated_resource_claim(const admission_ctx *ctx, admit_op op, resource_c
 void drop_gated_resource_claim_template(const admission_ctx *ctx, admit_op op, resource_claim_template *obj,
                                         const resource_claim_template *old);
 void drop_gated_resource_slice(const admission_ctx *ctx, admit_op op, resource_slice *obj, const resource_slice *old);
+
+/* prepare_pod_group.c: PodGroup defaults, and the fields of disabled gates
+ * dropped from PodGroups and Workloads' podGroupTemplates. */
+void defaults_pod_group(const admission_ctx *ctx, arena *a, pod_group *obj);
 void drop_gated_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, const pod_group *old);
+void drop_gated_workload(const admission_ctx *ctx, admit_op op, workload *obj, const workload *old);
 
 /* prepare_claim.c: ResourceClaim strategy PrepareForCreate/PrepareForUpdate. */
 void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const resource_claim *old);
@@ -70,5 +75,8 @@ void prepare_job_selector(api_object *obj);
  * through ctx->warn (admission.c). */
 void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
                             gate_id gate);
+/* The same for a gate dra does not offer (always off), by name. */
+void admission_warn_dropped_named(const admission_ctx *ctx, const char *kind, const char *name, const char *path,
+                                  const char *gate);
 
 #endif

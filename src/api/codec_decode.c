@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 static const char *json_type_word(const json_t *v) {
@@ -43,6 +44,15 @@ static void wrong_type(const json_t *v, field_kind k, const type_desc *elem, fpa
     else sb_printf(&sb, " %g", json_real_value(v));
   }
   sb_printf(&sb, " into field %s of type %s", fp_str(path), go_type_word(k, elem));
+  fe_decode(errs, fp_str(path), sb_str(&sb));
+  sb_free(&sb);
+}
+
+/* A Go int32 field given a number out of its range. */
+static void int32_overflow(const json_t *v, fpath *path, errlist *errs) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "cannot unmarshal number %" JSON_INTEGER_FORMAT " into field %s of type int32", json_integer_value(v),
+            fp_str(path));
   fe_decode(errs, fp_str(path), sb_str(&sb));
   sb_free(&sb);
 }
@@ -206,7 +216,10 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
     if (json_is_null(val) && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
     size_t mark = fp_field(path, key);
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;
-    decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
+    if ((f->flags & F_INT32) && json_is_integer(val) &&
+        (json_integer_value(val) > INT32_MAX || json_integer_value(val) < INT32_MIN))
+      int32_overflow(val, path, errs);
+    else decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
     fp_pop(path, mark);
   }
 }

@@ -81,7 +81,7 @@ bool codec_field_present(const field_desc *f, const void *in) {
   case K_BOOL:
   case K_INT:
   case K_QTY: return keep_empty || *((const bool *)in + f->set_offset);
-  case K_OBJ:
+  case K_OBJ: return keep_empty || *(void *const *)p != NULL; /* a Go pointer without omitempty: null */
   case K_RAW: return *(void *const *)p != NULL;
   case K_EMB: return true;
   case K_LIST:

@@ -5,13 +5,19 @@
 #include <strings.h>
 
 static const char *const names[GATE_COUNT] = {
-#define GATE_NAME(id, name) name,
+#define GATE_NAME(id, name, on) name,
     DRA_GATES(GATE_NAME)
 #undef GATE_NAME
 };
 
+static const bool defaults[GATE_COUNT] = {
+#define GATE_DEFAULT(id, name, on) on,
+    DRA_GATES(GATE_DEFAULT)
+#undef GATE_DEFAULT
+};
+
 void gates_default(feature_gates *g) {
-  for (int i = 0; i < GATE_COUNT; i++) g->on[i] = true;
+  for (int i = 0; i < GATE_COUNT; i++) g->on[i] = defaults[i];
 }
 
 const char *gate_name(gate_id id) { return id < GATE_COUNT ? names[id] : "?"; }

@@ -1,27 +1,31 @@
 /* gates.h: the feature gates dra honours, under Kubernetes' names. dra turns
- * every one on by default (on purpose: it is a tool for trying DRA), and
- * `--feature-gates A=true,B=false` sets each either way, locked GA gates too. */
+ * every DRA gate and GenericWorkload on by default (on purpose: it is a tool
+ * for trying DRA); the workload scheduling gates that only drop fields keep
+ * upstream's default (off). `--feature-gates A=true,B=false` sets each either
+ * way, locked GA gates too. */
 #ifndef DRA_GATES_H
 #define DRA_GATES_H
 #include <stdbool.h>
 
-#define DRA_GATES(X)                                        \
-  X(ADMIN_ACCESS, "DRAAdminAccess")                         \
-  X(PRIORITIZED_LIST, "DRAPrioritizedList")                 \
-  X(DEVICE_TAINTS, "DRADeviceTaints")                       \
-  X(PARTITIONABLE_DEVICES, "DRAPartitionableDevices")       \
-  X(CONSUMABLE_CAPACITY, "DRAConsumableCapacity")           \
-  X(DEVICE_BINDING_CONDITIONS, "DRADeviceBindingConditions") \
-  X(RESOURCE_CLAIM_DEVICE_STATUS, "DRAResourceClaimDeviceStatus") \
-  X(LIST_TYPE_ATTRIBUTES, "DRAListTypeAttributes")          \
-  X(DERIVED_ATTRIBUTES, "DRADerivedAttributes")             \
-  X(EXTENDED_RESOURCE, "DRAExtendedResource")               \
-  X(WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims")  \
-  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
-  X(GENERIC_WORKLOAD, "GenericWorkload")
+#define DRA_GATES(X)                                                              \
+  X(ADMIN_ACCESS, "DRAAdminAccess", true)                                         \
+  X(PRIORITIZED_LIST, "DRAPrioritizedList", true)                                 \
+  X(DEVICE_TAINTS, "DRADeviceTaints", true)                                       \
+  X(PARTITIONABLE_DEVICES, "DRAPartitionableDevices", true)                       \
+  X(CONSUMABLE_CAPACITY, "DRAConsumableCapacity", true)                           \
+  X(DEVICE_BINDING_CONDITIONS, "DRADeviceBindingConditions", true)                \
+  X(RESOURCE_CLAIM_DEVICE_STATUS, "DRAResourceClaimDeviceStatus", true)           \
+  X(LIST_TYPE_ATTRIBUTES, "DRAListTypeAttributes", true)                          \
+  X(DERIVED_ATTRIBUTES, "DRADerivedAttributes", true)                             \
+  X(EXTENDED_RESOURCE, "DRAExtendedResource", true)                               \
+  X(WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims", true)                  \
+  X(DEVICE_TAINT_RULES, "DRADeviceTaintRules", true)                              \
+  X(GENERIC_WORKLOAD, "GenericWorkload", true)                                    \
+  X(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, "TopologyAwareWorkloadScheduling", false) \
+  X(POD_GROUP_PREEMPTION_POLICY, "PodGroupPreemptionPolicy", false)
 
 typedef enum {
-#define GATE_ENUM(id, name) GATE_##id,
+#define GATE_ENUM(id, name, on) GATE_##id,
   DRA_GATES(GATE_ENUM)
 #undef GATE_ENUM
   GATE_COUNT
@@ -31,7 +35,7 @@ typedef struct feature_gates {
   bool on[GATE_COUNT];
 } feature_gates;
 
-void gates_default(feature_gates *g); /* all on */
+void gates_default(feature_gates *g); /* each gate's default of DRA_GATES */
 const char *gate_name(gate_id id);
 /* Parses "A=true,B=false" onto g. On error returns false and writes
  * "unrecognized feature gate: X" (or a bad-value message) into err. */

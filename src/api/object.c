@@ -30,6 +30,7 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_REPLICATION_CONTROLLER, "ReplicationController", "", "v1", "replicationcontrollers", true,
      &replication_controller_desc},
     {KIND_POD_TEMPLATE, "PodTemplate", "", "v1", "podtemplates", true, &pod_template_desc},
+    {KIND_WORKLOAD, "Workload", "scheduling.k8s.io", "v1beta1", "workloads", true, &workload_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }

@@ -32,6 +32,7 @@ typedef enum {
   KIND_CRON_JOB,
   KIND_REPLICATION_CONTROLLER,
   KIND_POD_TEMPLATE,
+  KIND_WORKLOAD, /* scheduling.k8s.io/v1beta1 Workload (types.h) */
   KIND_COUNT
 } api_kind;
 

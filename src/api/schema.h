@@ -30,7 +30,9 @@ typedef enum { K_STR, K_ATOM, K_BOOL, K_INT, K_QTY, K_OBJ, K_EMB, K_LIST, K_MAP,
 
 enum {
   F_NONE = 0,
-  F_KEEP_EMPTY = 1 << 0, /* encode "" / [] / {} when present (Go pointer or non-omitempty field) */
+  F_KEEP_EMPTY = 1 << 0, /* encode "" / [] / {} when present (Go pointer or non-omitempty field); an
+                            * absent OBJ as null (a Go pointer without omitempty) */
+  F_INT32 = 1 << 1,      /* an INT that is a Go int32: a number out of its range does not decode */
 };
 
 enum {

@@ -4,7 +4,7 @@
  * parts of core/v1 Pod, Node and Namespace, and scheduling.k8s.io/v1beta1
  * PodGroup. Each struct is declared from one field list (see schema.h), in
  * the API's JSON field order; types.c builds the descriptor tables.
- * Pod, Node, Namespace and PodGroup parts outside DRA are T_OPEN: fields dra
+ * Pod, Node and Namespace parts outside DRA are T_OPEN: fields dra
  * does not model pass through verbatim in _extra. */
 #ifndef DRA_TYPES_H
 #define DRA_TYPES_H
@@ -33,7 +33,10 @@
   X(pod_group_resource_claim) X(pod_group_resource_claim_status) X(pod_group_spec)        \
   X(pod_group_status) X(pod_group) X(object_reference) X(event_source) X(event)            \
   X(device_taint_selector) X(device_taint_rule_spec) X(device_taint_rule_status)          \
-  X(device_taint_rule)
+  X(device_taint_rule) X(empty_object) X(gang_scheduling_policy)                          \
+  X(pod_group_scheduling_policy) X(topology_constraint) X(pod_group_scheduling_constraints) \
+  X(disruption_mode) X(workload_reference) X(typed_local_object_reference)                \
+  X(pod_group_template) X(workload_spec) X(workload)
 
 #define API_DECLARE_CONTAINERS(T) typedef struct T T; DECLARE_CONTAINERS(T)
 API_STRUCTS(API_DECLARE_CONTAINERS)
@@ -508,7 +511,40 @@ DEFINE_STRUCT(node)
   X(S, RAW, status, "status", _, 0)
 DEFINE_STRUCT(namespace_obj)
 
-/* ---- scheduling.k8s.io/v1beta1 PodGroup: DRA parts ---- */
+/* ---- scheduling.k8s.io/v1beta1 PodGroup and Workload (k8s.io/api
+ * scheduling/v1beta1 types.go) ---- */
+/* An intentionally empty struct (BasicSchedulingPolicy, SingleDisruptionMode,
+ * AllDisruptionMode): being present is its meaning. */
+#define empty_object_FIELDS(X, S)
+DEFINE_STRUCT(empty_object)
+
+#define gang_scheduling_policy_FIELDS(X, S) X(S, INT, min_count, "minCount", _, F_KEEP_EMPTY | F_INT32)
+DEFINE_STRUCT(gang_scheduling_policy)
+
+/* A union: exactly one of basic and gang. */
+#define pod_group_scheduling_policy_FIELDS(X, S) \
+  X(S, OBJ, basic, "basic", empty_object, 0)     \
+  X(S, OBJ, gang, "gang", gang_scheduling_policy, 0)
+DEFINE_STRUCT(pod_group_scheduling_policy)
+
+#define topology_constraint_FIELDS(X, S) X(S, STR, key, "key", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(topology_constraint)
+
+#define pod_group_scheduling_constraints_FIELDS(X, S) \
+  X(S, LIST, topology, "topology", topology_constraint, 0)
+DEFINE_STRUCT(pod_group_scheduling_constraints)
+
+/* A union: one of single and all. */
+#define disruption_mode_FIELDS(X, S)               \
+  X(S, OBJ, single, "single", empty_object, 0)     \
+  X(S, OBJ, all, "all", empty_object, 0)
+DEFINE_STRUCT(disruption_mode)
+
+#define workload_reference_FIELDS(X, S)                          \
+  X(S, STR, workload_name, "workloadName", _, F_KEEP_EMPTY)      \
+  X(S, STR, template_name, "templateName", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(workload_reference)
+
 #define pod_group_resource_claim_FIELDS(X, S)                               \
   X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                                 \
   X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)                \
@@ -520,11 +556,29 @@ DEFINE_STRUCT(pod_group_resource_claim)
   X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)
 DEFINE_STRUCT(pod_group_resource_claim_status)
 
-#define pod_group_spec_FIELDS(X, S) \
-  X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)
+/* parentCompositePodGroupName belongs to CompositePodGroup (alpha, off):
+ * decoded, then dropped on create as kube-apiserver drops it. */
+/* What a PodGroup's spec shares with a Workload's PodGroupTemplate, from
+ * schedulingPolicy on; CONSTRAINTS_FLAGS: the template's
+ * schedulingConstraints has no omitempty (null when absent). */
+#define POD_GROUP_POLICY_FIELDS(X, S, CONSTRAINTS_FLAGS)                                             \
+  X(S, EMB, scheduling_policy, "schedulingPolicy", pod_group_scheduling_policy, 0)                   \
+  X(S, OBJ, scheduling_constraints, "schedulingConstraints", pod_group_scheduling_constraints,       \
+    CONSTRAINTS_FLAGS)                                                                               \
+  X(S, LIST, resource_claims, "resourceClaims", pod_group_resource_claim, 0)                         \
+  X(S, OBJ, disruption_mode, "disruptionMode", disruption_mode, 0)                                   \
+  X(S, STR, priority_class_name, "priorityClassName", _, 0)                                          \
+  X(S, INT, priority, "priority", _, F_INT32)                                                        \
+  X(S, STR, preemption_policy, "preemptionPolicy", _, 0)
+
+#define pod_group_spec_FIELDS(X, S)                                                                  \
+  X(S, STR, parent_composite_pod_group_name, "parentCompositePodGroupName", _, 0)                    \
+  X(S, OBJ, workload_ref, "workloadRef", workload_reference, 0)                                      \
+  POD_GROUP_POLICY_FIELDS(X, S, 0)
 DEFINE_STRUCT(pod_group_spec)
 
-#define pod_group_status_FIELDS(X, S) \
+#define pod_group_status_FIELDS(X, S)                      \
+  X(S, LIST, conditions, "conditions", condition, 0)       \
   X(S, LIST, resource_claim_statuses, "resourceClaimStatuses", pod_group_resource_claim_status, 0)
 DEFINE_STRUCT(pod_group_status)
 
@@ -535,6 +589,32 @@ DEFINE_STRUCT(pod_group_status)
   X(S, EMB, spec, "spec", pod_group_spec, 0)        \
   X(S, EMB, status, "status", pod_group_status, 0)
 DEFINE_STRUCT(pod_group)
+
+#define typed_local_object_reference_FIELDS(X, S) \
+  X(S, STR, api_group, "apiGroup", _, 0)          \
+  X(S, STR, kind, "kind", _, F_KEEP_EMPTY)        \
+  X(S, STR, name, "name", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(typed_local_object_reference)
+
+#define pod_group_template_FIELDS(X, S)   \
+  X(S, ATOM, name, "name", _, F_KEEP_EMPTY) \
+  POD_GROUP_POLICY_FIELDS(X, S, F_KEEP_EMPTY)
+DEFINE_STRUCT(pod_group_template)
+
+/* compositePodGroupTemplates belongs to CompositePodGroup (alpha, off): kept
+ * as it came, then dropped on create as kube-apiserver drops it. */
+#define workload_spec_FIELDS(X, S)                                                    \
+  X(S, OBJ, controller_ref, "controllerRef", typed_local_object_reference, 0)         \
+  X(S, LIST, pod_group_templates, "podGroupTemplates", pod_group_template, 0)         \
+  X(S, RAW, composite_pod_group_templates, "compositePodGroupTemplates", _, 0)
+DEFINE_STRUCT(workload_spec)
+
+#define workload_FIELDS(X, S)                       \
+  X(S, STR, api_version, "apiVersion", _, 0)        \
+  X(S, STR, kind, "kind", _, 0)                     \
+  X(S, EMB, metadata, "metadata", object_meta, 0)   \
+  X(S, EMB, spec, "spec", workload_spec, 0)
+DEFINE_STRUCT(workload)
 
 /* ---- core/v1 Event (written by the scheduler and controllers) ---- */
 #define object_reference_FIELDS(X, S)                    \

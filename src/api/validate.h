@@ -31,6 +31,8 @@ void validate_node(const admission_ctx *ctx, admit_op op, node *obj, const node 
 void validate_namespace(const admission_ctx *ctx, admit_op op, namespace_obj *obj, const namespace_obj *old,
                         errlist *errs);
 void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, const pod_group *old, errlist *errs);
+void validate_scheduling_workload(const admission_ctx *ctx, admit_op op, workload *obj, const workload *old,
+                                  errlist *errs);
 
 /* The workload kinds (validate_workloads.c): Deployment, ReplicaSet,
  * StatefulSet, DaemonSet, Job, CronJob, ReplicationController, PodTemplate;

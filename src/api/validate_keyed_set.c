@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 static const void *entry(const keyed_set *s, uint32_t i) { return (const char *)s->items + i * s->td->size; }
+
 static const atom *key(const keyed_set *s, uint32_t i) { return *(const atom *const *)entry(s, i); }
 /* An absent key is the empty one, as Go's zero string. */
 static bool same_key(const atom *a, const atom *b) { return a == b || (!a && !b->len) || (!b && !a->len); }
@@ -42,12 +43,26 @@ static void duplicates(errlist *e, fpath *p, const keyed_set *s) {
     }
 }
 
-void validate_keyed_set(errlist *e, fpath *p, const keyed_set *s) {
+/* The old entry with entry i's key, NULL when there is none. */
+static const void *old_of(const keyed_set *s, const keyed_set_old *old, uint32_t i) {
+  for (uint32_t j = 0; j < old->n; j++) {
+    const void *o = (const char *)old->items + j * s->td->size;
+    if (same_key(key(s, i), *(const atom *const *)o)) return o;
+  }
+  return NULL;
+}
+
+void validate_keyed_set(errlist *e, fpath *p, const keyed_set *s) { validate_keyed_set_update(e, p, s, NULL); }
+
+void validate_keyed_set_update(errlist *e, fpath *p, const keyed_set *s, const keyed_set_old *olds) {
   if (too_many(e, p, s->n, s->max)) return;
   if (s->dv) duplicates(e, p, s);
   for (uint32_t i = 0; i < s->n; i++) {
+    const void *old = olds ? old_of(s, olds, i) : NULL;
+    if (old && codec_equal(s->td, entry(s, i), old)) continue;
     size_t m = fp_index(p, i);
-    s->each(e, p, entry(s, i), s->arg);
+    if (olds) olds->each(e, p, entry(s, i), old, s->arg);
+    else s->each(e, p, entry(s, i), s->arg);
     fp_pop(p, m);
   }
   if (!s->dv) duplicates(e, p, s);

@@ -99,9 +99,10 @@ static bool match_label_key_name(const char *s, size_t n) {
   return true;
 }
 
-static void check_dns_label(const char *v, msgs *out) {
+static void check_dns_label(const char *v, bool bytes_wording, msgs *out) {
   size_t n = strlen(v);
-  if (n > DNS_LABEL_MAX) msg_add(out, "", "must be no more than 63 characters");
+  if (n > DNS_LABEL_MAX)
+    msg_add(out, "", bytes_wording ? "must be no more than 63 bytes" : "must be no more than 63 characters");
   if (!match_label(v, n)) msg_add(out, "", match_subdomain(v) ? "must not contain dots" : LABEL_REGEX_MSG);
 }
 
@@ -140,13 +141,36 @@ static void check_label_key(const char *v, msgs *out) {
 
 bool vn_dns_label(errlist *e, fpath *p, const char *v) {
   msgs ms = {0};
-  check_dns_label(v, &ms);
+  check_dns_label(v, false, &ms);
   return emit_invalid(e, p, v, &ms);
 }
 
 bool vn_dns_subdomain(errlist *e, fpath *p, const char *v) {
   msgs ms = {0};
   check_dns_subdomain(v, "", false, &ms);
+  return emit_invalid(e, p, v, &ms);
+}
+
+bool vn_short_name(errlist *e, fpath *p, const char *v) {
+  msgs ms = {0};
+  check_dns_label(v, true, &ms);
+  return emit_invalid(e, p, v, &ms);
+}
+
+bool vn_long_name(errlist *e, fpath *p, const char *v) {
+  msgs ms = {0};
+  check_dns_subdomain(v, "", true, &ms);
+  return emit_invalid(e, p, v, &ms);
+}
+
+bool vn_path_segment_name(errlist *e, fpath *p, const char *v) {
+  msgs ms = {0};
+  if (!strcmp(v, ".") || !strcmp(v, "..")) {
+    msg_add(&ms, "", !strcmp(v, ".") ? "may not be '.'" : "may not be '..'");
+  } else {
+    if (strchr(v, '/')) msg_add(&ms, "", "may not contain '/'");
+    if (strchr(v, '%')) msg_add(&ms, "", "may not contain '%'");
+  }
   return emit_invalid(e, p, v, &ms);
 }
 

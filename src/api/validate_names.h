@@ -9,6 +9,12 @@
 
 bool vn_dns_label(errlist *e, fpath *p, const char *v);
 bool vn_dns_subdomain(errlist *e, fpath *p, const char *v);
+/* Declarative validation's formats (k8s.io/apimachinery pkg/api/validate
+ * content): k8s-short-name and k8s-long-name say "bytes" for the length;
+ * k8s-path-segment-name refuses ".", ".." and any '/' or '%'. */
+bool vn_short_name(errlist *e, fpath *p, const char *v);
+bool vn_long_name(errlist *e, fpath *p, const char *v);
+bool vn_path_segment_name(errlist *e, fpath *p, const char *v);
 /* p names metadata: errors go to p.name / p.generateName. */
 bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name);
 bool vn_driver_name(errlist *e, fpath *p, const char *v);      /* Required, TooLong 63, lower-cased subdomain */

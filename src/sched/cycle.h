@@ -5,6 +5,7 @@
 #define DRA_SCHED_CYCLE_H
 #include "sched/extended.h"
 #include "sched/internal.h"
+#include <time.h>
 
 typedef struct sched_claim_ref {
   store_obj *obj;            /* the claim as stored (NULL for the extended claim) */
@@ -32,7 +33,40 @@ typedef struct sched_cycle {
   sched_ext ext;
   sched_amounts requests;
   arena *a; /* allocation results */
+  const char *only_node; /* the one node to try, or NULL for all */
 } sched_cycle;
+
+typedef struct sched_cands {
+  sched_candidate *v;
+  size_t n;
+} sched_cands;
+
+/* scheduler.c: one pod's attempt, split so the pod-group cycle (gang.c) can
+ * try its pods before any is bound. run finds the nodes that fit (dry:
+ * writing nothing, not even PostFilter's deallocation); finish reserves and
+ * binds the best node or parks the pod with its message; park parks it
+ * with another message (the group's). run takes over po's reference. */
+typedef struct sched_attempt {
+  sched_cycle cy;
+  sched_cands cands;
+  size_t best;          /* the chosen candidate when cands.n */
+  char *msg;            /* why the pod does not fit (malloc'd); NULL when it does */
+  const char *reason;   /* the condition reason with msg: Unschedulable or SchedulerError */
+  char *explain;        /* --explain text (malloc'd) or NULL */
+  bool attempted;       /* got past PreEnqueue */
+  struct timespec start;
+} sched_attempt;
+void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at);
+void sched_attempt_finish(sched_attempt *at);
+void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg);
+void sched_attempt_free(sched_attempt *at);
+
+/* gang.c: the pod-group cycle. true when po belongs to a PodGroup and the
+ * cycle (or its PreEnqueue) handled it. */
+bool sched_pod_group_cycle(sched_loop *l, store_obj *po);
+/* A claim as the scheduler sees it: with the allocation the pod-group
+ * cycle's trial assumed for it, if any. A fresh reference, or NULL. */
+store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
 
 /* score.c: prioritized-list score of a node (the dynamicresources
  * plugin's Score). */

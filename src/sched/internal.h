@@ -74,6 +74,7 @@ struct sched_loop {
   sched_metrics metrics; /* for /metrics (metrics.h) */
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
+  strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */

@@ -366,6 +366,25 @@ static void push_pods_in_namespace(sched_loop *l, const char *ns, const char *gr
   store_list_free(&lst);
 }
 
+/* GangScheduling's queueing hints: a PodGroup added, or its gang minCount
+ * lowered, sends the group's pending pods back to the active queue. */
+static void wake_group(sched_loop *l, const store_event *ev) {
+  const pod_group *g = ev->obj->object->typed;
+  if (ev->type == STORE_DELETED) return;
+  if (ev->type == STORE_MODIFIED) {
+    const pod_group *old = ev->prev ? ev->prev->object->typed : NULL;
+    const gang_scheduling_policy *a = old ? old->spec.scheduling_policy.gang : NULL, *b = g->spec.scheduling_policy.gang;
+    if (!a || !b || b->min_count >= a->min_count) return;
+  }
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD, .namespace_ = g->metadata.namespace_, .index = STORE_INDEX_POD_GROUP,
+                   .key = g->metadata.name, .order = STORE_BY_CREATION};
+  if (store_list_query(l->st, &q, &lst) != STORE_OK) return;
+  for (size_t i = 0; i < lst.n; i++)
+    if (pod_pending(lst.items[i]->object->typed)) sched_enqueue_pod(l, lst.items[i]);
+  store_list_free(&lst);
+}
+
 static void on_event(void *user, const store_event *ev) {
   sched_loop *l = user;
   const object_meta *m = api_object_meta(ev->obj->object);
@@ -405,6 +424,7 @@ static void on_event(void *user, const store_event *ev) {
   case KIND_POD_GROUP:
     push_ctrl(l, "podgroup:", m->namespace_, m->name);
     push_pods_in_namespace(l, m->namespace_, m->name);
+    wake_group(l, ev);
     if (ev->type == STORE_DELETED) {
       /* syncClaim drops its reservations and deletes the claims it owned */
       sched_devices_push_group_claims(l, m->namespace_, m->name);
@@ -557,6 +577,7 @@ void sched_loop_free(sched_loop *l) {
   sched_keyq_free(&l->ctrl);
   sched_podq_free(&l->active);
   strmap_free(&l->parked, free_parked);
+  strmap_free(&l->assumed_claims, NULL); /* empty between cycles */
   drop_nodes(l);
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);

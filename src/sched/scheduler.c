@@ -46,7 +46,7 @@ static bool resolve_claims(sched_cycle *cy, char **msg) {
     sched_name_result r = sched_claim_name(p, e, &name, &check_owner, &err);
     if (r == SCHED_NAME_SKIP) continue;
     if (r == SCHED_NAME_ERROR) break;
-    store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
+    store_obj *co = sched_claim_get(l, ns, name);
     if (!co) {
       sb_printf(&err, "could not find ResourceClaim \"%s/%s\"", ns, name);
       break;
@@ -156,12 +156,7 @@ static uint64_t claims_signature(sched_cycle *cy) {
   return h | 1;
 }
 
-typedef struct cands {
-  sched_candidate *v;
-  size_t n;
-} cands;
-
-static void cycle_free(sched_cycle *cy, cands *cs) {
+static void cycle_free(sched_cycle *cy, sched_cands *cs) {
   for (size_t i = 0; i < cs->n; i++) api_object_free(cs->v[i].extended);
   free(cs->v);
   for (size_t i = 0; i < cy->n_claims; i++) store_obj_unref(cy->claims[i].obj);
@@ -196,7 +191,7 @@ static void deallocate_stale(sched_cycle *cy, const bool *unavailable) {
 /* The Filter phase over the nodes in name order (see sched_schedule_one). */
 typedef struct scan {
   sched_cycle *cy;
-  cands *cs;
+  sched_cands *cs;
   uint64_t sig;     /* claims signature for the misfit memo, 0: none */
   bool want_score;  /* otherwise the first node that fits ends the scan */
   bool *unavailable; /* per claim: its allocation excluded some node */
@@ -215,6 +210,7 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
   size_t first = fast ? sched_devices_misfit_prefix(l, sc->sig) : 0;
   for (size_t ni = first; ni < n_nodes && !sc->msg; ni++) {
     const node *nd = nodes[ni].n;
+    if (cy->only_node && strcmp(nd->metadata.name, cy->only_node)) continue;
     bool misfit = sc->sig && (fast || !l->opt.explain) && sched_devices_known_misfit(l, nodes[ni].devices, sc->sig);
     if (fast && misfit) continue;
     sched_reasons_clear(&sc->reasons);
@@ -265,7 +261,7 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
         continue;
       }
     }
-    cands *cs = sc->cs;
+    sched_cands *cs = sc->cs;
     cs->v = xrealloc(cs->v, (cs->n + 1) * sizeof *cs->v);
     cs->v[cs->n] = (sched_candidate){nodes[ni].obj, results, ext, 0};
     cs->v[cs->n].score = sc->want_score ? sched_score(cy, &cs->v[cs->n]) : 0;
@@ -284,6 +280,79 @@ static void count_attempt(sched_loop *l, sched_attempt_result r, const struct ti
   sched_metrics_attempt(&l->metrics, r, (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
+void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at) {
+  const pod *p = po->object->typed;
+  *at = (sched_attempt){.cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new(), .only_node = only_node},
+                        .reason = "Unschedulable"};
+  clock_gettime(CLOCK_MONOTONIC, &at->start);
+  sched_cycle *cy = &at->cy;
+  /* a pod whose claims are missing waits before any attempt (PreEnqueue) */
+  if (!resolve_claims(cy, &at->msg)) return;
+  at->attempted = true;
+  sched_extended_needs(l, p, &cy->ext);
+  sched_pod_requests(p, &cy->requests);
+  size_t n_nodes;
+  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  if ((at->msg = prefilter(cy, n_nodes))) return;
+  scan sc = {.cy = cy, .cs = &at->cands, .sig = cy->n_to_allocate && !cy->ext.n ? claims_signature(cy) : 0};
+  sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(cy);
+  sc.unavailable = xcalloc(cy->n_claims + 1, sizeof *sc.unavailable);
+  sc.batch = xcalloc(cy->n_claims + 2, sizeof *sc.batch);
+  /* First pass: nodes known not to fit these claims are skipped outright.
+   * Only when nothing fits, a second pass collects every node's reason. */
+  if (sc.sig && !l->opt.explain) scan_nodes(&sc, nodes, n_nodes, true);
+  if (!sc.msg && !at->cands.n) {
+    sched_histogram_free(&sc.hist);
+    memset(sc.unavailable, 0, cy->n_claims * sizeof *sc.unavailable);
+    scan_nodes(&sc, nodes, n_nodes, false);
+  }
+  at->msg = sc.msg;
+  if (sc.reason) at->reason = sc.reason;
+  if (!at->msg && !at->cands.n) {
+    at->msg = sched_histogram_message(&sc.hist, n_nodes, NULL);
+    if (!dry) deallocate_stale(cy, sc.unavailable);
+  }
+  sched_histogram_free(&sc.hist);
+  sched_reasons_free(&sc.reasons);
+  free(sc.unavailable);
+  free(sc.batch);
+  if (sc.ex.len) at->explain = sb_detach(&sc.ex);
+  sb_free(&sc.ex);
+  for (size_t i = 1; i < at->cands.n; i++)
+    if (at->cands.v[i].score > at->cands.v[at->best].score) at->best = i;
+}
+
+void sched_attempt_free(sched_attempt *at) {
+  free(at->msg);
+  free(at->explain);
+  cycle_free(&at->cy, &at->cands);
+}
+
+void sched_attempt_finish(sched_attempt *at) {
+  sched_cycle *cy = &at->cy;
+  sched_loop *l = cy->l;
+  if (!at->msg) {
+    at->msg = sched_reserve_and_bind(cy, &at->cands.v[at->best], &at->reason);
+    if (!at->msg) {
+      count_attempt(l, SCHED_SCHEDULED, &at->start);
+      return;
+    }
+  }
+  sched_attempt_park(at, at->reason, at->msg);
+}
+
+void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg) {
+  sched_cycle *cy = &at->cy;
+  sched_loop *l = cy->l;
+  /* a pod waiting for binding conditions is not through its attempt yet */
+  if (at->attempted && !strcmp(reason, "Unschedulable")) count_attempt(l, SCHED_UNSCHEDULABLE, &at->start);
+  else if (at->attempted && !strcmp(reason, "SchedulerError")) count_attempt(l, SCHED_ERROR, &at->start);
+  /* parked first, so the condition update below does not wake it */
+  sched_park(l, cy->pod_obj, at->explain);
+  at->explain = NULL;
+  sched_set_pod_scheduled(l, cy->p->metadata.namespace_, cy->p->metadata.name, false, reason, msg);
+}
+
 void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
@@ -295,64 +364,12 @@ void sched_schedule_one(sched_loop *l, const char *key) {
     store_obj_unref(po);
     return;
   }
-  struct timespec start;
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  sched_cycle cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new()};
-  cands cs = {0};
-  char *msg = NULL, *explain = NULL;
-  const char *reason = "Unschedulable";
-  bool attempted = false;
-  /* a pod whose claims are missing waits before any attempt (PreEnqueue) */
-  if (!resolve_claims(&cy, &msg)) goto park;
-  attempted = true;
-  sched_extended_needs(l, p, &cy.ext);
-  sched_pod_requests(p, &cy.requests);
-  size_t n_nodes;
-  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
-  if ((msg = prefilter(&cy, n_nodes))) goto park;
-  scan sc = {.cy = &cy, .cs = &cs, .sig = cy.n_to_allocate && !cy.ext.n ? claims_signature(&cy) : 0};
-  sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(&cy);
-  sc.unavailable = xcalloc(cy.n_claims + 1, sizeof *sc.unavailable);
-  sc.batch = xcalloc(cy.n_claims + 2, sizeof *sc.batch);
-  /* First pass: nodes known not to fit these claims are skipped outright.
-   * Only when nothing fits, a second pass collects every node's reason. */
-  if (sc.sig && !l->opt.explain) scan_nodes(&sc, nodes, n_nodes, true);
-  if (!sc.msg && !cs.n) {
-    sched_histogram_free(&sc.hist);
-    memset(sc.unavailable, 0, cy.n_claims * sizeof *sc.unavailable);
-    scan_nodes(&sc, nodes, n_nodes, false);
+  if (sched_pod_group_cycle(l, po)) {
+    store_obj_unref(po);
+    return;
   }
-  msg = sc.msg;
-  if (sc.reason) reason = sc.reason;
-  if (!msg && !cs.n) {
-    msg = sched_histogram_message(&sc.hist, n_nodes, NULL);
-    deallocate_stale(&cy, sc.unavailable);
-  }
-  sched_histogram_free(&sc.hist);
-  sched_reasons_free(&sc.reasons);
-  free(sc.unavailable);
-  free(sc.batch);
-  strbuf ex = sc.ex;
-  if (ex.len) explain = sb_detach(&ex);
-  sb_free(&ex);
-  if (!msg) {
-    size_t best = 0;
-    for (size_t i = 1; i < cs.n; i++)
-      if (cs.v[i].score > cs.v[best].score) best = i;
-    msg = sched_reserve_and_bind(&cy, &cs.v[best], &reason);
-    if (!msg) {
-      count_attempt(l, SCHED_SCHEDULED, &start);
-      cycle_free(&cy, &cs);
-      return;
-    }
-  }
-park:
-  /* a pod waiting for binding conditions is not through its attempt yet */
-  if (attempted && !strcmp(reason, "Unschedulable")) count_attempt(l, SCHED_UNSCHEDULABLE, &start);
-  else if (attempted && !strcmp(reason, "SchedulerError")) count_attempt(l, SCHED_ERROR, &start);
-  /* parked first, so the condition update below does not wake it */
-  sched_park(l, po, explain);
-  sched_set_pod_scheduled(l, ns, p->metadata.name, false, reason, msg);
-  free(msg);
-  cycle_free(&cy, &cs);
+  sched_attempt at;
+  sched_attempt_run(l, po, NULL, false, &at);
+  sched_attempt_finish(&at);
+  sched_attempt_free(&at);
 }

@@ -1,6 +1,7 @@
 /* table.c: see table.h. Columns are padded to their widest cell plus three
  * spaces, as kubectl's tabwriter does; "<none>" marks an empty cell. */
 #include "sched/table.h"
+#include "api/pod_group.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -160,10 +161,38 @@ static void taint_rules(store *st, strbuf *out) {
   store_list_free(&lst);
 }
 
+/* PodGroups as kube-apiserver's printer shows them (Policy, Workload,
+ * Status from PodGroupInitiallyScheduled), with the condition's message. */
+static void pod_groups(store *st, strbuf *out) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD_GROUP, .order = STORE_BY_CREATION};
+  store_list_query(st, &q, &lst);
+  if (lst.n) {
+    table t = {.cols = 6};
+    row(&t, (const char *[]){"NAMESPACE", "PODGROUP", "POLICY", "WORKLOAD", "STATUS", "MESSAGE"});
+    for (size_t i = 0; i < lst.n; i++) {
+      const pod_group *g = lst.items[i]->object->typed;
+      const condition *c = pod_group_scheduled_condition(g);
+      strbuf policy = STRBUF_INIT;
+      sb_puts(&policy, pod_group_printed_policy(g));
+      if (g->spec.scheduling_policy.gang)
+        sb_printf(&policy, "(minCount=%lld)", (long long)g->spec.scheduling_policy.gang->min_count);
+      row(&t, (const char *[]){g->metadata.namespace_, g->metadata.name, sb_str(&policy),
+                               g->spec.workload_ref ? g->spec.workload_ref->workload_name : NULL,
+                               pod_group_printed_status(g), c ? c->message : NULL});
+      sb_free(&policy);
+    }
+    sb_putc(out, '\n');
+    flush(&t, out);
+  }
+  store_list_free(&lst);
+}
+
 void sched_table(store *st, strbuf *out) {
   pods(st, out);
   sb_putc(out, '\n');
   claims(st, out);
+  pod_groups(st, out);
   taint_rules(st, out);
   events(st, out);
 }

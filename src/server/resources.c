@@ -27,6 +27,7 @@ const srv_resource srv_resources[] = {
     {"daemonsets", "daemonset", "DaemonSet", "apps", "v1", true, "ds", "status", KIND_DAEMON_SET, "all"},
     {"jobs", "job", "Job", "batch", "v1", true, "", "status", KIND_JOB, "all"},
     {"cronjobs", "cronjob", "CronJob", "batch", "v1", true, "cj", "status", KIND_CRON_JOB, "all"},
+    {"workloads", "workload", "Workload", "scheduling.k8s.io", "v1beta1", true, "", "", KIND_WORKLOAD, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

@@ -1,6 +1,7 @@
 /* table.c: see table.h. */
 #include "server/table.h"
 #include "api/codec.h"
+#include "api/pod_group.h"
 #include "server/table_pod.h"
 #include "server/table_workloads.h"
 #include <ctype.h>
@@ -112,6 +113,14 @@ static void taint_rule_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(t->effect ? t->effect : ""));
   if (t->time_added) add_since(cells, t->time_added);
   else json_array_append_new(cells, json_string(""));
+}
+
+static void pod_group_cells(json_t *cells, const void *typed) {
+  const pod_group *g = typed;
+  json_array_append_new(cells, json_string(pod_group_printed_policy(g)));
+  const workload_reference *w = g->spec.workload_ref;
+  json_array_append_new(cells, json_string(w && w->workload_name ? w->workload_name : "<none>"));
+  json_array_append_new(cells, json_string(pod_group_printed_status(g)));
 }
 
 static void event_cells(json_t *cells, const void *typed) {
@@ -273,6 +282,13 @@ static const kind_table kind_tables[] = {
       {"Current", "integer", "Replicas is the most recently observed number of replicas."},
       {"Ready", "integer", "The number of ready replicas for this replication controller."}},
      replication_controller_cells, {0}, NULL},
+    {KIND_POD_GROUP,
+     {{"Policy", "string",
+       "schedulingPolicy defines the scheduling policy for this instance of the PodGroup. Controllers are expected "
+       "to fill this field by copying it from a PodGroupTemplate."},
+      {"Workload", "string", "Name of the referenced Workload object"},
+      {"Status", "string", "Status of the PodGroup"}},
+     pod_group_cells, {0}, NULL},
     {KIND_POD_TEMPLATE,
      {{"Containers", "string", "Names of each container in the template."},
       {"Images", "string", "Images referenced by each container in the template."},

@@ -46,7 +46,7 @@ void fixture_cluster_yaml(strbuf *y, const fixture_cluster *c) {
 void fixture_group_yaml(strbuf *y, const char *name) {
   sb_printf(y,
             "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: %s, namespace: " FIXTURE_NAMESPACE
-            "}\nspec:\n  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n",
+            "}\nspec:\n  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: resource, resourceClaimTemplateName: test-claim-template}\n---\n",
             name);
 }
 

@@ -1,14 +1,23 @@
 /* test_validate_pod_group.c: PodGroup admission: the
- * declarative-validation texts of spec.resourceClaims and
- * status.resourceClaimStatuses, immutability, and the
- * DRAWorkloadResourceClaims drop with its in-use exception. */
+ * declarative-validation texts of the whole spec (schedulingPolicy and its
+ * update rules, workloadRef, constraints, claims, disruptionMode, priority,
+ * preemptionPolicy) and of status.resourceClaimStatuses, immutability with
+ * ratcheting, and the gated drops with their in-use exception. The texts
+ * are kube-apiserver 1.37's (checked against it by tests/upstream validdiff). */
 #include "validate_cases.h"
 
 static const char base[] = "{'apiVersion':'scheduling.k8s.io/v1beta1','kind':'PodGroup',"
-                           "'metadata':{'name':'pg','namespace':'default'},'spec':{}}";
+                           "'metadata':{'name':'pg','namespace':'default'},"
+                           "'spec':{'schedulingPolicy':{'basic':{}},'disruptionMode':{'single':{}}}}";
 
 #define CLAIMS "'resourceClaims':[{'name':'gpu','resourceClaimTemplateName':'tpl'},{'name':'net','resourceClaimName':'net-1'}]"
 #define UNION "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"
+#define GANG(n) "'schedulingPolicy':{'basic':null,'gang':{'minCount':" #n "}}"
+#define IMMUTABLE ": Invalid value: null: field is immutable"
+#define LONG_NAME_MSG                                                                                              \
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start " \
+  "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "                    \
+  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 
 static const validate_case cases[] = {
     {.name = "valid PodGroup without claims"},
@@ -79,6 +88,66 @@ static const validate_case cases[] = {
     {.name = "namespace required",
      .patch = "{'metadata':{'namespace':null}}",
      .errors = {"metadata.namespace: Required value"}},
+    {.name = "scheduling policy required",
+     .patch = "{'spec':{'schedulingPolicy':null}}",
+     .errors = {"spec.schedulingPolicy: Invalid value: \"\": must specify one of: `basic`, `gang`"}},
+    {.name = "basic and gang",
+     .patch = "{'spec':{'schedulingPolicy':{'gang':{'minCount':2}}}}",
+     .errors = {"spec.schedulingPolicy: Invalid value: \"{basic, gang}\": must specify exactly one of: `basic`, `gang`"}},
+    {.name = "gang minCount required", .patch = "{'spec':{" GANG(0) "}}",
+     .errors = {"spec.schedulingPolicy.gang.minCount: Required value"}},
+    {.name = "gang minCount positive", .patch = "{'spec':{" GANG(-3) "}}",
+     .errors = {"spec.schedulingPolicy.gang.minCount: Invalid value: -3: must be greater than or equal to 1"}},
+    {.name = "minCount is mutable", .op = ADMIT_UPDATE, .old_patch = "{'spec':{" GANG(4) "}}",
+     .patch = "{'spec':{" GANG(2) "}}"},
+    {.name = "a changed minCount is checked", .op = ADMIT_UPDATE, .old_patch = "{'spec':{" GANG(4) "}}",
+     .patch = "{'spec':{" GANG(-1) "}}",
+     .errors = {"spec.schedulingPolicy.gang.minCount: Invalid value: -1: must be greater than or equal to 1"}},
+    {.name = "basic to gang", .op = ADMIT_UPDATE, .old_patch = "{}", .patch = "{'spec':{" GANG(2) "}}",
+     .errors = {"spec.schedulingPolicy.basic" IMMUTABLE,
+                "spec.schedulingPolicy.gang: Invalid value: null: field cannot be set once created"}},
+    {.name = "gang to basic", .op = ADMIT_UPDATE, .old_patch = "{'spec':{" GANG(2) "}}", .patch = "{}",
+     .errors = {"spec.schedulingPolicy.basic" IMMUTABLE,
+                "spec.schedulingPolicy.gang: Invalid value: null: field cannot be cleared once set"}},
+    {.name = "workloadRef names",
+     .patch = "{'spec':{'workloadRef':{'templateName':'Bad.Name'}}}",
+     .errors = {"spec.workloadRef.workloadName: Required value",
+                "spec.workloadRef.templateName: Invalid value: \"Bad.Name\": " MSG_LABEL}},
+    {.name = "workloadRef immutable", .op = ADMIT_UPDATE,
+     .old_patch = "{'spec':{'workloadRef':{'workloadName':'w','templateName':'t'}}}",
+     .patch = "{'spec':{'workloadRef':{'workloadName':'w','templateName':'u'}}}", .errors = {"spec.workloadRef" IMMUTABLE}},
+    {.name = "disruption mode union", .patch = "{'spec':{'disruptionMode':{'all':{}}}}",
+     .errors = {"spec.disruptionMode: Invalid value: \"{single, all}\": must specify exactly one of: `single`, `all`"}},
+    {.name = "priority limits",
+     .patch = "{'spec':{'priority':1000000001,'priorityClassName':'Class_1'}}",
+     .errors = {"spec.priorityClassName: Invalid value: \"Class_1\": " LONG_NAME_MSG,
+                "spec.priority: Invalid value: 1000000001: must be less than or equal to 1000000000"}},
+    {.name = "priority immutable", .op = ADMIT_UPDATE, .old_patch = "{'spec':{'priority':5,'priorityClassName':'a'}}",
+     .patch = "{'spec':{'priority':6,'priorityClassName':'b'}}",
+     .errors = {"spec.priorityClassName" IMMUTABLE, "spec.priority" IMMUTABLE}},
+    {.name = "constraints dropped with TopologyAwareWorkloadScheduling off",
+     .patch = "{'spec':{'schedulingConstraints':{'topology':[{'key':'rack'}]},'preemptionPolicy':'Never',"
+              "'parentCompositePodGroupName':'p'}}",
+     .warnings = {"Warning: PodGroup \"pg\": spec.schedulingConstraints: dropped, feature gate "
+                  "TopologyAwareWorkloadScheduling is disabled",
+                  "Warning: PodGroup \"pg\": spec.preemptionPolicy: dropped, feature gate PodGroupPreemptionPolicy is "
+                  "disabled",
+                  "Warning: PodGroup \"pg\": spec.parentCompositePodGroupName: dropped, feature gate CompositePodGroup "
+                  "is disabled"}},
+    {.name = "topology constraints", .gates = "TopologyAwareWorkloadScheduling=true",
+     .patch = "{'spec':{'schedulingConstraints':{'topology':[{'key':'a/b/c'},{}]}}}",
+     .errors = {"spec.schedulingConstraints.topology: Too many: 2: must have at most 1 item"}},
+    {.name = "topology key", .gates = "TopologyAwareWorkloadScheduling=true",
+     .patch = "{'spec':{'schedulingConstraints':{'topology':[{}]}}}",
+     .errors = {"spec.schedulingConstraints.topology[0].key: Required value"}},
+    {.name = "preemption policy values", .gates = "PodGroupPreemptionPolicy=true",
+     .patch = "{'spec':{'preemptionPolicy':'Sometimes'}}",
+     .errors = {"spec.preemptionPolicy: Unsupported value: \"Sometimes\": supported values: \"Never\", "
+                "\"PreemptLowerPriority\""}},
+    {.name = "constraints stored while the gate was on: a change is Forbidden", .op = ADMIT_UPDATE,
+     .old_patch = "{'spec':{'schedulingConstraints':{'topology':[{'key':'rack'}]}}}",
+     .patch = "{'spec':{'schedulingConstraints':{'topology':[{'key':'zone'}]}}}",
+     .errors = {"spec.schedulingConstraints: Forbidden"}},
 };
 
 int main(void) { return run_validate_group("PodGroup", base, cases, sizeof cases / sizeof cases[0]); }

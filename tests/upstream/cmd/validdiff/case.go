@@ -44,18 +44,23 @@ const (
 	statusError      = "error"
 )
 
-// The gates dra knows, all on unless a case says otherwise (dra's default).
+// The gates dra knows, each at dra's default unless a case says otherwise:
+// every DRA gate and GenericWorkload on, the workload scheduling gates
+// (offGates) off as upstream has them.
 var draGates = []string{
 	"DRAAdminAccess", "DRAPrioritizedList", "DRADeviceTaints", "DRAPartitionableDevices",
 	"DRAConsumableCapacity", "DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus",
 	"DRAListTypeAttributes", "DRADerivedAttributes", "DRAExtendedResource",
-	"DRAWorkloadResourceClaims", "GenericWorkload",
+	"DRAWorkloadResourceClaims", "GenericWorkload", "TopologyAwareWorkloadScheduling",
+	"PodGroupPreemptionPolicy",
 }
+
+var offGates = map[string]bool{"TopologyAwareWorkloadScheduling": true, "PodGroupPreemptionPolicy": true}
 
 func (c *Case) gates() map[string]bool {
 	m := map[string]bool{}
 	for _, g := range draGates {
-		m[g] = true
+		m[g] = !offGates[g]
 	}
 	for k, v := range c.FeatureGates {
 		m[k] = v

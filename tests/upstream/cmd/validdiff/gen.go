@@ -35,8 +35,8 @@ var (
 	kinds       []string
 	nsObjects   []json.RawMessage
 	nsNames     []string
-	handled     = map[string]bool{"DeviceClass": true, "ResourceClaim": true, "ResourceClaimTemplate": true, "ResourceSlice": true, "Pod": true, "PodGroup": true, "Node": true, "Namespace": true}
-	namespaced  = map[string]bool{"ResourceClaim": true, "ResourceClaimTemplate": true, "Pod": true, "PodGroup": true}
+	handled     = map[string]bool{"DeviceClass": true, "ResourceClaim": true, "ResourceClaimTemplate": true, "ResourceSlice": true, "Pod": true, "PodGroup": true, "Workload": true, "Node": true, "Namespace": true}
+	namespaced  = map[string]bool{"ResourceClaim": true, "ResourceClaimTemplate": true, "Pod": true, "PodGroup": true, "Workload": true}
 	docSplitter = regexp.MustCompile(`(?m)^---\s*$`)
 )
 
@@ -46,7 +46,6 @@ var (
 var allowed = map[string][]string{
 	"Pod": {"metadata.", "spec.resourceClaims", "spec.containers[*].resources.claims", "spec.initContainers[*].resources.claims",
 		"spec.resources.claims", "spec.schedulingGroup"},
-	"PodGroup":  {"metadata.", "spec.resourceClaims"},
 	"Node":      {"metadata."},
 	"Namespace": {"metadata."},
 }
@@ -123,11 +122,6 @@ func loadBases(dir string) error {
 				}
 				if namespaced[kind] && md["namespace"] == nil {
 					md["namespace"] = "default"
-				}
-				// kube-apiserver requires a PodGroup's scheduling policy, which
-				// dra does not model and the examples leave out (DISAGREEMENTS.md).
-				if spec, ok := m["spec"].(map[string]any); ok && kind == "PodGroup" && spec["schedulingPolicy"] == nil {
-					spec["schedulingPolicy"] = map[string]any{"basic": map[string]any{}}
 				}
 				origin := fmt.Sprintf("%s#%d", f, i)
 				if o["kind"] == "List" {
@@ -208,11 +202,12 @@ func generate(seed uint64, i int) *Case {
 		c.Objects = nsObjects
 	}
 	if g.p(0.1) {
-		// Some gates off: dra drops the fields (with a warning) as upstream does.
+		// Some gates flipped: dra drops the fields of gates off (with a
+		// warning) as upstream does.
 		c.FeatureGates = map[string]bool{}
 		for _, name := range draGates {
 			if g.p(0.3) {
-				c.FeatureGates[name] = false
+				c.FeatureGates[name] = offGates[name]
 			}
 		}
 	}

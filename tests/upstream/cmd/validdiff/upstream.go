@@ -44,6 +44,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 	"k8s.io/kubernetes/pkg/registry/scheduling/podgroup"
+	"k8s.io/kubernetes/pkg/registry/scheduling/workload"
 )
 
 type strategy interface {
@@ -83,6 +84,8 @@ func strategyFor(obj runtime.Object, ns *namespaces) strategy {
 		return namespace.Strategy
 	case *scheduling.PodGroup:
 		return podgroup.NewStrategy()
+	case *scheduling.Workload:
+		return workload.Strategy
 	}
 	return nil
 }
@@ -105,6 +108,8 @@ func resourceOf(obj runtime.Object) string {
 		return "namespaces"
 	case *scheduling.PodGroup:
 		return "podgroups"
+	case *scheduling.Workload:
+		return "workloads"
 	}
 	return ""
 }

@@ -1,0 +1,350 @@
+/* gang.c: the pod-group cycle of kube-scheduler 1.37 (k8s.io/kubernetes
+ * pkg/scheduler schedule_one_podgroup.go and the GangScheduling plugin) for
+ * pods whose spec.schedulingGroup names a PodGroup (GenericWorkload on):
+ *
+ * - PreEnqueue: a pod waits (no attempt, no condition: --explain says why)
+ *   until its PodGroup exists and, for a gang, until at least minCount of
+ *   the group's pods exist;
+ * - the whole group's pending pods are then tried in one cycle, in queue
+ *   order, each pod's placement assumed (its node's requests and its
+ *   claims' allocations held in memory) so the next one sees it; the
+ *   cycle succeeds once minCount pods (1 for a basic group) are placed,
+ *   counting those already bound, and fails as soon as the pods left
+ *   cannot reach it (GangScheduling's PlacementFeasible texts);
+ * - nothing is written during the trial: on success the placed pods are
+ *   bound on the nodes found (pods beyond minCount that fit bind too, the
+ *   others wait with their own message); on failure every pod waits, the
+ *   placed ones with the group's message, and none binds;
+ * - the pods must share a schedulerName and have the group's priority,
+ *   otherwise every pod and the group get a SchedulerError;
+ * - the PodGroupInitiallyScheduled condition says how the cycle ended
+ *   (True/Scheduled, False/Unschedulable, False/SchedulerError) and never
+ *   leaves True once there.
+ * docs/overview.md, "Claim controller and scheduler", says it in prose. */
+#include "api/codec.h"
+#include "sched/claims.h"
+#include "sched/cycle.h"
+#include "sched/devices.h"
+#include "store/meta.h"
+#include "util/die.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COND_TYPE "PodGroupInitiallyScheduled"
+#define DEFAULT_SCHEDULER "default-scheduler"
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+
+static bool pod_live(const pod *p) { return !p->metadata.deletion_timestamp && !sched_pod_is_done(p); }
+static bool pod_bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
+
+static const char *scheduler_name(const pod *p) {
+  const char *n = json_string_value(json_object_get(p->spec._extra, "schedulerName"));
+  return n && *n ? n : DEFAULT_SCHEDULER;
+}
+
+/* ---- assumed placements ---- */
+
+typedef struct assumed {
+  store_obj **claims; /* in-memory claims with the trial's allocations */
+  size_t n_claims;
+  sched_node_usage **usage;
+  sched_amounts *requests;
+  size_t n_pods;
+} assumed;
+
+store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name) {
+  strbuf sb = STRBUF_INIT;
+  store_obj *o = strmap_get(&l->assumed_claims, sched_key(&sb, "", ns, name));
+  sb_free(&sb);
+  return o ? store_obj_ref(o) : sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
+}
+
+static sched_node_usage *usage_of(sched_loop *l, const store_obj *node_obj) {
+  size_t n;
+  const sched_node_entry *nodes = sched_nodes(l, &n);
+  for (size_t i = 0; i < n; i++)
+    if (nodes[i].obj == node_obj) return nodes[i].usage;
+  return NULL;
+}
+
+/* Holds the attempt's node and devices as kube-scheduler's assume does. */
+static void assume(sched_loop *l, assumed *as, const sched_attempt *at) {
+  const sched_candidate *cand = &at->cands.v[at->best];
+  const sched_cycle *cy = &at->cy;
+  size_t k = 0;
+  for (size_t i = 0; i < cy->n_claims; i++) {
+    if (!cy->claims[i].to_allocate) continue;
+    api_object *o = api_object_clone(cy->claims[i].obj->object);
+    resource_claim *c = o->typed;
+    c->status.allocation = arena_calloc(o->arena, 1, sizeof *c->status.allocation);
+    codec_copy(o->arena, &allocation_result_desc, cand->results[k++], c->status.allocation);
+    store_obj *f = xcalloc(1, sizeof *f);
+    f->object = o;
+    f->rv = cy->claims[i].obj->rv;
+    f->created_rv = cy->claims[i].obj->created_rv;
+    atomic_init(&f->refs, 1);
+    strbuf sb = STRBUF_INIT;
+    strmap_put(&l->assumed_claims, sched_key(&sb, "", c->metadata.namespace_, c->metadata.name), f);
+    sb_free(&sb);
+    sched_devices_claim_changed(l, f, false);
+    as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
+    as->claims[as->n_claims++] = f;
+  }
+  sched_node_usage *u = usage_of(l, cand->node);
+  if (!u) return;
+  as->usage = xrealloc(as->usage, (as->n_pods + 1) * sizeof *as->usage);
+  as->requests = xrealloc(as->requests, (as->n_pods + 1) * sizeof *as->requests);
+  as->usage[as->n_pods] = u;
+  as->requests[as->n_pods] = (sched_amounts){0};
+  sched_amounts_add_all(&as->requests[as->n_pods], &cy->requests);
+  u->pods++;
+  sched_amounts_add_all(&u->requested, &cy->requests);
+  as->n_pods++;
+}
+
+/* Undoes every assumption: the cluster is as the store says again. */
+static void forget(sched_loop *l, assumed *as) {
+  for (size_t i = as->n_claims; i-- > 0;) {
+    store_obj *f = as->claims[i];
+    const resource_claim *c = f->object->typed;
+    strbuf sb = STRBUF_INIT;
+    strmap_remove(&l->assumed_claims, sched_key(&sb, "", c->metadata.namespace_, c->metadata.name));
+    sb_free(&sb);
+    sched_devices_claim_changed(l, f, true);
+    store_obj_unref(f);
+  }
+  for (size_t i = 0; i < as->n_pods; i++) {
+    as->usage[i]->pods--;
+    sched_amounts_sub(&as->usage[i]->requested, &as->requests[i]);
+    sched_amounts_free(&as->requests[i]);
+  }
+  free(as->claims);
+  free(as->usage);
+  free(as->requests);
+  memset(as, 0, sizeof *as);
+}
+
+/* ---- the group ---- */
+
+typedef struct group_pods {
+  store_obj **queued; /* pending, in queue order */
+  size_t n_queued;
+  size_t n_all;       /* live pods of the group (AllPodsCount) */
+  size_t n_scheduled; /* live bound pods */
+  const char *mismatch_name; /* first pod whose schedulerName differs, or NULL */
+  const char *first_name;
+  int64_t bad_priority; bool priority_mismatch;
+} group_pods;
+
+static int cmp_queue(const void *a, const void *b) {
+  const store_obj *x = *(store_obj *const *)a, *y = *(store_obj *const *)b;
+  const pod *px = x->object->typed, *py = y->object->typed;
+  if (px->spec.priority != py->spec.priority) return px->spec.priority > py->spec.priority ? -1 : 1;
+  return x->created_rv < y->created_rv ? -1 : x->created_rv > y->created_rv;
+}
+
+static void collect(sched_loop *l, const char *ns, const char *group, int64_t priority, group_pods *gp,
+                    store_list *lst) {
+  store_query q = {.kind = KIND_POD, .namespace_ = ns, .index = STORE_INDEX_POD_GROUP, .key = group,
+                   .order = STORE_BY_CREATION};
+  store_list_query(l->st, &q, lst);
+  gp->queued = xcalloc(lst->n + 1, sizeof *gp->queued);
+  for (size_t i = 0; i < lst->n; i++) {
+    const pod *p = lst->items[i]->object->typed;
+    if (!pod_live(p)) continue;
+    gp->n_all++;
+    if (pod_bound(p)) gp->n_scheduled++;
+    else gp->queued[gp->n_queued++] = lst->items[i];
+  }
+  qsort(gp->queued, gp->n_queued, sizeof *gp->queued, cmp_queue);
+  /* validatePodGroup: the queued pods, then the scheduled ones */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < (pass ? lst->n : gp->n_queued); i++) {
+      const pod *p = (pass ? lst->items[i] : gp->queued[i])->object->typed;
+      if (!pod_live(p) || (pass && !pod_bound(p))) continue;
+      if (!gp->first_name) gp->first_name = scheduler_name(p);
+      if (gp->mismatch_name || gp->priority_mismatch) continue;
+      if (strcmp(scheduler_name(p), gp->first_name)) gp->mismatch_name = scheduler_name(p);
+      else if (p->spec.priority != priority) gp->priority_mismatch = true, gp->bad_priority = p->spec.priority;
+    }
+}
+
+/* apimeta.SetStatusCondition on the group, unless it is True already. */
+static void set_condition(sched_loop *l, const char *ns, const char *name, bool scheduled, const char *reason,
+                          const char *message) {
+  store_obj *go = sched_get(l, KIND_POD_GROUP, ns, name);
+  if (!go) return;
+  const pod_group *g = go->object->typed;
+  const char *status = scheduled ? "True" : "False";
+  const condition *have = NULL;
+  for (uint32_t i = 0; i < g->status.conditions.n; i++)
+    if (!strcmp(s_or(g->status.conditions.items[i].type), COND_TYPE)) have = &g->status.conditions.items[i];
+  bool unchanged = have && !strcmp(s_or(have->status), status) && !strcmp(s_or(have->reason), reason) &&
+                   !strcmp(s_or(have->message), message) && have->observed_generation == g->metadata.generation;
+  if ((have && !strcmp(s_or(have->status), "True") && !scheduled) || unchanged) {
+    store_obj_unref(go);
+    return;
+  }
+  api_object *o = api_object_clone(go->object);
+  store_obj_unref(go);
+  pod_group *ng = o->typed;
+  condition_list *cl = &ng->status.conditions;
+  condition *slot = NULL;
+  for (uint32_t i = 0; i < cl->n; i++)
+    if (!strcmp(s_or(cl->items[i].type), COND_TYPE)) slot = &cl->items[i];
+  if (!slot) {
+    condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, (cl->n + 1) * sizeof *items);
+    slot = &items[cl->n];
+    memset(slot, 0, sizeof *slot);
+    *cl = (condition_list){items, cl->n + 1, true};
+    slot->type = arena_strdup(o->arena, COND_TYPE);
+  }
+  if (!slot->status || strcmp(slot->status, status)) slot->last_transition_time = arena_strdup(o->arena, l->now_text);
+  slot->status = arena_strdup(o->arena, status);
+  slot->reason = arena_strdup(o->arena, reason);
+  slot->message = arena_strdup(o->arena, message);
+  slot->observed_generation = ng->metadata.generation;
+  slot->observed_generation_set = ng->metadata.generation_set;
+  sched_update(l, o);
+}
+
+/* What --explain says about a pod of the group: why it waits. */
+static char *group_explain(const char *group, const char *why) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "  pod group %s: %s\n", group, why);
+  return sb_detach(&sb);
+}
+
+/* Parks a pod the cycle tried, with the group's message when it has none. */
+static void park_tried(sched_attempt *a, const char *group, const char *reason, const char *msg) {
+  if (!a->explain) a->explain = group_explain(group, msg);
+  sched_attempt_park(a, reason, msg);
+}
+
+/* Parks a pod the cycle did not attempt, with the group's message. */
+static void park_unattempted(sched_loop *l, store_obj *po, const char *group, const char *reason, const char *msg) {
+  sched_attempt at = {.cy = {.l = l, .pod_obj = store_obj_ref(po), .p = po->object->typed, .a = arena_new()}};
+  park_tried(&at, group, reason, msg);
+  sched_attempt_free(&at);
+}
+
+/* PreEnqueue: false with the pod parked when it must wait. */
+static bool pre_enqueue(sched_loop *l, store_obj *po, const pod_group *g, const char *group, size_t n_all) {
+  if (g && !(g->spec.scheduling_policy.gang && (int64_t)n_all < g->spec.scheduling_policy.gang->min_count))
+    return true;
+  strbuf why = STRBUF_INIT;
+  if (g) sb_puts(&why, "waiting for minCount pods from a gang to appear in scheduling queue");
+  else sb_printf(&why, "waiting for pods's pod group \"%s\" to appear in scheduling queue", group);
+  sched_park(l, po, group_explain(group, sb_str(&why)));
+  sb_free(&why);
+  return false;
+}
+
+typedef enum { GROUP_SUCCESS, GROUP_WAIT, GROUP_UNSCHEDULABLE, GROUP_ERROR } group_status;
+
+/* GangScheduling's PlacementFeasible. */
+static group_status feasible(int64_t min_count, size_t scheduled, size_t remaining, strbuf *msg) {
+  sb_truncate(msg, 0);
+  if ((int64_t)(remaining + scheduled) < min_count) {
+    sb_printf(msg, "minCount (%lld) cannot be satisfied: %zu scheduled, %zu remaining", (long long)min_count,
+              scheduled, remaining);
+    return GROUP_UNSCHEDULABLE;
+  }
+  if ((int64_t)scheduled < min_count) {
+    sb_printf(msg, "minCount (%lld) is not yet satisfied: %zu scheduled, %zu remaining", (long long)min_count,
+              scheduled, remaining);
+    return GROUP_WAIT;
+  }
+  return GROUP_SUCCESS;
+}
+
+static void run_cycle(sched_loop *l, const char *ns, const char *group, const pod_group *g, group_pods *gp) {
+  int64_t min_count = g->spec.scheduling_policy.gang ? g->spec.scheduling_policy.gang->min_count : 1;
+  strbuf msg = STRBUF_INIT;
+  sched_attempt *at = xcalloc(gp->n_queued + 1, sizeof *at);
+  size_t tried = 0, scheduled = gp->n_scheduled, remaining = gp->n_queued;
+  group_status st = feasible(min_count, scheduled, remaining, &msg);
+  assumed as = {0};
+  while (st != GROUP_UNSCHEDULABLE && tried < gp->n_queued) {
+    sched_attempt *a = &at[tried++];
+    sched_attempt_run(l, store_obj_ref(gp->queued[tried - 1]), NULL, true, a);
+    if (a->msg && a->attempted && !strcmp(a->reason, "SchedulerError")) {
+      sb_truncate(&msg, 0);
+      sb_printf(&msg, "failed to schedule other pod from a pod group: %s", a->msg);
+      st = GROUP_ERROR;
+      break;
+    }
+    remaining--;
+    if (!a->msg) {
+      assume(l, &as, a);
+      scheduled++;
+    }
+    st = feasible(min_count, scheduled, remaining, &msg);
+  }
+  forget(l, &as);
+  if (st == GROUP_WAIT) st = GROUP_UNSCHEDULABLE;
+  for (size_t i = 0; i < gp->n_queued; i++) {
+    if (i >= tried) {
+      park_unattempted(l, gp->queued[i], group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable",
+                       sb_str(&msg));
+      continue;
+    }
+    sched_attempt *a = &at[i];
+    if (st == GROUP_SUCCESS && !a->msg) {
+      /* bound on the node the trial found: the store is as it was then */
+      const char *node = store_obj_meta(a->cands.v[a->best].node)->name;
+      sched_attempt real;
+      sched_attempt_run(l, store_obj_ref(gp->queued[i]), node, false, &real);
+      sched_attempt_finish(&real);
+      sched_attempt_free(&real);
+    } else if (a->msg) {
+      park_tried(a, group, a->reason, a->msg);
+    } else {
+      park_tried(a, group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
+    }
+  }
+  for (size_t i = 0; i < tried; i++) sched_attempt_free(&at[i]);
+  free(at);
+  if (st == GROUP_SUCCESS) set_condition(l, ns, group, true, "Scheduled", "");
+  else set_condition(l, ns, group, false, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
+  sb_free(&msg);
+}
+
+bool sched_pod_group_cycle(sched_loop *l, store_obj *po) {
+  const pod *p = po->object->typed;
+  const char *group = sched_pod_group_name(p);
+  if (!group || !gate_on(&l->opt.gates, GATE_GENERIC_WORKLOAD)) return false;
+  const char *ns = s_or(p->metadata.namespace_);
+  store_obj *go = sched_get(l, KIND_POD_GROUP, ns, group);
+  const pod_group *g = go ? go->object->typed : NULL;
+  int64_t priority = g && g->spec.priority_set ? g->spec.priority : 0;
+  group_pods gp = {0};
+  store_list lst = {0};
+  collect(l, ns, group, priority, &gp, &lst);
+  if (pre_enqueue(l, po, g, group, gp.n_all)) {
+    strbuf err = STRBUF_INIT;
+    if (gp.mismatch_name)
+      sb_printf(&err,
+                "all pods in a single pod group should have the same .spec.schedulerName set, got: \"%s\" and \"%s\"",
+                gp.mismatch_name, gp.first_name);
+    else if (gp.priority_mismatch)
+      sb_printf(&err,
+                "all pods in a single pod group should have the same priority as the pod group's priority, got %lld "
+                "and %lld",
+                (long long)gp.bad_priority, (long long)priority);
+    if (err.len) {
+      for (size_t i = 0; i < gp.n_queued; i++)
+        park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(&err));
+      set_condition(l, ns, group, false, "SchedulerError", sb_str(&err));
+    } else {
+      run_cycle(l, ns, group, g, &gp);
+    }
+    sb_free(&err);
+  }
+  free(gp.queued);
+  store_list_free(&lst);
+  store_obj_unref(go);
+  return true;
+}

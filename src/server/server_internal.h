@@ -3,6 +3,7 @@
 #ifndef DRA_SRV_INTERNAL_H
 #define DRA_SRV_INTERNAL_H
 #include "api/admission.h"
+#include "server/authz.h"
 #include "server/http.h"
 #include "server/route.h"
 #include "server/served.h"
@@ -27,7 +28,8 @@ struct dra_server {
   char *tls_cert, *tls_key; /* PEM: the serving certificate and key */
   char *client_trust;        /* PEM: the CAs client certificates are checked against */
   srv_pki pki;               /* HTTPS: the certificates made at start (pki.h) */
-  bool authn;                /* requests are authenticated (HTTPS or a token file) */
+  bool authn;                /* requests are authenticated and authorized (HTTPS or a token file) */
+  authz authz;               /* --authorization-mode over the store (authz.h) */
   store *st;
   atomic_bool stopping; /* wakes watch streams and the control loop */
   /* The control loop runs on its own thread. loop_lock (recursive) is also

@@ -8,6 +8,7 @@
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
+#include "server/rbac_escalation.h"
 #include "server/scale.h"
 #include "server/server_internal.h"
 #include "server/status.h"
@@ -121,6 +122,10 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
  * caller (which answers); failures are answered here either way. */
 static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
                          api_object *obj, admit_op op, const api_object *old, store_obj **out) {
+  if (s->authn && !rbac_write_allowed(&s->authz, req->user_info, r, obj, old, resp)) {
+    api_object_free(obj);
+    return;
+  }
   request_ctx rc = {.srv = s, .resp = resp};
   admission_ctx ctx = admission_for(&rc);
   errlist errs = {0};

@@ -144,7 +144,11 @@ static bool visit_bindings(store *st, api_kind kind, const char *namespace_, con
     strbuf err = STRBUF_INIT;
     const policy_rule_list *rules = rbac_role_rules(st, &b->role_ref, namespace_, &role_obj, &err);
     if (!rules) add_error(errs, &err);
-    for (uint32_t j = 0; rules && j < rules->n && go_on; j++) go_on = visit(ctx, &rules->items[j]);
+    const rbac_subject *subject = NULL;
+    for (uint32_t j = 0; j < b->subjects.n && !subject; j++)
+      if (rbac_subject_applies(&b->subjects.items[j], u, namespace_)) subject = &b->subjects.items[j];
+    rbac_source src = {.binding = l.items[i]->object, .subject = subject};
+    for (uint32_t j = 0; rules && j < rules->n && go_on; j++) go_on = visit(ctx, &src, &rules->items[j]);
     sb_free(&err);
     store_obj_unref(role_obj);
   }
@@ -158,19 +162,45 @@ void rbac_visit_rules(store *st, const srv_user *u, const char *namespace_, rbac
   if (namespace_ && *namespace_) visit_bindings(st, KIND_ROLE_BINDING, namespace_, u, visit, ctx, errs);
 }
 
+void rbac_source_print(const rbac_source *src, strbuf *out) {
+  const object_meta *m = api_object_meta(src->binding);
+  const role_binding *b = src->binding->typed;
+  bool cluster = src->binding->info->kind == KIND_CLUSTER_ROLE_BINDING;
+  const char *ns = cluster ? "" : m->namespace_ ? m->namespace_ : "";
+  strbuf name = STRBUF_INIT;
+  sb_puts(&name, m->name ? m->name : "");
+  if (!cluster) sb_printf(&name, "/%s", ns);
+  sb_puts(out, cluster ? "ClusterRoleBinding " : "RoleBinding ");
+  sb_go_quote(out, sb_str(&name));
+  sb_printf(out, " of %s ", b->role_ref.kind ? b->role_ref.kind : "");
+  sb_go_quote(out, b->role_ref.name ? b->role_ref.name : "");
+  const rbac_subject *s = src->subject;
+  sb_printf(out, " to %s ", s->kind ? s->kind : "");
+  sb_truncate(&name, 0);
+  sb_puts(&name, s->name ? s->name : "");
+  if (s->kind && !strcmp(s->kind, "ServiceAccount")) sb_printf(&name, "/%s", s->namespace_ && *s->namespace_ ? s->namespace_ : ns);
+  sb_go_quote(out, sb_str(&name));
+  sb_free(&name);
+}
+
 typedef struct authorizing {
   const authz_attrs *a;
   bool allowed;
+  strbuf *reason;
 } authorizing;
 
-static bool check_rule(void *ctx, const policy_rule *rule) {
+static bool check_rule(void *ctx, const rbac_source *src, const policy_rule *rule) {
   authorizing *v = ctx;
   v->allowed = rbac_rule_allows(rule, v->a);
+  if (v->allowed) {
+    sb_puts(v->reason, "RBAC: allowed by ");
+    rbac_source_print(src, v->reason);
+  }
   return !v->allowed;
 }
 
 bool rbac_authorize(store *st, const authz_attrs *a, strbuf *reason) {
-  authorizing v = {.a = a};
+  authorizing v = {.a = a, .reason = reason};
   rbac_errors errs = {0};
   rbac_visit_rules(st, a->user, a->namespace_, check_rule, &v, &errs);
   if (!v.allowed && errs.n) {

@@ -28,12 +28,22 @@ void rbac_errors_free(rbac_errors *e);
 /* VisitRulesFor: every rule of every ClusterRoleBinding, then (namespace
  * not "") every RoleBinding of namespace, that applies to u, until visit
  * returns false. A role that cannot be found is an error in errs. */
-typedef bool (*rbac_visit_fn)(void *ctx, const policy_rule *rule);
+/* Where a rule comes from: the binding and its subject that applied. */
+typedef struct rbac_source {
+  const api_object *binding; /* a RoleBinding or ClusterRoleBinding */
+  const rbac_subject *subject;
+} rbac_source;
+/* As clusterRoleBindingDescriber and roleBindingDescriber print it:
+ * `ClusterRoleBinding "b" of ClusterRole "r" to Group "g"`,
+ * `RoleBinding "b/ns" of Role "r" to ServiceAccount "sa/ns"`. */
+void rbac_source_print(const rbac_source *src, strbuf *out);
+typedef bool (*rbac_visit_fn)(void *ctx, const rbac_source *src, const policy_rule *rule);
 void rbac_visit_rules(store *st, const srv_user *u, const char *namespace_, rbac_visit_fn visit, void *ctx,
                       rbac_errors *errs);
 
-/* RBACAuthorizer.Authorize: allowed when a rule allows a; otherwise
- * reason is "RBAC: " and the resolution errors, if any. */
+/* RBACAuthorizer.Authorize: allowed when a rule allows a, reason then
+ * "RBAC: allowed by <source>"; otherwise reason is "RBAC: " and the
+ * resolution errors, if any. */
 bool rbac_authorize(store *st, const authz_attrs *a, strbuf *reason);
 
 /* GetRoleReferenceRules: the rules of the role a binding refers to, a

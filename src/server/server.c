@@ -5,6 +5,7 @@
  * connections are closed after a timeout (docs/server.md, "Connections and
  * threads"). */
 #include "server/server_internal.h"
+#include "server/access_reviews.h"
 #include "server/auth.h"
 #include "server/discovery.h"
 #include "server/httplog.h"
@@ -73,6 +74,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_OPENAPI_GV: srv_openapi(&s->served, &r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
   case ROUTE_SELF_SUBJECT_REVIEW: srv_self_subject_review(req, resp); return;
+  case ROUTE_ACCESS_REVIEW: srv_access_review(&s->authz, &r, req, resp); return;
   case ROUTE_METRICS:
     resp->status = 200;
     resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
@@ -487,6 +489,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   if (!opts->insecure_http && !start_tls(s, opts, &addr, err)) goto fail;
   if (s->tls_cert) flags |= MHD_USE_TLS;
   s->authn = s->tls_cert || s->tokens;
+  if (!s->authn) s->authz.mode = AUTHZ_ALWAYS_ALLOW; /* no one is known: everyone may do everything */
   s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
   s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
   unsigned limit = opts->max_connections ? opts->max_connections : max_connections();

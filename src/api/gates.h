@@ -18,7 +18,8 @@
   X(EXTENDED_RESOURCE, "DRAExtendedResource")               \
   X(WORKLOAD_RESOURCE_CLAIMS, "DRAWorkloadResourceClaims")  \
   X(DEVICE_TAINT_RULES, "DRADeviceTaintRules")              \
-  X(GENERIC_WORKLOAD, "GenericWorkload")
+  X(GENERIC_WORKLOAD, "GenericWorkload")                    \
+  X(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, "DRAResourceClaimGranularStatusAuthorization")
 
 typedef enum {
 #define GATE_ENUM(id, name) GATE_##id,

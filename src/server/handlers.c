@@ -3,6 +3,7 @@
  * to list and watch. Writes go through the admission pipeline, then the
  * store; failures become kube-apiserver's Status responses. */
 #include "server/body.h"
+#include "server/claim_status_authz.h"
 #include "api/codec.h"
 #include "server/list.h"
 #include "server/namespaces.h"
@@ -131,6 +132,19 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   errlist errs = {0};
   bool ok = admit_object(&ctx, op, obj, old, &errs);
   release(&rc);
+  if (s->authn && req->user_info && op == ADMIT_STATUS_UPDATE && obj->info->kind == KIND_RESOURCE_CLAIM) {
+    /* the strategy's authorization checks, on the prepared claim; their
+     * errors come before validation's */
+    errlist denied = {0};
+    claim_status_authorize(&s->authz, &s->opts.gates, req->user_info, strcmp(req->method, "PATCH") ? "update" : "patch",
+                           r->namespace_, obj->typed, old->typed, &denied);
+    if (denied.n) {
+      for (size_t i = 0; i < errs.n; i++) errlist_add(&denied, errs.items[i].type, errs.items[i].field, errs.items[i].body);
+      errlist_free(&errs);
+      errs = denied;
+      ok = false;
+    }
+  }
   if (!ok) {
     srv_status_invalid(resp, obj, &errs);
     errlist_free(&errs);

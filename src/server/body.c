@@ -91,6 +91,7 @@ api_object *srv_decode_body(const route *r, const http_request *req, http_respon
     json_t *root = r->resource->api_kind == KIND_NAMESPACE
                        ? srv_pb_namespace_json(body, req->body_len, &err)
                        : srv_pb_object_json((api_kind)r->resource->api_kind, body, req->body_len, &err);
+    if (!root && !err.len) root = srv_pb_rbac_json((api_kind)r->resource->api_kind, body, req->body_len, &err);
     if (!root && !err.len) {
       sb_free(&err);
       srv_status(resp, 415, "UnsupportedMediaType",

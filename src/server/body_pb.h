@@ -24,4 +24,8 @@ json_t *srv_pb_namespace_json(const char *body, size_t n, strbuf *err);
  * is unreadable or carries fields dra does not read. */
 json_t *srv_pb_object_json(api_kind kind, const char *body, size_t n, strbuf *err);
 
+/* A Role, ClusterRole, RoleBinding or ClusterRoleBinding body the same way
+ * (body_pb_rbac.c); NULL with an empty err for other kinds. */
+json_t *srv_pb_rbac_json(api_kind kind, const char *body, size_t n, strbuf *err);
+
 #endif

@@ -117,9 +117,10 @@ const policy_rule_list *rbac_role_rules(store *st, const role_ref *ref, const ch
     return NULL;
   }
   if (store_get(st, k, k == KIND_ROLE ? binding_namespace : NULL, name, holder) != STORE_OK) {
-    char *msg = store_status_message(STORE_NOT_FOUND, api_kind_info_of(k), name);
-    sb_puts(err, msg);
-    free(msg);
+    /* the authorizer's listers name the resource in the singular */
+    sb_printf(err, "%s.rbac.authorization.k8s.io ", k == KIND_ROLE ? "role" : "clusterrole");
+    sb_go_quote(err, name);
+    sb_puts(err, " not found");
     return NULL;
   }
   return k == KIND_ROLE ? &((const role *)(*holder)->object->typed)->rules

@@ -13,14 +13,6 @@
 
 #define NODE_PREFIX "system:node:"
 
-static bool same(field_kind k, const type_desc *elem, const void *a, const void *b) {
-  json_t *ja = codec_encode_value(k, elem, a), *jb = codec_encode_value(k, elem, b);
-  bool eq = json_equal(ja, jb);
-  json_decref(ja);
-  json_decref(jb);
-  return eq;
-}
-
 /* checkAuthorization: NULL when allowed, else ForbiddenStatusError's text. */
 static char *check(const authz *z, const authz_attrs *a) {
   strbuf reason = STRBUF_INIT;
@@ -39,8 +31,8 @@ static void forbidden(errlist *errs, const char *field, const char *detail) {
 
 static void authorize_binding(const authz *z, const srv_user *u, const char *verb, const resource_claim_status *now,
                               const resource_claim_status *before, errlist *errs) {
-  if (same(K_OBJ, &allocation_result_desc, &now->allocation, &before->allocation) &&
-      same(K_LIST, &resource_claim_consumer_reference_desc, &now->reserved_for, &before->reserved_for))
+  if (codec_equal_value(K_OBJ, &allocation_result_desc, &now->allocation, &before->allocation) &&
+      codec_equal_value(K_LIST, &resource_claim_consumer_reference_desc, &now->reserved_for, &before->reserved_for))
     return;
   authz_attrs a = {.user = u, .verb = verb, .resource_request = true, .group = "resource.k8s.io",
                    .resource = "resourceclaims", .subresource = "binding", .name = "", .namespace_ = "", .path = ""};
@@ -71,7 +63,7 @@ static size_t modified_drivers(const allocated_device_status_list *now, const al
     const allocated_device_status *d = &now->items[i], *was = NULL;
     for (uint32_t j = 0; j < before->n && !was; j++)
       if (same_key(&before->items[j], d)) was = &before->items[j];
-    if (!was || !same(K_EMB, &allocated_device_status_desc, d, was)) out[n++] = s_of(d->driver);
+    if (!was || !codec_equal_value(K_EMB, &allocated_device_status_desc, d, was)) out[n++] = s_of(d->driver);
   }
   for (uint32_t j = 0; j < before->n; j++) {
     bool kept = false;

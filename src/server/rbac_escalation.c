@@ -64,15 +64,6 @@ static bool confirm_no_escalation(const authz *z, const srv_user *u, const char 
   return ok;
 }
 
-/* Whether two values of kind k (elem: their type) encode alike. */
-static bool same_json(field_kind k, const type_desc *elem, const void *a, const void *b) {
-  json_t *ja = codec_encode_value(k, elem, a), *jb = codec_encode_value(k, elem, b);
-  bool same = json_equal(ja, jb);
-  json_decref(ja);
-  json_decref(jb);
-  return same;
-}
-
 static void refuse(http_response *resp, const route *r, const api_object *obj, const char *why) {
   srv_status_forbidden(resp, r->resource, api_object_meta(obj)->name, why, NULL);
 }
@@ -92,7 +83,7 @@ bool rbac_write_allowed(const authz *z, const srv_user *u, const route *r, const
     if (old) {
       const policy_rule_list *before = kind == KIND_ROLE ? &((const role *)old->typed)->rules
                                                           : &((const cluster_role *)old->typed)->rules;
-      if (same_json(K_LIST, &policy_rule_desc, rules, before)) return true;
+      if (codec_equal_value(K_LIST, &policy_rule_desc, rules, before)) return true;
     }
     if (may(z, u, "escalate", r->resource->plural, name, r->namespace_)) return true; /* RoleEscalationAuthorized */
     ok = confirm_no_escalation(z, u, r->namespace_, rules, &why);
@@ -100,8 +91,8 @@ bool rbac_write_allowed(const authz *z, const srv_user *u, const route *r, const
     const role_binding *b = obj->typed; /* both binding kinds share the layout */
     if (old) {
       const role_binding *ob = old->typed;
-      if (same_json(K_LIST, &rbac_subject_desc, &b->subjects, &ob->subjects) &&
-          same_json(K_EMB, &role_ref_desc, &b->role_ref, &ob->role_ref))
+      if (codec_equal_value(K_LIST, &rbac_subject_desc, &b->subjects, &ob->subjects) &&
+          codec_equal_value(K_EMB, &role_ref_desc, &b->role_ref, &ob->role_ref))
         return true;
     }
     const char *ref_kind = b->role_ref.kind ? b->role_ref.kind : "";

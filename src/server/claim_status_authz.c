@@ -70,7 +70,7 @@ static size_t modified_drivers(const allocated_device_status_list *now, const al
     for (uint32_t i = 0; i < now->n && !kept; i++) kept = same_key(&before->items[j], &now->items[i]);
     if (!kept) out[n++] = s_of(before->items[j].driver);
   }
-  qsort(out, n, sizeof *out, cmp_str);
+  if (n) qsort(out, n, sizeof *out, cmp_str);
   size_t unique = 0;
   for (size_t i = 0; i < n; i++)
     if (!unique || strcmp(out[unique - 1], out[i])) out[unique++] = out[i];

@@ -136,12 +136,11 @@ void rbac_wanted_missing_text(const rbac_wanted *w, strbuf *out) {
     lines = xrealloc(lines, (n + 1) * sizeof *lines);
     lines[n++] = compact_string(w, i);
   }
-  qsort(lines, n, sizeof *lines, cmp_str);
+  if (n) qsort(lines, n, sizeof *lines, cmp_str);
   size_t shown = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++)
     if (!i || strcmp(lines[i], lines[i - 1])) sb_printf(out, "%s%s", shown++ ? "\n" : "", lines[i]);
-    free(lines[i]);
-  }
+  for (size_t i = 0; i < n; i++) free(lines[i]);
   free(lines);
 }
 

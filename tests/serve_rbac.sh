@@ -257,21 +257,24 @@ YAML
 admin apply -f "$tmp/status-rbac.yaml" >/dev/null
 CS=/apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/c1/status
 alloc='{"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}}}}'
-[ "$(code PATCH $CS driver-token -H 'Content-Type: application/merge-patch+json' --data "$alloc")" = 422 ] &&
-  grep -qF 'status.allocation: Forbidden: changing status.allocation or status.reservedFor requires resource=\"resourceclaims/binding\", verb=\"patch\" permission: resourceclaims.resource.k8s.io is forbidden: User \"gpu-driver\" cannot patch resource \"resourceclaims/binding\" in API group \"resource.k8s.io\" at the cluster scope' "$tmp/out" &&
-  passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL allocation needs resourceclaims/binding: $(head -c 600 "$tmp/out")"; }
-[ "$(code PATCH $CS admin-token -H 'Content-Type: application/merge-patch+json' --data "$alloc")" = 200 ] &&
-  passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL admin allocates: $(head -c 600 "$tmp/out")"; }
+# status_patch NAME TOKEN BODY CODE [TEXT]: a merge patch of c1's status
+# answers CODE, with TEXT in the answer
+status_patch() {
+  name=$1; tok=$2; body=$3; want=$4; text=${5:-}
+  got=$(code PATCH $CS "$tok" -H 'Content-Type: application/merge-patch+json' --data "$body")
+  if [ "$got" = "$want" ] && { [ -z "$text" ] || grep -qF -- "$text" "$tmp/out"; }; then passed=$((passed+1))
+  else failed=$((failed+1)); echo "FAIL $name: HTTP $got: $(head -c 800 "$tmp/out")"; fi
+}
+status_patch "allocation needs resourceclaims/binding" driver-token "$alloc" 422 \
+  'status.allocation: Forbidden: changing status.allocation or status.reservedFor requires resource=\"resourceclaims/binding\", verb=\"patch\" permission: resourceclaims.resource.k8s.io is forbidden: User \"gpu-driver\" cannot patch resource \"resourceclaims/binding\" in API group \"resource.k8s.io\" at the cluster scope'
+status_patch "admin allocates" admin-token "$alloc" 200
 devstatus='{"status":{"devices":[{"driver":"gpu.example.com","pool":"node-1","device":"gpu-0","conditions":[{"type":"Ready","status":"True","reason":"Up","message":"","lastTransitionTime":"2026-01-01T00:00:00Z"}]}]}}'
-[ "$(code PATCH $CS driver-token -H 'Content-Type: application/merge-patch+json' --data "$devstatus")" = 422 ] &&
-  grep -qF 'status.devices: Forbidden: changing status.devices requires resource=\"resourceclaims/driver\", verb=\"[arbitrary-node:patch]\" permission: resourceclaims.resource.k8s.io \"gpu.example.com\" is forbidden: User \"gpu-driver\" cannot arbitrary-node:patch resource \"resourceclaims/driver\" in API group \"resource.k8s.io\" in the namespace \"team-a\"' "$tmp/out" &&
-  passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL a driver off the node: $(head -c 800 "$tmp/out")"; }
-[ "$(code PATCH $CS node-token -H 'Content-Type: application/merge-patch+json' --data "$devstatus")" = 200 ] &&
-  passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL the claim's node writes its driver's status: $(head -c 800 "$tmp/out")"; }
+status_patch "a driver off the node" driver-token "$devstatus" 422 \
+  'status.devices: Forbidden: changing status.devices requires resource=\"resourceclaims/driver\", verb=\"[arbitrary-node:patch]\" permission: resourceclaims.resource.k8s.io \"gpu.example.com\" is forbidden: User \"gpu-driver\" cannot arbitrary-node:patch resource \"resourceclaims/driver\" in API group \"resource.k8s.io\" in the namespace \"team-a\"'
+status_patch "the claim's node writes its driver's status" node-token "$devstatus" 200
 other='{"status":{"devices":[{"driver":"gpu.example.com","pool":"node-1","device":"gpu-0"},{"driver":"nic.example.com","pool":"node-1","device":"nic-0"}]}}'
-[ "$(code PATCH $CS node-token -H 'Content-Type: application/merge-patch+json' --data "$other")" = 422 ] &&
-  grep -qF 'verb=\"[associated-node:patch arbitrary-node:patch]\" permission: resourceclaims.resource.k8s.io \"nic.example.com\" is forbidden: User \"system:node:node-1\" cannot associated-node:patch resource \"resourceclaims/driver\"' "$tmp/out" &&
-  passed=$((passed+1)) || { failed=$((failed+1)); echo "FAIL another driver's status: $(head -c 800 "$tmp/out")"; }
+status_patch "another driver's status" node-token "$other" 422 \
+  'verb=\"[associated-node:patch arbitrary-node:patch]\" permission: resourceclaims.resource.k8s.io \"nic.example.com\" is forbidden: User \"system:node:node-1\" cannot associated-node:patch resource \"resourceclaims/driver\"'
 
 # ---- --authorization-mode ----
 kill $server; wait $server 2>/dev/null

@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd upstream-e2e clean
+.PHONY: all deps configure test run install asan fuzz bench bench-upstream upstream etcd upstream-e2e clean soak
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -31,6 +31,12 @@ run: all
 # finds the prefix from its own place, so it is right in any prefix.
 install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The soak tests at full length (CTest runs them short): kill -9 under load,
+# SOAK_ROUNDS times.
+SOAK_ROUNDS ?= 20
+soak: all
+	sh tests/soak/kill9.sh $(BUILD)/dra $(SOAK_ROUNDS)
 
 # Tests under AddressSanitizer + UBSan with leak detection.
 asan: deps

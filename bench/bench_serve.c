@@ -4,7 +4,12 @@
  * with template claims over HTTP from several connections as fast as the
  * server takes them, and follows a pod watch until every pod is bound.
  * Reports pods/s and the create-to-bound latency (p50, p99).
- * usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS] */
+ * With --creates, only the write path: N ResourceClaims (nothing in the
+ * control loop acts on them) created over each number of connections in
+ * turn, reporting creates/s and the per-request latency (p50, p99): what
+ * group commit gives when every create waits for the disk.
+ * usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]
+ *        bench_serve HOST:PORT --creates N CONNECTIONS... */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -19,8 +24,9 @@
 
 static struct sockaddr_in server;
 static int n_pods = 5000, n_nodes = 500, n_conns = 4;
-static double *created_at, *bound_at;
+static double *created_at, *bound_at, *acked_at; /* acked_at: --creates only */
 static atomic_int next_pod;
+static int creates_round; /* --creates: names are claim-<round>-<i> */
 
 static double now_s(void) {
   struct timespec t;
@@ -109,13 +115,21 @@ static void *creator(void *arg) {
   int fd = connect_server();
   char body[1024];
   for (int i; (i = atomic_fetch_add(&next_pod, 1)) < n_pods;) {
-    snprintf(body, sizeof body,
-             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\"},\"spec\":{\"containers\":[{\"name\":\"c\","
-             "\"image\":\"pause\",\"resources\":{\"claims\":[{\"name\":\"resource\"}]}}],\"resourceClaims\":[{\"name\":\"resource\","
-             "\"resourceClaimTemplateName\":\"test-claim-template\"}]}}",
-             i);
+    if (creates_round)
+      snprintf(body, sizeof body,
+               "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"claim-%d-%d\"},"
+               "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"req-0\",\"exactly\":{\"deviceClassName\":\"test-class\"}}]}}}",
+               creates_round, i);
+    else
+      snprintf(body, sizeof body,
+               "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+               "\"image\":\"pause\",\"resources\":{\"claims\":[{\"name\":\"resource\"}]}}],\"resourceClaims\":[{\"name\":\"resource\","
+               "\"resourceClaimTemplateName\":\"test-claim-template\"}]}}",
+               i);
     created_at[i] = now_s();
-    must(fd, "POST", "/api/v1/namespaces/default/pods", body);
+    must(fd, "POST", creates_round ? "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims" : "/api/v1/namespaces/default/pods",
+         body);
+    if (acked_at) acked_at[i] = now_s();
   }
   close(fd);
   return NULL;
@@ -208,9 +222,50 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Sorts the n values and prints their p50 and p99 in milliseconds. */
+static void print_p50_p99(const char *what, double *v, int n) {
+  if (!n) return;
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  printf("%s p50 %.1f ms, p99 %.1f ms\n", what, v[n / 2] * 1e3, v[(int)(n * 0.99) < n ? (int)(n * 0.99) : n - 1] * 1e3);
+}
+
+/* Creates n_pods claims from each number of connections in conns: creates/s
+ * and the latency of one create (request to acknowledgement). */
+static int bench_creates(char **conns, int n_rounds) {
+  n_nodes = 0;
+  int fd = connect_server();
+  /* the claims' class; 409 when a previous run made it */
+  request(fd, "POST", "/apis/resource.k8s.io/v1/deviceclasses",
+          "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"test-class\"}}");
+  close(fd);
+  created_at = calloc((size_t)n_pods, sizeof *created_at);
+  acked_at = calloc((size_t)n_pods, sizeof *acked_at);
+  double *lat = calloc((size_t)n_pods, sizeof *lat);
+  for (int r = 0; r < n_rounds; r++) {
+    n_conns = atoi(conns[r]);
+    creates_round = r + 1;
+    atomic_store(&next_pod, 0);
+    pthread_t c[64];
+    double start = now_s();
+    for (int i = 0; i < n_conns && i < 64; i++) pthread_create(&c[i], NULL, creator, NULL);
+    for (int i = 0; i < n_conns && i < 64; i++) pthread_join(c[i], NULL);
+    double took = now_s() - start;
+    for (int i = 0; i < n_pods; i++) lat[i] = acked_at[i] - created_at[i];
+    char what[128];
+    snprintf(what, sizeof what, "creates: %d claims over %2d connections: %6.0f creates/s, latency", n_pods, n_conns,
+             n_pods / took);
+    print_p50_p99(what, lat, n_pods);
+  }
+  free(lat);
+  free(created_at);
+  free(acked_at);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]\n");
+    fprintf(stderr, "usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]\n"
+                    "       bench_serve HOST:PORT --creates N CONNECTIONS...\n");
     return 2;
   }
   char host[64];
@@ -219,6 +274,10 @@ int main(int argc, char **argv) {
   server.sin_family = AF_INET;
   server.sin_port = htons((uint16_t)atoi(colon + 1));
   inet_pton(AF_INET, host, &server.sin_addr);
+  if (argc > 3 && !strcmp(argv[2], "--creates")) {
+    n_pods = atoi(argv[3]);
+    return bench_creates(argv + 4, argc - 4);
+  }
   if (argc > 2) n_pods = atoi(argv[2]);
   if (argc > 3) n_nodes = atoi(argv[3]);
   if (argc > 4) n_conns = atoi(argv[4]);
@@ -243,15 +302,12 @@ int main(int argc, char **argv) {
       lat[bound++] = bound_at[i] - created_at[i];
       if (bound_at[i] > end) end = bound_at[i];
     }
-  qsort(lat, (size_t)bound, sizeof *lat, cmp_double);
   printf("serve: %d nodes x 10 devices set up in %.2f s\n", n_nodes, t1 - t0);
   printf("serve: %d pods created in %.2f s over %d connections (%.0f creates/s)\n", n_pods, created - start, n_conns,
          n_pods / (created - start));
   printf("serve: %d/%d pods bound, %.0f pods/s from first create to last bind\n", bound, n_pods,
          bound / (end - start));
-  if (bound)
-    printf("serve: create-to-bound p50 %.1f ms, p99 %.1f ms\n", lat[bound / 2] * 1e3,
-           lat[(int)(bound * 0.99) < bound ? (int)(bound * 0.99) : bound - 1] * 1e3);
+  print_p50_p99("serve: create-to-bound", lat, bound);
   free(lat);
   free(created_at);
   free(bound_at);

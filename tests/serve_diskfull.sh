@@ -2,8 +2,9 @@
 # dra serve on a full disk (a 2 MiB tmpfs; skipped where one cannot be
 # mounted): writes fail with a 500 InternalError Status saying why, reads and
 # watches go on, writes succeed again once space returns, nothing that was
-# acknowledged is lost across a restart, and the server restarts on a disk
-# that is still full.
+# acknowledged is lost across a restart, a write that failed stays
+# invisible while its transaction cannot commit, and the server restarts
+# on a disk that is still full.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without curl serve_diskfull
@@ -40,6 +41,9 @@ grep -q '"reason":"InternalError"' "$tmp/out" && grep -q 'Internal error occurre
 code=$(create "refused"); [ "$code" = 500 ] && ok || bad "the next create: HTTP $code, want 500"
 kill -0 $server 2>/dev/null && ok || bad "the server died"
 [ "$(get /api/v1/namespaces/ns-1)" = 200 ] && ok || bad "a read while the disk is full"
+# the create that failed is in memory, in the batch being retried: clients
+# see it only once it is on disk
+[ "$(get /api/v1/namespaces/ns-$i)" = 404 ] && ok || bad "ns-$i, refused with a 500, is visible while the disk is full"
 [ "$(get /api/v1/namespaces)" = 200 ] && ok || bad "a list while the disk is full"
 grep -q '"name":"ns-1"' "$tmp/watch" && kill -0 $watcher 2>/dev/null && ok || bad "the watch stopped"
 # space returns: writes succeed again

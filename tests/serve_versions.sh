@@ -39,6 +39,18 @@ check "resource level: listed" '"name":"resourceslices"' curl -s "$url$R/v1beta1
 check "resource level: others not" '"code":404' curl -s "$url$R/v1beta1/deviceclasses"
 kill $server; wait $server 2>/dev/null
 
+# DeviceTaintRule's alpha version: v1's JSON, deprecated in 1.36
+serve "$tmp/alpha" --runtime-config resource.k8s.io/v1alpha3
+check "alpha group versions" '"versions":[{"groupVersion":"resource.k8s.io/v1","version":"v1"},{"groupVersion":"resource.k8s.io/v1alpha3","version":"v1alpha3"}]' \
+  curl -s "$url$R"
+check "alpha resources: taint rules only" '"resources":[{"name":"devicetaintrules"' curl -s "$url$R/v1alpha3"
+rule='{"apiVersion":"resource.k8s.io/v1alpha3","kind":"DeviceTaintRule","metadata":{"name":"r1"},"spec":{"deviceSelector":{"driver":"gpu.example.com"},"taint":{"key":"k","effect":"NoSchedule"}}}'
+check "create v1alpha3 warns" 'Warning: 299 - "resource.k8s.io/v1alpha3 DeviceTaintRule is deprecated in v1.36+, unavailable in v1.39+"' \
+  curl -s -D - -H 'Content-Type: application/json' --data "$rule" "$url$R/v1alpha3/devicetaintrules"
+check "v1alpha3 rule read in v1" '"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","metadata":{"name":"r1"' \
+  curl -s "$url$R/v1/devicetaintrules/r1"
+kill $server; wait $server 2>/dev/null
+
 serve "$tmp/data" --runtime-config api/beta=true,resource.k8s.io/v1beta2=false,resource.k8s.io/v1beta2=true,scheduling.k8s.io/v1alpha3
 check "scheduling versions" '"versions":[{"groupVersion":"scheduling.k8s.io/v1beta1","version":"v1beta1"},{"groupVersion":"scheduling.k8s.io/v1alpha3","version":"v1alpha3"}]' \
   curl -s "$url/apis/scheduling.k8s.io"

@@ -1,10 +1,12 @@
 #!/bin/sh
-# upstream_versions.sh: k8s.io/api's Go types as the judge of the JSON dra
-# writes in each resource.k8s.io version. test_versions (next to the dra
-# binary) writes every object its round trips convert (every field set, in
-# v1, v1beta2 and v1beta1) to a file; tests/upstream/cmd/versiondiff (Go,
-# k8s.io/api v0.37.2 pinned in tests/upstream/go.mod) decodes each strictly
-# into its version's type and checks it encodes back to the same JSON.
+# upstream_versions.sh: upstream as the judge of dra's API version
+# conversion. test_versions (next to the dra binary) writes every
+# conversion its round trips do (every field set; v1 to v1beta2 and
+# v1beta1, DeviceTaintRule to v1beta2 and v1alpha3) to a file as
+# {"from","to"} pairs; tests/upstream/cmd/versiondiff (Go, k8s.io/api and
+# k8s.io/kubernetes pinned in tests/upstream/go.mod) decodes each object
+# strictly into its version's type, checks it encodes back to the same
+# JSON, and converts each side with upstream's conversion functions.
 # Needs Go and, on a cold module cache, the Go module proxy; without them:
 # skipped (exit 77).
 dra=${1:-build/dra}

@@ -29,6 +29,9 @@ check "v1beta1 defaults need a class name" 1 \
 check "podgroup v1alpha2" 1 'error: unable to recognize "tests/data/versions/podgroup-v1alpha2.yaml": no matches for kind "PodGroup" in version "scheduling.k8s.io/v1alpha2"
 hint: dra has PodGroup in scheduling.k8s.io/v1beta1, scheduling.k8s.io/v1alpha3' "$dra" validate -f $d/podgroup-v1alpha2.yaml
 check "podgroup v1alpha3 (alpha: no warning)" 0 "1 objects valid" sh -c "sed s/v1alpha2/v1alpha3/ $d/podgroup-v1alpha2.yaml | '$dra' validate -f - 2>&1 | grep -v Warning"
+check "taint rules in v1alpha3 and v1beta2" 0 "2 objects valid" "$dra" validate -f $d/taint-rules-prerelease.yaml
+check "only v1alpha3 is deprecated by 1.37" 0 "Warning: resource.k8s.io/v1alpha3 DeviceTaintRule is deprecated in v1.36+, unavailable in v1.39+" \
+  warnings "$dra" validate -f $d/taint-rules-prerelease.yaml
 check "allocate a v1beta1 claim" 0 "device: gpu-1" \
   "$dra" allocate -f $d/quickstart-v1beta1.yaml -f $d/claim-v1beta1.yaml --node worker-1
 check "allocated claim printed in v1" 0 "exactly:" \

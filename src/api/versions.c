@@ -4,9 +4,14 @@
  * introduced 1.33), defaults are k8s.io/kubernetes pkg/controlplane
  * instance.go (every resource.k8s.io beta is off by default in 1.37).
  * scheduling.k8s.io/v1alpha3 PodGroup has v1beta1's JSON and defaults in
- * 1.37; as an alpha it has no lifecycle tags, so no warning. */
+ * 1.37; as an alpha it has no lifecycle tags, so no warning. DeviceTaintRule
+ * has the same JSON in v1, v1beta2 (introduced 1.36, so deprecated 1.39) and
+ * v1alpha3 (introduced 1.33, deprecated 1.36, removed 1.39): no conversion.
+ * A version warns only once deprecated at 1.37, as the apiserver's
+ * deprecation.IsDeprecated decides it. */
 #include "api/versions.h"
 #include "api/convert.h"
+#include "util/build_info.h"
 #include "util/strbuf.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,6 +31,10 @@ static const api_version claim_template_versions[] = {INTERNAL(KIND_RESOURCE_CLA
                                                       RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM_TEMPLATE)};
 static const api_version claim_versions[] = {
     INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM), RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
+static const api_version taint_rule_versions[] = {
+    INTERNAL(KIND_DEVICE_TAINT_RULE, "v1"),
+    {KIND_DEVICE_TAINT_RULE, "v1beta2", false, false, 39, 42, NULL, NULL, NULL},
+    {KIND_DEVICE_TAINT_RULE, "v1alpha3", false, false, 36, 39, NULL, NULL, NULL}};
 static const api_version pod_group_versions[] = {INTERNAL(KIND_POD_GROUP, "v1beta1"),
                                                  {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL}};
 
@@ -42,6 +51,7 @@ static const kind_versions table[] = {
     VERSIONS(KIND_RESOURCE_CLAIM_TEMPLATE, claim_template_versions),
     VERSIONS(KIND_RESOURCE_CLAIM, claim_versions),
     VERSIONS(KIND_POD_GROUP, pod_group_versions),
+    VERSIONS(KIND_DEVICE_TAINT_RULE, taint_rule_versions),
 };
 
 /* Every kind's list, the kinds without table entries holding their one
@@ -98,7 +108,7 @@ void api_versions_hint(strbuf *sb, const api_kind_info *info) {
 }
 
 char *api_version_deprecation(const api_version *v) {
-  if (!v || !v->deprecated_minor) return NULL; /* every one dra has is deprecated by 1.37 */
+  if (!v || !v->deprecated_minor || v->deprecated_minor > atoi(dra_build.kube_minor)) return NULL;
   const api_kind_info *info = api_kind_info_of(v->kind);
   strbuf sb = STRBUF_INIT;
   sb_printf(&sb, "%s/%s %s is deprecated in v1.%d+", info->group, v->version, info->name, v->deprecated_minor);

@@ -110,7 +110,7 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
     if (!ok) return;
   }
   store_obj *o = NULL;
-  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
+  store_status st = store_get(s->committed, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
   if (table)
     srv_json_response(resp, 200, srv_table(r, &o, 1, store_obj_meta(o)->resource_version, NULL, include));

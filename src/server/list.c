@@ -85,7 +85,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   }
   store_query q = query_for(r);
   store_list all = {0};
-  store_list_query(s->st, &q, &all);
+  store_list_query(s->committed, &q, &all);
   store_obj **page = xcalloc(all.n + 1, sizeof *page);
   size_t n = 0;
   char *next = NULL;
@@ -249,7 +249,7 @@ static void on_store_event(void *user, const store_event *ev) {
 static void enqueue_bookmark(watch_stream *w) {
   sb_printf(&w->pending,
             "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}}\n",
-            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->st));
+            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->committed));
 }
 
 /* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
@@ -292,7 +292,7 @@ static void watch_tick(void *ctx) {
 
 static void watch_close(void *ctx) {
   watch_stream *w = ctx;
-  if (w->subscribed) store_unwatch(w->srv->st, w->watch_id);
+  if (w->subscribed) store_unwatch(w->srv->committed, w->watch_id);
   filter_free(&w->filter);
   sb_free(&w->pending);
   free(w->gv);
@@ -325,7 +325,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     /* "" or "0": start with the current state as ADDED events */
     store_query q = query_for(r);
     store_list all = {0};
-    store_list_query(s->st, &q, &all);
+    store_list_query(s->committed, &q, &all);
     for (size_t i = 0; i < all.n; i++)
       if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]);
     since = all.rv;
@@ -333,7 +333,8 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);
   w->stream = resp->stream;
-  store_status st = store_watch(s->st, since ? since : store_revision(s->st), on_store_event, w, &w->watch_id);
+  store_status st =
+      store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &w->watch_id);
   if (st != STORE_OK) {
     watch_close(w);
     free(resp->stream);

@@ -467,6 +467,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
   sb_free(&db_path);
   if (!s->st) goto fail;
+  s->committed = store_committed(s->st);
   srv_create_system_namespaces(s);
   s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
   rbac_bootstrap(s->st);

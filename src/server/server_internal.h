@@ -31,6 +31,7 @@ struct dra_server {
   bool authn;                /* requests are authenticated and authorized (HTTPS or a token file) */
   authz authz;               /* --authorization-mode over the store (authz.h) */
   store *st;
+  store *committed; /* store_committed(st): what GET, list and watch show (only what is on disk) */
   atomic_bool stopping; /* wakes watch streams and the control loop */
   /* The control loop runs on its own thread. loop_lock (recursive) is also
    * the store's write lock, so store events reach the loop one at a time. */

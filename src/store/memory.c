@@ -1,17 +1,24 @@
 /* memory.c: the in-memory store backend. One recursive mutex guards
  * everything (watch callbacks may call back in); per kind a map from
  * "<namespace>\x1f<name>" to the current version, and per index a map from
- * key to the versions filed there. The server-set metadata rules are
+ * key to the versions filed there. Reads are of the current state, or, for
+ * the committed view (store_committed), of the state at the last commit:
+ * the current one with the shadow's versions for keys changed since
+ * (shadow.c; commits come from a durable backend, memory_commit.h, else
+ * every change is committed when made). The server-set metadata rules are
  * meta.c's; events and history are watchers.c's. */
 #include "store/index.h"
+#include "store/memory_commit.h"
 #include "store/memory_restore.h"
 #include "store/meta.h"
+#include "store/shadow.h"
 #include "store/store_obj.h"
 #include "store/strmap.h"
 #include "store/watchers.h"
 #include "util/die.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,6 +51,12 @@ typedef struct memory_store {
   strmap incarnations[KIND_COUNT];     /* key -> (uintptr_t) deletes so far, for uids */
   sorted_kind sorted[KIND_COUNT][STORE_ORDER_COUNT];
   watchers events;
+  bool deferred;                 /* commits come from store_memory_commit */
+  _Atomic uint64_t committed_rv; /* what committed reads show; written under lock */
+  _Atomic uint64_t published_rv; /* deferred: what committed watchers were shown; read without the lock */
+  shadow shadow;                 /* deferred: committed versions of keys changed since */
+  store view;                    /* deferred: the committed view, see store_committed */
+  store *view_writes;            /* where the view's writes go: the durable backend */
 } memory_store;
 
 static memory_store *from(store *s) { return (memory_store *)s; }
@@ -171,6 +184,19 @@ static bool preconditions_hold(const store_obj *cur, const char *uid, const char
   return true;
 }
 
+/* Every change goes out through here: to the committed view (at once, or
+ * through the shadow until it is committed), then to the watchers. */
+static void publish(memory_store *m, const char *key, store_event_type type, store_obj *o, uint64_t rv,
+                    store_obj *prev) {
+  if (m->deferred) {
+    shadow_note(&m->shadow, o->object->info->kind, key, prev, rv);
+  } else {
+    atomic_store(&m->committed_rv, rv);
+    watchers_commit(&m->events, rv);
+  }
+  watchers_emit(&m->events, type, o, rv, prev);
+}
+
 /* Stores the final state of a deleted object (a copy stamped with the
  * deletion's rv), emits DELETED and hands that state out. */
 static void finish_delete(memory_store *m, const char *key, store_obj *cur, api_object *final, store_obj **out) {
@@ -179,7 +205,7 @@ static void finish_delete(memory_store *m, const char *key, store_obj *cur, api_
   store_obj *gone = store_obj_new(final, rv, cur->created_rv);
   store_obj_ref(cur); /* uninstall drops the store's reference */
   uninstall(m, key, cur);
-  watchers_emit(&m->events, STORE_DELETED, gone, rv, cur);
+  publish(m, key, STORE_DELETED, gone, rv, cur);
   store_obj_unref(cur);
   if (out) *out = gone;
   else store_obj_unref(gone);
@@ -193,7 +219,7 @@ static void replace(memory_store *m, const char *key, store_obj *cur, api_object
   store_obj *o = store_obj_new(next, rv, cur->created_rv);
   store_obj_ref(cur); /* install drops the store's reference */
   install(m, key, cur, o);
-  watchers_emit(&m->events, STORE_MODIFIED, o, rv, cur);
+  publish(m, key, STORE_MODIFIED, o, rv, cur);
   store_obj_unref(cur);
   hand_out(o, out);
 }
@@ -230,23 +256,33 @@ static store_status mem_create(store *s, api_object *obj, store_obj **out) {
   meta_set_resource_version(obj, rv);
   store_obj *o = store_obj_new(obj, rv, rv);
   install(m, key, NULL, o);
+  publish(m, key, STORE_ADDED, o, rv, NULL);
   free(key);
-  watchers_emit(&m->events, STORE_ADDED, o, rv, NULL);
   hand_out(o, out);
   unlock(m);
   return STORE_OK;
 }
 
-static store_status mem_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
-  memory_store *m = from(s);
+/* The current version, or with committed, the one of the last commit: a
+ * version newer than it, or a key without one, may be in the shadow. */
+static store_status get_at(memory_store *m, api_kind kind, const char *namespace_, const char *name, bool committed,
+                           store_obj **out) {
   if (kind >= KIND_COUNT || !name) return STORE_NOT_FOUND;
   char *key = meta_key(namespace_, name);
   lock(m);
   store_obj *o = strmap_get(&m->objects[kind], key);
+  if (committed && (!o || o->rv > atomic_load(&m->committed_rv))) {
+    const shadow_entry *e = shadow_get(&m->shadow, kind, key);
+    if (e) o = e->committed;
+  }
   store_status st = o ? hand_out(o, out) : STORE_NOT_FOUND;
   unlock(m);
   free(key);
   return st;
+}
+
+static store_status mem_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
+  return get_at(from(s), kind, namespace_, name, false, out);
 }
 
 static store_status mem_update(store *s, api_object *obj, store_obj **out) {
@@ -312,15 +348,36 @@ typedef struct collector {
   store_list *out;
   size_t cap;
   const char *namespace_; /* NULL: any */
+  uint64_t visible_rv;    /* newer versions are not collected (committed lists) */
+  store_index index;      /* the query's, for versions from the shadow */
+  const char *key;
+  bool from_shadow; /* a version from the shadow was collected: the order is lost */
 } collector;
 
 static void collect(void *ctx, void *value) {
   collector *c = ctx;
   store_obj *o = value;
   const char *ns = store_obj_meta(o)->namespace_;
+  if (o->rv > c->visible_rv) return;
   if (c->namespace_ && (!ns || strcmp(ns, c->namespace_) != 0)) return;
   c->out->items = xgrow(c->out->items, c->out->n, &c->cap, sizeof *c->out->items, 16);
   c->out->items[c->out->n++] = store_obj_ref(o);
+}
+
+/* A committed version from the shadow, collected if the query's index
+ * files it under the query's key. */
+static void collect_committed(void *ctx, store_obj *o) {
+  collector *c = ctx;
+  bool filed = c->index == STORE_INDEX_NONE;
+  if (!filed) {
+    index_keys keys = {0};
+    index_keys_of(c->index, o->object, &keys);
+    for (size_t i = 0; i < keys.n && !filed; i++) filed = !strcmp(keys.items[i], c->key);
+    index_keys_free(&keys);
+  }
+  size_t n = c->out->n;
+  if (filed) collect(c, o);
+  if (c->out->n > n) c->from_shadow = true;
 }
 
 static void add_borrowed(void *ctx, void *value) {
@@ -339,17 +396,20 @@ static const sorted_kind *sorted_list(memory_store *m, api_kind kind, store_orde
   return order;
 }
 
-static store_status mem_list(store *s, const store_query *q, store_list *out) {
-  memory_store *m = from(s);
+/* The query on the current state, or with committed, on the state of the
+ * last commit: versions newer than it are left out and the shadow's
+ * committed versions of their keys (and of keys deleted since) put in. */
+static store_status list_at(memory_store *m, const store_query *q, bool committed, store_list *out) {
   *out = (store_list){0};
   if (q->kind >= KIND_COUNT || q->order >= STORE_ORDER_COUNT) return STORE_INVALID;
   if (q->index != STORE_INDEX_NONE && index_kind(q->index) != q->kind) return STORE_INVALID;
   char *key = NULL;
   if (q->index != STORE_INDEX_NONE && !(key = index_query_key(q))) return STORE_INVALID;
   bool by_namespace = api_kind_info_of(q->kind)->namespaced && q->namespace_ && *q->namespace_;
-  collector c = {out, 0, by_namespace ? q->namespace_ : NULL};
+  collector c = {out, 0, by_namespace ? q->namespace_ : NULL, UINT64_MAX, q->index, key, false};
   lock(m);
-  out->rv = m->rv;
+  out->rv = committed ? atomic_load(&m->committed_rv) : m->rv;
+  if (committed) c.visible_rv = out->rv;
   if (!key) {
     const sorted_kind *order = sorted_list(m, q->kind, q->order);
     for (size_t i = 0; i < order->n; i++) collect(&c, order->items[i]);
@@ -357,20 +417,29 @@ static store_status mem_list(store *s, const store_query *q, store_list *out) {
     bucket *b = strmap_get(&m->indexes[q->index], key);
     for (size_t i = 0; b && i < b->n; i++) collect(&c, b->items[i]);
   }
+  if (committed) shadow_each(&m->shadow, q->kind, collect_committed, &c);
   unlock(m);
-  if (key && out->n > 1) qsort(out->items, out->n, sizeof *out->items, comparators[q->order]);
+  if ((key || c.from_shadow) && out->n > 1) qsort(out->items, out->n, sizeof *out->items, comparators[q->order]);
   free(key);
   return STORE_OK;
 }
 
+static store_status mem_list(store *s, const store_query *q, store_list *out) {
+  return list_at(from(s), q, false, out);
+}
+
 /* ---- watch and lifetime ---- */
 
-static store_status mem_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
-  memory_store *m = from(s);
+static store_status watch_as(memory_store *m, uint64_t since_rv, bool committed, store_watch_fn fn, void *user,
+                             uint64_t *id) {
   lock(m);
-  store_status st = watchers_add(&m->events, since_rv, m->rv, fn, user, id);
+  store_status st = watchers_add(&m->events, since_rv, m->rv, committed, fn, user, id);
   unlock(m);
   return st;
+}
+
+static store_status mem_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
+  return watch_as(from(s), since_rv, false, fn, user, id);
 }
 
 static void mem_unwatch(store *s, uint64_t id) {
@@ -393,13 +462,94 @@ static void mem_close(store *s) {
     for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) free(m->sorted[k][ord].items);
   }
   for (size_t ix = 0; ix < STORE_INDEX_COUNT; ix++) strmap_free(&m->indexes[ix], bucket_free);
+  shadow_free(&m->shadow);
   pthread_mutex_destroy(&m->lock);
   free(m);
 }
 
+static store *mem_committed(store *s) {
+  memory_store *m = from(s);
+  return m->deferred ? &m->view : s;
+}
+
 static const store_backend memory_backend = {
-    "memory", mem_create, mem_get, mem_update, mem_remove, mem_list, mem_watch, mem_unwatch, mem_revision, mem_close,
+    "memory", mem_create,   mem_get,   mem_update, mem_remove,   mem_list,
+    mem_watch, mem_unwatch, mem_revision, mem_close, mem_committed,
 };
+
+/* ---- the committed view of a store whose commits are deferred ---- */
+
+static memory_store *of_view(store *s) { return (memory_store *)((char *)s - offsetof(memory_store, view)); }
+
+static store_status view_create(store *s, api_object *obj, store_obj **out) {
+  return store_create(of_view(s)->view_writes, obj, out);
+}
+
+static store_status view_get(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out) {
+  return get_at(of_view(s), kind, namespace_, name, true, out);
+}
+
+static store_status view_update(store *s, api_object *obj, store_obj **out) {
+  return store_update(of_view(s)->view_writes, obj, out);
+}
+
+static store_status view_remove(store *s, api_kind kind, const char *namespace_, const char *name,
+                                const store_preconditions *pre, store_obj **out) {
+  return store_delete(of_view(s)->view_writes, kind, namespace_, name, pre, out);
+}
+
+static store_status view_list(store *s, const store_query *q, store_list *out) {
+  return list_at(of_view(s), q, true, out);
+}
+
+static store_status view_watch(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id) {
+  return watch_as(of_view(s), since_rv, true, fn, user, id);
+}
+
+static void view_unwatch(store *s, uint64_t id) { mem_unwatch(&of_view(s)->base, id); }
+static uint64_t view_revision(store *s) { return atomic_load(&of_view(s)->published_rv); }
+static void view_close(store *s) { (void)s; }
+static store *view_committed(store *s) { return s; }
+
+static const store_backend view_backend = {
+    "memory-committed", view_create, view_get,      view_update, view_remove,    view_list,
+    view_watch,         view_unwatch, view_revision, view_close,  view_committed,
+};
+
+void store_memory_defer_commits(store *s, store *writes) {
+  memory_store *m = from(s);
+  m->deferred = true;
+  m->view.backend = &view_backend;
+  m->view_writes = writes ? writes : s;
+}
+
+static void commit_event(void *user, const store_event *ev) {
+  memory_store *m = user;
+  shadow_commit(&m->shadow, ev, atomic_load(&m->committed_rv));
+}
+
+void store_memory_commit(store *s, uint64_t rv) {
+  memory_store *m = from(s);
+  lock(m);
+  uint64_t was = atomic_load(&m->committed_rv);
+  if (rv > was) {
+    atomic_store(&m->committed_rv, rv);
+    watchers_each_kept(&m->events, was, rv, commit_event, m);
+  }
+  unlock(m);
+}
+
+void store_memory_publish(store *s, uint64_t rv) {
+  memory_store *m = from(s);
+  lock(m);
+  uint64_t committed = atomic_load(&m->committed_rv);
+  if (rv > committed) rv = committed;
+  if (rv > atomic_load(&m->published_rv)) {
+    watchers_commit(&m->events, rv);
+    atomic_store(&m->published_rv, rv); /* after: every event up to it is with the watchers */
+  }
+  unlock(m);
+}
 
 store *store_memory_open(const store_options *opts) {
   memory_store *m = xcalloc(1, sizeof *m);
@@ -417,6 +567,14 @@ store *store_memory_open(const store_options *opts) {
 
 /* ---- restore (memory_restore.h), for durable backends ---- */
 
+/* What is restored is on disk: committed. */
+static void set_restored_revision(memory_store *m, uint64_t rv) {
+  m->rv = rv;
+  atomic_store(&m->committed_rv, rv);
+  watchers_commit(&m->events, rv);
+  atomic_store(&m->published_rv, rv);
+}
+
 void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t created_rv) {
   memory_store *m = from(s);
   lock(m);
@@ -425,7 +583,7 @@ void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t creat
   store_obj *old = strmap_get(&m->objects[obj->info->kind], key);
   install(m, key, old, store_obj_new(obj, rv, created_rv));
   free(key);
-  if (rv > m->rv) m->rv = rv;
+  if (rv > m->rv) set_restored_revision(m, rv);
   unlock(m);
 }
 
@@ -451,6 +609,6 @@ void store_memory_set_deletes(store *s, api_kind kind, const char *namespace_, c
 void store_memory_set_revision(store *s, uint64_t rv) {
   memory_store *m = from(s);
   lock(m);
-  if (rv > m->rv) m->rv = rv;
+  if (rv > m->rv) set_restored_revision(m, rv);
   unlock(m);
 }

@@ -5,12 +5,18 @@
  * (group commit): a write waits only until the transaction holding its
  * resourceVersion is on disk. On open, the file's objects are restored with
  * their resourceVersions, so no resourceVersion ever goes backwards.
+ * A change is visible to the committed view (store_committed: what clients
+ * read) only once its transaction is committed, and reaches its watchers
+ * after that, from a publisher thread (so the next transaction need not
+ * wait for the delivery); the process itself reads the in-memory store at
+ * once.
  * A transaction that fails (disk full, I/O error) is kept and retried every
  * RETRY_MS, with whatever came since, until it commits: the writes waiting
  * on it get STORE_UNAVAILABLE, and client writes are refused with it, not
  * applied, while the store cannot write; reads and watches go on. */
 #include "store/sqlite.h"
 #include "api/codec.h"
+#include "store/memory_commit.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
 #include "util/workqueue.h"
@@ -37,11 +43,13 @@ typedef struct durable_store {
   store *mem;
   sqlite3 *db;
   sqlite3_stmt *upsert, *remove, *revision, *count_delete; /* prepared once, reset after each use */
-  pthread_t writer;
+  pthread_t writer, publisher;
   workqueue rows; /* pending_row, in resourceVersion order */
-  pthread_mutex_t lock; /* guards committed_rv, failing, failed_rv, error */
+  pthread_mutex_t lock; /* guards committed_rv, published_rv, closing, failing, failed_rv, error */
   pthread_cond_t committed;
   uint64_t committed_rv;
+  uint64_t published_rv; /* shown to committed watchers (publisher_main) */
+  bool closing;          /* the writer is done: the publisher ends once it caught up */
   bool failing;       /* the last transaction failed; it is being retried */
   uint64_t failed_rv; /* the last resourceVersion of the failed transaction */
   char error[256];    /* SQLite's words for the failure */
@@ -153,6 +161,8 @@ static void *writer_main(void *arg) {
     char err[256] = "";
     bool ok = write_batch(d, batch, n, err, sizeof err);
     uint64_t rv = batch[n - 1].rv;
+    /* visible before acknowledged: a client that got its answer reads its write */
+    if (ok) store_memory_commit(d->mem, rv);
     pthread_mutex_lock(&d->lock);
     if (ok) {
       if (d->failing) fputs("dra serve: the store can write to disk again; writes are accepted\n", stderr);
@@ -164,7 +174,7 @@ static void *writer_main(void *arg) {
       d->failed_rv = rv;
       snprintf(d->error, sizeof d->error, "%s", err);
     }
-    pthread_cond_broadcast(&d->committed);
+    pthread_cond_broadcast(&d->committed); /* the waiting writes, and the publisher */
     pthread_mutex_unlock(&d->lock);
     if (ok || closing) {
       if (!ok) fprintf(stderr, "dra serve: closing with %zu changes not written (none was acknowledged)\n", n);
@@ -174,6 +184,24 @@ static void *writer_main(void *arg) {
       if (closing && !ok) break;
     }
   }
+  return NULL;
+}
+
+/* Shows committed watchers each commit, off the writer thread: the writer
+ * goes on to the next transaction while this one delivers. */
+static void *publisher_main(void *arg) {
+  durable_store *d = arg;
+  pthread_mutex_lock(&d->lock);
+  for (;;) {
+    while (d->published_rv == d->committed_rv && !d->closing) pthread_cond_wait(&d->committed, &d->lock);
+    if (d->published_rv == d->committed_rv) break; /* closing, and caught up */
+    uint64_t rv = d->committed_rv;
+    pthread_mutex_unlock(&d->lock);
+    store_memory_publish(d->mem, rv);
+    pthread_mutex_lock(&d->lock);
+    d->published_rv = rv;
+  }
+  pthread_mutex_unlock(&d->lock);
   return NULL;
 }
 
@@ -202,9 +230,12 @@ static durable_store *begin_write(store *s) {
 }
 
 /* Ends the in-memory part of a write, waits until it is on disk, then hands
- * out (or drops) the version it produced. */
+ * out (or drops) the version it produced. A refusal (NotFound, Conflict,
+ * AlreadyExists) may rest on changes not yet on disk: it is answered once
+ * they are, so a client is never told of one that a crash would undo. */
 static store_status end_write(durable_store *d, store_status st, store_obj *o, store_obj **out) {
   if (d->write_lock) pthread_mutex_unlock(d->write_lock);
+  if (st != STORE_OK && !no_wait) wait_durable(d, store_revision(d->mem));
   if (st == STORE_OK && !no_wait) {
     uint64_t rv = o ? o->rv : store_revision(d->mem);
     if (!wait_durable(d, rv)) {
@@ -266,6 +297,7 @@ static store_status d_watch(store *s, uint64_t since_rv, store_watch_fn fn, void
 
 static void d_unwatch(store *s, uint64_t id) { store_unwatch(from(s)->mem, id); }
 static uint64_t d_revision(store *s) { return store_revision(from(s)->mem); }
+static store *d_committed(store *s) { return store_committed(from(s)->mem); }
 
 static void close_db(durable_store *d) {
   sqlite3_finalize(d->upsert);
@@ -290,6 +322,11 @@ static void d_close(store *s) {
   if (d->watch_id) store_unwatch(d->mem, d->watch_id);
   wq_close(&d->rows);
   pthread_join(d->writer, NULL);
+  pthread_mutex_lock(&d->lock);
+  d->closing = true;
+  pthread_cond_broadcast(&d->committed);
+  pthread_mutex_unlock(&d->lock);
+  pthread_join(d->publisher, NULL);
   free_unstarted(d);
 }
 
@@ -303,7 +340,7 @@ void store_sqlite_last_error(store *s, char *buf, size_t len) {
 }
 
 static const store_backend sqlite_backend = {
-    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close,
+    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close, d_committed,
 };
 
 /* Loads every stored object into the memory store with its resourceVersion. */
@@ -344,6 +381,7 @@ static bool restore(durable_store *d, strbuf *err) {
       uint64_t rv = (uint64_t)sqlite3_column_int64(st, 0);
       store_memory_set_revision(d->mem, rv);
       d->committed_rv = rv;
+      d->published_rv = rv;
     }
     sqlite3_finalize(st);
   }
@@ -354,6 +392,7 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   durable_store *d = xcalloc(1, sizeof *d);
   d->base.backend = &sqlite_backend;
   d->mem = store_memory_open(opts);
+  store_memory_defer_commits(d->mem, &d->base);
   wq_init(&d->rows, sizeof(pending_row));
   pthread_mutex_init(&d->lock, NULL);
   pthread_cond_init(&d->committed, NULL);
@@ -375,5 +414,6 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   }
   store_watch(d->mem, 0, on_change, d, &d->watch_id);
   pthread_create(&d->writer, NULL, writer_main, d);
+  pthread_create(&d->publisher, NULL, publisher_main, d);
   return &d->base;
 }

@@ -8,6 +8,8 @@
  * A store is a backend behind a vtable (store_backend), so SQLite or etcd
  * backends can be added without touching callers; store_memory_open() is
  * the in-memory one. Every backend honours the contract written here.
+ * The process itself (the control loop) reads the latest state; clients
+ * read store_committed(s), which shows only what is on disk.
  *
  * Objects are immutable once stored. A stored version is a store_obj with a
  * reference count: get/list/events hand out references; an update stores a
@@ -137,6 +139,8 @@ typedef struct store_backend {
   void (*unwatch)(store *s, uint64_t id);
   uint64_t (*revision)(store *s); /* the last resourceVersion handed out; never waits for the lock */
   void (*close)(store *s);
+  /* The store as it is on disk: see store_committed. */
+  store *(*committed)(store *s);
 } store_backend;
 
 /* Backends embed this as their first member. */
@@ -181,6 +185,14 @@ static inline uint64_t store_revision(store *s) { return s->backend->revision(s)
 static inline void store_close(store *s) {
   if (s) s->backend->close(s);
 }
+/* The store as readers outside the process may see it (docs/store.md
+ * "Commit before visible"): get, list and watch show a change only once it
+ * is on disk (watches a moment later than reads), list.rv is the last
+ * committed resourceVersion, revision the last one shown to its watchers,
+ * and a watch from a resourceVersion not committed yet waits for it. Writes
+ * go to s. The memory backend commits at once, so this is s itself. Lives
+ * as long as s; closing it does nothing. */
+static inline store *store_committed(store *s) { return s->backend->committed(s); }
 
 /* "NotFound", "AlreadyExists", "Conflict", "Invalid", "Expired": the Status reason. */
 const char *store_status_reason(store_status st);

@@ -1,5 +1,5 @@
 /* watchers.c: subscriber list, resumable event history and ordered
- * delivery for store backends (watchers.h). */
+ * delivery, live and committed, for store backends (watchers.h). */
 #include "store/watchers.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -53,8 +53,11 @@ void watchers_free(watchers *w) {
   memset(w, 0, sizeof *w);
 }
 
+/* Keeps ev; drops the oldest kept events beyond history_max, but never one
+ * that is not committed yet (committed subscribers still need it). */
 static void remember(watchers *w, store_event ev) {
-  if (w->history.n == w->history_max) event_unref(queue_pop(&w->history));
+  while (w->history.n >= w->history_max && queue_at(&w->history, 0)->rv <= w->committed_rv)
+    event_unref(queue_pop(&w->history));
   store_obj_ref(ev.obj);
   if (ev.prev) store_obj_ref(ev.prev);
   queue_push(&w->history, ev);
@@ -68,41 +71,102 @@ static void compact(watchers *w) {
   w->n_subs = kept;
 }
 
-void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev) {
-  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv, prev ? store_obj_ref(prev) : NULL});
-  if (w->delivering) return;
-  w->delivering = true;
-  while (w->pending.n) {
-    store_event ev = queue_pop(&w->pending);
-    remember(w, ev);
-    /* Subscribers added by a callback get this event from the history replay. */
-    size_t n = w->n_subs;
-    for (size_t i = 0; i < n; i++)
-      if (w->subs[i].fn) w->subs[i].fn(w->subs[i].user, &ev);
-    event_unref(ev);
+/* The index of the first kept event after rv (history.n if none). */
+static size_t first_kept_after(watchers *w, uint64_t rv) {
+  size_t lo = 0, hi = w->history.n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (queue_at(&w->history, mid)->rv <= rv) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
+}
+
+/* Subscriber i (by index: a callback may add subscribers, which moves the
+ * array) gets ev unless it is committed and ev is not, or it saw ev. */
+static void deliver_to(watchers *w, size_t i, const store_event *ev) {
+  if (!w->subs[i].fn) return;
+  if (w->subs[i].committed) {
+    if (ev->rv > w->committed_rv || ev->rv <= w->subs[i].seen_rv) return;
+    w->subs[i].seen_rv = ev->rv;
+  }
+  w->subs[i].fn(w->subs[i].user, ev);
+}
+
+/* Shows each committed subscriber the kept, committed events it has not
+ * seen. The ring does not change meanwhile: events raised by callbacks
+ * wait in pending. */
+static void catch_up(watchers *w) {
+  size_t n = w->n_subs;
+  for (size_t i = 0; i < n; i++) {
+    if (!w->subs[i].committed || w->subs[i].seen_rv >= w->committed_rv) continue;
+    for (size_t at = first_kept_after(w, w->subs[i].seen_rv); at < w->history.n; at++) {
+      store_event ev = *queue_at(&w->history, at);
+      if (ev.rv > w->committed_rv) break;
+      deliver_to(w, i, &ev);
+    }
+  }
+}
+
+/* Delivers pending events to every subscriber in order, then committed
+ * ones their backlog, until callbacks raise nothing more. */
+static void deliver(watchers *w) {
+  w->delivering = true;
+  do {
+    while (w->pending.n) {
+      store_event ev = queue_pop(&w->pending);
+      remember(w, ev);
+      /* Subscribers added by a callback get this event from the history replay. */
+      size_t n = w->n_subs;
+      for (size_t i = 0; i < n; i++) deliver_to(w, i, &ev);
+      event_unref(ev);
+    }
+    catch_up(w);
+  } while (w->pending.n);
   w->delivering = false;
   compact(w);
 }
 
-store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, store_watch_fn fn, void *user,
-                          uint64_t *id) {
-  if (since_rv && since_rv < current_rv) {
+void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev) {
+  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv, prev ? store_obj_ref(prev) : NULL});
+  if (!w->delivering) deliver(w);
+}
+
+void watchers_commit(watchers *w, uint64_t rv) {
+  if (rv <= w->committed_rv) return;
+  w->committed_rv = rv;
+  if (!w->delivering) deliver(w);
+}
+
+void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(void *user, const store_event *ev),
+                        void *user) {
+  for (size_t at = first_kept_after(w, after); at < w->history.n; at++) {
+    const store_event *ev = queue_at(&w->history, at);
+    if (ev->rv > upto) break;
+    fn(user, ev);
+  }
+}
+
+store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, bool committed, store_watch_fn fn,
+                          void *user, uint64_t *id) {
+  uint64_t upto = committed ? w->committed_rv : current_rv;
+  if (since_rv && since_rv < upto) {
     /* Every event after since_rv must still be kept: the oldest kept one
      * must be at most since_rv + 1. */
     if (!w->history.n || queue_at(&w->history, 0)->rv > since_rv + 1) return STORE_GONE;
   }
   if (since_rv)
-    for (size_t i = 0; i < w->history.n; i++) {
-      store_event *ev = queue_at(&w->history, i);
-      if (ev->rv > since_rv) fn(user, ev);
+    for (size_t at = first_kept_after(w, since_rv); at < w->history.n; at++) {
+      store_event *ev = queue_at(&w->history, at);
+      if (ev->rv > upto) break;
+      fn(user, ev);
     }
   if (w->n_subs == w->cap_subs) {
     w->cap_subs = w->cap_subs ? w->cap_subs * 2 : 4;
     w->subs = xrealloc(w->subs, w->cap_subs * sizeof *w->subs);
   }
   uint64_t new_id = w->next_id++;
-  w->subs[w->n_subs++] = (watcher){new_id, fn, user};
+  w->subs[w->n_subs++] = (watcher){new_id, fn, user, committed, since_rv > upto ? since_rv : upto};
   if (id) *id = new_id;
   return STORE_OK;
 }

@@ -1,7 +1,10 @@
 /* watchers.h: the event side of a store, shared by backends: subscribers,
  * the ring of recent events a watch can resume from, and in-order
  * delivery (an event raised while one is being delivered waits its turn).
- * Not locked itself: the backend calls it under its (recursive) lock. */
+ * A subscriber is live (every event as it happens) or committed (an event
+ * only once watchers_commit says it is on disk; see docs/store.md "Commit
+ * before visible"). Not locked itself: the backend calls it under its
+ * (recursive) lock. */
 #ifndef DRA_STORE_WATCHERS_H
 #define DRA_STORE_WATCHERS_H
 #include "store/store.h"
@@ -10,6 +13,8 @@ typedef struct watcher {
   uint64_t id;
   store_watch_fn fn; /* NULL once removed during a delivery */
   void *user;
+  bool committed;   /* sees an event only once it is committed */
+  uint64_t seen_rv; /* committed: the last event shown to it, or where it started */
 } watcher;
 
 typedef struct event_queue {
@@ -21,8 +26,10 @@ typedef struct watchers {
   watcher *subs;
   size_t n_subs, cap_subs;
   uint64_t next_id;
-  event_queue history; /* the last `history_max` events, oldest first */
+  event_queue history; /* the last `history_max` committed events and every
+                          uncommitted one, oldest first */
   size_t history_max;
+  uint64_t committed_rv; /* events up to here are committed */
   event_queue pending; /* raised, not yet delivered */
   bool delivering;
 } watchers;
@@ -32,10 +39,20 @@ void watchers_free(watchers *w);
 /* Raises an event (takes a reference to obj) and delivers every pending
  * event unless a delivery is already running further up the stack. */
 void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev);
-/* Subscribes, first replaying kept events after since_rv (0: none).
+/* Events up to rv are committed: shows committed subscribers the kept
+ * events they have not seen yet (unless a delivery is already running
+ * further up the stack, which does it when it ends). */
+void watchers_commit(watchers *w, uint64_t rv);
+/* Subscribes, first replaying kept events after since_rv (0: none) up to
+ * current_rv, or up to the committed resourceVersion for a committed
+ * subscriber, which then sees nothing at or below since_rv.
  * STORE_GONE when events after since_rv were already dropped. */
-store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, store_watch_fn fn, void *user,
-                          uint64_t *id);
+store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, bool committed, store_watch_fn fn,
+                          void *user, uint64_t *id);
+/* Calls fn on every kept event with after < rv <= upto, oldest first. fn
+ * must not raise events. */
+void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(void *user, const store_event *ev),
+                        void *user);
 void watchers_remove(watchers *w, uint64_t id);
 
 #endif

@@ -81,17 +81,20 @@ static void assert_same_text(const json_t *want, const json_t *got) {
   free(g);
 }
 
-/* With DRA_VERSIONS_DUMP=FILE, every object converted here is appended to
- * FILE as one JSON line, for tests/upstream_versions.sh to check against
- * k8s.io/api's types of its version. */
-static void dump_line(const json_t *obj) {
+/* With DRA_VERSIONS_DUMP=FILE, every conversion done here is appended to
+ * FILE as one JSON line {"from": <internal version>, "to": <converted>},
+ * for tests/upstream_versions.sh to check against k8s.io/api's types of
+ * each version and against upstream's conversion functions. */
+static void dump_pair(const json_t *from, const json_t *to) {
   const char *path = getenv("DRA_VERSIONS_DUMP");
   if (!path) return;
   FILE *f = fopen(path, "a");
   assert_non_null(f);
-  char *text = json_dumps(obj, JSON_COMPACT);
+  json_t *pair = json_pack("{s:O,s:O}", "from", from, "to", to);
+  char *text = json_dumps(pair, JSON_COMPACT);
   fprintf(f, "%s\n", text);
   free(text);
+  json_decref(pair);
   fclose(f);
 }
 
@@ -99,18 +102,19 @@ static void dump_line(const json_t *obj) {
 static void round_trip(api_kind k) {
   const api_kind_info *info = api_kind_info_of(k);
   json_t *doc = full_struct(info->desc, 0);
-  json_object_set_new(doc, "apiVersion", json_string("resource.k8s.io/v1"));
+  char group_version[64];
+  snprintf(group_version, sizeof group_version, "%s/%s", info->group, info->version);
+  json_object_set_new(doc, "apiVersion", json_string(group_version));
   json_object_set_new(doc, "kind", json_string(info->name));
   api_object *o = decode_clean(doc);
   json_t *v1 = api_object_encode(o);
-  dump_line(v1);
   size_t n = 0;
   const api_version *const *all = api_versions_of(k, &n);
-  assert_int_equal(n, 3);
+  assert_true(n >= 2);
   for (size_t i = 1; i < n; i++) {
     json_t *beta = json_deep_copy(v1);
     api_version_from_internal(all[i], beta);
-    dump_line(beta);
+    dump_pair(v1, beta);
     api_object *ob = decode_clean(beta);
     assert_string_equal(ob->version, all[i]->version);
     json_t *back = api_object_encode(ob);
@@ -134,6 +138,9 @@ static void test_round_trip_every_field(void **state) {
   round_trip(KIND_RESOURCE_SLICE);
   round_trip(KIND_RESOURCE_CLAIM_TEMPLATE);
   round_trip(KIND_RESOURCE_CLAIM);
+  round_trip(KIND_DEVICE_TAINT_RULE);
+  /* PodGroup stays out until spec.schedulingPolicy is modelled: Go's
+   * v1beta1 and v1alpha3 PodGroupSpec always write it, even empty. */
 }
 
 static json_t *parse(const char *text) {
@@ -153,9 +160,11 @@ static void assert_text_is(const char *want_text, const json_t *got) {
 static json_t *to_version(const char *v1_text, api_kind k, const char *version) {
   json_t *doc = parse(v1_text);
   api_object *o = decode_clean(doc);
-  json_t *out = api_object_encode(o);
+  json_t *internal = api_object_encode(o);
+  json_t *out = json_deep_copy(internal);
   api_version_from_internal(api_version_find(k, version), out);
-  dump_line(out);
+  dump_pair(internal, out);
+  json_decref(internal);
   api_object_free(o);
   json_decref(doc);
   return out;

@@ -1,10 +1,16 @@
-// Command versiondiff checks dra's resource.k8s.io objects against
-// k8s.io/api's Go types of their version: each JSON line of the input
-// (written by dra's tests/unit/test_versions.c with DRA_VERSIONS_DUMP)
-// must decode strictly into the type its apiVersion and kind name (no
-// unknown field: dra wrote nothing that version lacks) and encode back to
-// the same JSON (dra left out nothing Go writes, e.g. v1beta1's
-// deviceClassName "" or an empty basic). Exit 1 on any difference.
+// Command versiondiff judges dra's API version conversion with upstream's.
+// Each input line (written by dra's tests/unit/test_versions.c with
+// DRA_VERSIONS_DUMP) is {"from": object in its internal version, "to": the
+// same object as dra converted it to another version}. For each line:
+//   - both objects must decode strictly into k8s.io/api's type of their
+//     version (no unknown field: dra wrote nothing that version lacks) and
+//     encode back to the same JSON (dra left out nothing Go writes, e.g.
+//     v1beta1's deviceClassName "" or an empty basic);
+//   - upstream's conversion functions (k8s.io/kubernetes' scheme, through
+//     the internal version, as kube-apiserver converts) turn "from" into
+//     exactly "to", and "to" back into exactly "from".
+//
+// Exit 1 on any difference.
 package main
 
 import (
@@ -16,62 +22,88 @@ import (
 	"os"
 	"reflect"
 
-	resourcev1 "k8s.io/api/resource/v1"
-	resourcev1beta1 "k8s.io/api/resource/v1beta1"
-	resourcev1beta2 "k8s.io/api/resource/v1beta2"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 )
 
-func newObject(apiVersion, kind string) any {
-	types := map[string]map[string]func() any{
-		"resource.k8s.io/v1": {
-			"DeviceClass":           func() any { return &resourcev1.DeviceClass{} },
-			"ResourceClaim":         func() any { return &resourcev1.ResourceClaim{} },
-			"ResourceClaimTemplate": func() any { return &resourcev1.ResourceClaimTemplate{} },
-			"ResourceSlice":         func() any { return &resourcev1.ResourceSlice{} },
-		},
-		"resource.k8s.io/v1beta1": {
-			"DeviceClass":           func() any { return &resourcev1beta1.DeviceClass{} },
-			"ResourceClaim":         func() any { return &resourcev1beta1.ResourceClaim{} },
-			"ResourceClaimTemplate": func() any { return &resourcev1beta1.ResourceClaimTemplate{} },
-			"ResourceSlice":         func() any { return &resourcev1beta1.ResourceSlice{} },
-		},
-		"resource.k8s.io/v1beta2": {
-			"DeviceClass":           func() any { return &resourcev1beta2.DeviceClass{} },
-			"ResourceClaim":         func() any { return &resourcev1beta2.ResourceClaim{} },
-			"ResourceClaimTemplate": func() any { return &resourcev1beta2.ResourceClaimTemplate{} },
-			"ResourceSlice":         func() any { return &resourcev1beta2.ResourceSlice{} },
-		},
-	}
-	if f := types[apiVersion][kind]; f != nil {
-		return f()
-	}
-	return nil
-}
-
-// check returns what is wrong with one line, "" when nothing.
-func check(line []byte) string {
+// decodeStrict decodes one object into its version's Go type, refusing
+// unknown fields, and checks Go writes it back the same.
+func decodeStrict(text json.RawMessage) (runtime.Object, string) {
 	var head struct{ APIVersion, Kind string }
-	if err := json.Unmarshal(line, &head); err != nil {
-		return "not JSON: " + err.Error()
+	if err := json.Unmarshal(text, &head); err != nil {
+		return nil, "not JSON: " + err.Error()
 	}
-	obj := newObject(head.APIVersion, head.Kind)
-	if obj == nil {
-		return fmt.Sprintf("no Go type for %s %s", head.APIVersion, head.Kind)
+	gvk := schema.FromAPIVersionAndKind(head.APIVersion, head.Kind)
+	obj, err := legacyscheme.Scheme.New(gvk)
+	if err != nil {
+		return nil, fmt.Sprintf("no Go type for %s %s", head.APIVersion, head.Kind)
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
+	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(obj); err != nil {
-		return fmt.Sprintf("%s %s: strict decoding: %v", head.APIVersion, head.Kind, err)
+		return nil, fmt.Sprintf("%s %s: strict decoding: %v", head.APIVersion, head.Kind, err)
 	}
+	if problem := sameJSON(obj, text, "Go writes"); problem != "" {
+		return nil, fmt.Sprintf("%s %s: %s", head.APIVersion, head.Kind, problem)
+	}
+	return obj, ""
+}
+
+// sameJSON: "" when obj marshals to the JSON value of text.
+func sameJSON(obj runtime.Object, text []byte, what string) string {
 	again, err := json.Marshal(obj)
 	if err != nil {
 		return "marshal: " + err.Error()
 	}
 	var want, got any
-	_ = json.Unmarshal(line, &got)
+	_ = json.Unmarshal(text, &got)
 	_ = json.Unmarshal(again, &want)
 	if !reflect.DeepEqual(want, got) {
-		return fmt.Sprintf("%s %s: Go writes\n  %s\ndra wrote\n  %s", head.APIVersion, head.Kind, again, line)
+		return fmt.Sprintf("%s\n  %s\ndra wrote\n  %s", what, again, text)
+	}
+	return ""
+}
+
+// convert converts obj to gv through the internal version, with upstream's
+// registered conversion functions.
+func convert(obj runtime.Object, gv schema.GroupVersion) (runtime.Object, error) {
+	internal, err := legacyscheme.Scheme.ConvertToVersion(obj.DeepCopyObject(),
+		schema.GroupVersion{Group: gv.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, err
+	}
+	return legacyscheme.Scheme.ConvertToVersion(internal, gv)
+}
+
+// check returns what is wrong with one line, "" when nothing.
+func check(line []byte) string {
+	var pair struct{ From, To json.RawMessage }
+	if err := json.Unmarshal(line, &pair); err != nil || pair.From == nil || pair.To == nil {
+		return "not a {from, to} pair"
+	}
+	from, problem := decodeStrict(pair.From)
+	if problem != "" {
+		return problem
+	}
+	to, problem := decodeStrict(pair.To)
+	if problem != "" {
+		return problem
+	}
+	for _, step := range []struct {
+		in, out runtime.Object
+		outText []byte
+	}{{from, to, pair.To}, {to, from, pair.From}} {
+		inGVK, outGVK := step.in.GetObjectKind().GroupVersionKind(), step.out.GetObjectKind().GroupVersionKind()
+		converted, err := convert(step.in, outGVK.GroupVersion())
+		if err != nil {
+			return fmt.Sprintf("%s -> %s: upstream conversion: %v", inGVK, outGVK.GroupVersion(), err)
+		}
+		if problem := sameJSON(converted, step.outText, "upstream converts to"); problem != "" {
+			return fmt.Sprintf("%s %s -> %s: %s", inGVK.Kind, inGVK.Version, outGVK.Version, problem)
+		}
 	}
 	return ""
 }

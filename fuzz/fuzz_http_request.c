@@ -2,10 +2,12 @@
  * request before any handler runs: the path (route_parse), the query string
  * (http_parse_query), the list/watch parameters with their selectors and
  * continue token, and the body as the route's kind in the Content-Type the
- * client names (protobuf decoded into JSON first), the Accept header, and
- * the answer turned into protobuf. The input is five lines: path, raw
- * query, Content-Type, Accept, then the body. Anything is refused with a Status, never a crash or
+ * client names (protobuf decoded into JSON first), its authorization
+ * attributes and their 403 (authz_request.c), the Accept header, and the
+ * answer turned into protobuf. The input is five lines: path, raw query,
+ * Content-Type, Accept, then the body. Anything is refused with a Status, never a crash or
  * a leak. */
+#include "server/authz.h"
 #include "server/body.h"
 #include "server/continue_token.h"
 #include "server/media.h"
@@ -61,6 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   strbuf served_err = STRBUF_INIT;
   if (!srv_served_parse(&served, "api/all=true", &served_err)) abort();
   sb_free(&served_err);
+  authz_request ar;
+  authz_request_parse(&req, srv_anonymous(), &ar);
+  http_response forbidden = {0};
+  authz_forbidden(&forbidden, &ar.attrs, "");
+  http_response_free(&forbidden);
+  authz_request_free(&ar);
   route r;
   if (route_parse(path, &served, &r) == ROUTE_RESOURCE) {
     for (int watch = 0; watch < 2; watch++) {

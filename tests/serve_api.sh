@@ -100,7 +100,7 @@ call "no owner left: collected" GET $C/owned "" "" 404 '"reason":"NotFound"'
 kill -9 $server; wait $server 2>/dev/null
 
 # authentication
-printf 's3cret,alice,1\n' >"$tmp/tokens"
+printf 's3cret,alice,1,system:masters\n' >"$tmp/tokens"
 start --token-file "$tmp/tokens"
 auth=
 call "no token: anonymous" GET $C "" "" 403 '"reason":"Forbidden"'

@@ -56,7 +56,7 @@ allocated=$(sed -n 's/^dra_allocations_total{result="allocated"} //p' "$tmp/metr
 [ "${allocated:-0}" -ge "$bound" ] && ok || bad "dra_allocations_total allocated ${allocated:-none} < $bound pods bound"
 kill $server; wait $server 2>/dev/null
 
-printf 's3cret,alice,1\n' >"$tmp/tokens"
+printf 's3cret,alice,1,system:masters\n' >"$tmp/tokens"
 serve "$tmp/data" --token-file "$tmp/tokens"
 code=$(curl -s -o /dev/null -w '%{http_code}' "$url/metrics")
 [ "$code" = 403 ] && ok || bad "anonymous /metrics: HTTP $code (want 403)"

@@ -34,7 +34,10 @@ openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/O=te
   -keyout "$tmp/alice.key" -out "$tmp/alice.csr" 2>/dev/null
 openssl x509 -req -in "$tmp/alice.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 1 \
   -out "$tmp/alice.crt" 2>/dev/null
-[ "$(code --cert "$tmp/alice.crt" --key "$tmp/alice.key" "$url/api/v1/namespaces")" = 200 ] && ok || bad "alice: $(cat "$tmp/out")"
+[ "$(code --cert "$tmp/alice.crt" --key "$tmp/alice.key" "$url/api")" = 200 ] && ok || bad "alice: $(cat "$tmp/out")"
+# authenticated, but RBAC gives alice nothing beyond discovery
+[ "$(code --cert "$tmp/alice.crt" --key "$tmp/alice.key" "$url/api/v1/namespaces")" = 403 ] &&
+  grep -q 'User \\"alice\\" cannot list' "$tmp/out" && ok || bad "alice lists namespaces: $(cat "$tmp/out")"
 # who am I: the CN, the O entries as groups, and system:authenticated
 SSR=/apis/authentication.k8s.io/v1/selfsubjectreviews
 review='{"kind":"SelfSubjectReview","apiVersion":"authentication.k8s.io/v1","metadata":{"creationTimestamp":null},"status":{"userInfo":{}}}'
@@ -64,7 +67,7 @@ cmp -s "$pki/ca.crt" "$tmp/ca-before.crt" && ok || bad "the CA changed on restar
 [ "$(curl -s -o "$tmp/out" -w '%{http_code}' --cacert "$tmp/ca-before.crt" --cert "$pki/admin.crt" --key "$pki/admin.key" \
   "$url/api/v1/namespaces")" = 200 ] && ok || bad "after restart: $(cat "$tmp/out")"
 # --client-ca-file: that CA's certificates authenticate too
-[ "$(code --cert "$tmp/mallory.crt" --key "$tmp/mallory.key" "$url/api/v1/namespaces")" = 200 ] && ok ||
+[ "$(code --cert "$tmp/mallory.crt" --key "$tmp/mallory.key" "$url/api")" = 200 ] && ok ||
   bad "--client-ca-file: $(cat "$tmp/out")"
 kill $server; wait $server 2>/dev/null
 check "--insecure-http is loopback only" "plain HTTP is for loopback only" \

@@ -7,6 +7,7 @@
 #include "api/admission.h"
 #include "api/admission_steps.h"
 #include "api/validate.h"
+#include "api/validate_rbac.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
 
@@ -88,6 +89,13 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     defaults_workload(a, obj);
     prepare_workload(ctx, op, obj, old);
     validate_workload(ctx, op, obj, old, errs);
+    break;
+  case KIND_ROLE:
+  case KIND_CLUSTER_ROLE:
+  case KIND_ROLE_BINDING:
+  case KIND_CLUSTER_ROLE_BINDING:
+    defaults_rbac(a, obj);
+    validate_rbac(op, obj, old, errs);
     break;
   case KIND_EVENT: /* no DRA rules */
   case KIND_COUNT:

@@ -23,5 +23,7 @@ void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);
+/* The same for one value of kind k (elem: its type), as codec_encode_value takes it. */
+bool codec_equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
 
 #endif

@@ -123,3 +123,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
 }
 
 bool codec_equal(const type_desc *td, const void *x, const void *y) { return equal_struct(td, x, y); }
+
+bool codec_equal_value(field_kind k, const type_desc *elem, const void *x, const void *y) {
+  return equal_value(k, elem, x, y);
+}

@@ -22,7 +22,8 @@
   X(DEVICE_TAINT_RULES, "DRADeviceTaintRules", true)                              \
   X(GENERIC_WORKLOAD, "GenericWorkload", true)                                    \
   X(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, "TopologyAwareWorkloadScheduling", false) \
-  X(POD_GROUP_PREEMPTION_POLICY, "PodGroupPreemptionPolicy", false)
+  X(POD_GROUP_PREEMPTION_POLICY, "PodGroupPreemptionPolicy", false)                 \
+  X(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, "DRAResourceClaimGranularStatusAuthorization", true)
 
 typedef enum {
 #define GATE_ENUM(id, name, on) GATE_##id,

@@ -31,6 +31,11 @@ static const api_kind_info kinds[KIND_COUNT] = {
      &replication_controller_desc},
     {KIND_POD_TEMPLATE, "PodTemplate", "", "v1", "podtemplates", true, &pod_template_desc},
     {KIND_WORKLOAD, "Workload", "scheduling.k8s.io", "v1beta1", "workloads", true, &workload_desc},
+    {KIND_ROLE, "Role", "rbac.authorization.k8s.io", "v1", "roles", true, &role_desc},
+    {KIND_CLUSTER_ROLE, "ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", false, &cluster_role_desc},
+    {KIND_ROLE_BINDING, "RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", true, &role_binding_desc},
+    {KIND_CLUSTER_ROLE_BINDING, "ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", false,
+     &cluster_role_binding_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }

@@ -4,6 +4,7 @@
 #ifndef DRA_OBJECT_H
 #define DRA_OBJECT_H
 #include "api/types.h"
+#include "api/types_rbac.h"
 #include "api/types_workloads.h"
 #include "util/arena.h"
 #include "util/fielderr.h"
@@ -33,6 +34,11 @@ typedef enum {
   KIND_REPLICATION_CONTROLLER,
   KIND_POD_TEMPLATE,
   KIND_WORKLOAD, /* scheduling.k8s.io/v1beta1 Workload (types.h) */
+  /* rbac.authorization.k8s.io/v1 (types_rbac.h) */
+  KIND_ROLE,
+  KIND_CLUSTER_ROLE,
+  KIND_ROLE_BINDING,
+  KIND_CLUSTER_ROLE_BINDING,
   KIND_COUNT
 } api_kind;
 

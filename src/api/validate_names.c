@@ -163,17 +163,6 @@ bool vn_long_name(errlist *e, fpath *p, const char *v) {
   return emit_invalid(e, p, v, &ms);
 }
 
-bool vn_path_segment_name(errlist *e, fpath *p, const char *v) {
-  msgs ms = {0};
-  if (!strcmp(v, ".") || !strcmp(v, "..")) {
-    msg_add(&ms, "", !strcmp(v, ".") ? "may not be '.'" : "may not be '..'");
-  } else {
-    if (strchr(v, '/')) msg_add(&ms, "", "may not contain '/'");
-    if (strchr(v, '%')) msg_add(&ms, "", "may not contain '%'");
-  }
-  return emit_invalid(e, p, v, &ms);
-}
-
 bool vn_node_name(errlist *e, fpath *p, const char *v) { return vn_dns_subdomain(e, p, v); }
 
 bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name) {
@@ -195,6 +184,42 @@ bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate
   else if (!generate_name || !*generate_name) fe_required(e, p, "name or generateName is required");
   fp_pop(p, mark);
   return e->n == errs_before;
+}
+
+/* apimachinery's content.IsPathSegmentName: the name is a whole path
+ * segment. */
+static void check_path_segment(const char *v, msgs *ms) {
+  if (!strcmp(v, ".")) msg_add(ms, "", "may not be '.'");
+  else if (!strcmp(v, "..")) msg_add(ms, "", "may not be '..'");
+  else {
+    if (strchr(v, '/')) msg_add(ms, "", "may not contain '/'");
+    if (strchr(v, '%')) msg_add(ms, "", "may not contain '%'");
+  }
+}
+
+bool vn_object_name_path_segment(errlist *e, fpath *p, const char *name, const char *generate_name) {
+  size_t errs_before = e->n;
+  msgs ms = {0};
+  if (generate_name && *generate_name) {
+    check_path_segment(generate_name, &ms);
+    size_t mark = fp_field(p, "generateName");
+    emit_invalid(e, p, generate_name, &ms);
+    fp_pop(p, mark);
+  }
+  size_t mark = fp_field(p, "name");
+  if (name && *name) {
+    ms.n = 0;
+    check_path_segment(name, &ms);
+    emit_invalid(e, p, name, &ms);
+  } else fe_required(e, p, "name or generateName is required");
+  fp_pop(p, mark);
+  return e->n == errs_before;
+}
+
+bool vn_path_segment_name(errlist *e, fpath *p, const char *v) {
+  msgs ms = {0};
+  check_path_segment(v, &ms);
+  return emit_invalid(e, p, v, &ms);
 }
 
 bool vn_driver_name(errlist *e, fpath *p, const char *v) {

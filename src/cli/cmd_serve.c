@@ -1,7 +1,7 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
  * [--client-ca-file F] [--insecure-http] [--controllers LIST] [--feature-gates ...]
- * [--runtime-config ...] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--runtime-config ...] [--authorization-mode RBAC|AlwaysAllow] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "server/kubeconfig.h"
@@ -18,9 +18,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* --authorization-mode: a comma-separated list as kube-apiserver takes it,
+ * of the modes dra has (RBAC, AlwaysAllow); the first that allows a
+ * request decides, so a list with AlwaysAllow allows everything. */
+static bool parse_authorization_mode(const char *value, authz_mode *out) {
+  static const char *const known[] = {"AlwaysAllow", "AlwaysDeny", "ABAC", "Webhook", "RBAC", "Node"};
+  bool any = false, always = false;
+  char *copy = strdup(value), *save = NULL;
+  for (char *m = strtok_r(copy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+    any = true;
+    bool ok = !strcmp(m, "RBAC") || !strcmp(m, "AlwaysAllow");
+    if (!ok) {
+      bool upstream = false;
+      for (size_t i = 0; i < sizeof known / sizeof *known; i++) upstream |= !strcmp(m, known[i]);
+      if (upstream) fprintf(stderr, "error: --authorization-mode %s: dra serve has only RBAC and AlwaysAllow\n", m);
+      else fprintf(stderr, "error: authorization-mode \"%s\" is not a valid mode\n", m);
+      free(copy);
+      return false;
+    }
+    always |= !strcmp(m, "AlwaysAllow");
+  }
+  free(copy);
+  if (!any) {
+    fprintf(stderr, "error: at least one authorization-mode must be passed\n");
+    return false;
+  }
+  *out = always ? AUTHZ_ALWAYS_ALLOW : AUTHZ_RBAC;
+  return true;
+}
+
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
   const char *client_ca = NULL, *verbosity = "0", *controllers = "*", *runtime_config = NULL;
+  const char *authorization_mode = "RBAC";
   bool insecure_http = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
@@ -33,6 +63,7 @@ int cmd_serve(int argc, char **argv) {
       {"insecure-http", 0, CLI_FLAG_BOOL, &insecure_http},
       {"controllers", 0, CLI_FLAG_STRING, &controllers},
       {"runtime-config", 0, CLI_FLAG_STRING, &runtime_config},
+      {"authorization-mode", 0, CLI_FLAG_STRING, &authorization_mode},
       {0},
   };
   cli_common opts;
@@ -54,11 +85,17 @@ int cmd_serve(int argc, char **argv) {
     cli_common_free(&opts);
     return 2;
   }
+  authz_mode mode = AUTHZ_RBAC;
+  if (!parse_authorization_mode(authorization_mode, &mode)) {
+    cli_common_free(&opts);
+    return 2;
+  }
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
          "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
          "                 [--insecure-http] [--controllers *,-name,...] [--feature-gates ...]\n"
-         "                 [--runtime-config resource.k8s.io/v1beta1=true,...] [-v N]\n"
+         "                 [--runtime-config resource.k8s.io/v1beta1=true,...]\n"
+         "                 [--authorization-mode RBAC|AlwaysAllow] [-v N]\n"
          "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
          "On first start it makes a CA, a serving certificate and an admin client certificate\n"
          "(system:masters) in <data-dir>/pki, which the kubeconfig embeds. Clients authenticate with a\n"
@@ -66,6 +103,8 @@ int cmd_serve(int argc, char **argv) {
          "system:anonymous. --insecure-http serves plain HTTP on loopback, without authentication\n"
          "unless --token-file. -v N logs as kube-apiserver's klog levels do (3: a line per request).\n"
          "--runtime-config turns API versions on or off with kube-apiserver's syntax.\n"
+         "--authorization-mode RBAC (the default; kube-apiserver's default is AlwaysAllow) authorizes\n"
+         "authenticated requests with the RBAC roles and bindings; AlwaysAllow lets every request through.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());
@@ -92,6 +131,7 @@ int cmd_serve(int argc, char **argv) {
                     .tls_cert_file = cert,
                     .tls_key_file = key,
                     .client_ca_file = client_ca,
+                    .authorization_mode = mode,
                     .disabled_controllers = disabled_controllers,
                     .gates = opts.gates,
                     .runtime_config = runtime_config};

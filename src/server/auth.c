@@ -1,4 +1,4 @@
-/* auth.c: authentication and the anonymous user's rights for auth.h, after
+/* auth.c: authentication for auth.h, after
  * kube-apiserver (k8s.io/apiserver):
  * - authentication/token/tokenfile/tokenfile.go: the token file is read as
  *   CSV by Go's encoding/csv (quoted fields, CRLF line ends, blank lines
@@ -9,15 +9,9 @@
  *   case-insensitively; a missing or empty token is no credential (the
  *   request is anonymous), a wrong token is an error (401), which
  *   kube-apiserver never turns into anonymous (union.NewFailOnError);
- * - plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go: anonymous
- *   users get only system:public-info-viewer, GET of /livez, /readyz,
- *   /healthz, /version and /version/;
- * - endpoints/request/requestinfo.go (NewRequestInfo) and
- *   endpoints/handlers/responsewriters/errors.go (Forbidden): the 403 message.
  * Tokens are kept as SHA-256 digests and every one is compared, in constant
  * time, so neither a token nor its length shows in the response time. */
 #include "server/auth.h"
-#include "server/status.h"
 #include "util/die.h"
 #include "util/log.h"
 #include <errno.h>
@@ -237,166 +231,4 @@ auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, co
   if (!found) return AUTH_INVALID;
   *user = t->entries[found - 1].user;
   return AUTH_USER;
-}
-
-bool srv_anonymous_allowed(const char *method, const char *path) {
-  static const char *const public_paths[] = {"/livez", "/readyz", "/healthz", "/version", "/version/", NULL};
-  if (strcmp(method, "GET")) return false;
-  for (size_t i = 0; public_paths[i]; i++)
-    if (!strcmp(path, public_paths[i])) return true;
-  return false;
-}
-
-/* ---- the request's attributes (requestinfo.go) and the 403 ---- */
-
-typedef struct request_info {
-  bool resource_request;
-  char verb[32];
-  const char *group, *resource, *subresource, *name, *namespace_;
-  char *name_from_selector;
-} request_info;
-
-/* Go's strconv.ParseBool, and what NewRequestInfo does when it fails. */
-static bool watch_requested(const http_request *req) {
-  const char *v = http_query_get(req, "watch");
-  if (!v) return false;
-  static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True", NULL};
-  static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False", NULL};
-  for (size_t i = 0; yes[i]; i++)
-    if (!strcmp(v, yes[i])) return true;
-  for (size_t i = 0; no[i]; i++)
-    if (!strcmp(v, no[i])) return false;
-  return strcasecmp(v, "false") && strcmp(v, "0");
-}
-
-/* fields.Selector.RequiresExactMatch("metadata.name"), if the name is a
- * valid path segment. */
-static char *selector_name(const http_request *req) {
-  const char *sel = http_query_get(req, "fieldSelector");
-  if (!sel) return NULL;
-  char *copy = xstrdup(sel), *save = NULL, *found = NULL;
-  for (char *term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(term, '=');
-    if (!eq || (eq > term && eq[-1] == '!')) continue;
-    *eq = 0;
-    const char *value = eq[1] == '=' ? eq + 2 : eq + 1;
-    char *k = term, *kend = eq;
-    while (*k == ' ') k++;
-    while (kend > k && kend[-1] == ' ') *--kend = 0;
-    if (!strcmp(k, "metadata.name")) {
-      free(found);
-      found = xstrdup(value);
-    }
-  }
-  free(copy);
-  if (found && (!strcmp(found, ".") || !strcmp(found, "..") || strpbrk(found, "/%"))) {
-    free(found);
-    found = NULL;
-  }
-  return found;
-}
-
-static void request_info_parse(const http_request *req, char **parts, size_t n, request_info *ri) {
-  memset(ri, 0, sizeof *ri);
-  ri->group = ri->resource = ri->subresource = ri->name = ri->namespace_ = "";
-  snprintf(ri->verb, sizeof ri->verb, "%s", req->method);
-  for (char *v = ri->verb; *v; v++) *v = (char)(*v >= 'A' && *v <= 'Z' ? *v + 32 : *v);
-  if (n < 3 || (strcmp(parts[0], "api") && strcmp(parts[0], "apis"))) return;
-  size_t i = 1;
-  if (!strcmp(parts[0], "apis")) {
-    if (n - i < 3) return;
-    ri->group = parts[i++];
-  }
-  ri->resource_request = true;
-  i++; /* the version */
-  if (i < n && (!strcmp(parts[i], "watch") || !strcmp(parts[i], "proxy")) && n - i >= 2) {
-    snprintf(ri->verb, sizeof ri->verb, "%s", parts[i++]);
-  } else {
-    static const char *const verbs[][2] = {{"POST", "create"}, {"GET", "get"},     {"HEAD", "get"},
-                                           {"PUT", "update"},  {"PATCH", "patch"}, {"DELETE", "delete"}};
-    ri->verb[0] = 0;
-    for (size_t k = 0; k < sizeof verbs / sizeof verbs[0]; k++)
-      if (!strcmp(req->method, verbs[k][0])) snprintf(ri->verb, sizeof ri->verb, "%s", verbs[k][1]);
-  }
-  if (i < n && !strcmp(parts[i], "namespaces") && n - i > 1) {
-    ri->namespace_ = parts[i + 1];
-    if (n - i > 2 && strcmp(parts[i + 2], "status") && strcmp(parts[i + 2], "finalize")) i += 2;
-  }
-  size_t left = n - i;
-  if (left >= 3 && strcmp(ri->verb, "proxy")) ri->subresource = parts[i + 2];
-  if (left >= 2) ri->name = parts[i + 1];
-  if (left >= 1) ri->resource = parts[i];
-  if (!ri->name[0] && !strcmp(ri->verb, "get")) {
-    snprintf(ri->verb, sizeof ri->verb, "%s", watch_requested(req) ? "watch" : "list");
-    ri->name_from_selector = selector_name(req);
-    if (ri->name_from_selector) ri->name = ri->name_from_selector;
-  }
-  if (!ri->name[0] && !strcmp(ri->verb, "delete")) snprintf(ri->verb, sizeof ri->verb, "deletecollection");
-}
-
-/* responsewriters' sanitizer: nothing in the message may look like HTML. */
-static void sb_sanitized(strbuf *out, const char *s) {
-  for (; *s; s++) {
-    if (*s == '&') sb_puts(out, "&amp;");
-    else if (*s == '<') sb_puts(out, "&lt;");
-    else if (*s == '>') sb_puts(out, "&gt;");
-    else sb_putc(out, *s);
-  }
-}
-
-void srv_status_forbidden_user(http_response *resp, const char *user, const http_request *req) {
-  /* splitPath: the path trimmed of '/' and split on it */
-  char *path = xstrdup(req->path ? req->path : "/"), *save = NULL;
-  char **parts = NULL;
-  size_t n = 0;
-  for (char *p = strtok_r(path, "/", &save); p; p = strtok_r(NULL, "/", &save)) {
-    parts = xrealloc(parts, (n + 1) * sizeof *parts);
-    parts[n++] = p;
-  }
-  request_info ri;
-  request_info_parse(req, parts, n, &ri);
-  strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
-  sb_puts(&why, "User ");
-  sb_go_quote(&why, user);
-  sb_printf(&why, " cannot %s ", ri.verb);
-  if (!ri.resource_request) {
-    sb_puts(&why, "path ");
-    sb_go_quote(&why, req->path ? req->path : "/");
-  } else {
-    strbuf res = STRBUF_INIT;
-    sb_puts(&res, ri.resource);
-    if (ri.subresource[0]) sb_printf(&res, "/%s", ri.subresource);
-    sb_puts(&why, "resource ");
-    sb_go_quote(&why, sb_str(&res));
-    sb_puts(&why, " in API group ");
-    sb_go_quote(&why, ri.group);
-    if (ri.namespace_[0]) {
-      sb_puts(&why, " in the namespace ");
-      sb_go_quote(&why, ri.namespace_);
-    } else sb_puts(&why, " at the cluster scope");
-    sb_free(&res);
-  }
-  /* apierrors.NewForbidden(GroupResource{group, resource}, name, err) */
-  json_t *details = json_object();
-  if (!ri.group[0] && !ri.resource[0]) {
-    sb_puts(&msg, "forbidden: ");
-  } else {
-    sb_puts(&msg, ri.resource);
-    if (ri.group[0]) sb_printf(&msg, ".%s", ri.group);
-    if (ri.name[0]) {
-      sb_putc(&msg, ' ');
-      sb_go_quote(&msg, ri.name);
-    }
-    sb_puts(&msg, " is forbidden: ");
-    if (ri.name[0]) json_object_set_new(details, "name", json_string(ri.name));
-    if (ri.group[0]) json_object_set_new(details, "group", json_string(ri.group));
-    if (ri.resource[0]) json_object_set_new(details, "kind", json_string(ri.resource));
-  }
-  sb_sanitized(&msg, sb_str(&why));
-  srv_status(resp, 403, "Forbidden", sb_str(&msg), details);
-  sb_free(&msg);
-  sb_free(&why);
-  free(ri.name_from_selector);
-  free(parts);
-  free(path);
 }

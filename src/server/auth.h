@@ -1,10 +1,8 @@
-/* auth.h: who a request comes from and whether it may go on, as
+/* auth.h: who a request comes from, as
  * kube-apiserver decides it with a static token file and anonymous requests
  * allowed: the token file (apiserver's tokenfile.NewCSV), the bearer token
- * authenticator (request/bearertoken), the anonymous user, and the only
- * paths RBAC's bootstrap policy gives anonymous users
- * (system:public-info-viewer). There is no other authorization: a user with
- * a token may do everything. See docs/server.md, "Authentication". */
+ * authenticator (request/bearertoken) and the anonymous user. What a user
+ * may do is authz.h's. See docs/server.md, "Authentication". */
 #ifndef DRA_SRV_AUTH_H
 #define DRA_SRV_AUTH_H
 #include "server/http.h"
@@ -32,14 +30,5 @@ typedef enum {
  * warning to send back. Tokens are compared in constant time. */
 auth_outcome srv_authenticate(const srv_tokens *t, const char *authorization, const srv_user **user,
                               const char **warning);
-
-/* Whether system:anonymous may make this request: GET of /healthz, /livez,
- * /readyz, /version or /version/. */
-bool srv_anonymous_allowed(const char *method, const char *path);
-
-/* The 403 Forbidden Status kube-apiserver sends when user may not make the
- * request (method, path and query as received): apiserver's
- * responsewriters.Forbidden with the request's RequestInfo attributes. */
-void srv_status_forbidden_user(http_response *resp, const char *user, const http_request *req);
 
 #endif

@@ -3,6 +3,7 @@
  * to list and watch. Writes go through the admission pipeline, then the
  * store; failures become kube-apiserver's Status responses. */
 #include "server/body.h"
+#include "server/claim_status_authz.h"
 #include "api/codec.h"
 #include "server/list.h"
 #include "server/media.h"
@@ -10,6 +11,7 @@
 #include "server/params.h"
 #include "server/patch.h"
 #include "server/pod_grace.h"
+#include "server/rbac_escalation.h"
 #include "server/scale.h"
 #include "server/server_internal.h"
 #include "server/status.h"
@@ -123,11 +125,28 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
  * caller (which answers); failures are answered here either way. */
 static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
                          api_object *obj, admit_op op, const api_object *old, store_obj **out) {
+  if (s->authn && !rbac_write_allowed(&s->authz, req->user_info, r, obj, old, resp)) {
+    api_object_free(obj);
+    return;
+  }
   request_ctx rc = {.srv = s, .resp = resp};
   admission_ctx ctx = admission_for(&rc);
   errlist errs = {0};
   bool ok = admit_object(&ctx, op, obj, old, &errs);
   release(&rc);
+  if (s->authn && req->user_info && op == ADMIT_STATUS_UPDATE && obj->info->kind == KIND_RESOURCE_CLAIM) {
+    /* the strategy's authorization checks, on the prepared claim; their
+     * errors come before validation's */
+    errlist denied = {0};
+    claim_status_authorize(&s->authz, &s->opts.gates, req->user_info, strcmp(req->method, "PATCH") ? "update" : "patch",
+                           r->namespace_, obj->typed, old->typed, &denied);
+    if (denied.n) {
+      for (size_t i = 0; i < errs.n; i++) errlist_add(&denied, errs.items[i].type, errs.items[i].field, errs.items[i].body);
+      errlist_free(&errs);
+      errs = denied;
+      ok = false;
+    }
+  }
   if (!ok) {
     srv_status_invalid(resp, obj, &errs);
     errlist_free(&errs);
@@ -381,9 +400,10 @@ static void dispatch(dra_server *s, const route *r, const http_request *req, htt
   srv_status_method_not_allowed(resp, m);
 }
 
-/* Bodies and answers in the media types negotiated (media.h): the verbs
- * above read and write JSON. */
-void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+/* Bodies and answers in the media types negotiated (media.h): handler
+ * reads and writes JSON. */
+void srv_in_negotiated_media(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                             srv_json_handler handler) {
   srv_media out = srv_accept_media(req->accept);
   bool watch = !strcmp(req->method, "GET") && http_query_bool(req, "watch");
   if (out == SRV_MEDIA_NONE || (watch && out == SRV_MEDIA_YAML)) {
@@ -397,9 +417,13 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   }
   http_request json;
   if (srv_body_as_json(req, &json, resp)) {
-    dispatch(s, r, &json, resp);
+    handler(s, r, &json, resp);
     srv_body_free(req, &json);
   }
   if (out == SRV_MEDIA_PROTOBUF) srv_response_to_protobuf(resp);
   if (out == SRV_MEDIA_YAML) srv_response_to_yaml(resp);
+}
+
+void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  srv_in_negotiated_media(s, r, req, resp, dispatch);
 }

@@ -27,7 +27,7 @@ static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t 
   char camel[128];
   size_t j = 0;
   bool up = true;
-  const char *name = !strcmp(td->name, "namespace_obj") ? "namespace" : td->name;
+  const char *name = !strcmp(td->name, "namespace_obj") ? "namespace" : !strcmp(td->name, "rbac_subject") ? "subject" : td->name;
   for (const char *p = name; *p && j + 1 < sizeof camel; p++) {
     if (*p == '_') {
       up = true;

@@ -28,6 +28,13 @@ const srv_resource srv_resources[] = {
     {"jobs", "job", "Job", "batch", "v1", true, "", "status", KIND_JOB, "all"},
     {"cronjobs", "cronjob", "CronJob", "batch", "v1", true, "cj", "status", KIND_CRON_JOB, "all"},
     {"workloads", "workload", "Workload", "scheduling.k8s.io", "v1beta1", true, "", "", KIND_WORKLOAD, NULL},
+    {"clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", false, "",
+     "", KIND_CLUSTER_ROLE_BINDING, NULL},
+    {"clusterroles", "clusterrole", "ClusterRole", "rbac.authorization.k8s.io", "v1", false, "", "",
+     KIND_CLUSTER_ROLE, NULL},
+    {"rolebindings", "rolebinding", "RoleBinding", "rbac.authorization.k8s.io", "v1", true, "", "",
+     KIND_ROLE_BINDING, NULL},
+    {"roles", "role", "Role", "rbac.authorization.k8s.io", "v1", true, "", "", KIND_ROLE, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

@@ -77,6 +77,20 @@ route_type route_parse(const char *path, const srv_served *served, route *r) {
   if (n == 4 && !strcmp(seg[0], "apis") && !strcmp(seg[1], "authentication.k8s.io") && !strcmp(seg[2], "v1") &&
       !strcmp(seg[3], "selfsubjectreviews"))
     return r->type = ROUTE_SELF_SUBJECT_REVIEW;
+  if ((n == 4 || n == 6) && !strcmp(seg[0], "apis") && !strcmp(seg[1], "authorization.k8s.io") &&
+      !strcmp(seg[2], "v1")) {
+    static const char *const cluster_reviews[] = {"selfsubjectaccessreviews", "subjectaccessreviews",
+                                                  "selfsubjectrulesreviews"};
+    bool found = false;
+    if (n == 4)
+      for (size_t i = 0; i < sizeof cluster_reviews / sizeof *cluster_reviews; i++) found |= !strcmp(seg[3], cluster_reviews[i]);
+    else found = !strcmp(seg[3], "namespaces") && !strcmp(seg[5], "localsubjectaccessreviews");
+    if (found && strlen(seg[n - 1]) < sizeof r->name && (n == 4 || strlen(seg[4]) < sizeof r->namespace_)) {
+      snprintf(r->name, sizeof r->name, "%s", seg[n - 1]);
+      if (n == 6) snprintf(r->namespace_, sizeof r->namespace_, "%s", seg[4]);
+      return r->type = ROUTE_ACCESS_REVIEW;
+    }
+  }
   if (n >= 1 && (!strcmp(seg[0], "healthz") || !strcmp(seg[0], "readyz") || !strcmp(seg[0], "livez")))
     return r->type = ROUTE_HEALTH;
   if (n == 2 && !strcmp(seg[0], "openapi") && !strcmp(seg[1], "v2")) return r->type = ROUTE_OPENAPI_V2;

@@ -14,6 +14,7 @@ typedef enum {
   ROUTE_VERSION,       /* /version */
   ROUTE_METRICS,       /* /metrics (Prometheus text) */
   ROUTE_SELF_SUBJECT_REVIEW, /* /apis/authentication.k8s.io/v1/selfsubjectreviews */
+  ROUTE_ACCESS_REVIEW, /* /apis/authorization.k8s.io/v1/[namespaces/<ns>/]<review plural> (name: the plural) */
   ROUTE_HEALTH,        /* /healthz, /readyz, /livez (and /<x>/ping-like subpaths) */
   ROUTE_OPENAPI_V2,    /* /openapi/v2 (Swagger 2.0) */
   ROUTE_OPENAPI_ROOT,  /* /openapi/v3 */

@@ -5,9 +5,12 @@
  * connections are closed after a timeout (docs/server.md, "Connections and
  * threads"). */
 #include "server/server_internal.h"
+#include "server/access_reviews.h"
 #include "server/auth.h"
 #include "server/discovery.h"
 #include "server/httplog.h"
+#include "server/impersonate.h"
+#include "server/rbac_bootstrap.h"
 #include "server/namespaces.h"
 #include "server/openapi.h"
 #include "server/reviews.h"
@@ -28,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -57,9 +61,19 @@ typedef struct conn_state {
   bool too_large;
   const srv_user *user; /* the authenticated user, NULL without authentication */
   srv_user *cert_user;  /* the user of a client certificate (user points here) */
+  srv_user *impersonated; /* the user impersonated (user points here) */
   bool refused;       /* answered before the body was read (401, 403) */
   int status;         /* the answer's status code */
 } conn_state;
+
+static void access_review(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  srv_access_review(&s->authz, r, req, resp);
+}
+
+static void self_subject_review(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  (void)s, (void)r;
+  srv_self_subject_review(req, resp);
+}
 
 void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   route r;
@@ -68,7 +82,8 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_OPENAPI_ROOT:
   case ROUTE_OPENAPI_GV: srv_openapi(&s->served, &r, req, resp); return;
   case ROUTE_RESOURCE: srv_resource_request(s, &r, req, resp); return;
-  case ROUTE_SELF_SUBJECT_REVIEW: srv_self_subject_review(req, resp); return;
+  case ROUTE_SELF_SUBJECT_REVIEW: srv_in_negotiated_media(s, &r, req, resp, self_subject_review); return;
+  case ROUTE_ACCESS_REVIEW: srv_in_negotiated_media(s, &r, req, resp, access_review); return;
   case ROUTE_METRICS:
     resp->status = 200;
     resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
@@ -113,35 +128,70 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
   return MHD_YES;
 }
 
+/* The Impersonate-Group headers (there may be several). */
+static enum MHD_Result collect_impersonated_group(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                  const char *value) {
+  (void)kind;
+  impersonation *imp = cls;
+  if (value && !strcasecmp(key, "Impersonate-Group")) {
+    imp->groups = xrealloc(imp->groups, (imp->n_groups + 1) * sizeof *imp->groups);
+    imp->groups[imp->n_groups++] = value;
+  }
+  return MHD_YES;
+}
+
+/* Impersonation, then authorization, of the authenticated st->user; the
+ * answer in resp when refused. */
+static bool authorize(dra_server *s, struct MHD_Connection *c, const char *url, const char *method, conn_state *st,
+                      http_response *resp) {
+  impersonation imp = {.user = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Impersonate-User")};
+  MHD_get_connection_values(c, MHD_HEADER_KIND, collect_impersonated_group, &imp);
+  bool ok = true;
+  if (imp.user || imp.n_groups) {
+    ok = srv_impersonate(&s->authz, st->user, &imp, &st->impersonated, resp);
+    if (ok) st->user = st->impersonated;
+  }
+  free(imp.groups);
+  if (!ok) return false;
+  http_request req = {.method = method, .path = url};
+  MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
+  authz_request ar;
+  authz_request_parse(&req, st->user, &ar);
+  strbuf reason = STRBUF_INIT;
+  ok = authz_allowed(&s->authz, &ar.attrs, &reason);
+  if (!ok) authz_forbidden(resp, &ar.attrs, sb_str(&reason));
+  sb_free(&reason);
+  authz_request_free(&ar);
+  http_free_query(req.query, req.n_query);
+  return ok;
+}
+
 /* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (a
- * client certificate, then a bearer token; 401 on bad credentials), then
- * authorization (403 for system:anonymous outside the public paths), both
- * on the headers alone. MHD_NO only when the answer cannot be queued. */
+ * client certificate, then a bearer token; 401 on bad credentials; none is
+ * system:anonymous), impersonation, then authorization (403), all on the
+ * headers alone. MHD_NO only when the answer cannot be queued. */
 static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, const char *url, const char *method,
                                     conn_state *st) {
   const char *warning = NULL;
   auth_outcome a = AUTH_ANONYMOUS;
   const union MHD_ConnectionInfo *tls = s->tls_cert ? MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION) : NULL;
   switch (srv_x509_user(tls ? tls->tls_session : NULL, &st->cert_user)) {
-  case X509_USER: st->user = st->cert_user; return MHD_YES;
+  case X509_USER:
+    st->user = st->cert_user;
+    a = AUTH_USER;
+    break;
   case X509_INVALID: a = AUTH_INVALID; break;
   case X509_NO_CERT:
     a = srv_authenticate(s->tokens, MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization"), &st->user,
                          &warning);
     break;
   }
-  if (a == AUTH_USER) return MHD_YES;
   http_response resp = {0};
   if (a == AUTH_INVALID) {
     srv_status(&resp, 401, "Unauthorized", "Unauthorized", NULL);
-  } else if (srv_anonymous_allowed(method, url)) {
-    st->user = srv_anonymous();
-    return MHD_YES;
   } else {
-    http_request req = {.method = method, .path = url};
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
-    srv_status_forbidden_user(&resp, SRV_ANONYMOUS_USER, &req);
-    http_free_query(req.query, req.n_query);
+    if (a == AUTH_ANONYMOUS) st->user = srv_anonymous();
+    if (authorize(s, c, url, method, st, &resp)) return MHD_YES;
   }
   if (warning) sb_printf(&resp.warnings, "%s\n", warning);
   st->refused = true;
@@ -251,6 +301,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
   if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
   srv_user_free(st->cert_user);
+  srv_user_free(st->impersonated);
   free(st->uri);
   free(st);
   *con_cls = NULL;
@@ -427,6 +478,8 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   if (!s->st) goto fail;
   s->committed = store_committed(s->st);
   srv_create_system_namespaces(s);
+  s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
+  rbac_bootstrap(s->st);
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
@@ -446,6 +499,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   if (!opts->insecure_http && !start_tls(s, opts, &addr, err)) goto fail;
   if (s->tls_cert) flags |= MHD_USE_TLS;
   s->authn = s->tls_cert || s->tokens;
+  if (!s->authn) s->authz.mode = AUTHZ_ALWAYS_ALLOW; /* no one is known: everyone may do everything */
   s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
   s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
   unsigned limit = opts->max_connections ? opts->max_connections : max_connections();

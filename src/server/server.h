@@ -6,6 +6,7 @@
 #ifndef DRA_SRV_SERVER_H
 #define DRA_SRV_SERVER_H
 #include "api/gates.h"
+#include "server/authz.h"
 #include "server/http.h"
 
 typedef struct srv_options {
@@ -18,6 +19,8 @@ typedef struct srv_options {
   bool insecure_http;
   const char *tls_cert_file, *tls_key_file;
   const char *client_ca_file;
+  /* --authorization-mode: RBAC (dra's default) or AlwaysAllow (authz.h) */
+  authz_mode authorization_mode;
   feature_gates gates;
   unsigned disabled_controllers; /* sched_controller bits (sched/controllers.h) */
   /* --runtime-config in kube-apiserver's syntax; NULL: 1.37's defaults (served.h) */

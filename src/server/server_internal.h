@@ -3,6 +3,7 @@
 #ifndef DRA_SRV_INTERNAL_H
 #define DRA_SRV_INTERNAL_H
 #include "api/admission.h"
+#include "server/authz.h"
 #include "server/http.h"
 #include "server/route.h"
 #include "server/served.h"
@@ -27,7 +28,8 @@ struct dra_server {
   char *tls_cert, *tls_key; /* PEM: the serving certificate and key */
   char *client_trust;        /* PEM: the CAs client certificates are checked against */
   srv_pki pki;               /* HTTPS: the certificates made at start (pki.h) */
-  bool authn;                /* requests are authenticated (HTTPS or a token file) */
+  bool authn;                /* requests are authenticated and authorized (HTTPS or a token file) */
+  authz authz;               /* --authorization-mode over the store (authz.h) */
   store *st;
   store *committed; /* store_committed(st): what GET, list and watch show (only what is on disk) */
   atomic_bool stopping; /* wakes watch streams and the control loop */
@@ -45,6 +47,12 @@ struct dra_server {
   srv_metrics metrics; /* /metrics: requests served (metrics.h) */
 };
 
+/* A handler of requests whose bodies and answers are JSON. */
+typedef void (*srv_json_handler)(dra_server *s, const route *r, const http_request *req, http_response *resp);
+/* Runs handler with the request's body as JSON and turns its answer into
+ * the media type the client accepts (handlers.c; media.h). */
+void srv_in_negotiated_media(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                             srv_json_handler handler);
 /* Serves one ROUTE_RESOURCE request (handlers.c). */
 void srv_resource_request(dra_server *s, const route *r, const http_request *req, http_response *resp);
 /* An update of r's object to obj (taken) through admission and the store,

@@ -3,6 +3,7 @@
 #include "api/codec.h"
 #include "api/pod_group.h"
 #include "server/table_pod.h"
+#include "server/table_rbac.h"
 #include "server/table_workloads.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -294,10 +295,16 @@ static const kind_table kind_tables[] = {
       {"Images", "string", "Images referenced by each container in the template."},
       {"Pod Labels", "string", "The labels for the pod template."}},
      pod_template_cells, {0}, NULL},
+    {KIND_ROLE_BINDING,
+     {{"Role", "string", "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."}},
+     binding_cells, {0}, NULL},
+    {KIND_CLUSTER_ROLE_BINDING,
+     {{"Role", "string", "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."}},
+     binding_cells, {0}, NULL},
 };
 
 /* PodTemplates print no Age (printPodTemplate). */
-static bool shows_age(int kind) { return kind != KIND_POD_TEMPLATE; }
+static bool shows_age(int kind) { return kind != KIND_POD_TEMPLATE && !srv_rbac_created_at(kind); }
 
 /* NULL for a kind with only Name and Age. */
 static const kind_table *kind_table_of(int kind) {
@@ -333,9 +340,17 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
     json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description, 0));
   if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
+  if (srv_rbac_created_at(res->api_kind))
+    json_array_append_new(cols, column("Created At", "date", "",
+                                       "CreationTimestamp is a timestamp representing the server time when this "
+                                       "object was created.",
+                                       0));
   if (kt && kt->after_age.name)
     json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
-  const table_column *wide = res->api_kind == KIND_POD ? srv_pod_wide_columns : srv_workload_wide_columns(res->api_kind);
+  const table_column *rbac_wide = srv_rbac_wide_columns(res->api_kind);
+  const table_column *wide = res->api_kind == KIND_POD ? srv_pod_wide_columns
+                             : rbac_wide                ? rbac_wide
+                                                        : srv_workload_wide_columns(res->api_kind);
   for (size_t i = 0; wide && wide[i].name; i++)
     json_array_append_new(cols, column(wide[i].name, wide[i].type, "", wide[i].description, 1));
   for (size_t i = 0; i < n; i++) {
@@ -345,8 +360,10 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     json_array_append_new(cells, json_string(m->name ? m->name : ""));
     if (kt) kt->cells(cells, o->typed);
     if (shows_age(res->api_kind)) add_age(cells, m);
+    if (srv_rbac_created_at(res->api_kind)) json_array_append_new(cells, json_string(m->creation_timestamp ? m->creation_timestamp : "0001-01-01T00:00:00Z"));
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
     if (res->api_kind == KIND_POD) srv_pod_wide_cells(cells, o);
+    else if (rbac_wide) srv_rbac_wide_cells(cells, o);
     else if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);
     if (include == SRV_INCLUDE_OBJECT) {

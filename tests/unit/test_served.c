@@ -40,7 +40,7 @@ static void test_defaults(void **state) {
   assert_true(served(&s, "", "pods", "v1"));
   assert_true(served(&s, "", "events", "v1"));
   srv_group_version gvs[8];
-  assert_int_equal(srv_served_group_versions(&s, gvs, 8), 5); /* core, resource, scheduling, apps, batch */
+  assert_int_equal(srv_served_group_versions(&s, gvs, 8), 6); /* core, resource, scheduling, apps, batch, rbac */
 }
 
 static void test_precedence(void **state) {

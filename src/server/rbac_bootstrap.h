@@ -1,0 +1,19 @@
+/* rbac_bootstrap.h: kube-apiserver's bootstrap RBAC policy, made or
+ * reconciled at every start as its rbac/bootstrap-roles post-start hook
+ * does (k8s.io/kubernetes pkg/registry/rbac/rest/storage_rbac.go and
+ * pkg/registry/rbac/reconciliation). See docs/server.md, "Authorization". */
+#ifndef DRA_SRV_RBAC_BOOTSTRAP_H
+#define DRA_SRV_RBAC_BOOTSTRAP_H
+#include "store/store.h"
+
+/* The policy's ClusterRoles and ClusterRoleBindings as JSON, NULL-ended
+ * (rbac_bootstrap_data.c). */
+extern const char *const rbac_bootstrap_documents[];
+
+/* Creates what is missing. An existing role or binding whose
+ * rbac.authorization.kubernetes.io/autoupdate annotation is not "false"
+ * gets the policy's missing labels, annotations, rules and subjects (extra
+ * ones are kept); a binding to another role is made anew. */
+void rbac_bootstrap(store *st);
+
+#endif

@@ -96,17 +96,7 @@ func (s *step) run(ctx context.Context) {
 	if path := missing(tree(s.obj), tree(created), ""); path != "" {
 		fail("%s: what was sent is not what was stored, at %s", what, path)
 	}
-	got, _ := scheme.Scheme.New(s.gvk)
-	if err := s.req(s.pb.Get()).Name(s.name).Do(ctx).Into(got); err != nil {
-		fail("%s: get: %v", what, err)
-		return
-	}
-	viaJSON, _ := scheme.Scheme.New(s.gvk)
-	if err := s.req(s.js.Get()).Name(s.name).Do(ctx).Into(viaJSON); err != nil {
-		fail("%s: get in JSON: %v", what, err)
-	} else if jsonOf(got) != jsonOf(viaJSON) {
-		fail("%s: protobuf and JSON differ:\n  %s\n  %s", what, jsonOf(got), jsonOf(viaJSON))
-	}
+	s.compareGets(ctx, what)
 	list, _ := scheme.Scheme.New(s.gvk.GroupVersion().WithKind(s.gvk.Kind + "List"))
 	if err := s.req(s.pb.Get()).Do(ctx).Into(list); err != nil {
 		fail("%s: list: %v", what, err)
@@ -123,6 +113,34 @@ func (s *step) run(ctx context.Context) {
 		fail("%s: no watch event", what)
 	}
 	fmt.Printf("ok %s/%s %s: create, get, list, watch\n", s.gvk.GroupVersion(), s.gvk.Kind, s.name)
+}
+
+// compareGets reads the object in protobuf and in JSON: the two must be the
+// same. A controller may write it in between, so only reads of the same
+// resourceVersion are compared, trying a few times.
+func (s *step) compareGets(ctx context.Context, what string) {
+	for try := 0; try < 5; try++ {
+		got, _ := scheme.Scheme.New(s.gvk)
+		if err := s.req(s.pb.Get()).Name(s.name).Do(ctx).Into(got); err != nil {
+			fail("%s: get: %v", what, err)
+			return
+		}
+		viaJSON, _ := scheme.Scheme.New(s.gvk)
+		if err := s.req(s.js.Get()).Name(s.name).Do(ctx).Into(viaJSON); err != nil {
+			fail("%s: get in JSON: %v", what, err)
+			return
+		}
+		m1, _ := meta.Accessor(got)
+		m2, _ := meta.Accessor(viaJSON)
+		if m1.GetResourceVersion() != m2.GetResourceVersion() {
+			continue
+		}
+		if jsonOf(got) != jsonOf(viaJSON) {
+			fail("%s: protobuf and JSON differ:\n  %s\n  %s", what, jsonOf(got), jsonOf(viaJSON))
+		}
+		return
+	}
+	fail("%s: changed between every protobuf and JSON read", what)
 }
 
 // compareLists lists s's kind in every namespace in protobuf and in JSON:

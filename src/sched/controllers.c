@@ -18,13 +18,15 @@ static const struct {
     {"resourceclaim-controller", CTRL_RESOURCECLAIM},
     {"scheduler", CTRL_SCHEDULER},
     {"statefulset-controller", CTRL_STATEFULSET},
+    {"namespace-controller", CTRL_NAMESPACE},
 };
 #define N_KNOWN (sizeof known / sizeof known[0])
 
 const char *sched_controller_names(void) {
   return "daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
          "  garbage-collector-controller, job-controller, replicaset-controller,\n"
-         "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller";
+         "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller,\n"
+         "  namespace-controller";
 }
 
 static int find(const char *name, size_t len) {

@@ -20,6 +20,7 @@ typedef enum {
   CTRL_JOB = 1u << 7,
   CTRL_STATEFULSET = 1u << 8,
   CTRL_DAEMONSET = 1u << 9,
+  CTRL_NAMESPACE = 1u << 10,
 } sched_controller;
 
 /* The controllers the list turns off (a mask of sched_controller: 0 = all

@@ -3,6 +3,7 @@
  * to list and watch. Writes go through the admission pipeline, then the
  * store; failures become kube-apiserver's Status responses. */
 #include "server/body.h"
+#include "server/deletion.h"
 #include "api/codec.h"
 #include "server/list.h"
 #include "server/namespaces.h"
@@ -284,27 +285,53 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
   if (obj) srv_update_object(s, r, req, resp, obj, NULL);
 }
 
+/* The registries that answer a delete with the object rather than a
+ * Status (ReturnDeletedObject in k8s.io/kubernetes pkg/registry/.../storage). */
+static bool returns_deleted_object(api_kind k) {
+  return k == KIND_POD || k == KIND_NAMESPACE || k == KIND_POD_TEMPLATE || k == KIND_RESOURCE_CLAIM ||
+         k == KIND_RESOURCE_CLAIM_TEMPLATE || k == KIND_RESOURCE_SLICE || k == KIND_DEVICE_CLASS;
+}
+
+/* The options of a DELETE (delete_options.h), or false with the 400 or
+ * 422 answered. */
+bool srv_delete_options(const http_request *req, http_response *resp, delete_options *o) {
+  strbuf msg = STRBUF_INIT;
+  errlist errs = {0};
+  switch (delete_options_parse(req->body, req->body_len, req->query, req->n_query, o, &msg, &errs)) {
+  case DELETE_OPTIONS_OK: break;
+  case DELETE_OPTIONS_BAD_REQUEST: srv_status_bad_request(resp, sb_str(&msg)); break;
+  case DELETE_OPTIONS_INVALID: srv_status_invalid_as(resp, "meta.k8s.io", "DeleteOptions", "", &errs); break;
+  }
+  bool ok = !msg.len && !errs.n;
+  sb_free(&msg);
+  errlist_free(&errs);
+  if (!ok) delete_options_free(o);
+  return ok;
+}
+
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   if (!srv_namespace_allows_delete(r, resp)) return;
-  store_preconditions pre = {0};
-  json_t *opts = NULL;
-  if (req->body_len) {
-    json_error_t jerr;
-    opts = json_loadb(req->body, req->body_len, 0, &jerr);
-    json_t *p = json_object_get(opts, "preconditions");
-    pre.uid = json_string_value(json_object_get(p, "uid"));
-    pre.resource_version = json_string_value(json_object_get(p, "resourceVersion"));
+  delete_options o;
+  if (!srv_delete_options(req, resp, &o)) return;
+  api_kind kind = (api_kind)r->resource->api_kind;
+  deletion_outcome out;
+  srv_delete_object(s->st, kind, r->namespace_, r->name, &o, &out);
+  if (out.st == STORE_UNAVAILABLE) srv_status_store_unavailable(resp, s);
+  else if (out.conflict) {
+    json_t *d = json_pack("{s:s,s:s}", "name", r->name, "kind", out.conflict_kind);
+    if (out.conflict_group[0]) json_object_set_new(d, "group", json_string(out.conflict_group));
+    srv_status(resp, 409, "Conflict", out.conflict, d);
+  } else if (out.st != STORE_OK) store_failure(resp, r, out.st, r->name);
+  else {
+    /* 202 when the dependents are yet to go in the foreground */
+    int code = !out.deleted && o.has_orphan_dependents && !o.orphan_dependents ? 202 : 200;
+    const api_object *obj = out.preview ? out.preview : out.obj->object;
+    if (out.deleted && !returns_deleted_object(kind))
+      srv_status_success(resp, r->resource, r->name, api_object_meta(obj)->uid);
+    else srv_json_response(resp, code, srv_object_in_version(obj, r->wire));
   }
-  store_obj *last = NULL;
-  store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
-  json_decref(opts);
-  if (st == STORE_UNAVAILABLE) return srv_status_store_unavailable(resp, s);
-  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
-  if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
-  if (last) {
-    respond_object(resp, r, 200, last);
-    store_obj_unref(last);
-  } else srv_status_success(resp, r->resource, r->name, NULL);
+  deletion_outcome_free(&out);
+  delete_options_free(&o);
 }
 
 /* POST pods/<name>/binding: what kube-scheduler's bind does. */

@@ -17,9 +17,4 @@ bool srv_namespace_allows_create(dra_server *s, const route *r, const char *name
 /* NamespaceLifecycle on a delete: false (403) for default, kube-system and
  * kube-public, which may not be deleted. */
 bool srv_namespace_allows_delete(const route *r, http_response *resp);
-/* After namespace ns was deleted (or marked for deletion): deletes every
- * namespaced object in it, as the namespace controller does; a namespace
- * still kept by metadata.finalizers gets status.phase Terminating. */
-void srv_namespace_delete_content(dra_server *s, const char *ns);
-
 #endif

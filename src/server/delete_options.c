@@ -97,7 +97,7 @@ static void raw_add_dry_run(raw_options *r, const char *v) {
 static void syntax_error(const char *body, size_t len, const json_error_t *jerr, strbuf *msg) {
   sb_puts(msg, "couldn't get version/kind; json parse error: ");
   size_t pos = jerr->position > 0 ? (size_t)jerr->position - 1 : 0;
-  if (strstr(jerr->text, "premature end") || pos >= len) {
+  if (strstr(jerr->text, "premature end") || strstr(jerr->text, "end of file") || pos >= len) {
     sb_puts(msg, "unexpected end of JSON input");
     return;
   }

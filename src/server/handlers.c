@@ -5,6 +5,7 @@
 #include "server/body.h"
 #include "server/deletion.h"
 #include "api/codec.h"
+#include "api/validate.h"
 #include "server/list.h"
 #include "server/namespaces.h"
 #include "server/params.h"
@@ -120,13 +121,35 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
 /* Admission then store write; op picks create/update/status semantics.
  * The stored object is the response, or, when out is given, handed to the
  * caller (which answers); failures are answered here either way. */
+/* A /finalize update: the spec.finalizers asked for (taken) replace those
+ * the update keeps, checked as ValidateNamespaceFinalizeUpdate does. */
+static void apply_finalizers(api_object *obj, json_t *finalizers, errlist *errs) {
+  namespace_obj *ns = obj->typed;
+  if (!json_is_object(ns->spec)) {
+    json_decref(finalizers);
+    return;
+  }
+  size_t n = json_array_size(finalizers), i;
+  const char **names = xcalloc(n + 1, sizeof *names);
+  json_t *f;
+  json_array_foreach(finalizers, i, f) names[i] = json_string_value(f) ? json_string_value(f) : "";
+  validate_namespace_finalizers(errs, names, n);
+  free(names);
+  json_object_set_new(ns->spec, "finalizers", finalizers);
+}
+
 static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
-                         api_object *obj, admit_op op, const api_object *old, store_obj **out) {
+                         api_object *obj, admit_op op, const api_object *old, json_t *finalizers, store_obj **out) {
   request_ctx rc = {.srv = s, .resp = resp};
   admission_ctx ctx = admission_for(&rc);
   errlist errs = {0};
   bool ok = admit_object(&ctx, op, obj, old, &errs);
   release(&rc);
+  if (finalizers) {
+    size_t before = errs.n;
+    apply_finalizers(obj, finalizers, &errs);
+    ok = ok && errs.n == before;
+  }
   if (!ok) {
     srv_status_invalid(resp, obj, &errs);
     errlist_free(&errs);
@@ -199,7 +222,7 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
     return;
   }
   reset_system_fields(obj);
-  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL);
+  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL, NULL);
 }
 
 /* The strategies whose AllowUnconditionalUpdate is false for the served
@@ -242,8 +265,13 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
     return;
   }
   admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
+  json_t *finalizers = NULL; /* namespaces/finalize: only there may spec.finalizers change */
+  if (!strcmp(r->subresource, "finalize")) {
+    json_t *asked = json_object_get(((const namespace_obj *)obj->typed)->spec, "finalizers");
+    finalizers = json_is_array(asked) ? json_deep_copy(asked) : json_array();
+  }
   admit_keep_from_old(op, obj, old->object);
-  write_object(s, r, req, resp, obj, op, old->object, out);
+  write_object(s, r, req, resp, obj, op, old->object, finalizers, out);
   store_obj_unref(old);
 }
 
@@ -383,6 +411,10 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
   const char *m = req->method;
   bool item = r->name[0] != 0;
   if (!strcmp(r->subresource, "scale")) return srv_scale_request(s, r, req, resp);
+  if (!strcmp(r->subresource, "finalize")) {
+    if (!strcmp(m, "PUT")) return handle_update(s, r, req, resp);
+    return srv_status_method_not_allowed(resp, m);
+  }
   if (!strcmp(r->subresource, "binding")) {
     if (!strcmp(m, "POST")) return handle_binding(s, r, req, resp);
     return srv_status_method_not_allowed(resp, m);

@@ -23,5 +23,8 @@ void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);
+/* How Go's encoding/json names a JSON value's type in its errors
+ * ("object", "array", "string", "number", "bool", "null"). */
+const char *codec_json_type_word(const json_t *v);
 
 #endif

@@ -6,6 +6,7 @@
  * pkg/apis/meta/v1 Convert_url_Values_To_v1_DeleteOptions), and both
  * through pkg/apis/meta/v1/validation ValidateDeleteOptions. */
 #include "server/delete_options.h"
+#include "api/codec.h"
 #include "util/die.h"
 #include <errno.h>
 #include <jansson.h>
@@ -17,21 +18,10 @@
 static const char *const other_option_kinds[] = {"ListOptions", "GetOptions", "CreateOptions", "UpdateOptions",
                                                  "PatchOptions", NULL};
 
-static const char *go_json_type(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "object";
-  case JSON_ARRAY: return "array";
-  case JSON_STRING: return "string";
-  case JSON_INTEGER:
-  case JSON_REAL: return "number";
-  default: return "bool";
-  }
-}
-
 /* encoding/json's UnmarshalTypeError: "json: cannot unmarshal <what> into
  * Go struct field <Struct>.<path> of type <type>". */
 static void type_error(strbuf *msg, const json_t *v, const char *strukt, const char *path, const char *type) {
-  sb_printf(msg, "json: cannot unmarshal %s into Go struct field %s.%s of type %s", go_json_type(v), strukt, path,
+  sb_printf(msg, "json: cannot unmarshal %s into Go struct field %s.%s of type %s", codec_json_type_word(v), strukt, path,
             type);
 }
 
@@ -158,7 +148,7 @@ static bool read_body(const char *body, size_t len, delete_options *out, raw_opt
               "couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go value of type struct "
               "{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
               "\"json:\\\"kind,omitempty\\\"\" }",
-              go_json_type(doc));
+              codec_json_type_word(doc));
     ok = false;
     goto done;
   }

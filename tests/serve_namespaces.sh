@@ -38,6 +38,9 @@ check "terminating" "Terminating" kubectl get namespace ml
 check "deletionTimestamp" "kubernetes" kubectl get namespace ml -o jsonpath='{.metadata.deletionTimestamp} {.spec.finalizers}'
 check "create refused" 'Error from server (Forbidden): error when creating "STDIN": pods "late" is forbidden: unable to create new content in namespace ml because it is being terminated' \
   sh -c "kubectl run late -n ml --image=busybox --dry-run=client -o yaml | kubectl create -f -"
+check "create by generateName refused" '"message":"pods \"late-\" is forbidden: unable to create new content in namespace ml because it is being terminated","reason":"Forbidden","details":{"name":"late-","kind":"pods","causes":[{"reason":"NamespaceTerminating","message":"namespace ml is being terminated","field":"metadata.namespace"}]},"code":403' \
+  curl -s -X POST -H 'Content-Type: application/json' "$url/api/v1/namespaces/ml/pods" \
+  -d '{"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"late-"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}'
 check "pods first" "only the held pod" wait_for "only the held pod" "test \"\$(kubectl get pods -n ml -o name)\" = pod/held"
 check "the rest waits for the pods" "deployment.apps/inference" kubectl get deployments -n ml -o name
 check "conditions while pods remain" "NamespaceDeletionDiscoveryFailure NamespaceDeletionGroupVersionParsingFailure NamespaceDeletionContentFailure NamespaceContentRemaining NamespaceFinalizersRemaining" \

@@ -209,7 +209,11 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
   const object_meta *m = api_object_meta(obj);
-  if (!srv_namespace_allows_create(s, r, m->name ? m->name : "", resp)) {
+  /* admission's extractResourceName: the name, else generateName, else "Unknown" */
+  const char *named = m->name && *m->name                   ? m->name
+                      : m->generate_name && *m->generate_name ? m->generate_name
+                                                              : "Unknown";
+  if (!srv_namespace_allows_create(s, r, named, resp)) {
     api_object_free(obj);
     return;
   }
@@ -325,7 +329,11 @@ static bool returns_deleted_object(api_kind k) {
 bool srv_delete_options(const http_request *req, http_response *resp, delete_options *o) {
   strbuf msg = STRBUF_INIT;
   errlist errs = {0};
-  switch (delete_options_parse(req->body, req->body_len, req->query, req->n_query, o, &msg, &errs)) {
+  /* a protobuf DeleteOptions (client-go's typed clients) is not read yet:
+   * such a delete takes the query's options */
+  bool protobuf = req->content_type && strstr(req->content_type, "protobuf");
+  size_t body_len = protobuf ? 0 : req->body_len;
+  switch (delete_options_parse(req->body, body_len, req->query, req->n_query, o, &msg, &errs)) {
   case DELETE_OPTIONS_OK: break;
   case DELETE_OPTIONS_BAD_REQUEST: srv_status_bad_request(resp, sb_str(&msg)); break;
   case DELETE_OPTIONS_INVALID: srv_status_invalid_as(resp, "meta.k8s.io", "DeleteOptions", "", &errs); break;

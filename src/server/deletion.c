@@ -65,7 +65,7 @@ static bool with_gc_finalizers(bool orphan, bool foreground, const char *const *
   for (size_t i = 0; i < n && !changed; i++) changed = !has(out, k, cur[i]);
   if (!changed) { /* the same set: kept as it was */
     k = n;
-    memcpy(out, cur, n * sizeof *cur);
+    if (n) memcpy(out, cur, n * sizeof *cur);
   }
   *n_out = k;
   return changed;

@@ -124,6 +124,8 @@ check "bad body type" 'json: cannot unmarshal string into Go struct field Delete
 check "bad body" "couldn't get version/kind; json parse error: unexpected end of JSON input" del "" '{'
 check "ns namespace precondition" 'Operation cannot be fulfilled on namespaces \"fin\": Precondition failed: UID in precondition: other, UID in object meta: ' \
   curl -s -X DELETE -H 'Content-Type: application/json' "$url/api/v1/namespaces/fin" -d '{"preconditions":{"uid":"other"}}'
+check "unsafe deletecollection" 'DeleteOptions.meta.k8s.io \"\" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option' \
+  curl -s -X DELETE "$url/api/v1/namespaces/default/pods?ignoreStoreReadErrorWithClusterBreakingPotential=true"
 check "dry run keeps" "pod/opt" sh -c "curl -s -X DELETE '$url/api/v1/namespaces/default/pods/opt?dryRun=All' >/dev/null; kubectl get pod opt -o name"
 check "uid precondition holds" '"kind":"Pod"' del "" '{"preconditions":{"uid":"'"$uid"'"}}'
 summary

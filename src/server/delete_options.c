@@ -304,6 +304,7 @@ delete_options_result delete_options_parse(const char *body, size_t body_len, co
   }
   out->propagation = policy_of(raw.propagation);
   out->dry_run = raw.n_dry_run > 0;
+  out->ignore_store_read_error = raw.ignore_read_error;
   size_t before = errs->n;
   validate(out, &raw, errs);
   raw_free(&raw);

@@ -28,6 +28,7 @@ typedef struct delete_options {
   char *precondition_uid; /* NULL: not given */
   char *precondition_resource_version;
   bool dry_run;
+  bool ignore_store_read_error; /* ignoreStoreReadErrorWithClusterBreakingPotential */
 } delete_options;
 
 typedef enum {

@@ -141,6 +141,16 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
     filter_free(&f);
     return;
   }
+  if (o.ignore_store_read_error) { /* the unsafe delete is for one object */
+    errlist errs = {0};
+    errlist_add(&errs, FE_INVALID, "ignoreStoreReadErrorWithClusterBreakingPotential",
+                "Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option");
+    srv_status_invalid_as(resp, "meta.k8s.io", "DeleteOptions", "", &errs);
+    errlist_free(&errs);
+    delete_options_free(&o);
+    filter_free(&f);
+    return;
+  }
   store_query q = query_for(r);
   store_list all = {0};
   store_list_query(s->st, &q, &all);

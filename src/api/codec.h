@@ -25,5 +25,8 @@ void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 bool codec_equal(const type_desc *td, const void *x, const void *y);
 /* The same for one value of kind k (elem: its type), as codec_encode_value takes it. */
 bool codec_equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
+/* How Go's encoding/json names a JSON value's type in its errors
+ * ("object", "array", "string", "number", "bool", "null"). */
+const char *codec_json_type_word(const json_t *v);
 
 #endif

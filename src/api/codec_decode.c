@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char *json_type_word(const json_t *v) {
+const char *codec_json_type_word(const json_t *v) {
   switch (json_typeof(v)) {
   case JSON_OBJECT: return "object";
   case JSON_ARRAY: return "array";
@@ -38,7 +38,7 @@ static const char *go_type_word(field_kind k, const type_desc *elem) {
 
 static void wrong_type(const json_t *v, field_kind k, const type_desc *elem, fpath *path, errlist *errs) {
   strbuf sb = STRBUF_INIT;
-  sb_printf(&sb, "cannot unmarshal %s", json_type_word(v));
+  sb_printf(&sb, "cannot unmarshal %s", codec_json_type_word(v));
   if (json_is_number(v)) {
     if (json_is_integer(v)) sb_printf(&sb, " %" JSON_INTEGER_FORMAT, json_integer_value(v));
     else sb_printf(&sb, " %g", json_real_value(v));

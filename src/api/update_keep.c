@@ -3,7 +3,8 @@
  * and metadata, main updates keep the old status, as kube-apiserver's
  * registry strategies do in PrepareForUpdate (docs/server.md, 'CRUD'); and
  * what k8s.io/apiserver rest.BeforeUpdate keeps: the uid when none is given,
- * creationTimestamp, generation and deletionTimestamp. */
+ * creationTimestamp, generation, deletionTimestamp and
+ * deletionGracePeriodSeconds. */
 #include "api/admission.h"
 #include "api/codec.h"
 #include <string.h>
@@ -52,6 +53,8 @@ static void keep_system_fields(api_object *obj, const api_object *old) {
   m->generation = om->generation;
   m->generation_set = om->generation_set;
   m->deletion_timestamp = om->deletion_timestamp ? arena_strdup(obj->arena, om->deletion_timestamp) : NULL;
+  m->deletion_grace_period_seconds = om->deletion_grace_period_seconds;
+  m->deletion_grace_period_seconds_set = om->deletion_grace_period_seconds_set;
 }
 
 void admit_keep_from_old(admit_op op, api_object *obj, const api_object *old) {

@@ -61,5 +61,9 @@ void validate_pod_spec_dra(errlist *errs, fpath *p, const pod_spec *spec);
  * deletionTimestamp, deletionGracePeriodSeconds immutable; generation not
  * decremented; no new finalizers while deleting. */
 void validate_object_meta_update(errlist *errs, fpath *p, const object_meta *meta, const object_meta *old);
+/* ValidateNamespaceFinalizeUpdate's check of a /finalize body's
+ * spec.finalizers: each a qualified name, and one of the standard names
+ * (kubernetes, orphan, foregroundDeletion) when it has no '/'. */
+void validate_namespace_finalizers(errlist *errs, const char *const *names, size_t n);
 
 #endif

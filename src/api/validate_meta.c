@@ -56,6 +56,20 @@ static void validate_kube_finalizers(errlist *e, fpath *p, const dstr_list *fina
   }
 }
 
+void validate_namespace_finalizers(errlist *e, const char *const *names, size_t n) {
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "spec");
+  fp_field(&p, "finalizers");
+  for (size_t i = 0; i < n; i++) {
+    size_t mark = fp_index(&p, i);
+    vn_qualified_name(e, &p, names[i]);
+    if (!strchr(names[i], '/') && !standard_finalizer(names[i]))
+      fe_invalid_str(e, &p, names[i], "name is neither a standard finalizer name nor is it fully qualified");
+    fp_pop(&p, mark);
+  }
+  fp_free(&p);
+}
+
 /* "v1" -> "v1", "apps/v1" -> "v1", "apps/" -> "" (schema.FromAPIVersionAndKind) */
 static const char *api_version_version(const char *api_version) {
   const char *slash = strchr(api_version, '/');

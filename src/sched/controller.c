@@ -6,6 +6,7 @@
  * deallocation, delete-protection removed, generated claims deleted. The
  * store is read directly, so no deleted-pod cache is needed. A claim that
  * cannot be made gives the pod a Warning event, and the pod waits. */
+#include "sched/lifecycle.h"
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/internal.h"
@@ -98,7 +99,7 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
     sched_name_suffix(ns, owner->name, entry, attempt, suffix);
     c->metadata.name = arena_printf(a, "%s%s", base, suffix);
     char *name = xstrdup(c->metadata.name);
-    store_status st = store_create(l->st, o, NULL);
+    store_status st = sched_store_create(l->st, o, NULL);
     if (st == STORE_OK) return name;
     free(name);
     if (st != STORE_ALREADY_EXISTS) {

@@ -20,6 +20,7 @@ static const struct {
     {"statefulset-controller", CTRL_STATEFULSET},
     {"node-simulator", CTRL_NODE_SIMULATOR},
     {"pod-garbage-collector-controller", CTRL_POD_GC},
+    {"namespace-controller", CTRL_NAMESPACE},
 };
 #define N_KNOWN (sizeof known / sizeof known[0])
 
@@ -27,7 +28,7 @@ const char *sched_controller_names(void) {
   return "daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
          "  garbage-collector-controller, job-controller, replicaset-controller,\n"
          "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller,\n"
-         "  node-simulator, pod-garbage-collector-controller";
+         "  node-simulator, pod-garbage-collector-controller, namespace-controller";
 }
 
 static int find(const char *name, size_t len) {

@@ -8,6 +8,7 @@
  * upstream's encoding (rand.SafeEncodeString of the decimal FNV-32a) of
  * the template's JSON, where upstream hashes Go's printed struct, so the
  * suffixes differ from a real cluster's. Status sums the ReplicaSets'. */
+#include "sched/lifecycle.h"
 #include "sched/workloads.h"
 #include "api/codec.h"
 #include "api/label_selector.h"
@@ -56,7 +57,7 @@ static void create_replica_set(sched_loop *l, const api_object *dobj, const char
   rs->spec.selector = arena_calloc(a, 1, sizeof *rs->spec.selector);
   if (d->spec.selector) codec_copy(a, &label_selector_desc, d->spec.selector, rs->spec.selector);
   label_add(a, &rs->spec.selector->match_labels, HASH_LABEL, hash);
-  if (store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
+  if (sched_store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
 }
 
 static void scale_replica_set(sched_loop *l, const store_obj *ro, int64_t replicas) {

@@ -3,6 +3,7 @@
  * the node simulator's prepared claims).
  * Named "<pod>.<5 characters>" from a hash of namespace, pod, reason and
  * message, so the same event is written once and runs repeat. */
+#include "sched/lifecycle.h"
 #include "sched/internal.h"
 #include "sched/names.h"
 #include "util/die.h"
@@ -50,7 +51,7 @@ bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *
   e->count_set = true;
   e->type = arena_strdup(a, type);
   e->reporting_component = arena_strdup(a, component);
-  if (store_create(l->st, o, NULL) != STORE_OK) {
+  if (sched_store_create(l->st, o, NULL) != STORE_OK) {
     api_object_free(o);
     return false;
   }

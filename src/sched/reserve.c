@@ -8,6 +8,7 @@
  * pending with kube-scheduler's text) and the pod is bound. The 256-entry
  * limit of reservedFor is checked before anything is written, with the API
  * server's message. */
+#include "sched/lifecycle.h"
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/rfc3339.h"
@@ -203,7 +204,7 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     set_allocation(o, ext_alloc, l);
     append_target(o, cy, false);
     api_object_meta(o)->creation_timestamp = NULL;
-    if (store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
+    if (sched_store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
   }
   char *wait = binding_wait(cy, cand, api_object_meta(cand->node->object)->name, reason);
   if (wait) return wait;

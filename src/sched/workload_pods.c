@@ -1,4 +1,5 @@
 /* workload_pods.c: what the workload controllers share; see workloads.h. */
+#include "sched/lifecycle.h"
 #include "sched/workloads.h"
 #include "api/admission_steps.h"
 #include "api/codec.h"
@@ -100,7 +101,7 @@ store_status sched_store_workload_pod(sched_loop *l, api_object *o) {
   pod *p = o->typed;
   defaults_pod(NULL, o->arena, p);
   prepare_pod(ADMIT_CREATE, o->arena, p, NULL);
-  store_status st = store_create(l->st, o, NULL);
+  store_status st = sched_store_create(l->st, o, NULL);
   if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
   return st;
 }

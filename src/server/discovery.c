@@ -58,8 +58,9 @@ static json_t *resource_entry(const srv_resource *res, const char *sub) {
   }
   json_object_set_new(e, "kind", json_string(sub && !strcmp(sub, "binding") ? "Binding" : scale ? "Scale" : res->kind));
   const char *verbs = !sub ? "create,delete,deletecollection,get,list,patch,update,watch"
-                      : !strcmp(sub, "binding") ? "create"
-                                                : "get,patch,update";
+                      : !strcmp(sub, "binding")  ? "create"
+                      : !strcmp(sub, "finalize") ? "update"
+                                                 : "get,patch,update";
   json_object_set_new(e, "verbs", string_list(verbs));
   if (!sub && res->short_names[0]) json_object_set_new(e, "shortNames", string_list(res->short_names));
   /* `kubectl get all` lists the resources in category "all" */

@@ -1,4 +1,5 @@
 /* events.c: see events.h. */
+#include "sched/lifecycle.h"
 #include "server/events.h"
 #include "store/meta.h"
 #include "store/strmap.h"
@@ -142,7 +143,7 @@ static void write_event(event_recorder *r, const pending_event *e) {
   ev->last_timestamp = arena_strdup(a, now);
   ev->count = 1;
   ev->count_set = true;
-  if (store_create(r->st, o, NULL) != STORE_OK) api_object_free(o);
+  if (sched_store_create(r->st, o, NULL) != STORE_OK) api_object_free(o);
 }
 
 size_t event_recorder_flush(event_recorder *r) {

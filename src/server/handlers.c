@@ -4,13 +4,14 @@
  * store; failures become kube-apiserver's Status responses. */
 #include "server/body.h"
 #include "server/claim_status_authz.h"
+#include "server/deletion.h"
 #include "api/codec.h"
+#include "api/validate.h"
 #include "server/list.h"
 #include "server/media.h"
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
-#include "server/pod_grace.h"
 #include "server/rbac_escalation.h"
 #include "server/scale.h"
 #include "server/server_internal.h"
@@ -120,12 +121,31 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
   store_obj_unref(o);
 }
 
+/* A /finalize update: the spec.finalizers asked for (taken) replace those
+ * the update keeps, checked as ValidateNamespaceFinalizeUpdate does. */
+static void apply_finalizers(api_object *obj, json_t *finalizers, errlist *errs) {
+  namespace_obj *ns = obj->typed;
+  if (!json_is_object(ns->spec)) {
+    json_decref(finalizers);
+    return;
+  }
+  size_t n = json_array_size(finalizers), i;
+  const char **names = xcalloc(n + 1, sizeof *names);
+  json_t *f;
+  json_array_foreach(finalizers, i, f) names[i] = json_string_value(f) ? json_string_value(f) : "";
+  validate_namespace_finalizers(errs, names, n);
+  free(names);
+  json_object_set_new(ns->spec, "finalizers", finalizers);
+}
+
 /* Admission then store write; op picks create/update/status semantics.
  * The stored object is the response, or, when out is given, handed to the
- * caller (which answers); failures are answered here either way. */
+ * caller (which answers); failures are answered here either way. finalizers
+ * (taken; NULL but for /finalize) replace the namespace's spec.finalizers. */
 static void write_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
-                         api_object *obj, admit_op op, const api_object *old, store_obj **out) {
+                         api_object *obj, admit_op op, const api_object *old, json_t *finalizers, store_obj **out) {
   if (s->authn && !rbac_write_allowed(&s->authz, req->user_info, r, obj, old, resp)) {
+    json_decref(finalizers);
     api_object_free(obj);
     return;
   }
@@ -146,6 +166,11 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
       errs = denied;
       ok = false;
     }
+  }
+  if (finalizers) {
+    size_t before = errs.n;
+    apply_finalizers(obj, finalizers, &errs);
+    ok = ok && errs.n == before;
   }
   if (!ok) {
     srv_status_invalid(resp, obj, &errs);
@@ -206,7 +231,11 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
   const object_meta *m = api_object_meta(obj);
-  if (!srv_namespace_allows_create(s, r, m->name ? m->name : "", resp)) {
+  /* admission's extractResourceName: the name, else generateName, else "Unknown" */
+  const char *named = m->name && *m->name                   ? m->name
+                      : m->generate_name && *m->generate_name ? m->generate_name
+                                                              : "Unknown";
+  if (!srv_namespace_allows_create(s, r, named, resp)) {
     api_object_free(obj);
     return;
   }
@@ -219,7 +248,7 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
     return;
   }
   reset_system_fields(obj);
-  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL);
+  write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL, NULL);
 }
 
 /* The strategies whose AllowUnconditionalUpdate is false for the served
@@ -262,8 +291,13 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
     return;
   }
   admit_op op = !strcmp(r->subresource, "status") ? ADMIT_STATUS_UPDATE : ADMIT_UPDATE;
+  json_t *finalizers = NULL; /* namespaces/finalize: only there may spec.finalizers change */
+  if (!strcmp(r->subresource, "finalize")) {
+    json_t *asked = json_object_get(((const namespace_obj *)obj->typed)->spec, "finalizers");
+    finalizers = json_is_array(asked) ? json_deep_copy(asked) : json_array();
+  }
   admit_keep_from_old(op, obj, old->object);
-  write_object(s, r, req, resp, obj, op, old->object, out);
+  write_object(s, r, req, resp, obj, op, old->object, finalizers, out);
   store_obj_unref(old);
 }
 
@@ -305,28 +339,55 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
   if (obj) srv_update_object(s, r, req, resp, obj, NULL);
 }
 
+/* The registries that answer a delete with the object rather than a
+ * Status (ReturnDeletedObject in k8s.io/kubernetes pkg/registry/.../storage). */
+static bool returns_deleted_object(api_kind k) {
+  return k == KIND_POD || k == KIND_NAMESPACE || k == KIND_POD_TEMPLATE || k == KIND_RESOURCE_CLAIM ||
+         k == KIND_RESOURCE_CLAIM_TEMPLATE || k == KIND_RESOURCE_SLICE || k == KIND_DEVICE_CLASS;
+}
+
+/* The options of a DELETE (delete_options.h), or false with the 400 or
+ * 422 answered. */
+bool srv_delete_options(const http_request *req, http_response *resp, delete_options *o) {
+  strbuf msg = STRBUF_INIT;
+  errlist errs = {0};
+  /* a protobuf DeleteOptions (client-go's typed clients) arrives here as
+   * JSON (srv_in_negotiated_media) */
+  switch (delete_options_parse(req->body, req->body_len, req->query, req->n_query, o, &msg, &errs)) {
+  case DELETE_OPTIONS_OK: break;
+  case DELETE_OPTIONS_BAD_REQUEST: srv_status_bad_request(resp, sb_str(&msg)); break;
+  case DELETE_OPTIONS_INVALID: srv_status_invalid_as(resp, "meta.k8s.io", "DeleteOptions", "", &errs); break;
+  }
+  bool ok = !msg.len && !errs.n;
+  sb_free(&msg);
+  errlist_free(&errs);
+  if (!ok) delete_options_free(o);
+  return ok;
+}
+
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   if (!srv_namespace_allows_delete(r, resp)) return;
-  store_preconditions pre = {0};
-  json_t *opts = NULL;
-  if (req->body_len) {
-    json_error_t jerr;
-    opts = json_loadb(req->body, req->body_len, 0, &jerr);
-    json_t *p = json_object_get(opts, "preconditions");
-    pre.uid = json_string_value(json_object_get(p, "uid"));
-    pre.resource_version = json_string_value(json_object_get(p, "resourceVersion"));
+  delete_options o;
+  if (!srv_delete_options(req, resp, &o)) return;
+  api_kind kind = (api_kind)r->resource->api_kind;
+  deletion_outcome out;
+  srv_delete_object(s->st, kind, r->namespace_, r->name, &o, &out);
+  if (out.st == STORE_UNAVAILABLE) srv_status_store_unavailable(resp, s);
+  else if (out.conflict) {
+    json_t *d = json_pack("{s:s,s:s}", "name", r->name, "kind", out.conflict_kind);
+    if (out.conflict_group[0]) json_object_set_new(d, "group", json_string(out.conflict_group));
+    srv_status(resp, 409, "Conflict", out.conflict, d);
+  } else if (out.st != STORE_OK) store_failure(resp, r, out.st, r->name);
+  else {
+    /* 202 when the dependents are yet to go in the foreground */
+    int code = !out.deleted && o.has_orphan_dependents && !o.orphan_dependents ? 202 : 200;
+    const api_object *obj = out.preview ? out.preview : out.obj->object;
+    if (out.deleted && !returns_deleted_object(kind))
+      srv_status_success(resp, r->resource, r->name, api_object_meta(obj)->uid);
+    else srv_json_response(resp, code, srv_object_in_version(obj, r->wire));
   }
-  pre.grace_period_seconds = srv_pod_grace_period(s, r, opts, req);
-  store_obj *last = NULL;
-  store_status st = store_delete(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &pre, &last);
-  json_decref(opts);
-  if (st == STORE_UNAVAILABLE) return srv_status_store_unavailable(resp, s);
-  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
-  if (r->resource->api_kind == KIND_NAMESPACE) srv_namespace_delete_content(s, r->name);
-  if (last) {
-    respond_object(resp, r, 200, last);
-    store_obj_unref(last);
-  } else srv_status_success(resp, r->resource, r->name, NULL);
+  deletion_outcome_free(&out);
+  delete_options_free(&o);
 }
 
 /* POST pods/<name>/binding: what kube-scheduler's bind does. */
@@ -378,6 +439,10 @@ static void dispatch(dra_server *s, const route *r, const http_request *req, htt
   const char *m = req->method;
   bool item = r->name[0] != 0;
   if (!strcmp(r->subresource, "scale")) return srv_scale_request(s, r, req, resp);
+  if (!strcmp(r->subresource, "finalize")) {
+    if (!strcmp(m, "PUT")) return handle_update(s, r, req, resp);
+    return srv_status_method_not_allowed(resp, m);
+  }
   if (!strcmp(r->subresource, "binding")) {
     if (!strcmp(m, "POST")) return handle_binding(s, r, req, resp);
     return srv_status_method_not_allowed(resp, m);

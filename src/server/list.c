@@ -5,6 +5,7 @@
 #include "codec/pb_codec.h"
 #include "server/continue_token.h"
 #include "server/media.h"
+#include "server/deletion.h"
 #include "server/selector.h"
 #include "server/status.h"
 #include "server/table.h"
@@ -137,16 +138,34 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
 void srv_delete_collection(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   list_filter f;
   if (!parse_filter(req, &f, resp)) return;
+  delete_options o;
+  if (!srv_delete_options(req, resp, &o)) {
+    filter_free(&f);
+    return;
+  }
+  if (o.ignore_store_read_error) { /* the unsafe delete is for one object */
+    errlist errs = {0};
+    errlist_add(&errs, FE_INVALID, "ignoreStoreReadErrorWithClusterBreakingPotential",
+                "Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option");
+    srv_status_invalid_as(resp, "meta.k8s.io", "DeleteOptions", "", &errs);
+    errlist_free(&errs);
+    delete_options_free(&o);
+    filter_free(&f);
+    return;
+  }
   store_query q = query_for(r);
   store_list all = {0};
   store_list_query(s->st, &q, &all);
   for (size_t i = 0; i < all.n; i++) {
     const object_meta *m = store_obj_meta(all.items[i]);
-    if (filter_matches(&f, all.items[i]->object))
-      store_delete(s->st, (api_kind)r->resource->api_kind, m->namespace_, m->name, NULL, NULL);
+    if (!filter_matches(&f, all.items[i]->object)) continue;
+    deletion_outcome out;
+    srv_delete_object(s->st, (api_kind)r->resource->api_kind, m->namespace_, m->name, &o, &out);
+    deletion_outcome_free(&out);
   }
   store_list_free(&all);
   filter_free(&f);
+  delete_options_free(&o);
   srv_status_success(resp, r->resource, "", NULL);
 }
 

@@ -1,7 +1,7 @@
 /* namespaces.c: see namespaces.h. Upstream: the apiserver's system
  * namespaces controller (pkg/controlplane/controller/systemnamespaces) and
  * kube-node-lease; plugin/pkg/admission/namespace/lifecycle/admission.go;
- * pkg/controller/namespace/deletion (namespaced_resources_deleter.go). */
+ * the namespace registry's /finalize (pkg/registry/core/namespace). */
 #include "server/namespaces.h"
 #include "server/resources.h"
 #include "server/status.h"
@@ -68,32 +68,4 @@ bool srv_namespace_allows_delete(const route *r, http_response *resp) {
       return false;
     }
   return true;
-}
-
-void srv_namespace_delete_content(dra_server *s, const char *ns) {
-  for (size_t i = 0; i < srv_n_resources; i++) {
-    const srv_resource *res = &srv_resources[i];
-    if (!res->namespaced) continue;
-    store_query q = {.kind = (api_kind)res->api_kind, .namespace_ = ns, .order = STORE_BY_NAME};
-    store_list all = {0};
-    store_list_query(s->st, &q, &all);
-    for (size_t j = 0; j < all.n; j++) {
-      const object_meta *m = store_obj_meta(all.items[j]);
-      store_delete(s->st, q.kind, m->namespace_, m->name, NULL, NULL);
-    }
-    store_list_free(&all);
-  }
-  /* a namespace kept by metadata.finalizers shows it is going */
-  store_obj *o = NULL;
-  if (store_get(s->st, KIND_NAMESPACE, NULL, ns, &o) != STORE_OK) return;
-  const namespace_obj *cur = o->object->typed;
-  const char *phase = json_string_value(json_object_get(cur->status, "phase"));
-  if (!phase || strcmp(phase, "Terminating")) {
-    api_object *next = api_object_clone(o->object);
-    json_t *status = json_pack("{s:s}", "phase", "Terminating");
-    arena_on_free(next->arena, (void (*)(void *))json_decref, status);
-    ((namespace_obj *)next->typed)->status = status;
-    if (store_update(s->st, next, NULL) != STORE_OK) api_object_free(next);
-  }
-  store_obj_unref(o);
 }

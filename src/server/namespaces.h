@@ -12,14 +12,10 @@
 void srv_create_system_namespaces(dra_server *s);
 /* NamespaceLifecycle on a create into r's namespace: false (resp filled)
  * when the namespace does not exist (404 namespaces "x" not found) or is
- * being terminated (403). name is the object's name ("" for generateName). */
+ * being terminated (403). name is what admission names the object by (its
+ * name, else its generateName, else "Unknown"). */
 bool srv_namespace_allows_create(dra_server *s, const route *r, const char *name, http_response *resp);
 /* NamespaceLifecycle on a delete: false (403) for default, kube-system and
  * kube-public, which may not be deleted. */
 bool srv_namespace_allows_delete(const route *r, http_response *resp);
-/* After namespace ns was deleted (or marked for deletion): deletes every
- * namespaced object in it, as the namespace controller does; a namespace
- * still kept by metadata.finalizers gets status.phase Terminating. */
-void srv_namespace_delete_content(dra_server *s, const char *ns);
-
 #endif

@@ -7,11 +7,11 @@
  * once its containers have stopped. docs/server.md, "Nodes". */
 #ifndef DRA_SRV_POD_GRACE_H
 #define DRA_SRV_POD_GRACE_H
-#include "server/server_internal.h"
-#include <jansson.h>
+#include "server/delete_options.h"
+#include "store/store.h"
 
-/* Seconds of grace for deleting the object r names, given the request's
- * DeleteOptions (body, or NULL) and query; 0 for every other kind. */
-int64_t srv_pod_grace_period(dra_server *s, const route *r, const json_t *delete_options, const http_request *req);
+/* Seconds of grace for deleting cur with options o; 0 for every kind but
+ * Pod. */
+int64_t srv_pod_grace_period(const store_obj *cur, const delete_options *o);
 
 #endif

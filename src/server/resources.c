@@ -4,7 +4,7 @@
 #include <string.h>
 
 const srv_resource srv_resources[] = {
-    {"namespaces", "namespace", "Namespace", "", "v1", false, "ns", "status", KIND_NAMESPACE, NULL},
+    {"namespaces", "namespace", "Namespace", "", "v1", false, "ns", "finalize,status", KIND_NAMESPACE, NULL},
     {"nodes", "node", "Node", "", "v1", false, "no", "status", KIND_NODE, NULL},
     {"pods", "pod", "Pod", "", "v1", true, "po", "status,binding", KIND_POD, "all"},
     {"events", "event", "Event", "", "v1", true, "ev", "", KIND_EVENT, NULL},

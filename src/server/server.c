@@ -377,6 +377,7 @@ static void *loop_main(void *arg) {
     }
     event_recorder_flush(s->events);
     if (!(s->opts.disabled_controllers & CTRL_GARBAGE_COLLECTOR)) gc_collect(s->gc);
+    if (!(s->opts.disabled_controllers & CTRL_NAMESPACE)) nsc_sync(s->nsc);
   }
   pthread_mutex_unlock(&s->loop_lock);
   return NULL;
@@ -395,6 +396,7 @@ static void start_loop(dra_server *s) {
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);
+  s->nsc = nsc_new(s->st);
   s->loop_dirty = true;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
   pthread_create(&s->loop_thread, NULL, loop_main, s);
@@ -553,6 +555,7 @@ void srv_stop(dra_server *s) {
     sched_loop_free(s->loop);
     event_recorder_free(s->events);
     gc_free(s->gc);
+    nsc_free(s->nsc);
     pthread_mutex_destroy(&s->loop_lock);
     pthread_cond_destroy(&s->loop_wake);
   }

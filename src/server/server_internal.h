@@ -4,6 +4,7 @@
 #define DRA_SRV_INTERNAL_H
 #include "api/admission.h"
 #include "server/authz.h"
+#include "server/delete_options.h"
 #include "server/http.h"
 #include "server/route.h"
 #include "server/served.h"
@@ -12,6 +13,7 @@
 #include "server/events.h"
 #include "server/gc.h"
 #include "server/metrics.h"
+#include "server/namespace_controller.h"
 #include "server/pki.h"
 #include "store/store.h"
 #include <pthread.h>
@@ -44,6 +46,7 @@ struct dra_server {
   uint64_t loop_watch;
   event_recorder *events;
   garbage_collector *gc;
+  namespace_controller *nsc;
   srv_metrics metrics; /* /metrics: requests served (metrics.h) */
 };
 
@@ -60,5 +63,9 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
  * answers), or *out stays NULL and the failure was answered. */
 void srv_update_object(dra_server *s, const route *r, const http_request *req, http_response *resp, api_object *obj,
                        store_obj **out);
+
+/* The DeleteOptions of a DELETE or deletecollection (delete_options.h);
+ * false with the 400 or 422 answered. o is freed by the caller on true. */
+bool srv_delete_options(const http_request *req, http_response *resp, delete_options *o);
 
 #endif

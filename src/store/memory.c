@@ -300,7 +300,7 @@ static store_status mem_update(store *s, api_object *obj, store_obj **out) {
   if (!meta_changed(obj, cur->object)) {
     api_object_free(obj);
     hand_out(cur, out);
-  } else if (meta->deletion_timestamp && !meta->finalizers.n) {
+  } else if (meta->deletion_timestamp && !meta_pending_finalizers(obj)) {
     finish_delete(m, key, cur, obj, out);
   } else {
     replace(m, key, cur, obj, out);
@@ -347,7 +347,7 @@ static store_status mem_remove(store *s, api_kind kind, const char *namespace_, 
   if (!cur) st = STORE_NOT_FOUND;
   else if (pre && !preconditions_hold(cur, pre->uid, pre->resource_version)) st = STORE_CONFLICT;
   else if (pre && pre->grace_period_seconds > 0) delete_gracefully(m, key, cur, pre->grace_period_seconds, out);
-  else if (!store_obj_meta(cur)->finalizers.n) finish_delete(m, key, cur, api_object_clone(cur->object), out);
+  else if (!meta_pending_finalizers(cur->object)) finish_delete(m, key, cur, api_object_clone(cur->object), out);
   else if (!store_obj_meta(cur)->deletion_timestamp) mark_deleting(m, key, cur, 0, out);
   else hand_out(cur, out);
   unlock(m);

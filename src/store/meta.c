@@ -98,15 +98,29 @@ void meta_on_update(api_object *o, const api_object *old) {
   const object_meta *was = api_object_meta(old);
   m->uid = carried(o, was->uid);
   m->creation_timestamp = carried(o, was->creation_timestamp);
-  m->deletion_timestamp = carried(o, was->deletion_timestamp);
-  m->deletion_grace_period_seconds = was->deletion_grace_period_seconds;
-  m->deletion_grace_period_seconds_set = was->deletion_grace_period_seconds_set;
+  /* a deletion is never undone; the registry's delete sets or moves it
+   * (server/deletion.c), client updates carry the stored one (update_keep.c) */
+  bool marks_deleting = !empty(m->deletion_timestamp) && empty(was->deletion_timestamp);
+  if (empty(m->deletion_timestamp)) {
+    m->deletion_timestamp = carried(o, was->deletion_timestamp);
+    m->deletion_grace_period_seconds = was->deletion_grace_period_seconds;
+    m->deletion_grace_period_seconds_set = was->deletion_grace_period_seconds_set;
+  }
   m->generation = was->generation;
   m->generation_set = was->generation_set;
-  if (meta_kind_has_generation(o->info->kind) && spec_changed(o, old)) {
+  /* generation +1 on a spec change, and when the object starts being
+   * deleted (apiserver's markAsDeleting and BeforeDelete) */
+  if ((meta_kind_has_generation(o->info->kind) && spec_changed(o, old)) || (marks_deleting && m->generation > 0)) {
     m->generation++;
     m->generation_set = true;
   }
+}
+
+bool meta_pending_finalizers(const api_object *o) {
+  if (api_object_meta(o)->finalizers.n) return true;
+  if (o->info->kind != KIND_NAMESPACE) return false;
+  const namespace_obj *ns = o->typed;
+  return json_array_size(json_object_get(ns->spec, "finalizers")) > 0;
 }
 
 void meta_set_resource_version(api_object *o, uint64_t rv) {

@@ -27,9 +27,15 @@ void meta_format_time(int64_t unix_seconds, char out[21]);
 /* Create: uid (uid.h, incarnation as there), creationTimestamp = now and
  * generation 1 (kinds with generation) when absent. */
 void meta_on_create(api_object *o, const char *now, unsigned incarnation);
-/* Update: uid, creationTimestamp, deletionTimestamp and generation come
- * from old; generation +1 when spec changed. */
+/* Update: uid, creationTimestamp and generation come from old;
+ * deletionTimestamp and deletionGracePeriodSeconds too unless o sets a
+ * deletionTimestamp (the registry's delete marking it); generation +1 when
+ * spec changed or when o starts the deletion. */
 void meta_on_update(api_object *o, const api_object *old);
+/* Whether something must still finalize o before it goes: metadata.finalizers,
+ * and for a Namespace spec.finalizers (the namespace registry's
+ * ShouldDeleteNamespaceDuringUpdate). */
+bool meta_pending_finalizers(const api_object *o);
 void meta_set_resource_version(api_object *o, uint64_t rv);
 /* Whether o and old differ in anything but resourceVersion. */
 bool meta_changed(api_object *o, const api_object *old);

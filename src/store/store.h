@@ -126,13 +126,15 @@ typedef struct store_backend {
   store_status (*get)(store *s, api_kind kind, const char *namespace_, const char *name, store_obj **out);
   /* Replaces the object of obj's kind/namespace/name. A non-empty
    * metadata.resourceVersion or uid in obj must match the stored one
-   * (else STORE_CONFLICT). uid, creationTimestamp and deletionTimestamp are
-   * carried over; generation +1 when spec changed. An update that changes
-   * nothing stores nothing and returns the current version. An update that
-   * removes the last finalizer of an object being deleted deletes it.
+   * (else STORE_CONFLICT). uid and creationTimestamp are carried over, and
+   * deletionTimestamp unless obj sets one (meta_on_update); generation +1
+   * when spec changed. An update that changes nothing stores nothing and
+   * returns the current version. An update of an object being deleted that
+   * leaves no finalizer (metadata.finalizers, and a Namespace's
+   * spec.finalizers) deletes it.
    * Ownership of obj as for create. */
   store_status (*update)(store *s, api_object *obj, store_obj **out);
-  /* Deletes the object, or, while it has finalizers, sets its
+  /* Deletes the object, or, while it has finalizers (as for update), sets its
    * deletionTimestamp (once) and keeps it: *out then is that version. */
   store_status (*remove)(store *s, api_kind kind, const char *namespace_, const char *name,
                          const store_preconditions *pre, store_obj **out);

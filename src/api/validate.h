@@ -38,6 +38,12 @@ void validate_pod_group(const admission_ctx *ctx, admit_op op, pod_group *obj, c
 void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
                        errlist *errs);
 
+/* The kinds served for clients (validate_stored.c, types_stored.h): Lease,
+ * the storage.k8s.io kinds, PersistentVolume(Claim), Service,
+ * PodDisruptionBudget, events.k8s.io Event; metadata and required fields. */
+void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
+                     errlist *errs);
+
 /* ObjectMeta (validate_meta.c), as corevalidation.ValidateObjectMeta: at the
  * path p (which names the metadata field, e.g. "metadata"): name or
  * generateName (DNS subdomain), namespace (required and a DNS label when

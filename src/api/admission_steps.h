@@ -70,11 +70,9 @@ void prepare_job_selector(api_object *obj);
  * StorageClass's reclaimPolicy and volumeBindingMode, a CSIDriver's spec,
  * volume modes and phases, a Service's type and ports), the status a create
  * starts with, and a Lease's CoordinatedLeaderElection fields dropped (the
- * gate is off in 1.37). stored_fields is stored_object's JSON, made empty
- * when it has none. */
+ * gate is off in 1.37). */
 void defaults_stored(arena *a, api_object *obj);
 void prepare_stored(admit_op op, arena *a, api_object *obj, const api_object *old);
-json_t *stored_fields(arena *a, stored_object *o);
 
 /* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`
  * through ctx->warn (admission.c). */

@@ -9,17 +9,10 @@
  * set, the api layer has no clock), and Lease's fields of the CoordinatedLeaderElection
  * gate, which is off in 1.37. The content is JSON (stored_object's _extra). */
 #include "api/admission_steps.h"
+#include "api/codec.h"
 #include <string.h>
 
-static void release_json(void *p) { json_decref(p); }
-
-json_t *stored_fields(arena *a, stored_object *o) {
-  if (!o->_extra) {
-    o->_extra = json_object();
-    arena_on_free(a, release_json, o->_extra);
-  }
-  return o->_extra;
-}
+static json_t *stored_fields(arena *a, stored_object *o) { return codec_extra(a, &o->_extra); }
 
 /* obj[key], made an empty object when absent or not an object. */
 static json_t *child(json_t *obj, const char *key) {

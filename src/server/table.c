@@ -1,6 +1,7 @@
 /* table.c: see table.h. */
 #include "server/table.h"
 #include "api/codec.h"
+#include "server/table_stored.h"
 #include "server/table_workloads.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -50,11 +51,14 @@ static long long age_seconds(const char *ts) {
   return (long long)(time(NULL) - timegm(&tm));
 }
 
-/* translateTimestampSince: the age of ts, "<unknown>" without one. */
+void srv_age_text(const char *ts, char *buf, size_t n) {
+  if (ts) srv_human_age(age_seconds(ts), buf, n);
+  else snprintf(buf, n, "<unknown>");
+}
+
 static void add_since(json_t *cells, const char *ts) {
   char age[32];
-  if (ts) srv_human_age(age_seconds(ts), age, sizeof age);
-  else snprintf(age, sizeof age, "<unknown>");
+  srv_age_text(ts, age, sizeof age);
   json_array_append_new(cells, json_string(age));
 }
 
@@ -330,10 +334,12 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   json_object_set_new(t, "metadata", meta);
   const srv_resource *res = r->resource;
   const kind_table *kt = kind_table_of(res->api_kind);
-  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
+  bool stored = srv_stored_columns(res->api_kind, cols);
+  if (!stored) json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
     json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description, 0));
-  if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
+  if (!stored && shows_age(res->api_kind))
+    json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
   if (kt && kt->after_age.name)
     json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
   const table_column *wide = srv_workload_wide_columns(res->api_kind);
@@ -343,9 +349,10 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
     json_t *row = json_object(), *cells = json_array();
-    json_array_append_new(cells, json_string(m->name ? m->name : ""));
+    if (stored) srv_stored_cells(o, cells);
+    else json_array_append_new(cells, json_string(m->name ? m->name : ""));
     if (kt) kt->cells(cells, o->typed);
-    if (shows_age(res->api_kind)) add_age(cells, m);
+    if (!stored && shows_age(res->api_kind)) add_age(cells, m);
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
     if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);

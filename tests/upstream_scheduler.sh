@@ -62,6 +62,6 @@ for seed in ${SEEDS:-1 2 3}; do
   if [ $rc = 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL seed $seed: disagreements above (manifests: python3 $compare gen $seed FILE)"; fi
   stop_scheduler
   kill $server 2>/dev/null; wait $server 2>/dev/null
-  cp "$tmp/serve.log" "$tmp/serve-$seed.out"
+  mv "$tmp/serve.log" "$tmp/serve-$seed.log" # finish checks every *.log for sanitizer reports
 done
 summary

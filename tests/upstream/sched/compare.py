@@ -6,6 +6,10 @@ on dra serve).
   compare.py gen SEED OUT.yaml      writes a seeded cluster: Nodes, ResourceSlices,
                                     DeviceClasses with CEL selectors, claim templates,
                                     a shared claim and Pods
+  compare.py gen-perf NODES PODS OUT-CLUSTER.yaml OUT-PODS.yaml
+                                    scheduler_perf's SchedulingWithResourceClaimTemplate
+                                    shape: NODES nodes with a slice of 10 devices each,
+                                    one class, one template of one device, PODS pods
   compare.py diff DRA.json KUBE.json
                                     compares which pods are bound, to which node, and
                                     which devices each pod's claims got; prints every
@@ -15,8 +19,9 @@ on dra serve).
                                     nothing but the allocator decides) got other devices.
 
 Pods labelled role=pinned each have a node of their own (nodeSelector on the
-hostname, nodes labelled pool=pinned, 4 GPUs each); the free pods (role=free)
-choose among the pool=free nodes (8 GPUs each), where kube-scheduler's scores and random tie-breaking
+hostname, nodes labelled pool=pinned, 4 GPUs of random models each); the
+free pods (role=free) choose among the pool=free nodes (6 a100, 4 h100 and
+4 l4 each: room for every pod whatever the placement), where kube-scheduler's scores and random tie-breaking
 may pick another node than dra: those differences are reported, not failed.
 """
 import json
@@ -46,9 +51,15 @@ def gpu(i, model, memory_gi):
             "capacity": {"memory": {"value": f"{memory_gi}Gi"}}}
 
 
+MEMORY_GI = {"a100": 40, "h100": 80, "l4": 24}
+
+
 def slice_for(name, rng, count):
-    models = [rng.choice(["a100", "h100", "l4"]) for _ in range(count)]
-    devices = [gpu(i, m, {"a100": 40, "h100": 80, "l4": 24}[m]) for i, m in enumerate(models)]
+    return slice_of(name, [rng.choice(["a100", "h100", "l4"]) for _ in range(count)])
+
+
+def slice_of(name, models):
+    devices = [gpu(i, m, MEMORY_GI[m]) for i, m in enumerate(models)]
     return doc("ResourceSlice", "resource.k8s.io/v1", f"{name}-gpus",
                spec={"driver": DRIVER, "nodeName": name, "pool": {"name": name, "generation": 1, "resourceSliceCount": 1},
                      "devices": devices})
@@ -96,9 +107,12 @@ def generate(seed):
     pinned = [f"pinned-{i}" for i in range(6)]
     free = [f"free-{i}" for i in range(4)]
     objs += [node(n, "pinned") for n in pinned] + [node(n, "free") for n in free]
-    # the free nodes have room to spare, so that no placement kube-scheduler
-    # may choose among ties makes a later pod unschedulable
-    objs += [slice_for(n, rng, 4) for n in pinned] + [slice_for(n, rng, 8) for n in free]
+    # the free nodes have room to spare for every class, so that no
+    # placement kube-scheduler may choose among ties makes a later pod
+    # unschedulable (with random models, seeds 4, 8 and 13 of 13 had scarce
+    # a100 pairs go to another pod on one side than on the other)
+    objs += [slice_for(n, rng, 4) for n in pinned]
+    objs += [slice_of(n, ["a100"] * 6 + ["h100"] * 4 + ["l4"] * 4) for n in free]
     objs.append(doc("ResourceClaim", "resource.k8s.io/v1", "shared-gpu", "sched",
                     spec={"devices": {"requests": [exactly("gpu", "gpu-large")]}}))
     for i, n in enumerate(pinned):
@@ -111,9 +125,22 @@ def generate(seed):
         objs.append(pod(f"free-pod-{i}", "free", claims, {"pool": "free"}))
     for i in range(2):
         objs.append(pod(f"shared-pod-{i}", "free", [{"name": "gpu", "resourceClaimName": "shared-gpu"}], {"pool": "free"}))
-    objs.append(pod("too-many", "free", [{"name": "gpu", "resourceClaimTemplateName": "nine-gpus"}], {"pool": "free"}))
-    objs.append(template("nine-gpus", [exactly("gpu", "gpu", 9)]))
+    objs.append(pod("too-many", "free", [{"name": "gpu", "resourceClaimTemplateName": "too-many-gpus"}], {"pool": "free"}))
+    objs.append(template("too-many-gpus", [exactly("gpu", "gpu", 15)]))
     return objs
+
+
+def generate_perf(nodes, pods):
+    """The cluster (nodes, slices, class, template) and the pods apart, so
+    that the pods are created once the scheduler is up."""
+    cluster = [doc("Namespace", "v1", "sched"), device_class("gpu", f'device.driver == "{DRIVER}"'),
+               template("one-gpu", [exactly("gpu", "gpu")])]
+    rng = random.Random(0)
+    names = [f"node-{i}" for i in range(nodes)]
+    cluster += [node(n, "perf") for n in names] + [slice_for(n, rng, 10) for n in names]
+    workload = [pod(f"pod-{i}", "free", [{"name": "gpu", "resourceClaimTemplateName": "one-gpu"}], {"pool": "perf"})
+                for i in range(pods)]
+    return cluster, workload
 
 
 def to_yaml(objs):
@@ -185,5 +212,10 @@ if __name__ == "__main__":
     if sys.argv[1] == "gen":
         with open(sys.argv[3], "w") as f:
             f.write(to_yaml(generate(int(sys.argv[2]))))
+    elif sys.argv[1] == "gen-perf":
+        cluster, workload = generate_perf(int(sys.argv[2]), int(sys.argv[3]))
+        for path, objs in ((sys.argv[4], cluster), (sys.argv[5], workload)):
+            with open(path, "w") as f:
+                f.write(to_yaml(objs))
     elif sys.argv[1] == "diff":
         sys.exit(diff(sys.argv[2], sys.argv[3]))

@@ -30,9 +30,9 @@ run() { # label, controllers, with kube-scheduler (yes/no)
   who=$server
   if [ "$3" = yes ]; then
     "$ks" --kubeconfig="$KUBECONFIG" --kube-api-content-type=application/json --leader-elect=false \
-      --secure-port=0 >"$tmp/ks.log" 2>&1 &
+      --secure-port=0 -v=2 >"$tmp/ks.log" 2>&1 &
     ks_pid=$!; who=$ks_pid
-    until grep -q "Caches populated.*ResourceSlice" "$tmp/ks.log" 2>/dev/null; do sleep 0.1; done
+    for i in $(seq 300); do grep -q 'Caches populated.*ResourceSlice' "$tmp/ks.log" && break; sleep 0.1; done
   fi
   cpu0=$(cpu $who); t0=$(date +%s.%N)
   kubectl apply -f "$tmp/pods.yaml" >/dev/null

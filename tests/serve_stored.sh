@@ -57,6 +57,8 @@ check "service columns" "web    ClusterIP   <none>       <none>        80/TCP,44
 check "service wide" "app=web,tier=front" kubectl get svc -o wide
 check "service: ports required" 'The Service "bad" is invalid: spec.ports: Required value' \
   apply '{"apiVersion":"v1","kind":"Service","metadata":{"name":"bad","namespace":"default"},"spec":{}}'
+check "service: DNS-1035 name" "metadata.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character" \
+  apply '{"apiVersion":"v1","kind":"Service","metadata":{"name":"1web","namespace":"default"},"spec":{"ports":[{"port":80}]}}'
 check "service: headless needs no ports" "service/headless created" \
   apply '{"apiVersion":"v1","kind":"Service","metadata":{"name":"headless","namespace":"default"},"spec":{"clusterIP":"None"}}'
 check "pdb" "poddisruptionbudget.policy/web created" apply '{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"web","namespace":"default"},"spec":{"maxUnavailable":"25%","selector":{"matchLabels":{"app":"web"}}}}'

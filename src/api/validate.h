@@ -50,6 +50,9 @@ void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *ob
  * namespaced, else Forbidden "not allowed on this type"), generation >= 0,
  * label and annotation formats, finalizer names. */
 void validate_object_meta(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
+/* The same without name and generateName, for kinds whose names have
+ * another format (a Service's). */
+void validate_object_meta_but_name(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
 /* ValidateLabels and ValidateAnnotations, at p plus field / "annotations". */
 void validate_labels(errlist *errs, fpath *p, const char *field, const dstr_map *labels);
 void validate_annotations(errlist *errs, fpath *p, const dstr_map *annotations);

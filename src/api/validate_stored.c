@@ -295,7 +295,12 @@ void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *ob
   if (k == KIND_EVENTS_EVENT && op == ADMIT_CREATE) validate_events_event(errs, &p, fields_of(obj), meta->namespace_);
   size_t m = fp_field(&p, "metadata");
   if (op != ADMIT_CREATE) validate_object_meta_update(errs, &p, meta, api_object_meta(old));
-  if (op != ADMIT_STATUS_UPDATE) validate_object_meta(errs, &p, meta, obj->info->namespaced);
+  if (op != ADMIT_STATUS_UPDATE && k == KIND_SERVICE) {
+    vn_object_name_dns1035(errs, &p, meta->name, meta->generate_name);
+    validate_object_meta_but_name(errs, &p, meta, true);
+  } else if (op != ADMIT_STATUS_UPDATE) {
+    validate_object_meta(errs, &p, meta, obj->info->namespaced);
+  }
   fp_pop(&p, m);
   if (k == KIND_EVENTS_EVENT && op == ADMIT_CREATE) validate_events_event_strict(errs, &p, fields_of(obj));
   if (op != ADMIT_STATUS_UPDATE) validate_content(errs, &p, obj);

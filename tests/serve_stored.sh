@@ -37,6 +37,12 @@ SH
 )"
 check "lease: name" 'metadata.name: Invalid value: "Bad_Name"' \
   apply '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"Bad_Name","namespace":"default"}}'
+replace() { printf '%s\n' "$1" | kubectl replace -f - 2>&1; }
+check "lease: a PUT creates a missing one" "lease.coordination.k8s.io/made-by-put replaced" \
+  replace '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"made-by-put","namespace":"default"},"spec":{"holderIdentity":"put"}}'
+check "lease: made by the PUT" "made-by-put   put" kubectl get lease made-by-put
+check "storageclass: a PUT does not create" 'storageclasses.storage.k8s.io "slow" not found' \
+  replace '{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"slow"},"provisioner":"p"}'
 check "pvc" "persistentvolumeclaim/data created" apply '{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"data","namespace":"default"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}'
 check "pvc columns" "data   Pending                                                     <unset>" kubectl get pvc
 check "pvc wide" "Filesystem" kubectl get pvc -o wide

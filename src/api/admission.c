@@ -97,6 +97,21 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     defaults_rbac(a, obj);
     validate_rbac(op, obj, old, errs);
     break;
+  case KIND_LEASE:
+  case KIND_CSI_NODE:
+  case KIND_CSI_DRIVER:
+  case KIND_CSI_STORAGE_CAPACITY:
+  case KIND_STORAGE_CLASS:
+  case KIND_VOLUME_ATTACHMENT:
+  case KIND_PERSISTENT_VOLUME:
+  case KIND_PERSISTENT_VOLUME_CLAIM:
+  case KIND_SERVICE:
+  case KIND_POD_DISRUPTION_BUDGET:
+  case KIND_EVENTS_EVENT:
+    defaults_stored(a, obj);
+    prepare_stored(op, a, obj, old);
+    validate_stored(ctx, op, obj, old, errs);
+    break;
   case KIND_EVENT: /* no DRA rules */
   case KIND_COUNT:
     break;

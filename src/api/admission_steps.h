@@ -71,6 +71,14 @@ void defaults_workload(arena *a, api_object *obj);
 void prepare_workload(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old);
 void prepare_job_selector(api_object *obj);
 
+/* prepare_stored.c: the kinds of types_stored.h: upstream's defaults (a
+ * StorageClass's reclaimPolicy and volumeBindingMode, a CSIDriver's spec,
+ * volume modes and phases, a Service's type and ports), the status a create
+ * starts with, and a Lease's CoordinatedLeaderElection fields dropped (the
+ * gate is off in 1.37). */
+void defaults_stored(arena *a, api_object *obj);
+void prepare_stored(admit_op op, arena *a, api_object *obj, const api_object *old);
+
 /* Sends `Warning: <kind> "<name>": <path>: dropped, feature gate <gate> is disabled`
  * through ctx->warn (admission.c). */
 void admission_warn_dropped(const admission_ctx *ctx, const char *kind, const char *name, const char *path,

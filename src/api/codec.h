@@ -9,6 +9,9 @@
 #include "util/fielderr.h"
 
 /* Decodes v into out (td->size bytes, zeroed by the caller). path names v. */
+/* The unknown fields of a T_OPEN struct (its _extra slot), made an empty
+ * object owned by a when there are none yet, for defaulting to add to. */
+json_t *codec_extra(arena *a, json_t **extra);
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);

@@ -61,6 +61,14 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
 
 static void release_json(void *p) { json_decref(p); }
 
+json_t *codec_extra(arena *a, json_t **extra) {
+  if (!*extra) {
+    *extra = json_object();
+    arena_on_free(a, release_json, *extra);
+  }
+  return *extra;
+}
+
 static json_t *keep_json(arena *a, const json_t *v) {
   json_t *copy = json_deep_copy(v);
   arena_on_free(a, release_json, copy);
@@ -197,11 +205,7 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
     const field_desc *f = find_field(td, key);
     if (!f) {
       if (td->flags & T_OPEN) {
-        if (!*extra) {
-          *extra = json_object();
-          arena_on_free(a, release_json, *extra);
-        }
-        json_object_set_new(*extra, key, json_deep_copy(val));
+        json_object_set_new(codec_extra(a, extra), key, json_deep_copy(val));
         continue;
       }
       size_t mark = fp_field(path, key);

@@ -36,21 +36,49 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_ROLE_BINDING, "RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", true, &role_binding_desc},
     {KIND_CLUSTER_ROLE_BINDING, "ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", false,
      &cluster_role_binding_desc},
+    {KIND_LEASE, "Lease", "coordination.k8s.io", "v1", "leases", true, &lease_desc},
+    {KIND_CSI_NODE, "CSINode", "storage.k8s.io", "v1", "csinodes", false, &stored_object_desc},
+    {KIND_CSI_DRIVER, "CSIDriver", "storage.k8s.io", "v1", "csidrivers", false, &stored_object_desc},
+    {KIND_CSI_STORAGE_CAPACITY, "CSIStorageCapacity", "storage.k8s.io", "v1", "csistoragecapacities", true,
+     &stored_object_desc},
+    {KIND_STORAGE_CLASS, "StorageClass", "storage.k8s.io", "v1", "storageclasses", false, &stored_object_desc},
+    {KIND_VOLUME_ATTACHMENT, "VolumeAttachment", "storage.k8s.io", "v1", "volumeattachments", false,
+     &stored_object_desc},
+    {KIND_PERSISTENT_VOLUME, "PersistentVolume", "", "v1", "persistentvolumes", false, &stored_object_desc},
+    {KIND_PERSISTENT_VOLUME_CLAIM, "PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", true,
+     &stored_object_desc},
+    {KIND_SERVICE, "Service", "", "v1", "services", true, &stored_object_desc},
+    {KIND_POD_DISRUPTION_BUDGET, "PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", true,
+     &stored_object_desc},
+    {KIND_EVENTS_EVENT, "Event", "events.k8s.io", "v1", "events", true, &stored_object_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }
 
+static bool in_group(const api_kind_info *k, const char *api_version) {
+  if (!api_version) return false;
+  const char *slash = strchr(api_version, '/');
+  size_t len = slash ? (size_t)(slash - api_version) : 0;
+  return strlen(k->group) == len && !strncmp(k->group, api_version, len);
+}
+
+/* Two kinds share a name (core/v1 and events.k8s.io/v1 Event): the one of
+ * the document's group wins, else the first. */
 const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, bool *version_ok) {
+  const api_kind_info *found = NULL;
   for (size_t i = 0; i < KIND_COUNT; i++) {
     const api_kind_info *k = &kinds[i];
     if (!kind || strcmp(k->name, kind) != 0) continue;
-    char want[96];
-    if (k->group[0]) snprintf(want, sizeof want, "%s/%s", k->group, k->version);
-    else snprintf(want, sizeof want, "%s", k->version);
-    if (version_ok) *version_ok = api_version && strcmp(api_version, want) == 0;
-    return k;
+    if (!found || in_group(k, api_version)) found = k;
+    if (in_group(k, api_version)) break;
   }
-  return NULL;
+  if (found && version_ok) {
+    char want[96];
+    if (found->group[0]) snprintf(want, sizeof want, "%s/%s", found->group, found->version);
+    else snprintf(want, sizeof want, "%s", found->version);
+    *version_ok = api_version && strcmp(api_version, want) == 0;
+  }
+  return found;
 }
 
 const char *api_kind_qualified(const api_kind_info *info, char *buf, size_t n) {

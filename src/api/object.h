@@ -5,6 +5,7 @@
 #define DRA_OBJECT_H
 #include "api/types.h"
 #include "api/types_rbac.h"
+#include "api/types_stored.h"
 #include "api/types_workloads.h"
 #include "util/arena.h"
 #include "util/fielderr.h"
@@ -39,6 +40,18 @@ typedef enum {
   KIND_CLUSTER_ROLE,
   KIND_ROLE_BINDING,
   KIND_CLUSTER_ROLE_BINDING,
+  /* kinds served for clients, not interpreted (types_stored.h) */
+  KIND_LEASE,
+  KIND_CSI_NODE,
+  KIND_CSI_DRIVER,
+  KIND_CSI_STORAGE_CAPACITY,
+  KIND_STORAGE_CLASS,
+  KIND_VOLUME_ATTACHMENT,
+  KIND_PERSISTENT_VOLUME,
+  KIND_PERSISTENT_VOLUME_CLAIM,
+  KIND_SERVICE,
+  KIND_POD_DISRUPTION_BUDGET,
+  KIND_EVENTS_EVENT, /* events.k8s.io/v1 Event, stored apart from core/v1 Events */
   KIND_COUNT
 } api_kind;
 

@@ -2,7 +2,9 @@
  * kube-apiserver applies on every write:
  * - Pod defaulting, SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a
  *   container's limits fill its missing requests, so an extended resource
- *   asked for only under limits is requested (and scheduled) too;
+ *   asked for only under limits is requested (and scheduled) too; and
+ *   SetDefaults_PodSpec's schedulerName "default-scheduler", without which
+ *   a real kube-scheduler leaves the pod alone;
  * - the Pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
  *   status becomes {phase: Pending, qosClass: ...}, the QoS class computed
  *   as pkg/apis/core/helper/qos ComputePodQOS does;
@@ -13,6 +15,7 @@
  *   the "kubernetes" finalizer in spec.finalizers; its PrepareForUpdate
  *   keeps the stored spec.finalizers. */
 #include "api/admission_steps.h"
+#include "api/codec.h"
 #include <string.h>
 
 static void default_requests_from_limits(arena *a, container_list *cl) {
@@ -44,6 +47,8 @@ void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj) {
   (void)ctx;
   default_requests_from_limits(a, &obj->spec.containers);
   default_requests_from_limits(a, &obj->spec.init_containers);
+  if (!json_object_get(obj->spec._extra, "schedulerName"))
+    json_object_set_new(codec_extra(a, &obj->spec._extra), "schedulerName", json_string("default-scheduler"));
 }
 
 /* ---- QoS class (ComputePodQOS) ---- */

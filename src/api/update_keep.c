@@ -16,6 +16,14 @@ static bool kind_has_status(const api_object *o) {
   return false;
 }
 
+/* A status update takes the stored metadata, all but the resourceVersion. */
+static void keep_old_meta(api_object *obj, const api_object *old) {
+  object_meta *m = api_object_meta(obj);
+  const char *rv = m->resource_version;
+  codec_copy(obj->arena, &object_meta_desc, api_object_meta(old), m);
+  m->resource_version = rv ? arena_strdup(obj->arena, rv) : NULL;
+}
+
 static void carry_over(bool status_update, api_object *obj, const api_object *old) {
   const type_desc *td = obj->info->desc;
   for (size_t i = 0; i < td->nfields; i++) {
@@ -35,14 +43,25 @@ static void carry_over(bool status_update, api_object *obj, const api_object *ol
       if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
     }
   }
-  if (status_update) {
-    object_meta *m = api_object_meta(obj);
-    const object_meta *om = api_object_meta(old);
-    const char *rv = m->resource_version;
-    codec_copy(obj->arena, &object_meta_desc, om, m);
-    if (rv) m->resource_version = arena_strdup(obj->arena, rv);
-    else m->resource_version = NULL;
-  }
+  if (status_update) keep_old_meta(obj, old);
+}
+
+/* The kinds of types_stored.h keep their status in _extra: a status update
+ * keeps every other top-level field, a main update the status. */
+static void carry_over_stored(bool status_update, api_object *obj, const api_object *old) {
+  json_t *now = ((stored_object *)obj->typed)->_extra, *before = ((const stored_object *)old->typed)->_extra;
+  json_t *kept = json_object();
+  const char *key;
+  json_t *v;
+  json_object_foreach(before, key, v)
+    if (status_update != !strcmp(key, "status")) json_object_set(kept, key, v);
+  json_object_foreach(now, key, v)
+    if (status_update == !strcmp(key, "status")) json_object_set(kept, key, v);
+  json_t *copy = json_deep_copy(kept);
+  json_decref(kept);
+  ((stored_object *)obj->typed)->_extra = copy;
+  arena_on_free(obj->arena, (void (*)(void *))json_decref, copy);
+  if (status_update) keep_old_meta(obj, old);
 }
 
 static void keep_system_fields(api_object *obj, const api_object *old) {
@@ -58,6 +77,8 @@ static void keep_system_fields(api_object *obj, const api_object *old) {
 }
 
 void admit_keep_from_old(admit_op op, api_object *obj, const api_object *old) {
-  if (kind_has_status(obj)) carry_over(op == ADMIT_STATUS_UPDATE, obj, old);
+  if (obj->info->desc == &stored_object_desc && stored_kind_has_status(obj->info->kind))
+    carry_over_stored(op == ADMIT_STATUS_UPDATE, obj, old);
+  else if (kind_has_status(obj)) carry_over(op == ADMIT_STATUS_UPDATE, obj, old);
   keep_system_fields(obj, old);
 }

@@ -40,15 +40,21 @@ void validate_scheduling_workload(const admission_ctx *ctx, admit_op op, workloa
 void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
                        errlist *errs);
 
+/* The kinds served for clients (validate_stored.c, types_stored.h): Lease,
+ * the storage.k8s.io kinds, PersistentVolume(Claim), Service,
+ * PodDisruptionBudget, events.k8s.io Event; metadata and required fields. */
+void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
+                     errlist *errs);
+
 /* ObjectMeta (validate_meta.c), as corevalidation.ValidateObjectMeta: at the
  * path p (which names the metadata field, e.g. "metadata"): name or
  * generateName (DNS subdomain), namespace (required and a DNS label when
  * namespaced, else Forbidden "not allowed on this type"), generation >= 0,
  * label and annotation formats, finalizer names. */
 void validate_object_meta(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
-/* The same less name and generateName, for kinds that check those their own
- * way (RBAC's path-segment names). */
-void validate_object_meta_rest(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
+/* The same without name and generateName, for kinds whose names have
+ * another format (a Service's). */
+void validate_object_meta_but_name(errlist *errs, fpath *p, const object_meta *meta, bool namespaced);
 /* ValidateLabels and ValidateAnnotations, at p plus field / "annotations". */
 void validate_labels(errlist *errs, fpath *p, const char *field, const dstr_map *labels);
 void validate_annotations(errlist *errs, fpath *p, const dstr_map *annotations);

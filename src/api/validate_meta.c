@@ -113,10 +113,10 @@ static void validate_owner_references(errlist *e, fpath *p, const owner_referenc
 
 void validate_object_meta(errlist *e, fpath *p, const object_meta *m, bool namespaced) {
   vn_object_name(e, p, m->name, m->generate_name);
-  validate_object_meta_rest(e, p, m, namespaced);
+  validate_object_meta_but_name(e, p, m, namespaced);
 }
 
-void validate_object_meta_rest(errlist *e, fpath *p, const object_meta *m, bool namespaced) {
+void validate_object_meta_but_name(errlist *e, fpath *p, const object_meta *m, bool namespaced) {
   size_t mark = fp_field(p, "namespace");
   const char *ns = or_empty(m->namespace_);
   if (namespaced) {

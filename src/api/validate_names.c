@@ -165,7 +165,23 @@ bool vn_long_name(errlist *e, fpath *p, const char *v) {
 
 bool vn_node_name(errlist *e, fpath *p, const char *v) { return vn_dns_subdomain(e, p, v); }
 
-bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name) {
+#define DNS1035_REGEX_MSG                                                                                      \
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "      \
+  "character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for "          \
+  "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+
+/* IsDNS1035Label: a label that starts with a letter. */
+static void check_dns1035_label(const char *v, const char *prefix, bool bytes_wording, msgs *out) {
+  (void)prefix, (void)bytes_wording;
+  size_t n = strlen(v);
+  if (n > DNS_LABEL_MAX) msg_add(out, "", "must be no more than 63 characters");
+  if (!match_label(v, n) || !(v[0] >= 'a' && v[0] <= 'z')) msg_add(out, "", DNS1035_REGEX_MSG);
+}
+
+/* name and generateName checked by check (a name format of this file), as
+ * ValidateObjectMeta does with its name function. */
+static bool object_name(errlist *e, fpath *p, const char *name, const char *generate_name,
+                        void (*check)(const char *v, const char *prefix, bool bytes_wording, msgs *out)) {
   size_t errs_before = e->n;
   if (generate_name && *generate_name) {
     /* A generated name gets a random suffix: a trailing '-' is fine. */
@@ -173,53 +189,52 @@ bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate
     size_t n = strlen(masked);
     if (masked[n - 1] == '-') masked[n - 1] = 'a';
     msgs ms = {0};
-    check_dns_subdomain(masked, "", false, &ms);
+    check(masked, "", false, &ms);
     free(masked);
     size_t mark = fp_field(p, "generateName");
     emit_invalid(e, p, generate_name, &ms);
     fp_pop(p, mark);
   }
   size_t mark = fp_field(p, "name");
-  if (name && *name) vn_dns_subdomain(e, p, name);
-  else if (!generate_name || !*generate_name) fe_required(e, p, "name or generateName is required");
+  if (name && *name) {
+    msgs ms = {0};
+    check(name, "", false, &ms);
+    emit_invalid(e, p, name, &ms);
+  } else if (!generate_name || !*generate_name) {
+    fe_required(e, p, "name or generateName is required");
+  }
   fp_pop(p, mark);
   return e->n == errs_before;
 }
 
 /* apimachinery's content.IsPathSegmentName: the name is a whole path
  * segment. */
-static void check_path_segment(const char *v, msgs *ms) {
-  if (!strcmp(v, ".")) msg_add(ms, "", "may not be '.'");
-  else if (!strcmp(v, "..")) msg_add(ms, "", "may not be '..'");
+static void check_path_segment(const char *v, const char *prefix, bool bytes_wording, msgs *ms) {
+  (void)bytes_wording;
+  if (!strcmp(v, ".")) msg_add(ms, prefix, "may not be '.'");
+  else if (!strcmp(v, "..")) msg_add(ms, prefix, "may not be '..'");
   else {
-    if (strchr(v, '/')) msg_add(ms, "", "may not contain '/'");
-    if (strchr(v, '%')) msg_add(ms, "", "may not contain '%'");
+    if (strchr(v, '/')) msg_add(ms, prefix, "may not contain '/'");
+    if (strchr(v, '%')) msg_add(ms, prefix, "may not contain '%'");
   }
 }
 
 bool vn_object_name_path_segment(errlist *e, fpath *p, const char *name, const char *generate_name) {
-  size_t errs_before = e->n;
-  msgs ms = {0};
-  if (generate_name && *generate_name) {
-    check_path_segment(generate_name, &ms);
-    size_t mark = fp_field(p, "generateName");
-    emit_invalid(e, p, generate_name, &ms);
-    fp_pop(p, mark);
-  }
-  size_t mark = fp_field(p, "name");
-  if (name && *name) {
-    ms.n = 0;
-    check_path_segment(name, &ms);
-    emit_invalid(e, p, name, &ms);
-  } else fe_required(e, p, "name or generateName is required");
-  fp_pop(p, mark);
-  return e->n == errs_before;
+  return object_name(e, p, name, generate_name, check_path_segment);
 }
 
 bool vn_path_segment_name(errlist *e, fpath *p, const char *v) {
   msgs ms = {0};
-  check_path_segment(v, &ms);
+  check_path_segment(v, "", false, &ms);
   return emit_invalid(e, p, v, &ms);
+}
+
+bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate_name) {
+  return object_name(e, p, name, generate_name, check_dns_subdomain);
+}
+
+bool vn_object_name_dns1035(errlist *e, fpath *p, const char *name, const char *generate_name) {
+  return object_name(e, p, name, generate_name, check_dns1035_label);
 }
 
 bool vn_driver_name(errlist *e, fpath *p, const char *v) {

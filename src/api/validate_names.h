@@ -20,6 +20,8 @@ bool vn_object_name(errlist *e, fpath *p, const char *name, const char *generate
 /* The same with apimachinery's content.IsPathSegmentName for both (RBAC's
  * ValidateRBACName). */
 bool vn_object_name_path_segment(errlist *e, fpath *p, const char *name, const char *generate_name);
+/* The same with DNS-1035 labels (a Service's name, ValidateServiceName). */
+bool vn_object_name_dns1035(errlist *e, fpath *p, const char *name, const char *generate_name);
 bool vn_driver_name(errlist *e, fpath *p, const char *v);      /* Required, TooLong 63, lower-cased subdomain */
 bool vn_c_identifier(errlist *e, fpath *p, const char *v);
 bool vn_qualified_name(errlist *e, fpath *p, const char *v);   /* id or domain/id */

@@ -181,7 +181,7 @@ void validate_rbac(admit_op op, const api_object *obj, const api_object *old, er
   const object_meta *m = api_object_meta(obj);
   size_t mark = fp_field(&p, "metadata");
   vn_object_name_path_segment(errs, &p, m->name, m->generate_name);
-  validate_object_meta_rest(errs, &p, m, namespaced);
+  validate_object_meta_but_name(errs, &p, m, namespaced);
   fp_pop(&p, mark);
   if (kind == KIND_ROLE) validate_rules(errs, &p, &((const role *)obj->typed)->rules, true);
   if (kind == KIND_CLUSTER_ROLE) {

@@ -227,9 +227,9 @@ static void reset_system_fields(api_object *obj) {
   }
 }
 
-static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
-  api_object *obj = srv_decode_body(r, req, resp);
-  if (!obj) return;
+/* Namespace lifecycle, then the create; obj is taken. */
+static void create_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                          api_object *obj) {
   const object_meta *m = api_object_meta(obj);
   /* admission's extractResourceName: the name, else generateName, else "Unknown" */
   const char *named = m->name && *m->name                   ? m->name
@@ -249,6 +249,20 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
   }
   reset_system_fields(obj);
   write_object(s, r, req, resp, obj, ADMIT_CREATE, NULL, NULL, NULL);
+}
+
+static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  api_object *obj = srv_decode_body(r, req, resp);
+  if (obj) create_object(s, r, req, resp, obj);
+}
+
+/* The strategies whose AllowCreateOnUpdate is true, of the kinds dra
+ * serves: Lease, Service and Event (both groups). A PUT of a missing one
+ * without a resourceVersion creates it (the generic registry's
+ * Store.Update). */
+static bool creates_on_update(const route *r) {
+  int k = r->resource->api_kind;
+  return !r->subresource[0] && (k == KIND_LEASE || k == KIND_SERVICE || k == KIND_EVENT || k == KIND_EVENTS_EVENT);
 }
 
 /* The strategies whose AllowUnconditionalUpdate is false for the served
@@ -303,7 +317,14 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
 
 static void handle_update(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   api_object *obj = srv_decode_body(r, req, resp);
-  if (obj) srv_update_object(s, r, req, resp, obj, NULL);
+  if (!obj) return;
+  const object_meta *m = api_object_meta(obj);
+  store_obj *old = NULL;
+  if (creates_on_update(r) && m->name && !strcmp(m->name, r->name) && (!m->resource_version || !*m->resource_version) &&
+      store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old) == STORE_NOT_FOUND)
+    return create_object(s, r, req, resp, obj);
+  store_obj_unref(old);
+  srv_update_object(s, r, req, resp, obj, NULL);
 }
 
 static void handle_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {

@@ -297,13 +297,18 @@ static void on_store_event(void *user, const store_event *ev) {
   else if (was_in) enqueue_deleted_as_was(w, ev);
 }
 
-static void enqueue_bookmark(watch_stream *w) {
+/* A BOOKMARK at rv; initial_end marks the end of the initial events of a
+ * streaming list (sendInitialEvents), with upstream's annotation. */
+static void enqueue_bookmark_at(watch_stream *w, uint64_t rv, bool initial_end) {
   strbuf object = STRBUF_INIT;
-  sb_printf(&object, "{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"}}",
-            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)store_revision(w->srv->committed));
+  sb_printf(&object, "{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"%s}}",
+            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)rv,
+            initial_end ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "");
   put_event(w, "BOOKMARK", object.buf, object.len);
   sb_free(&object);
 }
+
+static void enqueue_bookmark(watch_stream *w) { enqueue_bookmark_at(w, store_revision(w->srv->committed), false); }
 
 /* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
  * the transport when there is more), or the end once ended and drained. */
@@ -375,7 +380,10 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   }
   const char *rv_text = http_query_get(req, "resourceVersion");
   uint64_t since = rv_text && *rv_text ? strtoull(rv_text, NULL, 10) : 0;
-  if (since == 0) {
+  /* a streaming list (client-go's WatchList, KEP-3157): the current state,
+   * then a bookmark that says the initial events are over */
+  bool initial_events = http_query_bool(req, "sendInitialEvents");
+  if (since == 0 || initial_events) {
     /* "" or "0": start with the current state as ADDED events */
     store_query q = query_for(r);
     store_list all = {0};
@@ -383,6 +391,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     for (size_t i = 0; i < all.n; i++)
       if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]);
     since = all.rv;
+    if (initial_events && w->bookmarks) enqueue_bookmark_at(w, all.rv, true);
     store_list_free(&all);
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);

@@ -35,6 +35,25 @@ const srv_resource srv_resources[] = {
     {"rolebindings", "rolebinding", "RoleBinding", "rbac.authorization.k8s.io", "v1", true, "", "",
      KIND_ROLE_BINDING, NULL},
     {"roles", "role", "Role", "rbac.authorization.k8s.io", "v1", true, "", "", KIND_ROLE, NULL},
+    /* served for clients (kube-scheduler's informers, leader election,
+     * events.k8s.io Events), not interpreted: api/types_stored.h */
+    {"leases", "lease", "Lease", "coordination.k8s.io", "v1", true, "", "", KIND_LEASE, NULL},
+    {"csinodes", "csinode", "CSINode", "storage.k8s.io", "v1", false, "", "", KIND_CSI_NODE, NULL},
+    {"csidrivers", "csidriver", "CSIDriver", "storage.k8s.io", "v1", false, "", "", KIND_CSI_DRIVER, NULL},
+    {"csistoragecapacities", "csistoragecapacity", "CSIStorageCapacity", "storage.k8s.io", "v1", true, "", "",
+     KIND_CSI_STORAGE_CAPACITY, NULL},
+    {"storageclasses", "storageclass", "StorageClass", "storage.k8s.io", "v1", false, "sc", "", KIND_STORAGE_CLASS,
+     NULL},
+    {"volumeattachments", "volumeattachment", "VolumeAttachment", "storage.k8s.io", "v1", false, "", "status",
+     KIND_VOLUME_ATTACHMENT, NULL},
+    {"persistentvolumes", "persistentvolume", "PersistentVolume", "", "v1", false, "pv", "status",
+     KIND_PERSISTENT_VOLUME, NULL},
+    {"persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", "", "v1", true, "pvc", "status",
+     KIND_PERSISTENT_VOLUME_CLAIM, NULL},
+    {"services", "service", "Service", "", "v1", true, "svc", "status", KIND_SERVICE, "all"},
+    {"poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", "policy", "v1", true, "pdb", "status",
+     KIND_POD_DISRUPTION_BUDGET, NULL},
+    {"events", "event", "Event", "events.k8s.io", "v1", true, "ev", "", KIND_EVENTS_EVENT, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

@@ -4,6 +4,7 @@
 #include "api/pod_group.h"
 #include "server/table_pod.h"
 #include "server/table_rbac.h"
+#include "server/table_stored.h"
 #include "server/table_workloads.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -53,11 +54,14 @@ static long long age_seconds(const char *ts) {
   return (long long)(time(NULL) - timegm(&tm));
 }
 
-/* translateTimestampSince: the age of ts, "<unknown>" without one. */
+void srv_age_text(const char *ts, char *buf, size_t n) {
+  if (ts) srv_human_age(age_seconds(ts), buf, n);
+  else snprintf(buf, n, "<unknown>");
+}
+
 static void add_since(json_t *cells, const char *ts) {
   char age[32];
-  if (ts) srv_human_age(age_seconds(ts), age, sizeof age);
-  else snprintf(age, sizeof age, "<unknown>");
+  srv_age_text(ts, age, sizeof age);
   json_array_append_new(cells, json_string(age));
 }
 
@@ -336,10 +340,12 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   json_object_set_new(t, "metadata", meta);
   const srv_resource *res = r->resource;
   const kind_table *kt = kind_table_of(res->api_kind);
-  json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
+  bool stored = srv_stored_columns(res->api_kind, cols);
+  if (!stored) json_array_append_new(cols, column("Name", "string", "name", "Name must be unique within a namespace.", 0));
   for (size_t i = 0; kt && i < sizeof kt->columns / sizeof *kt->columns && kt->columns[i].name; i++)
     json_array_append_new(cols, column(kt->columns[i].name, kt->columns[i].type, "", kt->columns[i].description, 0));
-  if (shows_age(res->api_kind)) json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
+  if (!stored && shows_age(res->api_kind))
+    json_array_append_new(cols, column("Age", "string", "", "time since creation", 0));
   if (srv_rbac_created_at(res->api_kind))
     json_array_append_new(cols, column("Created At", "date", "",
                                        "CreationTimestamp is a timestamp representing the server time when this "
@@ -357,9 +363,10 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     const api_object *o = items[i]->object;
     const object_meta *m = api_object_meta(o);
     json_t *row = json_object(), *cells = json_array();
-    json_array_append_new(cells, json_string(m->name ? m->name : ""));
+    if (stored) srv_stored_cells(o, cells);
+    else json_array_append_new(cells, json_string(m->name ? m->name : ""));
     if (kt) kt->cells(cells, o->typed);
-    if (shows_age(res->api_kind)) add_age(cells, m);
+    if (!stored && shows_age(res->api_kind)) add_age(cells, m);
     if (srv_rbac_created_at(res->api_kind)) json_array_append_new(cells, json_string(m->creation_timestamp ? m->creation_timestamp : "0001-01-01T00:00:00Z"));
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
     if (res->api_kind == KIND_POD) srv_pod_wide_cells(cells, o);

@@ -24,6 +24,9 @@ bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf
  * in the version r asks for. */
 json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char *resource_version,
                   const char *continue_token, srv_include_object include);
+/* translateTimestampSince: the age of an RFC 3339 time ts, "<unknown>"
+ * when ts is NULL. */
+void srv_age_text(const char *ts, char *buf, size_t n);
 /* Go's duration.HumanDuration of now - since ("5m", "3h12m", "2d"). */
 void srv_human_age(long long seconds, char *buf, size_t n);
 

@@ -39,8 +39,11 @@ static void test_defaults(void **state) {
   assert_false(served(&s, "scheduling.k8s.io", "podgroups", "v1alpha3"));
   assert_true(served(&s, "", "pods", "v1"));
   assert_true(served(&s, "", "events", "v1"));
-  srv_group_version gvs[8];
-  assert_int_equal(srv_served_group_versions(&s, gvs, 8), 6); /* core, resource, scheduling, apps, batch, rbac */
+  assert_true(served(&s, "coordination.k8s.io", "leases", "v1"));
+  assert_true(served(&s, "events.k8s.io", "events", "v1"));
+  srv_group_version gvs[16];
+  /* core, resource, scheduling, apps, batch, rbac, coordination, storage, policy, events */
+  assert_int_equal(srv_served_group_versions(&s, gvs, 16), 10);
 }
 
 static void test_precedence(void **state) {
@@ -75,8 +78,8 @@ static void test_refused(void **state) {
        "invalid key resource.k8s.io/v1beta1/resourceClaims: group/version/resource and resource is always lowercase "
        "plural, not \"resourceClaims\""},
       {"a/b/c/d", "runtime-config invalid key a/b/c/d"},
-      {"storage.k8s.io/v1=true,networking.k8s.io/v1,storage.k8s.io/v1/csinodes=false",
-       "unknown api groups networking.k8s.io/v1,storage.k8s.io/v1"},
+      {"node.k8s.io/v1=true,networking.k8s.io/v1,node.k8s.io/v1/runtimeclasses=false",
+       "unknown api groups networking.k8s.io/v1,node.k8s.io/v1"},
       {"api/alpha=yes", "invalid value api/alpha=yes"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The real kube-scheduler 1.37.2 (make upstream-e2e) against dra serve
+# --controllers=*,-scheduler, next to dra's own scheduler, on the same
+# seeded manifests (tests/upstream/sched/compare.py gen): Nodes and
+# ResourceSlices, DeviceClasses with CEL selectors, claim templates, a shared
+# claim, pods pinned to a node each and pods free to choose. kube-scheduler
+# must elect itself through a Lease, schedule through the DRA plugin (claims
+# allocated by it, pods bound through pods/binding) and write its events
+# through events.k8s.io; then compare.py diff compares which pods are bound,
+# where, and which devices each claim got, printing every difference.
+# Skipped (77) without kubectl, python3 or build/upstream/kube-scheduler.
+# SEEDS (default "1 2 3") picks the generated clusters.
+dra=${1:-build/dra}
+. tests/lib/serve.sh
+skip_without kubectl upstream_scheduler
+skip_without python3 upstream_scheduler
+ks=$(dirname "$dra")/upstream/kube-scheduler
+[ -x "$ks" ] || skip upstream_scheduler "$ks not built (make upstream-e2e)"
+compare=tests/upstream/sched/compare.py
+# the DRA gates dra turns on, as kube-scheduler 1.37 names them
+gates=DRAAdminAccess=true,DRAPrioritizedList=true,DRADeviceTaints=true,DRADeviceTaintRules=true
+gates=$gates,DRAPartitionableDevices=true,DRAConsumableCapacity=true,DRADeviceBindingConditions=true
+gates=$gates,DRAResourceClaimDeviceStatus=true,DRAListTypeAttributes=true,DRADerivedAttributes=true
+gates=$gates,DRAExtendedResource=true,DRAWorkloadResourceClaims=true,GenericWorkload=true
+ks_pid=
+stop_scheduler() { [ -n "$ks_pid" ] && kill "$ks_pid" 2>/dev/null && wait "$ks_pid" 2>/dev/null; ks_pid=; }
+trap 'stop_scheduler; finish' EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+settled() { # waits until no pod of ns sched changes node for 3 s (at most 40 s)
+  last=; same=0
+  for i in $(seq 80); do
+    now=$(kubectl get pods -n sched -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName} {end}')
+    if [ "$now" = "$last" ]; then same=$((same+1)); [ $same -ge 6 ] && break; else same=0; fi
+    last=$now; sleep 0.5
+  done
+  echo "settled"
+}
+
+for seed in ${SEEDS:-1 2 3}; do
+  run=$tmp/seed-$seed
+  mkdir -p "$run"
+  python3 $compare gen "$seed" "$run/cluster.yaml"
+  "$dra" schedule -f "$run/cluster.yaml" -o json >"$run/dra.json" 2>"$run/dra.err"
+  check "seed $seed: dra schedule" '"items"' head -c 200 "$run/dra.json"
+  serve_https "$run/data" --controllers='*,-scheduler'
+  export KUBECONFIG="$run/data/kubeconfig"
+  "$ks" --kubeconfig="$KUBECONFIG" --kube-api-content-type=application/json --leader-elect=true \
+    --secure-port="$(port)" --bind-address=127.0.0.1 --feature-gates="$gates" -v=2 >"$tmp/ks-$seed.out" 2>&1 &
+  ks_pid=$!
+  check "seed $seed: apply" "pod/too-many created" kubectl apply -f "$run/cluster.yaml"
+  check "seed $seed: leader elected" "kube-scheduler" sh -c \
+    "for i in \$(seq 40); do kubectl get lease -n kube-system kube-scheduler -o jsonpath='{.spec.holderIdentity}' 2>/dev/null | grep -q . && break; sleep 0.5; done; kubectl get lease -n kube-system"
+  check "seed $seed: settled" "settled" settled
+  kubectl get pods,resourceclaims -n sched -o json >"$run/kube.json"
+  check "seed $seed: bound by kube-scheduler" "Successfully bound pod to node" cat "$tmp/ks-$seed.out"
+  check "seed $seed: its events" "Scheduled" kubectl get events.events.k8s.io -n sched
+  check "seed $seed: allocated by kube-scheduler" '"allocation"' grep -o -m1 '"allocation"' "$run/kube.json"
+  echo "seed $seed:"
+  out=$(python3 $compare diff "$run/dra.json" "$run/kube.json"); rc=$?
+  printf '%s\n' "$out" | sed 's/^/  /'
+  if [ $rc = 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL seed $seed: disagreements above (manifests: python3 $compare gen $seed FILE)"; fi
+  stop_scheduler
+  kill $server 2>/dev/null; wait $server 2>/dev/null
+  mv "$tmp/serve.log" "$tmp/serve-$seed.log" # finish checks every *.log for sanitizer reports
+done
+summary

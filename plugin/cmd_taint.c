@@ -1,0 +1,261 @@
+/* cmd_taint.c: `kubectl dra taint DRIVER/POOL[/DEVICE] KEY[=VALUE]:EFFECT`
+ * creates a DeviceTaintRule selecting the devices, `kubectl dra untaint
+ * DRIVER/POOL[/DEVICE] KEY[:EFFECT]` deletes the rules that set that taint
+ * on them, and `kubectl dra taint --list` lists the rules with their
+ * status. --dry-run=client prints what would be sent, --dry-run=server
+ * sends it with dryRun=All; both write nothing, as in kubectl. */
+#include "commands.h"
+#include "session.h"
+#include <ctype.h>
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char taint_usage[] =
+    "Taint devices: create a DeviceTaintRule.\n\n"
+    "Usage: kubectl dra taint DRIVER/POOL[/DEVICE] KEY[=VALUE]:EFFECT [--name NAME]\n"
+    "           [--dry-run=none|client|server] [-o json|yaml]\n"
+    "       kubectl dra taint --list [-o wide|json|yaml]\n"
+    "EFFECT is NoSchedule, NoExecute or None.\n";
+static const char untaint_usage[] =
+    "Delete the DeviceTaintRules that set a taint on devices.\n\n"
+    "Usage: kubectl dra untaint DRIVER/POOL[/DEVICE] KEY[:EFFECT] [--dry-run=none|client|server]\n";
+
+static const char *str(const json_t *o, const char *key) {
+  const char *s = json_string_value(json_object_get(o, key));
+  return s ? s : "";
+}
+
+typedef struct target {
+  char driver[254], pool[254], device[254];
+} target;
+
+static bool parse_target(const char *text, target *t, char *err, size_t errlen) {
+  memset(t, 0, sizeof *t);
+  const char *a = strchr(text, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+  if (!a || a == text || !a[1] || (b && (!b[1] || strchr(b + 1, '/')))) {
+    snprintf(err, errlen, "\"%s\" is not DRIVER/POOL or DRIVER/POOL/DEVICE", text);
+    return false;
+  }
+  snprintf(t->driver, sizeof t->driver, "%.*s", (int)(a - text), text);
+  snprintf(t->pool, sizeof t->pool, "%.*s", (int)(b ? b - a - 1 : (long)strlen(a + 1)), a + 1);
+  if (b) snprintf(t->device, sizeof t->device, "%s", b + 1);
+  return true;
+}
+
+/* "KEY[=VALUE]:EFFECT" (effect_required) or "KEY[:EFFECT]". */
+static bool parse_taint(const char *text, bool effect_required, json_t **taint, char *err, size_t errlen) {
+  const char *colon = strrchr(text, ':'), *eq = strchr(text, '=');
+  if (colon && eq && eq > colon) colon = NULL;
+  if (effect_required && !colon) {
+    snprintf(err, errlen, "invalid taint spec: %s, the effect is missing (KEY[=VALUE]:EFFECT)", text);
+    return false;
+  }
+  const char *key_end = eq && (!colon || eq < colon) ? eq : colon ? colon : text + strlen(text);
+  char *key = strndup(text, (size_t)(key_end - text));
+  *taint = json_pack("{s:s}", "key", key);
+  free(key);
+  if (eq && (!colon || eq < colon)) {
+    char *value = strndup(eq + 1, (size_t)((colon ? colon : text + strlen(text)) - eq - 1));
+    json_object_set_new(*taint, "value", json_string(value));
+    free(value);
+  }
+  if (colon) {
+    const char *effect = colon + 1;
+    if (strcmp(effect, "NoSchedule") && strcmp(effect, "NoExecute") && strcmp(effect, "None")) {
+      snprintf(err, errlen, "invalid taint effect: %s, unsupported taint effect", effect);
+      json_decref(*taint);
+      return false;
+    }
+    json_object_set_new(*taint, "effect", json_string(effect));
+  }
+  return true;
+}
+
+/* A rule name from the target and key: lower case, [a-z0-9.-] only. */
+static char *rule_name(const target *t, const char *key) {
+  char *raw = out_fmt("%s%s%s-%s", t->pool, *t->device ? "-" : "", t->device, key);
+  char *o = raw;
+  for (char *p = raw; *p; p++) {
+    char c = (char)tolower((unsigned char)*p);
+    *o++ = isalnum((unsigned char)c) || c == '-' || c == '.' ? c : '-';
+  }
+  *o = 0;
+  if (strlen(raw) > 253) raw[253] = 0;
+  return raw;
+}
+
+static bool dry_run_mode(const char *text, int *mode, char *err, size_t errlen) {
+  if (!text || !strcmp(text, "none")) *mode = 0;
+  else if (!strcmp(text, "client")) *mode = 1;
+  else if (!strcmp(text, "server")) *mode = 2;
+  else {
+    snprintf(err, errlen, "Invalid dry-run value (%s). Must be \"none\", \"server\", or \"client\".", text);
+    return false;
+  }
+  return true;
+}
+
+static const char *const dry_suffix[] = {"", " (dry run)", " (server dry run)"};
+
+static int list_rules(session *s) {
+  json_t *rules = api_list(&s->a, s->a.taint_gv, "devicetaintrules", "DeviceTaintRule", NULL, s->err, sizeof s->err);
+  if (!rules) return session_fail(s);
+  if (s->format == OUT_JSON || s->format == OUT_YAML) {
+    out_document(json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", rules), s->format);
+    session_close(s);
+    return 0;
+  }
+  table t;
+  table_init(&t, (const char *[]){"NAME", "DRIVER", "POOL", "DEVICE", "TAINT", "STATUS", s->format == OUT_WIDE ? "MESSAGE" : NULL, NULL});
+  size_t i, k;
+  const json_t *r, *c;
+  json_array_foreach(rules, i, r) {
+    const json_t *spec = json_object_get(r, "spec"), *sel = json_object_get(spec, "deviceSelector"),
+                 *taint = json_object_get(spec, "taint");
+    char *text = out_fmt("%s%s%s:%s", str(taint, "key"), *str(taint, "value") ? "=" : "", str(taint, "value"), str(taint, "effect"));
+    const char *status = "", *message = "";
+    json_array_foreach(json_object_get(json_object_get(r, "status"), "conditions"), k, c) {
+      if (strcmp(str(c, "type"), "EvictionInProgress")) continue;
+      status = str(c, "reason");
+      message = str(c, "message");
+    }
+    table_add(&t, (const char *[]){str(json_object_get(r, "metadata"), "name"), str(sel, "driver"), str(sel, "pool"),
+                                   str(sel, "device"), text, status, message});
+    free(text);
+  }
+  json_decref(rules);
+  table_print(&t, stdout, "No resources found");
+  session_close(s);
+  return 0;
+}
+
+static int need_rules(session *s) {
+  if (*s->a.taint_gv) return 0;
+  snprintf(s->err, sizeof s->err, "the server doesn't have a resource type \"devicetaintrules\"");
+  return session_fail(s);
+}
+
+int cmd_taint(int argc, char **argv) {
+  session s;
+  bool list = false;
+  const char *dry = NULL, *name = NULL;
+  const flag flags[] = {{"list", 0, FLAG_BOOL, &list}, {"dry-run", 0, FLAG_STRING, &dry}, {"name", 0, FLAG_STRING, &name}, {0}};
+  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
+  if (session_help(&s, taint_usage)) return 0;
+  int mode;
+  target t;
+  json_t *taint = NULL;
+  if (!dry_run_mode(dry, &mode, s.err, sizeof s.err)) return session_fail(&s);
+  if (!list && (s.n_args != 2 || !parse_target(s.args[0], &t, s.err, sizeof s.err) ||
+                !parse_taint(s.args[1], true, &taint, s.err, sizeof s.err))) {
+    if (s.n_args != 2) snprintf(s.err, sizeof s.err, "taint needs DRIVER/POOL[/DEVICE] and KEY[=VALUE]:EFFECT");
+    return session_fail(&s);
+  }
+  if (!session_connect(&s)) {
+    json_decref(taint);
+    return session_fail(&s);
+  }
+  if (need_rules(&s)) {
+    json_decref(taint);
+    return 1;
+  }
+  if (list) return list_rules(&s);
+  char *generated = name ? NULL : rule_name(&t, str(taint, "key"));
+  json_t *selector = json_pack("{s:s, s:s}", "driver", t.driver, "pool", t.pool);
+  if (*t.device) json_object_set_new(selector, "device", json_string(t.device));
+  json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:o, s:o}}", "apiVersion", s.a.taint_gv, "kind", "DeviceTaintRule",
+                           "metadata", "name", name ? name : generated, "spec", "deviceSelector", selector, "taint", taint);
+  free(generated);
+  int rc = 0;
+  const char *rule_name_text = str(json_object_get(rule, "metadata"), "name");
+  if (mode != 1) {
+    char *body = json_dumps(rule, JSON_COMPACT), *path = out_fmt("/apis/%s/devicetaintrules%s", s.a.taint_gv, mode == 2 ? "?dryRun=All" : "");
+    response r;
+    if (client_request(s.a.c, "POST", path, body, "application/json", &r, s.err, sizeof s.err)) rc = 1;
+    else if (r.status >= 400) response_error(&r, s.err, sizeof s.err), rc = 1;
+    else {
+      json_decref(rule);
+      rule = json_loadb(r.body, r.len, 0, NULL);
+    }
+    if (!rc) response_free(&r);
+    free(body), free(path);
+    if (rc) {
+      json_decref(rule);
+      return session_fail(&s);
+    }
+  }
+  if (s.format == OUT_JSON || s.format == OUT_YAML) out_document(json_incref(rule), s.format);
+  else printf("devicetaintrule.resource.k8s.io/%s created%s\n", rule_name_text, dry_suffix[mode]);
+  json_decref(rule);
+  session_close(&s);
+  return rc;
+}
+
+int cmd_untaint(int argc, char **argv) {
+  session s;
+  const char *dry = NULL;
+  const flag flags[] = {{"dry-run", 0, FLAG_STRING, &dry}, {0}};
+  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
+  if (session_help(&s, untaint_usage)) return 0;
+  int mode;
+  target t;
+  json_t *taint = NULL;
+  if (!dry_run_mode(dry, &mode, s.err, sizeof s.err)) return session_fail(&s);
+  if (s.n_args != 2 || !parse_target(s.args[0], &t, s.err, sizeof s.err) ||
+      !parse_taint(s.args[1], false, &taint, s.err, sizeof s.err)) {
+    if (s.n_args != 2) snprintf(s.err, sizeof s.err, "untaint needs DRIVER/POOL[/DEVICE] and KEY[:EFFECT]");
+    return session_fail(&s);
+  }
+  if (!session_connect(&s)) {
+    json_decref(taint);
+    return session_fail(&s);
+  }
+  if (need_rules(&s)) {
+    json_decref(taint);
+    return 1;
+  }
+  json_t *rules = api_list(&s.a, s.a.taint_gv, "devicetaintrules", "DeviceTaintRule", NULL, s.err, sizeof s.err);
+  if (!rules) {
+    json_decref(taint);
+    return session_fail(&s);
+  }
+  int rc = 0, deleted = 0;
+  size_t i;
+  const json_t *r;
+  json_array_foreach(rules, i, r) {
+    const json_t *spec = json_object_get(r, "spec"), *sel = json_object_get(spec, "deviceSelector"),
+                 *have = json_object_get(spec, "taint");
+    if (strcmp(str(sel, "driver"), t.driver) || strcmp(str(sel, "pool"), t.pool) || strcmp(str(sel, "device"), t.device) ||
+        strcmp(str(have, "key"), str(taint, "key")) ||
+        (json_object_get(taint, "value") && strcmp(str(have, "value"), str(taint, "value"))) ||
+        (json_object_get(taint, "effect") && strcmp(str(have, "effect"), str(taint, "effect"))))
+      continue;
+    const char *name = str(json_object_get(r, "metadata"), "name");
+    if (mode != 1) {
+      char *esc = curl_easy_escape(NULL, name, 0);
+      char *path = out_fmt("/apis/%s/devicetaintrules/%s%s", s.a.taint_gv, esc, mode == 2 ? "?dryRun=All" : "");
+      curl_free(esc);
+      response resp;
+      if (client_request(s.a.c, "DELETE", path, NULL, NULL, &resp, s.err, sizeof s.err)) rc = 1;
+      else {
+        if (resp.status >= 400) response_error(&resp, s.err, sizeof s.err), rc = 1;
+        response_free(&resp);
+      }
+      free(path);
+      if (rc) break;
+    }
+    printf("devicetaintrule.resource.k8s.io \"%s\" deleted%s\n", name, dry_suffix[mode]);
+    deleted++;
+  }
+  if (!rc && !deleted) {
+    snprintf(s.err, sizeof s.err, "no DeviceTaintRule sets taint %s on %s", s.args[1], s.args[0]);
+    rc = 1;
+  }
+  json_decref(rules);
+  json_decref(taint);
+  if (rc) return session_fail(&s);
+  session_close(&s);
+  return 0;
+}

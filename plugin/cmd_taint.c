@@ -169,7 +169,6 @@ int cmd_taint(int argc, char **argv) {
                            "metadata", "name", name ? name : generated, "spec", "deviceSelector", selector, "taint", taint);
   free(generated);
   int rc = 0;
-  const char *rule_name_text = str(json_object_get(rule, "metadata"), "name");
   if (mode != 1) {
     char *body = json_dumps(rule, JSON_COMPACT), *path = out_fmt("/apis/%s/devicetaintrules%s", s.a.taint_gv, mode == 2 ? "?dryRun=All" : "");
     response r;
@@ -187,7 +186,7 @@ int cmd_taint(int argc, char **argv) {
     }
   }
   if (s.format == OUT_JSON || s.format == OUT_YAML) out_document(json_incref(rule), s.format);
-  else printf("devicetaintrule.resource.k8s.io/%s created%s\n", rule_name_text, dry_suffix[mode]);
+  else printf("devicetaintrule.resource.k8s.io/%s created%s\n", str(json_object_get(rule, "metadata"), "name"), dry_suffix[mode]);
   json_decref(rule);
   session_close(&s);
   return rc;

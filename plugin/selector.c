@@ -2,6 +2,7 @@
 #include "selector.h"
 #include "output.h"
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,35 +36,65 @@ static json_t *evaluate(dra_ctx *ctx, const char *expr, char *err, size_t errlen
   return out;
 }
 
-/* Splits expr at its top-level "&&" (outside parentheses, brackets and
- * string literals). */
+/* Whether text is one parenthesized expression: "(a && b)", not "(a) && (b)". */
+static bool wrapped(const char *text, size_t len) {
+  if (len < 2 || text[0] != '(' || text[len - 1] != ')') return false;
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\' && i + 1 < len) i++;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(') {
+      depth++;
+    } else if (c == ')' && --depth == 0 && i + 1 < len) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Appends the top-level "&&" operands of text[0..len) to out (outside
+ * parentheses, brackets and string literals; a parenthesized operand is
+ * split in turn). */
+static void split_into(const char *text, size_t len, char ***out, size_t *n, size_t *cap) {
+  while (len && isspace((unsigned char)*text)) text++, len--;
+  while (len && isspace((unsigned char)text[len - 1])) len--;
+  if (wrapped(text, len)) {
+    split_into(text + 1, len - 2, out, n, cap);
+    return;
+  }
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i + 1 < len; i++) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\') i++;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    else if (c == '(' || c == '[' || c == '{') depth++;
+    else if (c == ')' || c == ']' || c == '}') depth--;
+    else if (depth == 0 && c == '&' && text[i + 1] == '&') {
+      split_into(text, i, out, n, cap);
+      split_into(text + i + 2, len - i - 2, out, n, cap);
+      return;
+    }
+  }
+  if (*n + 2 > *cap && !(*out = realloc(*out, (*cap *= 2) * sizeof **out))) abort();
+  (*out)[(*n)++] = strndup(text, len);
+  (*out)[*n] = NULL;
+}
+
 static char **split_conjuncts(const char *expr) {
   size_t cap = 4, n = 0;
   char **out = calloc(cap, sizeof *out);
   if (!out) abort();
-  int depth = 0;
-  char quote = 0;
-  const char *start = expr;
-  for (const char *p = expr;; p++) {
-    if (*p && quote) {
-      if (*p == '\\' && p[1]) p++;
-      else if (*p == quote) quote = 0;
-      continue;
-    }
-    if (*p == '"' || *p == '\'') quote = *p;
-    else if (*p == '(' || *p == '[' || *p == '{') depth++;
-    else if (*p == ')' || *p == ']' || *p == '}') depth--;
-    if (!*p || (depth == 0 && p[0] == '&' && p[1] == '&')) {
-      const char *a = start, *b = p;
-      while (a < b && isspace((unsigned char)*a)) a++;
-      while (b > a && isspace((unsigned char)b[-1])) b--;
-      if (n + 2 > cap && !(out = realloc(out, (cap *= 2) * sizeof *out))) abort();
-      out[n++] = strndup(a, (size_t)(b - a));
-      out[n] = NULL;
-      if (!*p) break;
-      start = ++p + 1;
-    }
-  }
+  split_into(expr, strlen(expr), &out, &n, &cap);
   return out;
 }
 

@@ -115,7 +115,7 @@ static int emit(yaml_emitter_t *e, yaml_event_t *ev) { return yaml_emitter_emit(
 
 static void emit_scalar(yaml_emitter_t *e, const char *s, size_t len, int quote) {
   yaml_event_t ev;
-  yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s, (int)len, !quote, !quote,
+  yaml_scalar_event_initialize(&ev, NULL, NULL, (const yaml_char_t *)s, (int)len, 1, 1,
                                quote ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
   emit(e, &ev);
 }

@@ -294,6 +294,11 @@ printf 'clusters: [1, 2\n' >"$tmp/kc/broken"
 check "a kubeconfig that is not YAML" "error loading config file" kd claims --kubeconfig "$tmp/kc/broken"
 KUBECONFIG="$tmp/kc/none" HOME="$tmp" check "no kubeconfig at all" "invalid configuration: no configuration has been provided" kd claims
 
+# ---- installed: kubectl finds kubectl-dra on the PATH ----
+if cmake --install "$(dirname "$plugin")" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1; then
+  PATH="$tmp/prefix/bin:$PATH" check "kubectl dra, installed" "gpu-node-1    gpu.example.com" kubectl dra capacity
+else failed=$((failed+1)); echo "FAIL cmake --install:"; cat "$tmp/install.log"; fi
+
 # ---- a server that serves resource.k8s.io/v1beta1 only: converted to v1 by libdra ----
 kd capacity >"$tmp/capacity.v1"
 kill $server; wait $server 2>/dev/null

@@ -180,16 +180,12 @@ int cmd_capacity(int argc, char **argv) {
   filter f = {0};
   const flag flags[] = {{"node", 0, FLAG_STRING, &f.node}, {"driver", 0, FLAG_STRING, &f.driver},
                         {"pool", 0, FLAG_STRING, &f.pool}, {0}};
-  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
-  if (session_help(&s, usage)) return 0;
-  if (!session_connect(&s)) return session_fail(&s);
-  dra_ctx *ctx = session_snapshot(&s, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true);
-  if (!ctx) return session_fail(&s);
-  json_t *slices = api_items(ctx, "ResourceSlice"), *claims = api_items(ctx, "ResourceClaim"),
-         *rules = api_items(ctx, "DeviceTaintRule");
-  dra_close(ctx);
+  int rc;
+  dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true, &rc);
+  if (!ctx) return rc;
   inventory inv;
-  inventory_build(&inv, slices, claims, rules);
+  inventory_load(&inv, ctx);
+  dra_close(ctx);
   size_t n;
   pool_row *rows = pool_rows(&inv, &f, &n);
   if (s.format == OUT_JSON || s.format == OUT_YAML) {
@@ -202,7 +198,6 @@ int cmd_capacity(int argc, char **argv) {
   }
   free(rows);
   inventory_free(&inv);
-  json_decref(slices), json_decref(claims), json_decref(rules);
   session_close(&s);
   return 0;
 }

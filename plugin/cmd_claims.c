@@ -2,6 +2,7 @@
  * state, the pods (or PodGroup) it is reserved for, their node, and each
  * request's devices (driver/pool/device) with adminAccess and shareID;
  * -o wide adds the template it was generated from. */
+#include "jsonget.h"
 #include "commands.h"
 #include "session.h"
 #include <stdio.h>
@@ -12,10 +13,6 @@ static const char usage[] =
     "Claims, the pods they are reserved for, their node and each request's devices.\n\n"
     "Usage: kubectl dra claims [NAME] [-n NAMESPACE | -A] [-o wide|json|yaml]\n";
 
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
 
 /* The object of kind in namespace ns named name among items, or NULL. */
 static const json_t *find(const json_t *items, const char *ns, const char *name) {
@@ -23,7 +20,7 @@ static const json_t *find(const json_t *items, const char *ns, const char *name)
   const json_t *o;
   json_array_foreach(items, i, o) {
     const json_t *m = json_object_get(o, "metadata");
-    if (!strcmp(str(m, "name"), name) && !strcmp(str(m, "namespace"), ns)) return o;
+    if (!strcmp(jstr(m, "name"), name) && !strcmp(jstr(m, "namespace"), ns)) return o;
   }
   return NULL;
 }
@@ -38,7 +35,7 @@ static const char *allocation_node(const json_t *alloc) {
     for (int l = 0; l < 2; l++)
       json_array_foreach(json_object_get(term, lists[l]), j, f) {
         const json_t *values = json_object_get(f, "values");
-        if (json_array_size(values) == 1 && !strcmp(str(f, "operator"), "In")) return json_string_value(json_array_get(values, 0));
+        if (json_array_size(values) == 1 && !strcmp(jstr(f, "operator"), "In")) return json_string_value(json_array_get(values, 0));
       }
   }
   return "";
@@ -48,14 +45,14 @@ static const char *allocation_node(const json_t *alloc) {
  * spec.resourceClaims entry named by the resource.kubernetes.io/pod-claim-name annotation. */
 static const char *template_of(const json_t *claim, const json_t *pods, const json_t *groups) {
   const json_t *m = json_object_get(claim, "metadata");
-  const char *entry = str(json_object_get(m, "annotations"), "resource.kubernetes.io/pod-claim-name");
+  const char *entry = jstr(json_object_get(m, "annotations"), "resource.kubernetes.io/pod-claim-name");
   size_t i, j;
   const json_t *owner, *rc;
   json_array_foreach(json_object_get(m, "ownerReferences"), i, owner) {
-    const json_t *o = find(!strcmp(str(owner, "kind"), "Pod") ? pods : groups, str(m, "namespace"), str(owner, "name"));
+    const json_t *o = find(!strcmp(jstr(owner, "kind"), "Pod") ? pods : groups, jstr(m, "namespace"), jstr(owner, "name"));
     json_array_foreach(json_object_get(json_object_get(o, "spec"), "resourceClaims"), j, rc) {
-      if ((!*entry || !strcmp(str(rc, "name"), entry)) && *str(rc, "resourceClaimTemplateName"))
-        return str(rc, "resourceClaimTemplateName");
+      if ((!*entry || !strcmp(jstr(rc, "name"), entry)) && *jstr(rc, "resourceClaimTemplateName"))
+        return jstr(rc, "resourceClaimTemplateName");
     }
   }
   return "";
@@ -64,16 +61,16 @@ static const char *template_of(const json_t *claim, const json_t *pods, const js
 static json_t *claim_report(const json_t *claim, const json_t *pods, const json_t *groups) {
   const json_t *m = json_object_get(claim, "metadata"), *status = json_object_get(claim, "status");
   const json_t *alloc = json_object_get(status, "allocation");
-  const char *ns = str(m, "namespace");
+  const char *ns = jstr(m, "namespace");
   json_t *reserved = json_array(), *devices = json_array();
   const char *node = allocation_node(alloc);
   size_t i;
   const json_t *r;
   json_array_foreach(json_object_get(status, "reservedFor"), i, r) {
-    const char *kind = !strcmp(str(r, "resource"), "pods") ? "Pod" : !strcmp(str(r, "resource"), "podgroups") ? "PodGroup" : str(r, "resource");
-    json_t *ref = json_pack("{s:s, s:s}", "kind", kind, "name", str(r, "name"));
-    const json_t *pod = !strcmp(kind, "Pod") ? find(pods, ns, str(r, "name")) : NULL;
-    const char *pod_node = str(json_object_get(pod, "spec"), "nodeName");
+    const char *kind = !strcmp(jstr(r, "resource"), "pods") ? "Pod" : !strcmp(jstr(r, "resource"), "podgroups") ? "PodGroup" : jstr(r, "resource");
+    json_t *ref = json_pack("{s:s, s:s}", "kind", kind, "name", jstr(r, "name"));
+    const json_t *pod = !strcmp(kind, "Pod") ? find(pods, ns, jstr(r, "name")) : NULL;
+    const char *pod_node = jstr(json_object_get(pod, "spec"), "nodeName");
     if (*pod_node) {
       json_object_set_new(ref, "node", json_string(pod_node));
       if (!*node) node = pod_node;
@@ -81,15 +78,15 @@ static json_t *claim_report(const json_t *claim, const json_t *pods, const json_
     json_array_append_new(reserved, ref);
   }
   json_array_foreach(json_object_get(json_object_get(alloc, "devices"), "results"), i, r) {
-    json_t *d = json_pack("{s:s, s:s, s:s, s:s}", "request", str(r, "request"), "driver", str(r, "driver"), "pool",
-                          str(r, "pool"), "device", str(r, "device"));
+    json_t *d = json_pack("{s:s, s:s, s:s, s:s}", "request", jstr(r, "request"), "driver", jstr(r, "driver"), "pool",
+                          jstr(r, "pool"), "device", jstr(r, "device"));
     if (json_is_true(json_object_get(r, "adminAccess"))) json_object_set_new(d, "adminAccess", json_true());
-    if (*str(r, "shareID")) json_object_set_new(d, "shareID", json_string(str(r, "shareID")));
+    if (*jstr(r, "shareID")) json_object_set_new(d, "shareID", json_string(jstr(r, "shareID")));
     json_array_append_new(devices, d);
   }
   const char *state = m && json_object_get(m, "deletionTimestamp") ? "deleting"
                       : !alloc ? "pending" : json_array_size(reserved) ? "allocated,reserved" : "allocated";
-  return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:s}", "namespace", ns, "name", str(m, "name"), "state", state,
+  return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:s}", "namespace", ns, "name", jstr(m, "name"), "state", state,
                    "reservedFor", reserved, "node", node, "devices", devices, "template",
                    template_of(claim, pods, groups));
 }
@@ -99,7 +96,7 @@ static char *joined_reserved(const json_t *reserved) {
   size_t len = 0, i;
   FILE *f = open_memstream(&out, &len);
   const json_t *r;
-  json_array_foreach(reserved, i, r) fprintf(f, "%s%s/%s", i ? "," : "", !strcmp(str(r, "kind"), "Pod") ? "pod" : "podgroup", str(r, "name"));
+  json_array_foreach(reserved, i, r) fprintf(f, "%s%s/%s", i ? "," : "", !strcmp(jstr(r, "kind"), "Pod") ? "pod" : "podgroup", jstr(r, "name"));
   fclose(f);
   return out;
 }
@@ -110,9 +107,9 @@ static char *joined_devices(const json_t *devices) {
   FILE *f = open_memstream(&out, &len);
   const json_t *d;
   json_array_foreach(devices, i, d) {
-    fprintf(f, "%s%s=%s/%s/%s", i ? "," : "", str(d, "request"), str(d, "driver"), str(d, "pool"), str(d, "device"));
+    fprintf(f, "%s%s=%s/%s/%s", i ? "," : "", jstr(d, "request"), jstr(d, "driver"), jstr(d, "pool"), jstr(d, "device"));
     if (json_is_true(json_object_get(d, "adminAccess"))) fputs("(admin)", f);
-    if (*str(d, "shareID")) fprintf(f, "(share %s)", str(d, "shareID"));
+    if (*jstr(d, "shareID")) fprintf(f, "(share %s)", jstr(d, "shareID"));
   }
   fclose(f);
   return out;
@@ -120,21 +117,18 @@ static char *joined_devices(const json_t *devices) {
 
 int cmd_claims(int argc, char **argv) {
   session s;
-  if (!session_parse(&s, argc, argv, NULL)) return session_fail(&s);
-  if (session_help(&s, usage)) return 0;
-  if (!session_connect(&s)) return session_fail(&s);
-  dra_ctx *ctx = session_snapshot(&s, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false);
-  if (!ctx) return session_fail(&s);
+  int rc;
+  dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false, &rc);
+  if (!ctx) return rc;
   json_t *claims = api_items(ctx, "ResourceClaim"), *pods = api_items(ctx, "Pod"), *groups = api_items(ctx, "PodGroup");
   dra_close(ctx);
   json_t *items = json_array();
   size_t i;
   const json_t *c;
   json_array_foreach(claims, i, c) {
-    if (s.n_args && strcmp(str(json_object_get(c, "metadata"), "name"), s.args[0])) continue;
+    if (s.n_args && strcmp(jstr(json_object_get(c, "metadata"), "name"), s.args[0])) continue;
     json_array_append_new(items, claim_report(c, pods, groups));
   }
-  int rc = 0;
   if (s.n_args && !json_array_size(items)) {
     fprintf(stderr, "Error from server (NotFound): resourceclaims.resource.k8s.io \"%s\" not found\n", s.args[0]);
     rc = 1;
@@ -149,9 +143,9 @@ int cmd_claims(int argc, char **argv) {
     const json_t *r;
     json_array_foreach(items, i, r) {
       char *res = joined_reserved(json_object_get(r, "reservedFor")), *dev = joined_devices(json_object_get(r, "devices"));
-      const char *row[] = {str(r, "namespace"), str(r, "name"), str(r, "state"), res, str(r, "node"), dev, str(r, "template")};
+      const char *row[] = {jstr(r, "namespace"), jstr(r, "name"), jstr(r, "state"), res, jstr(r, "node"), dev, jstr(r, "template")};
       table_add(&t, row + !all);
-      table_paint(&t, 2 - !all, !strcmp(str(r, "state"), "pending") ? PAINT_YELLOW : PAINT_GREEN);
+      table_paint(&t, 2 - !all, !strcmp(jstr(r, "state"), "pending") ? PAINT_YELLOW : PAINT_GREEN);
       free(res), free(dev);
     }
     char empty[300];

@@ -49,17 +49,12 @@ int cmd_devices(int argc, char **argv) {
   const char *node = NULL, *driver = NULL, *expr = NULL;
   const flag flags[] = {{"node", 0, FLAG_STRING, &node}, {"driver", 0, FLAG_STRING, &driver},
                         {"selector", 'l', FLAG_STRING, &expr}, {0}};
-  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
-  if (session_help(&s, usage)) return 0;
-  if (!session_connect(&s)) return session_fail(&s);
-  dra_ctx *ctx = session_snapshot(&s, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true);
-  if (!ctx) return session_fail(&s);
-  json_t *slices = api_items(ctx, "ResourceSlice"), *claims = api_items(ctx, "ResourceClaim"),
-         *rules = api_items(ctx, "DeviceTaintRule");
+  int rc;
+  dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true, &rc);
+  if (!ctx) return rc;
   inventory inv;
-  inventory_build(&inv, slices, claims, rules);
+  inventory_load(&inv, ctx);
   selection *sel = NULL;
-  int rc = 0;
   if (expr && !(sel = selection_run(ctx, expr, s.err, sizeof s.err))) {
     rc = 1;
     fprintf(stderr, "error: the selector is invalid: %s\n", s.err);
@@ -113,7 +108,6 @@ int cmd_devices(int argc, char **argv) {
 out:
   selection_free(sel);
   inventory_free(&inv);
-  json_decref(slices), json_decref(claims), json_decref(rules);
   dra_close(ctx);
   session_close(&s);
   return rc;

@@ -2,6 +2,7 @@
  * the pods it is reserved for or that use it): loads the live snapshot
  * (every namespace: any claim may hold a device) into a libdra context,
  * runs dra_schedule with its explanation and prints explain.h's report. */
+#include "jsonget.h"
 #include "commands.h"
 #include "explain.h"
 #include "session.h"
@@ -14,10 +15,6 @@ static const char usage[] =
     "request, the devices that would do and what holds them, and the nearest misses.\n\n"
     "Usage: kubectl dra explain pod/NAME | resourceclaim/NAME | NAME [-n NAMESPACE] [-o json|yaml]\n";
 
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
 
 /* The pods using claim ns/name: pods whose claims name it. */
 static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
@@ -26,11 +23,11 @@ static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
   const json_t *p, *rc;
   json_array_foreach(pods, i, p) {
     const json_t *m = json_object_get(p, "metadata");
-    if (strcmp(str(m, "namespace"), ns)) continue;
+    if (strcmp(jstr(m, "namespace"), ns)) continue;
     int uses = 0;
-    json_array_foreach(json_object_get(json_object_get(p, "spec"), "resourceClaims"), k, rc) uses |= !strcmp(str(rc, "resourceClaimName"), name);
-    json_array_foreach(json_object_get(json_object_get(p, "status"), "resourceClaimStatuses"), k, rc) uses |= !strcmp(str(rc, "resourceClaimName"), name);
-    if (uses) json_array_append_new(out, json_string(str(m, "name")));
+    json_array_foreach(json_object_get(json_object_get(p, "spec"), "resourceClaims"), k, rc) uses |= !strcmp(jstr(rc, "resourceClaimName"), name);
+    json_array_foreach(json_object_get(json_object_get(p, "status"), "resourceClaimStatuses"), k, rc) uses |= !strcmp(jstr(rc, "resourceClaimName"), name);
+    if (uses) json_array_append_new(out, json_string(jstr(m, "name")));
   }
   json_decref(pods);
   return out;
@@ -63,29 +60,18 @@ int cmd_explain(int argc, char **argv) {
   int rc = 0;
   json_t *pods;
   char *text = NULL;
-  if (is_claim) {
-    char *claim = NULL;
-    if (dra_get_json(ctx, "ResourceClaim", ns, name, &claim) != DRA_OK) {
-      fprintf(stderr, "Error from server (NotFound): resourceclaims.resource.k8s.io \"%s\" not found\n", name);
-      rc = 1;
-      goto out;
-    }
-    dra_free(claim);
-    pods = pods_of_claim(ctx, ns, name);
-  } else {
-    char *pod = NULL;
-    if (dra_get_json(ctx, "Pod", ns, name, &pod) != DRA_OK) {
-      fprintf(stderr, "Error from server (NotFound): pods \"%s\" not found\n", name);
-      rc = 1;
-      goto out;
-    }
-    dra_free(pod);
-    pods = json_pack("[s]", name);
+  char *found = NULL;
+  if (dra_get_json(ctx, is_claim ? "ResourceClaim" : "Pod", ns, name, &found) != DRA_OK) {
+    fprintf(stderr, "Error from server (NotFound): %s \"%s\" not found\n",
+            is_claim ? "resourceclaims.resource.k8s.io" : "pods", name);
+    rc = 1;
+    goto out;
   }
+  dra_free(found);
+  pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
   inventory inv;
-  json_t *keep[3];
-  explain_inventory(ctx, &inv, keep);
+  inventory_load(&inv, ctx);
   json_t *reports = json_array();
   size_t i;
   const json_t *p;
@@ -108,7 +94,6 @@ int cmd_explain(int argc, char **argv) {
   json_decref(reports);
   json_decref(pods);
   inventory_free(&inv);
-  for (int k = 0; k < 3; k++) json_decref(keep[k]);
 out:
   dra_free(text);
   dra_close(ctx);

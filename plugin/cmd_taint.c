@@ -4,6 +4,7 @@
  * on them, and `kubectl dra taint --list` lists the rules with their
  * status. --dry-run=client prints what would be sent, --dry-run=server
  * sends it with dryRun=All; both write nothing, as in kubectl. */
+#include "jsonget.h"
 #include "commands.h"
 #include "session.h"
 #include <ctype.h>
@@ -22,10 +23,6 @@ static const char untaint_usage[] =
     "Delete the DeviceTaintRules that set a taint on devices.\n\n"
     "Usage: kubectl dra untaint DRIVER/POOL[/DEVICE] KEY[:EFFECT] [--dry-run=none|client|server]\n";
 
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
 
 typedef struct target {
   char driver[254], pool[254], device[254];
@@ -114,15 +111,15 @@ static int list_rules(session *s) {
   json_array_foreach(rules, i, r) {
     const json_t *spec = json_object_get(r, "spec"), *sel = json_object_get(spec, "deviceSelector"),
                  *taint = json_object_get(spec, "taint");
-    char *text = out_fmt("%s%s%s:%s", str(taint, "key"), *str(taint, "value") ? "=" : "", str(taint, "value"), str(taint, "effect"));
+    char *text = out_fmt("%s%s%s:%s", jstr(taint, "key"), *jstr(taint, "value") ? "=" : "", jstr(taint, "value"), jstr(taint, "effect"));
     const char *status = "", *message = "";
     json_array_foreach(json_object_get(json_object_get(r, "status"), "conditions"), k, c) {
-      if (strcmp(str(c, "type"), "EvictionInProgress")) continue;
-      status = str(c, "reason");
-      message = str(c, "message");
+      if (strcmp(jstr(c, "type"), "EvictionInProgress")) continue;
+      status = jstr(c, "reason");
+      message = jstr(c, "message");
     }
-    table_add(&t, (const char *[]){str(json_object_get(r, "metadata"), "name"), str(sel, "driver"), str(sel, "pool"),
-                                   str(sel, "device"), text, status, message});
+    table_add(&t, (const char *[]){jstr(json_object_get(r, "metadata"), "name"), jstr(sel, "driver"), jstr(sel, "pool"),
+                                   jstr(sel, "device"), text, status, message});
     free(text);
   }
   json_decref(rules);
@@ -131,10 +128,27 @@ static int list_rules(session *s) {
   return 0;
 }
 
-static int need_rules(session *s) {
-  if (*s->a.taint_gv) return 0;
-  snprintf(s->err, sizeof s->err, "the server doesn't have a resource type \"devicetaintrules\"");
-  return session_fail(s);
+/* Flags, arguments, connection and discovery of taint and untaint: the
+ * taint is KEY[=VALUE]:EFFECT with effect, else KEY[:EFFECT]; no
+ * arguments with --list (*list). -1 when the command goes on, else its
+ * exit code. */
+static int prepare(session *s, int argc, char **argv, const flag *flags, const char *usage, const char *const *dry,
+                   const bool *list, bool effect, int *mode, target *t, json_t **taint) {
+  if (!session_parse(s, argc, argv, flags)) return session_fail(s);
+  if (session_help(s, usage)) return 0;
+  if (!dry_run_mode(*dry, mode, s->err, sizeof s->err)) return session_fail(s);
+  if (!(list && *list) && (s->n_args != 2 || !parse_target(s->args[0], t, s->err, sizeof s->err) ||
+                      !parse_taint(s->args[1], effect, taint, s->err, sizeof s->err))) {
+    if (s->n_args != 2)
+      snprintf(s->err, sizeof s->err, "needs DRIVER/POOL[/DEVICE] and %s", effect ? "KEY[=VALUE]:EFFECT" : "KEY[:EFFECT]");
+    return session_fail(s);
+  }
+  if (!session_connect(s) || !*s->a.taint_gv) {
+    if (!*s->err) snprintf(s->err, sizeof s->err, "the server doesn't have a resource type \"devicetaintrules\"");
+    json_decref(*taint);
+    return session_fail(s);
+  }
+  return -1;
 }
 
 int cmd_taint(int argc, char **argv) {
@@ -142,33 +156,19 @@ int cmd_taint(int argc, char **argv) {
   bool list = false;
   const char *dry = NULL, *name = NULL;
   const flag flags[] = {{"list", 0, FLAG_BOOL, &list}, {"dry-run", 0, FLAG_STRING, &dry}, {"name", 0, FLAG_STRING, &name}, {0}};
-  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
-  if (session_help(&s, taint_usage)) return 0;
   int mode;
   target t;
   json_t *taint = NULL;
-  if (!dry_run_mode(dry, &mode, s.err, sizeof s.err)) return session_fail(&s);
-  if (!list && (s.n_args != 2 || !parse_target(s.args[0], &t, s.err, sizeof s.err) ||
-                !parse_taint(s.args[1], true, &taint, s.err, sizeof s.err))) {
-    if (s.n_args != 2) snprintf(s.err, sizeof s.err, "taint needs DRIVER/POOL[/DEVICE] and KEY[=VALUE]:EFFECT");
-    return session_fail(&s);
-  }
-  if (!session_connect(&s)) {
-    json_decref(taint);
-    return session_fail(&s);
-  }
-  if (need_rules(&s)) {
-    json_decref(taint);
-    return 1;
-  }
+  int rc = prepare(&s, argc, argv, flags, taint_usage, &dry, &list, true, &mode, &t, &taint);
+  if (rc >= 0) return rc;
   if (list) return list_rules(&s);
-  char *generated = name ? NULL : rule_name(&t, str(taint, "key"));
+  char *generated = name ? NULL : rule_name(&t, jstr(taint, "key"));
   json_t *selector = json_pack("{s:s, s:s}", "driver", t.driver, "pool", t.pool);
   if (*t.device) json_object_set_new(selector, "device", json_string(t.device));
   json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:o, s:o}}", "apiVersion", s.a.taint_gv, "kind", "DeviceTaintRule",
                            "metadata", "name", name ? name : generated, "spec", "deviceSelector", selector, "taint", taint);
   free(generated);
-  int rc = 0;
+  rc = 0;
   if (mode != 1) {
     char *body = json_dumps(rule, JSON_COMPACT), *path = out_fmt("/apis/%s/devicetaintrules%s", s.a.taint_gv, mode == 2 ? "?dryRun=All" : "");
     response r;
@@ -186,7 +186,7 @@ int cmd_taint(int argc, char **argv) {
     }
   }
   if (s.format == OUT_JSON || s.format == OUT_YAML) out_document(json_incref(rule), s.format);
-  else printf("devicetaintrule.resource.k8s.io/%s created%s\n", str(json_object_get(rule, "metadata"), "name"), dry_suffix[mode]);
+  else printf("devicetaintrule.resource.k8s.io/%s created%s\n", jstr(json_object_get(rule, "metadata"), "name"), dry_suffix[mode]);
   json_decref(rule);
   session_close(&s);
   return rc;
@@ -196,42 +196,29 @@ int cmd_untaint(int argc, char **argv) {
   session s;
   const char *dry = NULL;
   const flag flags[] = {{"dry-run", 0, FLAG_STRING, &dry}, {0}};
-  if (!session_parse(&s, argc, argv, flags)) return session_fail(&s);
-  if (session_help(&s, untaint_usage)) return 0;
   int mode;
   target t;
   json_t *taint = NULL;
-  if (!dry_run_mode(dry, &mode, s.err, sizeof s.err)) return session_fail(&s);
-  if (s.n_args != 2 || !parse_target(s.args[0], &t, s.err, sizeof s.err) ||
-      !parse_taint(s.args[1], false, &taint, s.err, sizeof s.err)) {
-    if (s.n_args != 2) snprintf(s.err, sizeof s.err, "untaint needs DRIVER/POOL[/DEVICE] and KEY[:EFFECT]");
-    return session_fail(&s);
-  }
-  if (!session_connect(&s)) {
-    json_decref(taint);
-    return session_fail(&s);
-  }
-  if (need_rules(&s)) {
-    json_decref(taint);
-    return 1;
-  }
+  int rc = prepare(&s, argc, argv, flags, untaint_usage, &dry, NULL, false, &mode, &t, &taint);
+  if (rc >= 0) return rc;
   json_t *rules = api_list(&s.a, s.a.taint_gv, "devicetaintrules", "DeviceTaintRule", NULL, s.err, sizeof s.err);
   if (!rules) {
     json_decref(taint);
     return session_fail(&s);
   }
-  int rc = 0, deleted = 0;
+  int deleted = 0;
+  rc = 0;
   size_t i;
   const json_t *r;
   json_array_foreach(rules, i, r) {
     const json_t *spec = json_object_get(r, "spec"), *sel = json_object_get(spec, "deviceSelector"),
                  *have = json_object_get(spec, "taint");
-    if (strcmp(str(sel, "driver"), t.driver) || strcmp(str(sel, "pool"), t.pool) || strcmp(str(sel, "device"), t.device) ||
-        strcmp(str(have, "key"), str(taint, "key")) ||
-        (json_object_get(taint, "value") && strcmp(str(have, "value"), str(taint, "value"))) ||
-        (json_object_get(taint, "effect") && strcmp(str(have, "effect"), str(taint, "effect"))))
+    if (strcmp(jstr(sel, "driver"), t.driver) || strcmp(jstr(sel, "pool"), t.pool) || strcmp(jstr(sel, "device"), t.device) ||
+        strcmp(jstr(have, "key"), jstr(taint, "key")) ||
+        (json_object_get(taint, "value") && strcmp(jstr(have, "value"), jstr(taint, "value"))) ||
+        (json_object_get(taint, "effect") && strcmp(jstr(have, "effect"), jstr(taint, "effect"))))
       continue;
-    const char *name = str(json_object_get(r, "metadata"), "name");
+    const char *name = jstr(json_object_get(r, "metadata"), "name");
     if (mode != 1) {
       char *esc = curl_easy_escape(NULL, name, 0);
       char *path = out_fmt("/apis/%s/devicetaintrules/%s%s", s.a.taint_gv, esc, mode == 2 ? "?dryRun=All" : "");

@@ -3,6 +3,7 @@
  * snapshot and everything is scheduled there, offline; for each new pod
  * the node and devices it would get, or why it would stay Pending.
  * Nothing is written to the cluster. */
+#include "jsonget.h"
 #include "commands.h"
 #include "explain.h"
 #include "session.h"
@@ -14,14 +15,10 @@ static const char usage[] =
     "Schedule the pods (or workloads) of files against the live cluster, offline: nothing is written.\n\n"
     "Usage: kubectl dra whatif -f FILE [-f FILE ...] [-n NAMESPACE] [-o json|yaml]\n";
 
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
 
 static char *pod_key(const json_t *pod) {
   const json_t *m = json_object_get(pod, "metadata");
-  return out_fmt("%s/%s", str(m, "namespace"), str(m, "name"));
+  return out_fmt("%s/%s", jstr(m, "namespace"), jstr(m, "name"));
 }
 
 /* Where the pod landed: {"pod", "namespace", "node", "devices": [...]}. */
@@ -77,8 +74,7 @@ int cmd_whatif(int argc, char **argv) {
   if (rc) goto out;
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
   inventory inv;
-  json_t *keep[3];
-  explain_inventory(ctx, &inv, keep);
+  inventory_load(&inv, ctx);
   json_t *after = api_items(ctx, "Pod"), *items = json_array();
   table t;
   table_init(&t, (const char *[]){"NAMESPACE", "POD", "NODE", "DEVICES", NULL});
@@ -86,9 +82,9 @@ int cmd_whatif(int argc, char **argv) {
     char *k = pod_key(p);
     const json_t *m = json_object_get(p, "metadata");
     if (!json_object_get(known, k)) {
-      json_t *where = placement(ctx, str(m, "namespace"), str(m, "name"));
-      if (!*str(where, "node")) {
-        json_t *why = explain_pod(ctx, &inv, str(m, "namespace"), str(m, "name"), text);
+      json_t *where = placement(ctx, jstr(m, "namespace"), jstr(m, "name"));
+      if (!*jstr(where, "node")) {
+        json_t *why = explain_pod(ctx, &inv, jstr(m, "namespace"), jstr(m, "name"), text);
         json_object_set_new(where, "explanation", why ? why : json_null());
       }
       char *devices = NULL;
@@ -96,10 +92,10 @@ int cmd_whatif(int argc, char **argv) {
       FILE *mem = open_memstream(&devices, &len);
       const json_t *dev;
       json_array_foreach(json_object_get(where, "devices"), d, dev)
-          fprintf(mem, "%s%s=%s/%s/%s", d ? "," : "", str(dev, "request"), str(dev, "driver"), str(dev, "pool"), str(dev, "device"));
+          fprintf(mem, "%s%s=%s/%s/%s", d ? "," : "", jstr(dev, "request"), jstr(dev, "driver"), jstr(dev, "pool"), jstr(dev, "device"));
       fclose(mem);
-      table_add(&t, (const char *[]){str(m, "namespace"), str(m, "name"), *str(where, "node") ? str(where, "node") : "Pending", devices});
-      table_paint(&t, 2, *str(where, "node") ? PAINT_GREEN : PAINT_RED);
+      table_add(&t, (const char *[]){jstr(m, "namespace"), jstr(m, "name"), *jstr(where, "node") ? jstr(where, "node") : "Pending", devices});
+      table_paint(&t, 2, *jstr(where, "node") ? PAINT_GREEN : PAINT_RED);
       free(devices);
       json_array_append_new(items, where);
     }
@@ -118,7 +114,6 @@ int cmd_whatif(int argc, char **argv) {
   json_decref(items);
   json_decref(after);
   inventory_free(&inv);
-  for (int k = 0; k < 3; k++) json_decref(keep[k]);
 out:
   dra_free(text);
   json_decref(before);

@@ -1,4 +1,5 @@
 /* explain.c: the Pending explanation (see explain.h). */
+#include "jsonget.h"
 #include "explain.h"
 #include "api.h"
 #include "output.h"
@@ -9,10 +10,6 @@
 
 #define SHOWN 5 /* devices named per list; the rest are counted */
 
-static const char *str(const json_t *o, const char *key) {
-  const char *s = json_string_value(json_object_get(o, key));
-  return s ? s : "";
-}
 
 static json_t *get(dra_ctx *ctx, const char *kind, const char *ns, const char *name) {
   char *text = NULL;
@@ -79,7 +76,7 @@ static void append_selectors(FILE *f, const json_t *selectors, int *n) {
   size_t i;
   const json_t *s;
   json_array_foreach(selectors, i, s) {
-    const char *e = str(json_object_get(s, "cel"), "expression");
+    const char *e = jstr(json_object_get(s, "cel"), "expression");
     if (!*e) continue;
     fprintf(f, "%s(%s)", (*n)++ ? " && " : "", e);
   }
@@ -106,7 +103,7 @@ static void add_limited(json_t *list, json_t *item, size_t *more) {
  * select, and of those which are free, held, tainted or out of counters;
  * the nearest misses are devices the class selects but the request does not. */
 static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *request, const json_t *exactly) {
-  const char *class_name = str(exactly, "deviceClassName");
+  const char *class_name = jstr(exactly, "deviceClassName");
   json_t *r = json_pack("{s:s, s:s}", "request", request, "class", class_name);
   json_t *klass = get(ctx, "DeviceClass", NULL, class_name);
   if (!klass) {
@@ -143,7 +140,7 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
             size_t k;
             const json_t *ref;
             json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
-                json_array_append_new(pods, json_sprintf("%s/%s/%s", str(ref, "resource"), ns, str(ref, "name")));
+                json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
             json_object_set_new(h, "reservedFor", pods);
             json_decref(claim);
             free(ns);
@@ -184,9 +181,9 @@ static json_t *claim_names(const json_t *pod) {
   size_t i;
   const json_t *rc;
   json_array_foreach(json_object_get(json_object_get(pod, "spec"), "resourceClaims"), i, rc)
-      if (*str(rc, "resourceClaimName")) json_array_append_new(names, json_string(str(rc, "resourceClaimName")));
+      if (*jstr(rc, "resourceClaimName")) json_array_append_new(names, json_string(jstr(rc, "resourceClaimName")));
   json_array_foreach(json_object_get(json_object_get(pod, "status"), "resourceClaimStatuses"), i, rc)
-      if (*str(rc, "resourceClaimName")) json_array_append_new(names, json_string(str(rc, "resourceClaimName")));
+      if (*jstr(rc, "resourceClaimName")) json_array_append_new(names, json_string(jstr(rc, "resourceClaimName")));
   return names;
 }
 
@@ -212,9 +209,9 @@ static json_t *claims_report(dra_ctx *ctx, const inventory *inv, const json_t *p
     const json_t *req, *sub;
     json_array_foreach(json_object_get(json_object_get(json_object_get(claim, "spec"), "devices"), "requests"), k, req) {
       const json_t *exactly = json_object_get(req, "exactly");
-      if (exactly) json_array_append_new(requests, request_report(ctx, inv, str(req, "name"), exactly));
+      if (exactly) json_array_append_new(requests, request_report(ctx, inv, jstr(req, "name"), exactly));
       json_array_foreach(json_object_get(req, "firstAvailable"), j, sub) {
-        char *id = out_fmt("%s/%s", str(req, "name"), str(sub, "name"));
+        char *id = out_fmt("%s/%s", jstr(req, "name"), jstr(sub, "name"));
         json_array_append_new(requests, request_report(ctx, inv, id, sub));
         free(id);
       }
@@ -243,14 +240,14 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
   json_t *report = json_pack("{s:s, s:s, s:s}", "apiVersion", "dra.k8s.io/v1alpha1", "kind", "PodExplanation", "pod",
                              name);
   json_object_set_new(report, "namespace", json_string(ns));
-  const char *node = str(json_object_get(pod, "spec"), "nodeName");
+  const char *node = jstr(json_object_get(pod, "spec"), "nodeName");
   if (*node) {
     json_object_set_new(report, "node", json_string(node));
   } else {
     size_t i;
     const json_t *c;
     json_array_foreach(json_object_get(json_object_get(pod, "status"), "conditions"), i, c)
-        if (!strcmp(str(c, "type"), "PodScheduled")) json_object_set_new(report, "message", json_string(str(c, "message")));
+        if (!strcmp(jstr(c, "type"), "PodScheduled")) json_object_set_new(report, "message", json_string(jstr(c, "message")));
     json_t *nodes = json_array();
     char *allocator = NULL;
     parse_section(schedule_text, ns, name, nodes, &allocator);
@@ -265,13 +262,6 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
   return report;
 }
 
-void explain_inventory(dra_ctx *ctx, inventory *inv, json_t **keep) {
-  keep[0] = api_items(ctx, "ResourceSlice");
-  keep[1] = api_items(ctx, "ResourceClaim");
-  keep[2] = api_items(ctx, "DeviceTaintRule");
-  inventory_build(inv, keep[0], keep[1], keep[2]);
-}
-
 static void print_list(const json_t *r, const char *list, const char *more, const char *title) {
   const json_t *a = json_object_get(r, list);
   if (!json_array_size(a)) return;
@@ -279,15 +269,15 @@ static void print_list(const json_t *r, const char *list, const char *more, cons
   size_t i;
   const json_t *x;
   json_array_foreach(a, i, x) {
-    printf("        %s", str(x, "device"));
-    if (*str(x, "claim")) {
-      printf(" held by claim %s", str(x, "claim"));
+    printf("        %s", jstr(x, "device"));
+    if (*jstr(x, "claim")) {
+      printf(" held by claim %s", jstr(x, "claim"));
       size_t k;
       const json_t *p;
       json_array_foreach(json_object_get(x, "reservedFor"), k, p) printf("%s%s", k ? ", " : " for ", json_string_value(p));
     }
-    if (*str(x, "taint")) printf(" tainted %s", str(x, "taint"));
-    if (*str(x, "why")) printf(": %s", str(x, "why"));
+    if (*jstr(x, "taint")) printf(" tainted %s", jstr(x, "taint"));
+    if (*jstr(x, "why")) printf(": %s", jstr(x, "why"));
     putchar('\n');
   }
   json_int_t n = json_integer_value(json_object_get(r, more));
@@ -295,35 +285,35 @@ static void print_list(const json_t *r, const char *list, const char *more, cons
 }
 
 void explain_print(const json_t *report) {
-  const char *ns = str(report, "namespace"), *name = str(report, "pod");
-  if (*str(report, "node")) {
-    printf("pod %s/%s is scheduled on node %s\n", ns, name, str(report, "node"));
+  const char *ns = jstr(report, "namespace"), *name = jstr(report, "pod");
+  if (*jstr(report, "node")) {
+    printf("pod %s/%s is scheduled on node %s\n", ns, name, jstr(report, "node"));
     return;
   }
-  printf("pod %s/%s is Pending: %s\n\n", ns, name, str(report, "message"));
+  printf("pod %s/%s is Pending: %s\n\n", ns, name, jstr(report, "message"));
   table t;
   table_init(&t, (const char *[]){"NODE", "FILTER", "REASON", NULL});
   size_t i;
   const json_t *n;
-  json_array_foreach(json_object_get(report, "nodes"), i, n) table_add(&t, (const char *[]){str(n, "node"), str(n, "filter"), str(n, "reason")});
+  json_array_foreach(json_object_get(report, "nodes"), i, n) table_add(&t, (const char *[]){jstr(n, "node"), jstr(n, "filter"), jstr(n, "reason")});
   table_print(&t, stdout, NULL);
   fputs("\nfilters checked: ", stdout);
   json_array_foreach(json_object_get(report, "filtersChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
   fputs("\nnot checked: ", stdout);
   json_array_foreach(json_object_get(report, "filtersNotChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
   putchar('\n');
-  if (*str(report, "allocator")) printf("\nDynamicResources, per node:\n%s", str(report, "allocator"));
+  if (*jstr(report, "allocator")) printf("\nDynamicResources, per node:\n%s", jstr(report, "allocator"));
   const json_t *c;
   if (json_array_size(json_object_get(report, "claims"))) puts("\ndevices, cluster-wide:");
   json_array_foreach(json_object_get(report, "claims"), i, c) {
-    printf("  claim %s/%s:%s%s\n", ns, str(c, "claim"), json_is_true(json_object_get(c, "allocated")) ? " allocated" : "",
-           *str(c, "problem") ? str(c, "problem") : "");
+    printf("  claim %s/%s:%s%s\n", ns, jstr(c, "claim"), json_is_true(json_object_get(c, "allocated")) ? " allocated" : "",
+           *jstr(c, "problem") ? jstr(c, "problem") : "");
     size_t k;
     const json_t *r;
     json_array_foreach(json_object_get(c, "requests"), k, r) {
-      printf("    request %s (class %s)", str(r, "request"), str(r, "class"));
-      if (*str(r, "problem")) {
-        printf(": %s\n", str(r, "problem"));
+      printf("    request %s (class %s)", jstr(r, "request"), jstr(r, "class"));
+      if (*jstr(r, "problem")) {
+        printf(": %s\n", jstr(r, "problem"));
         continue;
       }
       printf(": %lld selected by the class, %lld by the request: %lld free, %lld held, %lld tainted, %lld short of "

@@ -17,7 +17,5 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *namespace_, 
                     const char *schedule_text);
 /* Prints a report of explain_pod as text. */
 void explain_print(const json_t *report);
-/* An inventory of the context as it stands (after dra_schedule). */
-void explain_inventory(dra_ctx *ctx, inventory *inv, json_t **keep);
 
 #endif

@@ -1,5 +1,7 @@
 /* inventory.c: devices, holders, taints and counters (see inventory.h). */
+#include "jsonget.h"
 #include "inventory.h"
+#include "api.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +62,6 @@ static const char *key(char *buf, size_t len, const char *a, const char *b, cons
   return buf;
 }
 
-static const char *str(const json_t *o, const char *k) {
-  const char *s = json_string_value(json_object_get(o, k));
-  return s ? s : "";
-}
 
 inv_device *inventory_find(const inventory *inv, const char *driver, const char *pool, const char *device) {
   char buf[1024];
@@ -78,22 +76,28 @@ inv_counter *inventory_counter(const inventory *inv, const char *driver, const c
   return v ? &inv->counters[*v] : NULL;
 }
 
-/* The highest generation of each pool, "driver/pool" -> generation. */
-static void pool_generations(const json_t *slices, strmap *gen) {
-  size_t i;
-  const json_t *s;
+/* The slot of the slice's pool in gen ("driver/pool" -> generation), and
+ * the slice's generation. */
+static size_t *pool_slot(strmap *gen, const json_t *slice, bool insert, size_t *generation) {
   char buf[1024];
+  const json_t *spec = json_object_get(slice, "spec");
+  const json_t *p = json_object_get(spec, "pool");
+  *generation = (size_t)json_integer_value(json_object_get(p, "generation"));
+  return strmap_slot(gen, key(buf, sizeof buf, jstr(spec, "driver"), jstr(p, "name"), "", NULL), insert);
+}
+
+/* The highest generation of each pool. */
+static void pool_generations(const json_t *slices, strmap *gen) {
+  size_t i, g;
+  const json_t *s;
   json_array_foreach(slices, i, s) {
-    const json_t *spec = json_object_get(s, "spec");
-    const json_t *p = json_object_get(spec, "pool");
-    size_t g = (size_t)json_integer_value(json_object_get(p, "generation"));
-    size_t *v = strmap_slot(gen, key(buf, sizeof buf, str(spec, "driver"), str(p, "name"), "", NULL), true);
+    size_t *v = pool_slot(gen, s, true, &g);
     if (g > *v) *v = g;
   }
 }
 
 static const char *slice_node(const json_t *spec) {
-  const char *n = str(spec, "nodeName");
+  const char *n = jstr(spec, "nodeName");
   if (*n) return n;
   if (json_is_true(json_object_get(spec, "allNodes"))) return "(all nodes)";
   return "(node selector)";
@@ -109,9 +113,9 @@ static void add_counters(inventory *inv, const json_t *spec) {
       inv->counters = realloc(inv->counters, (inv->n_counters + 1) * sizeof *inv->counters);
       if (!inv->counters) abort();
       inv_counter *x = &inv->counters[inv->n_counters++];
-      *x = (inv_counter){slice_node(spec), str(spec, "driver"), str(json_object_get(spec, "pool"), "name"),
-                         str(set, "name"), name, {0, false}, {0, false}};
-      qty_parse(str(c, "value"), &x->capacity);
+      *x = (inv_counter){slice_node(spec), jstr(spec, "driver"), jstr(json_object_get(spec, "pool"), "name"),
+                         jstr(set, "name"), name, {0, false}, {0, false}};
+      qty_parse(jstr(c, "value"), &x->capacity);
       x->consumed.binary = x->capacity.binary;
     }
   }
@@ -119,11 +123,11 @@ static void add_counters(inventory *inv, const json_t *spec) {
 
 /* "key=value:Effect" of a taint that keeps pods off (NoSchedule, NoExecute). */
 static char *blocking_taint(const json_t *t) {
-  const char *effect = str(t, "effect");
+  const char *effect = jstr(t, "effect");
   if (strcmp(effect, "NoSchedule") && strcmp(effect, "NoExecute")) return NULL;
   char *s = NULL;
-  const char *value = str(t, "value");
-  if (asprintf(&s, "%s%s%s:%s", str(t, "key"), *value ? "=" : "", value, effect) < 0) abort();
+  const char *value = jstr(t, "value");
+  if (asprintf(&s, "%s%s%s:%s", jstr(t, "key"), *value ? "=" : "", value, effect) < 0) abort();
   return s;
 }
 
@@ -135,8 +139,8 @@ static void add_devices(inventory *inv, const json_t *slice) {
     inv->devices = realloc(inv->devices, (inv->n + 1) * sizeof *inv->devices);
     if (!inv->devices) abort();
     inv_device *x = &inv->devices[inv->n++];
-    *x = (inv_device){.node = slice_node(spec), .driver = str(spec, "driver"),
-                      .pool = str(json_object_get(spec, "pool"), "name"), .name = str(d, "name"), .spec = d,
+    *x = (inv_device){.node = slice_node(spec), .driver = jstr(spec, "driver"),
+                      .pool = jstr(json_object_get(spec, "pool"), "name"), .name = jstr(d, "name"), .spec = d,
                       .multi = json_is_true(json_object_get(d, "allowMultipleAllocations")),
                       .consumed = json_object()};
     size_t t;
@@ -153,7 +157,7 @@ static void apply_rules(inventory *inv, const json_t *rules) {
     const json_t *sel = json_object_get(spec, "deviceSelector");
     char *text = blocking_taint(json_object_get(spec, "taint"));
     if (!text) continue;
-    const char *driver = str(sel, "driver"), *pool = str(sel, "pool"), *device = str(sel, "device");
+    const char *driver = jstr(sel, "driver"), *pool = jstr(sel, "pool"), *device = jstr(sel, "device");
     for (size_t i = 0; i < inv->n; i++) {
       inv_device *d = &inv->devices[i];
       if (d->taint || (*driver && strcmp(driver, d->driver)) || (*pool && strcmp(pool, d->pool)) ||
@@ -165,19 +169,24 @@ static void apply_rules(inventory *inv, const json_t *rules) {
   }
 }
 
-/* Adds the device's counter demand to the pool's consumption. */
-static void consume_counters(inventory *inv, const inv_device *d) {
+/* Walks the device's counter demand: with consume, adds it to its pool's
+ * counters; returns whether it fits what they have left. */
+static bool demand(const inventory *inv, const inv_device *d, bool consume) {
+  bool fits = true;
   size_t i;
   const json_t *use;
   json_array_foreach(json_object_get(d->spec, "consumesCounters"), i, use) {
     const char *name;
     const json_t *c;
     json_object_foreach((json_t *)json_object_get(use, "counters"), name, c) {
-      inv_counter *x = inventory_counter(inv, d->driver, d->pool, str(use, "counterSet"), name);
+      inv_counter *x = inventory_counter(inv, d->driver, d->pool, jstr(use, "counterSet"), name);
       qty q;
-      if (x && qty_parse(str(c, "value"), &q)) x->consumed.v += q.v;
+      if (!x || !qty_parse(jstr(c, "value"), &q)) continue;
+      if (x->consumed.v + q.v > x->capacity.v) fits = false;
+      if (consume) x->consumed.v += q.v;
     }
   }
+  return fits;
 }
 
 static void apply_claims(inventory *inv, const json_t *claims) {
@@ -189,15 +198,15 @@ static void apply_claims(inventory *inv, const json_t *claims) {
     size_t r;
     const json_t *res;
     json_array_foreach(json_object_get(json_object_get(alloc, "devices"), "results"), r, res) {
-      inv_device *d = inventory_find(inv, str(res, "driver"), str(res, "pool"), str(res, "device"));
+      inv_device *d = inventory_find(inv, jstr(res, "driver"), jstr(res, "pool"), jstr(res, "device"));
       if (!d) continue;
       if (json_is_true(json_object_get(res, "adminAccess"))) {
         d->admin = true;
         continue;
       }
-      if (!d->holder && asprintf(&d->holder, "%s/%s", str(meta, "namespace"), str(meta, "name")) < 0) abort();
+      if (!d->holder && asprintf(&d->holder, "%s/%s", jstr(meta, "namespace"), jstr(meta, "name")) < 0) abort();
       if (!d->allocated || d->multi) {
-        if (!d->allocated) consume_counters(inv, d);
+        if (!d->allocated) demand(inv, d, true);
         d->allocated = true;
         d->shares++;
       }
@@ -219,17 +228,14 @@ void inventory_build(inventory *inv, const json_t *slices, const json_t *claims,
   if (!inv->index) abort();
   strmap gen = {0};
   pool_generations(slices, &gen);
-  size_t i;
+  size_t i, g;
   const json_t *s;
   char buf[1024];
   json_array_foreach(slices, i, s) {
-    const json_t *spec = json_object_get(s, "spec");
-    const json_t *p = json_object_get(spec, "pool");
-    if ((size_t)json_integer_value(json_object_get(p, "generation")) <
-        *strmap_slot(&gen, key(buf, sizeof buf, str(spec, "driver"), str(p, "name"), "", NULL), false))
-      continue; /* an outdated slice of a pool being republished */
+    const size_t *newest = pool_slot(&gen, s, false, &g);
+    if (g < *newest) continue; /* an outdated slice of a pool being republished */
     add_devices(inv, s);
-    add_counters(inv, spec);
+    add_counters(inv, json_object_get(s, "spec"));
   }
   strmap_free(&gen);
   for (i = 0; i < inv->n; i++) {
@@ -245,22 +251,18 @@ void inventory_build(inventory *inv, const json_t *slices, const json_t *claims,
 }
 
 bool inventory_free_now(const inventory *inv, const inv_device *d) {
-  if ((d->allocated && !d->multi) || d->taint) return false;
-  size_t i;
-  const json_t *use;
-  json_array_foreach(json_object_get(d->spec, "consumesCounters"), i, use) {
-    const char *name;
-    const json_t *c;
-    json_object_foreach((json_t *)json_object_get(use, "counters"), name, c) {
-      const inv_counter *x = inventory_counter(inv, d->driver, d->pool, str(use, "counterSet"), name);
-      qty q;
-      if (x && qty_parse(str(c, "value"), &q) && x->consumed.v + q.v > x->capacity.v) return false;
-    }
-  }
-  return true;
+  return !(d->allocated && !d->multi) && !d->taint && demand(inv, d, false);
+}
+
+void inventory_load(inventory *inv, dra_ctx *ctx) {
+  json_t *slices = api_items(ctx, "ResourceSlice"), *claims = api_items(ctx, "ResourceClaim"),
+         *rules = api_items(ctx, "DeviceTaintRule");
+  inventory_build(inv, slices, claims, rules);
+  inv->owned[0] = slices, inv->owned[1] = claims, inv->owned[2] = rules;
 }
 
 void inventory_free(inventory *inv) {
+  for (int i = 0; i < 3; i++) json_decref(inv->owned[i]);
   for (size_t i = 0; i < inv->n; i++) {
     free(inv->devices[i].taint);
     free(inv->devices[i].holder);

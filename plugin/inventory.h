@@ -8,6 +8,7 @@
 #ifndef KDRA_INVENTORY_H
 #define KDRA_INVENTORY_H
 #include "quantity.h"
+#include <dra.h>
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -35,10 +36,14 @@ typedef struct inventory {
   inv_counter *counters;
   size_t n_counters;
   struct inv_index *index;
+  json_t *owned[3]; /* the slices, claims and rules inventory_load read */
 } inventory;
 
 /* Builds it; the JSON arrays must outlive it. */
 void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules);
+/* Builds it from the context's ResourceSlices, ResourceClaims and
+ * DeviceTaintRules, as v1 JSON (dra_list_json), which it keeps. */
+void inventory_load(inventory *inv, dra_ctx *ctx);
 void inventory_free(inventory *inv);
 inv_device *inventory_find(const inventory *inv, const char *driver, const char *pool, const char *device);
 /* Whether the device could be allocated now: not held, not tainted, and

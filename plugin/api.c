@@ -1,6 +1,7 @@
 /* api.c: discovery, paginated lists and snapshots (see api.h). */
 #include "api.h"
 #include <curl/curl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,25 +136,50 @@ static const snap_kind snap_kinds[] = {
     {SNAP_PODS, 1, "pods", "Pod", 0},
 };
 
+/* Loads the items into ctx as stored. */
+static int load(dra_ctx *ctx, const char *resource, json_t *items, char *err, size_t errlen) {
+  json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", items);
+  char *text = json_dumps(list, JSON_COMPACT);
+  json_decref(list);
+  dra_status st = dra_load_buffer(ctx, resource, text, strlen(text), DRA_LOAD_AS_STORED);
+  free(text);
+  if (st == DRA_OK) return 0;
+  snprintf(err, errlen, "reading %s: %s", resource, dra_errmsg(ctx));
+  return -1;
+}
+
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen) {
+  if (!a->read) a->read = json_object();
   for (size_t k = 0; k < sizeof snap_kinds / sizeof *snap_kinds; k++) {
     const snap_kind *s = &snap_kinds[k];
     if (!(what & s->bit)) continue;
     const char *gv = s->group == 0 ? "v1" : s->group == 1 ? a->resource_gv : s->group == 2 ? a->taint_gv : a->scheduling_gv;
-    if (!*gv) continue; /* not served here: nothing of that kind */
+    if (!*gv) { /* not served here: nothing of that kind */
+      json_object_set_new(a->read, s->kind, json_array());
+      continue;
+    }
     json_t *items = api_list(a, gv, s->resource, s->kind, s->namespaced ? namespace_ : NULL, err, errlen);
     if (!items) return -1;
-    json_t *list = json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", items);
-    char *text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
-    dra_status st = dra_load_buffer(ctx, s->resource, text, strlen(text), DRA_LOAD_AS_STORED);
-    free(text);
-    if (st != DRA_OK) {
-      snprintf(err, errlen, "reading %s: %s", s->resource, dra_errmsg(ctx));
+    const char *slash = strrchr(gv, '/');
+    bool v1 = !strcmp(slash ? slash + 1 : gv, "v1");
+    if ((!v1 || (what & SNAP_LOAD_ALL)) && load(ctx, s->resource, items, err, errlen)) {
+      json_decref(items);
       return -1;
     }
+    if (!v1) { /* what libdra converted */
+      json_decref(items);
+      items = api_items(ctx, s->kind);
+    }
+    json_object_set_new(a->read, s->kind, items);
   }
   return 0;
+}
+
+const json_t *api_read(const api *a, const char *kind) { return json_object_get(a->read, kind); }
+
+void api_free(api *a) {
+  json_decref(a->read);
+  a->read = NULL;
 }
 
 json_t *api_items(dra_ctx *ctx, const char *kind) {

@@ -15,6 +15,7 @@ typedef struct api {
   char resource_gv[64]; /* "resource.k8s.io/v1" */
   char taint_gv[64];    /* the version serving devicetaintrules, "" if none */
   char scheduling_gv[64]; /* podgroups, "" if none */
+  json_t *read;           /* kind -> the objects api_snapshot read, as v1 JSON */
 } api;
 
 /* Finds the versions. -1 with err when resource.k8s.io is not served. */
@@ -36,12 +37,20 @@ enum {
   SNAP_NAMESPACES = 1 << 7,
   SNAP_PODGROUPS = 1 << 8,
   SNAP_ALL = (1 << 9) - 1,
+  SNAP_LOAD_ALL = 1 << 9, /* load every kind into the context, not only those to convert */
 };
-/* Lists the kinds (namespaced ones in namespace_, or all with NULL) and
- * loads them into ctx as stored. 0, or -1 with err. */
+/* Lists the kinds (namespaced ones in namespace_, or all with NULL) into
+ * a->read. Kinds read in another version than v1 are loaded into ctx as
+ * stored, which converts them, and read back as v1; with SNAP_LOAD_ALL
+ * every kind is loaded (for commands that run libdra on them). 0, or -1
+ * with err. */
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen);
+/* The objects of a kind api_snapshot read (borrowed; NULL for a kind it
+ * was not asked for, which jansson's calls take as empty). */
+const json_t *api_read(const api *a, const char *kind);
 /* The context's objects of a kind as a v1 JSON array (dra_list_json's
  * items), never NULL. */
 json_t *api_items(dra_ctx *ctx, const char *kind);
+void api_free(api *a);
 
 #endif

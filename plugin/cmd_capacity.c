@@ -183,9 +183,10 @@ int cmd_capacity(int argc, char **argv) {
   int rc;
   dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true, &rc);
   if (!ctx) return rc;
+  dra_close(ctx); /* capacity reads the objects as read: libdra only converted other versions */
   inventory inv;
-  inventory_load(&inv, ctx);
-  dra_close(ctx);
+  inventory_build(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "ResourceClaim"),
+                  api_read(&s.a, "DeviceTaintRule"));
   size_t n;
   pool_row *rows = pool_rows(&inv, &f, &n);
   if (s.format == OUT_JSON || s.format == OUT_YAML) {

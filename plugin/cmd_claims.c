@@ -120,8 +120,9 @@ int cmd_claims(int argc, char **argv) {
   int rc;
   dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false, &rc);
   if (!ctx) return rc;
-  json_t *claims = api_items(ctx, "ResourceClaim"), *pods = api_items(ctx, "Pod"), *groups = api_items(ctx, "PodGroup");
   dra_close(ctx);
+  const json_t *claims = api_read(&s.a, "ResourceClaim"), *pods = api_read(&s.a, "Pod"),
+               *groups = api_read(&s.a, "PodGroup");
   json_t *items = json_array();
   size_t i;
   const json_t *c;
@@ -153,7 +154,6 @@ int cmd_claims(int argc, char **argv) {
     table_print(&t, stdout, empty);
   }
   json_decref(items);
-  json_decref(claims), json_decref(pods), json_decref(groups);
   session_close(&s);
   return rc;
 }

@@ -13,7 +13,8 @@
 static const char usage[] =
     "Why a pod is Pending: per node the first failing filter, the allocator's counts per claim and\n"
     "request, the devices that would do and what holds them, and the nearest misses.\n\n"
-    "Usage: kubectl dra explain pod/NAME | resourceclaim/NAME | NAME [-n NAMESPACE] [-o json|yaml]\n";
+    "Usage: kubectl dra explain pod/NAME | resourceclaim/NAME | NAME [-n NAMESPACE] [-o wide|json|yaml]\n"
+    "-o wide lists every node; otherwise the first 20, and the rest counted per reason.\n";
 
 
 /* The pods using claim ns/name: pods whose claims name it. */
@@ -55,7 +56,7 @@ int cmd_explain(int argc, char **argv) {
   }
   if (!session_connect(&s)) return session_fail(&s);
   const char *ns = s.namespace_ ? s.namespace_ : s.cfg.namespace_;
-  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL, true);
+  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL, true);
   if (!ctx) return session_fail(&s);
   int rc = 0;
   json_t *pods;
@@ -88,7 +89,7 @@ int cmd_explain(int argc, char **argv) {
     if (!json_array_size(reports)) printf("no pod uses resourceclaim %s/%s\n", ns, name);
     json_array_foreach(reports, i, p) {
       if (i) putchar('\n');
-      explain_print(p);
+      explain_print(p, s.format == OUT_WIDE);
     }
   }
   json_decref(reports);

@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "Schedule the pods (or workloads) of files against the live cluster, offline: nothing is written.\n\n"
-    "Usage: kubectl dra whatif -f FILE [-f FILE ...] [-n NAMESPACE] [-o json|yaml]\n";
+    "Usage: kubectl dra whatif -f FILE [-f FILE ...] [-n NAMESPACE] [-o wide|json|yaml]\n";
 
 
 static char *pod_key(const json_t *pod) {
@@ -51,7 +51,7 @@ int cmd_whatif(int argc, char **argv) {
     return session_fail(&s);
   }
   if (!session_connect(&s)) return session_fail(&s);
-  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL, true);
+  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL, true);
   if (!ctx) return session_fail(&s);
   json_t *before = api_items(ctx, "Pod"), *known = json_object();
   size_t i;
@@ -108,7 +108,7 @@ int cmd_whatif(int argc, char **argv) {
     table_print(&t, stdout, "the files hold no pod");
     json_array_foreach(items, i, p) if (json_object_get(p, "explanation")) {
       putchar('\n');
-      explain_print(json_object_get(p, "explanation"));
+      explain_print(json_object_get(p, "explanation"), s.format == OUT_WIDE);
     }
   }
   json_decref(items);

@@ -284,25 +284,70 @@ static void print_list(const json_t *r, const char *list, const char *more, cons
   if (n) printf("        ... and %lld more\n", (long long)n);
 }
 
-void explain_print(const json_t *report) {
+#define NODES_SHOWN 20 /* node rows before the rest are summed up per reason */
+#define BLOCKS_SHOWN 3 /* nodes of the allocator's text before the rest are counted */
+
+/* Past NODES_SHOWN, one row per filter and reason with the node count. */
+static void print_nodes(const json_t *nodes, bool all) {
+  table t;
+  table_init(&t, (const char *[]){"NODE", "FILTER", "REASON", NULL});
+  json_t *rest = json_object(); /* "filter\treason" -> count */
+  size_t i;
+  const json_t *n;
+  json_array_foreach(nodes, i, n) {
+    if (all || i < NODES_SHOWN) {
+      table_add(&t, (const char *[]){jstr(n, "node"), jstr(n, "filter"), jstr(n, "reason")});
+      continue;
+    }
+    char *key = out_fmt("%s\t%s", jstr(n, "filter"), jstr(n, "reason"));
+    json_object_set_new(rest, key, json_integer(json_integer_value(json_object_get(rest, key)) + 1));
+    free(key);
+  }
+  const char *key;
+  const json_t *count;
+  json_object_foreach(rest, key, count) {
+    const char *tab = strchr(key, '\t');
+    char *filter = strndup(key, (size_t)(tab - key)), *nodes_text = out_fmt("(%lld more nodes)", (long long)json_integer_value(count));
+    table_add(&t, (const char *[]){nodes_text, filter, tab + 1});
+    free(filter), free(nodes_text);
+  }
+  json_decref(rest);
+  table_print(&t, stdout, NULL);
+}
+
+/* The allocator's text, its first BLOCKS_SHOWN nodes unless all. */
+static void print_allocator(const char *text, bool all) {
+  size_t blocks = 0, hidden = 0;
+  for (const char *line = text; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+    if (!strncmp(line, "node ", 5)) blocks++;
+    if (all || blocks <= BLOCKS_SHOWN) fwrite(line, 1, len, stdout);
+    else if (!strncmp(line, "node ", 5)) hidden++;
+    line += len;
+  }
+  if (hidden) printf("(%zu more nodes; -o wide shows them all)\n", hidden);
+}
+
+void explain_print(const json_t *report, bool all) {
   const char *ns = jstr(report, "namespace"), *name = jstr(report, "pod");
   if (*jstr(report, "node")) {
     printf("pod %s/%s is scheduled on node %s\n", ns, name, jstr(report, "node"));
     return;
   }
   printf("pod %s/%s is Pending: %s\n\n", ns, name, jstr(report, "message"));
-  table t;
-  table_init(&t, (const char *[]){"NODE", "FILTER", "REASON", NULL});
+  print_nodes(json_object_get(report, "nodes"), all);
   size_t i;
   const json_t *n;
-  json_array_foreach(json_object_get(report, "nodes"), i, n) table_add(&t, (const char *[]){jstr(n, "node"), jstr(n, "filter"), jstr(n, "reason")});
-  table_print(&t, stdout, NULL);
   fputs("\nfilters checked: ", stdout);
   json_array_foreach(json_object_get(report, "filtersChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
   fputs("\nnot checked: ", stdout);
   json_array_foreach(json_object_get(report, "filtersNotChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
   putchar('\n');
-  if (*jstr(report, "allocator")) printf("\nDynamicResources, per node:\n%s", jstr(report, "allocator"));
+  if (*jstr(report, "allocator")) {
+    fputs("\nDynamicResources, per node:\n", stdout);
+    print_allocator(jstr(report, "allocator"), all);
+  }
   const json_t *c;
   if (json_array_size(json_object_get(report, "claims"))) puts("\ndevices, cluster-wide:");
   json_array_foreach(json_object_get(report, "claims"), i, c) {

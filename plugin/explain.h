@@ -10,12 +10,14 @@
 #define KDRA_EXPLAIN_H
 #include "inventory.h"
 #include <dra.h>
+#include <stdbool.h>
 
 /* The report of pod namespace_/name; schedule_text is dra_schedule's
  * explanation. */
 json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *namespace_, const char *name,
                     const char *schedule_text);
-/* Prints a report of explain_pod as text. */
-void explain_print(const json_t *report);
+/* Prints a report of explain_pod as text: with all (-o wide) every node,
+ * else the first ones and the rest summed up per reason. */
+void explain_print(const json_t *report, bool all);
 
 #endif

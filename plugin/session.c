@@ -126,6 +126,7 @@ bool session_connect(session *s) {
 void session_close(session *s) {
   client_close(s->a.c);
   s->a.c = NULL;
+  api_free(&s->a);
   kc_config_free(&s->cfg);
 }
 

@@ -351,6 +351,7 @@ void sched_schedule_one(sched_loop *l, const char *key) {
     msg = sched_reserve_and_bind(&cy, &cs.v[best], &reason);
     if (!msg) {
       count_attempt(l, SCHED_SCHEDULED, &start);
+      free(explain); /* nodes explained before the one that fit */
       cycle_free(&cy, &cs);
       return;
     }

@@ -11,7 +11,7 @@ typedef struct client client;
 typedef struct response {
   long status; /* the HTTP status */
   char *body;
-  size_t len;
+  size_t len, cap;
 } response;
 
 /* Opens a client for the configuration (runs an exec plugin, reads a token

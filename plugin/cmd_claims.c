@@ -14,15 +14,25 @@ static const char usage[] =
     "Usage: kubectl dra claims [NAME] [-n NAMESPACE | -A] [-o wide|json|yaml]\n";
 
 
-/* The object of kind in namespace ns named name among items, or NULL. */
-static const json_t *find(const json_t *items, const char *ns, const char *name) {
+/* "namespace/name" -> object, for looking pods and PodGroups up by name. */
+static json_t *by_name(const json_t *items) {
+  json_t *index = json_object();
   size_t i;
   const json_t *o;
   json_array_foreach(items, i, o) {
     const json_t *m = json_object_get(o, "metadata");
-    if (!strcmp(jstr(m, "name"), name) && !strcmp(jstr(m, "namespace"), ns)) return o;
+    char *key = out_fmt("%s/%s", jstr(m, "namespace"), jstr(m, "name"));
+    json_object_set(index, key, (json_t *)o);
+    free(key);
   }
-  return NULL;
+  return index;
+}
+
+static const json_t *find(const json_t *index, const char *ns, const char *name) {
+  char *key = out_fmt("%s/%s", ns, name);
+  const json_t *o = json_object_get(index, key);
+  free(key);
+  return o;
 }
 
 /* The node of an allocation restricted to one node (nodeSelector on
@@ -121,8 +131,8 @@ int cmd_claims(int argc, char **argv) {
   dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false, &rc);
   if (!ctx) return rc;
   dra_close(ctx);
-  const json_t *claims = api_read(&s.a, "ResourceClaim"), *pods = api_read(&s.a, "Pod"),
-               *groups = api_read(&s.a, "PodGroup");
+  const json_t *claims = api_read(&s.a, "ResourceClaim");
+  json_t *pods = by_name(api_read(&s.a, "Pod")), *groups = by_name(api_read(&s.a, "PodGroup"));
   json_t *items = json_array();
   size_t i;
   const json_t *c;
@@ -154,6 +164,7 @@ int cmd_claims(int argc, char **argv) {
     table_print(&t, stdout, empty);
   }
   json_decref(items);
+  json_decref(pods), json_decref(groups);
   session_close(&s);
   return rc;
 }

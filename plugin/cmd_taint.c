@@ -16,9 +16,10 @@
 static const char taint_usage[] =
     "Taint devices: create a DeviceTaintRule.\n\n"
     "Usage: kubectl dra taint DRIVER/POOL[/DEVICE] KEY[=VALUE]:EFFECT [--name NAME]\n"
-    "           [--dry-run=none|client|server] [-o json|yaml]\n"
+    "           [--dry-run=none|client|server] [--preview] [-o json|yaml]\n"
     "       kubectl dra taint --list [-o wide|json|yaml]\n"
-    "EFFECT is NoSchedule, NoExecute or None.\n";
+    "EFFECT is NoSchedule, NoExecute or None. --preview writes nothing: it computes with libdra, on the\n"
+    "live snapshot, which pods the taint would evict with effect NoExecute.\n";
 static const char untaint_usage[] =
     "Delete the DeviceTaintRules that set a taint on devices.\n\n"
     "Usage: kubectl dra untaint DRIVER/POOL[/DEVICE] KEY[:EFFECT] [--dry-run=none|client|server]\n";
@@ -151,11 +152,67 @@ static int prepare(session *s, int argc, char **argv, const flag *flags, const c
   return -1;
 }
 
+/* "namespace/name" of every pod of the context not being deleted. */
+static json_t *live_pods(dra_ctx *ctx) {
+  json_t *pods = api_items(ctx, "Pod"), *keys = json_object();
+  size_t i;
+  const json_t *p;
+  json_array_foreach(pods, i, p) {
+    const json_t *m = json_object_get(p, "metadata");
+    if (json_object_get(m, "deletionTimestamp")) continue;
+    char *key = out_fmt("%s/%s", jstr(m, "namespace"), jstr(m, "name"));
+    json_object_set_new(keys, key, json_true());
+    free(key);
+  }
+  json_decref(pods);
+  return keys;
+}
+
+/* --preview: the rule with effect NoExecute added to the live snapshot in
+ * a libdra context, whose eviction controller then runs; the pods it
+ * evicts are those the taint would evict. Nothing is written. */
+static int preview(session *s, json_t *rule) {
+  dra_ctx *ctx = session_snapshot(s, SNAP_ALL | SNAP_LOAD_ALL, true);
+  if (!ctx) return session_fail(s);
+  dra_schedule(ctx, 0, NULL); /* the snapshot settled first: only the taint's doing counts */
+  json_t *before = live_pods(ctx);
+  json_object_set_new(json_object_get(json_object_get(rule, "spec"), "taint"), "effect", json_string("NoExecute"));
+  char *text = json_dumps(rule, JSON_COMPACT);
+  int rc = 0;
+  if (dra_load_buffer(ctx, "the taint", text, strlen(text), 0) != DRA_OK) {
+    fprintf(stderr, "error: %s\n", dra_errmsg(ctx));
+    rc = 1;
+  } else {
+    dra_schedule(ctx, 0, NULL);
+    json_t *after = live_pods(ctx), *evicted = json_array();
+    const char *key;
+    json_t *v;
+    json_object_foreach(before, key, v) if (!json_object_get(after, key)) json_array_append_new(evicted, json_string(key));
+    if (s->format == OUT_JSON || s->format == OUT_YAML) {
+      out_document(json_pack("{s:s, s:s, s:O}", "apiVersion", "dra.k8s.io/v1alpha1", "kind", "TaintPreview",
+                             "evictedPods", evicted), s->format);
+    } else if (!json_array_size(evicted)) {
+      puts("NoExecute would evict no pod");
+    } else {
+      size_t i;
+      json_array_foreach(evicted, i, v) printf("pod %s would be evicted\n", json_string_value(v));
+    }
+    json_decref(evicted);
+    json_decref(after);
+  }
+  free(text);
+  json_decref(before);
+  dra_close(ctx);
+  session_close(s);
+  return rc;
+}
+
 int cmd_taint(int argc, char **argv) {
   session s;
-  bool list = false;
+  bool list = false, show_preview = false;
   const char *dry = NULL, *name = NULL;
-  const flag flags[] = {{"list", 0, FLAG_BOOL, &list}, {"dry-run", 0, FLAG_STRING, &dry}, {"name", 0, FLAG_STRING, &name}, {0}};
+  const flag flags[] = {{"list", 0, FLAG_BOOL, &list}, {"dry-run", 0, FLAG_STRING, &dry}, {"name", 0, FLAG_STRING, &name},
+                        {"preview", 0, FLAG_BOOL, &show_preview}, {0}};
   int mode;
   target t;
   json_t *taint = NULL;
@@ -168,6 +225,11 @@ int cmd_taint(int argc, char **argv) {
   json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:o, s:o}}", "apiVersion", s.a.taint_gv, "kind", "DeviceTaintRule",
                            "metadata", "name", name ? name : generated, "spec", "deviceSelector", selector, "taint", taint);
   free(generated);
+  if (show_preview) {
+    rc = preview(&s, rule);
+    json_decref(rule);
+    return rc;
+  }
   rc = 0;
   if (mode != 1) {
     char *body = json_dumps(rule, JSON_COMPACT), *path = out_fmt("/apis/%s/devicetaintrules%s", s.a.taint_gv, mode == 2 ? "?dryRun=All" : "");

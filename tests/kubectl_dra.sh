@@ -4,7 +4,7 @@
 # pending pod: capacity, claims, devices --selector, explain (naming the
 # claims that hold the devices, and a selector's nearest miss), whatif
 # (compared with where the scheduler then puts the pod), taint with
-# --dry-run and NoExecute eviction, untaint, --list; -o json|yaml; color
+# --dry-run, --preview and NoExecute eviction, untaint, --list; -o json|yaml; color
 # only on a terminal and never with NO_COLOR; pagination (--chunk-size);
 # the kubeconfig variants (client certificate as data and as relative
 # files, token, tokenFile, exec plugins returning a token or a certificate,
@@ -171,6 +171,8 @@ check "the scheduler agrees with whatif: node" "gpu-node-2" kubectl get pod embe
 check "the scheduler agrees with whatif: device" "gpu-1-mig-1g-5gb-2" kd claims -n inference
 
 # ---- taint and untaint ----
+check "taint --preview: the pod NoExecute would evict" "pod ml/llm-finetune-worker-2 would be evicted" kd taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --preview
+check "taint --preview of the pool: the embedders too" "pod inference/embedder-0 would be evicted" kd taint gpu.example.com/gpu-node-2 example.com/broken=ecc:NoSchedule --preview
 check "taint --dry-run=client" "devicetaintrule.resource.k8s.io/gpu-node-2-gpu-0-example.com-broken created (dry run)" kd taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=client
 check "taint --dry-run=server" "devicetaintrule.resource.k8s.io/gpu-node-2-gpu-0-example.com-broken created (server dry run)" kd taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=server
 check "dry runs wrote nothing" "No resources found" sh -c "kubectl get devicetaintrules gpu-node-2-gpu-0-example.com-broken 2>&1; '$plugin' taint --list | grep broken || echo 'No resources found'"

@@ -1,10 +1,12 @@
 /* fuzz_kubeconfig.c: libFuzzer target for kubectl-dra's kubeconfig reader
  * (plugin/kubeconfig.c): the text merged twice (the second merge must keep
  * the first's entries), resolved with and without overrides, the
- * ExecCredential reader on the same bytes, and the merged tree written
- * back as YAML and read again. Built by plugin/CMakeLists.txt. */
+ * ExecCredential reader and the quantity reader on the same bytes, and the
+ * merged tree written back as YAML and read again. Built by
+ * plugin/CMakeLists.txt. */
 #include "exec_credential.h"
 #include "kubeconfig.h"
+#include "quantity.h"
 #include "yamljson.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   json_decref(merged);
   exec_result r;
   if (!exec_credential_parse("client.authentication.k8s.io/v1", text, size, &r, err, sizeof err)) exec_result_free(&r);
+  qty q;
+  char buf[128];
+  if (qty_parse(text, &q)) qty_format(q, buf, sizeof buf);
   free(text);
   return 0;
 }

@@ -65,6 +65,9 @@ client *client_open(const kc_config *cfg, double timeout_seconds, char *err, siz
     goto fail;
   }
   CURL *h = c->curl;
+  if (cfg->tls_server_name) /* libcurl verifies against the URL's host; no override */
+    fprintf(stderr, "Warning: tls-server-name is not supported by kubectl-dra; the certificate is checked against "
+                    "the server URL's host\n");
   curl_easy_setopt(h, CURLOPT_USERAGENT, "kubectl-dra/0.1.0");
   curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);

@@ -254,6 +254,21 @@ DRA_API dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain);
  * without such a pod. */
 DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result);
 
+/* ---- device selectors ---- */
+
+/* Evaluates a CEL device selector on every device of the context's
+ * ResourceSlices, as the allocator evaluates a request's selectors (the
+ * device's driver, attributes, capacity and multi-allocation flag, with
+ * the context's feature gates). The expression is first checked as
+ * kube-apiserver checks a new selector: one that does not compile, or is
+ * too long or too costly, is DRA_INVALID with the compiler's message in
+ * dra_errmsg. On DRA_OK *json is
+ *   {"items": [{"driver", "pool", "device", "matches": true|false}
+ *              or {"driver", "pool", "device", "error": "<runtime error>"}]}
+ * with the devices in slice creation order, then slice order, freed by the
+ * caller with dra_free. An error is never a match, as for the allocator. */
+DRA_API dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json);
+
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */
 DRA_API const char *dra_errmsg(dra_ctx *ctx);

@@ -203,6 +203,14 @@ typedef struct scan {
   const char *reason; /* its condition reason */
 } scan;
 
+/* With --explain, a node refused before DynamicResources gets one line
+ * with the first failing filter's reasons: "node N: <reason>; <reason>". */
+static void explain_filtered(strbuf *ex, const node *nd, const sched_reasons *reasons) {
+  sb_printf(ex, "node %s: ", nd->metadata.name);
+  for (size_t r = 0; r < reasons->n; r++) sb_printf(ex, "%s%s", r ? "; " : "", reasons->items[r]);
+  sb_putc(ex, '\n');
+}
+
 static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, bool fast) {
   sched_cycle *cy = sc->cy;
   sched_loop *l = cy->l;
@@ -216,6 +224,7 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     sched_reasons_clear(&sc->reasons);
     if (!sched_filter_node(p, &cy->requests, nd, nodes[ni].usage, served_by_dra, cy, &sc->reasons)) {
       for (size_t r = 0; r < sc->reasons.n; r++) sched_histogram_add(&sc->hist, sc->reasons.items[r]);
+      if (l->opt.explain && !fast) explain_filtered(&sc->ex, nd, &sc->reasons);
       continue;
     }
     bool ok = true;

@@ -1,0 +1,377 @@
+/* explain.c: the Pending explanation (see explain.h). */
+#include "jsonget.h"
+#include "explain.h"
+#include "api.h"
+#include "output.h"
+#include "selector.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHOWN 5 /* devices named per list; the rest are counted */
+
+
+static json_t *get(dra_ctx *ctx, const char *kind, const char *ns, const char *name) {
+  char *text = NULL;
+  if (dra_get_json(ctx, kind, ns, name, &text) != DRA_OK) return NULL;
+  json_t *o = json_loads(text, 0, NULL);
+  dra_free(text);
+  return o;
+}
+
+/* kube-scheduler's filter for a reason text of the scheduler. */
+static const char *filter_of(const char *reason) {
+  if (strstr(reason, "untolerated taint")) return "TaintToleration";
+  if (strstr(reason, "node affinity/selector")) return "NodeAffinity";
+  if (strstr(reason, "were unschedulable")) return "NodeUnschedulable";
+  if (strstr(reason, "requested node name")) return "NodeName";
+  if (strstr(reason, "Insufficient") || strstr(reason, "Too many pods")) return "NodeResourcesFit";
+  return "DynamicResources";
+}
+
+/* The pod's part of dra_schedule's explanation, split per node: the
+ * filter lines and the allocator's text. */
+static void parse_section(const char *text, const char *ns, const char *name, json_t *nodes, char **allocator) {
+  char header[600];
+  snprintf(header, sizeof header, "pod %s/%s:\n", ns, name);
+  const char *p = text ? strstr(text, header) : NULL;
+  if (p && p != text && p[-1] != '\n') p = NULL;
+  *allocator = NULL;
+  if (!p) return;
+  p += strlen(header);
+  const char *end = p;
+  while (*end && strncmp(end, "pod ", 4)) end = strchr(end, '\n') ? strchr(end, '\n') + 1 : end + strlen(end);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  for (const char *line = p; line < end;) {
+    const char *nl = memchr(line, '\n', (size_t)(end - line));
+    size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+    if (!strncmp(line, "node ", 5)) {
+      const char *colon = memchr(line, ':', n);
+      char *node = strndup(line + 5, colon ? (size_t)(colon - line - 5) : n - 5);
+      json_t *entry;
+      if (colon && (size_t)(colon - line) + 1 < n) {
+        char *reason = strndup(colon + 2, n - (size_t)(colon - line) - 2);
+        entry = json_pack("{s:s, s:s, s:s}", "node", node, "filter", filter_of(reason), "reason", reason);
+        free(reason);
+      } else {
+        entry = json_pack("{s:s, s:s, s:s}", "node", node, "filter", "DynamicResources", "reason",
+                          "cannot allocate all claims");
+        fprintf(f, "%.*s\n", (int)n, line);
+      }
+      json_array_append_new(nodes, entry);
+      free(node);
+    } else {
+      fprintf(f, "%.*s\n", (int)n, line);
+    }
+    line += n + 1;
+  }
+  fclose(f);
+  *allocator = buf;
+}
+
+/* "(a) && (b)" of the selectors' CEL expressions, each in parentheses. */
+static void append_selectors(FILE *f, const json_t *selectors, int *n) {
+  size_t i;
+  const json_t *s;
+  json_array_foreach(selectors, i, s) {
+    const char *e = jstr(json_object_get(s, "cel"), "expression");
+    if (!*e) continue;
+    fprintf(f, "%s(%s)", (*n)++ ? " && " : "", e);
+  }
+}
+
+static char *selector_of(const json_t *class_selectors, const json_t *request_selectors) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&out, &len);
+  int n = 0;
+  append_selectors(f, class_selectors, &n);
+  append_selectors(f, request_selectors, &n);
+  if (!n) fputs("true", f);
+  fclose(f);
+  return out;
+}
+
+static void add_limited(json_t *list, json_t *item, size_t *more) {
+  if (json_array_size(list) < SHOWN) json_array_append_new(list, item);
+  else (*more)++, json_decref(item);
+}
+
+/* The devices for one request or subrequest: which the class and request
+ * select, and of those which are free, held, tainted or out of counters;
+ * the nearest misses are devices the class selects but the request does not. */
+static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *request, const json_t *exactly) {
+  const char *class_name = jstr(exactly, "deviceClassName");
+  json_t *r = json_pack("{s:s, s:s}", "request", request, "class", class_name);
+  json_t *klass = get(ctx, "DeviceClass", NULL, class_name);
+  if (!klass) {
+    json_object_set_new(r, "problem", json_string("the DeviceClass does not exist"));
+    return r;
+  }
+  const json_t *class_sel = json_object_get(json_object_get(klass, "spec"), "selectors");
+  char *class_expr = selector_of(class_sel, NULL), *full_expr = selector_of(class_sel, json_object_get(exactly, "selectors"));
+  char err[1024];
+  selection *by_class = selection_run(ctx, class_expr, err, sizeof err), *full = by_class ? selection_run(ctx, full_expr, err, sizeof err) : NULL;
+  if (!full) {
+    json_object_set_new(r, "problem", json_string(err));
+  } else {
+    json_t *held = json_array(), *tainted = json_array(), *misses = json_array();
+    size_t n_class = 0, n_selected = 0, n_free = 0, n_counters = 0, more_held = 0, more_tainted = 0, more_misses = 0;
+    for (size_t i = 0; i < inv->n; i++) {
+      const inv_device *d = &inv->devices[i];
+      if (selection_result(by_class, d, NULL) != 1) continue;
+      n_class++;
+      char *id = out_fmt("%s/%s/%s", d->driver, d->pool, d->name);
+      if (selection_result(full, d, NULL) != 1) {
+        char *why = selection_why(full, d);
+        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why), &more_misses);
+        free(why);
+      } else {
+        n_selected++;
+        if (d->allocated && !d->multi) {
+          json_t *h = json_pack("{s:s, s:s}", "device", id, "claim", d->holder ? d->holder : "");
+          char *slash = d->holder ? strchr(d->holder, '/') : NULL;
+          if (slash) {
+            char *ns = strndup(d->holder, (size_t)(slash - d->holder));
+            json_t *claim = get(ctx, "ResourceClaim", ns, slash + 1);
+            json_t *pods = json_array();
+            size_t k;
+            const json_t *ref;
+            json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
+                json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
+            json_object_set_new(h, "reservedFor", pods);
+            json_decref(claim);
+            free(ns);
+          }
+          add_limited(held, h, &more_held);
+        } else if (d->taint) {
+          add_limited(tainted, json_pack("{s:s, s:s}", "device", id, "taint", d->taint), &more_tainted);
+        } else if (!inventory_free_now(inv, d)) {
+          n_counters++;
+        } else {
+          n_free++;
+        }
+      }
+      free(id);
+    }
+    json_object_set_new(r, "selectedByClass", json_integer((json_int_t)n_class));
+    json_object_set_new(r, "selected", json_integer((json_int_t)n_selected));
+    json_object_set_new(r, "free", json_integer((json_int_t)n_free));
+    json_object_set_new(r, "countersExhausted", json_integer((json_int_t)n_counters));
+    json_object_set_new(r, "held", held);
+    json_object_set_new(r, "heldMore", json_integer((json_int_t)more_held));
+    json_object_set_new(r, "tainted", tainted);
+    json_object_set_new(r, "taintedMore", json_integer((json_int_t)more_tainted));
+    json_object_set_new(r, "nearestMisses", misses);
+    json_object_set_new(r, "nearestMissesMore", json_integer((json_int_t)more_misses));
+  }
+  selection_free(by_class);
+  selection_free(full);
+  free(class_expr);
+  free(full_expr);
+  json_decref(klass);
+  return r;
+}
+
+/* The pod's claims: named ones and those made for it (resourceClaimStatuses). */
+static json_t *claim_names(const json_t *pod) {
+  json_t *names = json_array();
+  size_t i;
+  const json_t *rc;
+  json_array_foreach(json_object_get(json_object_get(pod, "spec"), "resourceClaims"), i, rc)
+      if (*jstr(rc, "resourceClaimName")) json_array_append_new(names, json_string(jstr(rc, "resourceClaimName")));
+  json_array_foreach(json_object_get(json_object_get(pod, "status"), "resourceClaimStatuses"), i, rc)
+      if (*jstr(rc, "resourceClaimName")) json_array_append_new(names, json_string(jstr(rc, "resourceClaimName")));
+  return names;
+}
+
+static json_t *claims_report(dra_ctx *ctx, const inventory *inv, const json_t *pod, const char *ns) {
+  json_t *out = json_array(), *names = claim_names(pod);
+  size_t i;
+  const json_t *name;
+  json_array_foreach(names, i, name) {
+    json_t *claim = get(ctx, "ResourceClaim", ns, json_string_value(name));
+    json_t *c = json_pack("{s:s}", "claim", json_string_value(name));
+    json_array_append_new(out, c);
+    if (!claim) {
+      json_object_set_new(c, "problem", json_string("the ResourceClaim does not exist"));
+      continue;
+    }
+    if (json_object_get(json_object_get(claim, "status"), "allocation")) {
+      json_object_set_new(c, "allocated", json_true());
+      json_decref(claim);
+      continue;
+    }
+    json_t *requests = json_array();
+    size_t k, j;
+    const json_t *req, *sub;
+    json_array_foreach(json_object_get(json_object_get(json_object_get(claim, "spec"), "devices"), "requests"), k, req) {
+      const json_t *exactly = json_object_get(req, "exactly");
+      if (exactly) json_array_append_new(requests, request_report(ctx, inv, jstr(req, "name"), exactly));
+      json_array_foreach(json_object_get(req, "firstAvailable"), j, sub) {
+        char *id = out_fmt("%s/%s", jstr(req, "name"), jstr(sub, "name"));
+        json_array_append_new(requests, request_report(ctx, inv, id, sub));
+        free(id);
+      }
+    }
+    json_object_set_new(c, "requests", requests);
+    json_decref(claim);
+  }
+  json_decref(names);
+  return out;
+}
+
+static const char *const checked[] = {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+                                      "NodeResourcesFit", "DynamicResources", NULL};
+static const char *const not_checked[] = {"NodePorts", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+                                          "VolumeZone", "PodTopologySpread", "InterPodAffinity", NULL};
+
+static json_t *names(const char *const *list) {
+  json_t *a = json_array();
+  for (; *list; list++) json_array_append_new(a, json_string(*list));
+  return a;
+}
+
+json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const char *name, const char *schedule_text) {
+  json_t *pod = get(ctx, "Pod", ns, name);
+  if (!pod) return NULL;
+  json_t *report = json_pack("{s:s, s:s, s:s}", "apiVersion", "dra.k8s.io/v1alpha1", "kind", "PodExplanation", "pod",
+                             name);
+  json_object_set_new(report, "namespace", json_string(ns));
+  const char *node = jstr(json_object_get(pod, "spec"), "nodeName");
+  if (*node) {
+    json_object_set_new(report, "node", json_string(node));
+  } else {
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(json_object_get(pod, "status"), "conditions"), i, c)
+        if (!strcmp(jstr(c, "type"), "PodScheduled")) json_object_set_new(report, "message", json_string(jstr(c, "message")));
+    json_t *nodes = json_array();
+    char *allocator = NULL;
+    parse_section(schedule_text, ns, name, nodes, &allocator);
+    json_object_set_new(report, "nodes", nodes);
+    json_object_set_new(report, "filtersChecked", names(checked));
+    json_object_set_new(report, "filtersNotChecked", names(not_checked));
+    if (allocator && *allocator) json_object_set_new(report, "allocator", json_string(allocator));
+    free(allocator);
+    json_object_set_new(report, "claims", claims_report(ctx, inv, pod, ns));
+  }
+  json_decref(pod);
+  return report;
+}
+
+static void print_list(const json_t *r, const char *list, const char *more, const char *title) {
+  const json_t *a = json_object_get(r, list);
+  if (!json_array_size(a)) return;
+  printf("      %s:\n", title);
+  size_t i;
+  const json_t *x;
+  json_array_foreach(a, i, x) {
+    printf("        %s", jstr(x, "device"));
+    if (*jstr(x, "claim")) {
+      printf(" held by claim %s", jstr(x, "claim"));
+      size_t k;
+      const json_t *p;
+      json_array_foreach(json_object_get(x, "reservedFor"), k, p) printf("%s%s", k ? ", " : " for ", json_string_value(p));
+    }
+    if (*jstr(x, "taint")) printf(" tainted %s", jstr(x, "taint"));
+    if (*jstr(x, "why")) printf(": %s", jstr(x, "why"));
+    putchar('\n');
+  }
+  json_int_t n = json_integer_value(json_object_get(r, more));
+  if (n) printf("        ... and %lld more\n", (long long)n);
+}
+
+#define NODES_SHOWN 20 /* node rows before the rest are summed up per reason */
+#define BLOCKS_SHOWN 3 /* nodes of the allocator's text before the rest are counted */
+
+/* Past NODES_SHOWN, one row per filter and reason with the node count. */
+static void print_nodes(const json_t *nodes, bool all) {
+  table t;
+  table_init(&t, (const char *[]){"NODE", "FILTER", "REASON", NULL});
+  json_t *rest = json_object(); /* "filter\treason" -> count */
+  size_t i;
+  const json_t *n;
+  json_array_foreach(nodes, i, n) {
+    if (all || i < NODES_SHOWN) {
+      table_add(&t, (const char *[]){jstr(n, "node"), jstr(n, "filter"), jstr(n, "reason")});
+      continue;
+    }
+    char *key = out_fmt("%s\t%s", jstr(n, "filter"), jstr(n, "reason"));
+    json_object_set_new(rest, key, json_integer(json_integer_value(json_object_get(rest, key)) + 1));
+    free(key);
+  }
+  const char *key;
+  const json_t *count;
+  json_object_foreach(rest, key, count) {
+    const char *tab = strchr(key, '\t');
+    char *filter = strndup(key, (size_t)(tab - key)), *nodes_text = out_fmt("(%lld more nodes)", (long long)json_integer_value(count));
+    table_add(&t, (const char *[]){nodes_text, filter, tab + 1});
+    free(filter), free(nodes_text);
+  }
+  json_decref(rest);
+  table_print(&t, stdout, NULL);
+}
+
+/* The allocator's text, its first BLOCKS_SHOWN nodes unless all. */
+static void print_allocator(const char *text, bool all) {
+  size_t blocks = 0, hidden = 0;
+  for (const char *line = text; *line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+    if (!strncmp(line, "node ", 5)) blocks++;
+    if (all || blocks <= BLOCKS_SHOWN) fwrite(line, 1, len, stdout);
+    else if (!strncmp(line, "node ", 5)) hidden++;
+    line += len;
+  }
+  if (hidden) printf("(%zu more nodes; -o wide shows them all)\n", hidden);
+}
+
+void explain_print(const json_t *report, bool all) {
+  const char *ns = jstr(report, "namespace"), *name = jstr(report, "pod");
+  if (*jstr(report, "node")) {
+    printf("pod %s/%s is scheduled on node %s\n", ns, name, jstr(report, "node"));
+    return;
+  }
+  printf("pod %s/%s is Pending: %s\n\n", ns, name, jstr(report, "message"));
+  print_nodes(json_object_get(report, "nodes"), all);
+  size_t i;
+  const json_t *n;
+  fputs("\nfilters checked: ", stdout);
+  json_array_foreach(json_object_get(report, "filtersChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
+  fputs("\nnot checked: ", stdout);
+  json_array_foreach(json_object_get(report, "filtersNotChecked"), i, n) printf("%s%s", i ? ", " : "", json_string_value(n));
+  putchar('\n');
+  if (*jstr(report, "allocator")) {
+    fputs("\nDynamicResources, per node:\n", stdout);
+    print_allocator(jstr(report, "allocator"), all);
+  }
+  const json_t *c;
+  if (json_array_size(json_object_get(report, "claims"))) puts("\ndevices, cluster-wide:");
+  json_array_foreach(json_object_get(report, "claims"), i, c) {
+    printf("  claim %s/%s:%s%s\n", ns, jstr(c, "claim"), json_is_true(json_object_get(c, "allocated")) ? " allocated" : "",
+           *jstr(c, "problem") ? jstr(c, "problem") : "");
+    size_t k;
+    const json_t *r;
+    json_array_foreach(json_object_get(c, "requests"), k, r) {
+      printf("    request %s (class %s)", jstr(r, "request"), jstr(r, "class"));
+      if (*jstr(r, "problem")) {
+        printf(": %s\n", jstr(r, "problem"));
+        continue;
+      }
+      printf(": %lld selected by the class, %lld by the request: %lld free, %lld held, %lld tainted, %lld short of "
+             "shared counters\n",
+             (long long)json_integer_value(json_object_get(r, "selectedByClass")),
+             (long long)json_integer_value(json_object_get(r, "selected")),
+             (long long)json_integer_value(json_object_get(r, "free")),
+             (long long)(json_array_size(json_object_get(r, "held")) + json_integer_value(json_object_get(r, "heldMore"))),
+             (long long)(json_array_size(json_object_get(r, "tainted")) + json_integer_value(json_object_get(r, "taintedMore"))),
+             (long long)json_integer_value(json_object_get(r, "countersExhausted")));
+      print_list(r, "held", "heldMore", "held");
+      print_list(r, "tainted", "taintedMore", "tainted");
+      print_list(r, "nearestMisses", "nearestMissesMore", "nearest misses");
+    }
+  }
+}

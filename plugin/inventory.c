@@ -1,0 +1,279 @@
+/* inventory.c: devices, holders, taints and counters (see inventory.h). */
+#include "jsonget.h"
+#include "inventory.h"
+#include "api.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A string key -> index map (open addressing, FNV-1a), for devices
+ * ("driver/pool/device"), counters ("driver/pool/set/counter") and pool
+ * generations ("driver/pool"). */
+typedef struct strmap {
+  size_t cap, n;
+  char **keys;
+  size_t *values;
+} strmap;
+
+static size_t hash(const char *k) {
+  size_t h = 1469598103934665603u;
+  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211u;
+  return h;
+}
+
+static size_t *strmap_slot(strmap *m, const char *key, bool insert) {
+  if (insert && 2 * (m->n + 1) > m->cap) {
+    strmap old = *m;
+    m->cap = m->cap ? 2 * m->cap : 64;
+    m->n = 0;
+    m->keys = calloc(m->cap, sizeof *m->keys);
+    m->values = calloc(m->cap, sizeof *m->values);
+    if (!m->keys || !m->values) abort();
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.keys[i]) {
+        *strmap_slot(m, old.keys[i], true) = old.values[i];
+        free(old.keys[i]);
+      }
+    free(old.keys);
+    free(old.values);
+  }
+  if (!m->cap) return NULL;
+  size_t h = hash(key) & (m->cap - 1);
+  for (; m->keys[h]; h = (h + 1) & (m->cap - 1))
+    if (!strcmp(m->keys[h], key)) return &m->values[h];
+  if (!insert) return NULL;
+  m->keys[h] = strdup(key);
+  m->n++;
+  return &m->values[h];
+}
+
+static void strmap_free(strmap *m) {
+  for (size_t i = 0; i < m->cap; i++) free(m->keys[i]);
+  free(m->keys);
+  free(m->values);
+}
+
+struct inv_index {
+  strmap devices, counters;
+};
+
+static const char *key(char *buf, size_t len, const char *a, const char *b, const char *c, const char *d) {
+  snprintf(buf, len, "%s/%s/%s/%s", a, b, c, d ? d : "");
+  return buf;
+}
+
+
+inv_device *inventory_find(const inventory *inv, const char *driver, const char *pool, const char *device) {
+  char buf[1024];
+  size_t *v = strmap_slot(&inv->index->devices, key(buf, sizeof buf, driver, pool, device, NULL), false);
+  return v ? &inv->devices[*v] : NULL;
+}
+
+inv_counter *inventory_counter(const inventory *inv, const char *driver, const char *pool, const char *set,
+                               const char *name) {
+  char buf[1024];
+  size_t *v = strmap_slot(&inv->index->counters, key(buf, sizeof buf, driver, pool, set, name), false);
+  return v ? &inv->counters[*v] : NULL;
+}
+
+/* The slot of the slice's pool in gen ("driver/pool" -> generation), and
+ * the slice's generation. */
+static size_t *pool_slot(strmap *gen, const json_t *slice, bool insert, size_t *generation) {
+  char buf[1024];
+  const json_t *spec = json_object_get(slice, "spec");
+  const json_t *p = json_object_get(spec, "pool");
+  *generation = (size_t)json_integer_value(json_object_get(p, "generation"));
+  return strmap_slot(gen, key(buf, sizeof buf, jstr(spec, "driver"), jstr(p, "name"), "", NULL), insert);
+}
+
+/* The highest generation of each pool. */
+static void pool_generations(const json_t *slices, strmap *gen) {
+  size_t i, g;
+  const json_t *s;
+  json_array_foreach(slices, i, s) {
+    size_t *v = pool_slot(gen, s, true, &g);
+    if (g > *v) *v = g;
+  }
+}
+
+static const char *slice_node(const json_t *spec) {
+  const char *n = jstr(spec, "nodeName");
+  if (*n) return n;
+  if (json_is_true(json_object_get(spec, "allNodes"))) return "(all nodes)";
+  return "(node selector)";
+}
+
+static void add_counters(inventory *inv, const json_t *spec) {
+  size_t i;
+  const json_t *set;
+  json_array_foreach(json_object_get(spec, "sharedCounters"), i, set) {
+    const char *name;
+    const json_t *c;
+    json_object_foreach((json_t *)json_object_get(set, "counters"), name, c) {
+      inv->counters = realloc(inv->counters, (inv->n_counters + 1) * sizeof *inv->counters);
+      if (!inv->counters) abort();
+      inv_counter *x = &inv->counters[inv->n_counters++];
+      *x = (inv_counter){slice_node(spec), jstr(spec, "driver"), jstr(json_object_get(spec, "pool"), "name"),
+                         jstr(set, "name"), name, {0, false}, {0, false}};
+      qty_parse(jstr(c, "value"), &x->capacity);
+      x->consumed.binary = x->capacity.binary;
+    }
+  }
+}
+
+/* "key=value:Effect" of a taint that keeps pods off (NoSchedule, NoExecute). */
+static char *blocking_taint(const json_t *t) {
+  const char *effect = jstr(t, "effect");
+  if (strcmp(effect, "NoSchedule") && strcmp(effect, "NoExecute")) return NULL;
+  char *s = NULL;
+  const char *value = jstr(t, "value");
+  if (asprintf(&s, "%s%s%s:%s", jstr(t, "key"), *value ? "=" : "", value, effect) < 0) abort();
+  return s;
+}
+
+static void add_devices(inventory *inv, const json_t *slice) {
+  const json_t *spec = json_object_get(slice, "spec");
+  size_t i;
+  const json_t *d;
+  json_array_foreach(json_object_get(spec, "devices"), i, d) {
+    inv->devices = realloc(inv->devices, (inv->n + 1) * sizeof *inv->devices);
+    if (!inv->devices) abort();
+    inv_device *x = &inv->devices[inv->n++];
+    *x = (inv_device){.node = slice_node(spec), .driver = jstr(spec, "driver"),
+                      .pool = jstr(json_object_get(spec, "pool"), "name"), .name = jstr(d, "name"), .spec = d,
+                      .multi = json_is_true(json_object_get(d, "allowMultipleAllocations")),
+                      .consumed = json_object()};
+    size_t t;
+    const json_t *taint;
+    json_array_foreach(json_object_get(d, "taints"), t, taint) if (!x->taint) x->taint = blocking_taint(taint);
+  }
+}
+
+static void apply_rules(inventory *inv, const json_t *rules) {
+  size_t r;
+  const json_t *rule;
+  json_array_foreach(rules, r, rule) {
+    const json_t *spec = json_object_get(rule, "spec");
+    const json_t *sel = json_object_get(spec, "deviceSelector");
+    char *text = blocking_taint(json_object_get(spec, "taint"));
+    if (!text) continue;
+    const char *driver = jstr(sel, "driver"), *pool = jstr(sel, "pool"), *device = jstr(sel, "device");
+    for (size_t i = 0; i < inv->n; i++) {
+      inv_device *d = &inv->devices[i];
+      if (d->taint || (*driver && strcmp(driver, d->driver)) || (*pool && strcmp(pool, d->pool)) ||
+          (*device && strcmp(device, d->name)))
+        continue;
+      d->taint = strdup(text);
+    }
+    free(text);
+  }
+}
+
+/* Walks the device's counter demand: with consume, adds it to its pool's
+ * counters; returns whether it fits what they have left. */
+static bool demand(const inventory *inv, const inv_device *d, bool consume) {
+  bool fits = true;
+  size_t i;
+  const json_t *use;
+  json_array_foreach(json_object_get(d->spec, "consumesCounters"), i, use) {
+    const char *name;
+    const json_t *c;
+    json_object_foreach((json_t *)json_object_get(use, "counters"), name, c) {
+      inv_counter *x = inventory_counter(inv, d->driver, d->pool, jstr(use, "counterSet"), name);
+      qty q;
+      if (!x || !qty_parse(jstr(c, "value"), &q)) continue;
+      if (x->consumed.v + q.v > x->capacity.v) fits = false;
+      if (consume) x->consumed.v += q.v;
+    }
+  }
+  return fits;
+}
+
+static void apply_claims(inventory *inv, const json_t *claims) {
+  size_t i;
+  const json_t *claim;
+  json_array_foreach(claims, i, claim) {
+    const json_t *meta = json_object_get(claim, "metadata");
+    const json_t *alloc = json_object_get(json_object_get(claim, "status"), "allocation");
+    size_t r;
+    const json_t *res;
+    json_array_foreach(json_object_get(json_object_get(alloc, "devices"), "results"), r, res) {
+      inv_device *d = inventory_find(inv, jstr(res, "driver"), jstr(res, "pool"), jstr(res, "device"));
+      if (!d) continue;
+      if (json_is_true(json_object_get(res, "adminAccess"))) {
+        d->admin = true;
+        continue;
+      }
+      if (!d->holder && asprintf(&d->holder, "%s/%s", jstr(meta, "namespace"), jstr(meta, "name")) < 0) abort();
+      if (!d->allocated || d->multi) {
+        if (!d->allocated) demand(inv, d, true);
+        d->allocated = true;
+        d->shares++;
+      }
+      const char *name;
+      const json_t *q;
+      json_object_foreach((json_t *)json_object_get(res, "consumedCapacity"), name, q) {
+        qty v;
+        if (!qty_parse(json_string_value(q), &v)) continue;
+        json_t *sum = json_object_get(d->consumed, name);
+        json_object_set_new(d->consumed, name, json_real((sum ? json_real_value(sum) : 0) + (double)v.v));
+      }
+    }
+  }
+}
+
+void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules) {
+  memset(inv, 0, sizeof *inv);
+  inv->index = calloc(1, sizeof *inv->index);
+  if (!inv->index) abort();
+  strmap gen = {0};
+  pool_generations(slices, &gen);
+  size_t i, g;
+  const json_t *s;
+  char buf[1024];
+  json_array_foreach(slices, i, s) {
+    const size_t *newest = pool_slot(&gen, s, false, &g);
+    if (g < *newest) continue; /* an outdated slice of a pool being republished */
+    add_devices(inv, s);
+    add_counters(inv, json_object_get(s, "spec"));
+  }
+  strmap_free(&gen);
+  for (i = 0; i < inv->n; i++) {
+    const inv_device *d = &inv->devices[i];
+    *strmap_slot(&inv->index->devices, key(buf, sizeof buf, d->driver, d->pool, d->name, NULL), true) = i;
+  }
+  for (i = 0; i < inv->n_counters; i++) {
+    const inv_counter *c = &inv->counters[i];
+    *strmap_slot(&inv->index->counters, key(buf, sizeof buf, c->driver, c->pool, c->set, c->name), true) = i;
+  }
+  apply_rules(inv, rules);
+  apply_claims(inv, claims);
+}
+
+bool inventory_free_now(const inventory *inv, const inv_device *d) {
+  return !(d->allocated && !d->multi) && !d->taint && demand(inv, d, false);
+}
+
+void inventory_load(inventory *inv, dra_ctx *ctx) {
+  json_t *slices = api_items(ctx, "ResourceSlice"), *claims = api_items(ctx, "ResourceClaim"),
+         *rules = api_items(ctx, "DeviceTaintRule");
+  inventory_build(inv, slices, claims, rules);
+  inv->owned[0] = slices, inv->owned[1] = claims, inv->owned[2] = rules;
+}
+
+void inventory_free(inventory *inv) {
+  for (int i = 0; i < 3; i++) json_decref(inv->owned[i]);
+  for (size_t i = 0; i < inv->n; i++) {
+    free(inv->devices[i].taint);
+    free(inv->devices[i].holder);
+    json_decref(inv->devices[i].consumed);
+  }
+  free(inv->devices);
+  free(inv->counters);
+  if (inv->index) {
+    strmap_free(&inv->index->devices);
+    strmap_free(&inv->index->counters);
+  }
+  free(inv->index);
+  memset(inv, 0, sizeof *inv);
+}

@@ -230,7 +230,11 @@ kubeconfig "$tmp/kc/files" "    client-certificate: certs/admin.crt
     client-key: certs/admin.key" "$ca_file"
 check "client certificate and CA from files, relative to the kubeconfig" "big-gpu" kd claims --kubeconfig "$tmp/kc/files"
 kubeconfig "$tmp/kc/token" "    token: tok-other" "$ca_file"
-check "token" "big-gpu" kd claims --kubeconfig "$tmp/kc/token"
+check "a user without rights: RBAC's 403" \
+  'Error from server (Forbidden): resourceclaims.resource.k8s.io is forbidden: User "other" cannot list resource "resourceclaims" in API group "resource.k8s.io" in the namespace "ml"' \
+  kd claims --kubeconfig "$tmp/kc/token"
+kubectl create clusterrolebinding other-view --clusterrole view --user other >/dev/null
+check "token (a user bound to view)" "big-gpu" kd claims --kubeconfig "$tmp/kc/token"
 printf 'tok-admin\n' >"$tmp/kc/token.txt"
 kubeconfig "$tmp/kc/tokenfile" "    tokenFile: token.txt" "$ca_file"
 check "tokenFile" "big-gpu" kd claims --kubeconfig "$tmp/kc/tokenfile"

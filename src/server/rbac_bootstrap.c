@@ -113,10 +113,24 @@ static void reconcile(store *st, api_object *policy) {
   } else api_object_free(obj);
 }
 
-void rbac_bootstrap(store *st) {
+/* Appends to doc (a ClusterRole) the gated rules of its name whose gate is on. */
+static void add_gated_rules(json_t *doc, const feature_gates *gates) {
+  const char *name = json_string_value(json_object_get(json_object_get(doc, "metadata"), "name"));
+  json_t *rules = json_object_get(doc, "rules");
+  for (const rbac_gated_rule *g = rbac_bootstrap_gated_rules; name && json_is_array(rules) && g->role; g++) {
+    if (strcmp(g->role, name) || !gate_on(gates, g->gate)) continue;
+    json_error_t jerr;
+    json_t *rule = json_loads(g->rule, 0, &jerr);
+    if (!rule) die_bug("a gated bootstrap RBAC rule does not parse");
+    json_array_append_new(rules, rule);
+  }
+}
+
+void rbac_bootstrap(store *st, const feature_gates *gates) {
   for (size_t i = 0; rbac_bootstrap_documents[i]; i++) {
     json_error_t jerr;
     json_t *doc = json_loads(rbac_bootstrap_documents[i], 0, &jerr);
+    add_gated_rules(doc, gates);
     errlist errs = {0};
     api_object *policy = doc ? api_object_decode(doc, NULL, 0, &errs) : NULL;
     if (!policy || errs.n) die_bug("a bootstrap RBAC policy document does not decode");

@@ -5,7 +5,9 @@
  * testdata renders them). dra does not run the cluster-role aggregation
  * controller, so admin, edit and view hold the rules it would give them:
  * the rules of the roles their aggregationRule selects, by name, without
- * repeats (docs/server.md, "Authorization"). */
+ * repeats (docs/server.md, "Authorization"). The rules policy.go adds
+ * under GenericWorkload, off by default upstream and on in dra, are in
+ * rbac_bootstrap_gated_rules (view and edit as aggregation gives them). */
 #include "server/rbac_bootstrap.h"
 
 const char *const rbac_bootstrap_documents[] = {
@@ -950,4 +952,26 @@ const char *const rbac_bootstrap_documents[] = {
         "s-protection-controller\"},\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"volumeattributesclass-protect"
         "ion-controller\",\"namespace\":\"kube-system\"}]}",
     NULL,
+};
+
+#define WORKLOAD_READ                                                                                    \
+  "{\"apiGroups\":[\"scheduling.k8s.io\"],\"resources\":[\"workloads\",\"podgroups\",\"podgroups/status\"]," \
+  "\"verbs\":[\"get\",\"list\",\"watch\"]}"
+#define WORKLOAD_WRITE                                                                     \
+  "{\"apiGroups\":[\"scheduling.k8s.io\"],\"resources\":[\"workloads\",\"podgroups\"]," \
+  "\"verbs\":[\"create\",\"delete\",\"deletecollection\",\"patch\",\"update\"]}"
+
+const rbac_gated_rule rbac_bootstrap_gated_rules[] = {
+    {GATE_GENERIC_WORKLOAD, "system:aggregate-to-view", WORKLOAD_READ},
+    {GATE_GENERIC_WORKLOAD, "view", WORKLOAD_READ},
+    {GATE_GENERIC_WORKLOAD, "edit", WORKLOAD_READ},
+    {GATE_GENERIC_WORKLOAD, "admin", WORKLOAD_READ},
+    {GATE_GENERIC_WORKLOAD, "system:aggregate-to-edit", WORKLOAD_WRITE},
+    {GATE_GENERIC_WORKLOAD, "edit", WORKLOAD_WRITE},
+    {GATE_GENERIC_WORKLOAD, "admin", WORKLOAD_WRITE},
+    {GATE_GENERIC_WORKLOAD, "system:kube-scheduler",
+     "{\"apiGroups\":[\"scheduling.k8s.io\"],\"resources\":[\"podgroups\"],\"verbs\":[\"get\",\"list\",\"watch\"]}"},
+    {GATE_GENERIC_WORKLOAD, "system:kube-scheduler",
+     "{\"apiGroups\":[\"scheduling.k8s.io\"],\"resources\":[\"podgroups/status\"],\"verbs\":[\"patch\",\"update\"]}"},
+    {GATE_COUNT, NULL, NULL},
 };

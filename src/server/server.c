@@ -481,7 +481,7 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   s->committed = store_committed(s->st);
   srv_create_system_namespaces(s);
   s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
-  rbac_bootstrap(s->st);
+  rbac_bootstrap(s->st, &s->opts.gates);
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;

@@ -108,10 +108,17 @@ static bool may_resource(store *st, const srv_user *u, const char *verb, const c
   return authz_allowed(&z, &a, reason);
 }
 
+static feature_gates default_gates(void) {
+  feature_gates g;
+  gates_default(&g);
+  return g;
+}
+
 static void bootstrap_policy(void **state) {
   (void)state;
   store *st = store_memory_open(&(store_options){0});
-  rbac_bootstrap(st);
+  feature_gates gates = default_gates();
+  rbac_bootstrap(st, &gates);
   const srv_user *anon = srv_anonymous();
   const char *public_paths[] = {"/healthz", "/livez", "/readyz", "/version", "/version/"};
   for (size_t i = 0; i < 5; i++) assert_true(may(st, anon, "get", public_paths[i]));
@@ -146,6 +153,38 @@ static const policy_rule_list *rules_of(store *st, const char *name, store_obj *
   return &((const cluster_role *)(*holder)->object->typed)->rules;
 }
 
+static bool role_has_resource(store *st, const char *role, const char *resource, const char *verb) {
+  store_obj *o = NULL;
+  const policy_rule_list *rules = rules_of(st, role, &o);
+  bool found = false;
+  for (uint32_t i = 0; i < rules->n; i++)
+    for (uint32_t r = 0; r < rules->items[i].resources.n; r++)
+      for (uint32_t v = 0; v < rules->items[i].verbs.n; v++)
+        found |= !strcmp(rules->items[i].resources.items[r], resource) && !strcmp(rules->items[i].verbs.items[v], verb);
+  store_obj_unref(o);
+  return found;
+}
+
+/* GenericWorkload's rules follow dra's gate, as policy.go's follow
+ * kube-apiserver's: on (dra's default), view reads podgroups and edit
+ * writes them; off, as kube-apiserver 1.37 renders its policy, neither. */
+static void gated_rules(void **state) {
+  (void)state;
+  for (int on = 0; on < 2; on++) {
+    store *st = store_memory_open(&(store_options){0});
+    feature_gates gates = default_gates();
+    gates.on[GATE_GENERIC_WORKLOAD] = on;
+    rbac_bootstrap(st, &gates);
+    assert_int_equal(role_has_resource(st, "view", "podgroups", "list"), on);
+    assert_int_equal(role_has_resource(st, "edit", "workloads", "create"), on);
+    assert_int_equal(role_has_resource(st, "admin", "podgroups/status", "get"), on);
+    assert_int_equal(role_has_resource(st, "system:kube-scheduler", "podgroups/status", "patch"), on);
+    assert_false(role_has_resource(st, "view", "podgroups", "create"));
+    assert_true(role_has_resource(st, "view", "resourceclaims", "list"));
+    store_close(st);
+  }
+}
+
 static void reconciliation(void **state) {
   (void)state;
   store *st = store_memory_open(&(store_options){0});
@@ -157,7 +196,8 @@ static void reconciliation(void **state) {
                              "kubernetes.io/autoupdate\":\"false\"}},\"rules\":[]}");
   assert_int_equal(store_create(st, view, NULL), STORE_OK);
   assert_int_equal(store_create(st, basic, NULL), STORE_OK);
-  rbac_bootstrap(st);
+  feature_gates gates = default_gates();
+  rbac_bootstrap(st, &gates);
   store_obj *o = NULL;
   const policy_rule_list *rules = rules_of(st, "view", &o);
   assert_true(rules->n > 10);
@@ -277,7 +317,8 @@ static void validation_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rule_matcher),   cmocka_unit_test(subjects), cmocka_unit_test(bootstrap_policy),
-      cmocka_unit_test(reconciliation), cmocka_unit_test(covers),   cmocka_unit_test(validation_paths),
+      cmocka_unit_test(reconciliation),
+      cmocka_unit_test(gated_rules), cmocka_unit_test(covers),   cmocka_unit_test(validation_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

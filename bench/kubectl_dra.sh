@@ -7,12 +7,7 @@
 # usage: sh bench/kubectl_dra.sh [build-dir] [PODS] [NODES]
 set -e
 build=${1:-build}; pods=${2:-20000}; nodes=${3:-5000}
-tmp=$(mktemp -d)
-"$build/dra" serve --insecure-http --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 100); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.05; done
-addr=$(sed -n 's|.*server: http://||p' "$tmp/kubeconfig")
+. "$(dirname "$0")/lib_serve.sh"
 export KUBECONFIG="$tmp/kubeconfig"
 "$build/bench_serve" "$addr" "$pods" "$nodes" 16 >"$tmp/fill.log"
 tail -1 "$tmp/fill.log"

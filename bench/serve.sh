@@ -21,12 +21,7 @@ else
   pods=${1:-5000}; nodes=${2:-500}; conns=${3:-16}
   set -- "$pods" "$nodes" "$conns"
 fi
-tmp=$(mktemp -d)
-"$build/dra" serve --insecure-http --listen 127.0.0.1:0 --data-dir "$tmp" >"$tmp/log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 100); do [ -s "$tmp/kubeconfig" ] && break; sleep 0.05; done
-addr=$(sed -n 's|.*server: http://||p' "$tmp/kubeconfig")
+. "$(dirname "$0")/lib_serve.sh"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 before=$(cpu_ticks)
 "$build/bench_serve" "$addr" "$@"

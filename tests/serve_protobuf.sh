@@ -39,6 +39,9 @@ check "404 is a protobuf Status" 'pods "nope" not found' sh -c \
 check "watch frames" "Content-Type: $PB;stream=watch" sh -c \
   "curl -s -D - -o '$tmp/watch.bin' --max-time 10 -H 'Accept: $PB' '$url/api/v1/namespaces/pbk/pods?watch=1&timeoutSeconds=1'"
 check "watch event" "ADDED" sh -c "tr -c '[:print:]' ' ' <'$tmp/watch.bin'"
+check "discovery in protobuf" "Content-Type: $PB" sh -c "curl -s -D - -o '$tmp/disc.bin' -H 'Accept: $PB, */*' '$url/apis/resource.k8s.io/v1'"
+check "an APIResourceList" "APIResourceList resource.k8s.io/v1" sh -c "tr -c '[:print:]' ' ' <'$tmp/disc.bin' | tr -s ' '"
+check "discovery JSON by default" '"kind":"APIGroupList"' curl -s "$url/apis"
 check "JSON by default" '"kind":"Pod"' curl -s "$url/api/v1/namespaces/pbk/pods/p"
 
 # 3. what kube-apiserver refuses

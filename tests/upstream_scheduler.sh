@@ -8,6 +8,8 @@
 # allocated by it, pods bound through pods/binding) and write its events
 # through events.k8s.io; then compare.py diff compares which pods are bound,
 # where, and which devices each claim got, printing every difference.
+# kube-scheduler talks protobuf, its default content type; one more run
+# (JSON_SEEDS, default "1") passes --kube-api-content-type=application/json.
 # Skipped (77) without kubectl, python3 or build/upstream/kube-scheduler.
 # SEEDS (default "1 2 3") picks the generated clusters.
 dra=${1:-build/dra}
@@ -37,31 +39,36 @@ settled() { # waits until no pod of ns sched changes node for 3 s (at most 40 s)
   echo "settled"
 }
 
-for seed in ${SEEDS:-1 2 3}; do
-  run=$tmp/seed-$seed
+runs=
+for seed in ${SEEDS:-1 2 3}; do runs="$runs $seed:protobuf"; done
+for seed in ${JSON_SEEDS-1}; do runs="$runs $seed:json"; done
+for run_name in $runs; do
+  seed=${run_name%:*}; media=${run_name#*:}
+  content_type=; [ "$media" = json ] && content_type=--kube-api-content-type=application/json
+  run=$tmp/seed-$seed-$media
   mkdir -p "$run"
   python3 $compare gen "$seed" "$run/cluster.yaml"
   "$dra" schedule -f "$run/cluster.yaml" -o json >"$run/dra.json" 2>"$run/dra.err"
-  check "seed $seed: dra schedule" '"items"' head -c 200 "$run/dra.json"
+  check "seed $seed ($media): dra schedule" '"items"' head -c 200 "$run/dra.json"
   serve_https "$run/data" --controllers='*,-scheduler'
   export KUBECONFIG="$run/data/kubeconfig"
-  "$ks" --kubeconfig="$KUBECONFIG" --kube-api-content-type=application/json --leader-elect=true \
-    --secure-port="$(port)" --bind-address=127.0.0.1 --feature-gates="$gates" -v=2 >"$tmp/ks-$seed.out" 2>&1 &
+  "$ks" --kubeconfig="$KUBECONFIG" $content_type --leader-elect=true \
+    --secure-port="$(port)" --bind-address=127.0.0.1 --feature-gates="$gates" -v=2 >"$tmp/ks-$seed-$media.out" 2>&1 &
   ks_pid=$!
-  check "seed $seed: apply" "pod/too-many created" kubectl apply -f "$run/cluster.yaml"
-  check "seed $seed: leader elected" "kube-scheduler" sh -c \
+  check "seed $seed ($media): apply" "pod/too-many created" kubectl apply -f "$run/cluster.yaml"
+  check "seed $seed ($media): leader elected" "kube-scheduler" sh -c \
     "for i in \$(seq 40); do kubectl get lease -n kube-system kube-scheduler -o jsonpath='{.spec.holderIdentity}' 2>/dev/null | grep -q . && break; sleep 0.5; done; kubectl get lease -n kube-system"
-  check "seed $seed: settled" "settled" settled
+  check "seed $seed ($media): settled" "settled" settled
   kubectl get pods,resourceclaims -n sched -o json >"$run/kube.json"
-  check "seed $seed: bound by kube-scheduler" "Successfully bound pod to node" cat "$tmp/ks-$seed.out"
-  check "seed $seed: its events" "Scheduled" kubectl get events.events.k8s.io -n sched
-  check "seed $seed: allocated by kube-scheduler" '"allocation"' grep -o -m1 '"allocation"' "$run/kube.json"
-  echo "seed $seed:"
+  check "seed $seed ($media): bound by kube-scheduler" "Successfully bound pod to node" cat "$tmp/ks-$seed-$media.out"
+  check "seed $seed ($media): its events" "Scheduled" kubectl get events.events.k8s.io -n sched
+  check "seed $seed ($media): allocated by kube-scheduler" '"allocation"' grep -o -m1 '"allocation"' "$run/kube.json"
+  echo "seed $seed ($media):"
   out=$(python3 $compare diff "$run/dra.json" "$run/kube.json"); rc=$?
   printf '%s\n' "$out" | sed 's/^/  /'
-  if [ $rc = 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL seed $seed: disagreements above (manifests: python3 $compare gen $seed FILE)"; fi
+  if [ $rc = 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL seed $seed ($media): disagreements above (manifests: python3 $compare gen $seed FILE)"; fi
   stop_scheduler
   kill $server 2>/dev/null; wait $server 2>/dev/null
-  mv "$tmp/serve.log" "$tmp/serve-$seed.log" # finish checks every *.log for sanitizer reports
+  mv "$tmp/serve.log" "$tmp/serve-$seed-$media.log" # finish checks every *.log for sanitizer reports
 done
 summary

@@ -1,6 +1,7 @@
 /* discovery.c: discovery JSON for discovery.h, built from resources.c. */
 #include "server/discovery.h"
 #include "util/build_info.h"
+#include "server/media.h"
 #include "server/status.h"
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,7 @@ static json_t *resource_list(const srv_served *served, const char *group, const 
 
 static void not_found(http_response *resp) { srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL); }
 
-void srv_discovery(const srv_served *served, const route *r, http_response *resp) {
+void srv_discovery(const srv_served *served, const route *r, const char *accept, http_response *resp) {
   srv_group_version gvs[MAX_GROUP_VERSIONS];
   size_t n = srv_served_group_versions(served, gvs, MAX_GROUP_VERSIONS);
   json_t *v;
@@ -150,4 +151,8 @@ void srv_discovery(const srv_served *served, const route *r, http_response *resp
   default: return not_found(resp);
   }
   srv_json_response(resp, 200, v);
+  /* k8s.io/apiserver endpoints/discovery writes these negotiated; /api's
+   * APIVersions and /version stay JSON here */
+  bool typed = r->type == ROUTE_APIS || r->type == ROUTE_GROUP || r->type == ROUTE_GROUP_VERSION;
+  if (typed && srv_accept_media(accept) == SRV_MEDIA_PROTOBUF) srv_response_to_protobuf(resp);
 }

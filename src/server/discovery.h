@@ -7,7 +7,10 @@
 #include "server/route.h"
 
 /* Serves ROUTE_API, ROUTE_APIS, ROUTE_GROUP, ROUTE_GROUP_VERSION,
- * ROUTE_VERSION and ROUTE_HEALTH. */
-void srv_discovery(const srv_served *served, const route *r, http_response *resp);
+ * ROUTE_VERSION and ROUTE_HEALTH. The APIGroupList, APIGroup and
+ * APIResourceList are in protobuf when accept negotiates it, as
+ * kube-apiserver's discovery handlers write them (client-go's discovery
+ * client asks for protobuf first). */
+void srv_discovery(const srv_served *served, const route *r, const char *accept, http_response *resp);
 
 #endif

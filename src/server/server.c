@@ -92,7 +92,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
   case ROUTE_NOT_FOUND:
     srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL);
     return;
-  default: srv_discovery(&s->served, &r, resp); return;
+  default: srv_discovery(&s->served, &r, req->accept, resp); return;
   }
 }
 

@@ -5,8 +5,10 @@
 # watches go on, writes succeed again once space returns, nothing that was
 # acknowledged is lost across a restart, a write that failed stays
 # invisible while its transaction cannot commit, and the server restarts
-# on a disk that is still full.
-dra=${1:-build/dra}
+# on a disk that is still full. With ROUNDS (`make soak`: 10) the disk
+# fills up and is freed ROUNDS times before the restart.
+# usage: sh tests/serve_diskfull.sh [DRA] [ROUNDS]
+dra=${1:-build/dra}; rounds=${2:-1}
 . tests/lib/serve.sh
 skip_without curl serve_diskfull
 disk=$tmp/disk
@@ -53,6 +55,23 @@ code=500; for t in $(seq 30); do code=$(create "after"); [ "$code" = 201 ] && br
 [ "$code" = 201 ] && ok || bad "a create once space returned: HTTP $code: $(head -c 300 "$tmp/out")"
 [ "$code" = 201 ] && echo after >>"$tmp/acked"
 grep -q '"name":"after"' "$tmp/watch" && ok || { sleep 0.5; grep -q '"name":"after"' "$tmp/watch" && ok || bad "the watch missed the create"; }
+# ROUNDS-1 more rounds (`make soak`): the disk fills up again, writes get
+# 500 while reads go on, and work again once the space is freed
+round=1
+while [ $round -lt "$rounds" ]; do
+  round=$((round+1))
+  head -c 4000000 /dev/zero >"$disk/hog" 2>/dev/null
+  code=201; j=0
+  while [ "$code" = 201 ] && [ $j -lt 50 ]; do
+    j=$((j+1)); code=$(create "r$round-$j"); [ "$code" = 201 ] && echo "r$round-$j" >>"$tmp/acked"
+  done
+  [ "$code" = 500 ] && ok || bad "round $round: a create on a full disk: HTTP $code, want 500"
+  [ "$(get /api/v1/namespaces/ns-1)" = 200 ] && ok || bad "round $round: a read while the disk is full"
+  rm -f "$disk/hog"
+  code=500; for t in $(seq 30); do code=$(create "r$round-after"); [ "$code" = 201 ] && break; sleep 0.2; done
+  [ "$code" = 201 ] && { ok; echo "r$round-after" >>"$tmp/acked"; } || bad "round $round: a create once space returned: HTTP $code"
+done
+[ "$rounds" -gt 1 ] && echo "$rounds rounds of a full disk: $(wc -l <"$tmp/acked") creates acknowledged"
 # fill the disk again, then SIGKILL and restart on the full disk
 head -c 4000000 /dev/zero >"$disk/fill" 2>/dev/null
 kill -9 $server; wait $server 2>/dev/null

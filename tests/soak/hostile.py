@@ -21,7 +21,6 @@ usage: python3 hostile.py DRA conns IDLE SLOW GETS [--timeout]
        python3 hostile.py DRA watches CYCLES
        python3 hostile.py DRA slowwatch UPDATES
 """
-import http.client
 import json
 import os
 import re
@@ -32,6 +31,9 @@ import sys
 import tempfile
 import threading
 import time
+
+import serve
+from serve import call
 
 HEADER_TIMEOUT = 32  # src/server/server.c SRV_HEADER_TIMEOUT
 P99_BOUND_MS = 100
@@ -57,27 +59,12 @@ def fail(msg):
     print("FAIL " + msg, flush=True)
 
 
-class Server:
-    """dra serve over plain HTTP on a loopback port of its own choosing."""
+class Server(serve.Server):
+    """dra serve on a data directory in TMP, with the server's counts."""
 
     def __init__(self, dra, tmp):
-        data = os.path.join(tmp, "data")
-        kubeconfig = os.path.join(data, "kubeconfig")
-        self.log = open(os.path.join(tmp, "serve.log"), "w")
-        self.proc = subprocess.Popen([dra, "serve", "--insecure-http", "--listen", "127.0.0.1:0", "--data-dir", data],
-                                     stdout=self.log, stderr=self.log)
-        for _ in range(400):
-            if os.path.exists(kubeconfig) and os.path.getsize(kubeconfig):
-                break
-            if self.proc.poll() is not None:
-                raise SystemExit("dra serve exited: see " + self.log.name)
-            time.sleep(0.05)
-        addr = open(kubeconfig).read().split("server: http://")[1].split()[0]
-        host, port = addr.rsplit(":", 1)
-        self.addr = (host, int(port))
-
-    def conn(self):
-        return http.client.HTTPConnection(*self.addr, timeout=10)
+        super().__init__(dra, os.path.join(tmp, "data"), os.path.join(tmp, "serve.log"))
+        self.addr = (self.host, self.port)
 
     def dial(self, rcvbuf=0):
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -220,7 +207,7 @@ def case_watches(srv, cycles):
 
 
 def reading_watcher(srv, rv, seen):
-    conn = http.client.HTTPConnection(*srv.addr, timeout=60)
+    conn = srv.conn(timeout=60)
     conn.request("GET", f"/api/v1/namespaces?watch=1&resourceVersion={rv}&fieldSelector=metadata.name%3Dbig")
     resp = conn.getresponse()
     while True:
@@ -237,11 +224,9 @@ def reading_watcher(srv, rv, seen):
 def case_slowwatch(srv, updates):
     conn = srv.conn()
     ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "big"}}
-    conn.request("POST", "/api/v1/namespaces", json.dumps(ns), {"Content-Type": "application/json"})
-    resp = conn.getresponse()
-    obj = json.loads(resp.read())
-    if resp.status != 201:
-        fail(f"slowwatch: create: HTTP {resp.status}: {obj}")
+    status, obj = call(conn, "POST", "/api/v1/namespaces", ns)
+    if status != 201:
+        fail(f"slowwatch: create: HTTP {status}: {obj}")
         return
     rv = obj["metadata"]["resourceVersion"]
     slow = []
@@ -259,11 +244,9 @@ def case_slowwatch(srv, updates):
     for i in range(updates):
         step = "last" if i == updates - 1 else str(i)
         obj["metadata"]["annotations"] = {"pad": pad, "step": step}
-        conn.request("PUT", "/api/v1/namespaces/big", json.dumps(obj), {"Content-Type": "application/json"})
-        resp = conn.getresponse()
-        body = json.loads(resp.read())
-        if resp.status != 200:
-            fail(f"slowwatch: update {i}: HTTP {resp.status}: {str(body)[:200]}")
+        status, body = call(conn, "PUT", "/api/v1/namespaces/big", obj)
+        if status != 200:
+            fail(f"slowwatch: update {i}: HTTP {status}: {str(body)[:200]}")
             break
         obj = body
         peak = max(peak, srv.rss())

@@ -5,4 +5,4 @@
 # usage: sh tests/soak/hostile.sh DRA CASE ARGS...
 command -v python3 >/dev/null 2>&1 || { echo "soak_$2: skipped: python3 not found"; exit 77; }
 dra=$1; shift
-exec python3 "$(dirname "$0")/hostile.py" "$dra" "$@"
+exec python3 -B "$(dirname "$0")/hostile.py" "$dra" "$@"

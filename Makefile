@@ -33,10 +33,18 @@ install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The soak tests at full length (CTest runs them short): kill -9 under load,
-# SOAK_ROUNDS times.
+# SOAK_ROUNDS times; hostile clients (tests/soak/hostile.py: 2,000 idle and
+# 1,000 slow-header connections past the header timeout, 20,000 watches
+# opened and closed, watchers that never read under 600 updates of 200 KB);
+# a full disk filled and freed SOAK_DISK_ROUNDS times (tests/serve_diskfull.sh).
 SOAK_ROUNDS ?= 20
+SOAK_DISK_ROUNDS ?= 10
 soak: all
 	sh tests/soak/kill9.sh $(BUILD)/dra $(SOAK_ROUNDS)
+	sh tests/soak/hostile.sh $(BUILD)/dra conns 2000 1000 5000 --timeout
+	sh tests/soak/hostile.sh $(BUILD)/dra watches 20000
+	sh tests/soak/hostile.sh $(BUILD)/dra slowwatch 600
+	sh tests/serve_diskfull.sh $(BUILD)/dra $(SOAK_DISK_ROUNDS)
 
 # Tests under AddressSanitizer + UBSan with leak detection.
 asan: deps

@@ -33,6 +33,9 @@ import tempfile
 import threading
 import time
 
+import serve
+from serve import call
+
 DRA, ROUNDS = sys.argv[1], int(sys.argv[2])
 NODES, DEVICES = 4, 32
 CLAIMS = "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"
@@ -58,40 +61,14 @@ def key_of(obj):
     return (obj["kind"], m.get("namespace", ""), m["name"])
 
 
-class Server:
+class Server(serve.Server):
     def __init__(self, data):
-        self.data = data
-        kubeconfig = os.path.join(data, "kubeconfig")
-        if os.path.exists(kubeconfig):
-            os.unlink(kubeconfig)
-        self.log = open(os.path.join(os.path.dirname(data), "serve.log"), "a")
-        self.proc = subprocess.Popen([DRA, "serve", "--insecure-http", "--listen", "127.0.0.1:0", "--data-dir", data],
-                                     stdout=self.log, stderr=self.log)
-        for _ in range(200):
-            if os.path.exists(kubeconfig) and os.path.getsize(kubeconfig):
-                break
-            if self.proc.poll() is not None:
-                raise SystemExit("dra serve exited: see " + self.log.name)
-            time.sleep(0.05)
-        addr = open(kubeconfig).read().split("server: http://")[1].split()[0]
-        self.host, self.port = addr.rsplit(":", 1)
-
-    def conn(self):
-        return http.client.HTTPConnection(self.host, int(self.port), timeout=10)
+        super().__init__(DRA, data, os.path.join(os.path.dirname(data), "serve.log"))
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.log.close()
-
-
-def call(conn, method, path, body=None):
-    """(status, parsed body); raises OSError/HTTPException once the server is gone."""
-    data = json.dumps(body) if body is not None else None
-    conn.request(method, path, body=data, headers={"Content-Type": "application/json"} if data else {})
-    resp = conn.getresponse()
-    text = resp.read()
-    return resp.status, json.loads(text) if text else None
 
 
 class Round:

@@ -4,4 +4,4 @@
 # usage: sh tests/soak/kill9.sh [DRA] [ROUNDS]
 dra=${1:-build/dra}; rounds=${2:-20}
 command -v python3 >/dev/null 2>&1 || { echo "soak_kill9: skipped: python3 not found"; exit 77; }
-exec python3 "$(dirname "$0")/kill9.py" "$dra" "$rounds"
+exec python3 -B "$(dirname "$0")/kill9.py" "$dra" "$rounds"

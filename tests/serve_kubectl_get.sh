@@ -4,7 +4,8 @@
 # across namespaces, Warning headers kubectl can read, 400s for bad
 # parameters, server-set system fields, Pod and Namespace status, the
 # built-in namespaces and NamespaceLifecycle, single-object tables, `get
-# all`, field selectors, and DeviceTaintRules (columns, generation, status).
+# all`, field selectors, DeviceTaintRules (columns, generation, status), and
+# watches as Tables.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without kubectl serve_kubectl_get
@@ -218,5 +219,46 @@ check "rule update needs a resourceVersion" 'devicetaintrules.resource.k8s.io \"
   sh -c "kubectl get devicetaintrule drain -o json | sed '/\"resourceVersion\"/d' | curl -s -X PUT -H 'Content-Type: application/json' --data-binary @- $url/apis/resource.k8s.io/v1/devicetaintrules/drain"
 check "rule update with its resourceVersion" "devicetaintrule.resource.k8s.io/drain replaced" sh -c "kubectl get devicetaintrule drain -o yaml | kubectl replace -f -"
 check "bad rule" 'spec.taint.effect: Unsupported value: "PreferNoSchedule"' sh -c "printf '$rule' bad PreferNoSchedule | kubectl apply -f -"
+
+
+# 10. watches as Tables (kube-apiserver's watchEmbeddedEncoder): each event
+# a one-row Table, the columnDefinitions only in the first, so `get -w`
+# keeps every column, wide ones too, from Pending to Running
+timeout 8 kubectl get pods -n team -w -o wide >"$tmp/watch-pods" 2>&1 &
+pods_watch=$!
+timeout 8 kubectl get resourceclaims -n team -w >"$tmp/watch-claims" 2>&1 &
+claims_watch=$!
+sleep 1
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: watched, namespace: team}\nspec: {containers: [{name: c, image: x}]}\n' | kubectl apply -f - >/dev/null
+kubectl wait --for=jsonpath='{.status.phase}'=Running pod/watched -n team --timeout=20s >/dev/null
+printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: w-claim, namespace: team}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n' | kubectl apply -f - >/dev/null
+kubectl delete resourceclaim w-claim -n team --wait=false >/dev/null
+wait $pods_watch $claims_watch
+check "watch -w: the columns once" "1" grep -c "^NAME *READY *STATUS *RESTARTS *AGE *IP *NODE *NOMINATED NODE *READINESS GATES" "$tmp/watch-pods"
+check "watch -w: Pending with READY and STATUS" "watched" grep -E "^watched +0/1 +Pending +0 " "$tmp/watch-pods"
+check "watch -w: Running with the wide columns" "node-x" grep -E "^watched +1/1 +Running +0 +[^ ]+ +[^ ]+ +node-x " "$tmp/watch-pods"
+check "watch -w claims: the columns once" "1" grep -c "^NAME *STATE " "$tmp/watch-claims"
+check "watch -w claims: added and deleted rows" "2" grep -cE "^w-claim +pending +" "$tmp/watch-claims"
+table_watch() { # the raw events of a streaming list of team's pods as Tables
+  curl -s -m 3 -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' \
+    "$url/api/v1/namespaces/team/pods?watch=1&timeoutSeconds=1&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=0$1"
+}
+event() { # n, extra query: the n-th event's line
+  table_watch "$2" | sed -n "$1p"
+}
+check "watch Table: first event has the columns" '{"type":"ADDED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"' \
+  event 1
+check "watch Table: first event's columnDefinitions" '"columnDefinitions":[{"name":"Name","type":"string","format":"name"' event 1
+check "watch Table: a row with metadata" '"rows":[{"cells":["watched","1/1","Running","0",' event 1
+check "watch Table: bookmark without columns, its row the empty object's" \
+  '{"type":"BOOKMARK","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"' event 2
+check "watch Table: later events have null columnDefinitions" '"columnDefinitions":null,"rows":[{"cells":["","0/0","","0","<unknown>"' \
+  event 2
+check "watch Table: the end bookmark's row carries its metadata" \
+  '"object":{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"' event 2 '&includeObject=None'
+check "watch Table: includeObject=Object" '"object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"watched"' \
+  event 1 '&includeObject=Object'
+check "watch Table: includeObject=bad" '"message":"unrecognized includeObject value: \"bad\"","reason":"BadRequest"' \
+  table_watch '&includeObject=bad'
 
 summary

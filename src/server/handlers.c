@@ -116,7 +116,7 @@ static void handle_get(dra_server *s, const route *r, const http_request *req, h
   store_status st = store_get(s->committed, (api_kind)r->resource->api_kind, r->namespace_, r->name, &o);
   if (st != STORE_OK) return store_failure(resp, r, st, r->name);
   if (table)
-    srv_json_response(resp, 200, srv_table(r, &o, 1, store_obj_meta(o)->resource_version, NULL, include));
+    srv_json_response(resp, 200, srv_table(r, &o, 1, store_obj_meta(o)->resource_version, NULL, include, true));
   else respond_object(resp, r, 200, o);
   store_obj_unref(o);
 }

@@ -2,6 +2,7 @@
  * store in namespace/name order; a continue token carries the last key
  * returned, so a page resumes after it. */
 #include "server/list.h"
+#include "api/label_selector.h"
 #include "codec/pb_codec.h"
 #include "server/continue_token.h"
 #include "server/media.h"
@@ -110,7 +111,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
     srv_status_bad_request(resp, sb_str(&err));
   } else if (table) {
-    srv_json_response(resp, 200, srv_table(r, page, n, rv, next, include));
+    srv_json_response(resp, 200, srv_table(r, page, n, rv, next, include, true));
   } else {
     char *gv = srv_api_version(r->resource->group, r->version);
     /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
@@ -196,6 +197,10 @@ typedef struct watch_stream {
   char *gv; /* apiVersion of the resource, for bookmarks */
   const api_version *wire; /* the version the watch asked for */
   bool protobuf;            /* length-delimited WatchEvent frames, not JSON lines */
+  bool table;                 /* each object as a one-row Table (Accept as=Table) */
+  srv_include_object include; /* what a Table row carries */
+  bool headers_sent;          /* an earlier event's Table had the columnDefinitions */
+  route route;                /* the resource and version, for its Tables */
 } watch_stream;
 
 /* Where the event that holds byte at ends: its line's newline, or for
@@ -215,7 +220,9 @@ static size_t event_end(const watch_stream *w, size_t at) {
   return end < w->pending.len ? end : w->pending.len;
 }
 
-/* Appends one event: a JSON line, or its protobuf frame. */
+/* Appends one event: a JSON line, or its protobuf frame. An event that
+ * cannot be encoded (a Table has no protobuf form) ends the watch, as
+ * kube-apiserver's watch handler stops at an encoding error. */
 static void put_event(watch_stream *w, const char *type, const char *object, size_t n) {
   if (!w->protobuf) {
     sb_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
@@ -227,7 +234,10 @@ static void put_event(watch_stream *w, const char *type, const char *object, siz
   json_t *tree = json_loadb(object, n, 0, &jerr);
   strbuf pb = STRBUF_INIT, err = STRBUF_INIT;
   if (tree && pb_encode_object(tree, &pb, &err)) pb_watch_frame(&w->pending, type, pb.buf, pb.len);
-  else log_warning("a watch event could not be encoded in protobuf: %s", sb_str(&err));
+  else {
+    log_warning("a watch event could not be encoded in protobuf: %s", sb_str(&err));
+    w->ended = true;
+  }
   json_decref(tree);
   sb_free(&pb);
   sb_free(&err);
@@ -245,17 +255,31 @@ static void drop_unsent(watch_stream *w) {
   w->ended = true;
 }
 
+/* o as a watch with as=Table sends it (apiserver's watchEmbeddedEncoder):
+ * a Table of its one row, whose columnDefinitions only the stream's first
+ * event carries; every later one asks with NoHeaders. Called with w->lock
+ * held, or before the stream is shared. */
+static void put_table_text(watch_stream *w, strbuf *out, store_obj *o, srv_include_object include) {
+  json_t *t = srv_table(&w->route, &o, 1, store_obj_meta(o)->resource_version, NULL, include, !w->headers_sent);
+  w->headers_sent = true;
+  char *text = json_dumps(t, JSON_COMPACT);
+  sb_puts(out, text);
+  free(text);
+  json_decref(t);
+}
+
 /* One watch event line; the object's JSON in the internal version is
  * encoded once per version and shared by every watcher. */
 static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
   strbuf object = STRBUF_INIT;
-  srv_put_object_text(&object, o, w->wire);
+  if (!w->table) srv_put_object_text(&object, o, w->wire);
   pthread_mutex_lock(&w->lock);
   if (w->ended) {
     pthread_mutex_unlock(&w->lock);
     sb_free(&object);
     return;
   }
+  if (w->table) put_table_text(w, &object, o, w->include);
   put_event(w, type, object.buf, object.len);
   sb_free(&object);
   if (w->limit && w->pending.len - w->sent > w->limit) {
@@ -297,13 +321,28 @@ static void on_store_event(void *user, const store_event *ev) {
   else if (was_in) enqueue_deleted_as_was(w, ev);
 }
 
+/* A bookmark's object as a Table: kube-apiserver converts the empty object
+ * that carries the resourceVersion like any other, so its row has that
+ * object's cells; the end-of-initial-events bookmark's row carries its
+ * metadata unless the whole object was asked for (asTable). */
+static void put_bookmark_table(watch_stream *w, strbuf *out, uint64_t rv, bool initial_end) {
+  api_object *empty = api_object_new(w->kind);
+  meta_set_resource_version(empty, rv);
+  if (initial_end) label_add(empty->arena, &api_object_meta(empty)->annotations, "k8s.io/initial-events-end", "true");
+  store_obj *o = store_obj_new(empty, rv, rv);
+  put_table_text(w, out, o, initial_end && w->include != SRV_INCLUDE_OBJECT ? SRV_INCLUDE_METADATA : w->include);
+  store_obj_unref(o);
+}
+
 /* A BOOKMARK at rv; initial_end marks the end of the initial events of a
  * streaming list (sendInitialEvents), with upstream's annotation. */
 static void enqueue_bookmark_at(watch_stream *w, uint64_t rv, bool initial_end) {
   strbuf object = STRBUF_INIT;
-  sb_printf(&object, "{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"%s}}",
-            api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)rv,
-            initial_end ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "");
+  if (w->table) put_bookmark_table(w, &object, rv, initial_end);
+  else
+    sb_printf(&object, "{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%llu\"%s}}",
+              api_kind_info_of(w->kind)->name, w->gv, (unsigned long long)rv,
+              initial_end ? ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}" : "");
   put_event(w, "BOOKMARK", object.buf, object.len);
   sb_free(&object);
 }
@@ -368,6 +407,15 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   w->wire = r->wire;
   w->protobuf = srv_accept_media(req->accept) == SRV_MEDIA_PROTOBUF;
   w->bookmarks = http_query_bool(req, "allowWatchBookmarks");
+  w->route = *r;
+  w->table = srv_wants_table(req->accept);
+  strbuf include_err = STRBUF_INIT;
+  if (w->table && !srv_include_object_parse(http_query_get(req, "includeObject"), &w->include, &include_err)) {
+    srv_status_bad_request(resp, sb_str(&include_err));
+    sb_free(&include_err);
+    watch_close(w);
+    return;
+  }
   long timeout = 1800;
   const char *t = http_query_get(req, "timeoutSeconds");
   if (t && atol(t) > 0) timeout = atol(t);

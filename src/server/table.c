@@ -331,7 +331,7 @@ bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf
 }
 
 json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char *resource_version,
-                  const char *continue_token, srv_include_object include) {
+                  const char *continue_token, srv_include_object include, bool headers) {
   json_t *t = json_object(), *cols = json_array(), *rows = json_array(), *meta = json_object();
   json_object_set_new(t, "kind", json_string("Table"));
   json_object_set_new(t, "apiVersion", json_string("meta.k8s.io/v1"));
@@ -384,7 +384,8 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     }
     json_array_append_new(rows, row);
   }
-  json_object_set_new(t, "columnDefinitions", cols);
+  json_object_set_new(t, "columnDefinitions", headers ? json_incref(cols) : json_null());
+  json_decref(cols);
   json_object_set_new(t, "rows", rows);
   return t;
 }

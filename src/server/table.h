@@ -21,9 +21,10 @@ typedef enum { SRV_INCLUDE_METADATA, SRV_INCLUDE_NONE, SRV_INCLUDE_OBJECT } srv_
 bool srv_include_object_parse(const char *value, srv_include_object *out, strbuf *err);
 /* A Table of the n items of r's resource, one row each: a list's or
  * (n = 1) a single object's, as kube-apiserver answers both; whole objects
- * in the version r asks for. */
+ * in the version r asks for. Without headers (TableOptions.NoHeaders, as a
+ * watch asks after its first event) columnDefinitions is null. */
 json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char *resource_version,
-                  const char *continue_token, srv_include_object include);
+                  const char *continue_token, srv_include_object include, bool headers);
 /* translateTimestampSince: the age of an RFC 3339 time ts, "<unknown>"
  * when ts is NULL. */
 void srv_age_text(const char *ts, char *buf, size_t n);

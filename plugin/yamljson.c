@@ -4,6 +4,7 @@
 #include "yamljson.h"
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,9 @@ static json_t *plain_scalar(const char *s, size_t len) {
     long long i = strtoll(s, &end, 10);
     if (!*end && !errno) return json_integer(i);
     double d = strtod(s, &end);
-    if (!*end && end != s && !strchr(s, 'x') && !strchr(s, 'X') && !strpbrk(s, "nN")) return json_real(d);
+    /* out of a double's range (1e999): kept as text, as JSON has no inf */
+    if (!*end && end != s && !strchr(s, 'x') && !strchr(s, 'X') && !strpbrk(s, "nN") && isfinite(d))
+      return json_real(d);
   }
   return json_stringn(s, len);
 }
@@ -160,7 +163,10 @@ static void emit_value(yaml_emitter_t *e, const json_t *v) {
   }
   case JSON_STRING: emit_scalar(e, json_string_value(v), json_string_length(v), needs_quotes(json_string_value(v), json_string_length(v))); return;
   case JSON_INTEGER: snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
-  case JSON_REAL: snprintf(buf, sizeof buf, "%.17g", json_real_value(v)); break;
+  case JSON_REAL: /* "0." reads as a float: write "0.0", not "0", so it reads back as one */
+    snprintf(buf, sizeof buf, "%.17g", json_real_value(v));
+    if (!strpbrk(buf, ".eE")) strcat(buf, ".0");
+    break;
   case JSON_TRUE: strcpy(buf, "true"); break;
   case JSON_FALSE: strcpy(buf, "false"); break;
   default: strcpy(buf, "null"); break;

@@ -58,7 +58,8 @@ check "describe node: runtime" "Container Runtime Version:  dra-sim://" kubectl 
 check "graceful delete" "deleted" kubectl delete $pod --grace-period=60 --wait=false
 gone() { for i in $(seq 100); do kubectl get "$1" 2>&1 | grep -q NotFound && { echo gone; return; }; sleep 0.1; done; kubectl get "$1" -o yaml; }
 check "deleted pod gone" "gone" gone $pod
-check "claim released" "one-gpu   pending   <none>    <none>" kubectl get resourceclaim one-gpu
+check "claim released" "one-gpu   pending" kubectl get resourceclaim one-gpu
+check "claim released: no devices, no consumers (-o wide)" "<none>    <none>" kubectl get resourceclaim one-gpu -o wide
 check "delete with the default grace period" "deleted" kubectl delete pods -l app=web --wait=true --timeout=20s
 check "deployment makes new pods, Running" "condition met" kubectl wait --for=condition=Ready pod -l app=web --timeout=20s
 # a pod bound to a node that does not exist stays until the pod garbage

@@ -87,6 +87,11 @@ static void claim_cells(json_t *cells, const void *typed) {
   const char *state = c->status.reserved_for.n ? "allocated,reserved" : c->status.allocation ? "allocated" : "pending";
   if (c->metadata.deletion_timestamp) state = "deleted";
   json_array_append_new(cells, json_string(state));
+}
+
+/* dra's own -o wide columns of a claim: its devices and consumers. */
+static void claim_wide_cells(json_t *cells, const void *typed) {
+  const resource_claim *c = typed;
   strbuf sb = STRBUF_INIT;
   claim_devices(c, &sb);
   json_array_append_new(cells, json_string(sb_str(&sb)));
@@ -107,7 +112,11 @@ static void slice_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(node));
   json_array_append_new(cells, json_string(sp->driver ? sp->driver->str : ""));
   json_array_append_new(cells, json_string(sp->pool.name ? sp->pool.name->str : ""));
-  json_array_append_new(cells, json_integer(sp->devices.n));
+}
+
+/* dra's own -o wide column of a slice: how many devices it has. */
+static void slice_wide_cells(json_t *cells, const void *typed) {
+  json_array_append_new(cells, json_integer(((const resource_slice *)typed)->spec.devices.n));
 }
 
 /* printDeviceTaint: the taint, and how long ago it was added ("" without timeAdded). */
@@ -208,17 +217,37 @@ typedef struct kind_table {
   void (*cells_after_age)(json_t *cells, const void *typed);
 } kind_table;
 
+/* dra's own columns for -o wide (priority 1) of the DRA kinds whose
+ * upstream printers have none: after upstream's, as the issue of
+ * kubectl's defaults wants them. */
+typedef struct dra_wide_table {
+  int kind;
+  table_column columns[3];
+  void (*cells)(json_t *cells, const void *typed);
+} dra_wide_table;
+
+static const dra_wide_table dra_wide_tables[] = {
+    {KIND_RESOURCE_CLAIM,
+     {{"Devices", "string", "the allocated devices, driver/pool/device"},
+      {"Reserved-For", "string", "the consumers the claim is reserved for"}},
+     claim_wide_cells},
+    {KIND_RESOURCE_SLICE, {{"Devices", "integer", "the number of devices in the slice"}}, slice_wide_cells},
+};
+
+static const dra_wide_table *dra_wide_table_of(int kind) {
+  for (size_t i = 0; i < sizeof dra_wide_tables / sizeof *dra_wide_tables; i++)
+    if (dra_wide_tables[i].kind == kind) return &dra_wide_tables[i];
+  return NULL;
+}
+
 static const kind_table kind_tables[] = {
     {KIND_RESOURCE_CLAIM,
-     {{"State", "string", "pending, allocated, reserved or deleted"},
-      {"Devices", "string", "the allocated devices, driver/pool/device"},
-      {"Reserved-For", "string", "the consumers the claim is reserved for"}},
+     {{"State", "string", "A summary of the current state (allocated, pending, reserved, etc.)."}},
      claim_cells, {0}, NULL},
     {KIND_RESOURCE_SLICE,
      {{"Node", "string", "the node the devices are on"},
       {"Driver", "string", "the DRA driver"},
-      {"Pool", "string", "the pool of the slice"},
-      {"Devices", "integer", "the number of devices in the slice"}},
+      {"Pool", "string", "the pool of the slice"}},
      slice_cells, {0}, NULL},
     {KIND_DEVICE_TAINT_RULE,
      {{"Key", "string", "The taint key to be applied to a device. Must be a label name."},
@@ -354,9 +383,11 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
   if (kt && kt->after_age.name)
     json_array_append_new(cols, column(kt->after_age.name, kt->after_age.type, "", kt->after_age.description, 0));
   const table_column *rbac_wide = srv_rbac_wide_columns(res->api_kind);
-  const table_column *wide = res->api_kind == KIND_POD ? srv_pod_wide_columns
-                             : rbac_wide                ? rbac_wide
-                                                        : srv_workload_wide_columns(res->api_kind);
+  const dra_wide_table *dw = dra_wide_table_of(res->api_kind);
+  const table_column *wide = dw                          ? dw->columns
+                             : res->api_kind == KIND_POD ? srv_pod_wide_columns
+                             : rbac_wide                 ? rbac_wide
+                                                         : srv_workload_wide_columns(res->api_kind);
   for (size_t i = 0; wide && wide[i].name; i++)
     json_array_append_new(cols, column(wide[i].name, wide[i].type, "", wide[i].description, 1));
   for (size_t i = 0; i < n; i++) {
@@ -369,7 +400,8 @@ json_t *srv_table(const route *r, store_obj *const *items, size_t n, const char 
     if (!stored && shows_age(res->api_kind)) add_age(cells, m);
     if (srv_rbac_created_at(res->api_kind)) json_array_append_new(cells, json_string(m->creation_timestamp ? m->creation_timestamp : "0001-01-01T00:00:00Z"));
     if (kt && kt->cells_after_age) kt->cells_after_age(cells, o->typed);
-    if (res->api_kind == KIND_POD) srv_pod_wide_cells(cells, o);
+    if (dw) dw->cells(cells, o->typed);
+    else if (res->api_kind == KIND_POD) srv_pod_wide_cells(cells, o);
     else if (rbac_wide) srv_rbac_wide_cells(cells, o);
     else if (wide) srv_workload_wide_cells(cells, o);
     json_object_set_new(row, "cells", cells);

@@ -49,8 +49,9 @@ check() { # name, expected substring, command...
   if printf '%s' "$out" | grep -qF -- "$want"; then passed=$((passed+1))
   else failed=$((failed+1)); echo "FAIL $name: wanted '$want', got:"; printf '%s\n' "$out" | head -20; fi
 }
-summary() { # some checks skipped (skipped=N) still pass: the rest ran
+summary() { # a failure fails; else checks skipped (skipped=N, a tool missing) make it skipped, exit 77
   if [ "$skipped" = 0 ]; then echo "$passed passed, $failed failed"
   else echo "$passed passed, $failed failed, $skipped skipped"; fi
-  [ "$failed" = 0 ]
+  [ "$failed" = 0 ] || return 1
+  [ "$skipped" = 0 ] || exit 77
 }

@@ -35,7 +35,8 @@ install: all
 # The soak tests at full length (CTest runs them short): kill -9 under load,
 # SOAK_ROUNDS times; hostile clients (tests/soak/hostile.py: 2,000 idle and
 # 1,000 slow-header connections past the header timeout, 20,000 watches
-# opened and closed, watchers that never read under 600 updates of 200 KB);
+# opened and closed, watchers that never read under 600 updates of 200 KB,
+# 500 connections trickling headers and 500 trickling bodies);
 # a full disk filled and freed SOAK_DISK_ROUNDS times (tests/serve_diskfull.sh).
 SOAK_ROUNDS ?= 20
 SOAK_DISK_ROUNDS ?= 10
@@ -44,6 +45,7 @@ soak: all
 	sh tests/soak/hostile.sh $(BUILD)/dra conns 2000 1000 5000 --timeout
 	sh tests/soak/hostile.sh $(BUILD)/dra watches 20000
 	sh tests/soak/hostile.sh $(BUILD)/dra slowwatch 600
+	sh tests/soak/hostile.sh $(BUILD)/dra trickle 500
 	sh tests/serve_diskfull.sh $(BUILD)/dra $(SOAK_DISK_ROUNDS)
 
 # Tests under AddressSanitizer + UBSan with leak detection.

@@ -10,7 +10,9 @@
  * counts, see bench/schedule.sh) creates the objects in a store and runs the
  * claim controller and scheduler until idle. The cluster itself comes from
  * tests/unit/fixture_cluster.c, which the unit tests share.
- * usage: bench_schedule [--shape template|match|podgroup] [nodes devices pods] */
+ * With --emit it prints that YAML instead, for benchmarks of the whole
+ * dra command on the same input (bench/codec.sh).
+ * usage: bench_schedule [--emit] [--shape template|match|podgroup] [nodes devices pods] */
 #include "fixture_cluster.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,8 @@ __attribute__((noinline)) size_t bench_schedule_run(store *st, sched_loop *l, ap
 
 int main(int argc, char **argv) {
   bench_shape shape = SHAPE_TEMPLATE;
+  bool emit = argc > 1 && !strcmp(argv[1], "--emit");
+  if (emit) argc--, argv++;
   if (argc > 2 && !strcmp(argv[1], "--shape")) {
     shape = !strcmp(argv[2], "match") ? SHAPE_MATCH : !strcmp(argv[2], "podgroup") ? SHAPE_PODGROUP : SHAPE_TEMPLATE;
     if (shape == SHAPE_TEMPLATE && strcmp(argv[2], "template")) {
@@ -75,6 +79,11 @@ int main(int argc, char **argv) {
   int pods = argc > 3 ? atoi(argv[3]) : shape == SHAPE_MATCH ? 1000 : 5000;
   strbuf y = STRBUF_INIT;
   build_yaml(&y, shape, nodes, devices, pods);
+  if (emit) {
+    fwrite(y.buf, 1, y.len, stdout);
+    sb_free(&y);
+    return 0;
+  }
   size_t n;
   api_object **objs = fixture_admit(sb_str(&y), &n);
   sb_free(&y);

@@ -4,11 +4,24 @@
  * with template claims over HTTP from several connections as fast as the
  * server takes them, and follows a pod watch until every pod is bound.
  * Reports pods/s and the create-to-bound latency (p50, p99).
+ * Options (before HOST:PORT's arguments) split a run into phases on one
+ * server, as bench/serve.sh (instructions per pod) and bench/scale.sh do:
+ *   --setup-only      only the nodes, slices, class and template
+ *   --no-setup        only the pods (the cluster is there)
+ *   --first I         name the pods pod-I, pod-I+1, ...
+ *   --rate R          create R pods/s in all (0, the default: full speed)
+ *   --devices D       devices per node's slice (10)
+ *   --latencies FILE  append each pod's create-to-bound time (ms) to FILE
+ *   --run-duration T  pods finish after T (annotation dra.k8s.io/run-duration,
+ *                     restartPolicy Never), so their claims and devices free up
+ * With --classes N, only N tiny DeviceClasses (class-0, class-1, ...), over
+ * the connections given (4): for the memory one small object costs.
  * With --creates, only the write path: N ResourceClaims (nothing in the
  * control loop acts on them) created over each number of connections in
  * turn, reporting creates/s and the per-request latency (p50, p99): what
  * group commit gives when every create waits for the disk.
- * usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]
+ * usage: bench_serve [OPTIONS] HOST:PORT [PODS] [NODES] [CONNECTIONS]
+ *        bench_serve HOST:PORT --classes N [CONNECTIONS]
  *        bench_serve HOST:PORT --creates N CONNECTIONS... */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -23,15 +36,28 @@
 #include <unistd.h>
 
 static struct sockaddr_in server;
-static int n_pods = 5000, n_nodes = 500, n_conns = 4;
+static int n_pods = 5000, n_nodes = 500, n_conns = 4, n_devices = 10, first_pod;
+static double rate;               /* pods/s in all; 0: full speed */
+static const char *run_duration; /* NULL: pods run until deleted */
+static const char *latencies;    /* --latencies FILE or NULL */
 static double *created_at, *bound_at, *acked_at; /* acked_at: --creates only */
 static atomic_int next_pod;
 static int creates_round; /* --creates: names are claim-<round>-<i> */
+static bool classes;      /* --classes: the creates are DeviceClasses */
 
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double start_at; /* when the first pod is due (--rate) */
+
+static void sleep_until(double t) {
+  double d = t - now_s();
+  if (d <= 0) return;
+  struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+  nanosleep(&ts, NULL);
 }
 
 static int connect_server(void) {
@@ -103,7 +129,7 @@ static void setup_cluster(void) {
                      "\"spec\":{\"driver\":\"test-driver.cdi.k8s.io\",\"nodeName\":\"node-%d\",\"pool\":{\"name\":\"node-%d\","
                      "\"generation\":1,\"resourceSliceCount\":1},\"devices\":[",
                      i, i, i);
-    for (int d = 0; d < 10; d++) n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"name\":\"dev-%d\"}", d ? "," : "", d);
+    for (int d = 0; d < n_devices; d++) n += snprintf(body + n, sizeof body - (size_t)n, "%s{\"name\":\"dev-%d\"}", d ? "," : "", d);
     snprintf(body + n, sizeof body - (size_t)n, "]}}");
     must(fd, "POST", "/apis/resource.k8s.io/v1/resourceslices", body);
   }
@@ -114,20 +140,30 @@ static void *creator(void *arg) {
   (void)arg;
   int fd = connect_server();
   char body[1024];
+  char finish[160] = "";
+  if (run_duration)
+    snprintf(finish, sizeof finish, ",\"annotations\":{\"dra.k8s.io/run-duration\":\"%s\"}", run_duration);
   for (int i; (i = atomic_fetch_add(&next_pod, 1)) < n_pods;) {
-    if (creates_round)
+    if (classes)
+      snprintf(body, sizeof body,
+               "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"class-%d\"}}", i);
+    else if (creates_round)
       snprintf(body, sizeof body,
                "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"claim-%d-%d\"},"
                "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"req-0\",\"exactly\":{\"deviceClassName\":\"test-class\"}}]}}}",
                creates_round, i);
     else
       snprintf(body, sizeof body,
-               "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+               "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pod-%d\"%s},\"spec\":{%s\"containers\":[{\"name\":\"c\","
                "\"image\":\"pause\",\"resources\":{\"claims\":[{\"name\":\"resource\"}]}}],\"resourceClaims\":[{\"name\":\"resource\","
                "\"resourceClaimTemplateName\":\"test-claim-template\"}]}}",
-               i);
+               first_pod + i, finish, run_duration ? "\"restartPolicy\":\"Never\"," : "");
+    if (rate > 0) sleep_until(start_at + i / rate);
     created_at[i] = now_s();
-    must(fd, "POST", creates_round ? "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims" : "/api/v1/namespaces/default/pods",
+    must(fd, "POST",
+         classes         ? "/apis/resource.k8s.io/v1/deviceclasses"
+         : creates_round ? "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims"
+                         : "/api/v1/namespaces/default/pods",
          body);
     if (acked_at) acked_at[i] = now_s();
   }
@@ -202,7 +238,7 @@ static void *watcher(void *arg) {
       *nl = 0;
       const char *name = strstr(line, "\"name\":\"pod-");
       if (name && strstr(line, "\"nodeName\":\"")) {
-        int i = atoi(name + 12);
+        int i = atoi(name + 12) - first_pod;
         if (i >= 0 && i < n_pods && bound_at[i] == 0) {
           bound_at[i] = now_s();
           bound++;
@@ -262,34 +298,15 @@ static int bench_creates(char **conns, int n_rounds) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: bench_serve HOST:PORT [PODS] [NODES] [CONNECTIONS]\n"
-                    "       bench_serve HOST:PORT --creates N CONNECTIONS...\n");
-    return 2;
-  }
-  char host[64];
-  const char *colon = strrchr(argv[1], ':');
-  snprintf(host, sizeof host, "%.*s", (int)(colon - argv[1]), argv[1]);
-  server.sin_family = AF_INET;
-  server.sin_port = htons((uint16_t)atoi(colon + 1));
-  inet_pton(AF_INET, host, &server.sin_addr);
-  if (argc > 3 && !strcmp(argv[2], "--creates")) {
-    n_pods = atoi(argv[3]);
-    return bench_creates(argv + 4, argc - 4);
-  }
-  if (argc > 2) n_pods = atoi(argv[2]);
-  if (argc > 3) n_nodes = atoi(argv[3]);
-  if (argc > 4) n_conns = atoi(argv[4]);
+/* Creates the pods, follows them until bound and prints the figures;
+ * 0 when every pod was bound. */
+static int run_pods(void) {
   created_at = calloc((size_t)n_pods, sizeof *created_at);
   bound_at = calloc((size_t)n_pods, sizeof *bound_at);
-  double t0 = now_s();
-  setup_cluster();
-  double t1 = now_s();
   pthread_t w, c[64];
   pthread_create(&w, NULL, watcher, NULL);
   usleep(100000);
-  double start = now_s();
+  double start = start_at = now_s();
   for (int i = 0; i < n_conns && i < 64; i++) pthread_create(&c[i], NULL, creator, NULL);
   for (int i = 0; i < n_conns && i < 64; i++) pthread_join(c[i], NULL);
   double created = now_s();
@@ -302,9 +319,11 @@ int main(int argc, char **argv) {
       lat[bound++] = bound_at[i] - created_at[i];
       if (bound_at[i] > end) end = bound_at[i];
     }
-  printf("serve: %d nodes x 10 devices set up in %.2f s\n", n_nodes, t1 - t0);
-  printf("serve: %d pods created in %.2f s over %d connections (%.0f creates/s)\n", n_pods, created - start, n_conns,
-         n_pods / (created - start));
+  FILE *lf = latencies ? fopen(latencies, "a") : NULL;
+  for (int i = 0; lf && i < bound; i++) fprintf(lf, "%.3f\n", lat[i] * 1e3);
+  if (lf) fclose(lf);
+  printf("serve: %d pods created in %.2f s over %d connections (%.0f creates/s%s)\n", n_pods, created - start, n_conns,
+         n_pods / (created - start), rate > 0 ? ", paced" : "");
   printf("serve: %d/%d pods bound, %.0f pods/s from first create to last bind\n", bound, n_pods,
          bound / (end - start));
   print_p50_p99("serve: create-to-bound", lat, bound);
@@ -312,4 +331,67 @@ int main(int argc, char **argv) {
   free(created_at);
   free(bound_at);
   return bound == n_pods ? 0 : 1;
+}
+
+/* The leading options (see the top); returns how many arguments they took. */
+static int parse_options(int argc, char **argv, bool *setup, bool *pods) {
+  int i = 1;
+  for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(o, "--setup-only")) *pods = false;
+    else if (!strcmp(o, "--no-setup")) *setup = false;
+    else if (v && !strcmp(o, "--first")) first_pod = atoi(argv[++i]);
+    else if (v && !strcmp(o, "--rate")) rate = atof(argv[++i]);
+    else if (v && !strcmp(o, "--devices")) n_devices = atoi(argv[++i]);
+    else if (v && !strcmp(o, "--run-duration")) run_duration = argv[++i];
+    else if (v && !strcmp(o, "--latencies")) latencies = argv[++i];
+    else {
+      fprintf(stderr, "bench_serve: unknown option %s\n", o);
+      exit(2);
+    }
+  }
+  return i - 1;
+}
+
+int main(int argc, char **argv) {
+  bool setup = true, pods = true;
+  int skip = parse_options(argc, argv, &setup, &pods);
+  argc -= skip;
+  argv += skip;
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_serve [OPTIONS] HOST:PORT [PODS] [NODES] [CONNECTIONS]\n"
+                    "       bench_serve HOST:PORT --creates N CONNECTIONS...\n");
+    return 2;
+  }
+  char host[64];
+  const char *colon = strrchr(argv[1], ':');
+  snprintf(host, sizeof host, "%.*s", (int)(colon - argv[1]), argv[1]);
+  server.sin_family = AF_INET;
+  server.sin_port = htons((uint16_t)atoi(colon + 1));
+  inet_pton(AF_INET, host, &server.sin_addr);
+  if (argc > 3 && !strcmp(argv[2], "--classes")) {
+    n_pods = atoi(argv[3]);
+    n_conns = argc > 4 ? atoi(argv[4]) : 4;
+    classes = true;
+    created_at = calloc((size_t)n_pods, sizeof *created_at);
+    pthread_t c[64];
+    for (int i = 0; i < n_conns && i < 64; i++) pthread_create(&c[i], NULL, creator, NULL);
+    for (int i = 0; i < n_conns && i < 64; i++) pthread_join(c[i], NULL);
+    free(created_at);
+    printf("serve: %d DeviceClasses created\n", n_pods);
+    return 0;
+  }
+  if (argc > 3 && !strcmp(argv[2], "--creates")) {
+    n_pods = atoi(argv[3]);
+    return bench_creates(argv + 4, argc - 4);
+  }
+  if (argc > 2) n_pods = atoi(argv[2]);
+  if (argc > 3) n_nodes = atoi(argv[3]);
+  if (argc > 4) n_conns = atoi(argv[4]);
+  if (setup) {
+    double t0 = now_s();
+    setup_cluster();
+    printf("serve: %d nodes x %d devices set up in %.2f s\n", n_nodes, n_devices, now_s() - t0);
+  }
+  return pods ? run_pods() : 0;
 }

@@ -6,18 +6,19 @@
 # run. Prints ns per evaluation of each, the time ratio dra/peer, and whether
 # dra's driver+attribute selector is at least 10x faster than the faster peer.
 # npm is for this benchmark only: `npm ci` of the locked versions in a temp
-# copy; skipped (exit 0) when node/npm or the install are unavailable.
+# copy; skipped (exit 77, as the tests skip) when node/npm or the install are
+# unavailable.
 # usage: sh bench/cel_peers.sh [build-dir] [devices]
 set -e
 build=${1:-build}
 n=${2:-100000}
 src=$(dirname "$0")/cel_peers
-command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { echo "cel_peers: skipped: node/npm not installed"; exit 0; }
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { echo "cel_peers: skipped: node/npm not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$src"/package.json "$src"/package-lock.json "$src"/bench.mjs "$work"/
 (cd "$work" && npm ci --prefer-offline --no-audit --no-fund >npm.log 2>&1) ||
-  { echo "cel_peers: skipped: npm ci failed (offline?)"; exit 0; }
+  { echo "cel_peers: skipped: npm ci failed (offline?)"; exit 77; }
 echo "== dra (bench_cel, $n devices)"
 "$build"/bench_cel "$n" | tee "$work"/dra.txt
 echo "== JS peers (node $(node --version), $n devices)"

@@ -7,11 +7,48 @@
 # number of connections (1, 8 and 32 unless given), creates/s and latency,
 # every create acknowledged once on disk (put TMPDIR on the disk to
 # measure, not on a tmpfs).
+# With --callgrind, the server runs under valgrind's callgrind and the
+# figure is its instructions per pod: counted from after the node setup
+# (callgrind_control -z) to the last bind, so they are the pods' alone.
 # usage: sh bench/serve.sh [build-dir] [PODS] [NODES] [CONNECTIONS]
+#        sh bench/serve.sh build-dir --callgrind [PODS] [NODES] [CONNECTIONS]
 #        sh bench/serve.sh build-dir --creates [CREATES] [CONNECTIONS...]
+#        sh bench/serve.sh build-dir --classes [N]
+# With --classes, the memory of small objects: the server's RSS growth over
+# N tiny DeviceClasses (10,000 unless given), per class, next to the size
+# of one class's stored JSON.
 set -e
 build=${1:-build}
 [ $# -gt 0 ] && shift
+if [ "$1" = --callgrind ]; then
+  command -v callgrind_control >/dev/null || { echo "serve.sh: no valgrind" >&2; exit 77; }
+  shift
+  pods=${1:-1000}; nodes=${2:-100}; conns=${3:-4}
+  cg=$(mktemp -d)
+  serve_wrap="valgrind --tool=callgrind --callgrind-out-file=$cg/out"
+  . "$(dirname "$0")/lib_serve.sh"
+  trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp" "$cg"' EXIT
+  "$build/bench_serve" --setup-only "$addr" 0 "$nodes"
+  callgrind_control -z "$server" >/dev/null 2>&1
+  "$build/bench_serve" --no-setup "$addr" "$pods" "$nodes" "$conns"
+  callgrind_control -d "$server" >/dev/null 2>&1
+  ir=$(callgrind_annotate "$cg"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+  cp "$cg"/out.* "${SERVE_CALLGRIND_KEEP:-/dev/null}" 2>/dev/null || true
+  echo "serve: server $ir instructions for $pods pods (callgrind), $((ir / pods)) per pod"
+  exit 0
+fi
+if [ "$1" = --classes ]; then
+  n=${2:-10000}
+  . "$(dirname "$0")/lib_serve.sh"
+  rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$server/status"; }
+  before=$(rss_kb)
+  "$build/bench_serve" "$addr" --classes "$n"
+  sleep 1 # the durable writer's batch
+  after=$(rss_kb)
+  json=$(curl -s "http://$addr/apis/resource.k8s.io/v1/deviceclasses/class-0" | wc -c)
+  echo "serve: RSS $before kB -> $after kB over $n DeviceClasses: $(((after - before) * 1024 / n)) bytes each (stored JSON $json bytes)"
+  exit 0
+fi
 if [ "$1" = --creates ]; then
   creates=${2:-3000}
   shift $(($# < 2 ? $# : 2))

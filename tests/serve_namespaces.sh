@@ -128,4 +128,17 @@ check "unsafe deletecollection" 'DeleteOptions.meta.k8s.io \"\" is invalid: igno
   curl -s -X DELETE "$url/api/v1/namespaces/default/pods?ignoreStoreReadErrorWithClusterBreakingPotential=true"
 check "dry run keeps" "pod/opt" sh -c "curl -s -X DELETE '$url/api/v1/namespaces/default/pods/opt?dryRun=All' >/dev/null; kubectl get pod opt -o name"
 check "uid precondition holds" '"kind":"Pod"' del "" '{"preconditions":{"uid":"'"$uid"'"}}'
+
+# the garbage collector counts the owners that stored objects name when it
+# starts: a dependent stored before a restart goes with its owner after it
+printf 'apiVersion: v1\nkind: PodTemplate\nmetadata: {name: gc-owner}\ntemplate: {spec: {containers: [{name: c, image: pause}]}}\n' >"$tmp/owner.yaml"
+check "owner" "podtemplate/gc-owner created" kubectl create -f "$tmp/owner.yaml"
+owner_uid=$(kubectl get podtemplate gc-owner -o jsonpath='{.metadata.uid}')
+printf 'apiVersion: v1\nkind: PodTemplate\nmetadata:\n  name: gc-dependent\n  ownerReferences: [{apiVersion: v1, kind: PodTemplate, name: gc-owner, uid: "%s"}]\ntemplate: {spec: {containers: [{name: c, image: pause}]}}\n' \
+  "$owner_uid" >"$tmp/dependent.yaml"
+check "dependent" "podtemplate/gc-dependent created" kubectl create -f "$tmp/dependent.yaml"
+kill $server; wait $server 2>/dev/null
+serve "$tmp/data"
+check "owner deleted after a restart" 'podtemplate "gc-owner" deleted' kubectl delete podtemplate gc-owner
+check "its dependent goes" "gone" wait_for gone "! kubectl get podtemplate gc-dependent"
 summary

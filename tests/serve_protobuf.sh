@@ -62,7 +62,7 @@ go=$(command -v go 2>/dev/null || { [ -x /usr/local/go/bin/go ] && echo /usr/loc
 bin=$(dirname "$dra")/upstream/pbclient
 mkdir -p "$(dirname "$bin")"
 if [ -n "$go" ] && (cd tests/upstream && "$go" build -o "$bin" ./cmd/pbclient) >"$tmp/go.log" 2>&1; then
-  check "every kind in protobuf" "18 objects, 0 failures" "$bin" -kubeconfig "$KUBECONFIG" -f tests/data/protobuf/kinds.yaml
+  check "every kind in protobuf" "19 objects, 0 failures" "$bin" -kubeconfig "$KUBECONFIG" -f tests/data/protobuf/kinds.yaml
 else
   echo "serve_protobuf: client-go part skipped: no Go or no module cache ($(head -n 1 "$tmp/go.log" 2>/dev/null))"
   skipped=$((skipped+1))

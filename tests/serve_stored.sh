@@ -12,7 +12,7 @@ serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
 apply() { printf '%s\n' "$1" | kubectl apply -f - 2>&1; }
 joined() { apply "$1" | tr '\n' '|'; } # kubectl prints one error a line: the lines in order
-check "discovery" "storageclasses           sc           storage.k8s.io/v1" kubectl api-resources
+check "discovery" "storageclasses" sh -c "kubectl api-resources | grep -E '^storageclasses +sc +storage.k8s.io/v1 '"
 check "discovery: events.k8s.io" "events.k8s.io/v1" kubectl api-resources --api-group=events.k8s.io
 check "discovery: leases" "leases" kubectl api-resources --api-group=coordination.k8s.io
 check "storageclass" "storageclass.storage.k8s.io/fast created" apply '{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"fast"},"provisioner":"csi.example.com"}'

@@ -52,7 +52,7 @@ check "v1alpha3 rule read in v1" '"apiVersion":"resource.k8s.io/v1","kind":"Devi
 kill $server; wait $server 2>/dev/null
 
 serve "$tmp/data" --runtime-config api/beta=true,resource.k8s.io/v1beta2=false,resource.k8s.io/v1beta2=true,scheduling.k8s.io/v1alpha3
-check "scheduling versions" '"versions":[{"groupVersion":"scheduling.k8s.io/v1beta1","version":"v1beta1"},{"groupVersion":"scheduling.k8s.io/v1alpha3","version":"v1alpha3"}]' \
+check "scheduling versions" '"versions":[{"groupVersion":"scheduling.k8s.io/v1","version":"v1"},{"groupVersion":"scheduling.k8s.io/v1beta1","version":"v1beta1"},{"groupVersion":"scheduling.k8s.io/v1alpha3","version":"v1alpha3"}]' \
   curl -s "$url/apis/scheduling.k8s.io"
 check "podgroup in v1alpha3, read in v1beta1" '"apiVersion":"scheduling.k8s.io/v1beta1","kind":"PodGroup"' sh -c "
   curl -s -H 'Content-Type: application/json' '$url/apis/scheduling.k8s.io/v1alpha3/namespaces/default/podgroups' \

@@ -13,51 +13,28 @@ name=upstream_etcd
 command -v curl >/dev/null 2>&1 || skip "curl is not installed"
 build_upstream_module tests/upstream/etcd . etcd
 
-# Ports below the kernel's ephemeral range (where port-0 listeners of tests
-# running alongside land), picked from our pid; the next pair is tried when
-# one is taken.
 data=$(mktemp -d)
-pid=
+etcd_bin=$out/etcd
+. tests/lib/etcd.sh
 stop() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  [ -n "$pid" ] && wait "$pid" 2>/dev/null
+  stop_etcd
   rm -rf "$data"
 }
 trap stop EXIT
-start_etcd() { # client port: starts etcd, waits for /version (set in $version)
-  url=http://127.0.0.1:$1
-  rm -rf "$data/etcd"
-  "$out/etcd" --data-dir "$data/etcd" --listen-client-urls "$url" --advertise-client-urls "$url" \
-    --listen-peer-urls "http://127.0.0.1:$(($1 + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$(($1 + 1))" \
-    --initial-cluster "default=http://127.0.0.1:$(($1 + 1))" >"$data/log" 2>&1 &
-  pid=$!
-  version=
-  for _ in $(seq 100); do
-    version=$(curl -sf --max-time 2 "$url/version") && return 0
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
 passed=0
 check() { # what, got, expected substring
   case $2 in
   *"$3"*) passed=$((passed + 1)) ;;
   *)
     echo "$name: $1: got ${2:-nothing}, want $3; etcd's log:"
-    tail -n 20 "$data/log"
+    tail -n 20 "$data/etcd.log"
     echo "$passed passed, 1 failed"
     exit 1
     ;;
   esac
 }
-port=$((10000 + $$ % 10000 * 2))
-for _ in $(seq 10); do
-  start_etcd "$port" && break
-  grep -q "address already in use" "$data/log" || break
-  wait "$pid" 2>/dev/null
-  port=$((port + 2))
-done
+start_etcd_free "$data"
+url=$etcd_url version=$etcd_version pid=$etcd_pid
 check "/version" "$version" '"etcdserver":"3.6.'
 key=$(printf dra-key | base64) value=$(printf dra-value | base64)
 check "put" "$(curl -sf --max-time 5 -X POST "$url/v3/kv/put" -d "{\"key\":\"$key\",\"value\":\"$value\"}")" '"revision":"2"'

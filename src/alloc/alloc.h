@@ -48,6 +48,13 @@ void alloc_index_free(alloc_index *ix);
  * been the last of in->allocated; cheaper than building a new index. The
  * index keeps no pointer into the claim. Not concurrent with alloc_run. */
 void alloc_index_hold(alloc_index *ix, const resource_claim *claim);
+/* The inverse of alloc_index_hold for a claim the index holds (from
+ * in->allocated or alloc_index_hold): its devices are free again, and the
+ * index is what alloc_index_new without the claim would build. False (and
+ * nothing changed) when the index cannot tell that in place, e.g. the
+ * claim was the named holder of a device another claim holds too: then
+ * build a new one. Not concurrent with alloc_run. */
+bool alloc_index_release(alloc_index *ix, const resource_claim *claim);
 
 /* A device as CEL selectors see it (attributes, capacity, driver), built in
  * a; an attribute that cannot be converted sets view->error with

@@ -1,7 +1,7 @@
 /* alloc_index.c: the per-cluster device index (docs/allocator.md, 'The device
  * index'): slices split by node name, every slice by pool id, the allocated
  * state of each device id, classes by name, and each device's CEL view, built
- * once. */
+ * once; claims allocated or freed later update the allocated state in place. */
 #include "alloc/alloc_internal.h"
 #include "value/semver.h"
 #include <string.h>
@@ -107,7 +107,8 @@ static alloc_held *held_for(alloc_index *ix, const atom *drv, const atom *pool, 
   return h;
 }
 
-static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m) {
+/* sign +1 adds the consumed capacity m, -1 takes it away again. */
+static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m, int sign) {
   h->has_agg = true;
   for (uint32_t i = 0; i < m->n; i++) {
     uint32_t j = 0;
@@ -118,7 +119,7 @@ static void held_add_capacity(arena *a, alloc_held *h, const quantity_map *m) {
       h->agg_name[j] = m->items[i].key;
       h->n_agg++;
     }
-    h->agg_nanos[j] += m->items[i].value.nanos;
+    h->agg_nanos[j] += sign * m->items[i].value.nanos;
   }
 }
 
@@ -148,9 +149,14 @@ static void add_allocated(alloc_index *ix, const resource_claim *rc) {
     alloc_held *h = held_for(ix, r->driver, r->pool, r->device);
     if (r->share_id && ix->f.cap) {
       h->shared = true;
-      if (r->consumed_capacity.set) held_add_capacity(ix->a, h, &r->consumed_capacity);
+      h->n_shared++;
+      if (r->consumed_capacity.set) {
+        held_add_capacity(ix->a, h, &r->consumed_capacity, 1);
+        h->n_agg_holders++;
+      }
     } else {
       h->exclusive = true;
+      h->n_exclusive++;
       /* a copy: the index keeps no pointer into allocated claims, which may be replaced meanwhile */
       if (!h->holder) h->holder = alloc_claim_label(ix->a, &rc->metadata);
     }
@@ -158,6 +164,66 @@ static void add_allocated(alloc_index *ix, const resource_claim *rc) {
 }
 
 void alloc_index_hold(alloc_index *ix, const resource_claim *claim) { add_allocated(ix, claim); }
+
+/* The results of rc that add_allocated counted, each with its entry. */
+typedef void (*held_visit)(alloc_index *ix, const device_request_allocation_result *r, alloc_held *h, void *ctx);
+
+static bool each_held(alloc_index *ix, const resource_claim *rc, held_visit visit, void *ctx) {
+  const allocation_result *ar = rc->status.allocation;
+  for (uint32_t i = 0; ar && ar->devices && i < ar->devices->results.n; i++) {
+    const device_request_allocation_result *r = &ar->devices->results.items[i];
+    if (r->admin_access_set && r->admin_access) continue;
+    alloc_held *h = alloc_map_get(&ix->held, r->driver, r->pool, r->device);
+    if (!h) return false;
+    if (visit) visit(ix, r, h, ctx);
+  }
+  return true;
+}
+
+/* Whether holder is m's label (alloc_claim_label). */
+static bool holder_is(const char *holder, const object_meta *m) {
+  const char *ns = m->namespace_ ? m->namespace_ : "", *name = m->name ? m->name : "";
+  size_t nl = strlen(ns);
+  if (nl && (strncmp(holder, ns, nl) || holder[nl] != '/')) return false;
+  return !strcmp(holder + (nl ? nl + 1 : 0), name);
+}
+
+typedef struct release_check {
+  const object_meta *claim;
+  bool exact;
+} release_check;
+
+/* Whether taking r away leaves what a fresh index would have: not when
+ * another claim holds the device too but this one was the named holder. */
+static void check_release(alloc_index *ix, const device_request_allocation_result *r, alloc_held *h, void *ctx) {
+  release_check *c = ctx;
+  if (r->share_id && ix->f.cap) {
+    if (!h->n_shared || (r->consumed_capacity.set && !h->n_agg_holders)) c->exact = false; /* not held by it */
+    return;
+  }
+  if (!h->n_exclusive || (h->n_exclusive > 1 && h->holder && holder_is(h->holder, c->claim))) c->exact = false;
+}
+
+static void release_one(alloc_index *ix, const device_request_allocation_result *r, alloc_held *h, void *ctx) {
+  (void)ctx;
+  if (r->share_id && ix->f.cap) {
+    h->shared = --h->n_shared > 0;
+    if (r->consumed_capacity.set) {
+      held_add_capacity(ix->a, h, &r->consumed_capacity, -1);
+      if (!--h->n_agg_holders) h->has_agg = false, h->n_agg = 0;
+    }
+  } else if (!--h->n_exclusive) {
+    h->exclusive = false;
+    h->holder = NULL;
+  }
+}
+
+bool alloc_index_release(alloc_index *ix, const resource_claim *claim) {
+  release_check c = {&claim->metadata, true};
+  if (!each_held(ix, claim, check_release, &c) || !c.exact) return false;
+  each_held(ix, claim, release_one, NULL);
+  return true;
+}
 
 static bool has_node_name(const char *s) { return s && s[0]; }
 

@@ -21,6 +21,8 @@ typedef struct alloc_held {
   bool shared;    /* some AllocatedSharedDeviceIDs entry */
   bool has_agg;   /* key of AggregatedCapacity */
   const char *holder; /* ns/name of the first claim holding it exclusively */
+  /* how many claim results set each flag, so alloc_index_release can undo one */
+  uint32_t n_exclusive, n_shared, n_agg_holders;
   uint32_t n_agg;
   const atom **agg_name;
   __int128 *agg_nanos;

@@ -112,6 +112,10 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     prepare_stored(op, a, obj, old);
     validate_stored(ctx, op, obj, old, errs);
     break;
+  case KIND_PRIORITY_CLASS:
+    defaults_priority_class(a, obj->typed);
+    validate_priority_class(op, obj->typed, prev, errs);
+    break;
   case KIND_EVENT: /* no DRA rules */
   case KIND_COUNT:
     break;

@@ -19,6 +19,10 @@ typedef struct admission_ctx {
   /* Receives each warning line, e.g.
    * `Warning: ResourceClaim "c": spec.devices.requests[0].firstAvailable: dropped, feature gate DRAPrioritizedList is disabled` */
   void (*warn)(void *user, const char *line);
+  /* The PriorityClass named; with name NULL, the global default (of the
+   * classes marked globalDefault, the lowest value). NULL when there is
+   * none or the front end has no classes (admission_priority.c). */
+  const priority_class *(*get_priority_class)(void *user, const char *name);
 } admission_ctx;
 
 /* Runs the pipeline on obj (modified in place: defaults, dropped fields).
@@ -32,6 +36,18 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
  * kube-apiserver's BeforeUpdate keeps (uid when none is given,
  * creationTimestamp, generation, deletionTimestamp). */
 void admit_keep_from_old(admit_op op, api_object *obj, const api_object *old);
+
+/* The Priority admission plugin (k8s.io/kubernetes plugin/pkg/admission/
+ * priority), which kube-apiserver runs before validation: on a pod's create,
+ * spec.priority and spec.preemptionPolicy from spec.priorityClassName, else
+ * from the global default class, else 0 and PreemptLowerPriority; on its
+ * update, the stored ones kept; on a PodGroup's create (GenericWorkload),
+ * its priority the same way. NULL when admitted, else the reason for
+ * `<resource> "<name>" is forbidden: <reason>` (malloc'd). */
+char *admit_priority(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old);
+/* Its validating half, run after validation: a second globalDefault class
+ * is refused. NULL or the forbidden reason (malloc'd). */
+char *admit_priority_class_default(const admission_ctx *ctx, admit_op op, const api_object *obj);
 
 /* The whole-object message, as kube-apiserver's Status.message:
  * `ResourceClaim.resource.k8s.io "name" is invalid: <aggregate>`. malloc'd. */

@@ -5,14 +5,30 @@
 #ifndef DRA_CODEC_H
 #define DRA_CODEC_H
 #include "api/schema.h"
+#include "codec/doc_tokens.h"
 #include "util/arena.h"
 #include "util/fielderr.h"
+#include "util/strbuf.h"
 
 /* Decodes v into out (td->size bytes, zeroed by the caller). path names v. */
 /* The unknown fields of a T_OPEN struct (its _extra slot), made an empty
  * object owned by a when there are none yet, for defaulting to add to. */
 json_t *codec_extra(arena *a, json_t **extra);
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
+/* One value of kind k (elem: its type) at dst, as codec_decode decodes a
+ * field's value; set: the field's _set flag or NULL. */
+void codec_decode_value(arena *a, field_kind k, const type_desc *elem, const json_t *v, void *dst, bool *set,
+                        fpath *path, errlist *errs);
+/* The same straight from a document's tokens (codec/doc_tokens.h), t being
+ * the value's first token, with no tree in between. It covers the clean case
+ * only: false where codec_decode would report an error (unknown field, wrong
+ * type, duplicate key, bad quantity) or the source gave up; the caller then
+ * decodes through the tree, so results and errors stay the tree path's. */
+bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, void *out);
+/* The rest of a mapping whose first members the caller read and stored
+ * itself; done names their fields, so that a repeat is a duplicate. */
+bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
+                                size_t n_done);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);
 /* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */
@@ -21,6 +37,9 @@ json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src)
 bool codec_field_present(const field_desc *f, const void *in);
 /* json_dumps(codec_encode(td, in), JSON_COMPACT) without the tree (malloc'd). */
 char *codec_encode_text(const type_desc *td, const void *in);
+/* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
+ * (see doc_write_json_at); no newline after it. */
+void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:

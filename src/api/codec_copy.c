@@ -51,9 +51,14 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
     size_t value_off = is_map ? elem->entry_value : 0;
     out->items = l->n ? arena_calloc(a, l->n, stride) : NULL;
     if (l->n) memcpy(out->items, l->items, l->n * stride);
-    for (uint32_t i = 0; i < l->n; i++)
+    for (uint32_t i = 0; i < l->n; i++) {
+      if (is_map) { /* a key of the source's arena is copied with it (atom.h) */
+        const atom **key = (const atom **)((char *)out->items + i * stride);
+        *key = atom_copy_to(a, *key);
+      }
       copy_value(a, elem->scalar, elem, (const char *)l->items + i * stride + value_off,
                  (char *)out->items + i * stride + value_off);
+    }
     return;
   }
   case K_RAW: {
@@ -109,7 +114,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
     size_t value_off = is_map ? elem->entry_value : 0;
     for (uint32_t i = 0; i < a->n; i++) {
       const char *ea = (const char *)a->items + i * stride, *eb = (const char *)b->items + i * stride;
-      if (is_map && *(void *const *)ea != *(void *const *)eb) return false;
+      if (is_map && !atom_same(*(const atom *const *)ea, *(const atom *const *)eb)) return false;
       if (!equal_value(elem->scalar, elem, ea + value_off, eb + value_off)) return false;
     }
     return true;

@@ -103,9 +103,6 @@ static void decode_quantity(const json_t *v, quantity *q, bool *set, fpath *path
   if (set) *set = true;
 }
 
-/* Decodes one value of kind k (element type elem) at dst. */
-static void decode_value(arena *a, field_kind k, const type_desc *elem, const json_t *v, void *dst, bool *set,
-                         fpath *path, errlist *errs);
 
 static void decode_list(arena *a, const type_desc *elem, const json_t *v, dlist *l, fpath *path, errlist *errs) {
   if (!json_is_array(v)) {
@@ -118,7 +115,7 @@ static void decode_list(arena *a, const type_desc *elem, const json_t *v, dlist 
   l->items = n ? arena_calloc(a, n, elem->size) : NULL;
   for (size_t i = 0; i < n; i++) {
     size_t mark = fp_index(path, i);
-    decode_value(a, elem->scalar, elem, json_array_get(v, i), (char *)l->items + i * elem->size, NULL, path, errs);
+    codec_decode_value(a, elem->scalar, elem, json_array_get(v, i), (char *)l->items + i * elem->size, NULL, path, errs);
     fp_pop(path, mark);
   }
 }
@@ -137,15 +134,16 @@ static void decode_map(arena *a, const type_desc *elem, const json_t *v, dmap *m
   json_t *val;
   json_object_foreach((json_t *)v, key, val) {
     char *entry = (char *)m->items + i * elem->entry_size;
-    *(const atom **)entry = atom_cstr(key);
+    /* a string map's keys are the client's to make up: its object's own (atom.h) */
+    *(const atom **)entry = elem->scalar == K_STR ? atom_in_arena(a, key, strlen(key)) : atom_cstr(key);
     size_t mark = fp_key(path, key);
-    decode_value(a, elem->scalar, elem, val, entry + elem->entry_value, NULL, path, errs);
+    codec_decode_value(a, elem->scalar, elem, val, entry + elem->entry_value, NULL, path, errs);
     fp_pop(path, mark);
     i++;
   }
 }
 
-static void decode_value(arena *a, field_kind k, const type_desc *elem, const json_t *v, void *dst, bool *set,
+void codec_decode_value(arena *a, field_kind k, const type_desc *elem, const json_t *v, void *dst, bool *set,
                          fpath *path, errlist *errs) {
   switch (k) {
   case K_STR:
@@ -223,7 +221,7 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
     if ((f->flags & F_INT32) && json_is_integer(val) &&
         (json_integer_value(val) > INT32_MAX || json_integer_value(val) < INT32_MIN))
       int32_overflow(val, path, errs);
-    else decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
+    else codec_decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
     fp_pop(path, mark);
   }
 }

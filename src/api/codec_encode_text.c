@@ -1,20 +1,33 @@
-/* codec_encode_text.c: typed struct -> compact JSON text, byte for byte what
- * json_dumps(codec_encode(td, in), JSON_COMPACT) gives, without building the
- * jansson tree (the store encodes every version it keeps). Whatever jansson
- * would treat specially (strings with control or non-ASCII bytes, raw JSON,
- * unknown fields, duplicate map keys) is handed to jansson itself. */
+/* codec_encode_text.c: typed struct -> JSON text without building the
+ * jansson tree, in two styles:
+ *  - compact, byte for byte what json_dumps(codec_encode(td, in),
+ *    JSON_COMPACT) gives (the store encodes every version it keeps);
+ *  - kubectl -o json's, byte for byte what doc_write_json(codec_encode(td,
+ *    in)) gives (Go's escaping, 4-space indent), for dra's printed output.
+ * Whatever the tree writer would treat specially (compact: strings with
+ * control or non-ASCII bytes; both: raw JSON and the values of unknown
+ * fields, duplicate map keys) is handed to the tree writer itself. */
 #include "api/codec.h"
+#include "codec/doc.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src);
+#define COMPACT (-1) /* the level that asks for jansson's compact style */
 
-/* jansson's text of a value it owns; false (nothing written) for NULL, as
- * json_object_set_new / json_array_append_new drop a NULL value. */
-static bool put_jansson(strbuf *sb, json_t *v) {
+static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src, int level);
+
+/* The tree writer's text of a value it owns; false (nothing written) for
+ * NULL, as json_object_set_new / json_array_append_new drop a NULL value. */
+static bool put_jansson(strbuf *sb, json_t *v, int level) {
   if (!v) return false;
+  if (level != COMPACT) {
+    doc_write_json_at(sb, v, level);
+    json_decref(v);
+    return true;
+  }
   char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
   json_decref(v);
   if (!text) return false;
@@ -23,14 +36,33 @@ static bool put_jansson(strbuf *sb, json_t *v) {
   return true;
 }
 
+/* Where a member or item starts: a line of its own unless compact. */
+static void indent(strbuf *sb, int level) {
+  static const char line[] = "\n                                                                ";
+  if (level == COMPACT) return;
+  size_t n = 4 * (size_t)level, most = sizeof line - 2;
+  if (n <= most) {
+    sb_add(sb, line, n + 1);
+    return;
+  }
+  sb_putc(sb, '\n');
+  for (size_t k; n; n -= k) sb_add(sb, line + 1, k = n < most ? n : most);
+}
+
+static int deeper(int level) { return level == COMPACT ? level : level + 1; }
+
 static bool plain_ascii(const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
     if (*p < 0x20 || *p >= 0x80) return false;
   return true;
 }
 
-static bool put_string(strbuf *sb, const char *s) {
-  if (!plain_ascii(s)) return put_jansson(sb, json_string(s));
+static bool put_string(strbuf *sb, const char *s, int level) {
+  if (level != COMPACT) {
+    doc_write_json_string(sb, s, strlen(s));
+    return true;
+  }
+  if (!plain_ascii(s)) return put_jansson(sb, json_string(s), level);
   sb_putc(sb, '"');
   for (const char *p = s;;) {
     size_t run = strcspn(p, "\"\\");
@@ -44,30 +76,42 @@ static bool put_string(strbuf *sb, const char *s) {
   return true;
 }
 
-/* A member: "key":value, or nothing when the value is dropped. */
-static void put_member(strbuf *sb, bool *first, const char *key, field_kind k, const type_desc *elem, const void *src) {
-  size_t mark = sb->len;
-  if (!*first) sb_putc(sb, ',');
-  if (put_string(sb, key)) {
-    sb_putc(sb, ':');
-    if (encode_value(sb, k, elem, src)) {
-      *first = false;
-      return;
-    }
-  }
-  sb_truncate(sb, mark);
+/* What comes before a member's value: a comma after the first, its line,
+ * "key": ; false when the key could not be written. */
+static bool put_key(strbuf *sb, bool first, const char *key, int level) {
+  if (!first) sb_putc(sb, ',');
+  indent(sb, deeper(level));
+  if (!put_string(sb, key, level)) return false;
+  if (level == COMPACT) sb_putc(sb, ':');
+  else sb_add(sb, ": ", 2);
+  return true;
 }
 
-static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l) {
+/* A member: "key":value, or nothing when the value is dropped. */
+static void put_member(strbuf *sb, bool *first, const char *key, field_kind k, const type_desc *elem, const void *src,
+                       int level) {
+  size_t mark = sb->len;
+  if (put_key(sb, *first, key, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
+  else sb_truncate(sb, mark);
+}
+
+/* The end of a container: on its own line, unless it is empty ("{}", "[]"). */
+static void close_container(strbuf *sb, bool empty, char c, int level) {
+  if (!empty) indent(sb, level);
+  sb_putc(sb, c);
+}
+
+static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l, int level) {
   sb_putc(sb, '[');
   bool first = true;
   for (uint32_t i = 0; i < l->n; i++) {
     size_t mark = sb->len;
     if (!first) sb_putc(sb, ',');
-    if (encode_value(sb, elem->scalar, elem, (const char *)l->items + i * elem->size)) first = false;
+    indent(sb, deeper(level));
+    if (encode_value(sb, elem->scalar, elem, (const char *)l->items + i * elem->size, deeper(level))) first = false;
     else sb_truncate(sb, mark);
   }
-  sb_putc(sb, ']');
+  close_container(sb, first, ']', level);
   return true;
 }
 
@@ -77,66 +121,87 @@ static int cmp_entry_keys(const void *x, const void *y) {
   return strcmp(a->str, b->str);
 }
 
-static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m) {
-  const void **order = malloc((m->n ? m->n : 1) * sizeof *order);
+static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int level) {
+  const void *small[16];
+  const void **order = m->n <= 16 ? small : xmalloc(m->n * sizeof *order);
   for (uint32_t i = 0; i < m->n; i++) order[i] = (const char *)m->items + i * elem->entry_size;
   qsort(order, m->n, sizeof *order, cmp_entry_keys);
   bool duplicate = false;
   for (uint32_t i = 1; i < m->n; i++) duplicate |= cmp_entry_keys(&order[i - 1], &order[i]) == 0;
   if (duplicate) { /* a later entry replaces an earlier one in place */
-    free(order);
-    return put_jansson(sb, codec_encode_value(K_MAP, elem, m));
+    if (order != small) free(order);
+    return put_jansson(sb, codec_encode_value(K_MAP, elem, m), level);
   }
   sb_putc(sb, '{');
   bool first = true;
   for (uint32_t i = 0; i < m->n; i++) {
     const char *entry = order[i];
-    put_member(sb, &first, (*(const atom *const *)entry)->str, elem->scalar, elem, entry + elem->entry_value);
+    put_member(sb, &first, (*(const atom *const *)entry)->str, elem->scalar, elem, entry + elem->entry_value, level);
   }
-  sb_putc(sb, '}');
-  free(order);
+  close_container(sb, first, '}', level);
+  if (order != small) free(order);
   return true;
 }
 
-static bool encode_struct(strbuf *sb, const type_desc *td, const void *in) {
-  if (*(json_t *const *)((const char *)in + td->extra_offset)) /* unknown fields: jansson merges them */
-    return put_jansson(sb, codec_encode(td, in));
+/* An unknown field kept in _extra: "key":value after the known ones, as
+ * codec_encode appends them. */
+static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
+  size_t mark = sb->len;
+  if (put_key(sb, *first, key, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
+  else sb_truncate(sb, mark);
+}
+
+/* Whether an unknown field has the name of a known one that is written: the
+ * tree then holds it in the known field's place, which only the tree gets right. */
+static bool extra_shadows_field(const type_desc *td, const void *in, const json_t *extra) {
+  for (size_t i = 0; i < td->nfields; i++)
+    if (json_object_get(extra, td->fields[i].json) && codec_field_present(&td->fields[i], in)) return true;
+  return false;
+}
+
+static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int level) {
+  json_t *extra = *(json_t *const *)((const char *)in + td->extra_offset);
+  if (extra && extra_shadows_field(td, in, extra)) return put_jansson(sb, codec_encode(td, in), level);
   sb_putc(sb, '{');
   bool first = true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    if (codec_field_present(f, in)) put_member(sb, &first, f->json, f->kind, f->elem, (const char *)in + f->offset);
+    if (codec_field_present(f, in))
+      put_member(sb, &first, f->json, f->kind, f->elem, (const char *)in + f->offset, level);
   }
-  sb_putc(sb, '}');
+  const char *key;
+  json_t *v;
+  if (extra) json_object_foreach(extra, key, v) put_extra_member(sb, &first, key, v, level);
+  close_container(sb, first, '}', level);
   return true;
 }
 
-static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src) {
+static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src, int level) {
   switch (k) {
   case K_STR: {
     const char *s = *(char *const *)src;
-    return put_string(sb, s ? s : "");
+    return put_string(sb, s ? s : "", level);
   }
   case K_ATOM: {
     const atom *a = *(const atom *const *)src;
-    return put_string(sb, a ? a->str : "");
+    return put_string(sb, a ? a->str : "", level);
   }
   case K_BOOL: sb_puts(sb, *(const bool *)src ? "true" : "false"); return true;
   case K_INT: sb_printf(sb, "%" PRId64, *(const int64_t *)src); return true;
   case K_QTY: {
     char buf[128];
-    return put_string(sb, quantity_format_str(src, buf, sizeof buf));
+    return put_string(sb, quantity_format_str(src, buf, sizeof buf), level);
   }
   case K_OBJ: {
     const void *obj = *(void *const *)src;
-    if (obj) return encode_struct(sb, elem, obj);
+    if (obj) return encode_struct(sb, elem, obj, level);
     sb_puts(sb, "null");
     return true;
   }
-  case K_EMB: return encode_struct(sb, elem, src);
-  case K_LIST: return encode_list(sb, elem, src);
-  case K_MAP: return encode_map(sb, elem, src);
-  case K_RAW: return put_jansson(sb, codec_encode_value(k, elem, src));
+  case K_EMB: return encode_struct(sb, elem, src, level);
+  case K_LIST: return encode_list(sb, elem, src, level);
+  case K_MAP: return encode_map(sb, elem, src, level);
+  case K_RAW: return put_jansson(sb, codec_encode_value(k, elem, src), level);
   }
   sb_puts(sb, "null");
   return true;
@@ -144,6 +209,8 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
 
 char *codec_encode_text(const type_desc *td, const void *in) {
   strbuf sb = STRBUF_INIT;
-  encode_struct(&sb, td, in);
+  encode_struct(&sb, td, in, COMPACT);
   return sb_detach(&sb);
 }
+
+void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level) { encode_struct(sb, td, in, level); }

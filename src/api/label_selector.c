@@ -19,7 +19,7 @@ void label_add(arena *a, dstr_map *labels, const char *key, const char *value) {
   if (label_get(labels, key)) return;
   dstr_entry *items = arena_calloc(a, labels->n + 1, sizeof *items);
   if (labels->n) memcpy(items, labels->items, labels->n * sizeof *items);
-  items[labels->n].key = atom_cstr(key);
+  items[labels->n].key = atom_in_arena(a, key, strlen(key));
   items[labels->n].value = arena_strdup(a, value);
   labels->items = items;
   labels->n++;

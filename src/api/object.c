@@ -51,6 +51,7 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_POD_DISRUPTION_BUDGET, "PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", true,
      &stored_object_desc},
     {KIND_EVENTS_EVENT, "Event", "events.k8s.io", "v1", "events", true, &stored_object_desc},
+    {KIND_PRIORITY_CLASS, "PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", false, &priority_class_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }
@@ -181,4 +182,48 @@ void api_object_free(api_object *o) {
   if (!o) return;
   arena_free(o->arena);
   free(o);
+}
+
+/* The head of a document as written first: apiVersion and kind, in either
+ * order, as plain strings. */
+typedef struct doc_head {
+  char *text[2]; /* apiVersion, kind */
+} doc_head;
+
+static bool read_head(tk_source *src, doc_head *h) {
+  static const char *const names[2] = {"apiVersion", "kind"};
+  tk t;
+  while (!h->text[0] || !h->text[1]) {
+    src->next(src, &t);
+    int which = t.kind != TK_STRING ? -1 : t.len == 10 && !memcmp(t.s, names[0], 10) ? 0
+                                        : t.len == 4 && !memcmp(t.s, names[1], 4)   ? 1
+                                                                                     : -1;
+    if (which < 0 || h->text[which]) return false;
+    src->next(src, &t);
+    if (t.kind != TK_STRING || !t.len || memchr(t.s, 0, t.len)) return false;
+    h->text[which] = xstrndup(t.s, t.len);
+  }
+  return true;
+}
+
+api_object *api_object_decode_tokens(tk_source *src) {
+  doc_head h = {{NULL, NULL}};
+  api_object *o = NULL;
+  const api_kind_info *info = read_head(src, &h) ? api_kind_lookup(h.text[0], h.text[1], NULL) : NULL;
+  const api_version *version = info ? api_version_of_document(info, h.text[0]) : NULL;
+  if (version && version->internal) {
+    o = object_alloc(info);
+    o->version = version->version;
+    api_head *head = api_object_head(o);
+    head->api_version = arena_strdup(o->arena, h.text[0]);
+    head->kind = arena_strdup(o->arena, h.text[1]);
+    static const char *const done[] = {"apiVersion", "kind"};
+    if (!codec_decode_token_members(o->arena, info->desc, src, o->typed, done, 2)) {
+      api_object_free(o);
+      o = NULL;
+    }
+  }
+  free(h.text[0]);
+  free(h.text[1]);
+  return o;
 }

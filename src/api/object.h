@@ -5,8 +5,10 @@
 #define DRA_OBJECT_H
 #include "api/types.h"
 #include "api/types_rbac.h"
+#include "api/types_priority.h"
 #include "api/types_stored.h"
 #include "api/types_workloads.h"
+#include "codec/doc_tokens.h"
 #include "util/arena.h"
 #include "util/fielderr.h"
 
@@ -52,6 +54,7 @@ typedef enum {
   KIND_SERVICE,
   KIND_POD_DISRUPTION_BUDGET,
   KIND_EVENTS_EVENT, /* events.k8s.io/v1 Event, stored apart from core/v1 Events */
+  KIND_PRIORITY_CLASS, /* scheduling.k8s.io/v1 (types_priority.h) */
   KIND_COUNT
 } api_kind;
 
@@ -79,6 +82,10 @@ typedef struct api_object {
   const char *version; /* the version the document was written in ("v1beta1"); NULL if made here */
   const char *file;
   int line;
+  /* Set by a writer that derived this object from the stored version its
+   * resourceVersion names and certainly changed it: the store then skips
+   * comparing the two (store/meta.c meta_changed). */
+  bool known_changed;
 } api_object;
 
 const api_kind_info *api_kind_info_of(api_kind k);
@@ -94,6 +101,12 @@ static inline object_meta *api_object_meta(const api_object *o) { return &api_ob
  * keys found while reading (dup_fields) are reported as decode errors too. */
 api_object *api_object_decode(const json_t *root, const char *const *dup_fields, size_t n_dup_fields,
                               errlist *errs);
+/* The same straight from a document's tokens (codec/doc_tokens.h), the root
+ * mapping just opened, for the clean case only: a document of a kind's
+ * internal version starting with apiVersion and kind, decoding without
+ * errors. NULL otherwise; the caller then decodes the tree (see
+ * codec_decode_tokens). */
+api_object *api_object_decode_tokens(tk_source *src);
 /* kube-apiserver's text for an object that could not be decoded:
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: ` then the
  * malformed values (FE_DECODE) when there are any, else `strict decoding

@@ -135,7 +135,7 @@ void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj) 
   if (!m->name || !*m->name) return; /* as upstream: not for generateName */
   const atom *key = atom_cstr("kubernetes.io/metadata.name");
   for (uint32_t i = 0; i < m->labels.n; i++)
-    if (m->labels.items[i].key == key) {
+    if (atom_same(m->labels.items[i].key, key)) {
       m->labels.items[i].value = m->name;
       return;
     }

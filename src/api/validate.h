@@ -72,4 +72,13 @@ void validate_object_meta_update(errlist *errs, fpath *p, const object_meta *met
  * (kubernetes, orphan, foregroundDeletion) when it has no '/'. */
 void validate_namespace_finalizers(errlist *errs, const char *const *names, size_t n);
 
+/* PriorityClass (validate_priority_class.c): preemptionPolicy's default
+ * PreemptLowerPriority (SetDefaults_PriorityClass; an explicit false
+ * globalDefault is dropped, as omitempty would); ValidatePriorityClass on a
+ * create (name, the reserved system- prefix, the user value limit,
+ * preemptionPolicy), ValidatePriorityClassUpdate on an update (value and
+ * preemptionPolicy immutable). */
+void defaults_priority_class(arena *a, priority_class *pc);
+void validate_priority_class(admit_op op, const priority_class *pc, const priority_class *old, errlist *errs);
+
 #endif

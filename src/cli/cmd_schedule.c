@@ -15,9 +15,12 @@
 #include <string.h>
 
 static void print_objects(dra_ctx *ctx, const char *format, strbuf *out) {
+  if (!strcmp(format, "json")) {
+    ctx_objects_json(ctx, out);
+    return;
+  }
   json_t *list = ctx_objects_list(ctx);
-  if (!strcmp(format, "json")) doc_write_json(out, list);
-  else doc_write_yaml(out, list);
+  doc_write_yaml(out, list);
   json_decref(list);
 }
 

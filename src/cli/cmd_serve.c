@@ -1,9 +1,12 @@
 /* cmd_serve.c: `dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data]
  * [--token-file F] [--tls-cert-file F --tls-private-key-file F]
  * [--client-ca-file F] [--insecure-http] [--controllers LIST] [--feature-gates ...]
- * [--runtime-config ...] [--authorization-mode RBAC|AlwaysAllow] [-v N]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--runtime-config ...] [--authorization-mode RBAC|AlwaysAllow] [--request-timeout D] [-v N]
+ * [--etcd-servers URL[,URL...] [--etcd-cafile F] [--etcd-certfile F] [--etcd-keyfile F]
+ * [--event-ttl 1h] [--etcd-compaction-interval 5m]]`: runs the control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
+#include "codec/pb_time.h"
 #include "server/kubeconfig.h"
 #include "server/pki.h"
 #include "sched/controllers.h"
@@ -11,6 +14,7 @@
 #include "util/log.h"
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +51,59 @@ static bool parse_authorization_mode(const char *value, authz_mode *out) {
   return true;
 }
 
+/* A kube-apiserver duration flag (time.ParseDuration) in whole seconds;
+ * zero_ok: 0 is allowed (it turns compaction off). */
+static bool parse_seconds(const char *flag, const char *value, bool zero_ok, int64_t *out) {
+  int64_t ns;
+  if (!pb_parse_duration(value, &ns) || ns < 0 || (!zero_ok && ns < 1000000000)) {
+    fprintf(stderr, "error: invalid argument \"%s\" for \"--%s\" flag: want a duration such as 1h or 5m%s\n", value,
+            flag, zero_ok ? "" : " of at least 1s");
+    return false;
+  }
+  *out = ns / 1000000000;
+  return true;
+}
+
+/* An in-flight limit as kube-apiserver takes it: a Go int (pflag's error
+ * when it is not one), not negative (ServerRunOptions.Validate). */
+static bool parse_inflight(const char *flag, const char *value, unsigned *out) {
+  char *end;
+  errno = 0;
+  long long n = strtoll(value, &end, 10);
+  if (!*value || *end || errno) {
+    fprintf(stderr, "error: invalid argument \"%s\" for \"--%s\" flag: strconv.ParseInt: parsing \"%s\": %s\n", value,
+            flag, value, errno ? "value out of range" : "invalid syntax");
+    return false;
+  }
+  if (n < 0) {
+    fprintf(stderr, "error: --%s can not be negative value\n", flag);
+    return false;
+  }
+  *out = n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
+  return true;
+}
+
+/* The etcd flags into so->etcd; --etcd-servers unset leaves SQLite. */
+static bool etcd_flags(const char *servers, const char *ca, const char *cert, const char *key, const char *ttl,
+                       const char *compaction, srv_options *so) {
+  if (!servers) return true;
+  int64_t compaction_seconds;
+  if (!parse_seconds("event-ttl", ttl, false, &so->etcd.event_ttl_seconds) ||
+      !parse_seconds("etcd-compaction-interval", compaction, true, &compaction_seconds))
+    return false;
+  so->etcd.servers = servers;
+  so->etcd.tls = (etcd_tls){ca, cert, key};
+  so->etcd.compaction_seconds = compaction_seconds ? compaction_seconds : -1; /* 0: never */
+  return true;
+}
+
 int cmd_serve(int argc, char **argv) {
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
   const char *client_ca = NULL, *verbosity = "0", *controllers = "*", *runtime_config = NULL;
-  const char *authorization_mode = "RBAC";
+  const char *authorization_mode = "RBAC", *request_timeout = "1m0s";
+  const char *etcd_servers = NULL, *etcd_ca = NULL, *etcd_cert = NULL, *etcd_key = NULL;
+  const char *event_ttl = "1h", *etcd_compaction = "5m";
+  const char *max_inflight = "400", *max_mutating_inflight = "200";
   bool insecure_http = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
@@ -64,6 +117,15 @@ int cmd_serve(int argc, char **argv) {
       {"controllers", 0, CLI_FLAG_STRING, &controllers},
       {"runtime-config", 0, CLI_FLAG_STRING, &runtime_config},
       {"authorization-mode", 0, CLI_FLAG_STRING, &authorization_mode},
+      {"etcd-servers", 0, CLI_FLAG_STRING, &etcd_servers},
+      {"etcd-cafile", 0, CLI_FLAG_STRING, &etcd_ca},
+      {"etcd-certfile", 0, CLI_FLAG_STRING, &etcd_cert},
+      {"etcd-keyfile", 0, CLI_FLAG_STRING, &etcd_key},
+      {"event-ttl", 0, CLI_FLAG_STRING, &event_ttl},
+      {"etcd-compaction-interval", 0, CLI_FLAG_STRING, &etcd_compaction},
+      {"request-timeout", 0, CLI_FLAG_STRING, &request_timeout},
+      {"max-requests-inflight", 0, CLI_FLAG_STRING, &max_inflight},
+      {"max-mutating-requests-inflight", 0, CLI_FLAG_STRING, &max_mutating_inflight},
       {0},
   };
   cli_common opts;
@@ -90,6 +152,17 @@ int cmd_serve(int argc, char **argv) {
     cli_common_free(&opts);
     return 2;
   }
+  int64_t request_seconds;
+  if (!parse_seconds("request-timeout", request_timeout, false, &request_seconds) || request_seconds > UINT32_MAX) {
+    cli_common_free(&opts);
+    return 2;
+  }
+  unsigned inflight, mutating_inflight;
+  if (!parse_inflight("max-requests-inflight", max_inflight, &inflight) ||
+      !parse_inflight("max-mutating-requests-inflight", max_mutating_inflight, &mutating_inflight)) {
+    cli_common_free(&opts);
+    return 2;
+  }
   if (opts.help) {
     puts("usage: dra serve [--listen 127.0.0.1:6443] [--data-dir ./dra-data] [--token-file F]\n"
          "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
@@ -105,6 +178,14 @@ int cmd_serve(int argc, char **argv) {
          "--runtime-config turns API versions on or off with kube-apiserver's syntax.\n"
          "--authorization-mode RBAC (the default; kube-apiserver's default is AlwaysAllow) authorizes\n"
          "authenticated requests with the RBAC roles and bindings; AlwaysAllow lets every request through.\n"
+         "--etcd-servers URL[,URL...] stores every object in etcd v3 as kube-apiserver lays it out (instead\n"
+         "of <data-dir>/dra.db), with --etcd-cafile/--etcd-certfile/--etcd-keyfile for TLS; Events expire\n"
+         "after --event-ttl (1h); --etcd-compaction-interval (5m, 0: never) compacts etcd's history.\n"
+         "A request's headers must be in within 32 s of the connection's start, its body within\n"
+         "--request-timeout (1m0s) of its headers; a connection late for either is closed.\n"
+         "--max-requests-inflight (400) and --max-mutating-requests-inflight (200) bound the read-only\n"
+         "and the mutating requests served at once (0: no limit); one more gets 429 Too Many Requests.\n"
+         "Watches are not counted, and system:masters is never refused.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());
@@ -134,7 +215,14 @@ int cmd_serve(int argc, char **argv) {
                     .authorization_mode = mode,
                     .disabled_controllers = disabled_controllers,
                     .gates = opts.gates,
-                    .runtime_config = runtime_config};
+                    .runtime_config = runtime_config,
+                    .request_timeout = (unsigned)request_seconds,
+                    .max_requests_inflight = inflight,
+                    .max_mutating_requests_inflight = mutating_inflight};
+  if (!etcd_flags(etcd_servers, etcd_ca, etcd_cert, etcd_key, event_ttl, etcd_compaction, &so)) {
+    cli_common_free(&opts);
+    return 2;
+  }
   strbuf err = STRBUF_INIT;
   dra_server *srv = srv_start(&so, &err);
   cli_common_free(&opts);

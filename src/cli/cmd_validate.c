@@ -75,8 +75,8 @@ static dra_status load_json(dra_ctx *ctx, json_t *v, ctx_load_mode mode, const c
   char *text = json_dumps(list, JSON_COMPACT);
   json_decref(list);
   dra_begin(ctx);
-  dra_status st = ctx_load(ctx, &(ctx_load_request){.name = what, .data = text, .len = strlen(text), .mode = mode},
-                           NULL);
+  ctx_load_request req = {.name = what, .data = text, .len = strlen(text), .mode = mode, .validation_only = true};
+  dra_status st = ctx_load(ctx, &req, NULL);
   free(text);
   return st;
 }

@@ -68,6 +68,11 @@ typedef struct docset {
  * "examples/x.yaml:12:3: mapping values are not allowed in this context".
  * Reading goes on past a bad file: every other file's documents are in out. */
 int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *out, strbuf *err);
+/* The same walk over paths, handing each file's whole text to fn (what
+ * docs_load_paths does with docs_load_buffer); fn returns 0 or 2 with a
+ * message in err, as docs_load_buffer does. */
+typedef int doc_buffer_fn(void *ctx, const char *name, const char *data, size_t len, strbuf *err);
+int docs_walk_paths(const char *const *paths, size_t n, bool recursive, doc_buffer_fn *fn, void *ctx, strbuf *err);
 /* Same for text already in memory; name is used in messages and doc.file.
  * Content whose first non-blank byte is '{' is read as JSON (as kubectl sniffs). */
 int docs_load_buffer(const char *name, const char *data, size_t len, docset *out, strbuf *err);
@@ -82,6 +87,11 @@ void doc_write_yaml(strbuf *out, const json_t *v);
 /* kubectl -o json: insertion order, 4-space indent, Go's escaping and numbers.
  * Both writers end the text with a newline. */
 void doc_write_json(strbuf *out, const json_t *v);
+/* Pieces of doc_write_json for writers that print typed values themselves
+ * (api/codec_encode_text.c): a string as Go escapes it, and a value nested
+ * level deep (its lines indented by 4 * level spaces; no newline after). */
+void doc_write_json_string(strbuf *out, const char *s, size_t len);
+void doc_write_json_at(strbuf *out, const json_t *v, int level);
 /* json.Marshal's compact form of the same (no newline at the end). */
 void doc_write_json_compact(strbuf *out, const json_t *v);
 

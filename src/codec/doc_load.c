@@ -129,7 +129,7 @@ int doc_accept(docset *out, const char *name, raw_doc *rd, strbuf *err) {
   return rc;
 }
 
-static bool looks_like_json(const char *data, size_t len) {
+bool doc_looks_like_json(const char *data, size_t len) {
   size_t i = 0;
   if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3)) i = 3;
   while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) i++;
@@ -141,12 +141,12 @@ int docs_load_buffer(const char *name, const char *data, size_t len, docset *out
     sb_printf(err, "%s: input is larger than %zu MiB", name, DOC_MAX_BYTES >> 20);
     return 2;
   }
-  if (looks_like_json(data, len)) return json_read_stream(name, data, len, out, err);
+  if (doc_looks_like_json(data, len)) return json_read_stream(name, data, len, out, err);
   return yaml_read_stream(name, data, len, out, err);
 }
 
 /* Reads all of f, up to DOC_MAX_BYTES (one more byte tells it is too large). */
-static int load_stream(FILE *f, const char *name, docset *out, strbuf *err) {
+static int load_stream(FILE *f, const char *name, doc_buffer_fn *fn, void *ctx, strbuf *err) {
   strbuf text = STRBUF_INIT;
   char chunk[65536];
   size_t got;
@@ -156,20 +156,20 @@ static int load_stream(FILE *f, const char *name, docset *out, strbuf *err) {
     sb_printf(err, "%s: %s", name, strerror(errno));
     rc = 2;
   } else {
-    rc = docs_load_buffer(name, text.buf ? text.buf : "", text.len, out, err);
+    rc = fn(ctx, name, text.buf ? text.buf : "", text.len, err);
   }
   sb_free(&text);
   return rc;
 }
 
-static int load_file(const char *path, docset *out, strbuf *err) {
+static int load_file(const char *path, doc_buffer_fn *fn, void *ctx, strbuf *err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     if (errno == ENOENT) sb_printf(err, "the path \"%s\" does not exist", path);
     else sb_printf(err, "%s: %s", path, strerror(errno));
     return 2;
   }
-  int rc = load_stream(f, path, out, err);
+  int rc = load_stream(f, path, fn, ctx, err);
   fclose(f);
   return rc;
 }
@@ -190,7 +190,7 @@ static int compare_names(const void *a, const void *b) { return strcmp(*(char *c
 
 /* Like filepath.Walk: entries in byte order, subdirectories visited where they
  * sort (only when recursive), symlinked directories not followed. */
-static int load_dir(const char *dir, bool recursive, int level, docset *out, strbuf *err) {
+static int load_dir(const char *dir, bool recursive, int level, doc_buffer_fn *fn, void *ctx, strbuf *err) {
   if (level > 64) {
     sb_printf(err, "%s: directories nested too deep", dir);
     return 2;
@@ -220,9 +220,9 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
     struct stat st;
     if (lstat(sb_str(&path), &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        if (recursive) rc |= load_dir(sb_str(&path), recursive, level + 1, out, err);
+        if (recursive) rc |= load_dir(sb_str(&path), recursive, level + 1, fn, ctx, err);
       } else if (has_manifest_extension(names[i]) && stat(sb_str(&path), &st) == 0 && S_ISREG(st.st_mode)) {
-        rc |= note_error(load_file(sb_str(&path), out, err), err);
+        rc |= note_error(load_file(sb_str(&path), fn, ctx, err), err);
       }
     }
     free(names[i]);
@@ -232,16 +232,24 @@ static int load_dir(const char *dir, bool recursive, int level, docset *out, str
   return rc;
 }
 
-int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *out, strbuf *err) {
+int docs_walk_paths(const char *const *paths, size_t n, bool recursive, doc_buffer_fn *fn, void *ctx, strbuf *err) {
   int rc = 0;
   for (size_t i = 0; i < n; i++) {
     struct stat st;
-    if (!strcmp(paths[i], "-")) rc |= note_error(load_stream(stdin, "-", out, err), err);
-    else if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) rc |= load_dir(paths[i], recursive, 0, out, err);
-    else rc |= note_error(load_file(paths[i], out, err), err);
+    if (!strcmp(paths[i], "-")) rc |= note_error(load_stream(stdin, "-", fn, ctx, err), err);
+    else if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) rc |= load_dir(paths[i], recursive, 0, fn, ctx, err);
+    else rc |= note_error(load_file(paths[i], fn, ctx, err), err);
   }
   if (err->len && err->buf[err->len - 1] == '\n') sb_truncate(err, err->len - 1); /* lines between, none after */
   return rc ? 2 : 0;
+}
+
+static int load_into_docset(void *out, const char *name, const char *data, size_t len, strbuf *err) {
+  return docs_load_buffer(name, data, len, out, err);
+}
+
+int docs_load_paths(const char *const *paths, size_t n, bool recursive, docset *out, strbuf *err) {
+  return docs_walk_paths(paths, n, recursive, load_into_docset, out, err);
 }
 
 void docset_free(docset *ds) {

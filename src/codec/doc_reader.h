@@ -29,8 +29,17 @@ void doc_error(strbuf *err, const char *name, int line, int col, const char *fmt
  * values within int64 are integers (json.Marshal writes 1.0 as 1), others reals. */
 json_t *doc_number(double f);
 
+/* Whether the first non-blank byte (after a BOM) is '{': kubectl's sniff. */
+bool doc_looks_like_json(const char *data, size_t len);
+
 /* Both return 0 or 2 (with *err); documents before an error stay in out. */
 int yaml_read_stream(const char *name, const char *data, size_t len, docset *out, strbuf *err);
 int json_read_stream(const char *name, const char *data, size_t len, docset *out, strbuf *err);
+
+/* json_read.c's lexers for the JSON token source: the string literal (on its
+ * quote) or number at data[*pos], decoded as in a tree; *pos moves past it.
+ * False / NULL when it is malformed. */
+bool json_read_string(const char *data, size_t len, size_t *pos, strbuf *sb);
+json_t *json_read_number(const char *data, size_t len, size_t *pos);
 
 #endif

@@ -348,3 +348,27 @@ int json_read_stream(const char *name, const char *data, size_t len, docset *out
   fp_free(&j.path);
   return rc;
 }
+
+/* The lexers above for a token source (json_tokens.c): one literal at
+ * data[*pos], read exactly as in a tree; an error only says false. */
+static bool lex_alone(const char *data, size_t len, size_t *pos, bool (*lex)(jreader *, void *), void *out) {
+  strbuf discarded = STRBUF_INIT;
+  jreader j = {.s = (const unsigned char *)data, .len = len, .pos = *pos, .name = "", .err = &discarded,
+               .mark_line = 1, .mark_col = 1};
+  bool ok = lex(&j, out);
+  *pos = j.pos;
+  sb_free(&discarded);
+  return ok;
+}
+
+static bool lex_string(jreader *j, void *sb) { return parse_string(j, sb); }
+static bool lex_number(jreader *j, void *out) { return parse_number(j, out); }
+
+bool json_read_string(const char *data, size_t len, size_t *pos, strbuf *sb) {
+  return lex_alone(data, len, pos, lex_string, sb);
+}
+
+json_t *json_read_number(const char *data, size_t len, size_t *pos) {
+  json_t *v = NULL;
+  return lex_alone(data, len, pos, lex_number, &v) ? v : NULL;
+}

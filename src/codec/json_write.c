@@ -4,6 +4,7 @@
 #include "codec/doc.h"
 #include "codec/gofloat.h"
 #include "util/utf8.h"
+#include <string.h>
 
 /* level < 0: compact (json.Marshal's form), no line breaks or indent. */
 static void indent(strbuf *out, int level) {
@@ -12,23 +13,42 @@ static void indent(strbuf *out, int level) {
   for (int i = 0; i < level; i++) sb_puts(out, "    ");
 }
 
-static void put_string(strbuf *out, const char *s, size_t len) {
+/* Bytes written as they are: printable ASCII but for what Go escapes. */
+static const bool plain_byte[256] = {
+    [' ' ... '!'] = true, ['#' ... '%'] = true, ['\'' ... ';'] = true, ['='] = true, ['?' ... '['] = true, [']' ... 0x7f] = true,
+};
+
+void doc_write_json_string(strbuf *out, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   const unsigned char *p = (const unsigned char *)s;
+  size_t plain = 0;
+  while (plain < len && plain_byte[p[plain]]) plain++;
+  if (plain == len) { /* the common case: in one piece */
+    char *to = sb_reserve(out, len + 2);
+    to[0] = '"';
+    memcpy(to + 1, s, len);
+    to[len + 1] = '"';
+    sb_commit(out, len + 2);
+    return;
+  }
   sb_putc(out, '"');
   for (size_t i = 0; i < len;) {
+    size_t run = i;
+    while (run < len && plain_byte[p[run]]) run++;
+    if (run > i) {
+      sb_add(out, s + i, run - i);
+      i = run;
+      continue;
+    }
     unsigned char c = p[i];
     const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
                     : c == '\b' ? "\\b" : c == '\f' ? "\\f" : NULL;
     if (esc) {
       sb_puts(out, esc);
       i++;
-    } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+    } else if (c < 0x80) { /* a control character, '<', '>' or '&' */
       char u[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
       sb_puts(out, u);
-      i++;
-    } else if (c < 0x80) {
-      sb_putc(out, (char)c);
       i++;
     } else {
       unsigned cp;
@@ -58,7 +78,7 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     json_object_keylen_foreach((json_t *)v, k, klen, child) {
       if (n++) sb_putc(out, ',');
       indent(out, deeper(level));
-      put_string(out, k, klen);
+      doc_write_json_string(out, k, klen);
       sb_puts(out, level < 0 ? ":" : ": ");
       put_value(out, child, deeper(level));
     }
@@ -83,7 +103,7 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     sb_putc(out, ']');
     return;
   }
-  case JSON_STRING: put_string(out, json_string_value(v), json_string_length(v)); return;
+  case JSON_STRING: doc_write_json_string(out, json_string_value(v), json_string_length(v)); return;
   case JSON_INTEGER: sb_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
   case JSON_REAL: go_format_float_json(out, json_real_value(v)); return;
   case JSON_TRUE: sb_puts(out, "true"); return;
@@ -91,6 +111,8 @@ static void put_value(strbuf *out, const json_t *v, int level) {
   case JSON_NULL: sb_puts(out, "null"); return;
   }
 }
+
+void doc_write_json_at(strbuf *out, const json_t *v, int level) { put_value(out, v, level); }
 
 void doc_write_json(strbuf *out, const json_t *v) {
   put_value(out, v, 0);

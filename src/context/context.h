@@ -78,6 +78,10 @@ typedef struct ctx_load_request {
   /* An object of a kind dra does not know is skipped with a one-line
    * warning instead of refused (dra validate --ignore-missing-kinds). */
   bool skip_unknown_kinds;
+  /* The registry's defaults and validation only, without the Priority
+   * admission plugin (dra validate --batch, which upstream's strategies
+   * judge without admission plugins). */
+  bool validation_only;
 } ctx_load_request;
 
 typedef struct ctx_load_counts {
@@ -127,6 +131,8 @@ char *dra_json_text(json_t *tree);
 /* Every stored object, kind by kind in restore order, by creation within a
  * kind, as one List (what dra schedule prints). */
 json_t *ctx_objects_list(dra_ctx *ctx);
+/* doc_write_json(ctx_objects_list(ctx)) written straight from the objects. */
+void ctx_objects_json(dra_ctx *ctx, strbuf *out);
 /* Calls fn for every device of every stored ResourceSlice, in store
  * order, with the view CEL selectors get of it in the allocator. */
 typedef void (*ctx_device_fn)(void *user, const char *driver, const char *pool, const char *device,

@@ -9,6 +9,7 @@
 #include "api/admission.h"
 #include "api/versions.h"
 #include "load/objects.h"
+#include "sched/priority_classes.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -105,15 +106,20 @@ typedef struct loading {
   store_obj **held;
   size_t n_held, cap_held;
   size_t skipped;
+  arena *builtins; /* system PriorityClasses a lookup made, or NULL */
 } loading;
+
+static void hold(loading *l, store_obj *o) {
+  l->held = xgrow(l->held, l->n_held, &l->cap_held, sizeof *l->held, 4);
+  l->held[l->n_held++] = o;
+}
 
 static const namespace_obj *find_namespace(void *user, const char *name) {
   loading *l = user;
   if (!name) return NULL;
   store_obj *found = NULL;
   if (store_get(l->ctx->objects, KIND_NAMESPACE, NULL, name, &found) == STORE_OK) {
-    l->held = xgrow(l->held, l->n_held, &l->cap_held, sizeof *l->held, 4);
-    l->held[l->n_held++] = found;
+    hold(l, found);
     return found->object->typed;
   }
   if (l->req->keep_going) return NULL; /* only what is stored counts */
@@ -124,6 +130,44 @@ static const namespace_obj *find_namespace(void *user, const char *name) {
       return lo->obj->typed;
   }
   return NULL;
+}
+
+/* A system class kube-apiserver would have made at startup: they are
+ * known to admission without being in the store (or in a dump). */
+static const priority_class *builtin_priority_class(loading *l, const char *name) {
+  size_t n;
+  const priority_class_builtin *b = priority_class_builtins(&n);
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(b[i].name, name)) continue;
+    if (!l->builtins) l->builtins = arena_new();
+    priority_class *pc = arena_alloc(l->builtins, sizeof *pc);
+    pc->metadata.name = arena_strdup(l->builtins, b[i].name);
+    pc->value = b[i].value, pc->value_set = true;
+    pc->preemption_policy = arena_strdup(l->builtins, PREEMPT_LOWER_PRIORITY);
+    return pc;
+  }
+  return NULL;
+}
+
+/* The PriorityClass named (name NULL: the global default) in the store,
+ * else among the documents being loaded (as find_namespace), else a
+ * system class. A loaded class not admitted yet has no preemptionPolicy:
+ * its default applies. */
+static const priority_class *find_priority_class(void *user, const char *name) {
+  loading *l = user;
+  store_obj *stored = sched_priority_class_get(l->ctx->objects, name);
+  const priority_class *found = stored ? stored->object->typed : NULL;
+  if (stored) hold(l, stored);
+  for (size_t i = 0; !l->req->keep_going && i < l->set.n; i++) {
+    loaded_object *lo = &l->set.items[i];
+    if (!loaded_object_ok(lo) || lo->obj->info->kind != KIND_PRIORITY_CLASS) continue;
+    priority_class *pc = lo->obj->typed;
+    if (!pc->metadata.name || (name && (found || strcmp(pc->metadata.name, name)))) continue;
+    if (!name && priority_class_pick_default(found, pc) == found) continue;
+    if (!pc->preemption_policy) pc->preemption_policy = arena_strdup(lo->obj->arena, PREEMPT_LOWER_PRIORITY);
+    found = pc;
+  }
+  return found || !name ? found : builtin_priority_class(l, name);
 }
 
 static void warn(void *user, const char *line) { dra_warn(((loading *)user)->ctx, line); }
@@ -166,6 +210,21 @@ static void report_invalid(dra_ctx *ctx, const loaded_object *lo, const errlist 
   free(msg);
 }
 
+/* kube-apiserver's 403 from an admission plugin: `<resource> "<name>" is
+ * forbidden: <why>`; why is freed. */
+static void report_forbidden(dra_ctx *ctx, const loaded_object *lo, char *why) {
+  const object_meta *m = api_object_meta(lo->obj);
+  const char *name = m->name && *m->name ? m->name : m->generate_name && *m->generate_name ? m->generate_name : "Unknown";
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "%s", lo->obj->info->resource);
+  if (lo->obj->info->group[0]) sb_printf(&sb, ".%s", lo->obj->info->group);
+  sb_printf(&sb, " \"%s\" is forbidden: %s", name, why);
+  dra_report(ctx, &(ctx_problem){.status = DRA_INVALID, .reason = "Forbidden", .file = lo->file, .line = lo->line,
+                                  .message = sb_str(&sb)});
+  sb_free(&sb);
+  free(why);
+}
+
 /* kube-apiserver's warning for a request in a deprecated version, which
  * kubectl prints before anything else of the request. */
 static void warn_deprecated(dra_ctx *ctx, const api_object *o) {
@@ -202,6 +261,7 @@ static bool admit_update(loading *l, const admission_ctx *ac, loaded_object *lo,
     return false;
   }
   admit_keep_from_old(ADMIT_UPDATE, lo->obj, old->object);
+  if (!l->req->validation_only) free(admit_priority(ac, ADMIT_UPDATE, lo->obj, old->object)); /* never refused */
   bool ok = admit_object(ac, ADMIT_UPDATE, lo->obj, old->object, errs);
   if (!ok) report_invalid(l->ctx, lo, errs);
   store_obj_unref(old);
@@ -226,8 +286,12 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
   }
   kept k;
   keep(lo->obj, &k);
-  bool ok = admit_object(ac, ADMIT_CREATE, lo->obj, NULL, &errs);
-  if (!ok) report_invalid(l->ctx, lo, &errs);
+  bool plugins = !l->req->validation_only;
+  char *forbidden = plugins ? admit_priority(ac, ADMIT_CREATE, lo->obj, NULL) : NULL;
+  bool ok = !forbidden && admit_object(ac, ADMIT_CREATE, lo->obj, NULL, &errs);
+  if (ok && plugins) forbidden = admit_priority_class_default(ac, ADMIT_CREATE, lo->obj);
+  if (forbidden) report_forbidden(l->ctx, lo, forbidden), ok = false;
+  else if (!ok) report_invalid(l->ctx, lo, &errs);
   else if (l->req->mode == CTX_LOAD_RESTORE) restore(lo->obj, &k);
   errlist_free(&errs);
   return ok;
@@ -247,9 +311,16 @@ static bool store_one(loading *l, loaded_object *lo) {
 
 static bool checking(ctx_load_mode mode) { return mode == CTX_LOAD_CHECK || mode == CTX_LOAD_CHECK_UPDATE; }
 
+/* Objects go in kind order (object.h), but PriorityClasses first: pods'
+ * and PodGroups' admission looks them up. */
+static int kind_rank(const loaded_object *lo) {
+  if (!lo->obj) return -2;
+  return lo->obj->info->kind == KIND_PRIORITY_CLASS ? -1 : (int)lo->obj->info->kind;
+}
+
 static int cmp_kind(const void *a, const void *b) {
   const loaded_object *x = *(loaded_object *const *)a, *y = *(loaded_object *const *)b;
-  int kx = x->obj ? (int)x->obj->info->kind : -1, ky = y->obj ? (int)y->obj->info->kind : -1;
+  int kx = kind_rank(x), ky = kind_rank(y);
   if (kx != ky) return kx - ky;
   return x < y ? -1 : x > y;
 }
@@ -265,7 +336,7 @@ static void put_in_order(loading *l) {
 static size_t admit_all(loading *l) {
   char now[21];
   meta_format_time(dra_ctx_now(l->ctx), now);
-  admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn};
+  admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn, find_priority_class};
   bool store_now = l->req->keep_going && !checking(l->req->mode);
   size_t refused = 0;
   for (size_t i = 0; i < l->set.n; i++) {
@@ -281,6 +352,7 @@ static void loading_free(loading *l) {
   free(l->order);
   free(l->passed);
   object_set_free(&l->set);
+  arena_free(l->builtins);
 }
 
 dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts) {

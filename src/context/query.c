@@ -3,6 +3,7 @@
  * table, and every device as CEL sees it. */
 #include "context/context.h"
 #include "alloc/alloc.h"
+#include "api/codec.h"
 #include "codec/doc.h"
 #include "sched/table.h"
 #include <string.h>
@@ -81,6 +82,23 @@ json_t *ctx_objects_list(dra_ctx *ctx) {
   }
   return json_pack("{s:s, s:o, s:s, s:{s:s}}", "apiVersion", "v1", "items", items, "kind", "List", "metadata",
                    "resourceVersion", "");
+}
+
+void ctx_objects_json(dra_ctx *ctx, strbuf *out) {
+  sb_puts(out, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
+  size_t n = 0;
+  for (api_kind k = 0; k < KIND_COUNT; k++) {
+    store_list l;
+    store_query q = {.kind = k, .order = STORE_BY_CREATION};
+    if (store_list_query(ctx->objects, &q, &l) != STORE_OK) continue;
+    for (size_t i = 0; i < l.n; i++, n++) {
+      sb_puts(out, n ? ",\n        " : "\n        ");
+      codec_encode_json(out, l.items[i]->object->info->desc, l.items[i]->object->typed, 2);
+    }
+    store_list_free(&l);
+  }
+  sb_puts(out, n ? "\n    ],\n" : "],\n");
+  sb_puts(out, "    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
 }
 
 void ctx_objects_table(dra_ctx *ctx, strbuf *out) { sched_table(ctx->objects, out); }

@@ -1,41 +1,61 @@
 /* objects.c: see objects.h. */
 #include "load/objects.h"
 #include "codec/doc.h"
+#include "codec/doc_tokens.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
 
+static void clear_object(loaded_object *lo) {
+  api_object_free(lo->obj);
+  errlist_free(&lo->errs);
+  free(lo->file);
+  free(lo->kind);
+  free(lo->api_version);
+}
+
+static loaded_object *add_object(object_set *out, const char *file, int line, const char *kind, const char *version) {
+  if (out->n == out->cap) {
+    out->cap = out->cap ? out->cap * 2 : 16;
+    out->items = xrealloc(out->items, out->cap * sizeof *out->items);
+  }
+  loaded_object *lo = &out->items[out->n++];
+  memset(lo, 0, sizeof *lo);
+  lo->file = xstrdup(file ? file : "-");
+  lo->line = line;
+  lo->kind = xstrdup(kind ? kind : "");
+  lo->api_version = xstrdup(version ? version : "");
+  return lo;
+}
+
+/* What the loader adds to a decoded object: where it came from, and the
+ * "default" namespace kubectl gives a namespaced object without one. */
+static void place_object(loaded_object *lo) {
+  lo->obj->file = arena_strdup(lo->obj->arena, lo->file);
+  lo->obj->line = lo->line;
+  object_meta *m = api_object_meta(lo->obj);
+  if (lo->obj->info->namespaced && (!m->namespace_ || !*m->namespace_))
+    m->namespace_ = arena_strdup(lo->obj->arena, "default");
+}
+
+/* items is never NULL after a load, even with nothing loaded (callers sort it). */
+static void keep_items(object_set *out) {
+  if (!out->items) out->items = xmalloc((out->cap = 1) * sizeof *out->items);
+}
+
 static void decode_docs(docset *ds, object_set *out) {
-  out->items = xrealloc(out->items, (out->n + ds->n + 1) * sizeof *out->items);
   for (size_t i = 0; i < ds->n; i++) {
     doc *d = &ds->items[i];
-    loaded_object *lo = &out->items[out->n++];
-    memset(lo, 0, sizeof *lo);
-    lo->file = xstrdup(d->file ? d->file : "-");
-    lo->line = d->line;
     const char *kind = json_string_value(json_object_get(d->root, "kind"));
     const char *version = json_string_value(json_object_get(d->root, "apiVersion"));
-    lo->kind = xstrdup(kind ? kind : "");
-    lo->api_version = xstrdup(version ? version : "");
+    loaded_object *lo = add_object(out, d->file, d->line, kind, version);
     lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
-    if (!lo->obj) continue;
-    lo->obj->file = arena_strdup(lo->obj->arena, lo->file);
-    lo->obj->line = lo->line;
-    object_meta *m = api_object_meta(lo->obj);
-    if (lo->obj->info->namespaced && (!m->namespace_ || !*m->namespace_))
-      m->namespace_ = arena_strdup(lo->obj->arena, "default");
+    if (lo->obj) place_object(lo);
   }
 }
 
-int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err) {
-  docset ds = {0};
-  int rc = docs_load_paths(paths, n, recursive, &ds, err);
-  decode_docs(&ds, out);
-  docset_free(&ds);
-  return rc;
-}
-
-int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err) {
+int objects_load_tree(const char *name, const char *data, size_t len, object_set *out, strbuf *err) {
+  keep_items(out);
   docset ds = {0};
   int rc = docs_load_buffer(name, data, len, &ds, err);
   decode_docs(&ds, out);
@@ -43,18 +63,52 @@ int objects_load_buffer(const char *name, const char *data, size_t len, object_s
   return rc;
 }
 
-void object_set_free(object_set *s) {
-  for (size_t i = 0; i < s->n; i++) {
-    loaded_object *lo = &s->items[i];
-    api_object_free(lo->obj);
-    errlist_free(&lo->errs);
-    free(lo->file);
-    free(lo->kind);
-    free(lo->api_version);
+/* Every document of the buffer straight from its text into objects
+ * (api_object_decode_tokens); false, with out as it was, when one of them
+ * needs the tree path. */
+bool objects_load_direct(const char *name, const char *data, size_t len, object_set *out) {
+  tk_source *src = doc_tokens_open(data, len);
+  if (!src) return false;
+  size_t before = out->n;
+  tk t;
+  int line;
+  api_object *o = NULL;
+  while (src->next_doc(src, &t, &line) && (o = api_object_decode_tokens(src))) {
+    api_head *h = api_object_head(o);
+    loaded_object *lo = add_object(out, name, line, h->kind, h->api_version);
+    lo->obj = o;
+    place_object(lo);
   }
+  bool ok = t.kind != TK_GIVE_UP && (t.kind != TK_OBJECT || o);
+  src->close(src);
+  if (ok) return true;
+  while (out->n > before) clear_object(&out->items[--out->n]);
+  return false;
+}
+
+/* One file's (or stdin's, or a buffer's) text: directly when it can, else
+ * through the document tree, which also reports every error. */
+static int load_buffer(void *ctx, const char *name, const char *data, size_t len, strbuf *err) {
+  object_set *out = ctx;
+  if (objects_load_direct(name, data, len, out)) return 0;
+  return objects_load_tree(name, data, len, out, err);
+}
+
+int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err) {
+  keep_items(out);
+  return docs_walk_paths(paths, n, recursive, load_buffer, out, err);
+}
+
+int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err) {
+  keep_items(out);
+  return load_buffer(out, name, data, len, err);
+}
+
+void object_set_free(object_set *s) {
+  for (size_t i = 0; i < s->n; i++) clear_object(&s->items[i]);
   free(s->items);
   s->items = NULL;
-  s->n = 0;
+  s->n = s->cap = 0;
 }
 
 bool loaded_object_ok(const loaded_object *lo) { return lo->obj && lo->errs.n == 0; }

@@ -18,7 +18,7 @@ typedef struct loaded_object {
 
 typedef struct object_set {
   loaded_object *items;
-  size_t n;
+  size_t n, cap;
 } object_set;
 
 /* Returns 0, or 2 when a file can't be read or has a syntax error (message in
@@ -27,6 +27,12 @@ typedef struct object_set {
 int objects_load_paths(const char *const *paths, size_t n, bool recursive, object_set *out, strbuf *err);
 int objects_load_buffer(const char *name, const char *data, size_t len, object_set *out, strbuf *err);
 void object_set_free(object_set *s);
+/* The two ways objects_load_buffer reads a buffer, apart for the differential
+ * test and fuzzer: straight from the text into the typed structs (false,
+ * with out unchanged, when some document needs the tree path) and through
+ * the document tree (every case, every error message). */
+bool objects_load_direct(const char *name, const char *data, size_t len, object_set *out);
+int objects_load_tree(const char *name, const char *data, size_t len, object_set *out, strbuf *err);
 
 /* True when the object decoded cleanly (known kind, no decode errors). */
 bool loaded_object_ok(const loaded_object *lo);

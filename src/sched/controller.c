@@ -7,7 +7,6 @@
  * store is read directly, so no deleted-pod cache is needed. A claim that
  * cannot be made gives the pod a Warning event, and the pod waits. */
 #include "sched/lifecycle.h"
-#include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/internal.h"
 #include "sched/names.h"
@@ -54,7 +53,7 @@ static char *find_orphan(sched_loop *l, const char *ns, const char *owner_uid, c
 static void copy_string_map(arena *a, const dstr_map *from, dstr_map *to, size_t extra) {
   to->items = arena_calloc(a, from->n + extra, sizeof *to->items);
   for (uint32_t i = 0; i < from->n; i++) {
-    to->items[i].key = from->items[i].key;
+    to->items[i].key = atom_copy_to(a, from->items[i].key);
     to->items[i].value = arena_strdup(a, from->items[i].value);
   }
   to->n = from->n;
@@ -92,21 +91,23 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
   ann->value = arena_strdup(a, entry);
   c->metadata.annotations.n++;
   copy_string_map(a, &t->spec.metadata.labels, &c->metadata.labels, 0);
-  codec_copy(a, &resource_claim_spec_desc, &t->spec.spec, &c->spec);
+  c->spec = t->spec.spec; /* shared with the template, never written (derive.c) */
+  arena_keep(a, to->object->arena);
   store_obj_unref(to);
   for (unsigned attempt = 0;; attempt++) {
     char suffix[SCHED_NAME_SUFFIX_LEN + 1];
     sched_name_suffix(ns, owner->name, entry, attempt, suffix);
     c->metadata.name = arena_printf(a, "%s%s", base, suffix);
     char *name = xstrdup(c->metadata.name);
+    const api_kind_info *info = o->info; /* o is the store's once it answers UNAVAILABLE */
     store_status st = sched_store_create(l->st, o, NULL);
     if (st == STORE_OK) return name;
     free(name);
     if (st != STORE_ALREADY_EXISTS) {
-      char *msg = store_status_message(st, o->info, "");
+      char *msg = store_status_message(st, info, "");
       sb_printf(err, "create ResourceClaim : %s", msg);
       free(msg);
-      api_object_free(o);
+      if (st != STORE_UNAVAILABLE) api_object_free(o);
       return NULL;
     }
   }
@@ -128,21 +129,25 @@ typedef struct new_status {
 } new_status;
 
 static void set_claim_statuses(sched_loop *l, const store_obj *po, const new_status *add, size_t n) {
-  api_object *o = api_object_clone(po->object);
+  api_object *o = sched_derive(po);
   pod *p = o->typed;
   pod_resource_claim_status_list *st = &p->status.resource_claim_statuses;
   pod_resource_claim_status *items = arena_grow(o->arena, st->items, st->n * sizeof *items, (st->n + n) * sizeof *items);
   uint32_t count = st->n;
+  bool changed = false;
   for (size_t i = 0; i < n; i++) {
     pod_resource_claim_status *slot = NULL;
     for (uint32_t j = 0; j < count; j++)
       if (items[j].name == add[i].entry) slot = &items[j];
     if (!slot) slot = &items[count++];
+    const atom *claim = atom_cstr(add[i].claim);
+    changed |= slot->name != add[i].entry || slot->resource_claim_name != claim;
     slot->name = add[i].entry;
-    slot->resource_claim_name = atom_cstr(add[i].claim);
+    slot->resource_claim_name = claim;
   }
   *st = (pod_resource_claim_status_list){items, count, true};
-  sched_update(l, o);
+  if (changed) sched_update_changed(l, o);
+  else api_object_free(o); /* what the store would find */
 }
 
 /* Adds target to the claim's reservedFor (pod bound without the scheduler). */
@@ -153,7 +158,7 @@ static void reserve_for_bound_pod(sched_loop *l, const pod *p, const pod_group *
   const resource_claim *c = co->object->typed;
   bool workload = gate_on(&l->opt.gates, GATE_WORKLOAD_RESOURCE_CLAIMS);
   if (c->status.allocation && !sched_claim_reserved_for_pod(p, c, workload)) {
-    api_object *o = api_object_clone(co->object);
+    api_object *o = sched_derive(co);
     resource_claim *nc = o->typed;
     resource_claim_consumer_reference_list *r = &nc->status.reserved_for;
     resource_claim_consumer_reference *items = arena_grow(o->arena, r->items, r->n * sizeof *items, (r->n + 1) * sizeof *items);
@@ -169,7 +174,7 @@ static void reserve_for_bound_pod(sched_loop *l, const pod *p, const pod_group *
       ref->uid = arena_strdup(o->arena, s_or(p->metadata.uid));
     }
     *r = (resource_claim_consumer_reference_list){items, r->n + 1, true};
-    if (r->n <= SCHED_RESERVED_FOR_MAX) sched_update(l, o);
+    if (r->n <= SCHED_RESERVED_FOR_MAX) sched_update_changed(l, o);
     else api_object_free(o); /* the API server refuses entry 257 */
   }
   store_obj_unref(co);
@@ -267,13 +272,14 @@ static void remove_finalizer(sched_loop *l, const char *ns, const char *name) {
   store_obj *co = sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
   if (!co) return;
   if (sched_has_finalizer(store_obj_meta(co), SCHED_FINALIZER)) {
-    api_object *o = api_object_clone(co->object);
+    api_object *o = sched_derive(co);
     dstr_list *f = &api_object_meta(o)->finalizers;
+    f->items = sched_own(o, f->items, f->n * sizeof *f->items);
     uint32_t k = 0;
     for (uint32_t i = 0; i < f->n; i++)
       if (strcmp(f->items[i], SCHED_FINALIZER)) f->items[k++] = f->items[i];
     f->n = k;
-    sched_update(l, o);
+    sched_update_changed(l, o);
   }
   store_obj_unref(co);
 }
@@ -299,8 +305,10 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
   bool finalizer = sched_has_finalizer(&c->metadata, SCHED_FINALIZER);
   bool deallocated = false;
   if (n_keep < r->n) {
-    api_object *o = api_object_clone(co->object);
+    api_object *o = sched_derive(co);
     resource_claim *nc = o->typed;
+    resource_claim_consumer_reference_list *kept = &nc->status.reserved_for;
+    kept->items = sched_own(o, kept->items, kept->n * sizeof *kept->items);
     uint32_t k = 0;
     for (uint32_t i = 0; i < r->n; i++)
       if (keep[i]) nc->status.reserved_for.items[k++] = nc->status.reserved_for.items[i];
@@ -309,13 +317,13 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
       nc->status.allocation = NULL;
       deallocated = true;
     }
-    sched_update(l, o);
+    sched_update_changed(l, o); /* fewer consumers */
     if (deallocated) remove_finalizer(l, ns, name);
   } else if (finalizer && c->metadata.deletion_timestamp && !n_keep) {
     if (c->status.allocation) {
-      api_object *o = api_object_clone(co->object);
+      api_object *o = sched_derive(co);
       ((resource_claim *)o->typed)->status.allocation = NULL;
-      sched_update(l, o);
+      sched_update_changed(l, o);
     }
     remove_finalizer(l, ns, name);
   }

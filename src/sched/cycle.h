@@ -68,6 +68,10 @@ bool sched_pod_group_cycle(sched_loop *l, store_obj *po);
  * cycle's trial assumed for it, if any. A fresh reference, or NULL. */
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
 
+/* NodeResourcesFit's skip_fit (filter.h) for the cycle: the resource names
+ * its extended-resource claim serves through DRA (scheduler.c). */
+bool sched_cycle_served_by_dra(void *user, const atom *name);
+
 /* score.c: prioritized-list score of a node (the dynamicresources
  * plugin's Score). */
 int64_t sched_score(const sched_cycle *cy, const sched_candidate *cand);

@@ -57,7 +57,8 @@ static void create_replica_set(sched_loop *l, const api_object *dobj, const char
   rs->spec.selector = arena_calloc(a, 1, sizeof *rs->spec.selector);
   if (d->spec.selector) codec_copy(a, &label_selector_desc, d->spec.selector, rs->spec.selector);
   label_add(a, &rs->spec.selector->match_labels, HASH_LABEL, hash);
-  if (sched_store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
+  store_status st = sched_store_create(l->st, o, NULL);
+  if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
 }
 
 static void scale_replica_set(sched_loop *l, const store_obj *ro, int64_t replicas) {

@@ -6,7 +6,8 @@
  * metadata.name In [node]) only dirties that node's index; anything else
  * dirties all of them. A newly allocated pinned claim is added to its
  * node's index in place (alloc_index_hold), so scheduling a pod rebuilds no
- * index; freeing devices rebuilds the node's. */
+ * index, and freeing a pinned claim's devices takes them out of it in place
+ * (alloc_index_release; rebuilt only when that cannot be exact). */
 #include "sched/devices.h"
 #include "alloc/alloc.h"
 #include "api/codec.h"
@@ -117,10 +118,9 @@ static uint64_t epoch_of(const sched_devices *d, const node_devices *nd) {
   return nd->epoch > d->global_epoch ? nd->epoch : d->global_epoch;
 }
 
-/* Devices were freed on the node: what did not fit there may now. */
-static void dirty_node(sched_devices *d, const char *name) {
-  node_devices *nd = node_slot(d, name);
-  node_devices_reset(nd);
+/* The claim's devices on the node were freed: what did not fit there may now. */
+static void release_on_node(sched_devices *d, node_devices *nd, const resource_claim *c) {
+  if (nd->ix && !alloc_index_release(nd->ix, c)) node_devices_reset(nd);
   nd->epoch = ++d->seq;
   d->misfit_gen++;
 }
@@ -169,7 +169,7 @@ static void unhold(sched_devices *d, held_claim *h) {
   if (h->node) {
     node_devices *nd = node_slot(d, h->node);
     vec_remove(&nd->claims, h->obj);
-    dirty_node(d, h->node);
+    release_on_node(d, nd, h->obj->object->typed);
   } else {
     vec_remove(&d->global_claims, h->obj);
     dirty_all(d);
@@ -345,6 +345,8 @@ void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *cla
   strmap_each(&l->devices->held, each_held, &e);
 }
 
+bool sched_devices_any_held(const sched_loop *l) { return l->devices->held.n > 0; }
+
 bool sched_devices_any_no_execute(sched_loop *l) {
   refresh_topology(l);
   return l->devices->no_execute;
@@ -412,11 +414,18 @@ const device *sched_devices_find(sched_loop *l, const atom *driver, const atom *
   return best;
 }
 
-static alloc_index *index_for(sched_loop *l, const char *node_name) {
+static bool skipped(const store_obj *o, store_obj *const *skip, size_t n_skip) {
+  for (size_t i = 0; i < n_skip; i++)
+    if (skip[i] == o) return true;
+  return false;
+}
+
+/* A node's index over its slices, the classes, the rules and the held
+ * claims but those in skip. */
+static alloc_index *build_index(sched_loop *l, const char *node_name, store_obj *const *skip, size_t n_skip) {
   refresh_topology(l);
   sched_devices *d = l->devices;
   node_devices *nd = node_slot(d, node_name);
-  if (nd->ix) return nd->ix;
   size_t ns = nd->slices.n + d->shared_slices.n, nc = nd->claims.n + d->global_claims.n;
   const resource_slice **slices = xcalloc(ns + 1, sizeof *slices);
   const device_class **classes = xcalloc(d->classes.n + 1, sizeof *classes);
@@ -428,28 +437,35 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
   for (size_t i = 0; i < d->shared_slices.n; i++) slices[k++] = d->shared_slices.v[i]->object->typed;
   for (size_t i = 0; i < d->classes.n; i++) classes[i] = d->classes.items[i]->object->typed;
   k = 0;
-  for (size_t i = 0; i < nd->claims.n; i++) claims[k++] = nd->claims.v[i]->object->typed;
-  for (size_t i = 0; i < d->global_claims.n; i++) claims[k++] = d->global_claims.v[i]->object->typed;
+  for (size_t i = 0; i < nd->claims.n; i++)
+    if (!skipped(nd->claims.v[i], skip, n_skip)) claims[k++] = nd->claims.v[i]->object->typed;
+  for (size_t i = 0; i < d->global_claims.n; i++)
+    if (!skipped(d->global_claims.v[i], skip, n_skip)) claims[k++] = d->global_claims.v[i]->object->typed;
   alloc_input in = {.gates = l->opt.gates,
                     .slices = slices,
                     .n_slices = ns,
                     .classes = classes,
                     .n_classes = d->classes.n,
                     .allocated = claims,
-                    .n_allocated = nc,
+                    .n_allocated = k,
                     .taint_rules = rules,
                     .n_taint_rules = d->rules.n};
-  nd->ix = alloc_index_new(&in);
+  alloc_index *ix = alloc_index_new(&in);
   free(rules);
   free(slices);
   free(classes);
   free(claims);
+  return ix;
+}
+
+static alloc_index *index_for(sched_loop *l, const char *node_name) {
+  node_devices *nd = node_slot(l->devices, node_name);
+  if (!nd->ix) nd->ix = build_index(l, node_name, NULL, 0);
   return nd->ix;
 }
 
-sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
-                                 arena *a, allocation_result ***out, char **err) {
-  alloc_index *ix = index_for(l, nd->metadata.name);
+static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
+                        arena *a, allocation_result ***out, char **err) {
   alloc_outcome res = {0};
   alloc_limits lim = {0};
   alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
@@ -464,6 +480,21 @@ sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_c
     *err = xstrdup(res.error ? res.error : "allocation failed");
     return res.node_local ? SCHED_NODE_ERROR : SCHED_ALLOC_ERROR;
   }
+}
+
+sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
+                                 arena *a, allocation_result ***out, char **err) {
+  return run_on(l, index_for(l, nd->metadata.name), nd, claims, n, a, out, err);
+}
+
+sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_obj *const *freed, size_t n_freed,
+                                         const resource_claim *const *claims, size_t n, arena *a,
+                                         allocation_result ***out, char **err) {
+  if (!n_freed) return sched_devices_allocate(l, nd, claims, n, a, out, err);
+  alloc_index *ix = build_index(l, nd->metadata.name, freed, n_freed);
+  sched_fit fit = run_on(l, ix, nd, claims, n, a, out, err);
+  alloc_index_free(ix);
+  return fit;
 }
 
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,

@@ -23,6 +23,8 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted);
 void sched_devices_push_group_claims(sched_loop *l, const char *ns, const char *group);
 /* Calls fn for every claim holding devices (in no particular order). */
 void sched_devices_each_held(sched_loop *l, void (*fn)(void *ctx, store_obj *claim), void *ctx);
+/* Whether any claim holds devices (cheap: no topology refresh). */
+bool sched_devices_any_held(const sched_loop *l);
 /* DeviceClasses in name order (borrowed). */
 store_obj *const *sched_devices_classes(sched_loop *l, size_t *n);
 /* DeviceTaintRules in name order (borrowed; none with DRADeviceTaintRules off). */
@@ -38,6 +40,11 @@ typedef enum { SCHED_FIT, SCHED_NO_FIT, SCHED_NODE_ERROR, SCHED_ALLOC_ERROR } sc
  * by a. SCHED_NODE_ERROR / SCHED_ALLOC_ERROR: *err (malloc'd). */
 sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                                  arena *a, allocation_result ***out, char **err);
+/* The same, as if the held claims in freed (preemption's victims' claims)
+ * held no devices: on an index built for this call. */
+sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_obj *const *freed, size_t n_freed,
+                                         const resource_claim *const *claims, size_t n, arena *a,
+                                         allocation_result ***out, char **err);
 /* The allocator's explanation for these claims on nd. */
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out);

@@ -51,8 +51,9 @@ bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *
   e->count_set = true;
   e->type = arena_strdup(a, type);
   e->reporting_component = arena_strdup(a, component);
-  if (sched_store_create(l->st, o, NULL) != STORE_OK) {
-    api_object_free(o);
+  store_status st = sched_store_create(l->st, o, NULL);
+  if (st != STORE_OK) {
+    if (st != STORE_UNAVAILABLE) api_object_free(o);
     return false;
   }
   return true;

@@ -75,6 +75,9 @@ struct sched_loop {
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
   strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
+  /* preemption.c: no pod ever bound had a lower priority (a lower bound,
+   * never raised): a pod of at most this priority has no victims */
+  int64_t lowest_bound_priority;
 };
 
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */
@@ -86,6 +89,17 @@ void sched_push_claim_key(sched_loop *l, const char *ns, const char *name);
 store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name);
 /* Writes a modified clone; takes ownership of obj. Returns the store status. */
 store_status sched_update(sched_loop *l, api_object *obj);
+
+/* ---- derive.c: writing only what changes ---- */
+/* A new version of cur to modify and write: shares everything below the
+ * top-level struct with cur, so a writer never writes through a pointer it
+ * did not make (copy an array with sched_own first). */
+api_object *sched_derive(const store_obj *cur);
+/* A copy of size bytes of items in o's arena, to change in place. */
+void *sched_own(api_object *o, const void *items, size_t size);
+/* sched_update of an object derived from the stored version and certainly
+ * changed: the store does not compare the two. */
+store_status sched_update_changed(sched_loop *l, api_object *obj);
 /* A node as the scheduler scans them: the object, what it carries, and its
  * device state (devices.c). */
 typedef struct sched_node_entry {

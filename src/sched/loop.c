@@ -58,7 +58,7 @@ store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name
 
 store_status sched_update(sched_loop *l, api_object *obj) {
   store_status st = store_update(l->st, obj, NULL);
-  if (st != STORE_OK) api_object_free(obj);
+  if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(obj); /* UNAVAILABLE: the store took it */
   return st;
 }
 
@@ -204,6 +204,7 @@ static void count_pod(sched_loop *l, const pod *p, bool gone) {
     sched_wake_all(l); /* room freed on that node */
   }
   if (!holds) return;
+  if (p->spec.priority < l->lowest_bound_priority) l->lowest_bound_priority = p->spec.priority;
   c = xcalloc(1, sizeof *c);
   c->node = xstrdup(p->spec.node_name);
   sched_pod_requests(p, &c->requests);
@@ -462,6 +463,7 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt) {
   l->opt = *opt;
   meta_format_time(opt->now, l->now_text);
   l->nodes_dirty = true;
+  l->lowest_bound_priority = INT64_MAX;
   l->devices = sched_devices_new();
   l->spec_arena = arena_new();
   sched_metrics_init(&l->metrics);

@@ -129,10 +129,14 @@ static void start_pod(sched_loop *l, store_obj *po, const node *n) {
   char host_ip[16], pod_ip[16];
   sched_nodesim_host_ip(n, host_ip);
   sched_nodesim_pod_ip(n->metadata.name, p, pod_ip);
-  api_object *o = api_object_clone(po->object);
-  if (ready) sched_nodesim_set_running(o, host_ip, pod_ip, l->now_text);
-  else sched_nodesim_set_waiting(o, host_ip, l->now_text); /* retried when a claim changes */
-  sched_update(l, o);
+  api_object *o = sched_derive(po);
+  if (ready) {
+    sched_nodesim_set_running(o, host_ip, pod_ip, l->now_text);
+    sched_update_changed(l, o); /* Pending to Running */
+  } else {
+    sched_nodesim_set_waiting(o, host_ip, l->now_text); /* retried when a claim changes */
+    sched_update(l, o);
+  }
 }
 
 /* ---- run time ---- */
@@ -161,9 +165,9 @@ static void finish_if_due(sched_loop *l, store_obj *po, const char *key) {
   }
   char finished[21];
   meta_format_time(end, finished);
-  api_object *o = api_object_clone(po->object);
+  api_object *o = sched_derive(po);
   sched_nodesim_set_succeeded(o, finished);
-  sched_update(l, o);
+  sched_update_changed(l, o); /* Running to Succeeded */
 }
 
 void sched_nodesim_pod_sync(sched_loop *l, const char *ns, const char *name) {

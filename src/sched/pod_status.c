@@ -25,10 +25,10 @@ void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bo
     store_obj_unref(po);
     return;
   }
-  api_object *o = api_object_clone(po->object);
+  api_object *o = sched_derive(po);
   store_obj_unref(po);
   sched_pod_condition(l, o, scheduled, reason, message);
-  sched_update(l, o);
+  sched_update_changed(l, o);
 }
 
 void sched_pod_condition(sched_loop *l, api_object *o, bool scheduled, const char *reason, const char *message) {
@@ -39,15 +39,15 @@ void sched_pod_set_condition(sched_loop *l, api_object *o, const char *type, con
                              const char *message) {
   pod *np = o->typed;
   pod_condition_list *cl = &np->status.conditions;
-  pod_condition *slot = NULL;
+  uint32_t at = cl->n;
   for (uint32_t i = 0; i < cl->n; i++)
-    if (same(cl->items[i].type, type)) slot = &cl->items[i];
-  if (!slot) {
-    pod_condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, (cl->n + 1) * sizeof *items);
-    slot = &items[cl->n];
-    *cl = (pod_condition_list){items, cl->n + 1, true};
-    slot->type = arena_strdup(o->arena, type);
-  }
+    if (same(cl->items[i].type, type)) at = i;
+  /* a copy of the list: o may share it with the stored version (sched_derive) */
+  uint32_t n = at < cl->n ? cl->n : cl->n + 1;
+  pod_condition *items = arena_grow(o->arena, cl->items, cl->n * sizeof *items, n * sizeof *items);
+  *cl = (pod_condition_list){items, n, true};
+  pod_condition *slot = &items[at];
+  if (!slot->type) slot->type = arena_strdup(o->arena, type);
   if (!slot->last_transition_time || !same(slot->status, status))
     slot->last_transition_time = arena_strdup(o->arena, l->now_text);
   slot->status = arena_strdup(o->arena, status);

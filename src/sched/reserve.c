@@ -147,7 +147,7 @@ static char *binding_wait(sched_cycle *cy, const sched_candidate *cand, const ch
 static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *ext,
                      const allocation_result *ext_alloc) {
   sched_loop *l = cy->l;
-  api_object *o = api_object_clone(cy->pod_obj->object); /* nothing wrote the pod during the cycle */
+  api_object *o = sched_derive(cy->pod_obj); /* nothing wrote the pod during the cycle */
   pod *p = o->typed;
   p->spec.node_name = arena_strdup(o->arena, node_name);
   if (ext && ext_alloc) {
@@ -168,7 +168,7 @@ static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *e
     p->status.extended_resource_claim_status = x;
   }
   sched_pod_condition(l, o, true, NULL, NULL);
-  sched_update(l, o);
+  sched_update_changed(l, o); /* a pending pod gets its node */
 }
 
 char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const char **reason) {
@@ -189,13 +189,13 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     const allocation_result *a = ref->to_allocate ? cand->results[k++] : NULL;
     bool reserved = sched_claim_reserved_for_pod(p, ref->c, workload);
     if (!a && reserved) continue;
-    api_object *o = api_object_clone(ref->obj->object);
+    api_object *o = sched_derive(ref->obj);
     if (a) {
       add_finalizer(o);
       set_allocation(o, a, l);
     }
     if (!reserved) append_target(o, cy, ref->for_group);
-    sched_update(l, o);
+    sched_update_changed(l, o); /* allocated now, or reserved for one more */
   }
   const allocation_result *ext_alloc = cand->extended ? cand->results[k] : NULL;
   if (cand->extended) {
@@ -204,7 +204,8 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     set_allocation(o, ext_alloc, l);
     append_target(o, cy, false);
     api_object_meta(o)->creation_timestamp = NULL;
-    if (sched_store_create(l->st, o, NULL) != STORE_OK) api_object_free(o);
+    store_status st = sched_store_create(l->st, o, NULL);
+    if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
   }
   char *wait = binding_wait(cy, cand, api_object_meta(cand->node->object)->name, reason);
   if (wait) return wait;

@@ -4,13 +4,15 @@
  * every node in name order: the node filters, the claims' node selectors,
  * the allocator (Filter); score by prioritized-list rank when any claim has
  * one (otherwise the first node that fits wins and the scan stops); reserve
- * and bind (reserve.c). A pod that does not fit is parked with kube-
- * scheduler's message until the cluster changes. */
+ * and bind (reserve.c). A pod that does not fit may preempt lower-priority
+ * pods (PostFilter, preemption.c) and is parked with kube-scheduler's
+ * message until the cluster changes. */
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
+#include "sched/preemption.h"
 #include "util/die.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,8 +128,7 @@ static char *prefilter(sched_cycle *cy, size_t n_nodes) {
   return msg;
 }
 
-/* NodeResourcesFit leaves names served by DRA to this plugin. */
-static bool served_by_dra(void *user, const atom *name) {
+bool sched_cycle_served_by_dra(void *user, const atom *name) {
   sched_cycle *cy = user;
   for (size_t i = 0; i < cy->ext.n; i++)
     if (cy->ext.items[i].resource == name) return true;
@@ -222,7 +223,7 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     bool misfit = sc->sig && (fast || !l->opt.explain) && sched_devices_known_misfit(l, nodes[ni].devices, sc->sig);
     if (fast && misfit) continue;
     sched_reasons_clear(&sc->reasons);
-    if (!sched_filter_node(p, &cy->requests, nd, nodes[ni].usage, served_by_dra, cy, &sc->reasons)) {
+    if (!sched_filter_node(p, &cy->requests, nd, nodes[ni].usage, sched_cycle_served_by_dra, cy, &sc->reasons)) {
       for (size_t r = 0; r < sc->reasons.n; r++) sched_histogram_add(&sc->hist, sc->reasons.items[r]);
       if (l->opt.explain && !fast) explain_filtered(&sc->ex, nd, &sc->reasons);
       continue;
@@ -340,14 +341,27 @@ void sched_attempt_free(sched_attempt *at) {
 void sched_attempt_finish(sched_attempt *at) {
   sched_cycle *cy = &at->cy;
   sched_loop *l = cy->l;
+  char *nominated = NULL;
   if (!at->msg) {
     at->msg = sched_reserve_and_bind(cy, &at->cands.v[at->best], &at->reason);
     if (!at->msg) {
       count_attempt(l, SCHED_SCHEDULED, &at->start);
       return;
     }
+  } else if (at->attempted && !strcmp(at->reason, "Unschedulable") && !sched_pod_group_name(cy->p)) {
+    /* PostFilter; a PodGroup's pods do not preempt (docs/overview.md, 'Preemption') */
+    char *preempted = sched_preempt(cy, &nominated);
+    if (preempted) {
+      strbuf msg = STRBUF_INIT;
+      sb_printf(&msg, "%s %s", at->msg, preempted);
+      free(at->msg);
+      free(preempted);
+      at->msg = sb_detach(&msg);
+    }
   }
   sched_attempt_park(at, at->reason, at->msg);
+  if (nominated) sched_nominate(l, cy->p, nominated);
+  free(nominated);
 }
 
 void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg) {

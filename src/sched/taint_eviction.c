@@ -183,8 +183,14 @@ static void earliest(void *ctx, store_obj *claim) {
   if (w > n->l->opt.now && w < n->when) n->when = w;
 }
 
+/* Nothing to evict while no claim holds devices: asked first, as the
+ * NoExecute check refreshes the device topology after every slice change. */
+static bool may_evict(sched_loop *l) {
+  return gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) && sched_devices_any_held(l) && sched_devices_any_no_execute(l);
+}
+
 int64_t sched_taint_eviction_next(sched_loop *l) {
-  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) || !sched_devices_any_no_execute(l)) return 0;
+  if (!may_evict(l)) return 0;
   next_ctx n = {l, NEVER};
   sched_devices_each_held(l, earliest, &n);
   return n.when == NEVER ? 0 : n.when;
@@ -203,7 +209,7 @@ static void evict_one(void *ctx, store_obj *po) {
 }
 
 bool sched_taint_eviction(sched_loop *l) {
-  if (!gate_on(&l->opt.gates, GATE_DEVICE_TAINTS) || !sched_devices_any_no_execute(l)) return false;
+  if (!may_evict(l)) return false;
   claims_vec cv = {0};
   sched_devices_each_held(l, collect, &cv);
   if (cv.n) qsort(cv.v, cv.n, sizeof *cv.v, cmp_claim);

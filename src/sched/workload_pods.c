@@ -5,6 +5,8 @@
 #include "api/codec.h"
 #include "api/label_selector.h"
 #include "sched/claims.h"
+#include "sched/priority_classes.h"
+#include <stdlib.h>
 #include <string.h>
 
 const char *sched_workload_key_prefix(api_kind k) {
@@ -99,6 +101,12 @@ api_object *sched_workload_pod(const api_object *owner, const pod_template_spec 
 
 store_status sched_store_workload_pod(sched_loop *l, api_object *o) {
   pod *p = o->typed;
+  char *forbidden = sched_admit_pod_priority(l, o); /* the Priority admission plugin's 403 */
+  if (forbidden) {
+    free(forbidden);
+    api_object_free(o);
+    return STORE_INVALID;
+  }
   defaults_pod(NULL, o->arena, p);
   prepare_pod(ADMIT_CREATE, o->arena, p, NULL);
   store_status st = sched_store_create(l->st, o, NULL);

@@ -34,8 +34,9 @@ void sched_owned(sched_loop *l, api_kind k, const char *ns, const char *uid, sto
  * labels (plus extra_labels, NULL-terminated key/value pairs) and
  * annotations, its spec (pinned to node when given), the controller
  * reference; name, or generateName "<owner>-" when name is NULL. Not
- * stored yet: sched_store_workload_pod applies the Pod create defaults and
- * status and stores it (or frees it), returning the store's status. */
+ * stored yet: sched_store_workload_pod applies the Priority admission
+ * plugin (STORE_INVALID when it refuses the pod), the Pod create defaults
+ * and status and stores it (or frees it), returning the store's status. */
 api_object *sched_workload_pod(const api_object *owner, const pod_template_spec *t, const char *name,
                                const char *const *extra_labels, const char *node);
 store_status sched_store_workload_pod(sched_loop *l, api_object *pod);

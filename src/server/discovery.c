@@ -1,4 +1,5 @@
-/* discovery.c: discovery JSON for discovery.h, built from resources.c. */
+/* discovery.c: discovery JSON for discovery.h, built from resources.c,
+ * and from the review table below for the create-only reviews. */
 #include "server/discovery.h"
 #include "util/build_info.h"
 #include "server/media.h"
@@ -94,6 +95,53 @@ static json_t *resource_list(const srv_served *served, const char *group, const 
   return l;
 }
 
+/* The reviews (reviews.c, access_reviews.c): never stored, so not in
+ * resources.c, but listed as kube-apiserver lists them (each group's v1,
+ * resources by name, verbs [create]), so that `kubectl api-resources`
+ * shows them. */
+typedef struct review_resource {
+  const char *group, *plural, *singular, *kind;
+  bool namespaced;
+} review_resource;
+
+static const review_resource reviews[] = {
+    {"authentication.k8s.io", "selfsubjectreviews", "selfsubjectreview", "SelfSubjectReview", false},
+    {"authorization.k8s.io", "localsubjectaccessreviews", "localsubjectaccessreview", "LocalSubjectAccessReview", true},
+    {"authorization.k8s.io", "selfsubjectaccessreviews", "selfsubjectaccessreview", "SelfSubjectAccessReview", false},
+    {"authorization.k8s.io", "selfsubjectrulesreviews", "selfsubjectrulesreview", "SelfSubjectRulesReview", false},
+    {"authorization.k8s.io", "subjectaccessreviews", "subjectaccessreview", "SubjectAccessReview", false},
+};
+#define N_REVIEWS (sizeof reviews / sizeof *reviews)
+#define REVIEW_VERSION "v1"
+
+static bool is_review_group(const char *group) {
+  for (size_t i = 0; i < N_REVIEWS; i++)
+    if (!strcmp(reviews[i].group, group)) return true;
+  return false;
+}
+
+static json_t *review_group(const char *group) {
+  json_t *g = json_object();
+  json_object_set_new(g, "name", json_string(group));
+  json_object_set_new(g, "versions", json_pack("[o]", group_version_ref(group, REVIEW_VERSION)));
+  json_object_set_new(g, "preferredVersion", group_version_ref(group, REVIEW_VERSION));
+  return g;
+}
+
+static json_t *review_list(const char *group) {
+  json_t *resources = json_array();
+  for (size_t i = 0; i < N_REVIEWS; i++)
+    if (!strcmp(reviews[i].group, group))
+      json_array_append_new(resources, json_pack("{s:s,s:s,s:b,s:s,s:[s]}", "name", reviews[i].plural, "singularName",
+                                                 reviews[i].singular, "namespaced", reviews[i].namespaced, "kind",
+                                                 reviews[i].kind, "verbs", "create"));
+  char *gv = srv_api_version(group, REVIEW_VERSION);
+  json_t *l = json_pack("{s:s,s:s,s:s,s:o}", "kind", "APIResourceList", "apiVersion", "v1", "groupVersion", gv,
+                        "resources", resources);
+  free(gv);
+  return l;
+}
+
 static void not_found(http_response *resp) { srv_status(resp, 404, "NotFound", "the server could not find the requested resource", NULL); }
 
 void srv_discovery(const srv_served *served, const route *r, const char *accept, http_response *resp) {
@@ -117,16 +165,29 @@ void srv_discovery(const srv_served *served, const route *r, const char *accept,
       for (size_t j = 0; j < i; j++) seen |= !strcmp(gvs[j].group, g);
       if (g[0] && !seen) json_array_append_new(groups, api_group(gvs, n, g));
     }
+    for (size_t i = 0; i < N_REVIEWS; i++)
+      if (!i || strcmp(reviews[i].group, reviews[i - 1].group)) json_array_append_new(groups, review_group(reviews[i].group));
     json_object_set_new(v, "groups", groups);
     break;
   }
   case ROUTE_GROUP:
+    if (is_review_group(r->group)) {
+      v = review_group(r->group);
+      json_object_set_new(v, "kind", json_string("APIGroup"));
+      json_object_set_new(v, "apiVersion", json_string("v1"));
+      break;
+    }
     if (!srv_group_version_served(served, r->group, NULL)) return not_found(resp);
     v = api_group(gvs, n, r->group);
     json_object_set_new(v, "kind", json_string("APIGroup"));
     json_object_set_new(v, "apiVersion", json_string("v1"));
     break;
   case ROUTE_GROUP_VERSION:
+    if (is_review_group(r->group)) {
+      if (strcmp(r->version, REVIEW_VERSION)) return not_found(resp);
+      v = review_list(r->group);
+      break;
+    }
     if (!srv_group_version_served(served, r->group, r->version)) return not_found(resp);
     v = resource_list(served, r->group, r->version);
     break;

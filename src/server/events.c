@@ -143,7 +143,8 @@ static void write_event(event_recorder *r, const pending_event *e) {
   ev->last_timestamp = arena_strdup(a, now);
   ev->count = 1;
   ev->count_set = true;
-  if (sched_store_create(r->st, o, NULL) != STORE_OK) api_object_free(o);
+  store_status st = sched_store_create(r->st, o, NULL);
+  if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
 }
 
 size_t event_recorder_flush(event_recorder *r) {

@@ -3,12 +3,16 @@
  * processDeletingDependentsItem, orphanDependents). Instead of upstream's
  * graph, dependents are found by scanning the owner's namespace (every
  * namespace for a cluster-scoped owner), the claims through their owner
- * index. */
+ * index; only the kinds that have an object naming the owner's uid are
+ * scanned (counted from the store's events), so the deletion of an object
+ * nothing names costs no scan. */
 #include "server/gc.h"
 #include "server/deletion.h"
 #include "server/resources.h"
+#include "store/strmap.h"
 #include "util/die.h"
 #include "util/workqueue.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +23,18 @@ typedef struct gc_item {
   char *ns, *name, *uid;
 } gc_item;
 
+/* How many ownerReferences of each kind's objects name one uid. */
+typedef struct named_by {
+  uint32_t total;
+  uint32_t by_kind[KIND_COUNT];
+} named_by;
+
 struct garbage_collector {
   store *st;
   uint64_t watch_id;
-  workqueue owners; /* gc_item */
+  workqueue owners;      /* gc_item */
+  pthread_mutex_t lock;  /* named: written in store callbacks, read by gc_collect */
+  strmap named;          /* uid -> named_by */
 };
 
 static void push(garbage_collector *g, api_kind kind, const char *ns, const char *name, const char *uid) {
@@ -60,8 +72,38 @@ static void push_owners_of(garbage_collector *g, const object_meta *m) {
   }
 }
 
+/* Counts (delta +1) or uncounts (-1) the owners o names. Called with g->lock. */
+static void count_owners(garbage_collector *g, const store_obj *o, int delta) {
+  const object_meta *m = store_obj_meta(o);
+  api_kind kind = o->object->info->kind;
+  for (uint32_t i = 0; i < m->owner_references.n; i++) {
+    const char *uid = m->owner_references.items[i].uid;
+    if (!uid) continue;
+    named_by *nb = strmap_get(&g->named, uid);
+    if (!nb) {
+      if (delta < 0) continue;
+      nb = xcalloc(1, sizeof *nb);
+      strmap_put(&g->named, uid, nb);
+    }
+    nb->by_kind[kind] += (uint32_t)delta;
+    if (!(nb->total += (uint32_t)delta)) free(strmap_remove(&g->named, uid));
+  }
+}
+
+static void track_owners(garbage_collector *g, const store_event *ev) {
+  pthread_mutex_lock(&g->lock);
+  if (ev->type == STORE_ADDED) count_owners(g, ev->obj, 1);
+  else if (ev->type == STORE_DELETED) count_owners(g, ev->obj, -1);
+  else if (ev->prev && !same_owners(store_obj_meta(ev->obj), store_obj_meta(ev->prev))) {
+    count_owners(g, ev->prev, -1);
+    count_owners(g, ev->obj, 1);
+  }
+  pthread_mutex_unlock(&g->lock);
+}
+
 static void on_change(void *user, const store_event *ev) {
   garbage_collector *g = user;
+  track_owners(g, ev);
   const object_meta *m = store_obj_meta(ev->obj);
   if (!m->uid) return;
   api_kind kind = ev->obj->object->info->kind;
@@ -84,11 +126,17 @@ static bool names_owner(const object_meta *m, const char *uid) {
 
 /* Calls fn for each object whose ownerReferences name uid: in ns when the
  * owner is namespaced (ns non-empty), else anywhere. */
-static void each_dependent(store *st, const char *ns, const char *uid, dependent_fn fn, void *ctx) {
-  bool go_on = true;
+static void each_dependent(garbage_collector *g, const char *ns, const char *uid, dependent_fn fn, void *ctx) {
+  named_by kinds = {0};
+  pthread_mutex_lock(&g->lock);
+  const named_by *nb = strmap_get(&g->named, uid);
+  if (nb) kinds = *nb;
+  pthread_mutex_unlock(&g->lock);
+  store *st = g->st;
+  bool go_on = kinds.total > 0;
   for (size_t i = 0; i < srv_n_resources && go_on; i++) {
     const srv_resource *res = &srv_resources[i];
-    if (ns && *ns && !res->namespaced) continue;
+    if ((ns && *ns && !res->namespaced) || res->api_kind < 0 || !kinds.by_kind[res->api_kind]) continue;
     store_query q = {.kind = (api_kind)res->api_kind, .namespace_ = ns, .order = STORE_BY_CREATION};
     if (q.kind == KIND_RESOURCE_CLAIM) {
       q.index = STORE_INDEX_CLAIM_OWNER;
@@ -109,9 +157,9 @@ static bool found(void *ctx, store_obj *o) {
   return false;
 }
 
-static bool has_dependents(store *st, const object_meta *m) {
+static bool has_dependents(garbage_collector *g, const object_meta *m) {
   bool any = false;
-  each_dependent(st, m->namespace_, m->uid, found, &any);
+  each_dependent(g, m->namespace_, m->uid, found, &any);
   return any;
 }
 
@@ -164,7 +212,8 @@ static void drop_owner_refs(store *st, const store_obj *o, const char *const *ui
       m->owner_references.items[k++] = m->owner_references.items[r];
   m->owner_references.n = k;
   m->owner_references.set = k > 0;
-  if (store_update(st, next, NULL) != STORE_OK) api_object_free(next);
+  store_status written = store_update(st, next, NULL);
+  if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
 
 static void delete_with(store *st, const object_meta *m, api_kind kind, propagation_policy policy) {
@@ -185,7 +234,7 @@ static bool attempt_to_delete(void *ctx, store_obj *d) {
   api_kind kind = d->object->info->kind;
   if (c.solid) {
     if (c.n_drop) drop_owner_refs(g->st, d, drop, c.n_drop);
-  } else if (c.waiting && has_dependents(g->st, m)) {
+  } else if (c.waiting && has_dependents(g, m)) {
     delete_with(g->st, m, kind, PROPAGATION_FOREGROUND);
   } else {
     propagation_policy p = has_finalizer(m, FINALIZER_ORPHAN)       ? PROPAGATION_ORPHAN
@@ -234,7 +283,8 @@ static void remove_finalizer(store *st, const store_obj *o, const char *f) {
     if (strcmp(m->finalizers.items[i], f)) m->finalizers.items[k++] = m->finalizers.items[i];
   m->finalizers.n = k;
   m->finalizers.set = k > 0;
-  if (store_update(st, next, NULL) != STORE_OK) api_object_free(next); /* the last finalizer: it goes */
+  store_status written = store_update(st, next, NULL); /* the last finalizer: it goes */
+  if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
 
 /* One owner: gone, its dependents are attempted; orphaning, they lose the
@@ -247,17 +297,17 @@ static size_t process_owner(garbage_collector *g, const gc_item *it) {
   const object_meta *m = there ? store_obj_meta(owner) : NULL;
   size_t before = store_revision(g->st);
   if (!there || !m->uid || strcmp(m->uid, it->uid)) {
-    each_dependent(g->st, ns, it->uid, attempt_to_delete, g);
+    each_dependent(g, ns, it->uid, attempt_to_delete, g);
   } else if (m->deletion_timestamp && has_finalizer(m, FINALIZER_ORPHAN)) {
     orphaning o = {g->st, it->uid};
-    each_dependent(g->st, ns, it->uid, orphan, &o);
+    each_dependent(g, ns, it->uid, orphan, &o);
     store_obj *now = NULL;
     if (store_get(g->st, it->kind, ns, it->name, &now) == STORE_OK) remove_finalizer(g->st, now, FINALIZER_ORPHAN);
     store_obj_unref(now);
   } else if (deleting_in_foreground(m)) {
-    each_dependent(g->st, ns, it->uid, attempt_to_delete, g);
+    each_dependent(g, ns, it->uid, attempt_to_delete, g);
     blocking b = {it->uid, false};
-    each_dependent(g->st, ns, it->uid, blocks, &b);
+    each_dependent(g, ns, it->uid, blocks, &b);
     store_obj *now = NULL;
     if (!b.any && store_get(g->st, it->kind, ns, it->name, &now) == STORE_OK)
       remove_finalizer(g->st, now, FINALIZER_FOREGROUND);
@@ -276,11 +326,28 @@ static void free_item(void *item) {
 
 static int by_uid(const void *a, const void *b) { return strcmp(((const gc_item *)a)->uid, ((const gc_item *)b)->uid); }
 
+/* The owners the stored objects name, counted once; the watch from the
+ * listed revision counts what changes afterwards. Returns that revision. */
+static uint64_t count_stored_owners(garbage_collector *g) {
+  uint64_t rv = store_revision(g->st);
+  for (size_t i = 0; i < srv_n_resources; i++) {
+    if (srv_resources[i].api_kind < 0) continue;
+    store_query q = {.kind = (api_kind)srv_resources[i].api_kind};
+    store_list l = {0};
+    if (store_list_query(g->st, &q, &l) != STORE_OK) continue;
+    if (l.rv < rv) rv = l.rv;
+    for (size_t j = 0; j < l.n; j++) count_owners(g, l.items[j], 1);
+    store_list_free(&l);
+  }
+  return rv;
+}
+
 garbage_collector *gc_new(store *s) {
   garbage_collector *g = xcalloc(1, sizeof *g);
   g->st = s;
   wq_init(&g->owners, sizeof(gc_item));
-  store_watch(s, 0, on_change, g, &g->watch_id);
+  pthread_mutex_init(&g->lock, NULL);
+  store_watch(s, count_stored_owners(g), on_change, g, &g->watch_id);
   return g;
 }
 
@@ -300,5 +367,7 @@ void gc_free(garbage_collector *g) {
   if (!g) return;
   store_unwatch(g->st, g->watch_id);
   wq_destroy(&g->owners, free_item);
+  strmap_free(&g->named, free);
+  pthread_mutex_destroy(&g->lock);
   free(g);
 }

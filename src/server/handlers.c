@@ -2,9 +2,11 @@
  * and status), patch, delete (with finalizers), pods/binding, and dispatch
  * to list and watch. Writes go through the admission pipeline, then the
  * store; failures become kube-apiserver's Status responses. */
+#include "server/apply.h"
 #include "server/body.h"
 #include "server/claim_status_authz.h"
 #include "server/deletion.h"
+#include "server/fresh.h"
 #include "api/codec.h"
 #include "api/validate.h"
 #include "server/list.h"
@@ -12,6 +14,7 @@
 #include "server/namespaces.h"
 #include "server/params.h"
 #include "server/patch.h"
+#include "sched/priority_classes.h"
 #include "server/rbac_escalation.h"
 #include "server/scale.h"
 #include "server/server_internal.h"
@@ -19,6 +22,7 @@
 #include "server/table.h"
 #include "server/warning.h"
 #include "store/meta.h"
+#include "store/etcd.h"
 #include "store/sqlite.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -29,8 +33,9 @@
  * stay referenced until the request ends. */
 typedef struct request_ctx {
   dra_server *srv;
+  store *reads; /* srv_reads_of */
   http_response *resp;
-  store_obj *held[4];
+  store_obj *held[6];
   size_t n_held;
   char now[21];
 } request_ctx;
@@ -39,7 +44,16 @@ static const namespace_obj *lookup_namespace(void *user, const char *name) {
   request_ctx *rc = user;
   store_obj *o = NULL;
   if (rc->n_held == sizeof rc->held / sizeof rc->held[0]) return NULL;
-  if (store_get(rc->srv->st, KIND_NAMESPACE, NULL, name, &o) != STORE_OK) return NULL;
+  if (store_get(rc->reads, KIND_NAMESPACE, NULL, name, &o) != STORE_OK) return NULL;
+  rc->held[rc->n_held++] = o;
+  return o->object->typed;
+}
+
+static const priority_class *lookup_priority_class(void *user, const char *name) {
+  request_ctx *rc = user;
+  if (rc->n_held == sizeof rc->held / sizeof rc->held[0]) return NULL;
+  store_obj *o = sched_priority_class_get(rc->srv->st, name);
+  if (!o) return NULL;
   rc->held[rc->n_held++] = o;
   return o->object->typed;
 }
@@ -53,13 +67,17 @@ static admission_ctx admission_for(request_ctx *rc) {
   time_t t = time(NULL);
   meta_format_time((int64_t)t, rc->now);
   admission_ctx ctx = {.gates = rc->srv->opts.gates, .now = rc->now, .get_namespace = lookup_namespace, .user = rc,
-                       .warn = add_warning};
+                       .warn = add_warning, .get_priority_class = lookup_priority_class};
   return ctx;
 }
 
 static void release(request_ctx *rc) {
   for (size_t i = 0; i < rc->n_held; i++) store_obj_unref(rc->held[i]);
   rc->n_held = 0;
+}
+
+store *srv_reads_of(dra_server *s, const http_request *req) {
+  return http_query_get(req, "dryRun") ? s->committed : s->st;
 }
 
 /* o as the request's version shows it. */
@@ -70,12 +88,11 @@ static void respond_object(http_response *resp, const route *r, int code, store_
   sb_putc(&resp->body, '\n');
 }
 
-/* apierrors.NewInternalError for a write the disk refused (docs/store.md,
+/* apierrors.NewInternalError for a write the disk or etcd refused (docs/store.md,
  * "Disk full and I/O errors"). */
 static void srv_status_store_unavailable(http_response *resp, dra_server *s) {
-  char why[256], msg[400];
-  store_sqlite_last_error(s->st, why, sizeof why);
-  snprintf(msg, sizeof msg, "the store cannot write to disk: %s", why);
+  char msg[400];
+  store_last_error(s->st, msg, sizeof msg);
   json_t *cause = json_object();
   json_object_set_new(cause, "message", json_string(msg));
   json_t *details = json_object();
@@ -103,6 +120,7 @@ static void store_failure(http_response *resp, const route *r, store_status st, 
 /* GET of one object; as a one-row Table when kubectl asks for one, so
  * `kubectl get pod x` shows the same columns as the list. */
 static void handle_get(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!fresh_check(s->committed, req, resp)) return;
   srv_include_object include = SRV_INCLUDE_METADATA;
   bool table = srv_wants_table(req->accept);
   if (table) {
@@ -138,6 +156,11 @@ static void apply_finalizers(api_object *obj, json_t *finalizers, errlist *errs)
   json_object_set_new(ns->spec, "finalizers", finalizers);
 }
 
+/* admission's extractResourceName: the name, else generateName, else "Unknown" */
+static const char *admission_name(const object_meta *m) {
+  return m->name && *m->name ? m->name : m->generate_name && *m->generate_name ? m->generate_name : "Unknown";
+}
+
 /* Admission then store write; op picks create/update/status semantics.
  * The stored object is the response, or, when out is given, handed to the
  * caller (which answers); failures are answered here either way. finalizers
@@ -149,11 +172,21 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     api_object_free(obj);
     return;
   }
-  request_ctx rc = {.srv = s, .resp = resp};
+  request_ctx rc = {.srv = s, .reads = srv_reads_of(s, req), .resp = resp};
   admission_ctx ctx = admission_for(&rc);
+  /* mutating admission (Priority) before validation, its validating half after */
+  char *forbidden = admit_priority(&ctx, op, obj, old);
   errlist errs = {0};
-  bool ok = admit_object(&ctx, op, obj, old, &errs);
+  bool ok = !forbidden && admit_object(&ctx, op, obj, old, &errs);
+  if (ok) forbidden = admit_priority_class_default(&ctx, op, obj);
   release(&rc);
+  if (forbidden) {
+    srv_status_forbidden(resp, r->resource, admission_name(api_object_meta(obj)), forbidden, NULL);
+    free(forbidden);
+    errlist_free(&errs);
+    api_object_free(obj);
+    return;
+  }
   if (s->authn && req->user_info && op == ADMIT_STATUS_UPDATE && obj->info->kind == KIND_RESOURCE_CLAIM) {
     /* the strategy's authorization checks, on the prepared claim; their
      * errors come before validation's */
@@ -179,7 +212,20 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     return;
   }
   errlist_free(&errs);
+  if (!srv_track_managed_fields(r, req, obj, old, resp)) {
+    api_object_free(obj);
+    return;
+  }
   if (http_query_get(req, "dryRun")) {
+    const object_meta *m = api_object_meta(obj);
+    store_obj *existing = NULL; /* the storage's create refuses it, dry run or not */
+    if (op == ADMIT_CREATE && m->name && *m->name &&
+        store_get(s->committed, obj->info->kind, m->namespace_, m->name, &existing) == STORE_OK) {
+      store_obj_unref(existing);
+      store_failure(resp, r, STORE_ALREADY_EXISTS, m->name);
+      api_object_free(obj);
+      return;
+    }
     srv_json_response(resp, op == ADMIT_CREATE ? 201 : 200, srv_object_in_version(obj, r->wire));
     api_object_free(obj);
     return;
@@ -227,15 +273,10 @@ static void reset_system_fields(api_object *obj) {
   }
 }
 
-/* Namespace lifecycle, then the create; obj is taken. */
-static void create_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
-                          api_object *obj) {
+void srv_create_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                       api_object *obj) {
   const object_meta *m = api_object_meta(obj);
-  /* admission's extractResourceName: the name, else generateName, else "Unknown" */
-  const char *named = m->name && *m->name                   ? m->name
-                      : m->generate_name && *m->generate_name ? m->generate_name
-                                                              : "Unknown";
-  if (!srv_namespace_allows_create(s, r, named, resp)) {
+  if (!srv_namespace_allows_create(s, r, admission_name(m), resp)) {
     api_object_free(obj);
     return;
   }
@@ -253,7 +294,7 @@ static void create_object(dra_server *s, const route *r, const http_request *req
 
 static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   api_object *obj = srv_decode_body(r, req, resp);
-  if (obj) create_object(s, r, req, resp, obj);
+  if (obj) srv_create_object(s, r, req, resp, obj);
 }
 
 /* The strategies whose AllowCreateOnUpdate is true, of the kinds dra
@@ -293,7 +334,7 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
     return;
   }
   store_obj *old = NULL;
-  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
+  store_status st = store_get(srv_reads_of(s, req), (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
   if (st != STORE_OK) {
     api_object_free(obj);
     return store_failure(resp, r, st, r->name);
@@ -321,43 +362,71 @@ static void handle_update(dra_server *s, const route *r, const http_request *req
   const object_meta *m = api_object_meta(obj);
   store_obj *old = NULL;
   if (creates_on_update(r) && m->name && !strcmp(m->name, r->name) && (!m->resource_version || !*m->resource_version) &&
-      store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old) == STORE_NOT_FOUND)
-    return create_object(s, r, req, resp, obj);
+      store_get(srv_reads_of(s, req), (api_kind)r->resource->api_kind, r->namespace_, r->name, &old) == STORE_NOT_FOUND)
+    return srv_create_object(s, r, req, resp, obj);
   store_obj_unref(old);
   srv_update_object(s, r, req, resp, obj, NULL);
 }
 
-static void handle_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+typedef struct patch_attempt {
+  srv_call call;
   patch_type type;
-  if (!patch_type_from_content_type(req->content_type, &type)) {
-    srv_status(resp, 415, "UnsupportedMediaType",
-               "the body of the request was in an unknown format - accepted media types include: "
-               "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json",
-               NULL);
-    return;
-  }
+} patch_attempt;
+
+/* One patch on the object as stored now; false when a concurrent write got
+ * in between (the 409 is in resp) and the patch named no resourceVersion of
+ * its own, so that doing it again on the fresh object is right. */
+static bool patch_once(void *ctx) {
+  patch_attempt *a = ctx;
+  const route *r = a->call.r;
+  http_response *resp = a->call.resp;
   store_obj *old = NULL;
-  store_status st = store_get(s->st, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
-  if (st != STORE_OK) return store_failure(resp, r, st, r->name);
+  store_status st = store_get(srv_reads_of(a->call.s, a->call.req), (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
+  if (st != STORE_OK) {
+    store_failure(resp, r, st, r->name);
+    return true;
+  }
   json_t *current = srv_object_in_version(old->object, r->wire); /* the patch is written against that version */
   strbuf err = STRBUF_INIT;
-  json_t *patched = patch_apply(type, current, req->body ? req->body : "", req->body_len, &err);
+  json_t *patched = patch_apply(a->type, current, a->call.req->body ? a->call.req->body : "", a->call.req->body_len, &err);
   json_decref(current);
   if (!patched) {
     srv_status(resp, 422, "Invalid", sb_str(&err), NULL);
     sb_free(&err);
     store_obj_unref(old);
-    return;
+    return true;
   }
   sb_free(&err);
-  /* the patch applies to the version read: concurrent writes conflict */
+  /* the patch applies to the version read: a concurrent write conflicts;
+   * a patch that names another version than the one read is a
+   * precondition of its own, which no retry can meet */
   json_t *meta = json_object_get(patched, "metadata");
+  const char *read_version = store_obj_meta(old)->resource_version;
+  const char *patched_version = json_string_value(json_object_get(meta, "resourceVersion"));
+  bool own_version = patched_version && (!read_version || strcmp(patched_version, read_version));
   if (json_is_object(meta) && !json_object_get(meta, "resourceVersion"))
-    json_object_set_new(meta, "resourceVersion", json_string(store_obj_meta(old)->resource_version));
+    json_object_set_new(meta, "resourceVersion", json_string(read_version));
   store_obj_unref(old);
-  api_object *obj = srv_decode_tree(r, req, patched, resp);
+  api_object *obj = srv_decode_tree(r, a->call.req, patched, resp);
   json_decref(patched);
-  if (obj) srv_update_object(s, r, req, resp, obj, NULL);
+  if (!obj) return true;
+  srv_update_object(a->call.s, r, a->call.req, resp, obj, NULL);
+  return own_version || resp->status != 409;
+}
+
+static void handle_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  patch_type type;
+  if (srv_is_apply(req)) return srv_apply_patch(s, r, req, resp);
+  if (!patch_type_from_content_type(req->content_type, &type)) {
+    srv_status(resp, 415, "UnsupportedMediaType",
+               "the body of the request was in an unknown format - accepted media types include: "
+               "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, "
+               "application/apply-patch+yaml",
+               NULL);
+    return;
+  }
+  if (!srv_patch_options_ok(req, resp)) return;
+  srv_patch_retrying(resp, patch_once, &(patch_attempt){{s, r, req, resp}, type});
 }
 
 /* The registries that answer a delete with the object rather than a
@@ -392,7 +461,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   if (!srv_delete_options(req, resp, &o)) return;
   api_kind kind = (api_kind)r->resource->api_kind;
   deletion_outcome out;
-  srv_delete_object(s->st, kind, r->namespace_, r->name, &o, &out);
+  srv_delete_object(o.dry_run ? s->committed : s->st, kind, r->namespace_, r->name, &o, &out);
   if (out.st == STORE_UNAVAILABLE) srv_status_store_unavailable(resp, s);
   else if (out.conflict) {
     json_t *d = json_pack("{s:s,s:s}", "name", r->name, "kind", out.conflict_kind);

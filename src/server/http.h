@@ -23,6 +23,7 @@ typedef struct http_request {
   const char *accept;       /* may be NULL */
   const char *user;         /* authenticated user name, NULL without authentication */
   const struct srv_user *user_info; /* the same with uid and groups (user.h) */
+  const char *user_agent;   /* may be NULL */
 } http_request;
 
 /* A response body produced over time (watch). Nothing in it blocks: the
@@ -56,6 +57,8 @@ typedef struct http_response {
   const char *content_type; /* static string */
   strbuf body;
   strbuf warnings; /* "Warning" header values, one per line */
+  unsigned retry_after; /* seconds for a Retry-After header; 0: none */
+  bool no_sniff;         /* X-Content-Type-Options: nosniff, as Go's http.Error sends */
 } http_response;
 
 /* Parses "a=1&b=x%20y" into req->query (malloc'd). */

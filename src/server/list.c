@@ -7,6 +7,7 @@
 #include "server/continue_token.h"
 #include "server/media.h"
 #include "server/deletion.h"
+#include "server/fresh.h"
 #include "server/selector.h"
 #include "server/status.h"
 #include "server/table.h"
@@ -70,6 +71,7 @@ static store_query query_for(const route *r) {
 }
 
 void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!fresh_check(s->committed, req, resp)) return;
   list_filter f;
   if (!parse_filter(req, &f, resp)) return;
   char *start = NULL;
@@ -156,12 +158,13 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
   }
   store_query q = query_for(r);
   store_list all = {0};
-  store_list_query(s->st, &q, &all);
+  store *from = o.dry_run ? s->committed : s->st; /* as srv_reads_of: a dry run sees only what is on disk */
+  store_list_query(from, &q, &all);
   for (size_t i = 0; i < all.n; i++) {
     const object_meta *m = store_obj_meta(all.items[i]);
     if (!filter_matches(&f, all.items[i]->object)) continue;
     deletion_outcome out;
-    srv_delete_object(s->st, (api_kind)r->resource->api_kind, m->namespace_, m->name, &o, &out);
+    srv_delete_object(from, (api_kind)r->resource->api_kind, m->namespace_, m->name, &o, &out);
     deletion_outcome_free(&out);
   }
   store_list_free(&all);
@@ -397,6 +400,41 @@ static void watch_close(void *ctx) {
   free(w);
 }
 
+/* The 200 whose body is w's events (resp->stream is w's). */
+static void answer_with_stream(watch_stream *w, http_response *resp) {
+  resp->status = 200;
+  resp->content_type = w->protobuf ? SRV_PROTOBUF_WATCH : "application/json";
+  resp->stream->read = watch_read;
+  resp->stream->tick = watch_tick;
+  resp->stream->close = watch_close;
+  resp->stream->ctx = w;
+}
+
+/* A watch that is over before it starts: HTTP 200 and one ERROR event with
+ * the Status (consumed) of the watch cache's refusal (apiserver's
+ * newErrWatcher); the stream ends after it. */
+static void refuse_watch(watch_stream *w, json_t *status, http_response *resp) {
+  char *text = json_dumps(status, JSON_COMPACT);
+  put_event(w, "ERROR", text, strlen(text));
+  free(text);
+  json_decref(status);
+  w->ended = true;
+  if (!resp->stream) resp->stream = xcalloc(1, sizeof *resp->stream);
+  w->stream = resp->stream;
+  answer_with_stream(w, resp);
+}
+
+/* errors.NewResourceExpired of the watch cache (apiserver storage/cacher
+ * watch_cache_history.go): since is older than oldest, the resourceVersion
+ * the kept events start after. */
+static json_t *expired_status(uint64_t since, uint64_t oldest) {
+  char msg[96];
+  snprintf(msg, sizeof msg, "too old resource version: %llu (%llu)", (unsigned long long)since,
+           (unsigned long long)oldest);
+  return json_pack("{s:s,s:s,s:{},s:s,s:s,s:s,s:i}", "kind", "Status", "apiVersion", "v1", "metadata", "status",
+                   "Failure", "message", msg, "reason", "Expired", "code", 410);
+}
+
 void srv_watch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   watch_stream *w = xcalloc(1, sizeof *w);
   w->srv = s;
@@ -431,6 +469,11 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   /* a streaming list (client-go's WatchList, KEP-3157): the current state,
    * then a bookmark that says the initial events are over */
   bool initial_events = http_query_bool(req, "sendInitialEvents");
+  uint64_t current = store_revision(s->committed);
+  if (initial_events && since > current) {
+    /* the watch cache's refusal comes as the watch's one event */
+    return refuse_watch(w, fresh_too_large_status(since, current), resp);
+  }
   if (since == 0 || initial_events) {
     /* "" or "0": start with the current state as ADDED events */
     store_query q = query_for(r);
@@ -444,24 +487,14 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);
   w->stream = resp->stream;
-  store_status st =
-      store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &w->watch_id);
-  if (st != STORE_OK) {
-    watch_close(w);
-    free(resp->stream);
-    resp->stream = NULL;
-    srv_status(resp, 410, "Expired", "too old resource version", NULL);
-    return;
-  }
+  uint64_t oldest = 0; /* the watch's id, or on STORE_GONE where the kept events start (store.h) */
+  store_status st = store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &oldest);
+  if (st != STORE_OK) return refuse_watch(w, expired_status(since, oldest), resp);
+  w->watch_id = oldest;
   w->subscribed = true;
   /* the initial state and the replayed events are not held against it */
   pthread_mutex_lock(&w->lock);
   w->limit = w->pending.len - w->sent + WATCH_BUFFER_LIMIT;
   pthread_mutex_unlock(&w->lock);
-  resp->status = 200;
-  resp->content_type = w->protobuf ? SRV_PROTOBUF_WATCH : "application/json";
-  resp->stream->read = watch_read;
-  resp->stream->tick = watch_tick;
-  resp->stream->close = watch_close;
-  resp->stream->ctx = w;
+  answer_with_stream(w, resp);
 }

@@ -216,7 +216,8 @@ static void write_conditions(store *st, const store_obj *ns, pass *p) {
   n->status = status;
   char now[21];
   meta_format_time((int64_t)time(NULL), now);
-  if (!update_conditions(status, p, now) || store_update(st, next, NULL) != STORE_OK) api_object_free(next);
+  store_status written = update_conditions(status, p, now) ? store_update(st, next, NULL) : STORE_INVALID;
+  if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
 
 /* ---- content ---- */
@@ -333,7 +334,8 @@ static void finalize(store *st, const store_obj *nso) {
   for (i = 0; i < k; i++) json_array_append_new(list, json_string(keep[i]));
   free(keep);
   json_object_set_new(spec, "finalizers", list);
-  if (store_update(st, next, NULL) != STORE_OK) api_object_free(next);
+  store_status written = store_update(st, next, NULL);
+  if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
 
 static void pass_free(pass *p) {

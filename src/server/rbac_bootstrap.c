@@ -31,15 +31,18 @@ static bool merge_map(arena *a, dstr_map *into, const dstr_map *from) {
   return changed;
 }
 
+/* A Role or a ClusterRole: role's layout is cluster_role's without the
+ * aggregationRule at its end (api/types_rbac.h). */
 static bool reconcile_role(api_object *obj, const api_object *policy) {
-  const policy_rule_list *want = &((const cluster_role *)policy->typed)->rules;
-  policy_rule_list *have = &((cluster_role *)obj->typed)->rules;
+  const policy_rule_list *want = &((const role *)policy->typed)->rules;
+  policy_rule_list *have = &((role *)obj->typed)->rules;
   rbac_wanted w = {0};
   for (uint32_t i = 0; i < want->n; i++) rbac_wanted_add(&w, &want->items[i]);
   for (uint32_t i = 0; i < have->n; i++) rbac_wanted_cover(&w, &have->items[i]);
   bool changed = !rbac_wanted_all_covered(&w);
   rbac_wanted_missing_append(&w, obj->arena, have);
   rbac_wanted_free(&w);
+  if (obj->info->kind != KIND_CLUSTER_ROLE) return changed;
   cluster_role *cr = obj->typed;
   if (!cr->aggregation_rule && ((const cluster_role *)policy->typed)->aggregation_rule) {
     cr->aggregation_rule = ((const cluster_role *)policy->typed)->aggregation_rule; /* policy outlives obj's store */
@@ -48,6 +51,7 @@ static bool reconcile_role(api_object *obj, const api_object *policy) {
   return changed;
 }
 
+/* A RoleBinding or a ClusterRoleBinding (the same layout). */
 static bool reconcile_binding(api_object *obj, const api_object *policy) {
   const rbac_subject_list *want = &((const cluster_role_binding *)policy->typed)->subjects;
   rbac_subject_list *have = &((cluster_role_binding *)obj->typed)->subjects;
@@ -83,7 +87,7 @@ static void reconcile(store *st, api_object *policy) {
   const object_meta *pm = api_object_meta(policy);
   api_kind kind = policy->info->kind;
   store_obj *found = NULL;
-  if (store_get(st, kind, NULL, pm->name, &found) != STORE_OK) {
+  if (store_get(st, kind, pm->namespace_, pm->name, &found) != STORE_OK) {
     put(st, api_object_clone(policy), true);
     return;
   }
@@ -92,11 +96,11 @@ static void reconcile(store *st, api_object *policy) {
     store_obj_unref(found);
     return;
   }
-  if (kind == KIND_CLUSTER_ROLE_BINDING &&
-      !same_role_ref(&((const cluster_role_binding *)found->object->typed)->role_ref,
-                     &((const cluster_role_binding *)policy->typed)->role_ref)) {
+  bool binding = kind == KIND_CLUSTER_ROLE_BINDING || kind == KIND_ROLE_BINDING;
+  if (binding && !same_role_ref(&((const cluster_role_binding *)found->object->typed)->role_ref,
+                                &((const cluster_role_binding *)policy->typed)->role_ref)) {
     store_obj_unref(found);
-    store_delete(st, kind, NULL, pm->name, NULL, NULL);
+    store_delete(st, kind, pm->namespace_, pm->name, NULL, NULL);
     put(st, api_object_clone(policy), true);
     return;
   }
@@ -105,7 +109,7 @@ static void reconcile(store *st, api_object *policy) {
   object_meta *m = api_object_meta(obj);
   bool changed = merge_map(obj->arena, &m->labels, &pm->labels);
   changed |= merge_map(obj->arena, &m->annotations, &pm->annotations);
-  changed |= kind == KIND_CLUSTER_ROLE ? reconcile_role(obj, policy) : reconcile_binding(obj, policy);
+  changed |= binding ? reconcile_binding(obj, policy) : reconcile_role(obj, policy);
   if (changed) {
     api_object *copy = api_object_clone(obj); /* its own arena: nothing borrowed from policy */
     api_object_free(obj);
@@ -126,17 +130,21 @@ static void add_gated_rules(json_t *doc, const feature_gates *gates) {
   }
 }
 
+static void reconcile_document(store *st, const char *text, const feature_gates *gates) {
+  json_error_t jerr;
+  json_t *doc = json_loads(text, 0, &jerr);
+  add_gated_rules(doc, gates);
+  errlist errs = {0};
+  api_object *policy = doc ? api_object_decode(doc, NULL, 0, &errs) : NULL;
+  if (!policy || errs.n) die_bug("a bootstrap RBAC policy document does not decode");
+  reconcile(st, policy);
+  api_object_free(policy);
+  errlist_free(&errs);
+  json_decref(doc);
+}
+
 void rbac_bootstrap(store *st, const feature_gates *gates) {
-  for (size_t i = 0; rbac_bootstrap_documents[i]; i++) {
-    json_error_t jerr;
-    json_t *doc = json_loads(rbac_bootstrap_documents[i], 0, &jerr);
-    add_gated_rules(doc, gates);
-    errlist errs = {0};
-    api_object *policy = doc ? api_object_decode(doc, NULL, 0, &errs) : NULL;
-    if (!policy || errs.n) die_bug("a bootstrap RBAC policy document does not decode");
-    reconcile(st, policy);
-    api_object_free(policy);
-    errlist_free(&errs);
-    json_decref(doc);
-  }
+  for (size_t i = 0; rbac_bootstrap_documents[i]; i++) reconcile_document(st, rbac_bootstrap_documents[i], gates);
+  for (const rbac_gated_document *g = rbac_bootstrap_gated_documents; g->document; g++)
+    if (gate_on(gates, g->gate)) reconcile_document(st, g->document, gates);
 }

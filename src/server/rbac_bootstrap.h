@@ -7,7 +7,8 @@
 #include "api/gates.h"
 #include "store/store.h"
 
-/* The policy's ClusterRoles and ClusterRoleBindings as JSON, NULL-ended
+/* The policy's ClusterRoles and ClusterRoleBindings, then the Roles and
+ * RoleBindings of kube-public and kube-system, as JSON, NULL-ended
  * (rbac_bootstrap_data.c), rendered with 1.37's default gates. */
 extern const char *const rbac_bootstrap_documents[];
 
@@ -19,6 +20,14 @@ typedef struct rbac_gated_rule {
   const char *rule; /* one PolicyRule as JSON */
 } rbac_gated_rule;
 extern const rbac_gated_rule rbac_bootstrap_gated_rules[]; /* ended by role NULL */
+
+/* A whole role or binding bootstrappolicy makes only when a gate is on
+ * (the podgroup protection controller's, under GenericWorkload). */
+typedef struct rbac_gated_document {
+  gate_id gate;
+  const char *document; /* JSON */
+} rbac_gated_document;
+extern const rbac_gated_document rbac_bootstrap_gated_documents[]; /* ended by document NULL */
 
 /* Creates what is missing. An existing role or binding whose
  * rbac.authorization.kubernetes.io/autoupdate annotation is not "false"

@@ -951,6 +951,84 @@ const char *const rbac_bootstrap_documents[] = {
         "oup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"system:controller:volumeattributesclas"
         "s-protection-controller\"},\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"volumeattributesclass-protect"
         "ion-controller\",\"namespace\":\"kube-system\"}]}",
+    /* namespace_policy.go: the Roles and RoleBindings of kube-public and kube-system */
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system:controller:bootstrap-signer\",\"namespace\":\"kube-public\"},\"rules\":[{\"apiGroups\":[\"\""
+        "],\"resources\":[\"configmaps\"],\"verbs\":[\"get\",\"list\",\"watch\"]},{\"apiGroups\":[\"\"],\"resourceNames"
+        "\":[\"cluster-info\"],\"resources\":[\"configmaps\"],\"verbs\":[\"update\"]},{\"apiGroups\":[\"\",\"events.k8s"
+        ".io\"],\"resources\":[\"events\"],\"verbs\":[\"create\",\"patch\",\"update\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"extension-apiserver-authentication-reader\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGroups"
+        "\":[\"\"],\"resourceNames\":[\"extension-apiserver-authentication\"],\"resources\":[\"configmaps\"],\"verbs\":"
+        "[\"get\",\"list\",\"watch\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system::leader-locking-kube-controller-manager\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGr"
+        "oups\":[\"coordination.k8s.io\"],\"resources\":[\"leases\"],\"verbs\":[\"create\",\"get\",\"list\",\"update\","
+        "\"watch\"]},{\"apiGroups\":[\"coordination.k8s.io\"],\"resources\":[\"leasecandidates\"],\"verbs\":[\"create\""
+        ",\"get\",\"list\",\"update\",\"watch\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system::leader-locking-kube-scheduler\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGroups\":["
+        "\"coordination.k8s.io\"],\"resources\":[\"leases\"],\"verbs\":[\"create\",\"get\",\"list\",\"update\",\"watch"
+        "\"]},{\"apiGroups\":[\"coordination.k8s.io\"],\"resources\":[\"leasecandidates\"],\"verbs\":[\"create\",\"get"
+        "\",\"list\",\"update\",\"watch\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system:controller:bootstrap-signer\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGroups\":[\"\""
+        "],\"resources\":[\"secrets\"],\"verbs\":[\"get\",\"list\",\"watch\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system:controller:cloud-provider\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGroups\":[\"\"],"
+        "\"resources\":[\"configmaps\"],\"verbs\":[\"create\",\"get\",\"list\",\"watch\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{\"annotations\":{\"rbac.autho"
+        "rization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"},"
+        "\"name\":\"system:controller:token-cleaner\",\"namespace\":\"kube-system\"},\"rules\":[{\"apiGroups\":[\"\"],"
+        "\"resources\":[\"secrets\"],\"verbs\":[\"delete\",\"get\",\"list\",\"watch\"]},{\"apiGroups\":[\"\",\"events.k"
+        "8s.io\"],\"resources\":[\"events\"],\"verbs\":[\"create\",\"patch\",\"update\"]}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system:controller:bootstrap-signer\",\"namespace\":\"kube-public\"},\"roleRef\":{\"apiGroup\""
+        ":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system:controller:bootstrap-signer\"},\"subjects\""
+        ":[{\"kind\":\"ServiceAccount\",\"name\":\"bootstrap-signer\",\"namespace\":\"kube-system\"}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system::extension-apiserver-authentication-reader\",\"namespace\":\"kube-system\"},\"roleRef"
+        "\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"extension-apiserver-authentication"
+        "-reader\"},\"subjects\":[{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"User\",\"name\":\"system:kube-"
+        "controller-manager\"},{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"User\",\"name\":\"system:kube-sch"
+        "eduler\"}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system::leader-locking-kube-controller-manager\",\"namespace\":\"kube-system\"},\"roleRef\":{"
+        "\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system::leader-locking-kube-controller"
+        "-manager\"},\"subjects\":[{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"User\",\"name\":\"system:kube"
+        "-controller-manager\"},{\"kind\":\"ServiceAccount\",\"name\":\"kube-controller-manager\",\"namespace\":\"kube-"
+        "system\"},{\"kind\":\"ServiceAccount\",\"name\":\"leader-election-controller\",\"namespace\":\"kube-system\"}]"
+        "}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system::leader-locking-kube-scheduler\",\"namespace\":\"kube-system\"},\"roleRef\":{\"apiGrou"
+        "p\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system::leader-locking-kube-scheduler\"},\"subj"
+        "ects\":[{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"User\",\"name\":\"system:kube-scheduler\"},{\"k"
+        "ind\":\"ServiceAccount\",\"name\":\"kube-scheduler\",\"namespace\":\"kube-system\"}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system:controller:bootstrap-signer\",\"namespace\":\"kube-system\"},\"roleRef\":{\"apiGroup\""
+        ":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system:controller:bootstrap-signer\"},\"subjects\""
+        ":[{\"kind\":\"ServiceAccount\",\"name\":\"bootstrap-signer\",\"namespace\":\"kube-system\"}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system:controller:cloud-provider\",\"namespace\":\"kube-system\"},\"roleRef\":{\"apiGroup\":"
+        "\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system:controller:cloud-provider\"},\"subjects\":[{"
+        "\"kind\":\"ServiceAccount\",\"name\":\"cloud-provider\",\"namespace\":\"kube-system\"}]}",
+    "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{\"annotations\":{\"rba"
+        "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+        "ts\"},\"name\":\"system:controller:token-cleaner\",\"namespace\":\"kube-system\"},\"roleRef\":{\"apiGroup\":\""
+        "rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"system:controller:token-cleaner\"},\"subjects\":[{\"k"
+        "ind\":\"ServiceAccount\",\"name\":\"token-cleaner\",\"namespace\":\"kube-system\"}]}",
     NULL,
 };
 
@@ -974,4 +1052,24 @@ const rbac_gated_rule rbac_bootstrap_gated_rules[] = {
     {GATE_GENERIC_WORKLOAD, "system:kube-scheduler",
      "{\"apiGroups\":[\"scheduling.k8s.io\"],\"resources\":[\"podgroups/status\"],\"verbs\":[\"patch\",\"update\"]}"},
     {GATE_COUNT, NULL, NULL},
+};
+
+/* controller_policy.go's roles under GenericWorkload: the podgroup
+ * protection controller's, and its binding (rendered as testdata would
+ * with the gate on). */
+const rbac_gated_document rbac_bootstrap_gated_documents[] = {
+    {GATE_GENERIC_WORKLOAD,
+     "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\",\"metadata\":{\"annotations\":{\"rba"
+     "c.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac-defaul"
+     "ts\"},\"name\":\"system:controller:podgroup-protection-controller\"},\"rules\":[{\"apiGroups\":[\"scheduling.k"
+     "8s.io\"],\"resources\":[\"podgroups\"],\"verbs\":[\"get\",\"list\",\"update\",\"watch\"]},{\"apiGroups\":[\"\""
+     "],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\",\"watch\"]}]}"},
+    {GATE_GENERIC_WORKLOAD,
+     "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRoleBinding\",\"metadata\":{\"annotations\""
+     ":{\"rbac.authorization.kubernetes.io/autoupdate\":\"true\"},\"labels\":{\"kubernetes.io/bootstrapping\":\"rbac"
+     "-defaults\"},\"name\":\"system:controller:podgroup-protection-controller\"},\"roleRef\":{\"apiGroup\":\"rbac.a"
+     "uthorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"system:controller:podgroup-protection-controller\"},"
+     "\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"podgroup-protection-controller\",\"namespace\":\"kube-sy"
+     "stem\"}]}"},
+    {GATE_COUNT, NULL},
 };

@@ -54,6 +54,8 @@ const srv_resource srv_resources[] = {
     {"poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", "policy", "v1", true, "pdb", "status",
      KIND_POD_DISRUPTION_BUDGET, NULL},
     {"events", "event", "Event", "events.k8s.io", "v1", true, "ev", "", KIND_EVENTS_EVENT, NULL},
+    {"priorityclasses", "priorityclass", "PriorityClass", "scheduling.k8s.io", "v1", false, "pc", "",
+     KIND_PRIORITY_CLASS, NULL},
 };
 const size_t srv_n_resources = sizeof srv_resources / sizeof srv_resources[0];
 

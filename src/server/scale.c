@@ -89,8 +89,8 @@ void srv_scale_request(dra_server *s, const route *r, const http_request *req, h
   const char *m = req->method;
   if (strcmp(m, "GET") && strcmp(m, "PUT") && strcmp(m, "PATCH")) return srv_status_method_not_allowed(resp, m);
   store_obj *old = NULL;
-  /* a GET shows what is on disk; a write starts from the latest state */
-  store *from = strcmp(m, "GET") ? s->st : s->committed;
+  /* a GET shows what is on disk; a write starts from the latest state (a dry run's from what is on disk) */
+  store *from = strcmp(m, "GET") ? srv_reads_of(s, req) : s->committed;
   store_status st = store_get(from, (api_kind)r->resource->api_kind, r->namespace_, r->name, &old);
   if (st != STORE_OK) {
     srv_status_not_found(resp, r->resource, r->name);

@@ -237,6 +237,25 @@ bool srv_served_in(const srv_served *s, const srv_resource *res, const char *ver
   return srv_served_version(s, res, version) != NULL;
 }
 
+/* Kubernetes' version priority (apimachinery's CompareKubeAwareVersionStrings):
+ * GA before beta before alpha, the higher number first within each. */
+static int version_rank(const char *v, long *major, long *minor) {
+  char *end;
+  *major = strtol(v + (*v == 'v'), &end, 10), *minor = 0;
+  int level = 2;
+  if (!strncmp(end, "beta", 4)) level = 1, *minor = strtol(end + 4, NULL, 10);
+  else if (!strncmp(end, "alpha", 5)) level = 0, *minor = strtol(end + 5, NULL, 10);
+  return level;
+}
+
+static bool version_before(const char *a, const char *b) {
+  long amaj, amin, bmaj, bmin;
+  int al = version_rank(a, &amaj, &amin), bl = version_rank(b, &bmaj, &bmin);
+  if (al != bl) return al > bl;
+  if (amaj != bmaj) return amaj > bmaj;
+  return amin > bmin;
+}
+
 size_t srv_served_group_versions(const srv_served *s, srv_group_version *out, size_t cap) {
   size_t n = 0;
   for (size_t r = 0; r < srv_n_resources; r++) {
@@ -246,13 +265,14 @@ size_t srv_served_group_versions(const srv_served *s, srv_group_version *out, si
     for (size_t i = 0; i < nv; i++) {
       const char *version = all ? all[i]->version : res->version;
       if (!srv_served_in(s, res, version)) continue;
-      /* a group's versions stay together, in the order its first resource lists them */
+      /* a group's versions stay together, the preferred first */
       size_t at = n;
-      bool seen = false;
+      bool seen = false, placed = false;
       for (size_t j = 0; j < n; j++) {
         if (strcmp(out[j].group, res->group)) continue;
         seen |= !strcmp(out[j].version, version);
-        at = j + 1;
+        if (!placed) at = j + 1;
+        if (!placed && version_before(version, out[j].version)) at = j, placed = true;
       }
       if (seen || n == cap) continue;
       memmove(&out[at + 1], &out[at], (n - at) * sizeof *out);

@@ -7,9 +7,13 @@
 #include "server/server_internal.h"
 #include "server/access_reviews.h"
 #include "server/auth.h"
+#include "server/deadlines.h"
 #include "server/discovery.h"
+#include "server/fresh.h"
 #include "server/httplog.h"
 #include "server/impersonate.h"
+#include "server/inflight.h"
+#include "server/priority_classes.h"
 #include "server/rbac_bootstrap.h"
 #include "server/namespaces.h"
 #include "server/openapi.h"
@@ -47,6 +51,10 @@
  * is served, 90 s between requests on a kept-alive connection. */
 #define SRV_HEADER_TIMEOUT 32
 #define SRV_IDLE_TIMEOUT 90
+/* kube-apiserver's --request-timeout default; here the time a request's
+ * body may take after its headers. deadlines.h makes these and the header
+ * timeout totals, not only inactivity limits. */
+#define SRV_REQUEST_TIMEOUT 60
 /* File descriptors kept for the store, logs and the daemon's own. */
 #define SRV_RESERVED_FDS 64
 
@@ -63,6 +71,8 @@ typedef struct conn_state {
   srv_user *cert_user;  /* the user of a client certificate (user points here) */
   srv_user *impersonated; /* the user impersonated (user points here) */
   bool refused;       /* answered before the body was read (401, 403) */
+  bool waited;        /* suspended once for the store to reach its resourceVersion (fresh.h) */
+  inflight_slot slot; /* the in-flight count it holds until it is over (inflight.h) */
   int status;         /* the answer's status code */
 } conn_state;
 
@@ -99,6 +109,7 @@ void srv_handle(dra_server *s, const http_request *req, http_response *resp) {
 static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, conn_state *st, http_response *resp) {
   struct MHD_Response *r;
   st->status = resp->status;
+  deadlines_set(c, 0); /* answered: the inactivity timeout bounds the rest */
   if (resp->stream) {
     r = stream_hub_response(s->streams, c, resp->stream);
     resp->stream = NULL; /* the transport closes it */
@@ -108,10 +119,16 @@ static enum MHD_Result send_response(dra_server *s, struct MHD_Connection *c, co
                                         MHD_RESPMEM_MUST_COPY);
   MHD_add_response_header(r, "Content-Type", resp->content_type ? resp->content_type : "application/json");
   MHD_add_response_header(r, "Cache-Control", "no-cache, private");
+  if (resp->no_sniff) MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
   /* each line is a whole header value (warning.c) */
   for (char *w = resp->warnings.buf, *nl; w && *w; w = nl ? nl + 1 : "") {
     if ((nl = strchr(w, '\n'))) *nl = 0;
     MHD_add_response_header(r, "Warning", w);
+  }
+  if (resp->retry_after) {
+    char seconds[16];
+    snprintf(seconds, sizeof seconds, "%u", resp->retry_after);
+    MHD_add_response_header(r, "Retry-After", seconds);
   }
   enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
   MHD_destroy_response(r);
@@ -140,8 +157,28 @@ static enum MHD_Result collect_impersonated_group(void *cls, enum MHD_ValueKind 
   return MHD_YES;
 }
 
-/* Impersonation, then authorization, of the authenticated st->user; the
- * answer in resp when refused. */
+/* The in-flight limit (inflight.h), then, when authorize, authorization of
+ * st->user (NULL without authentication); the answer in resp when refused. */
+static bool admit(dra_server *s, struct MHD_Connection *c, const char *url, const char *method, conn_state *st,
+                  bool authorize, http_response *resp) {
+  http_request req = {.method = method, .path = url};
+  MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
+  authz_request ar;
+  authz_request_parse(&req, st->user, &ar);
+  bool ok = srv_inflight_admit(&s->inflight, &ar.attrs, &st->slot, resp);
+  if (ok && authorize) {
+    strbuf reason = STRBUF_INIT;
+    ok = authz_allowed(&s->authz, &ar.attrs, &reason);
+    if (!ok) authz_forbidden(resp, &ar.attrs, sb_str(&reason));
+    sb_free(&reason);
+  }
+  authz_request_free(&ar);
+  http_free_query(req.query, req.n_query);
+  return ok;
+}
+
+/* Impersonation, then admit, of the authenticated st->user; the answer in
+ * resp when refused. */
 static bool authorize(dra_server *s, struct MHD_Connection *c, const char *url, const char *method, conn_state *st,
                       http_response *resp) {
   impersonation imp = {.user = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Impersonate-User")};
@@ -152,18 +189,7 @@ static bool authorize(dra_server *s, struct MHD_Connection *c, const char *url, 
     if (ok) st->user = st->impersonated;
   }
   free(imp.groups);
-  if (!ok) return false;
-  http_request req = {.method = method, .path = url};
-  MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
-  authz_request ar;
-  authz_request_parse(&req, st->user, &ar);
-  strbuf reason = STRBUF_INIT;
-  ok = authz_allowed(&s->authz, &ar.attrs, &reason);
-  if (!ok) authz_forbidden(resp, &ar.attrs, sb_str(&reason));
-  sb_free(&reason);
-  authz_request_free(&ar);
-  http_free_query(req.query, req.n_query);
-  return ok;
+  return ok && admit(s, c, url, method, st, true, resp);
 }
 
 /* kube-apiserver's filters (DefaultBuildHandlerChain): authentication (a
@@ -200,6 +226,23 @@ static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, con
   return ret;
 }
 
+/* Without authentication only the in-flight limit applies. */
+static enum MHD_Result check_inflight(dra_server *s, struct MHD_Connection *c, const char *url, const char *method,
+                                      conn_state *st) {
+  http_response resp = {0};
+  if (admit(s, c, url, method, st, false, &resp)) return MHD_YES;
+  st->refused = true;
+  enum MHD_Result ret = send_response(s, c, st, &resp);
+  http_response_free(&resp);
+  return ret;
+}
+
+/* A read of a resource at a resourceVersion the store has not reached. */
+static bool waits_for_store(dra_server *s, const http_request *req) {
+  route r;
+  return fresh_needed(req) > store_revision(s->committed) && route_parse(req->path, &s->served, &r) == ROUTE_RESOURCE;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   (void)version;
@@ -210,8 +253,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     snprintf(st->method, sizeof st->method, "%s", method);
     /* headers are in: serving it is bounded like reading them */
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->header_timeout);
+    deadlines_set(c, s->request_timeout); /* and the body must be in in time */
     /* authentication and authorization come before the body is read */
-    return s->authn ? check_access(s, c, url, method, st) : MHD_YES;
+    return s->authn ? check_access(s, c, url, method, st) : check_inflight(s, c, url, method, st);
   }
   if (st->refused) {
     *upload_size = 0; /* the answer is queued; the body is not looked at */
@@ -236,9 +280,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                         .user_info = user};
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    req.user_agent = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "User-Agent");
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_query, &req);
-    srv_handle(s, &req, &resp);
+    bool suspended = !st->waited && waits_for_store(s, &req) && fresh_wait(s->fresh, c, fresh_needed(&req));
+    st->waited = true;
+    if (!suspended) srv_handle(s, &req, &resp);
     http_free_query(req.query, req.n_query);
+    if (suspended) return MHD_YES; /* resumed, this runs again */
   }
   enum MHD_Result ret = send_response(s, c, st, &resp);
   http_response_free(&resp);
@@ -248,7 +296,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 /* MHD_OPTION_URI_LOG_CALLBACK: the first word of every request, with the
  * URI exactly as sent; what it returns is the request's *con_cls. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c) {
-  (void)cls, (void)c;
+  dra_server *s = cls;
+  deadlines_tighten(c, s->header_timeout); /* a kept-alive connection's next request */
   conn_state *st = xcalloc(1, sizeof *st);
   clock_gettime(CLOCK_MONOTONIC, &st->start);
   st->uri = xstrdup(uri);
@@ -294,10 +343,13 @@ static void request_done(dra_server *s, struct MHD_Connection *c, const conn_sta
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
   dra_server *s = cls;
   /* served: the connection now waits for the next request, kept alive */
-  if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+  if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK) {
     MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, s->idle_timeout);
+    deadlines_set(c, s->idle_timeout + s->header_timeout);
+  }
   conn_state *st = *con_cls;
   if (!st) return;
+  srv_inflight_release(&s->inflight, st->slot);
   if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
   srv_user_free(st->cert_user);
@@ -351,11 +403,33 @@ static void wake_loop(void *user, const store_event *ev) {
  * this many steps at a time, so creates are not held up by a long run. */
 #define LOOP_SLICE_STEPS 32
 
+/* After a step of the control loop: a refused (fenced) write means the
+ * Lease moved on while this replica thought it led (it was paused or cut
+ * off): it stops leading at once (docs/store.md "Fencing"). */
+static void notice_fenced(dra_server *s, uint64_t *refused) {
+  uint64_t now = s->elector ? store_etcd_fenced_writes(s->st) : 0;
+  if (now == *refused) return;
+  fprintf(stderr, "dra serve: %llu controller write(s) refused: the lease %s/%s moved on, stopping the controllers\n",
+          (unsigned long long)(now - *refused), LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME);
+  *refused = now;
+  leader_lost(s->elector);
+}
+
 static void *loop_main(void *arg) {
   dra_server *s = arg;
   store_sqlite_no_wait_on_this_thread();
+  store_etcd_fence_this_thread();
+  uint64_t refused = 0;
   pthread_mutex_lock(&s->loop_lock);
   while (!atomic_load(&s->stopping)) {
+    notice_fenced(s, &refused);
+    if (s->elector && !leader_is_leading(s->elector)) { /* another replica runs the controllers */
+      struct timespec until;
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_sec += 1;
+      pthread_cond_timedwait(&s->loop_wake, &s->loop_lock, &until);
+      continue;
+    }
     int64_t due = s->loop_dirty ? 0 : sched_loop_next_deadline(s->loop);
     if (due && (int64_t)time(NULL) >= due) s->loop_dirty = true; /* an eviction or a rule status is due */
     if (!s->loop_dirty) {
@@ -383,6 +457,15 @@ static void *loop_main(void *arg) {
   return NULL;
 }
 
+/* The elector's news: a new leader looks at everything again. */
+static void on_leading(void *user, bool leading) {
+  dra_server *s = user;
+  pthread_mutex_lock(&s->loop_lock);
+  s->loop_dirty = leading;
+  pthread_cond_signal(&s->loop_wake);
+  pthread_mutex_unlock(&s->loop_lock);
+}
+
 static void start_loop(dra_server *s) {
   pthread_mutexattr_t attr;
   pthread_mutexattr_init(&attr);
@@ -390,7 +473,7 @@ static void start_loop(dra_server *s) {
   pthread_mutex_init(&s->loop_lock, &attr);
   pthread_mutexattr_destroy(&attr);
   pthread_cond_init(&s->loop_wake, NULL);
-  store_sqlite_set_write_lock(s->st, &s->loop_lock);
+  store_set_write_lock(s->st, &s->loop_lock);
   sched_options so = {
       .gates = s->opts.gates, .now = (int64_t)time(NULL), .disabled_controllers = s->opts.disabled_controllers};
   s->loop = sched_loop_new(s->st, &so);
@@ -399,6 +482,8 @@ static void start_loop(dra_server *s) {
   s->nsc = nsc_new(s->st);
   s->loop_dirty = true;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
+  if (store_is_etcd(s->st)) store_etcd_fence_on(s->st, KIND_LEASE, LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME);
+  if (store_is_etcd(s->st)) s->elector = leader_start(s->st, NULL, on_leading, s); /* before the loop reads it */
   pthread_create(&s->loop_thread, NULL, loop_main, s);
   s->loop_started = true;
 }
@@ -475,13 +560,20 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   signal(SIGXFSZ, SIG_IGN);
   strbuf db_path = STRBUF_INIT;
   sb_printf(&db_path, "%s/dra.db", opts->data_dir);
-  s->st = store_sqlite_open(sb_str(&db_path), NULL, err);
+  s->st = opts->etcd.servers ? store_etcd_open(&opts->etcd, NULL, err) : store_sqlite_open(sb_str(&db_path), NULL, err);
   sb_free(&db_path);
   if (!s->st) goto fail;
   s->committed = store_committed(s->st);
+  /* the bootstrap objects share a few SQLite transactions, not an fsync
+   * each (etcd takes each write as its own transaction) */
+  bool group_commit = !store_is_etcd(s->st);
+  if (group_commit) store_sqlite_group_begin();
   srv_create_system_namespaces(s);
   s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
   rbac_bootstrap(s->st, &s->opts.gates);
+  srv_create_system_priority_classes(s->st, &s->opts.gates);
+  if (group_commit && !store_sqlite_group_end(s->st))
+    log_warning("the bootstrap objects are not on disk yet: the store retries");
   start_loop(s);
   struct sockaddr_in addr;
   if (!parse_listen(opts->listen, &addr, err)) goto fail;
@@ -501,16 +593,23 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   if (!opts->insecure_http && !start_tls(s, opts, &addr, err)) goto fail;
   if (s->tls_cert) flags |= MHD_USE_TLS;
   s->authn = s->tls_cert || s->tokens;
+  s->inflight.max_readonly = opts->max_requests_inflight;
+  s->inflight.max_mutating = opts->max_mutating_requests_inflight;
   if (!s->authn) s->authz.mode = AUTHZ_ALWAYS_ALLOW; /* no one is known: everyone may do everything */
   s->header_timeout = opts->header_timeout ? opts->header_timeout : SRV_HEADER_TIMEOUT;
   s->idle_timeout = opts->idle_timeout ? opts->idle_timeout : SRV_IDLE_TIMEOUT;
+  s->request_timeout = opts->request_timeout ? opts->request_timeout : SRV_REQUEST_TIMEOUT;
   unsigned limit = opts->max_connections ? opts->max_connections : max_connections();
   s->streams = stream_hub_start();
+  s->deadlines = deadlines_start();
+  s->fresh = fresh_waiter_start(s->committed);
+  deadlines_set_first(s->deadlines, s->header_timeout);
   struct MHD_OptionItem options[] = {
       {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, NULL}, /* first, to get every message */
       {MHD_OPTION_SOCK_ADDR, 0, &addr},
       {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, s},
       {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s},
+      {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)deadlines_on_connection, s->deadlines},
       {MHD_OPTION_THREAD_POOL_SIZE, SRV_POLL_THREADS, NULL},
       {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->header_timeout, NULL},
       {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limit, NULL},
@@ -544,18 +643,26 @@ void srv_stop(dra_server *s) {
   if (!s) return;
   atomic_store(&s->stopping, true);
   if (s->streams) stream_hub_end_all(s->streams); /* MHD must find none suspended */
+  if (s->fresh) fresh_waiter_end_all(s->fresh);
   if (s->daemon) MHD_stop_daemon(s->daemon);
   stream_hub_free(s->streams);
+  deadlines_free(s->deadlines);
+  fresh_waiter_free(s->fresh);
   if (s->loop_started) {
     pthread_mutex_lock(&s->loop_lock);
     pthread_cond_signal(&s->loop_wake);
     pthread_mutex_unlock(&s->loop_lock);
     pthread_join(s->loop_thread, NULL);
+    leader_stop(s->elector); /* the controllers stopped: release the lease, another replica takes over */
+    /* under the lock: an etcd store's apply thread may still feed watchers */
+    pthread_mutex_lock(&s->loop_lock);
     store_unwatch(s->st, s->loop_watch);
     sched_loop_free(s->loop);
     event_recorder_free(s->events);
     gc_free(s->gc);
     nsc_free(s->nsc);
+    store_set_write_lock(s->st, NULL); /* the store's own again */
+    pthread_mutex_unlock(&s->loop_lock);
     pthread_mutex_destroy(&s->loop_lock);
     pthread_cond_destroy(&s->loop_wake);
   }

@@ -8,6 +8,7 @@
 #include "api/gates.h"
 #include "server/authz.h"
 #include "server/http.h"
+#include "store/etcd.h"
 
 typedef struct srv_options {
   const char *listen;   /* "127.0.0.1:6443" */
@@ -30,6 +31,15 @@ typedef struct srv_options {
    * kept alive between requests (90); connections at once (the open-file
    * limit, raised to its hard limit, less a reserve). */
   unsigned header_timeout, idle_timeout, max_connections;
+  /* --etcd-servers and the other etcd flags; servers NULL: the SQLite
+   * store in data_dir (docs/store.md) */
+  etcd_options etcd;
+  /* 0 for the default: kube-apiserver's --request-timeout (60 s), which
+   * here bounds the time from a request's headers to the end of its body */
+  unsigned request_timeout;
+  /* kube-apiserver's --max-requests-inflight and
+   * --max-mutating-requests-inflight (inflight.h); 0: no limit */
+  unsigned max_requests_inflight, max_mutating_requests_inflight;
 } srv_options;
 
 typedef struct dra_server dra_server;

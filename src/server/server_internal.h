@@ -6,6 +6,8 @@
 #include "server/authz.h"
 #include "server/delete_options.h"
 #include "server/http.h"
+#include "server/inflight.h"
+#include "server/leader.h"
 #include "server/route.h"
 #include "server/served.h"
 #include "server/server.h"
@@ -26,7 +28,11 @@ struct dra_server {
   struct srv_tokens *tokens; /* --token-file (auth.c); NULL: no authentication */
   unsigned port;
   unsigned header_timeout, idle_timeout; /* seconds, see server.c */
+  unsigned request_timeout;              /* seconds, see server.c */
   struct stream_hub *streams;            /* watch connections (streams.c) */
+  struct deadline_keeper *deadlines;     /* connection deadlines (deadlines.c) */
+  struct fresh_waiter *fresh;            /* reads waiting for a resourceVersion (fresh.c) */
+  srv_inflight inflight;                 /* requests being served, per class (inflight.h) */
   char *tls_cert, *tls_key; /* PEM: the serving certificate and key */
   char *client_trust;        /* PEM: the CAs client certificates are checked against */
   srv_pki pki;               /* HTTPS: the certificates made at start (pki.h) */
@@ -48,6 +54,8 @@ struct dra_server {
   garbage_collector *gc;
   namespace_controller *nsc;
   srv_metrics metrics; /* /metrics: requests served (metrics.h) */
+  /* on etcd: the control loop runs only while this replica leads (leader.h) */
+  leader *elector;
 };
 
 /* A handler of requests whose bodies and answers are JSON. */
@@ -64,8 +72,19 @@ void srv_resource_request(dra_server *s, const route *r, const http_request *req
 void srv_update_object(dra_server *s, const route *r, const http_request *req, http_response *resp, api_object *obj,
                        store_obj **out);
 
+/* The store a write request reads the objects it starts from in: the
+ * store itself, whose latest state the write is ordered after, or for a
+ * dry run, which writes nothing and so waits for no commit, the committed
+ * view, so that its answer shows nothing a crash could still undo
+ * (handlers.c). */
+store *srv_reads_of(dra_server *s, const http_request *req);
+
 /* The DeleteOptions of a DELETE or deletecollection (delete_options.h);
  * false with the 400 or 422 answered. o is freed by the caller on true. */
 bool srv_delete_options(const http_request *req, http_response *resp, delete_options *o);
+
+/* Namespace lifecycle, then the create; obj is taken. */
+void srv_create_object(dra_server *s, const route *r, const http_request *req, http_response *resp,
+                       api_object *obj);
 
 #endif

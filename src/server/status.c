@@ -30,7 +30,7 @@ void srv_status(http_response *resp, int code, const char *reason, const char *m
 
 static json_t *resource_details(const srv_resource *res, const char *name) {
   json_t *d = json_object();
-  json_object_set_new(d, "name", json_string(name ? name : ""));
+  if (name && *name) json_object_set_new(d, "name", json_string(name)); /* StatusDetails.name is omitempty */
   if (res->group[0]) json_object_set_new(d, "group", json_string(res->group));
   json_object_set_new(d, "kind", json_string(res->plural));
   return d;

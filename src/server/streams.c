@@ -12,10 +12,11 @@
  * MHD's own); the hub's lock is taken before the producer's (tick). */
 #include "server/streams.h"
 #include "util/die.h"
+#include "util/timing.h"
+#include "util/worker.h"
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define HUB_PERIOD_MS 200
 #define HUB_TICK_MS 1000
@@ -34,13 +35,10 @@ typedef struct stream_conn {
 } stream_conn;
 
 struct stream_hub {
-  pthread_mutex_t lock; /* guards the list and stop */
-  pthread_cond_t cond;
+  worker bg; /* its lock guards the list */
   stream_conn *head;
   size_t n;
-  bool stop;
   atomic_bool ending;
-  pthread_t thread;
 };
 
 static void conn_wake(http_stream_waker *self) {
@@ -87,12 +85,12 @@ static ssize_t conn_read(void *cls, uint64_t pos, char *buf, size_t max) {
 static void conn_free(void *cls) {
   stream_conn *sc = cls;
   stream_hub *h = sc->hub;
-  pthread_mutex_lock(&h->lock); /* after this, no tick reaches the stream */
+  pthread_mutex_lock(&h->bg.lock); /* after this, no tick reaches the stream */
   if (sc->prev) sc->prev->next = sc->next;
   else h->head = sc->next;
   if (sc->next) sc->next->prev = sc->prev;
   h->n--;
-  pthread_mutex_unlock(&h->lock);
+  pthread_mutex_unlock(&h->bg.lock);
   sc->stream->close(sc->stream->ctx); /* after this, no wake either */
   free(sc->stream);
   pthread_mutex_destroy(&sc->lock);
@@ -116,24 +114,18 @@ struct MHD_Response *stream_hub_response(stream_hub *h, struct MHD_Connection *c
     free(sc);
     return NULL;
   }
-  pthread_mutex_lock(&h->lock);
+  pthread_mutex_lock(&h->bg.lock);
   sc->next = h->head;
   if (h->head) h->head->prev = sc;
   h->head = sc;
   h->n++;
-  pthread_mutex_unlock(&h->lock);
+  pthread_mutex_unlock(&h->bg.lock);
   atomic_store(&st->waker, &sc->waker);
   return r;
 }
 
-static int64_t now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* Ends the streams whose client hung up; with tick, lets every stream look
- * at its clocks. Called with h->lock held. */
+ * at its clocks. Called with h->bg.lock held. */
 static void hub_round(stream_hub *h, bool tick) {
   size_t n = h->n, i = 0;
   if (!n) return;
@@ -161,56 +153,41 @@ static void hub_round(stream_hub *h, bool tick) {
 
 static void *hub_main(void *arg) {
   stream_hub *h = arg;
-  int64_t last_tick = now_ms();
-  pthread_mutex_lock(&h->lock);
-  while (!h->stop) {
-    int64_t now = now_ms();
+  int64_t last_tick = timing_now_ms();
+  pthread_mutex_lock(&h->bg.lock);
+  while (!h->bg.stop) {
+    int64_t now = timing_now_ms();
     bool tick = now - last_tick >= HUB_TICK_MS;
     if (tick) last_tick = now;
     hub_round(h, tick);
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += HUB_PERIOD_MS * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
-    pthread_cond_timedwait(&h->cond, &h->lock, &until);
+    timing_wait_ms(&h->bg.cond, &h->bg.lock, HUB_PERIOD_MS);
   }
-  pthread_mutex_unlock(&h->lock);
+  pthread_mutex_unlock(&h->bg.lock);
   return NULL;
 }
 
 stream_hub *stream_hub_start(void) {
   stream_hub *h = xcalloc(1, sizeof *h);
-  pthread_mutex_init(&h->lock, NULL);
-  pthread_cond_init(&h->cond, NULL);
-  if (pthread_create(&h->thread, NULL, hub_main, h)) die_bug("cannot start the stream hub thread");
+  worker_start(&h->bg, hub_main, h, "cannot start the stream hub thread");
   return h;
 }
 
 void stream_hub_end_all(stream_hub *h) {
   atomic_store(&h->ending, true);
-  pthread_mutex_lock(&h->lock);
+  pthread_mutex_lock(&h->bg.lock);
   for (stream_conn *sc = h->head; sc; sc = sc->next) conn_wake(&sc->waker);
-  pthread_mutex_unlock(&h->lock);
+  pthread_mutex_unlock(&h->bg.lock);
 }
 
 size_t stream_hub_count(stream_hub *h) {
-  pthread_mutex_lock(&h->lock);
+  pthread_mutex_lock(&h->bg.lock);
   size_t n = h->n;
-  pthread_mutex_unlock(&h->lock);
+  pthread_mutex_unlock(&h->bg.lock);
   return n;
 }
 
 void stream_hub_free(stream_hub *h) {
   if (!h) return;
-  pthread_mutex_lock(&h->lock);
-  h->stop = true;
-  pthread_cond_signal(&h->cond);
-  pthread_mutex_unlock(&h->lock);
-  pthread_join(h->thread, NULL);
-  pthread_mutex_destroy(&h->lock);
-  pthread_cond_destroy(&h->cond);
+  worker_stop(&h->bg);
   free(h);
 }

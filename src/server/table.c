@@ -206,6 +206,18 @@ static void namespace_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(phase ? phase : ""));
 }
 
+/* printPriorityClass: value, globalDefault; after Age, preemptionPolicy. */
+static void priority_class_cells(json_t *cells, const void *typed) {
+  const priority_class *pc = typed;
+  json_array_append_new(cells, json_integer(pc->value));
+  json_array_append_new(cells, json_boolean(pc->global_default));
+}
+
+static void priority_class_policy_cell(json_t *cells, const void *typed) {
+  const priority_class *pc = typed;
+  json_array_append_new(cells, json_string(pc->preemption_policy ? pc->preemption_policy : ""));
+}
+
 /* The columns a kind shows between Name and Age, and the function that
  * appends its cells for one object (of that kind's typed struct); after
  * Age, the columns (at most one) kube-apiserver prints there. */
@@ -334,6 +346,20 @@ static const kind_table kind_tables[] = {
     {KIND_CLUSTER_ROLE_BINDING,
      {{"Role", "string", "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."}},
      binding_cells, {0}, NULL},
+    {KIND_PRIORITY_CLASS,
+     {{"Value", "integer",
+       "value represents the integer value of this priority class. This is the actual priority that pods receive "
+       "when they have the name of this class in their pod spec."},
+      {"Global-Default", "boolean",
+       "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods "
+       "that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if "
+       "more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of "
+       "such global default PriorityClasses will be used as the default priority."}},
+     priority_class_cells,
+     {"PreemptionPolicy", "string",
+      "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. "
+      "Defaults to PreemptLowerPriority if unset."},
+     priority_class_policy_cell},
 };
 
 /* PodTemplates print no Age (printPodTemplate). */

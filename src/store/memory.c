@@ -9,6 +9,7 @@
  * meta.c's; events and history are watchers.c's. */
 #include "store/index.h"
 #include "store/memory_commit.h"
+#include "store/memory_feed.h"
 #include "store/memory_restore.h"
 #include "store/meta.h"
 #include "store/shadow.h"
@@ -177,13 +178,6 @@ static void uninstall(memory_store *m, const char *key, store_obj *old) {
   store_obj_unref(old);
 }
 
-static bool preconditions_hold(const store_obj *cur, const char *uid, const char *rv) {
-  const object_meta *meta = store_obj_meta(cur);
-  if (uid && *uid && (!meta->uid || strcmp(uid, meta->uid) != 0)) return false;
-  if (rv && *rv && (!meta->resource_version || strcmp(rv, meta->resource_version) != 0)) return false;
-  return true;
-}
-
 /* Every change goes out through here: to the committed view (at once, or
  * through the shadow until it is committed), then to the watchers. */
 static void publish(memory_store *m, const char *key, store_event_type type, store_obj *o, uint64_t rv,
@@ -294,7 +288,7 @@ static store_status mem_update(store *s, api_object *obj, store_obj **out) {
   store_status st = STORE_OK;
   store_obj *cur = strmap_get(&m->objects[obj->info->kind], key);
   if (!cur) st = STORE_NOT_FOUND;
-  else if (!preconditions_hold(cur, meta->uid, meta->resource_version)) st = STORE_CONFLICT;
+  else if (!meta_preconditions_hold(cur->object, meta->uid, meta->resource_version)) st = STORE_CONFLICT;
   if (st != STORE_OK) goto done;
   meta_on_update(obj, cur->object);
   if (!meta_changed(obj, cur->object)) {
@@ -311,28 +305,11 @@ done:
   return st;
 }
 
-/* A delete of an object with finalizers (grace 0), or a graceful one: a
- * new version with deletionTimestamp = now + grace and
- * deletionGracePeriodSeconds = grace. */
+/* A delete that keeps the object: marked (meta_marked_deleting), or, for
+ * a graceful delete that would not bring it closer, handed out as it is. */
 static void mark_deleting(memory_store *m, const char *key, store_obj *cur, int64_t grace, store_obj **out) {
-  api_object *copy = api_object_clone(cur->object);
-  object_meta *meta = api_object_meta(copy);
-  char when[21];
-  meta_format_time(m->opts.clock(m->opts.clock_user) + grace, when);
-  meta->deletion_timestamp = arena_strdup(copy->arena, when);
-  meta->deletion_grace_period_seconds = grace;
-  meta->deletion_grace_period_seconds_set = true;
-  replace(m, key, cur, copy, out);
-}
-
-/* A graceful delete (store_preconditions.grace_period_seconds): marks the
- * object, or brings an earlier deletionTimestamp closer; otherwise hands
- * out the object as it is. */
-static void delete_gracefully(memory_store *m, const char *key, store_obj *cur, int64_t grace, store_obj **out) {
-  const char *was = store_obj_meta(cur)->deletion_timestamp;
-  char when[21];
-  meta_format_time(m->opts.clock(m->opts.clock_user) + grace, when);
-  if (!was || strcmp(when, was) < 0) mark_deleting(m, key, cur, grace, out);
+  api_object *marked = meta_marked_deleting(cur->object, m->opts.clock(m->opts.clock_user), grace);
+  if (marked) replace(m, key, cur, marked, out);
   else hand_out(cur, out);
 }
 
@@ -345,8 +322,8 @@ static store_status mem_remove(store *s, api_kind kind, const char *namespace_, 
   store_status st = STORE_OK;
   store_obj *cur = strmap_get(&m->objects[kind], key);
   if (!cur) st = STORE_NOT_FOUND;
-  else if (pre && !preconditions_hold(cur, pre->uid, pre->resource_version)) st = STORE_CONFLICT;
-  else if (pre && pre->grace_period_seconds > 0) delete_gracefully(m, key, cur, pre->grace_period_seconds, out);
+  else if (pre && !meta_preconditions_hold(cur->object, pre->uid, pre->resource_version)) st = STORE_CONFLICT;
+  else if (pre && pre->grace_period_seconds > 0) mark_deleting(m, key, cur, pre->grace_period_seconds, out);
   else if (!meta_pending_finalizers(cur->object)) finish_delete(m, key, cur, api_object_clone(cur->object), out);
   else if (!store_obj_meta(cur)->deletion_timestamp) mark_deleting(m, key, cur, 0, out);
   else hand_out(cur, out);
@@ -487,7 +464,7 @@ static store *mem_committed(store *s) {
 
 static const store_backend memory_backend = {
     "memory", mem_create,   mem_get,   mem_update, mem_remove,   mem_list,
-    mem_watch, mem_unwatch, mem_revision, mem_close, mem_committed,
+    mem_watch, mem_unwatch, mem_revision, mem_close, mem_committed, NULL, NULL, /* not durable */
 };
 
 /* ---- the committed view of a store whose commits are deferred ---- */
@@ -526,7 +503,7 @@ static store *view_committed(store *s) { return s; }
 
 static const store_backend view_backend = {
     "memory-committed", view_create, view_get,      view_update, view_remove,    view_list,
-    view_watch,         view_unwatch, view_revision, view_close,  view_committed,
+    view_watch,         view_unwatch, view_revision, view_close,  view_committed, NULL, NULL, /* not durable */
 };
 
 void store_memory_defer_commits(store *s, store *writes) {
@@ -583,6 +560,7 @@ store *store_memory_open(const store_options *opts) {
 /* What is restored is on disk: committed. */
 static void set_restored_revision(memory_store *m, uint64_t rv) {
   m->rv = rv;
+  watchers_start_at(&m->events, rv);
   atomic_store(&m->committed_rv, rv);
   watchers_commit(&m->events, rv);
   atomic_store(&m->published_rv, rv);
@@ -623,5 +601,33 @@ void store_memory_set_revision(store *s, uint64_t rv) {
   memory_store *m = from(s);
   lock(m);
   if (rv > m->rv) set_restored_revision(m, rv);
+  unlock(m);
+}
+
+/* ---- feed (memory_feed.h), for a cache of an external store ---- */
+
+void store_memory_feed(store *s, api_kind kind, const char *namespace_, const char *name, api_object *obj,
+                       uint64_t rv, uint64_t created_rv) {
+  memory_store *m = from(s);
+  lock(m);
+  if (rv <= m->rv) { /* already here */
+    unlock(m);
+    api_object_free(obj);
+    return;
+  }
+  char *key = meta_key(namespace_, name);
+  store_obj *cur = strmap_get(&m->objects[kind], key);
+  m->rv = rv - 1; /* replace and finish_delete hand out the next one: rv */
+  if (!obj && cur) finish_delete(m, key, cur, api_object_clone(cur->object), NULL);
+  else if (cur) replace(m, key, cur, obj, NULL);
+  else if (!obj) m->rv = rv;
+  else {
+    m->rv = rv;
+    meta_set_resource_version(obj, rv);
+    store_obj *o = store_obj_new(obj, rv, created_rv);
+    install(m, key, NULL, o);
+    publish(m, key, STORE_ADDED, o, rv, NULL);
+  }
+  free(key);
   unlock(m);
 }

@@ -19,7 +19,7 @@ static bool empty(const char *s) { return !s || !*s; }
 bool meta_kind_has_generation(api_kind k) {
   return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE ||
          k == KIND_DEPLOYMENT || k == KIND_REPLICA_SET || k == KIND_STATEFUL_SET || k == KIND_DAEMON_SET ||
-         k == KIND_JOB || k == KIND_CRON_JOB || k == KIND_REPLICATION_CONTROLLER;
+         k == KIND_JOB || k == KIND_CRON_JOB || k == KIND_REPLICATION_CONTROLLER || k == KIND_PRIORITY_CLASS;
 }
 
 bool meta_key_ok(const api_object *o) {
@@ -133,9 +133,33 @@ void meta_set_resource_version(api_object *o, uint64_t rv) {
 
 bool meta_changed(api_object *o, const api_object *old) {
   object_meta *m = api_object_meta(o);
+  const char *old_rv = api_object_meta(old)->resource_version;
+  if (o->known_changed && !empty(m->resource_version) && old_rv && !strcmp(m->resource_version, old_rv)) return true;
   char *rv = m->resource_version;
   m->resource_version = api_object_meta(old)->resource_version;
   bool changed = !codec_equal(o->info->desc, o->typed, old->typed);
   m->resource_version = rv;
   return changed;
+}
+
+api_object *meta_marked_deleting(const api_object *cur, int64_t now, int64_t grace) {
+  const char *was = api_object_meta(cur)->deletion_timestamp;
+  char when[21];
+  meta_format_time(now + grace, when);
+  if (grace > 0 && was && strcmp(when, was) >= 0) return NULL;
+  api_object *copy = api_object_clone(cur);
+  object_meta *meta = api_object_meta(copy);
+  meta->deletion_timestamp = arena_strdup(copy->arena, when);
+  meta->deletion_grace_period_seconds = grace;
+  meta->deletion_grace_period_seconds_set = true;
+  return copy;
+}
+
+bool meta_preconditions_hold(const api_object *cur, const char *uid, const char *resource_version) {
+  const object_meta *meta = api_object_meta(cur);
+  if (uid && *uid && (!meta->uid || strcmp(uid, meta->uid) != 0)) return false;
+  if (resource_version && *resource_version &&
+      (!meta->resource_version || strcmp(resource_version, meta->resource_version) != 0))
+    return false;
+  return true;
 }

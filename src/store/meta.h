@@ -37,7 +37,15 @@ void meta_on_update(api_object *o, const api_object *old);
  * ShouldDeleteNamespaceDuringUpdate). */
 bool meta_pending_finalizers(const api_object *o);
 void meta_set_resource_version(api_object *o, uint64_t rv);
-/* Whether o and old differ in anything but resourceVersion. */
+/* metav1.Preconditions: a non-empty uid or resourceVersion must be cur's. */
+bool meta_preconditions_hold(const api_object *cur, const char *uid, const char *resource_version);
+/* A delete that keeps the object for now (finalizers: grace 0, or a
+ * graceful delete): a copy of cur with deletionTimestamp now + grace and
+ * deletionGracePeriodSeconds grace. NULL when a graceful delete would not
+ * bring an earlier deletionTimestamp closer (the object stays as it is). */
+api_object *meta_marked_deleting(const api_object *cur, int64_t now, int64_t grace);
+/* Whether o and old differ in anything but resourceVersion: true without
+ * comparing when o is known_changed from old (same resourceVersion). */
 bool meta_changed(api_object *o, const api_object *old);
 
 #endif

@@ -54,7 +54,7 @@ typedef struct durable_store {
   uint64_t failed_rv; /* the last resourceVersion of the failed transaction */
   char error[256];    /* SQLite's words for the failure */
   uint64_t watch_id;
-  pthread_mutex_t *write_lock; /* optional, see store_sqlite_set_write_lock */
+  pthread_mutex_t *write_lock; /* optional, see store_set_write_lock */
 } durable_store;
 
 static _Thread_local bool no_wait;
@@ -330,17 +330,29 @@ static void d_close(store *s) {
   free_unstarted(d);
 }
 
-void store_sqlite_set_write_lock(store *s, pthread_mutex_t *lock) { from(s)->write_lock = lock; }
+/* store_set_write_lock: every in-memory mutation runs under lock; the wait
+ * for the disk is outside it. */
+static void d_set_write_lock(store *s, pthread_mutex_t *lock) { from(s)->write_lock = lock; }
 
-void store_sqlite_last_error(store *s, char *buf, size_t len) {
+void store_sqlite_group_begin(void) { no_wait = true; }
+
+bool store_sqlite_group_end(store *s) {
+  no_wait = false;
+  durable_store *d = from(s);
+  return wait_durable(d, store_revision(d->mem));
+}
+
+/* store_last_error: SQLite's words for the last failed transaction. */
+static void d_last_error(store *s, char *buf, size_t len) {
   durable_store *d = from(s);
   pthread_mutex_lock(&d->lock);
-  snprintf(buf, len, "%s", d->error[0] ? d->error : "unknown error");
+  snprintf(buf, len, "the store cannot write to disk: %s", d->error[0] ? d->error : "unknown error");
   pthread_mutex_unlock(&d->lock);
 }
 
 static const store_backend sqlite_backend = {
-    "sqlite", d_create, d_get, d_update, d_remove, d_list, d_watch, d_unwatch, d_revision, d_close, d_committed,
+    "sqlite", d_create, d_get,   d_update,  d_remove,         d_list,       d_watch,
+    d_unwatch, d_revision, d_close, d_committed, d_set_write_lock, d_last_error,
 };
 
 /* Loads every stored object into the memory store with its resourceVersion. */

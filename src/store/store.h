@@ -18,7 +18,9 @@
 #ifndef DRA_STORE_H
 #define DRA_STORE_H
 #include "api/object.h"
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef enum {
@@ -141,13 +143,22 @@ typedef struct store_backend {
   store_status (*list)(store *s, const store_query *q, store_list *out);
   /* Subscribes fn. since_rv 0: changes from now on; otherwise first replays
    * the kept events after since_rv (STORE_GONE when they are no longer
-   * kept). *id is for unwatch. */
+   * kept). *id is for unwatch; on STORE_GONE it is the oldest
+   * resourceVersion a watch may still start from (the "(M)" of the
+   * watch cache's "too old resource version: N (M)"). */
   store_status (*watch)(store *s, uint64_t since_rv, store_watch_fn fn, void *user, uint64_t *id);
   void (*unwatch)(store *s, uint64_t id);
   uint64_t (*revision)(store *s); /* the last resourceVersion handed out; never waits for the lock */
   void (*close)(store *s);
   /* The store as it is on disk: see store_committed. */
   store *(*committed)(store *s);
+  /* Durable backends only (NULL for the memory store): every write holds
+   * lock (a recursive mutex the caller also holds for work that must not
+   * interleave with writes, e.g. the control loop; NULL: the backend's own
+   * again, before lock is destroyed); and the words for the last failed
+   * write (STORE_UNAVAILABLE). */
+  void (*set_write_lock)(store *s, pthread_mutex_t *lock);
+  void (*last_error)(store *s, char *buf, size_t len);
 } store_backend;
 
 /* Backends embed this as their first member. */
@@ -200,6 +211,13 @@ static inline void store_close(store *s) {
  * go to s. The memory backend commits at once, so this is s itself. Lives
  * as long as s; closing it does nothing. */
 static inline store *store_committed(store *s) { return s->backend->committed(s); }
+static inline void store_set_write_lock(store *s, pthread_mutex_t *lock) {
+  if (s->backend->set_write_lock) s->backend->set_write_lock(s, lock);
+}
+static inline void store_last_error(store *s, char *buf, size_t len) {
+  if (s->backend->last_error) s->backend->last_error(s, buf, len);
+  else snprintf(buf, len, "unknown error");
+}
 
 /* "NotFound", "AlreadyExists", "Conflict", "Invalid", "Expired": the Status reason. */
 const char *store_status_reason(store_status st);

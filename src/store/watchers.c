@@ -56,8 +56,11 @@ void watchers_free(watchers *w) {
 /* Keeps ev; drops the oldest kept events beyond history_max, but never one
  * that is not committed yet (committed subscribers still need it). */
 static void remember(watchers *w, store_event ev) {
-  while (w->history.n >= w->history_max && queue_at(&w->history, 0)->rv <= w->committed_rv)
-    event_unref(queue_pop(&w->history));
+  while (w->history.n >= w->history_max && queue_at(&w->history, 0)->rv <= w->committed_rv) {
+    store_event dropped = queue_pop(&w->history);
+    w->kept_after = dropped.rv;
+    event_unref(dropped);
+  }
   store_obj_ref(ev.obj);
   if (ev.prev) store_obj_ref(ev.prev);
   queue_push(&w->history, ev);
@@ -150,10 +153,10 @@ void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(v
 store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, bool committed, store_watch_fn fn,
                           void *user, uint64_t *id) {
   uint64_t upto = committed ? w->committed_rv : current_rv;
-  if (since_rv && since_rv < upto) {
-    /* Every event after since_rv must still be kept: the oldest kept one
-     * must be at most since_rv + 1. */
-    if (!w->history.n || queue_at(&w->history, 0)->rv > since_rv + 1) return STORE_GONE;
+  /* Every event after since_rv must still be kept. */
+  if (since_rv && since_rv < upto && since_rv < w->kept_after) {
+    if (id) *id = w->kept_after; /* the oldest resourceVersion to watch from (store.h) */
+    return STORE_GONE;
   }
   if (since_rv)
     for (size_t at = first_kept_after(w, since_rv); at < w->history.n; at++) {
@@ -175,4 +178,8 @@ void watchers_remove(watchers *w, uint64_t id) {
   for (size_t i = 0; i < w->n_subs; i++)
     if (w->subs[i].id == id) w->subs[i].fn = NULL;
   if (!w->delivering) compact(w);
+}
+
+void watchers_start_at(watchers *w, uint64_t rv) {
+  if (rv > w->kept_after) w->kept_after = rv;
 }

@@ -30,6 +30,8 @@ typedef struct watchers {
                           uncommitted one, oldest first */
   size_t history_max;
   uint64_t committed_rv; /* events up to here are committed */
+  uint64_t kept_after;   /* every event after this resourceVersion is kept: the newest dropped one, or
+                            where a restored store starts (resourceVersions may have gaps, as etcd's) */
   event_queue pending; /* raised, not yet delivered */
   bool delivering;
 } watchers;
@@ -54,5 +56,7 @@ store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, b
 void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(void *user, const store_event *ev),
                         void *user);
 void watchers_remove(watchers *w, uint64_t id);
+/* A restored store starts at rv: events up to it are not kept. */
+void watchers_start_at(watchers *w, uint64_t rv);
 
 #endif

@@ -2,6 +2,7 @@
 #include "util/arena.h"
 #include "util/die.h"
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ typedef struct cleanup {
 } cleanup;
 
 struct arena {
+  atomic_uint holds; /* the arena's own, plus one per arena keeping it */
   chunk *head;
   cleanup *cleanups;
   size_t total;
@@ -36,12 +38,13 @@ struct arena {
 arena *arena_new(void) {
   arena *a = calloc(1, sizeof *a);
   if (!a) die_oom();
+  atomic_init(&a->holds, 1);
   a->next_chunk = ARENA_FIRST_CHUNK;
   return a;
 }
 
 void arena_free(arena *a) {
-  if (!a) return;
+  if (!a || atomic_fetch_sub(&a->holds, 1) != 1) return;
   for (cleanup *c = a->cleanups; c; c = c->next) c->fn(c->p);
   chunk *c = a->head;
   while (c) {
@@ -121,6 +124,13 @@ void arena_on_free(arena *a, void (*fn)(void *), void *p) {
   c->p = p;
   c->next = a->cleanups;
   a->cleanups = c;
+}
+
+static void release_kept(void *kept) { arena_free(kept); }
+
+void arena_keep(arena *a, arena *other) {
+  atomic_fetch_add(&other->holds, 1);
+  arena_on_free(a, release_kept, other);
 }
 
 size_t arena_used(const arena *a) { return a->total; }

@@ -1,6 +1,8 @@
 /* arena.h: bump allocator owning the memory of one object set or one request.
  * Everything allocated from an arena is freed at once by arena_free(); cleanup
- * hooks release foreign resources (jansson values) tied to the arena. */
+ * hooks release foreign resources (jansson values) tied to the arena. An
+ * arena may keep another alive (arena_keep), so a new version of an object
+ * can point at the unchanged parts of the old one instead of copying them. */
 #ifndef DRA_ARENA_H
 #define DRA_ARENA_H
 #include <stddef.h>
@@ -8,7 +10,13 @@
 typedef struct arena arena;
 
 arena *arena_new(void);
+/* Frees a's memory, or only drops a's own hold on it while arenas that
+ * arena_keep it still live (then the last of them frees it). Thread-safe
+ * against those other arenas' frees. */
 void arena_free(arena *a);
+/* a keeps other's memory (and cleanups) alive until a itself is freed:
+ * what a hands out may then point into other. */
+void arena_keep(arena *a, arena *other);
 /* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_calloc(arena *a, size_t n, size_t size);

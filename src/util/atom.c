@@ -1,5 +1,6 @@
 /* atom.c: the process-wide intern table behind atom.h (open addressing,
- * FNV-1a hashes, a mutex around inserts and lookups). */
+ * FNV-1a hashes, a mutex around inserts and lookups), and atoms that live
+ * in an arena instead. */
 #include "util/atom.h"
 #include "util/die.h"
 #include <pthread.h>
@@ -64,6 +65,24 @@ static const atom *lookup(const char *s, size_t len, int create) {
 const atom *atom_intern(const char *s, size_t len) { return lookup(s, len, 1); }
 const atom *atom_cstr(const char *s) { return lookup(s, strlen(s), 1); }
 const atom *atom_find(const char *s, size_t len) { return lookup(s, len, 0); }
+
+const atom *atom_in_arena(arena *a, const char *s, size_t len) {
+  atom *k = arena_alloc(a, sizeof *k + len + 1);
+  k->id = 0;
+  k->len = (uint32_t)len;
+  k->hash = atom_hash_bytes(s, len);
+  memcpy(k->str, s, len);
+  k->str[len] = 0;
+  return k;
+}
+
+const atom *atom_copy_to(arena *a, const atom *k) { return !k || k->id ? k : atom_in_arena(a, k->str, k->len); }
+
+bool atom_same(const atom *x, const atom *y) {
+  if (x == y) return true;
+  if (!x || !y || (x->id && y->id)) return false; /* two interned atoms are equal only if one */
+  return x->hash == y->hash && x->len == y->len && !memcmp(x->str, y->str, x->len);
+}
 
 const atom *atom_by_id(uint32_t id) {
   pthread_mutex_lock(&atom_lock);

@@ -115,3 +115,8 @@ char *sb_read_file(const char *path, size_t *len) {
   if (len) *len = sb.len;
   return sb_detach(&sb);
 }
+
+char *sb_reserve(strbuf *sb, size_t n) {
+  reserve(sb, n);
+  return sb->buf + sb->len;
+}

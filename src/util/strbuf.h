@@ -24,5 +24,12 @@ void sb_free(strbuf *sb);
 /* The whole of a file, malloc'd and NUL-terminated, its length in *len
  * (len may be NULL); NULL with errno set when it cannot be read. */
 char *sb_read_file(const char *path, size_t *len);
+/* For writers that fill the buffer themselves: room for n more bytes, and
+ * where they go; sb_commit then counts the k of them that were written. */
+char *sb_reserve(strbuf *sb, size_t n);
+static inline void sb_commit(strbuf *sb, size_t k) {
+  sb->len += k;
+  sb->buf[sb->len] = 0;
+}
 
 #endif

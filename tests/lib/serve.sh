@@ -34,10 +34,10 @@ serve() { # data dir, flags...: plain HTTP on loopback; the log goes to $tmp/ser
   dir=$1; shift
   serve_https "$dir" --insecure-http "$@"
 }
-serve_https() { # data dir, flags...: dra serve as it starts by default (HTTPS)
+serve_https() { # data dir, flags...: dra serve as it starts by default (HTTPS); log: $tmp/${serve_log:-serve}.log
   dir=$1; shift
   rm -f "$dir/kubeconfig" # a restart on the same directory must not read the old port
-  "$dra" serve --listen 127.0.0.1:0 --data-dir "$dir" "$@" >"$tmp/serve.log" 2>&1 &
+  "$dra" serve --listen 127.0.0.1:0 --data-dir "$dir" "$@" >"$tmp/${serve_log:-serve}.log" 2>&1 &
   server=$!
   for i in $(seq 100); do [ -s "$dir/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done
   url=$(sed -n 's/.*server: //p' "$dir/kubeconfig" 2>/dev/null)

@@ -16,10 +16,18 @@ bounded in time (docs/server.md "Connections and threads").
   rss_bound() of its baseline, the server ends the streams of the 5 (it drops
   what they have not started to receive), and the reading watcher sees
   every update.
+- trickle: N connections that send their request headers one byte every
+  TRICKLE_GAP_S seconds, never going quiet long enough for an inactivity
+  timeout, and N that send whole headers then their body the same way: the
+  server (with --request-timeout REQUEST_TIMEOUT_S) cuts the first within
+  a few seconds of HEADER_TIMEOUT after their accept, the second within a
+  few seconds of REQUEST_TIMEOUT_S after their headers, and answers a
+  normal client all the while.
 
 usage: python3 hostile.py DRA conns IDLE SLOW GETS [--timeout]
        python3 hostile.py DRA watches CYCLES
        python3 hostile.py DRA slowwatch UPDATES
+       python3 hostile.py DRA trickle N
 """
 import json
 import os
@@ -36,7 +44,13 @@ import serve
 from serve import call
 
 HEADER_TIMEOUT = 32  # src/server/server.c SRV_HEADER_TIMEOUT
+REQUEST_TIMEOUT_S = 5  # dra serve --request-timeout in the trickle case
+TRICKLE_GAP_S = 2
+CUT_SLACK_S = 3  # the server looks at deadlines every 250 ms; the client every TRICKLE_GAP_S
 P99_BOUND_MS = 100
+# trickle: a handful of GETs, so their slowest one, on a machine that may be
+# busy: no GET waits on the tricklers (a deadline is seconds)
+TRICKLE_GET_BOUND_MS = 1000
 SETTLE_S = 2
 PAD = 200 * 1000
 # The RSS bound over the baseline: the store keeps the last 1,024 events for
@@ -62,13 +76,13 @@ def fail(msg):
 class Server(serve.Server):
     """dra serve on a data directory in TMP, with the server's counts."""
 
-    def __init__(self, dra, tmp):
+    def __init__(self, dra, tmp, args=()):
         # Under AddressSanitizer (make asan) freed memory waits in a
         # quarantine of up to 256 MiB, which RSS would count: none here.
         env = dict(os.environ)
         env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"), "quarantine_size_mb=0",
                                                      "thread_local_quarantine_size_kb=0"]))
-        super().__init__(dra, os.path.join(tmp, "data"), os.path.join(tmp, "serve.log"), env)
+        super().__init__(dra, os.path.join(tmp, "data"), os.path.join(tmp, "serve.log"), env, args)
         self.addr = (self.host, self.port)
 
     def dial(self, rcvbuf=0):
@@ -274,6 +288,66 @@ def case_slowwatch(srv, updates):
         s.close()
 
 
+def case_trickle(srv, n):
+    body = b'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"trickled"}}'
+    head = (b"GET /api/v1/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: " + b"x" * 200 + b"\r\n\r\n")
+    post = (b"POST /api/v1/namespaces HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(body) + 1000).encode() + b"\r\n\r\n")
+    # [socket, bytes left to trickle, when its clock started, when it was cut]
+    headers = [[srv.dial(), head, time.monotonic(), None] for _ in range(n)]
+    bodies = []
+    for _ in range(n):
+        s = srv.dial()
+        s.sendall(post)
+        bodies.append([s, body + b" " * 1000, time.monotonic(), None])
+    conn = srv.conn()
+    worst = 0.0
+    t_end = time.monotonic() + HEADER_TIMEOUT + CUT_SLACK_S + TRICKLE_GAP_S
+    while time.monotonic() < t_end and any(c[3] is None for c in headers + bodies):
+        for c in headers + bodies:
+            if c[3] is not None:
+                continue
+            try:
+                c[0].send(c[1][:1], socket.MSG_NOSIGNAL)
+                c[1] = c[1][1:] or b" "
+            except OSError:
+                c[3] = time.monotonic()
+                continue
+            c[0].setblocking(False)
+            try:
+                if c[0].recv(4096) == b"":
+                    c[3] = time.monotonic()
+            except BlockingIOError:
+                pass
+            except OSError:
+                c[3] = time.monotonic()
+        t0 = time.monotonic()
+        status, _ = call(conn, "GET", "/api/v1/namespaces/default")
+        worst = max(worst, time.monotonic() - t0)
+        if status != 200:
+            fail(f"trickle: a normal GET answered {status}")
+        time.sleep(TRICKLE_GAP_S)
+    conn.close()
+
+    def report(name, conns, limit):
+        ages = [c[3] - c[2] for c in conns if c[3] is not None]
+        print(f"trickle: {len(ages)} of {len(conns)} {name} connections cut, "
+              f"{min(ages, default=0):.1f} to {max(ages, default=0):.1f} s after their clock started "
+              f"(deadline {limit} s)", flush=True)
+        if len(ages) != len(conns):
+            fail(f"trickle: {len(conns) - len(ages)} {name} connections outlived their deadline")
+        elif min(ages) < limit - 1 or max(ages) > limit + CUT_SLACK_S + TRICKLE_GAP_S:
+            fail(f"trickle: {name} connections cut outside [{limit - 1}, {limit + CUT_SLACK_S + TRICKLE_GAP_S}] s")
+        for c in conns:
+            c[0].close()
+
+    report("header-trickling", headers, HEADER_TIMEOUT)
+    report("body-trickling", bodies, REQUEST_TIMEOUT_S)
+    print(f"trickle: the slowest normal GET meanwhile took {worst * 1000:.1f} ms", flush=True)
+    if worst * 1000 >= TRICKLE_GET_BOUND_MS:
+        fail(f"trickle: a normal GET took {worst * 1000:.1f} ms, want under {TRICKLE_GET_BOUND_MS} ms")
+
+
 def main():
     dra, case, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -284,7 +358,7 @@ def main():
     if soft != resource.RLIM_INFINITY and soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
     with tempfile.TemporaryDirectory(prefix="dra-soak-") as tmp:
-        srv = Server(dra, tmp)
+        srv = Server(dra, tmp, ["--request-timeout", f"{REQUEST_TIMEOUT_S}s"] if case == "trickle" else [])
         try:
             if case == "conns":
                 case_conns(srv, int(args[0]), int(args[1]), int(args[2]), "--timeout" in args)
@@ -292,6 +366,8 @@ def main():
                 case_watches(srv, int(args[0]))
             elif case == "slowwatch":
                 case_slowwatch(srv, int(args[0]))
+            elif case == "trickle":
+                case_trickle(srv, int(args[0]))
             else:
                 raise SystemExit(f"unknown case {case}")
             if srv.proc.poll() is not None:

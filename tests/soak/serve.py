@@ -8,15 +8,16 @@ import time
 
 
 class Server:
-    """dra serve on DATA, its output appended to LOG_PATH, in ENV (None:
-    this one); host and port are read back from the kubeconfig it writes."""
+    """dra serve on DATA with the flags ARGS, its output appended to
+    LOG_PATH, in ENV (None: this one); host and port are read back from the
+    kubeconfig it writes."""
 
-    def __init__(self, dra, data, log_path, env=None):
+    def __init__(self, dra, data, log_path, env=None, args=()):
         kubeconfig = os.path.join(data, "kubeconfig")
         if os.path.exists(kubeconfig):
             os.unlink(kubeconfig)  # a restart must not read the old port
         self.log = open(log_path, "a")
-        self.proc = subprocess.Popen([dra, "serve", "--insecure-http", "--listen", "127.0.0.1:0", "--data-dir", data],
+        self.proc = subprocess.Popen([dra, "serve", "--insecure-http", "--listen", "127.0.0.1:0", "--data-dir", data, *args],
                                      stdout=self.log, stderr=self.log, env=env)
         for _ in range(400):
             if os.path.exists(kubeconfig) and os.path.getsize(kubeconfig):

@@ -200,12 +200,53 @@ static void test_rule_eviction_and_status(void **state) {
   store_close(st);
 }
 
+/* The stored version as JSON (malloc'd). */
+static char *dump(const store_obj *o) {
+  json_t *j = api_object_encode(o->object);
+  char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(j);
+  return text;
+}
+
+/* The loop writes new versions that share the stored ones' unchanged parts
+ * (docs/server.md, "Control loop writes"): the versions it replaced, and
+ * the template its claims share a spec with, read as they did before. */
+static void test_stored_versions_never_written(void **state) {
+  (void)state;
+  int64_t now = FIXTURE_NOW;
+  store *st = fixture_store_open(&now);
+  sched_loop *l = fixture_loop_new(st, now);
+  create_cluster(st);
+  create_pod(st, "first", false);
+  store_obj *pod_v1 = NULL, *tmpl = NULL;
+  assert_int_equal(store_get(st, KIND_POD, FIXTURE_NAMESPACE, "first", &pod_v1), STORE_OK);
+  store_list lst = {0};
+  store_query q = {.kind = KIND_RESOURCE_CLAIM_TEMPLATE, .order = STORE_BY_CREATION};
+  assert_int_equal(store_list_query(st, &q, &lst), STORE_OK);
+  assert_int_equal(lst.n, 1);
+  tmpl = store_obj_ref(lst.items[0]);
+  store_list_free(&lst);
+  char *pod_before = dump(pod_v1), *tmpl_before = dump(tmpl);
+  sched_loop_run(l);
+  assert_string_equal(node_of(st, "first"), NODE);
+  char *pod_after = dump(pod_v1), *tmpl_after = dump(tmpl);
+  assert_string_equal(pod_after, pod_before);
+  assert_string_equal(tmpl_after, tmpl_before);
+  assert_null(strstr(pod_after, NODE)); /* the old version stayed unbound */
+  free(pod_before), free(pod_after), free(tmpl_before), free(tmpl_after);
+  store_obj_unref(pod_v1);
+  store_obj_unref(tmpl);
+  sched_loop_free(l);
+  store_close(st);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pod_deleted_releases_device),
       cmocka_unit_test(test_group_deleted_releases_claim),
       cmocka_unit_test(test_eviction_deadline),
       cmocka_unit_test(test_rule_eviction_and_status),
+      cmocka_unit_test(test_stored_versions_never_written),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,23 +181,68 @@ static void gated_rules(void **state) {
     assert_int_equal(role_has_resource(st, "system:kube-scheduler", "podgroups/status", "patch"), on);
     assert_false(role_has_resource(st, "view", "podgroups", "create"));
     assert_true(role_has_resource(st, "view", "resourceclaims", "list"));
+    /* and the podgroup protection controller's role and binding exist only with it */
+    store_obj *o = NULL;
+    const char *pgp = "system:controller:podgroup-protection-controller";
+    assert_int_equal(store_get(st, KIND_CLUSTER_ROLE, NULL, pgp, &o) == STORE_OK, on);
+    store_obj_unref(o);
+    o = NULL;
+    assert_int_equal(store_get(st, KIND_CLUSTER_ROLE_BINDING, NULL, pgp, &o) == STORE_OK, on);
+    store_obj_unref(o);
+    if (on) assert_true(role_has_resource(st, pgp, "podgroups", "update"));
     store_close(st);
   }
 }
 
-static void reconciliation(void **state) {
-  (void)state;
+/* A memory store holding the objects of JSON texts a and b, then the
+ * bootstrap policy with the default gates. */
+static store *bootstrapped_over(const char *a, const char *b) {
   store *st = store_memory_open(&(store_options){0});
-  api_object *view = object("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
-                            "\"metadata\":{\"name\":\"view\"},\"rules\":[{\"verbs\":[\"get\"],\"apiGroups\":[\"x\"],"
-                            "\"resources\":[\"things\"]}]}");
-  api_object *basic = object("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
-                             "\"metadata\":{\"name\":\"system:basic-user\",\"annotations\":{\"rbac.authorization."
-                             "kubernetes.io/autoupdate\":\"false\"}},\"rules\":[]}");
-  assert_int_equal(store_create(st, view, NULL), STORE_OK);
-  assert_int_equal(store_create(st, basic, NULL), STORE_OK);
+  assert_int_equal(store_create(st, object(a), NULL), STORE_OK);
+  assert_int_equal(store_create(st, object(b), NULL), STORE_OK);
   feature_gates gates = default_gates();
   rbac_bootstrap(st, &gates);
+  return st;
+}
+
+/* namespace_policy.go's Roles and RoleBindings: kube-scheduler may take its
+ * lease in kube-system only; the bootstrap signer reads secrets in
+ * kube-system and configmaps in kube-public. A Role is reconciled as a
+ * ClusterRole is (extra rules kept, missing ones added), a RoleBinding to
+ * another role is made anew. */
+static void namespace_policy(void **state) {
+  (void)state;
+  store *st = bootstrapped_over("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"Role\",\"metadata\":{"
+                            "\"name\":\"system::leader-locking-kube-scheduler\",\"namespace\":\"kube-system\"},"
+                            "\"rules\":[{\"verbs\":[\"get\"],\"apiGroups\":[\"x\"],\"resources\":[\"things\"]}]}",
+                            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":{"
+                              "\"name\":\"system:controller:token-cleaner\",\"namespace\":\"kube-system\"},"
+                              "\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"other\"},"
+                              "\"subjects\":[{\"kind\":\"User\",\"name\":\"mallory\"}]}");
+  strbuf reason = STRBUF_INIT;
+  srv_user scheduler = {.name = "system:kube-scheduler"};
+  assert_true(may_resource(st, &scheduler, "update", "coordination.k8s.io", "leases", "kube-system", &reason));
+  assert_false(may_resource(st, &scheduler, "update", "coordination.k8s.io", "leases", "default", &reason));
+  assert_true(may_resource(st, &scheduler, "get", "x", "things", "kube-system", &reason)); /* kept */
+  srv_user bootstrap_signer = {.name = "system:serviceaccount:kube-system:bootstrap-signer"};
+  assert_true(may_resource(st, &bootstrap_signer, "list", "", "secrets", "kube-system", &reason));
+  assert_true(may_resource(st, &bootstrap_signer, "watch", "", "configmaps", "kube-public", &reason));
+  assert_false(may_resource(st, &bootstrap_signer, "list", "", "secrets", "kube-public", &reason));
+  srv_user cleaner = {.name = "system:serviceaccount:kube-system:token-cleaner"}, mallory = {.name = "mallory"};
+  assert_true(may_resource(st, &cleaner, "delete", "", "secrets", "kube-system", &reason));
+  assert_false(may_resource(st, &mallory, "delete", "", "secrets", "kube-system", &reason)); /* made anew */
+  sb_free(&reason);
+  store_close(st);
+}
+
+static void reconciliation(void **state) {
+  (void)state;
+  store *st = bootstrapped_over("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
+                            "\"metadata\":{\"name\":\"view\"},\"rules\":[{\"verbs\":[\"get\"],\"apiGroups\":[\"x\"],"
+                            "\"resources\":[\"things\"]}]}",
+                            "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
+                             "\"metadata\":{\"name\":\"system:basic-user\",\"annotations\":{\"rbac.authorization."
+                             "kubernetes.io/autoupdate\":\"false\"}},\"rules\":[]}");
   store_obj *o = NULL;
   const policy_rule_list *rules = rules_of(st, "view", &o);
   assert_true(rules->n > 10);
@@ -317,7 +362,7 @@ static void validation_paths(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rule_matcher),   cmocka_unit_test(subjects), cmocka_unit_test(bootstrap_policy),
-      cmocka_unit_test(reconciliation),
+      cmocka_unit_test(reconciliation), cmocka_unit_test(namespace_policy),
       cmocka_unit_test(gated_rules), cmocka_unit_test(covers),   cmocka_unit_test(validation_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,8 +42,9 @@ static void test_defaults(void **state) {
   assert_true(served(&s, "coordination.k8s.io", "leases", "v1"));
   assert_true(served(&s, "events.k8s.io", "events", "v1"));
   srv_group_version gvs[16];
-  /* core, resource, scheduling, apps, batch, rbac, coordination, storage, policy, events */
-  assert_int_equal(srv_served_group_versions(&s, gvs, 16), 10);
+  /* core, resource, scheduling (v1beta1 PodGroups, v1 PriorityClasses), apps, batch, rbac, coordination,
+   * storage, policy, events */
+  assert_int_equal(srv_served_group_versions(&s, gvs, 16), 11);
 }
 
 static void test_precedence(void **state) {
@@ -67,7 +68,8 @@ static void test_precedence(void **state) {
   s = parsed("resource.k8s.io/v1beta2=false,resource.k8s.io/v1beta2, scheduling.k8s.io/v1beta1 = F");
   assert_true(served(&s, "resource.k8s.io", "deviceclasses", "v1beta2"));
   assert_false(served(&s, "scheduling.k8s.io", "podgroups", "v1beta1"));
-  assert_false(srv_group_version_served(&s, "scheduling.k8s.io", NULL));
+  assert_false(srv_group_version_served(&s, "scheduling.k8s.io", "v1beta1"));
+  assert_true(srv_group_version_served(&s, "scheduling.k8s.io", "v1"));
 }
 
 static void test_refused(void **state) {

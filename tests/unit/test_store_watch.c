@@ -79,8 +79,11 @@ static void resume_from_a_resource_version(void **state) {
   store *short_memory = test_store_open(1);
   four_changes(short_memory);
   recorder too_old = {.s = short_memory};
-  assert_int_equal(store_watch(short_memory, 2, record, &too_old, NULL), STORE_GONE);
+  uint64_t oldest = 0;
+  assert_int_equal(store_watch(short_memory, 2, record, &too_old, &oldest), STORE_GONE);
   assert_string_equal(too_old.text, "");
+  /* what a watch may still start from: after 3, the newest dropped event */
+  assert_int_equal(oldest, 3);
   store_close(short_memory);
   store_close(s);
 }

@@ -1,0 +1,257 @@
+/* codec_direct.c: a document's tokens (codec/doc_tokens.h) -> typed struct,
+ * driven by the same type_desc tables as codec_decode.c but with no tree in
+ * between. Only the clean case is decoded here: wherever codec_decode would
+ * report something (unknown field, wrong type, duplicate key, bad quantity)
+ * this gives up and the caller takes the tree path. Values it does not read
+ * itself (opaque RAW JSON, unknown fields of open structs, scalars of another
+ * type than the field's) are built as small trees from the tokens and handed
+ * to codec_decode_value, so they decode exactly as there. */
+#include "api/codec.h"
+#include "util/die.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 256 /* more fields in one struct than its seen-set holds: tree path */
+
+typedef struct direct {
+  arena *a;
+  tk_source *src;
+  tk *t; /* the current token */
+} direct;
+
+static void advance(direct *d) { d->src->next(d->src, d->t); }
+
+/* A key outlives the tokens after it (a source reuses its text buffer). */
+typedef struct key_copy {
+  char small[64];
+  char *s;
+  size_t len;
+} key_copy;
+
+static void key_take(key_copy *k, const tk *t) {
+  k->len = t->len;
+  k->s = t->len < sizeof k->small ? k->small : xmalloc(t->len + 1);
+  memcpy(k->s, t->s, t->len);
+  k->s[t->len] = 0;
+}
+
+static void key_release(key_copy *k) {
+  if (k->s != k->small) free(k->s);
+}
+
+/* The value starting at the current token as a tree, as the tree readers
+ * build it; NULL when a source gives up or a mapping repeats a key. */
+static json_t *read_tree(direct *d) {
+  tk *t = d->t;
+  if (t->kind == TK_ARRAY) {
+    json_t *arr = json_array();
+    for (advance(d); t->kind != TK_END; advance(d)) {
+      json_t *item = read_tree(d);
+      if (!item) return json_decref(arr), NULL;
+      json_array_append_new(arr, item);
+    }
+    return arr;
+  }
+  if (t->kind != TK_OBJECT) return tk_scalar_json(t);
+  json_t *obj = json_object();
+  for (advance(d); t->kind != TK_END; advance(d)) {
+    if (t->kind != TK_STRING) return json_decref(obj), NULL;
+    key_copy k;
+    key_take(&k, t);
+    advance(d);
+    json_t *v = read_tree(d);
+    bool ok = v && !json_object_getn(obj, k.s, k.len);
+    if (ok) json_object_setn_new_nocheck(obj, k.s, k.len, v);
+    else json_decref(v);
+    key_release(&k);
+    if (!ok) return json_decref(obj), NULL;
+  }
+  return obj;
+}
+
+/* Any value through the tree decoder, accepted only if it decodes cleanly. */
+static bool decode_via_tree(direct *d, field_kind k, const type_desc *elem, void *dst, bool *set) {
+  json_t *v = read_tree(d);
+  if (!v) return false;
+  errlist errs = {0};
+  fpath path = {STRBUF_INIT};
+  codec_decode_value(d->a, k, elem, v, dst, set, &path, &errs);
+  bool ok = errs.n == 0;
+  errlist_free(&errs);
+  fp_free(&path);
+  json_decref(v);
+  return ok;
+}
+
+static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *dst, bool *set);
+
+/* Room for one more element of size bytes in an array of the arena: the
+ * array doubles when full (the outgrown copy stays in the arena, unused:
+ * cheaper than a malloc'd buffer per list, and lists are mostly short). */
+static char *append(direct *d, char **items, uint32_t n, uint32_t *cap, size_t size) {
+  if (n == *cap) {
+    uint32_t grown = *cap ? *cap * 2 : 4;
+    *items = arena_grow(d->a, *items, (size_t)n * size, (size_t)grown * size);
+    *cap = grown;
+  }
+  return *items + (size_t)n * size;
+}
+
+static bool decode_list(direct *d, const type_desc *elem, dlist *l) {
+  char *items = NULL;
+  uint32_t n = 0, cap = 0;
+  for (advance(d); d->t->kind != TK_END; advance(d)) {
+    char *item = append(d, &items, n++, &cap, elem->size);
+    if (!decode_value(d, elem->scalar, elem, item, NULL)) return false;
+  }
+  l->set = true;
+  l->n = n;
+  l->items = n ? items : NULL;
+  return true;
+}
+
+static bool decode_map(direct *d, const type_desc *elem, dmap *m) {
+  char *entries = NULL;
+  uint32_t n = 0, cap = 0;
+  size_t size = elem->entry_size;
+  for (advance(d); d->t->kind != TK_END; advance(d)) {
+    if (d->t->kind != TK_STRING) return false;
+    const atom *key = atom_intern(d->t->s, d->t->len);
+    for (uint32_t i = 0; i < n; i++)
+      if (*(const atom **)(entries + i * size) == key) return false; /* a duplicate key */
+    char *entry = append(d, &entries, n++, &cap, size);
+    *(const atom **)entry = key;
+    advance(d);
+    if (!decode_value(d, elem->scalar, elem, entry + elem->entry_value, NULL)) return false;
+  }
+  m->set = true;
+  m->n = n;
+  m->items = n ? entries : NULL;
+  return true;
+}
+
+static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen);
+
+static bool decode_struct(direct *d, const type_desc *td, void *out) {
+  uint64_t seen[MAX_FIELDS / 64] = {0};
+  return td->nfields <= MAX_FIELDS && decode_members(d, td, out, seen);
+}
+
+static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *dst, bool *set) {
+  const tk *t = d->t;
+  switch (k) {
+  case K_STR:
+    if (t->kind != TK_STRING) break;
+    *(char **)dst = arena_strndup(d->a, t->s, t->len);
+    return true;
+  case K_ATOM:
+    if (t->kind != TK_STRING) break;
+    *(const atom **)dst = atom_intern(t->s, t->len);
+    return true;
+  case K_BOOL:
+    if (t->kind != TK_TRUE && t->kind != TK_FALSE) break;
+    *(bool *)dst = t->kind == TK_TRUE;
+    if (set) *set = true;
+    return true;
+  case K_INT:
+    if (t->kind != TK_INTEGER) break;
+    *(int64_t *)dst = t->i;
+    if (set) *set = true;
+    return true;
+  case K_QTY: {
+    if (t->kind != TK_STRING) break;
+    const char *err = NULL;
+    if (!quantity_parse(t->s, t->len, dst, &err)) return false;
+    if (set) *set = true;
+    return true;
+  }
+  case K_OBJ: {
+    if (t->kind != TK_OBJECT) break;
+    void *obj = arena_alloc(d->a, elem->size);
+    *(void **)dst = obj;
+    return decode_struct(d, elem, obj);
+  }
+  case K_EMB:
+    if (t->kind != TK_OBJECT) break;
+    return decode_struct(d, elem, dst);
+  case K_LIST:
+    if (t->kind != TK_ARRAY) break;
+    return decode_list(d, elem, dst);
+  case K_MAP:
+    if (t->kind != TK_OBJECT) break;
+    return decode_map(d, elem, dst);
+  case K_RAW: break;
+  }
+  if (t->kind == TK_GIVE_UP) return false;
+  return decode_via_tree(d, k, elem, dst, set);
+}
+
+/* Fields mostly come in the API's order: try the one after the last first. */
+static const field_desc *find_field(const type_desc *td, const char *key, size_t len, size_t *hint) {
+  for (size_t n = 0, i = *hint; n < td->nfields; n++, i = i + 1 == td->nfields ? 0 : i + 1) {
+    const char *name = td->fields[i].json;
+    if (name[0] == key[0] && !strncmp(name, key, len) && name[len] == 0) {
+      *hint = i + 1 == td->nfields ? 0 : i + 1;
+      return &td->fields[i];
+    }
+  }
+  return NULL;
+}
+
+/* An unknown field of an open struct, kept in _extra as codec_decode keeps it. */
+static bool keep_unknown(direct *d, const type_desc *td, void *out) {
+  key_copy k;
+  key_take(&k, d->t);
+  advance(d);
+  json_t *v = read_tree(d);
+  json_t *extra = v ? codec_extra(d->a, (json_t **)((char *)out + td->extra_offset)) : NULL;
+  bool ok = extra && !json_object_getn(extra, k.s, k.len);
+  if (ok) json_object_setn_new_nocheck(extra, k.s, k.len, v);
+  else json_decref(v);
+  key_release(&k);
+  return ok;
+}
+
+static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen) {
+  size_t hint = 0;
+  tk *t = d->t;
+  for (advance(d); t->kind != TK_END; advance(d)) {
+    if (t->kind != TK_STRING) return false;
+    const field_desc *f = t->len ? find_field(td, t->s, t->len, &hint) : NULL;
+    if (!f) {
+      if (!(td->flags & T_OPEN) || !keep_unknown(d, td, out)) return false;
+      continue;
+    }
+    size_t i = (size_t)(f - td->fields);
+    if (seen[i / 64] >> (i % 64) & 1) return false; /* a duplicate key */
+    seen[i / 64] |= (uint64_t)1 << (i % 64);
+    advance(d);
+    if (t->kind == TK_NULL && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
+    if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
+    bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;
+    if (!decode_value(d, f->kind, f->elem, (char *)out + f->offset, set)) return false;
+  }
+  return true;
+}
+
+bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, void *out) {
+  direct d = {a, src, t};
+  return t->kind == TK_OBJECT && decode_struct(&d, td, out);
+}
+
+bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
+                                size_t n_done) {
+  tk t;
+  direct d = {a, src, &t};
+  uint64_t seen[MAX_FIELDS / 64] = {0};
+  if (td->nfields > MAX_FIELDS) return false;
+  for (size_t k = 0; k < n_done; k++) {
+    size_t hint = 0;
+    const field_desc *f = find_field(td, done[k], strlen(done[k]), &hint);
+    if (!f) return false;
+    size_t i = (size_t)(f - td->fields);
+    seen[i / 64] |= (uint64_t)1 << (i % 64);
+  }
+  return decode_members(&d, td, out, seen);
+}

@@ -1,0 +1,563 @@
+/* ssa_apply.c: see ssa_apply.h. The steps are upstream's field manager
+ * layers in their order: skip-non-applied (an object nobody manages gets a
+ * "before-first-apply" manager before its first apply), manager identity,
+ * times, stripping of the metadata nobody owns, then the structured merge
+ * (merge.Updater Update, Apply, prune), the cap on Update managers, and
+ * for kubectl's applies the last-applied-configuration annotation's
+ * upkeep and the conflicts it allows. */
+#include "api/ssa_apply.h"
+#include "api/managed_fields.h"
+#include "api/ssa_schema.h"
+#include "api/ssa_typed.h"
+#include "util/die.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The metadata no manager owns (upstream's stripMetaManager). */
+static ssa_set *strip_set(void) {
+  static const char *const meta[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
+                                     "generation", "managedFields", "resourceVersion"};
+  ssa_set *s = ssa_set_new();
+  ssa_pe path[2];
+  path[0] = ssa_pe_field("apiVersion");
+  ssa_set_insert(s, path, 1);
+  ssa_pe_release(&path[0]);
+  path[0] = ssa_pe_field("kind");
+  ssa_set_insert(s, path, 1);
+  ssa_pe_release(&path[0]);
+  path[0] = ssa_pe_field("metadata");
+  ssa_set_insert(s, path, 1);
+  for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
+    path[1] = ssa_pe_field(meta[i]);
+    ssa_set_insert(s, path, 2);
+    ssa_pe_release(&path[1]);
+  }
+  ssa_pe_release(&path[0]);
+  return s;
+}
+
+/* The fields a write through this endpoint never takes over: status on
+ * the main resource, spec through /status (the strategies' reset fields). */
+static ssa_set *reset_fields(const ssa_request *rq) {
+  ssa_set *s = ssa_set_new();
+  ssa_pe pe = ssa_pe_field(!strcmp(rq->subresource, "status") ? "spec" : "status");
+  ssa_set_insert(s, &pe, 1);
+  ssa_pe_release(&pe);
+  return s;
+}
+
+static void filter(ssa_set **set, const ssa_set *out) {
+  ssa_set *kept = ssa_set_recursive_difference(*set, out);
+  ssa_set_free(*set);
+  *set = kept;
+}
+
+static void subtract(ssa_set **set, const ssa_set *out) {
+  ssa_set *kept = ssa_set_difference(*set, out);
+  ssa_set_free(*set);
+  *set = kept;
+}
+
+/* The object without metadata.managedFields (a new reference). */
+static json_t *without_managed_fields(const json_t *obj) {
+  json_t *copy = json_is_object(obj) ? json_deep_copy(obj) : json_object();
+  json_t *meta = json_object_get(copy, "metadata");
+  if (json_is_object(meta)) json_object_del(meta, "managedFields");
+  return copy;
+}
+
+static bool has_uid(const json_t *obj) {
+  const char *uid = json_string_value(json_object_get(json_object_get(obj, "metadata"), "uid"));
+  return uid && *uid;
+}
+
+/* A managers' conflict: who, and which of its fields. */
+typedef struct conflict {
+  size_t manager; /* index in the managers */
+  ssa_set *set;
+} conflict;
+
+/* Leaves in the conflicts what allowed does not cover, dropping those it
+ * covers whole; whether any is left. */
+static bool beyond_allowed(conflict *conflicts, size_t *n, const ssa_set *allowed) {
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; i++) {
+    ssa_set *rest = allowed ? ssa_set_difference(conflicts[i].set, allowed) : ssa_set_copy(conflicts[i].set);
+    ssa_set_free(conflicts[i].set);
+    if (ssa_set_empty(rest)) ssa_set_free(rest);
+    else conflicts[kept++] = (conflict){conflicts[i].manager, rest};
+  }
+  *n = kept;
+  return kept > 0;
+}
+
+/* merge.Updater.update: other managers lose what changed from live to
+ * next (fields modified or added: conflicts, refused unless force or all
+ * in allowed (may be NULL); fields removed). The caller owns *conflicts
+ * (NULL when none) when it returns false. */
+static bool update_others(const ssa_request *rq, mf_list *managers, const mf_entry *self, const json_t *live,
+                          const json_t *next, const ssa_set *ignore, bool force, const ssa_set *allowed,
+                          ssa_comparison *cmp, conflict **conflicts, size_t *n_conflicts) {
+  *cmp = ssa_compare(live, next, rq->type);
+  filter(&cmp->added, ignore);
+  filter(&cmp->modified, ignore);
+  filter(&cmp->removed, ignore);
+  ssa_set *changed = ssa_set_union(cmp->modified, cmp->added);
+  *conflicts = NULL;
+  *n_conflicts = 0;
+  for (size_t i = 0; i < managers->n; i++) {
+    if (self && mf_same_manager(&managers->items[i], self)) continue;
+    ssa_set *c = ssa_set_intersection(managers->items[i].set, changed);
+    if (ssa_set_empty(c)) {
+      ssa_set_free(c);
+      continue;
+    }
+    *conflicts = xrealloc(*conflicts, (*n_conflicts + 1) * sizeof **conflicts);
+    (*conflicts)[(*n_conflicts)++] = (conflict){i, c};
+  }
+  ssa_set_free(changed);
+  if (*n_conflicts && !force) {
+    conflict *copy = xcalloc(*n_conflicts, sizeof *copy);
+    size_t n = *n_conflicts;
+    for (size_t i = 0; i < n; i++) copy[i] = (conflict){(*conflicts)[i].manager, ssa_set_copy((*conflicts)[i].set)};
+    if (beyond_allowed(copy, &n, allowed)) { /* refused, with what allowed does not cover */
+      for (size_t i = 0; i < *n_conflicts; i++) ssa_set_free((*conflicts)[i].set);
+      free(*conflicts);
+      *conflicts = copy;
+      *n_conflicts = n;
+      return false;
+    }
+    free(copy); /* all allowed: taken over as if forced */
+  }
+  for (size_t i = 0; i < *n_conflicts; i++) {
+    subtract(&managers->items[(*conflicts)[i].manager].set, (*conflicts)[i].set);
+    ssa_set_free((*conflicts)[i].set);
+  }
+  free(*conflicts);
+  *conflicts = NULL;
+  *n_conflicts = 0;
+  for (size_t i = 0; i < managers->n; i++)
+    if (!self || !mf_same_manager(&managers->items[i], self)) subtract(&managers->items[i].set, cmp->removed);
+  return true;
+}
+
+#define MAX_UPDATE_MANAGERS 10
+
+/* The identity's JSON text, upstream's map key and sort key. */
+static char *identity_text(const mf_entry *e) {
+  json_t *o = json_object();
+  if (*e->manager) json_object_set_new(o, "manager", json_string(e->manager));
+  json_object_set_new(o, "operation", json_string(e->operation));
+  if (strcmp(e->operation, "Apply")) json_object_set_new(o, "apiVersion", json_string(e->api_version));
+  if (*e->subresource) json_object_set_new(o, "subresource", json_string(e->subresource));
+  char *text = json_dumps(o, JSON_COMPACT);
+  json_decref(o);
+  return text;
+}
+
+typedef struct updater {
+  size_t index;
+  char *identity;
+} updater;
+
+static int compare_updaters(const void *x, const void *y, const mf_list *l) {
+  const updater *a = x, *b = y;
+  const char *ta = l->items[a->index].time ? l->items[a->index].time : "",
+             *tb = l->items[b->index].time ? l->items[b->index].time : "";
+  int c = strncmp(ta, tb, 19);
+  return c ? c : strcmp(a->identity, b->identity);
+}
+
+/* capManagersManager: beyond 10 Update managers the oldest are folded,
+ * per apiVersion, into one "ancient-changes" manager. */
+static void cap_update_managers(mf_list *l) {
+  size_t n = 0;
+  for (size_t i = 0; i < l->n; i++) n += !strcmp(l->items[i].operation, "Update");
+  if (n <= MAX_UPDATE_MANAGERS) return;
+  updater *u = xcalloc(n, sizeof *u);
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++)
+    if (!strcmp(l->items[i].operation, "Update")) u[k++] = (updater){i, identity_text(&l->items[i])};
+  for (size_t i = 1; i < n; i++) /* insertion sort by time, then identity */
+    for (size_t j = i; j > 0 && compare_updaters(&u[j], &u[j - 1], l) < 0; j--) {
+      updater t = u[j];
+      u[j] = u[j - 1];
+      u[j - 1] = t;
+    }
+  bool *gone = xcalloc(l->n, sizeof *gone);
+  size_t *first = xcalloc(n, sizeof *first); /* per updater: the first of its version, or SIZE_MAX */
+  for (size_t i = 0, length = n; i < n && length > MAX_UPDATE_MANAGERS; i++) {
+    mf_entry *m = &l->items[u[i].index];
+    first[i] = SIZE_MAX;
+    size_t seen = SIZE_MAX;
+    for (size_t j = 0; j < i; j++)
+      if (first[j] == SIZE_MAX && !strcmp(l->items[u[j].index].api_version, m->api_version)) seen = u[j].index;
+    if (seen == SIZE_MAX) continue; /* the first of its version stays for now */
+    first[i] = seen;
+    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL};
+    mf_entry *b = mf_find(l, &bucket);
+    if (!b) { /* the first of the version becomes the bucket */
+      mf_entry *f = &l->items[seen];
+      free(f->manager);
+      f->manager = xstrdup("ancient-changes");
+      free(f->subresource);
+      f->subresource = xstrdup("");
+      b = f;
+    }
+    ssa_set *merged = ssa_set_union(m->set, b->set);
+    ssa_set_free(b->set);
+    b->set = merged;
+    free(b->time);
+    b->time = m->time ? xstrdup(m->time) : NULL;
+    gone[u[i].index] = true;
+    length--;
+  }
+  for (size_t i = l->n; i-- > 0;)
+    if (gone[i]) mf_remove_at(l, i);
+  for (size_t i = 0; i < n; i++) free(u[i].identity);
+  free(u);
+  free(gone);
+  free(first);
+}
+
+#define LAST_APPLIED "kubectl.kubernetes.io/last-applied-configuration"
+#define KUBECTL "kubectl" /* the manager whose applies keep kubectl's client-side annotation */
+
+static const char *last_applied_of(const json_t *obj) {
+  const char *v = json_string_value(json_object_get(json_object_get(json_object_get(obj, "metadata"), "annotations"),
+                                                    LAST_APPLIED));
+  return v && *v ? v : NULL;
+}
+
+/* lastAppliedManager: kubectl's apply may take over, unforced, the fields
+ * its client-side apply set (the last-applied-configuration annotation)
+ * whose values are still as it left them. NULL: none. */
+static ssa_set *allowed_by_last_applied(const ssa_request *rq, const json_t *live) {
+  const char *text = last_applied_of(live);
+  if (strcmp(rq->manager, KUBECTL) || !text) return NULL;
+  json_t *last = json_loads(text, 0, NULL);
+  const char *version = json_string_value(json_object_get(last, "apiVersion"));
+  ssa_set *set = ssa_set_new();
+  strbuf err = STRBUF_INIT;
+  if (!json_is_object(last) || !version || strcmp(version, rq->api_version) || !ssa_to_set(last, rq->type, set, &err)) {
+    ssa_set_free(set);
+    set = NULL;
+  } else {
+    ssa_comparison cmp = ssa_compare(last, live, rq->type);
+    subtract(&set, cmp.modified);
+    subtract(&set, cmp.added);
+    subtract(&set, cmp.removed);
+    ssa_comparison_free(&cmp);
+  }
+  sb_free(&err);
+  json_decref(last);
+  return set;
+}
+
+/* lastAppliedUpdater: kubectl's apply rewrites the annotation, where the
+ * object has one, to the configuration it applied; whether it changed. */
+static bool update_last_applied(const ssa_request *rq, const json_t *live, const json_t *config, json_t *obj) {
+  if (strcmp(rq->manager, KUBECTL) || !last_applied_of(live)) return false;
+  json_t *copy = json_deep_copy(config);
+  json_t *annotations = json_object_get(json_object_get(copy, "metadata"), "annotations");
+  if (json_is_object(annotations)) json_object_del(annotations, LAST_APPLIED);
+  char *text = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(copy);
+  strbuf value = STRBUF_INIT;
+  sb_printf(&value, "%s\n", text ? text : "{}");
+  free(text);
+  json_t *meta = json_object_get(obj, "metadata");
+  json_t *mine = json_object_get(meta, "annotations");
+  if (!json_is_object(mine)) {
+    mine = json_object();
+    json_object_set_new(meta, "annotations", mine);
+  }
+  json_t *v = json_string(sb_str(&value));
+  bool changed = !json_equal(json_object_get(mine, LAST_APPLIED), v);
+  json_object_set_new(mine, LAST_APPLIED, v);
+  sb_free(&value);
+  return changed;
+}
+
+/* The Update layers on decoded managers: the writer's entry gains what
+ * it changed (managedFieldsUpdater, stripMeta, merge.Updater.Update). */
+static void record_update(const ssa_request *rq, mf_list *managers, const char *manager, const json_t *live,
+                          const json_t *next) {
+  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  ssa_set *ignore = reset_fields(rq);
+  ssa_comparison cmp;
+  conflict *conflicts;
+  size_t n_conflicts;
+  /* "current-operation" is no manager yet: every manager, the writer's own
+   * entry included, loses what changed */
+  update_others(rq, managers, NULL, live, next, ignore, true, NULL, &cmp, &conflicts, &n_conflicts);
+  ssa_set *changed = ssa_set_union(cmp.modified, cmp.added);
+  ssa_set *set = ssa_set_difference(changed, cmp.removed);
+  ssa_set_free(changed);
+  filter(&set, ignore);
+  ssa_set *strip = strip_set();
+  subtract(&set, strip);
+  ssa_set_free(strip);
+  if (!ssa_set_empty(set)) {
+    mf_entry *prev = mf_find(managers, &self);
+    if (prev) {
+      ssa_set *u = ssa_set_union(set, prev->set);
+      ssa_set_free(set);
+      set = u;
+    }
+    mf_put(managers, &self, set, rq->now);
+  } else ssa_set_free(set);
+  mf_drop_empty(managers);
+  cap_update_managers(managers);
+  ssa_comparison_free(&cmp);
+  ssa_set_free(ignore);
+}
+
+json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, const json_t *new_obj) {
+  mf_list managers = {0};
+  strbuf err = STRBUF_INIT;
+  const json_t *sent = json_object_get(json_object_get(new_obj, "metadata"), "managedFields");
+  bool reset = json_is_array(sent) && (!json_array_size(sent) || (json_array_size(sent) == 1 &&
+                                                                  json_is_object(json_array_get(sent, 0)) &&
+                                                                  !json_object_size(json_array_get(sent, 0))));
+  bool subresource = rq->subresource[0] != 0;
+  if (!reset) {
+    if (subresource || !sent || json_is_null(sent) || !mf_decode(sent, &managers, &err) || !managers.n) {
+      mf_free(&managers);
+      sb_free(&err);
+      const json_t *theirs = json_object_get(json_object_get(live, "metadata"), "managedFields");
+      if (theirs && !mf_decode(theirs, &managers, &err)) mf_free(&managers);
+    }
+  }
+  sb_free(&err);
+  if (!managers.n && live && has_uid(live)) return NULL; /* nobody managed it: not tracked (skipNonApplied) */
+  json_t *before = without_managed_fields(live), *after = without_managed_fields(new_obj);
+  record_update(rq, &managers, rq->manager, before, after);
+  json_decref(before);
+  json_decref(after);
+  json_t *out = mf_encode(&managers);
+  mf_free(&managers);
+  return out;
+}
+
+/* ---- apply ---- */
+
+/* merge.Updater.prune: what the applier set last time and no manager
+ * (the applier's new set included) owns now is taken out of merged. */
+static json_t *prune(int type, json_t *merged, const mf_list *managers, const ssa_set *last) {
+  if (!last || ssa_set_empty(last)) return merged;
+  strbuf err = STRBUF_INIT;
+  ssa_set *last_named = ssa_ensure_named_members(last, type);
+  json_t *pruned = ssa_remove_items(merged, type, last_named);
+  ssa_set *owned = ssa_set_new();
+  for (size_t i = 0; i < managers->n; i++) {
+    ssa_set *u = ssa_set_union(owned, managers->items[i].set);
+    ssa_set_free(owned);
+    owned = u;
+  }
+  ssa_set *merged_raw = ssa_set_new(), *pruned_raw = ssa_set_new();
+  ssa_to_set(merged, type, merged_raw, &err);
+  ssa_to_set(pruned, type, pruned_raw, &err);
+  ssa_set *merged_set = ssa_ensure_named_members(merged_raw, type), *pruned_set = ssa_ensure_named_members(pruned_raw, type),
+          *owned_set = ssa_ensure_named_members(owned, type);
+  /* add back what someone owns */
+  ssa_set *keep = ssa_set_union(pruned_set, owned_set);
+  ssa_set *drop = ssa_set_difference(merged_set, keep);
+  json_decref(pruned);
+  pruned = ssa_remove_items(merged, type, drop);
+  /* and what the last apply did not have (dangling items) */
+  ssa_set *again_raw = ssa_set_new();
+  ssa_to_set(pruned, type, again_raw, &err);
+  ssa_set *again = ssa_ensure_named_members(again_raw, type);
+  ssa_set *gone = ssa_set_difference(merged_set, again);
+  ssa_set *remove = ssa_set_intersection(gone, last_named);
+  json_t *out = ssa_remove_items(merged, type, remove);
+  ssa_set *sets[] = {last_named, owned, merged_raw, pruned_raw, merged_set, pruned_set, owned_set, keep, drop,
+                     again_raw, again, gone, remove};
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) ssa_set_free(sets[i]);
+  json_decref(pruned);
+  json_decref(merged);
+  sb_free(&err);
+  return out;
+}
+
+typedef struct path_list {
+  strbuf *texts;
+  size_t n;
+} path_list;
+
+static void collect_path(void *user, const ssa_pe *path, size_t n) {
+  path_list *l = user;
+  l->texts = xrealloc(l->texts, (l->n + 1) * sizeof *l->texts);
+  l->texts[l->n] = (strbuf)STRBUF_INIT;
+  ssa_path_text(&l->texts[l->n], path, n);
+  l->n++;
+}
+
+/* Managers in the order of their identities' JSON text, as upstream sorts
+ * them: by name first. */
+static int manager_order(const mf_entry *a, const mf_entry *b) {
+  int c = strcmp(a->manager, b->manager);
+  if (c) return c;
+  if ((c = strcmp(a->operation, b->operation))) return c;
+  if ((c = strcmp(a->api_version, b->api_version))) return c;
+  return strcmp(a->subresource, b->subresource);
+}
+
+static void free_paths(path_list *l) {
+  for (size_t k = 0; k < l->n; k++) sb_free(&l->texts[k]);
+  free(l->texts);
+}
+
+/* "Apply failed with ..." and the causes, as upstream's NewConflictError:
+ * one conflict on one line, more grouped by manager. */
+static void conflict_error(const mf_list *managers, conflict *conflicts, size_t n, ssa_apply_result *out) {
+  for (size_t i = 1; i < n; i++) /* insertion sort: a handful of managers */
+    for (size_t j = i; j > 0 && manager_order(&managers->items[conflicts[j].manager],
+                                              &managers->items[conflicts[j - 1].manager]) < 0;
+         j--) {
+      conflict t = conflicts[j];
+      conflicts[j] = conflicts[j - 1];
+      conflicts[j - 1] = t;
+    }
+  out->causes = json_array();
+  strbuf body = STRBUF_INIT, one = STRBUF_INIT;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    path_list paths = {0};
+    ssa_set_iterate(conflicts[i].set, collect_path, &paths);
+    strbuf who = STRBUF_INIT;
+    mf_print_manager(&who, &managers->items[conflicts[i].manager]);
+    sb_printf(&body, "%sconflicts with %s:", body.len ? "\n" : "", sb_str(&who));
+    for (size_t k = 0; k < paths.n; k++) {
+      sb_printf(&body, "\n- %s", sb_str(&paths.texts[k]));
+      strbuf msg = STRBUF_INIT;
+      sb_printf(&msg, "conflict with %s", sb_str(&who));
+      json_array_append_new(out->causes, json_pack("{s:s,s:s,s:s}", "type", "FieldManagerConflict", "message",
+                                                   sb_str(&msg), "field", sb_str(&paths.texts[k])));
+      if (!total && !k) sb_printf(&one, "conflict with %s: %s", sb_str(&who), sb_str(&paths.texts[k]));
+      sb_free(&msg);
+    }
+    total += paths.n;
+    sb_free(&who);
+    free_paths(&paths);
+  }
+  if (total == 1) sb_printf(&out->message, "Apply failed with 1 conflict: %s", sb_str(&one));
+  else sb_printf(&out->message, "Apply failed with %zu conflicts: %s", total, sb_str(&body));
+  sb_free(&body);
+  sb_free(&one);
+}
+
+static void gvk_text(strbuf *out, const json_t *obj) {
+  const json_t *meta = json_object_get(obj, "metadata");
+  const char *ns = json_string_value(json_object_get(meta, "namespace")),
+             *name = json_string_value(json_object_get(meta, "name")),
+             *version = json_string_value(json_object_get(obj, "apiVersion")),
+             *kind = json_string_value(json_object_get(obj, "kind"));
+  version = version ? version : "";
+  sb_printf(out, "%s/%s; %s%s, Kind=%s", ns ? ns : "", name ? name : "", strchr(version, '/') ? "" : "/", version,
+            kind ? kind : "");
+}
+
+ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json_t *live_in, const json_t *config,
+                           bool force, ssa_apply_result *out) {
+  *out = (ssa_apply_result){.message = STRBUF_INIT};
+  const json_t *config_meta = json_object_get(config, "metadata");
+  if (json_object_get(config_meta, "managedFields") && !json_is_null(json_object_get(config_meta, "managedFields"))) {
+    sb_puts(&out->message, "metadata.managedFields must be nil");
+    return SSA_APPLY_BAD_REQUEST;
+  }
+  mf_list managers = {0};
+  const json_t *stored = json_object_get(json_object_get(live_in, "metadata"), "managedFields");
+  if (stored && !mf_decode(stored, &managers, &out->message)) {
+    strbuf why = out->message;
+    out->message = (strbuf)STRBUF_INIT;
+    sb_printf(&out->message, "failed to decode managed fields: %s", sb_str(&why));
+    sb_free(&why);
+    return SSA_APPLY_INTERNAL;
+  }
+  json_t *live = without_managed_fields(live_in);
+  if (!managers.n) { /* the fields so far belong to "before-first-apply" */
+    json_t *empty = without_managed_fields(zero);
+    record_update(rq, &managers, "before-first-apply", empty, live);
+    json_decref(empty);
+  }
+  ssa_apply_status st = SSA_APPLY_OK;
+  ssa_set *set = ssa_set_new();
+  strbuf err = STRBUF_INIT;
+  if (!ssa_to_set(config, rq->type, set, &err)) {
+    sb_puts(&out->message, "failed to create typed patch object (");
+    gvk_text(&out->message, config);
+    sb_printf(&out->message, "): %s", sb_str(&err));
+    st = SSA_APPLY_INTERNAL;
+    goto done;
+  }
+  json_t *merged = ssa_merge(live, config, rq->type, &err);
+  if (!merged) {
+    sb_printf(&out->message, "failed to merge config: %s", sb_str(&err));
+    st = SSA_APPLY_INTERNAL;
+    goto done;
+  }
+  ssa_set *ignore = reset_fields(rq);
+  filter(&set, ignore);
+  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  mf_entry *prev = mf_find(&managers, &self);
+  ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
+  const char *prev_time = prev ? prev->time : NULL;
+  char *kept_time = prev_time ? xstrdup(prev_time) : NULL;
+  mf_put(&managers, &self, set, NULL);
+  set = NULL;
+  merged = prune(rq->type, merged, &managers, last);
+  ssa_set_free(last);
+  ssa_comparison cmp;
+  conflict *conflicts;
+  size_t n_conflicts;
+  ssa_set *allowed = allowed_by_last_applied(rq, live);
+  bool refused = !update_others(rq, &managers, &self, live, merged, ignore, force, allowed, &cmp, &conflicts,
+                                &n_conflicts);
+  ssa_set_free(allowed);
+  if (refused) {
+    conflict_error(&managers, conflicts, n_conflicts, out);
+    for (size_t i = 0; i < n_conflicts; i++) ssa_set_free(conflicts[i].set);
+    free(conflicts);
+    ssa_comparison_free(&cmp);
+    ssa_set_free(ignore);
+    json_decref(merged);
+    free(kept_time);
+    st = SSA_APPLY_CONFLICT;
+    goto done;
+  }
+  ssa_comparison_free(&cmp);
+  ssa_set_free(ignore);
+  out->changed = !json_equal(live, merged);
+  mf_entry *mine = mf_find(&managers, &self);
+  ssa_set *strip = strip_set();
+  subtract(&mine->set, strip);
+  ssa_set_free(strip);
+  free(mine->time);
+  mine->time = out->changed ? xstrdup(rq->now) : kept_time;
+  if (out->changed) free(kept_time);
+  mf_drop_empty(&managers);
+  out->object = out->changed ? merged : json_deep_copy(live);
+  if (!out->changed) json_decref(merged);
+  json_t *mf = mf_encode(&managers);
+  json_t *meta = json_object_get(out->object, "metadata");
+  if (!json_is_object(meta)) {
+    meta = json_object();
+    json_object_set_new(out->object, "metadata", meta);
+  }
+  if (mf) json_object_set_new(meta, "managedFields", mf);
+  if (update_last_applied(rq, live, config, out->object)) out->changed = true;
+done:
+  ssa_set_free(set);
+  sb_free(&err);
+  json_decref(live);
+  mf_free(&managers);
+  return st;
+}
+
+void ssa_apply_result_free(ssa_apply_result *r) {
+  json_decref(r->object);
+  json_decref(r->causes);
+  sb_free(&r->message);
+}

@@ -1,0 +1,52 @@
+/* ssa_apply.h: upstream's field manager on JSON objects (k8s.io/apimachinery
+ * pkg/util/managedfields/internal and structured-merge-diff's merge.Updater):
+ * every write records which manager set which fields in
+ * metadata.managedFields, and server-side apply merges an applied
+ * configuration into the live object by those records: fields the applier
+ * set before and leaves out now go (unless another manager has them too),
+ * and fields other managers own that the apply would change are conflicts
+ * unless forced. Objects are JSON in the request's version, as it answers
+ * them. docs/server.md "Server-side apply". */
+#ifndef DRA_API_SSA_APPLY_H
+#define DRA_API_SSA_APPLY_H
+#include "util/strbuf.h"
+#include <jansson.h>
+#include <stdbool.h>
+
+typedef struct ssa_request {
+  int type;                /* ssa_schema.h type of the object's kind */
+  const char *api_version; /* the request's group/version */
+  const char *manager;     /* fieldManager, or the user agent's prefix */
+  const char *subresource; /* "" or "status" */
+  const char *now;         /* RFC 3339, seconds */
+} ssa_request;
+
+/* The managedFields an update (or create: live NULL) from live to
+ * new_obj leaves (a new reference; NULL: none). new_obj's own
+ * managedFields are the starting point when it has valid ones (an empty
+ * list resets them), else live's. */
+json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, const json_t *new_obj);
+
+typedef enum {
+  SSA_APPLY_OK,
+  SSA_APPLY_CONFLICT,    /* 409: message and causes */
+  SSA_APPLY_BAD_REQUEST, /* 400: message */
+  SSA_APPLY_INTERNAL,    /* 500: message */
+} ssa_apply_status;
+
+typedef struct ssa_apply_result {
+  json_t *object;   /* the object to write, with its managedFields */
+  bool changed;     /* false: the apply changed no field */
+  strbuf message;
+  json_t *causes;   /* conflicts: [{type, message, field}] */
+} ssa_apply_result;
+
+/* config applied over live by rq's manager. zero is the kind's empty
+ * object (its zero value's JSON), live for a create; an object nobody
+ * manages yet gets a "before-first-apply" manager for what it has beyond
+ * zero. */
+ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json_t *live, const json_t *config,
+                           bool force, ssa_apply_result *out);
+void ssa_apply_result_free(ssa_apply_result *r);
+
+#endif

@@ -1,0 +1,64 @@
+/* doc_tokens.h: a document's text as a stream of tokens, for decoders that
+ * build typed values straight from the text with no tree in between
+ * (api/codec_direct.c). Each token means what the tree readers (doc.h) would
+ * have put in the tree: strings decoded, YAML plain scalars resolved, numbers
+ * as jansson would hold them.
+ *
+ * A source covers the common case only. On anything else (a syntax error, a
+ * YAML anchor, alias, tag, merge key or non-string key, a limit reached) it
+ * gives up, and the caller reads the whole buffer again through the tree
+ * path, so every exotic case keeps exactly the tree path's result. */
+#ifndef DRA_DOC_TOKENS_H
+#define DRA_DOC_TOKENS_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+  TK_GIVE_UP, /* not covered here: use the tree path */
+  TK_OBJECT,  /* start of a mapping; keys are TK_STRING tokens */
+  TK_ARRAY,   /* start of a sequence */
+  TK_END,     /* end of the innermost mapping or sequence */
+  TK_STRING,
+  TK_INTEGER, /* .i: jansson would hold a json_integer */
+  TK_REAL,    /* .f: jansson would hold a json_real */
+  TK_TRUE,
+  TK_FALSE,
+  TK_NULL,
+} tk_kind;
+
+typedef struct tk {
+  tk_kind kind;
+  const char *s; /* TK_STRING: the decoded text, valid until the next token */
+  size_t len;
+  int64_t i;
+  double f;
+} tk;
+
+typedef struct tk_source tk_source;
+struct tk_source {
+  /* The next token of the current document. */
+  void (*next)(tk_source *src, tk *t);
+  /* Moves to the next document: true with its root's first token in *t (a
+   * TK_OBJECT) and its line in *line; false at the end of the stream, or
+   * with t->kind == TK_GIVE_UP. */
+  bool (*next_doc)(tk_source *src, tk *t, int *line);
+  void (*close)(tk_source *src);
+};
+
+/* A number as the tree readers store it: integral values within int64 are
+ * integers, others reals (doc_number). */
+void tk_set_number(tk *t, double f);
+/* The token's scalar as a new json_t (TK_STRING, TK_INTEGER ... TK_NULL). */
+json_t *tk_scalar_json(const tk *t);
+
+/* The tokens of a buffer as docs_load_buffer reads it: JSON when its first
+ * non-blank byte is '{', else YAML. data must outlive the source. NULL when
+ * only the tree path can read it (too large); close with src->close(src). */
+tk_source *doc_tokens_open(const char *data, size_t len);
+/* The two sources doc_tokens_open chooses from. */
+tk_source *json_tokens_open(const char *data, size_t len);
+tk_source *yaml_tokens_open(const char *data, size_t len);
+
+#endif

@@ -1,0 +1,35 @@
+/* derive.c: new versions the control loop writes, made from the stored
+ * version without copying it: the object's top-level struct is copied and
+ * everything under it is shared with the stored version, whose arena the
+ * new one keeps alive (util/arena.h arena_keep). Writers replace the
+ * members they change and copy an array before writing into it
+ * (sched_own), so a stored version is never written. docs/server.md
+ * "Control loop writes". */
+#include "sched/internal.h"
+#include "util/die.h"
+#include <string.h>
+
+api_object *sched_derive(const store_obj *cur) {
+  const api_object *from = cur->object;
+  api_object *o = xcalloc(1, sizeof *o);
+  o->info = from->info;
+  o->arena = arena_new();
+  arena_keep(o->arena, from->arena);
+  o->typed = arena_alloc(o->arena, from->info->desc->size);
+  memcpy(o->typed, from->typed, from->info->desc->size);
+  o->version = from->version;
+  o->file = from->file;
+  o->line = from->line;
+  return o;
+}
+
+void *sched_own(api_object *o, const void *items, size_t size) {
+  void *copy = arena_alloc(o->arena, size);
+  if (size) memcpy(copy, items, size);
+  return copy;
+}
+
+store_status sched_update_changed(sched_loop *l, api_object *obj) {
+  obj->known_changed = true;
+  return sched_update(l, obj);
+}

@@ -1,0 +1,336 @@
+/* preemption.c: kube-scheduler's DefaultPreemption PostFilter (k8s.io/
+ * kubernetes pkg/scheduler/framework/plugins/defaultpreemption and
+ * framework/preemption) for a pod no node fits, with a fit check that
+ * understands devices. docs/overview.md, 'Preemption'.
+ *
+ * - Eligible: spec.preemptionPolicy is not Never, and no pod on the node
+ *   already nominated for it is still terminating because of preemption.
+ * - Per node in name order: the potential victims are the node's pods of
+ *   lower priority. The pod must fit once all are gone; then they are
+ *   reprieved one by one, most important first (higher priority, then the
+ *   earlier start), and each that makes the pod not fit again is a victim.
+ * - The fit check is the scheduler's own: the node filters with the
+ *   victims' requests and pod count taken off, the node selectors of the
+ *   pod's allocated claims, and the allocator over the node's devices as if
+ *   the claims that only victims reserve held none (a claim reserved for a
+ *   remaining pod, or for a PodGroup, keeps its devices).
+ * - The node: the fewest PodDisruptionBudget violations (dra keeps no
+ *   disruption status: none counted), the lowest highest victim priority,
+ *   the lowest sum of priorities, the fewest victims, the latest start of
+ *   the highest-priority victims, then the first in name order.
+ * - Then the victims get condition DisruptionTarget (PreemptionByScheduler)
+ *   and are deleted gracefully, each with the Event "Preempted"; pods of
+ *   lower priority nominated to the node lose their nomination, and the
+ *   pod's status.nominatedNodeName names the node. The pod waits parked;
+ *   when the victims are gone, their devices free and it is retried. */
+#include "alloc/alloc.h"
+#include "sched/claims.h"
+#include "sched/cycle.h"
+#include "sched/devices.h"
+#include "sched/preemption.h"
+#include "util/die.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCHEDULER_NAME "default-scheduler"
+#define DEFAULT_GRACE_SECONDS 30
+
+static const char *s_or(const char *s) { return s ? s : ""; }
+
+typedef struct victim {
+  store_obj *obj;
+  const pod *p;
+  const char *start; /* status.startTime, "" when not started (counts as now) */
+  sched_amounts requests;
+} victim;
+
+static const char *start_time(const pod *p) {
+  const char *t = json_string_value(json_object_get(p->status._extra, "startTime"));
+  return t ? t : "";
+}
+
+/* util.GetPodStartTime's order: no start time is now, the latest. */
+static int cmp_start(const char *a, const char *b) {
+  if (!*a || !*b) return !*a - !*b;
+  return strcmp(a, b);
+}
+
+/* MoreImportantPod: higher priority, then the earlier start; then the name,
+ * so equal pods keep one order. */
+static int cmp_importance(const void *x, const void *y) {
+  const victim *a = x, *b = y;
+  if (a->p->spec.priority != b->p->spec.priority) return a->p->spec.priority > b->p->spec.priority ? -1 : 1;
+  int c = cmp_start(a->start, b->start);
+  if (c) return c;
+  c = strcmp(s_or(a->p->metadata.namespace_), s_or(b->p->metadata.namespace_));
+  return c ? c : strcmp(a->p->metadata.name, b->p->metadata.name);
+}
+
+static const char *policy_of(const pod *p) {
+  return json_string_value(json_object_get(p->spec._extra, "preemptionPolicy"));
+}
+
+static bool terminating_by_preemption(const pod *p) {
+  if (!p->metadata.deletion_timestamp) return false;
+  for (uint32_t i = 0; i < p->status.conditions.n; i++) {
+    const pod_condition *c = &p->status.conditions.items[i];
+    if (c->type && !strcmp(c->type, "DisruptionTarget") && c->status && !strcmp(c->status, "True") && c->reason &&
+        !strcmp(c->reason, "PreemptionByScheduler"))
+      return true;
+  }
+  return false;
+}
+
+static store_list pods_on(sched_loop *l, const char *node) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD, .index = STORE_INDEX_POD_NODE, .key = node, .order = STORE_BY_NAME};
+  store_list_query(l->st, &q, &lst);
+  return lst;
+}
+
+/* PodEligibleToPreemptOthers. */
+static bool eligible(sched_loop *l, const pod *p) {
+  const char *policy = policy_of(p);
+  if (policy && !strcmp(policy, "Never")) return false;
+  const char *nominated = json_string_value(json_object_get(p->status._extra, "nominatedNodeName"));
+  if (!nominated || !*nominated) return true;
+  store_list lst = pods_on(l, nominated);
+  bool waiting = false;
+  for (size_t i = 0; i < lst.n && !waiting; i++) {
+    const pod *q = lst.items[i]->object->typed;
+    waiting = q->spec.priority < p->spec.priority && terminating_by_preemption(q);
+  }
+  store_list_free(&lst);
+  return !waiting;
+}
+
+/* ---- the fit check ---- */
+
+typedef struct fit_check {
+  sched_cycle *cy;
+  const sched_node_entry *node;
+  victim *v;
+  size_t n;
+  const bool *removed; /* per victim */
+  store_obj **freed;   /* claims only removed victims reserve */
+  size_t n_freed, cap_freed;
+} fit_check;
+
+static bool removed_uid(const fit_check *f, const char *uid) {
+  for (size_t i = 0; uid && i < f->n; i++)
+    if (f->removed[i] && f->v[i].p->metadata.uid && !strcmp(f->v[i].p->metadata.uid, uid)) return true;
+  return false;
+}
+
+/* A held claim frees its devices when every consumer is a removed victim. */
+static void collect_freed(void *ctx, store_obj *co) {
+  fit_check *f = ctx;
+  const resource_claim_consumer_reference_list *r = &((const resource_claim *)co->object->typed)->status.reserved_for;
+  bool all = r->n > 0;
+  for (uint32_t i = 0; i < r->n && all; i++)
+    all = r->items[i].resource && !strcmp(r->items[i].resource, "pods") && removed_uid(f, r->items[i].uid);
+  if (!all) return;
+  f->freed = xgrow(f->freed, f->n_freed, &f->cap_freed, sizeof *f->freed, 8);
+  f->freed[f->n_freed++] = co;
+}
+
+static bool fits(fit_check *f) {
+  sched_cycle *cy = f->cy;
+  sched_loop *l = cy->l;
+  const node *nd = f->node->n;
+  sched_node_usage u = {.pods = f->node->usage->pods, .max_pods = f->node->usage->max_pods};
+  sched_amounts_add_all(&u.requested, &f->node->usage->requested);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->removed[i]) u.pods--, sched_amounts_sub(&u.requested, &f->v[i].requests);
+  sched_reasons reasons = {0};
+  bool ok = sched_filter_node(cy->p, &cy->requests, nd, &u, sched_cycle_served_by_dra, cy, &reasons);
+  sched_reasons_free(&reasons);
+  sched_amounts_free(&u.requested);
+  for (size_t i = 0; ok && i < cy->n_claims; i++) {
+    const allocation_result *a = cy->claims[i].c->status.allocation;
+    ok = !a || !a->node_selector || alloc_node_selector_matches_lazily(a->node_selector, nd);
+  }
+  if (!ok) return false;
+  const resource_claim **batch = xcalloc(cy->n_claims + 2, sizeof *batch);
+  size_t nb = 0;
+  for (size_t i = 0; i < cy->n_claims; i++)
+    if (cy->claims[i].to_allocate) batch[nb++] = cy->claims[i].c;
+  api_object *ext = cy->ext.n ? sched_extended_claim(cy->p, &cy->ext, nd) : NULL;
+  if (ext) batch[nb++] = ext->typed;
+  if (nb) {
+    f->n_freed = 0;
+    sched_devices_each_held(l, collect_freed, f);
+    arena *a = arena_new();
+    allocation_result **results = NULL;
+    char *err = NULL;
+    ok = sched_devices_allocate_without(l, nd, f->freed, f->n_freed, batch, nb, a, &results, &err) == SCHED_FIT;
+    free(err);
+    arena_free(a);
+  }
+  api_object_free(ext);
+  free(batch);
+  return ok;
+}
+
+/* ---- candidates ---- */
+
+typedef struct candidate {
+  const sched_node_entry *node;
+  victim *victims; /* most important first; the objects are references */
+  size_t n;
+} candidate;
+
+static void victims_free(victim *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    store_obj_unref(v[i].obj);
+    sched_amounts_free(&v[i].requests);
+  }
+  free(v);
+}
+
+/* SelectVictimsOnNode; false when preempting there does not help. */
+static bool select_victims(sched_cycle *cy, const sched_node_entry *ne, candidate *out) {
+  store_list lst = pods_on(cy->l, ne->n->metadata.name);
+  victim *v = xcalloc(lst.n + 1, sizeof *v);
+  size_t n = 0;
+  for (size_t i = 0; i < lst.n; i++) {
+    const pod *q = lst.items[i]->object->typed;
+    if (sched_pod_is_done(q) || q->spec.priority >= cy->p->spec.priority) continue;
+    v[n] = (victim){store_obj_ref(lst.items[i]), q, start_time(q), {0}};
+    sched_pod_requests(q, &v[n].requests);
+    n++;
+  }
+  store_list_free(&lst);
+  qsort(v, n, sizeof *v, cmp_importance);
+  bool *removed = xcalloc(n + 1, sizeof *removed);
+  for (size_t i = 0; i < n; i++) removed[i] = true;
+  fit_check f = {.cy = cy, .node = ne, .v = v, .n = n, .removed = removed};
+  bool helps = n && fits(&f);
+  size_t chosen = 0;
+  for (size_t i = 0; helps && i < n; i++) {
+    removed[i] = false; /* reprieved, unless the pod no longer fits */
+    if (!fits(&f)) removed[i] = true, chosen++;
+  }
+  free(f.freed);
+  if (!helps || !chosen) {
+    free(removed);
+    victims_free(v, n);
+    return false;
+  }
+  out->node = ne, out->n = 0;
+  out->victims = xcalloc(chosen, sizeof *out->victims);
+  for (size_t i = 0; i < n; i++) {
+    if (removed[i]) out->victims[out->n++] = v[i];
+    else store_obj_unref(v[i].obj), sched_amounts_free(&v[i].requests);
+  }
+  free(v);
+  free(removed);
+  return true;
+}
+
+/* pickOneNodeForPreemption's criteria after PDB violations (none here):
+ * < 0 when a is the better node. */
+static int cmp_candidates(const candidate *a, const candidate *b) {
+  int64_t ha = a->victims[0].p->spec.priority, hb = b->victims[0].p->spec.priority;
+  if (ha != hb) return ha < hb ? -1 : 1;
+  /* each priority + MaxInt32 + 1, so negative priorities do not favour more victims */
+  int64_t sa = 0, sb = 0;
+  for (size_t i = 0; i < a->n; i++) sa += a->victims[i].p->spec.priority + INT32_MAX + 1LL;
+  for (size_t i = 0; i < b->n; i++) sb += b->victims[i].p->spec.priority + INT32_MAX + 1LL;
+  if (sa != sb) return sa < sb ? -1 : 1;
+  if (a->n != b->n) return a->n < b->n ? -1 : 1;
+  /* the earliest start among the highest-priority victims: the later the better */
+  const char *ea = a->victims[0].start, *eb = b->victims[0].start;
+  for (size_t i = 1; i < a->n && a->victims[i].p->spec.priority == ha; i++)
+    if (cmp_start(a->victims[i].start, ea) < 0) ea = a->victims[i].start;
+  for (size_t i = 1; i < b->n && b->victims[i].p->spec.priority == hb; i++)
+    if (cmp_start(b->victims[i].start, eb) < 0) eb = b->victims[i].start;
+  return -cmp_start(ea, eb);
+}
+
+/* ---- actuation ---- */
+
+static void evict(sched_loop *l, const victim *v, const pod *preemptor, const char *node) {
+  api_object *o = api_object_clone(v->obj->object);
+  sched_pod_set_condition(l, o, "DisruptionTarget", "True", "PreemptionByScheduler",
+                          SCHEDULER_NAME ": preempting to accommodate a higher priority pod");
+  const pod *p = o->typed;
+  char *ns = xstrdup(s_or(p->metadata.namespace_)), *name = xstrdup(p->metadata.name),
+       *uid = xstrdup(s_or(p->metadata.uid));
+  json_t *grace = json_object_get(p->spec._extra, "terminationGracePeriodSeconds");
+  int64_t seconds = json_is_integer(grace) ? json_integer_value(grace) : DEFAULT_GRACE_SECONDS;
+  sched_update(l, o);
+  /* a grace of 0 deletes at once; the store wants > 0 for a graceful delete */
+  store_preconditions pre = {.uid = uid, .grace_period_seconds = seconds > 0 ? seconds : 0};
+  store_delete(l->st, KIND_POD, ns, name, &pre, NULL);
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "Preempted by pod %s on node %s", s_or(preemptor->metadata.uid), node);
+  sched_pod_event(l, v->p, "Normal", "Preempted", sb_str(&msg), SCHEDULER_NAME);
+  sb_free(&msg);
+  free(ns);
+  free(name);
+  free(uid);
+}
+
+/* Writes status.nominatedNodeName (node NULL: removes it). */
+static void set_nominated(sched_loop *l, store_obj *po, const char *node) {
+  api_object *o = api_object_clone(po->object);
+  pod *np = o->typed;
+  if (!np->status._extra) {
+    np->status._extra = json_object();
+    arena_on_free(o->arena, (void (*)(void *))json_decref, np->status._extra);
+  }
+  if (node) json_object_set_new(np->status._extra, "nominatedNodeName", json_string(node));
+  else json_object_del(np->status._extra, "nominatedNodeName");
+  sched_update(l, o);
+}
+
+/* Lower-priority pods nominated to the node may no longer fit there: their
+ * nomination goes (upstream's prepareCandidate). */
+static void clear_lower_nominations(sched_loop *l, const pod *p, const char *node) {
+  store_list all = {0};
+  store_query q = {.kind = KIND_POD, .order = STORE_BY_NAME};
+  store_list_query(l->st, &q, &all);
+  for (size_t i = 0; i < all.n; i++) {
+    const pod *other = all.items[i]->object->typed;
+    const char *at = json_string_value(json_object_get(other->status._extra, "nominatedNodeName"));
+    if (at && !strcmp(at, node) && other->spec.priority < p->spec.priority) set_nominated(l, all.items[i], NULL);
+  }
+  store_list_free(&all);
+}
+
+void sched_nominate(sched_loop *l, const pod *p, const char *node) {
+  store_obj *po = sched_get(l, KIND_POD, p->metadata.namespace_, p->metadata.name);
+  if (!po) return;
+  set_nominated(l, po, node);
+  store_obj_unref(po);
+}
+
+char *sched_preempt(sched_cycle *cy, char **nominated) {
+  sched_loop *l = cy->l;
+  const pod *p = cy->p;
+  if (p->spec.priority <= l->lowest_bound_priority || !eligible(l, p)) return NULL;
+  size_t n_nodes;
+  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  candidate best = {0};
+  for (size_t i = 0; i < n_nodes; i++) {
+    candidate c;
+    if (!select_victims(cy, &nodes[i], &c)) continue;
+    if (!best.node || cmp_candidates(&c, &best) < 0) {
+      victims_free(best.victims, best.n);
+      best = c;
+    } else {
+      victims_free(c.victims, c.n);
+    }
+  }
+  if (!best.node) return NULL;
+  char *node = xstrdup(best.node->n->metadata.name);
+  for (size_t i = 0; i < best.n; i++) evict(l, &best.victims[i], p, node);
+  clear_lower_nominations(l, p, node);
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "preemption: found a potential placement for pod on node %s, preempting %zu victims", node, best.n);
+  victims_free(best.victims, best.n);
+  *nominated = node;
+  return sb_detach(&msg);
+}

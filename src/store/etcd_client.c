@@ -1,0 +1,218 @@
+/* etcd_client.c: the gateway client of etcd_client.h over libcurl. A call
+ * takes an idle easy handle from the pool (its connection stays open for
+ * the next call) and tries the endpoints from the one that last worked;
+ * the watch runs on a handle of its own and reads newline-separated JSON
+ * messages as they stream in. */
+#include "store/etcd_client.h"
+#include "util/die.h"
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ENDPOINTS 16
+#define CALL_TIMEOUT_MS 10000L
+#define CONNECT_TIMEOUT_MS 2000L
+
+struct etcd_client {
+  char *endpoints[MAX_ENDPOINTS];
+  size_t n_endpoints;
+  atomic_size_t current; /* the endpoint that answered last */
+  etcd_tls tls;
+  pthread_mutex_t lock;
+  CURL **idle; /* the pool */
+  size_t n_idle, cap_idle;
+};
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+etcd_client *etcd_client_new(const char *servers, const etcd_tls *tls, strbuf *err) {
+  pthread_once(&curl_once, curl_init);
+  etcd_client *c = xcalloc(1, sizeof *c);
+  char *copy = xstrdup(servers), *save = NULL;
+  for (char *url = strtok_r(copy, ",", &save); url; url = strtok_r(NULL, ",", &save)) {
+    size_t n = strlen(url);
+    while (n && url[n - 1] == '/') url[--n] = 0;
+    if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) {
+      sb_printf(err, "--etcd-servers: %s is not an http:// or https:// URL", url);
+      break;
+    }
+    if (c->n_endpoints == MAX_ENDPOINTS) {
+      sb_printf(err, "--etcd-servers: at most %d servers", MAX_ENDPOINTS);
+      break;
+    }
+    c->endpoints[c->n_endpoints++] = xstrdup(url);
+  }
+  free(copy);
+  if (!err->len && !c->n_endpoints) sb_puts(err, "--etcd-servers: no server given");
+  if (err->len) {
+    etcd_client_free(c);
+    return NULL;
+  }
+  if (tls) c->tls = *tls;
+  pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
+
+void etcd_client_free(etcd_client *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->n_endpoints; i++) free(c->endpoints[i]);
+  for (size_t i = 0; i < c->n_idle; i++) curl_easy_cleanup(c->idle[i]);
+  free(c->idle);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+static CURL *take_handle(etcd_client *c) {
+  pthread_mutex_lock(&c->lock);
+  CURL *h = c->n_idle ? c->idle[--c->n_idle] : NULL;
+  pthread_mutex_unlock(&c->lock);
+  return h ? h : curl_easy_init();
+}
+
+static void give_back(etcd_client *c, CURL *h) {
+  pthread_mutex_lock(&c->lock);
+  c->idle = xgrow(c->idle, c->n_idle, &c->cap_idle, sizeof *c->idle, 4);
+  c->idle[c->n_idle++] = h;
+  pthread_mutex_unlock(&c->lock);
+}
+
+static size_t collect(char *data, size_t size, size_t n, void *user) {
+  sb_add((strbuf *)user, data, size * n);
+  return size * n;
+}
+
+/* The options every request has: URL, JSON body, TLS, time limits. */
+static void setup(etcd_client *c, CURL *h, const char *url, const char *body, struct curl_slist *headers) {
+  curl_easy_setopt(h, CURLOPT_URL, url);
+  curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
+  curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+  if (c->tls.ca_file) curl_easy_setopt(h, CURLOPT_CAINFO, c->tls.ca_file);
+  if (c->tls.cert_file) curl_easy_setopt(h, CURLOPT_SSLCERT, c->tls.cert_file);
+  if (c->tls.key_file) curl_easy_setopt(h, CURLOPT_SSLKEY, c->tls.key_file);
+}
+
+/* Errors after which another endpoint may do better. */
+static bool endpoint_failed(CURLcode rc) {
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_OPERATION_TIMEDOUT ||
+         rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_SSL_CONNECT_ERROR;
+}
+
+bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, strbuf *err) {
+  memset(out, 0, sizeof *out);
+  char *text = json_dumps(body, JSON_COMPACT);
+  json_decref(body);
+  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
+  CURL *h = take_handle(c);
+  strbuf reply = STRBUF_INIT;
+  bool ok = false, answered = false;
+  size_t first = atomic_load(&c->current);
+  for (size_t tried = 0; tried < c->n_endpoints && !answered; tried++) {
+    size_t at = (first + tried) % c->n_endpoints;
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", c->endpoints[at], path);
+    sb_truncate(&reply, 0);
+    setup(c, h, url, text, headers);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, CALL_TIMEOUT_MS);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply);
+    CURLcode rc = curl_easy_perform(h);
+    if (rc != CURLE_OK) {
+      sb_truncate(err, 0);
+      sb_printf(err, "etcd %s: %s", c->endpoints[at], curl_easy_strerror(rc));
+      if (endpoint_failed(rc)) continue;
+      break;
+    }
+    answered = true;
+    atomic_store(&c->current, at);
+    sb_truncate(err, 0);
+    if (!etcd_reply_parse(reply.buf ? reply.buf : "", reply.len, out, err)) break;
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (out->error || status != 200) {
+      sb_printf(err, "etcd %s: %s", c->endpoints[at], out->error ? out->error : "error without a message");
+      etcd_reply_free(out);
+      break;
+    }
+    ok = true;
+  }
+  give_back(c, h);
+  curl_slist_free_all(headers);
+  sb_free(&reply);
+  free(text);
+  return ok;
+}
+
+typedef struct stream {
+  strbuf pending; /* bytes of a message not complete yet */
+  etcd_watch_fn fn;
+  void *user;
+  atomic_bool *stop;
+  bool done;    /* fn said stop */
+  bool invalid; /* a message could not be read */
+  strbuf *err;
+} stream;
+
+/* Hands every complete line to the caller; returning short aborts the transfer. */
+static size_t on_stream(char *data, size_t size, size_t n, void *user) {
+  stream *st = user;
+  sb_add(&st->pending, data, size * n);
+  char *line;
+  while (!st->done && st->pending.len && (line = memchr(st->pending.buf, '\n', st->pending.len))) {
+    size_t len = (size_t)(line - st->pending.buf);
+    etcd_reply r;
+    if (len && !etcd_reply_parse(st->pending.buf, len, &r, st->err)) {
+      st->invalid = st->done = true;
+      break;
+    }
+    if (len) {
+      if (!st->fn(st->user, &r)) st->done = true;
+      etcd_reply_free(&r);
+    }
+    memmove(st->pending.buf, line + 1, st->pending.len - len - 1);
+    st->pending.len -= len + 1;
+    st->pending.buf[st->pending.len] = 0;
+  }
+  return st->done ? 0 : size * n;
+}
+
+static int on_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d) {
+  (void)a, (void)b, (void)c, (void)d;
+  stream *st = user;
+  return atomic_load(st->stop) ? 1 : 0;
+}
+
+bool etcd_watch(etcd_client *c, json_t *create_request, etcd_watch_fn fn, void *user, atomic_bool *stop,
+                strbuf *err) {
+  json_t *body = json_pack("{s:o}", "create_request", create_request);
+  char *text = json_dumps(body, JSON_COMPACT);
+  json_decref(body);
+  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
+  CURL *h = curl_easy_init();
+  stream st = {STRBUF_INIT, fn, user, stop, false, false, err};
+  size_t at = atomic_load(&c->current);
+  char url[512];
+  snprintf(url, sizeof url, "%s/v3/watch", c->endpoints[at]);
+  setup(c, h, url, text, headers);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_stream);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &st);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, &st);
+  CURLcode rc = curl_easy_perform(h);
+  bool ok = st.done && !st.invalid;
+  if (!ok && !st.invalid && !atomic_load(stop)) {
+    sb_printf(err, "etcd %s: watch ended: %s", c->endpoints[at], rc == CURLE_OK ? "closed by etcd" : curl_easy_strerror(rc));
+    if (rc == CURLE_OK || endpoint_failed(rc)) /* resume on the next endpoint */
+      atomic_compare_exchange_strong(&c->current, &at, (at + 1) % c->n_endpoints);
+  }
+  curl_easy_cleanup(h);
+  curl_slist_free_all(headers);
+  sb_free(&st.pending);
+  free(text);
+  return ok;
+}

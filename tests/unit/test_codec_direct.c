@@ -1,0 +1,143 @@
+/* test_codec_direct.c: the direct decoder (text -> typed structs, no tree)
+ * against the tree path on every YAML and JSON file under tests/data and
+ * examples, each also rewritten as an indented and a compact JSON stream:
+ * the objects and errors must be the same byte for byte. Also: the cases the
+ * direct path must leave to the tree path (so that their errors keep the
+ * tree path's words), and that the common files do take the direct path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "objects_differential.h"
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct tally {
+  size_t files, direct, differ, clean_by_tree; /* the last: no error anywhere, yet not direct */
+} tally;
+
+static bool loads_cleanly(const char *name, const char *data, size_t len) {
+  object_set tree = {0};
+  strbuf err = STRBUF_INIT;
+  bool clean = objects_load_tree(name, data, len, &tree, &err) == 0 && tree.n;
+  for (size_t i = 0; i < tree.n; i++) clean = clean && loaded_object_ok(&tree.items[i]);
+  object_set_free(&tree);
+  sb_free(&err);
+  return clean;
+}
+
+static void check_text(tally *t, const char *name, const char *data, size_t len) {
+  int rc = differential_check(name, data, len);
+  t->files++;
+  t->direct += rc == 0;
+  t->differ += rc == 1;
+  if (rc == -1 && loads_cleanly(name, data, len)) {
+    t->clean_by_tree++;
+    fprintf(stderr, "tree path for a clean file: %s\n", name);
+  }
+}
+
+/* The file's documents as one JSON stream, written by write. */
+static void check_as_json(tally *t, const char *name, const char *data, size_t len,
+                          void (*write)(strbuf *, const json_t *)) {
+  docset ds = {0};
+  strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+  docs_load_buffer(name, data, len, &ds, &err);
+  for (size_t i = 0; i < ds.n; i++) write(&text, ds.items[i].root);
+  if (text.len) check_text(t, name, text.buf, text.len);
+  docset_free(&ds);
+  sb_free(&err);
+  sb_free(&text);
+}
+
+static bool is_manifest(const char *name) {
+  const char *dot = strrchr(name, '.');
+  return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml") || !strcmp(dot, ".json"));
+}
+
+static void walk(tally *t, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (lstat(path, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      walk(t, path);
+      continue;
+    }
+    if (!S_ISREG(st.st_mode) || !is_manifest(e->d_name)) continue;
+    FILE *f = fopen(path, "rb");
+    strbuf text = STRBUF_INIT;
+    char chunk[65536];
+    size_t got;
+    while (f && (got = fread(chunk, 1, sizeof chunk, f)) > 0) sb_add(&text, chunk, got);
+    if (f) fclose(f);
+    const char *data = text.buf ? text.buf : "";
+    check_text(t, path, data, text.len);
+    check_as_json(t, path, data, text.len, doc_write_json);
+    check_as_json(t, path, data, text.len, doc_write_json_compact);
+    sb_free(&text);
+  }
+  closedir(d);
+}
+
+static void test_every_file_agrees(void **state) {
+  (void)state;
+  tally t = {0};
+  walk(&t, "tests/data");
+  walk(&t, "examples");
+  fprintf(stderr, "%zu texts, %zu decoded directly, %zu differ, %zu clean ones by the tree\n", t.files, t.direct,
+          t.differ, t.clean_by_tree);
+  assert_int_equal(t.differ, 0);
+  assert_true(t.files > 500);
+  assert_true(t.clean_by_tree * 10 < t.direct); /* clean files take the direct path, but for exotic ones */
+}
+
+static bool direct(const char *text) {
+  object_set out = {0};
+  bool ok = objects_load_direct("t", text, strlen(text), &out);
+  object_set_free(&out);
+  return ok;
+}
+
+#define CLAIM_JSON(rest) "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\"" rest "}"
+
+static void test_clean_documents_go_direct(void **state) {
+  (void)state;
+  assert_true(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":\"y\"}}")));
+  assert_true(direct("{\"kind\":\"DeviceClass\",\"apiVersion\":\"resource.k8s.io/v1\",\"metadata\":{\"name\":\"\\u00e9\"}}"));
+  assert_true(direct(CLAIM_JSON(",\"metadata\":null") "\n" CLAIM_JSON("")));
+  assert_true(direct(""));
+  const char *claim = CLAIM_JSON(",\"metadata\":{\"name\":\"a\"},\"spec\":{\"devices\":{\"requests\":[]}}");
+  assert_int_equal(differential_check("t", claim, strlen(claim)), 0);
+}
+
+static void test_errors_go_to_the_tree(void **state) {
+  (void)state;
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\",\"name\":\"b\"}")));     /* duplicate field */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"labels\":{\"x\":\"1\",\"x\":\"2\"}}"))); /* duplicate map key */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"nam\":\"a\"}")));                     /* unknown field */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":1}")));                         /* wrong type */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\"")));                      /* syntax */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\"}") "x"));                 /* after the value */
+  assert_false(direct("{\"metadata\":{},\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\"}"));
+  assert_false(direct("{\"apiVersion\":\"resource.k8s.io/v1beta1\",\"kind\":\"ResourceClaim\"}")); /* converted */
+  assert_false(direct("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[]}"));
+  assert_false(direct("{\"apiVersion\":\"v1\",\"kind\":\"Nope\"}"));
+  assert_false(direct("[]"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_file_agrees),
+      cmocka_unit_test(test_clean_documents_go_direct),
+      cmocka_unit_test(test_errors_go_to_the_tree),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+/* test_ssa.c: server-side apply's pieces against upstream's behaviour:
+ * FieldsV1 read and written in structured-merge-diff's order and form,
+ * path texts, and an apply's conflict message with several managers and
+ * its field removal (api/ssa_*.h, api/managed_fields.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include "api/managed_fields.h"
+#include "api/ssa_apply.h"
+#include "api/ssa_go_zero.h"
+#include "api/ssa_schema.h"
+#include <stdlib.h>
+#include <string.h>
+
+static char *fields_text(const char *in, strbuf *err) {
+  json_t *j = json_loads(in, 0, NULL);
+  assert_non_null(j);
+  ssa_set *s = ssa_set_from_fields(j, err);
+  json_decref(j);
+  if (!s) return NULL;
+  json_t *out = ssa_set_to_fields(s);
+  char *text = json_dumps(out, JSON_COMPACT);
+  json_decref(out);
+  ssa_set_free(s);
+  return text;
+}
+
+static void test_fields_order(void **state) {
+  (void)state;
+  strbuf err = STRBUF_INIT;
+  /* fields before keys before values before indexes; "." first; "{}" is a member */
+  char *t = fields_text("{\"i:1\":{},\"v:\\\"b\\\"\":{},\"k:{\\\"name\\\":\\\"x\\\"}\":{\"f:image\":{},\".\":{}},"
+                        "\"v:\\\"a\\\"\":{},\"f:z\":{\"f:y\":{}},\"f:a\":{\".\":{}},\"q:skipped\":{}}",
+                        &err);
+  assert_string_equal(t, "{\"f:a\":{},\"f:z\":{\"f:y\":{}},\"k:{\\\"name\\\":\\\"x\\\"}\":{\".\":{},\"f:image\":{}},"
+                         "\"v:\\\"a\\\"\":{},\"v:\\\"b\\\"\":{},\"i:1\":{}}");
+  free(t);
+  assert_null(fields_text("{\"f\":{}}", &err));
+  assert_string_equal(sb_str(&err), "key must be 2 characters long:");
+  sb_free(&err);
+  assert_null(fields_text("{\"k:[1]\":{}}", &err));
+  sb_free(&err);
+  assert_null(fields_text("{\"f:a\":1}", &err));
+  sb_free(&err);
+}
+
+static void test_managed_fields_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *entry, *message;
+  } table[] = {
+      {"{\"operation\":\"Patch\",\"apiVersion\":\"v1\",\"fieldsType\":\"FieldsV1\"}", "operation must be `Apply` or `Update`"},
+      {"{\"operation\":\"Update\",\"fieldsType\":\"FieldsV1\"}", "apiVersion must not be empty"},
+      {"{\"operation\":\"Update\",\"apiVersion\":\"v1\"}", "missing fieldsType in managed fields entry 0"},
+      {"{\"operation\":\"Update\",\"apiVersion\":\"v1\",\"fieldsType\":\"FieldsV2\"}",
+       "invalid fieldsType \"FieldsV2\" in managed fields entry 0"},
+  };
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    json_t *list = json_pack("[o]", json_loads(table[i].entry, 0, NULL));
+    mf_list l;
+    strbuf err = STRBUF_INIT;
+    assert_false(mf_decode(list, &l, &err));
+    assert_string_equal(sb_str(&err), table[i].message);
+    sb_free(&err);
+    json_decref(list);
+  }
+}
+
+static const char *live_pod =
+    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"uid\":\"u\",\"labels\":{\"x\":\"1\",\"y\":\"2\","
+    "\"mine\":\"3\"},\"managedFields\":["
+    "{\"manager\":\"a\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:00Z\","
+    "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:x\":{}}},\"f:spec\":{\"f:containers\":"
+    "{\"k:{\\\"name\\\":\\\"app\\\"}\":{\"f:image\":{}}}}}},"
+    "{\"manager\":\"b\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:01Z\","
+    "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:y\":{}}}}},"
+    "{\"manager\":\"me\",\"operation\":\"Apply\",\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:02Z\","
+    "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:mine\":{}}}}}]},"
+    "\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1\"}]}}";
+
+static ssa_apply_status run_apply(const char *config_text, bool force, ssa_apply_result *res) {
+  json_t *live = json_loads(live_pod, 0, NULL), *config = json_loads(config_text, 0, NULL);
+  json_t *zero = json_pack("{s:s,s:s}", "apiVersion", "v1", "kind", "Pod");
+  ssa_fill_go_zero(zero);
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "me", "", "2026-01-02T00:00:00Z"};
+  ssa_apply_status st = ssa_apply(&rq, zero, live, config, force, res);
+  json_decref(live);
+  json_decref(config);
+  json_decref(zero);
+  return st;
+}
+
+static void test_conflicts(void **state) {
+  (void)state;
+  ssa_apply_result res;
+  assert_int_equal(run_apply("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"labels\":{\"x\":\"9\","
+                             "\"y\":\"9\"}},\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"}]}}",
+                             false, &res),
+                   SSA_APPLY_CONFLICT);
+  assert_string_equal(sb_str(&res.message), "Apply failed with 3 conflicts: conflicts with \"a\" using v1:\n"
+                                            "- .metadata.labels.x\n- .spec.containers[name=\"app\"].image\n"
+                                            "conflicts with \"b\" using v1:\n- .metadata.labels.y");
+  assert_int_equal(json_array_size(res.causes), 3);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(res.causes, 2), "message")),
+                      "conflict with \"b\" using v1");
+  ssa_apply_result_free(&res);
+  assert_int_equal(run_apply("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"labels\":{\"y\":\"9\"}}}",
+                             false, &res),
+                   SSA_APPLY_CONFLICT);
+  assert_string_equal(sb_str(&res.message), "Apply failed with 1 conflict: conflict with \"b\" using v1: .metadata.labels.y");
+  ssa_apply_result_free(&res);
+}
+
+static void test_forced_apply_removes_and_takes(void **state) {
+  (void)state;
+  ssa_apply_result res;
+  /* "mine" is left out: it goes; x is forced: a loses it, keeps the image */
+  assert_int_equal(run_apply("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"labels\":{\"x\":\"9\"}}}",
+                             true, &res),
+                   SSA_APPLY_OK);
+  assert_true(res.changed);
+  json_t *meta = json_object_get(res.object, "metadata");
+  char *labels = json_dumps(json_object_get(meta, "labels"), JSON_COMPACT | JSON_SORT_KEYS);
+  assert_string_equal(labels, "{\"x\":\"9\",\"y\":\"2\"}");
+  free(labels);
+  char *mf = json_dumps(json_object_get(meta, "managedFields"), JSON_COMPACT);
+  assert_string_equal(mf, "[{\"manager\":\"me\",\"operation\":\"Apply\",\"apiVersion\":\"v1\",\"time\":"
+                          "\"2026-01-02T00:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":"
+                          "{\"f:labels\":{\"f:x\":{}}}}},{\"manager\":\"a\",\"operation\":\"Update\",\"apiVersion\":"
+                          "\"v1\",\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":"
+                          "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"app\\\"}\":{\"f:image\":{}}}}}},"
+                          "{\"manager\":\"b\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":"
+                          "\"2026-01-01T00:00:01Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":"
+                          "{\"f:labels\":{\"f:y\":{}}}}}]");
+  free(mf);
+  ssa_apply_result_free(&res);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fields_order),
+      cmocka_unit_test(test_managed_fields_errors),
+      cmocka_unit_test(test_conflicts),
+      cmocka_unit_test(test_forced_apply_removes_and_takes),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

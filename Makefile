@@ -91,10 +91,13 @@ schema:
 	GO=$(GO) sh tools/schema
 
 # etcd 3.6 for the end-to-end comparisons, built from the module pinned in
-# tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd.
+# tests/upstream/etcd (etcd's own server, etcdmain): build/upstream/etcd; and
+# etcdutl of the same release (tests/upstream/etcdutl), which restores the
+# snapshots of `dra backup --etcd-servers`: build/upstream/etcdutl.
 etcd:
 	mkdir -p $(BUILD)/upstream
 	cd tests/upstream/etcd && $(GO) build -o $(abspath $(BUILD))/upstream/etcd .
+	cd tests/upstream/etcdutl && $(GO) build -o $(abspath $(BUILD))/upstream/etcdutl go.etcd.io/etcd/etcdutl/v3
 	@echo "run: $(BUILD)/upstream/etcd --data-dir /tmp/etcd --listen-client-urls http://127.0.0.1:23790 --advertise-client-urls http://127.0.0.1:23790"
 
 # The real control plane to compare dra serve with end to end: kube-apiserver

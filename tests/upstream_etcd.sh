@@ -3,7 +3,8 @@
 # (go.etcd.io/etcd/server/v3 pinned in tests/upstream/etcd/go.mod) into
 # upstream/ next to dra; it starts on loopback ports, answers /version,
 # stores a key through the v3 gRPC gateway (POST /v3/kv/put) and reads it
-# back (/v3/kv/range), and stops on SIGTERM.
+# back (/v3/kv/range), and stops on SIGTERM; and etcdutl of the same release
+# (tests/upstream/etcdutl), which `dra restore` runs on etcd snapshots.
 # $1 is the dra binary (only its directory is used). Skipped (exit 77)
 # without Go, curl, or the Go module proxy on a cold module cache.
 dra=${1:-build/dra}
@@ -12,6 +13,7 @@ name=upstream_etcd
 . tests/lib/upstream.sh
 command -v curl >/dev/null 2>&1 || skip "curl is not installed"
 build_upstream_module tests/upstream/etcd . etcd
+build_upstream_module tests/upstream/etcdutl go.etcd.io/etcd/etcdutl/v3 etcdutl
 
 data=$(mktemp -d)
 etcd_bin=$out/etcd
@@ -46,4 +48,5 @@ for _ in $(seq 100); do
 done
 kill -0 "$pid" 2>/dev/null && check "stop on SIGTERM" "still running after 10 s" "exited"
 passed=$((passed + 1))
+check "etcdutl version" "$("$out/etcdutl" version 2>&1)" "etcdutl version: 3.6."
 echo "$passed passed, 0 failed"

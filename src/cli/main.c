@@ -15,6 +15,9 @@ static const command commands[] = {
     {"schedule", cmd_schedule, "run the claim controller and the scheduler over a cluster dump"},
     {"cel", cmd_cel, "compile a CEL device selector, or evaluate it on ResourceSlice devices"},
     {"serve", cmd_serve, "serve the Kubernetes API for DRA (kubectl works against it)"},
+    {"migrate", cmd_migrate, "copy a stopped dra serve's objects between SQLite and etcd"},
+    {"backup", cmd_backup, "copy dra serve's store consistently while it serves (SQLite, etcd snapshot)"},
+    {"restore", cmd_restore, "make a store from a dra backup (a data dir, or an etcd member's)"},
     {"version", cmd_version, "print dra's release, the Kubernetes level it implements and the build"},
 };
 

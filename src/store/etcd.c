@@ -44,7 +44,6 @@
 #define LEASE_MAX_OBJECTS 1000
 /* compact.go's key: its version counts the compactions of all servers. */
 #define COMPACT_REV_KEY "compact_rev_key"
-#define REGISTRY_END "/registry0" /* the range end of every key under /registry/ */
 
 /* A change the watch saw, decoded, waiting to go into the cache. */
 typedef struct fed_change {
@@ -107,14 +106,7 @@ static void note_error(etcd_store *e, const char *what) {
   pthread_mutex_unlock(&e->error_lock);
 }
 
-static json_t *bytes_json(const char *bytes, size_t n) {
-  char *b64 = etcd_base64(bytes, n);
-  json_t *j = json_string(b64);
-  free(b64);
-  return j;
-}
-
-static json_t *key_json(const char *key) { return bytes_json(key, strlen(key)); }
+static json_t *key_json(const char *key) { return etcd_bytes_json(key, strlen(key)); }
 
 /* ---- feeding the cache ---- */
 
@@ -262,7 +254,7 @@ static void nap(etcd_store *e, int64_t seconds) {
 }
 
 static json_t *registry_range(void) {
-  return json_pack("{s:o,s:o}", "key", key_json(ETCD_REGISTRY), "range_end", key_json(REGISTRY_END));
+  return json_pack("{s:o,s:o}", "key", key_json(ETCD_REGISTRY), "range_end", key_json(ETCD_REGISTRY_END));
 }
 
 static void *watch_main(void *arg) {
@@ -306,7 +298,7 @@ static void compact_round(etcd_store *e, int64_t *epoch, int64_t *rev) {
   char revtext[24];
   snprintf(revtext, sizeof revtext, "%lld", (long long)*rev);
   json_t *put = json_pack("{s:{s:o,s:o}}", "request_put", "key", key_json(COMPACT_REV_KEY), "value",
-                          bytes_json(revtext, strlen(revtext)));
+                          etcd_bytes_json(revtext, strlen(revtext)));
   json_t *get = json_pack("{s:{s:o}}", "request_range", "key", key_json(COMPACT_REV_KEY));
   json_t *txn = json_pack("{s:[o],s:[o],s:[o]}", "compare", cmp, "success", put, "failure", get);
   etcd_reply r;
@@ -440,7 +432,7 @@ static txn_result write_key(etcd_store *e, api_kind kind, const char *namespace_
   json_t *op;
   if (next) {
     char *value = etcd_value(next);
-    json_t *put = json_pack("{s:o,s:o}", "key", key_json(key), "value", bytes_json(value, strlen(value)));
+    json_t *put = json_pack("{s:o,s:o}", "key", key_json(key), "value", etcd_bytes_json(value, strlen(value)));
     free(value);
     if (is_event(kind)) {
       int64_t lease = event_lease(e);
@@ -714,7 +706,7 @@ static bool load(etcd_store *e, strbuf *err) {
   bool ok = true;
   for (bool more = true; more && ok;) {
     json_t *req = registry_range();
-    json_object_set_new(req, "key", bytes_json(from_key, from_len));
+    json_object_set_new(req, "key", etcd_bytes_json(from_key, from_len));
     json_object_set_new(req, "limit", etcd_int64(RANGE_PAGE));
     if (at) json_object_set_new(req, "revision", etcd_int64(at));
     etcd_reply r;

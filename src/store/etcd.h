@@ -19,6 +19,10 @@ typedef struct etcd_options {
 /* Connects, lists every object of dra's kinds and starts the watch that
  * feeds the cache. NULL with the reason in err. */
 store *store_etcd_open(const etcd_options *eo, const store_options *opts, strbuf *err);
+/* Deletes every key of dra's kinds from the etcd (before a store is
+ * opened on it: `dra migrate --force`); *deleted counts them. False with
+ * the reason in err. etcd_empty.c. */
+bool store_etcd_empty(const etcd_options *eo, size_t *deleted, strbuf *err);
 /* Whether s is an etcd store. */
 bool store_is_etcd(store *s);
 

@@ -186,32 +186,70 @@ static int on_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, cur
   return atomic_load(st->stop) ? 1 : 0;
 }
 
+/* POSTs text to path on the current endpoint and hands every message of
+ * the streamed reply to st->fn; *at is the endpoint used. */
+static CURLcode run_stream(etcd_client *c, const char *path, const char *text, stream *st, size_t *at,
+                           long *status) {
+  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
+  CURL *h = curl_easy_init();
+  *at = atomic_load(&c->current);
+  char url[512];
+  snprintf(url, sizeof url, "%s%s", c->endpoints[*at], path);
+  setup(c, h, url, text, headers);
+  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_stream);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, st);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
+  CURLcode rc = curl_easy_perform(h);
+  *status = 0;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+  curl_easy_cleanup(h);
+  curl_slist_free_all(headers);
+  return rc;
+}
+
 bool etcd_watch(etcd_client *c, json_t *create_request, etcd_watch_fn fn, void *user, atomic_bool *stop,
                 strbuf *err) {
   json_t *body = json_pack("{s:o}", "create_request", create_request);
   char *text = json_dumps(body, JSON_COMPACT);
   json_decref(body);
-  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
-  CURL *h = curl_easy_init();
   stream st = {STRBUF_INIT, fn, user, stop, false, false, err};
-  size_t at = atomic_load(&c->current);
-  char url[512];
-  snprintf(url, sizeof url, "%s/v3/watch", c->endpoints[at]);
-  setup(c, h, url, text, headers);
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_stream);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &st);
-  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(h, CURLOPT_XFERINFODATA, &st);
-  CURLcode rc = curl_easy_perform(h);
+  size_t at;
+  long status;
+  CURLcode rc = run_stream(c, "/v3/watch", text, &st, &at, &status);
   bool ok = st.done && !st.invalid;
   if (!ok && !st.invalid && !atomic_load(stop)) {
     sb_printf(err, "etcd %s: watch ended: %s", c->endpoints[at], rc == CURLE_OK ? "closed by etcd" : curl_easy_strerror(rc));
     if (rc == CURLE_OK || endpoint_failed(rc)) /* resume on the next endpoint */
       atomic_compare_exchange_strong(&c->current, &at, (at + 1) % c->n_endpoints);
   }
-  curl_easy_cleanup(h);
-  curl_slist_free_all(headers);
+  sb_free(&st.pending);
+  free(text);
+  return ok;
+}
+
+bool etcd_stream(etcd_client *c, const char *path, json_t *body, etcd_watch_fn fn, void *user, strbuf *err) {
+  char *text = json_dumps(body, JSON_COMPACT);
+  json_decref(body);
+  atomic_bool never = false;
+  stream st = {STRBUF_INIT, fn, user, &never, false, false, err};
+  size_t at;
+  long status;
+  CURLcode rc = run_stream(c, path, text, &st, &at, &status);
+  bool ok = rc == CURLE_OK && status == 200 && !st.done && !st.pending.len;
+  if (!ok && !st.invalid && !st.done) {
+    if (rc != CURLE_OK) sb_printf(err, "etcd %s%s: %s", c->endpoints[at], path, curl_easy_strerror(rc));
+    else {
+      etcd_reply r; /* a refusal's body is one message, maybe without a newline */
+      strbuf ignored = STRBUF_INIT;
+      bool parsed = st.pending.len && etcd_reply_parse(st.pending.buf, st.pending.len, &r, &ignored);
+      const char *why = parsed && r.error ? r.error : status != 200 ? "refused" : "cut off";
+      sb_printf(err, "etcd %s%s: %s", c->endpoints[at], path, why);
+      if (parsed) etcd_reply_free(&r);
+      sb_free(&ignored);
+    }
+  }
   sb_free(&st.pending);
   free(text);
   return ok;

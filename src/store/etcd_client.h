@@ -1,6 +1,6 @@
 /* etcd_client.h: etcd's v3 API through its gRPC gateway (HTTP/JSON over
  * libcurl): unary calls (range, txn, compaction, lease grant) and the
- * streaming watch. Several endpoints: a call that cannot reach one (connect
+ * streaming watch and snapshot. Several endpoints: a call that cannot reach one (connect
  * error, reset, timeout) goes on to the next. Thread-safe: connections
  * are pooled and kept alive. See docs/store.md "etcd backend". */
 #ifndef DRA_STORE_ETCD_CLIENT_H
@@ -30,5 +30,11 @@ bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, 
 typedef bool (*etcd_watch_fn)(void *user, const etcd_reply *message);
 bool etcd_watch(etcd_client *c, json_t *create_request, etcd_watch_fn fn, void *user, atomic_bool *stop,
                 strbuf *err);
+
+/* POSTs body (taken) to a streaming path ("/v3/maintenance/snapshot") of
+ * the current endpoint: fn gets every message. False with the reason in
+ * err when the stream did not end well: fn returned false (fn sets err
+ * then), a message could not be read, or etcd refused or cut it. */
+bool etcd_stream(etcd_client *c, const char *path, json_t *body, etcd_watch_fn fn, void *user, strbuf *err);
 
 #endif

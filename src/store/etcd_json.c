@@ -15,6 +15,13 @@ char *etcd_base64(const char *bytes, size_t n) {
   return out;
 }
 
+json_t *etcd_bytes_json(const char *bytes, size_t n) {
+  char *b64 = etcd_base64(bytes, n);
+  json_t *j = json_string(b64);
+  free(b64);
+  return j;
+}
+
 json_t *etcd_int64(int64_t v) {
   char text[24];
   snprintf(text, sizeof text, "%" PRId64, v);
@@ -144,6 +151,7 @@ static bool parse_body(const json_t *j, etcd_reply *r) {
   if (!json_is_object(j)) return false;
   const json_t *message = json_object_get(j, "message"), *error = json_object_get(j, "error");
   const json_t *cancel = json_object_get(j, "cancel_reason");
+  if (json_is_object(error)) error = json_object_get(error, "message"); /* a stream's error, as the gateway sends it */
   const json_t *why = json_is_string(message) ? message : json_is_string(error) ? error : cancel;
   if (why) {
     if (!json_is_string(why)) return false;
@@ -151,9 +159,11 @@ static bool parse_body(const json_t *j, etcd_reply *r) {
   }
   const json_t *header = json_object_get(j, "header");
   if (header && (!json_is_object(header) || !int64_member(header, "revision", &r->revision))) return false;
+  if (json_object_get(j, "blob") && !bytes_member(j, "blob", &r->blob, &r->blob_len)) return false;
   return bool_member(j, "succeeded", &r->succeeded) && bool_member(j, "more", &r->more) &&
          bool_member(j, "created", &r->created) && bool_member(j, "canceled", &r->canceled) &&
          int64_member(j, "compact_revision", &r->compact_revision) && int64_member(j, "ID", &r->lease_id) &&
+         int64_member(j, "remaining_bytes", &r->remaining_bytes) &&
          parse_kvs(json_object_get(j, "kvs"), r) && parse_events(json_object_get(j, "events"), r) &&
          parse_responses(json_object_get(j, "responses"), r);
 }
@@ -182,5 +192,6 @@ void etcd_reply_free(etcd_reply *r) {
   free(r->kvs);
   free(r->events);
   free(r->error);
+  free(r->blob);
   memset(r, 0, sizeof *r);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #define ETCD_REGISTRY "/registry/"
+#define ETCD_REGISTRY_END "/registry0" /* the range end of every key under ETCD_REGISTRY */
 
 /* "/registry/minions/node-1", "/registry/resourceclaims/ns/claim". malloc'd. */
 char *etcd_key(api_kind kind, const char *namespace_, const char *name);

@@ -13,18 +13,23 @@
  * A transaction that fails (disk full, I/O error) is kept and retried every
  * RETRY_MS, with whatever came since, until it commits: the writes waiting
  * on it get STORE_UNAVAILABLE, and client writes are refused with it, not
- * applied, while the store cannot write; reads and watches go on. */
+ * applied, while the store cannot write; reads and watches go on.
+ * The file is locked (flock) while open, so no two processes serve it. */
 #include "store/sqlite.h"
 #include "api/codec.h"
 #include "store/memory_commit.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
 #include "util/workqueue.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 /* How often a failed transaction is tried again. */
 #define RETRY_MS 500
@@ -55,6 +60,7 @@ typedef struct durable_store {
   char error[256];    /* SQLite's words for the failure */
   uint64_t watch_id;
   pthread_mutex_t *write_lock; /* optional, see store_set_write_lock */
+  int lock_fd; /* holds the flock on the file; closed after the connection (store_sqlite_open) */
 } durable_store;
 
 static _Thread_local bool no_wait;
@@ -305,6 +311,7 @@ static void close_db(durable_store *d) {
   sqlite3_finalize(d->revision);
   sqlite3_finalize(d->count_delete);
   sqlite3_close(d->db);
+  if (d->lock_fd >= 0) close(d->lock_fd); /* after SQLite's own descriptors: closing one drops its fcntl locks */
 }
 
 /* Frees what store_sqlite_open set up before the writer thread started. */
@@ -400,14 +407,35 @@ static bool restore(durable_store *d, strbuf *err) {
   return ok;
 }
 
-store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err) {
+/* An exclusive flock on the store file, held until close: a second dra
+ * serve, or a migration, on the same data dir is refused. flock, not
+ * fcntl: SQLite's fcntl locks would be dropped when this descriptor closes
+ * (POSIX), flock's are not; it is closed after SQLite's anyway. */
+static bool lock_file(durable_store *d, const char *path, strbuf *err) {
+  d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (d->lock_fd < 0) {
+    sb_printf(err, "cannot open the store %s: %s", path, strerror(errno));
+    return false;
+  }
+  if (flock(d->lock_fd, LOCK_EX | LOCK_NB) == 0) return true;
+  if (errno == EWOULDBLOCK) sb_printf(err, "the store %s is in use by another process (a dra serve on this data dir?)", path);
+  else sb_printf(err, "cannot lock the store %s: %s", path, strerror(errno));
+  return false;
+}
+
+static store *open_store(const char *path, const store_options *opts, bool emptied, strbuf *err) {
   durable_store *d = xcalloc(1, sizeof *d);
+  d->lock_fd = -1;
   d->base.backend = &sqlite_backend;
   d->mem = store_memory_open(opts);
   store_memory_defer_commits(d->mem, &d->base);
   wq_init(&d->rows, sizeof(pending_row));
   pthread_mutex_init(&d->lock, NULL);
   pthread_cond_init(&d->committed, NULL);
+  if (!lock_file(d, path, err)) {
+    free_unstarted(d);
+    return NULL;
+  }
   char *msg = NULL;
   if (sqlite3_open(path, &d->db) != SQLITE_OK || sqlite3_exec(d->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
       sqlite3_prepare_v2(d->db, upsert_sql, -1, &d->upsert, NULL) != SQLITE_OK ||
@@ -420,6 +448,13 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
     return NULL;
   }
   sqlite3_busy_timeout(d->db, 5000);
+  /* the revision and delete counts stay: resourceVersions and uids are never handed out twice */
+  if (emptied && sqlite3_exec(d->db, "DELETE FROM objects", NULL, NULL, &msg) != SQLITE_OK) {
+    sb_printf(err, "cannot empty the store %s: %s", path, msg ? msg : sqlite3_errmsg(d->db));
+    sqlite3_free(msg);
+    free_unstarted(d);
+    return NULL;
+  }
   if (!restore(d, err)) {
     free_unstarted(d);
     return NULL;
@@ -428,4 +463,12 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
   pthread_create(&d->writer, NULL, writer_main, d);
   pthread_create(&d->publisher, NULL, publisher_main, d);
   return &d->base;
+}
+
+store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err) {
+  return open_store(path, opts, false, err);
+}
+
+store *store_sqlite_open_emptied(const char *path, const store_options *opts, strbuf *err) {
+  return open_store(path, opts, true, err);
 }

@@ -7,8 +7,12 @@
 #include <pthread.h>
 
 /* Opens (creating if needed) the store file at path and restores its
- * objects. NULL with the reason in err. */
+ * objects. The file stays locked (flock) until store_close: a second open,
+ * by any process, fails. NULL with the reason in err. */
 store *store_sqlite_open(const char *path, const store_options *opts, strbuf *err);
+/* The same, after deleting every object in the file (its revision counter
+ * and delete counts stay): `dra migrate --force` into a data dir. */
+store *store_sqlite_open_emptied(const char *path, const store_options *opts, strbuf *err);
 /* For the calling thread: writes return without waiting for the disk
  * (the control loop's own writes, which no client waits on). */
 void store_sqlite_no_wait_on_this_thread(void);

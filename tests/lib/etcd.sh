@@ -10,9 +10,10 @@
 etcd_pid=
 # With TLS: etcd_scheme=https, etcd_tls_flags (etcd's --cert-file ...) and
 # etcd_curl_flags (curl's --cacert, --cert, --key for /version).
+# With etcd_keep_data set, DIR/etcd is kept (a member restored from a snapshot).
 start_etcd_at() { # dir, client port (the peer port is the next one)
   etcd_url=${etcd_scheme:-http}://127.0.0.1:$2
-  rm -rf "$1/etcd"
+  [ -n "${etcd_keep_data:-}" ] || rm -rf "$1/etcd"
   # shellcheck disable=SC2086 # the flags are words
   "$etcd_bin" --data-dir "$1/etcd" --listen-client-urls "$etcd_url" --advertise-client-urls "$etcd_url" \
     --listen-peer-urls "http://127.0.0.1:$(($2 + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$(($2 + 1))" \

@@ -59,15 +59,7 @@ same "data dir to data dir" "$tmp/a.json" "$tmp/b.json"
 stop_server
 
 # ---- SQLite to etcd and back ----
-etcd_bin=$(dirname "$dra")/upstream/etcd
-[ -x "$etcd_bin" ] || etcd_bin=$(pwd)/build/upstream/etcd
-if [ ! -x "$etcd_bin" ]; then
-  echo "migrate: etcd part skipped: no build/upstream/etcd (make etcd builds it)"
-  skipped=$((skipped + 1))
-elif ! start_etcd_free "$tmp"; then
-  echo "migrate: etcd part skipped: etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
-  skipped=$((skipped + 1))
-else
+if start_etcd_part migrate; then
   check "migrate a data dir into etcd" "dra migrate: copied" "$dra" migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"
   check "an etcd holding objects is refused" "already holds objects" \
     "$dra" migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"

@@ -150,6 +150,15 @@ bool cli_parse(int argc, char **argv, const char *command, cli_common *o, const 
   return true;
 }
 
+int cli_parse_own(int argc, char **argv, const char *command, const cli_flag *flags, const char *usage) {
+  cli_common opts;
+  if (!cli_parse(argc, argv, command, &opts, flags)) return 2;
+  cli_common_free(&opts);
+  if (!opts.help) return -1;
+  fputs(usage, stdout);
+  return 0;
+}
+
 bool cli_require_files(cli_common *o) {
   if (o->help || o->n_files) return true;
   fprintf(stderr, "error: must specify -f FILE|DIR|-\n");

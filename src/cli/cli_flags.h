@@ -38,6 +38,10 @@ bool cli_parse(int argc, char **argv, const char *command, cli_common *opts, con
 static inline bool cli_parse_common(int argc, char **argv, const char *command, cli_common *opts) {
   return cli_parse(argc, argv, command, opts, NULL);
 }
+/* For commands that take only their own flags (and --help): parses argv;
+ * with --help prints usage. -1: go on; otherwise the exit status (0 after
+ * the help, 2 for a bad flag). */
+int cli_parse_own(int argc, char **argv, const char *command, const cli_flag *flags, const char *usage);
 /* For commands that read manifests: false (and opts freed) when no -f. */
 bool cli_require_files(cli_common *opts);
 void cli_common_free(cli_common *opts);

@@ -33,13 +33,8 @@ int cmd_backup(int argc, char **argv) {
       {"to", 0, CLI_FLAG_STRING, &to},
       {0},
   };
-  cli_common opts;
-  if (!cli_parse(argc, argv, "backup", &opts, flags)) return 2;
-  cli_common_free(&opts);
-  if (opts.help) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
+  int parsed = cli_parse_own(argc, argv, "backup", flags, usage_text);
+  if (parsed >= 0) return parsed;
   if (!data_dir == !servers || !to) {
     fprintf(stderr, "error: give --to FILE and one of --data-dir and --etcd-servers\n"
                     "See 'dra backup --help' for usage.\n");

@@ -40,13 +40,8 @@ int cmd_migrate(int argc, char **argv) {
       {"force", 0, CLI_FLAG_BOOL, &force},
       {0},
   };
-  cli_common opts;
-  if (!cli_parse(argc, argv, "migrate", &opts, flags)) return 2;
-  cli_common_free(&opts);
-  if (opts.help) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
+  int parsed = cli_parse_own(argc, argv, "migrate", flags, usage_text);
+  if (parsed >= 0) return parsed;
   if (!from_dir == !from_etcd || !to_dir == !to_etcd) {
     fprintf(stderr, "error: give one of --from-data-dir and --from-etcd-servers, and one of --to-data-dir and "
                     "--to-etcd-servers\nSee 'dra migrate --help' for usage.\n");

@@ -203,13 +203,8 @@ int cmd_restore(int argc, char **argv) {
       {"bump-revision", 0, CLI_FLAG_STRING, &bump_text},
       {0},
   };
-  cli_common opts;
-  if (!cli_parse(argc, argv, "restore", &opts, flags)) return 2;
-  cli_common_free(&opts);
-  if (opts.help) {
-    fputs(usage_text, stdout);
-    return 0;
-  }
+  int parsed = cli_parse_own(argc, argv, "restore", flags, usage_text);
+  if (parsed >= 0) return parsed;
   uint64_t bump;
   if (!parse_bump(bump_text, &bump)) return 2;
   if (!from || !data_dir == !etcd_dir) {

@@ -170,6 +170,7 @@ int cmd_serve(int argc, char **argv) {
          "                 [--runtime-config resource.k8s.io/v1beta1=true,...]\n"
          "                 [--authorization-mode RBAC|AlwaysAllow] [-v N]\n"
          "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
+         "Objects are kept in <data-dir>/dra.db (SQLite), locked while served: one dra serve per data dir.\n"
          "On first start it makes a CA, a serving certificate and an admin client certificate\n"
          "(system:masters) in <data-dir>/pki, which the kubeconfig embeds. Clients authenticate with a\n"
          "certificate of that CA (or of --client-ca-file) or a --token-file token; others are\n"

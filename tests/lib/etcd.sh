@@ -44,14 +44,28 @@ stop_etcd() {
   wait "$etcd_pid" 2>/dev/null || true # killed by the signal: not an error
   etcd_pid=
 }
-# For the serve_etcd*.sh tests (after tests/lib/serve.sh, with dra and tmp
-# set): finds the etcd of `make etcd` (next to dra, or the default build's:
-# a sanitizer build has none of its own), skips (exit 77) without it,
-# kubectl or curl, and starts it in $tmp.
-serve_on_etcd_setup() { # test name
+# Sets etcd_bin to the etcd of `make etcd` (next to dra, or the default
+# build's: a sanitizer build has none of its own); false when there is none.
+find_etcd() {
   etcd_bin=$(dirname "$dra")/upstream/etcd
   [ -x "$etcd_bin" ] || etcd_bin=$(pwd)/build/upstream/etcd
-  [ -x "$etcd_bin" ] || skip "$1" "no build/upstream/etcd (make etcd builds it)"
+  [ -x "$etcd_bin" ]
+}
+# For tests with a part on etcd (after tests/lib/serve.sh, with dra and tmp
+# set): starts etcd in $tmp, or says why not and counts the part skipped
+# (summary then exits 77); false then.
+start_etcd_part() { # test name
+  if ! find_etcd; then echo "$1: etcd part skipped: no build/upstream/etcd (make etcd builds it)"
+  elif start_etcd_free "$tmp"; then return 0
+  else echo "$1: etcd part skipped: etcd did not start: $(tail -n 3 "$tmp/etcd.log")"; fi
+  skipped=$((skipped + 1))
+  return 1
+}
+# For the serve_etcd*.sh tests (after tests/lib/serve.sh, with dra and tmp
+# set): finds etcd, skips (exit 77) without it, kubectl or curl, and starts
+# it in $tmp.
+serve_on_etcd_setup() { # test name
+  find_etcd || skip "$1" "no build/upstream/etcd (make etcd builds it)"
   skip_without kubectl "$1"
   skip_without curl "$1"
   start_etcd_free "$tmp" || skip "$1" "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"

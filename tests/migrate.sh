@@ -40,6 +40,11 @@ check "apply the examples" "created" k apply -f examples/
 k delete -n default resourceclaim gpu-nic-numa-alignment >/dev/null 2>&1 # re-created: a uid of its second life
 k apply -f examples/40-claims.yaml >/dev/null 2>&1
 k annotate -n default resourceclaim gpu-nic-numa-alignment example.com/note=updated >/dev/null 2>&1
+# more objects of one kind than one list's first allocation holds
+awk 'BEGIN { printf "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+  for (i = 1; i <= 300; i++) printf "%s{\"apiVersion\":\"v1\",\"kind\":\"PodTemplate\",\"metadata\":{\"name\":\"pt-%d\",\"namespace\":\"default\"},\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}", (i > 1 ? "," : ""), i
+  print "]}" }' >"$tmp/many.json"
+check "create 300 PodTemplates" "pt-300 created" k create -f "$tmp/many.json"
 sleep 0.5 # the control loop's writes settle
 dump "$tmp/a/kubeconfig" >"$tmp/a.json"
 check "the source has claims" '"kind": "ResourceClaim"' cat "$tmp/a.json"

@@ -28,7 +28,6 @@ static int by_creation(const void *x, const void *y) {
 /* Every object of every kind, each a reference. */
 static store_obj **list_all(store *s, size_t *n, uint64_t *rv) {
   store_obj **all = NULL;
-  size_t cap = 0;
   *n = 0;
   *rv = 0;
   for (int k = 0; k < KIND_COUNT; k++) {
@@ -36,9 +35,11 @@ static store_obj **list_all(store *s, size_t *n, uint64_t *rv) {
     store_query q = {.kind = (api_kind)k};
     if (store_list_query(s, &q, &l) != STORE_OK) continue;
     if (l.rv > *rv) *rv = l.rv;
-    all = xgrow(all, *n + l.n, &cap, sizeof *all, 256);
-    memcpy(all + *n, l.items, l.n * sizeof *all);
-    *n += l.n;
+    if (l.n) {
+      all = xrealloc(all, (*n + l.n) * sizeof *all);
+      memcpy(all + *n, l.items, l.n * sizeof *all);
+      *n += l.n;
+    }
     free(l.items); /* the references now are all's */
   }
   return all;
@@ -63,7 +64,7 @@ bool store_migrate(store *from, store *to, store_migration *out, strbuf *err) {
   }
   size_t n;
   store_obj **all = list_all(store_committed(from), &n, &out->source_rv);
-  qsort(all, n, sizeof *all, by_creation);
+  if (n) qsort(all, n, sizeof *all, by_creation);
   bool sqlite = !store_is_etcd(to);
   if (sqlite) store_sqlite_group_begin();
   bool ok = true;

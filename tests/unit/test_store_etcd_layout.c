@@ -113,7 +113,20 @@ static void gateway_replies(void **state) {
   assert_true(r.canceled);
   assert_int_equal(r.compact_revision, 2);
   etcd_reply_free(&r);
-  const char *bad[] = {"[]", "{\"kvs\":[{\"key\":\"not base64!\"}]}", "{\"header\":{\"revision\":\"x\"}}", "nope"};
+  /* a snapshot stream's messages: a piece, and an error as the gateway streams it */
+  const char *piece = "{\"result\":{\"remaining_bytes\":\"229376\",\"blob\":\"aGVsbG8=\",\"version\":\"3.6.0\"}}";
+  assert_true(etcd_reply_parse(piece, strlen(piece), &r, &err));
+  assert_int_equal(r.remaining_bytes, 229376);
+  assert_int_equal(r.blob_len, 5);
+  assert_memory_equal(r.blob, "hello", 5);
+  etcd_reply_free(&r);
+  const char *stream_error = "{\"error\":{\"grpc_code\":9,\"http_code\":400,\"message\":\"etcdserver: no leader\"}}";
+  assert_true(etcd_reply_parse(stream_error, strlen(stream_error), &r, &err));
+  assert_string_equal(r.error, "etcdserver: no leader");
+  assert_null(r.blob);
+  etcd_reply_free(&r);
+  const char *bad[] = {"[]", "{\"kvs\":[{\"key\":\"not base64!\"}]}", "{\"header\":{\"revision\":\"x\"}}", "nope",
+                       "{\"blob\":\"not base64!\"}", "{\"blob\":1}", "{\"remaining_bytes\":\"x\"}"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_false(etcd_reply_parse(bad[i], strlen(bad[i]), &r, &err));
   sb_free(&err);
 }

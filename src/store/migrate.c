@@ -7,7 +7,6 @@
  * commit, sqlite.h); into etcd each is one transaction, as etcd gives a
  * transaction one revision. */
 #include "store/migrate.h"
-#include "store/etcd.h"
 #include "store/sqlite.h"
 #include "util/die.h"
 #include <stdio.h>
@@ -65,7 +64,7 @@ bool store_migrate(store *from, store *to, store_migration *out, strbuf *err) {
   size_t n;
   store_obj **all = list_all(store_committed(from), &n, &out->source_rv);
   if (n) qsort(all, n, sizeof *all, by_creation);
-  bool sqlite = !store_is_etcd(to);
+  bool sqlite = store_is_sqlite(to);
   if (sqlite) store_sqlite_group_begin();
   bool ok = true;
   for (size_t i = 0; i < n && ok; i++) {

@@ -362,6 +362,8 @@ static const store_backend sqlite_backend = {
     d_unwatch, d_revision, d_close, d_committed, d_set_write_lock, d_last_error,
 };
 
+bool store_is_sqlite(store *s) { return s->backend == &sqlite_backend; }
+
 /* Loads every stored object into the memory store with its resourceVersion. */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;

@@ -13,6 +13,8 @@ store *store_sqlite_open(const char *path, const store_options *opts, strbuf *er
 /* The same, after deleting every object in the file (its revision counter
  * and delete counts stay): `dra migrate --force` into a data dir. */
 store *store_sqlite_open_emptied(const char *path, const store_options *opts, strbuf *err);
+/* Whether s is a SQLite store. */
+bool store_is_sqlite(store *s);
 /* For the calling thread: writes return without waiting for the disk
  * (the control loop's own writes, which no client waits on). */
 void store_sqlite_no_wait_on_this_thread(void);

@@ -5,7 +5,7 @@
 # serves the same objects: `kubectl get -A -o json` of every listable kind,
 # without resourceVersion (and without the leader Lease, which a server on
 # etcd renews), is the same as the source's. Also: the source's data dir
-# is refused while a dra serve holds it; a destination that holds objects
+# is refused while a dra serve holds it (as is a second dra serve); a destination that holds objects
 # is refused, and --force replaces them; resourceVersions are the
 # destination's (etcd's mod_revisions). The SQLite part runs always; the
 # etcd part is skipped (exit 77) without build/upstream/etcd (`make etcd`).
@@ -49,6 +49,8 @@ sleep 0.5 # the control loop's writes settle
 dump "$tmp/a/kubeconfig" >"$tmp/a.json"
 check "the source has claims" '"kind": "ResourceClaim"' cat "$tmp/a.json"
 check "a served data dir is refused" "in use by another process" "$dra" migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
+check "so is a second dra serve on it" "in use by another process" \
+  "$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/a" --insecure-http
 stop_server
 
 check "flags: one source and one destination" "give one of" "$dra" migrate --from-data-dir "$tmp/a"

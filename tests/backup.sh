@@ -35,6 +35,7 @@ start_writer() { # log file
   ) &
   writer=$!
 }
+without_etcdutl() { (PATH=/usr/bin:/bin; dra_cli "$@"); }
 wait_lines() { # file, n: until file has n lines
   for _ in $(seq 300); do [ "$(wc -l <"$1")" -ge "$2" ] && return 0; sleep 0.05; done
   return 1
@@ -52,7 +53,7 @@ backup_under_load() { # backup flags...
   start_writer "$tmp/acked.txt"
   wait_lines "$tmp/acked.txt" 30
   cp "$tmp/acked.txt" "$tmp/before.txt"
-  "$dra" backup "$@" >"$tmp/backup.out" 2>&1
+  dra_cli backup "$@" >"$tmp/backup.out"
   backup_rc=$?
   wait_lines "$tmp/acked.txt" $(($(wc -l <"$tmp/before.txt") + 10))
   stop_writer
@@ -82,12 +83,12 @@ check "the backup has no -wal file" "no wal" sh -c "[ -e '$tmp/a.backup-wal' ] &
 kill $server; wait $server 2>/dev/null; server=
 
 mkdir -p "$tmp/full" && touch "$tmp/full/x"
-check "restore refuses a non-empty directory" "exists and is not empty" "$dra" restore --from "$tmp/a.backup" --data-dir "$tmp/full"
+check "restore refuses a non-empty directory" "exists and is not empty" dra_cli restore --from "$tmp/a.backup" --data-dir "$tmp/full"
 check "restore of a data dir backup wants --data-dir" "restore it with --data-dir" \
-  "$dra" restore --from "$tmp/a.backup" --etcd-data-dir "$tmp/e"
-check "restore refuses a file that is no backup" "neither a backup" "$dra" restore --from "$tmp/full/x" --data-dir "$tmp/y"
+  dra_cli restore --from "$tmp/a.backup" --etcd-data-dir "$tmp/e"
+check "restore refuses a file that is no backup" "neither a backup" dra_cli restore --from "$tmp/full/x" --data-dir "$tmp/y"
 check "restore into a new dir" "resourceVersion $((rv + 1000))" \
-  "$dra" restore --from "$tmp/a.backup" --data-dir "$tmp/b" --bump-revision 1000
+  dra_cli restore --from "$tmp/a.backup" --data-dir "$tmp/b" --bump-revision 1000
 serve "$tmp/b"
 check_restored sqlite
 # exactly the creates at or below the backup's resourceVersion
@@ -108,9 +109,9 @@ if start_etcd_part backup; then
   kill $server; wait $server 2>/dev/null; server=
   cp "$tmp/etcd.snapshot" "$tmp/damaged.snapshot"
   printf 'x' | dd of="$tmp/damaged.snapshot" bs=1 seek=5000 conv=notrunc 2>/dev/null
-  check "restore refuses a damaged snapshot" "does not match" "$dra" restore --from "$tmp/damaged.snapshot" --etcd-data-dir "$tmp/r/etcd"
+  check "restore refuses a damaged snapshot" "does not match" dra_cli restore --from "$tmp/damaged.snapshot" --etcd-data-dir "$tmp/r/etcd"
   check "restore without etcdutl prints the command" "snapshot restore $tmp/etcd.snapshot --data-dir $tmp/r/etcd" \
-    env PATH=/nonexistent "$dra" restore --from "$tmp/etcd.snapshot" --etcd-data-dir "$tmp/r/etcd"
+    without_etcdutl restore --from "$tmp/etcd.snapshot" --etcd-data-dir "$tmp/r/etcd"
   if [ ! -x "$etcdutl" ]; then
     echo "backup: etcd restore skipped: no build/upstream/etcdutl (make etcd builds it)"
     skipped=$((skipped + 1))
@@ -119,7 +120,7 @@ if start_etcd_part backup; then
     stop_etcd
     peer=http://127.0.0.1:$((port + 1))
     check "restore an etcd snapshot with etcdutl" "restored the etcd snapshot" \
-      "$dra" restore --from "$tmp/etcd.snapshot" --etcd-data-dir "$tmp/r/etcd" --etcdutl "$etcdutl" \
+      dra_cli restore --from "$tmp/etcd.snapshot" --etcd-data-dir "$tmp/r/etcd" --etcdutl "$etcdutl" \
       --name default --initial-cluster "default=$peer" --initial-advertise-peer-urls "$peer" --bump-revision 1000
     if etcd_keep_data=1 start_etcd_at "$tmp/r" "$port"; then
       serve "$tmp/c" --etcd-servers "$etcd_url" --etcd-compaction-interval 0

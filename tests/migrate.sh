@@ -48,18 +48,18 @@ check "create 300 PodTemplates" "pt-300 created" k create -f "$tmp/many.json"
 sleep 0.5 # the control loop's writes settle
 dump "$tmp/a/kubeconfig" >"$tmp/a.json"
 check "the source has claims" '"kind": "ResourceClaim"' cat "$tmp/a.json"
-check "a served data dir is refused" "in use by another process" "$dra" migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
+check "a served data dir is refused" "in use by another process" dra_cli migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
 check "so is a second dra serve on it" "in use by another process" \
-  "$dra" serve --listen 127.0.0.1:0 --data-dir "$tmp/a" --insecure-http
+  dra_cli serve --listen 127.0.0.1:0 --data-dir "$tmp/a" --insecure-http
 stop_server
 
-check "flags: one source and one destination" "give one of" "$dra" migrate --from-data-dir "$tmp/a"
-check "a data dir without a store is refused" "no store in" "$dra" migrate --from-data-dir "$tmp/none" --to-data-dir "$tmp/b"
+check "flags: one source and one destination" "give one of" dra_cli migrate --from-data-dir "$tmp/a"
+check "a data dir without a store is refused" "no store in" dra_cli migrate --from-data-dir "$tmp/none" --to-data-dir "$tmp/b"
 
 # ---- SQLite to SQLite ----
-check "migrate a data dir into a new one" "dra migrate: copied" "$dra" migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
-check "a destination holding objects is refused" "already holds objects" "$dra" migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
-check "--force replaces them" "dra migrate: copied" "$dra" migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b" --force
+check "migrate a data dir into a new one" "dra migrate: copied" dra_cli migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
+check "a destination holding objects is refused" "already holds objects" dra_cli migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b"
+check "--force replaces them" "dra migrate: copied" dra_cli migrate --from-data-dir "$tmp/a" --to-data-dir "$tmp/b" --force
 serve "$tmp/b"
 dump "$tmp/b/kubeconfig" >"$tmp/b.json"
 same "data dir to data dir" "$tmp/a.json" "$tmp/b.json"
@@ -67,11 +67,11 @@ stop_server
 
 # ---- SQLite to etcd and back ----
 if start_etcd_part migrate; then
-  check "migrate a data dir into etcd" "dra migrate: copied" "$dra" migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"
+  check "migrate a data dir into etcd" "dra migrate: copied" dra_cli migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"
   check "an etcd holding objects is refused" "already holds objects" \
-    "$dra" migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"
+    dra_cli migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url"
   check "--force empties etcd first" "dra migrate: copied" \
-    "$dra" migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url" --force
+    dra_cli migrate --from-data-dir "$tmp/a" --to-etcd-servers "$etcd_url" --force
   serve "$tmp/c" --etcd-servers "$etcd_url" --etcd-compaction-interval 0
   dump "$tmp/c/kubeconfig" >"$tmp/c.json"
   same "data dir to etcd" "$tmp/a.json" "$tmp/c.json"
@@ -80,7 +80,7 @@ if start_etcd_part migrate; then
     sed -n 's/.*"mod_revision":"\([0-9]*\)".*/\1/p')
   check "resourceVersion is etcd's mod_revision" "rv=$mod" echo "rv=$rv"
   stop_server
-  check "migrate etcd into a data dir" "dra migrate: copied" "$dra" migrate --from-etcd-servers "$etcd_url" --to-data-dir "$tmp/d"
+  check "migrate etcd into a data dir" "dra migrate: copied" dra_cli migrate --from-etcd-servers "$etcd_url" --to-data-dir "$tmp/d"
   serve "$tmp/d"
   dump "$tmp/d/kubeconfig" >"$tmp/d.json"
   same "etcd to data dir" "$tmp/a.json" "$tmp/d.json"

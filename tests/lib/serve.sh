@@ -42,6 +42,15 @@ serve_https() { # data dir, flags...: dra serve as it starts by default (HTTPS);
   for i in $(seq 100); do [ -s "$dir/kubeconfig" ] && break; kill -0 $server 2>/dev/null || break; sleep 0.05; done
   url=$(sed -n 's/.*server: //p' "$dir/kubeconfig" 2>/dev/null)
 }
+# Runs a dra command (not serve's start): its output on stdout, and also
+# into $tmp/cli.log, where finish() looks for a sanitizer's report.
+dra_cli() {
+  "$dra" "$@" >"$tmp/cli.out" 2>&1
+  cli_rc=$?
+  cat "$tmp/cli.out"
+  cat "$tmp/cli.out" >>"$tmp/cli.log"
+  return $cli_rc
+}
 passed=0; failed=0; skipped=0
 check() { # name, expected substring, command...
   name=$1; want=$2; shift 2

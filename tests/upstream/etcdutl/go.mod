@@ -1,3 +1,6 @@
+// etcdutl of etcd 3.6 (the release of tests/upstream/etcd), for `dra restore`
+// of etcd snapshots and tests/backup.sh: `make etcd` builds the tool below
+// into build/upstream/etcdutl. Nothing of it is in dra's own source.
 module dra.test/upstream/etcdutl
 
 go 1.26.0

@@ -72,20 +72,20 @@ k delete cronjob defaults >/dev/null
 cronjob hist "@every 1s" true Allow 1s >"$tmp/hist.yaml"
 check "suspended cronjob" "cronjob.batch/hist created" kubectl apply -f "$tmp/hist.yaml"
 uid=$(k get cronjob hist -o jsonpath='{.metadata.uid}')
-owned_job() { # name: a Job controlled by hist, its pod running 1s
+owned_job() { # cronjob, its uid, job name, run-duration: a Job controlled by the CronJob
   cat <<YAML | k apply -f - >/dev/null
 apiVersion: batch/v1
 kind: Job
 metadata:
-  name: $1
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: hist, uid: "$uid", controller: true}]
+  name: $3
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: $1, uid: "$2", controller: true}]
 spec:
   template:
-    metadata: {annotations: {dra.k8s.io/run-duration: 1s}}
+    metadata: {annotations: {dra.k8s.io/run-duration: $4}}
     spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
 YAML
 }
-owned_job manual-1; sleep 1.1; owned_job manual-2; sleep 1.1; owned_job manual-3
+owned_job hist "$uid" manual-1 1s; sleep 1.1; owned_job hist "$uid" manual-2 1s; sleep 1.1; owned_job hist "$uid" manual-3 1s
 check "unexpected job" "UnexpectedJob: Saw a job that the controller did not create or forgot: manual-" wait_event "UnexpectedJob"
 left() { for i in $(seq 100); do n=$(k get jobs -o name | tr '\n' ' '); [ "$n" = "$1" ] && { echo "left $n"; return; }; sleep 0.2; done; echo "left $n"; }
 check "history limit keeps the newest" "left job.batch/manual-3 " left "job.batch/manual-3 "
@@ -115,17 +115,7 @@ check "suspend column" "True" k get cronjob hist
 cronjob pol "@every 1s" true Forbid 30s >"$tmp/pol.yaml"
 check "forbid cronjob" "cronjob.batch/pol created" kubectl apply -f "$tmp/pol.yaml"
 puid=$(k get cronjob pol -o jsonpath='{.metadata.uid}')
-cat <<YAML | k apply -f - >/dev/null
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: long
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: pol, uid: "$puid", controller: true}]
-spec:
-  template:
-    metadata: {annotations: {dra.k8s.io/run-duration: 60s}}
-    spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}
-YAML
+owned_job pol "$puid" long 60s
 luid=$(k get job long -o jsonpath='{.metadata.uid}')
 check "record active" "patched" k patch cronjob pol --subresource=status --type=merge \
   -p "{\"status\":{\"active\":[{\"kind\":\"Job\",\"apiVersion\":\"batch/v1\",\"namespace\":\"cj\",\"name\":\"long\",\"uid\":\"$luid\"},{\"kind\":\"Job\",\"namespace\":\"cj\",\"name\":\"ghost\",\"uid\":\"0000\"}]}}"

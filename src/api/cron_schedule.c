@@ -291,7 +291,7 @@ bool cron_schedule_parse(const char *spec, cron_schedule *s, strbuf *err) {
         }
     }
   }
-  if (*spec == '@' && spec < end) {
+  if (spec < end && *spec == '@') {
     char *d = xstrndup(spec, (size_t)(end - spec));
     bool ok = parse_descriptor(d, s, err);
     free(d);

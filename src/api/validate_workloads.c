@@ -217,11 +217,16 @@ static void validate_schedule(errlist *e, fpath *p, const cron_job_spec *s, cons
   fp_pop(p, m);
 }
 
-/* validTimeZoneCharacters, for each '/'-separated part. */
+/* A '/'-separated part of a zone name: validTimeZoneCharacters
+ * (^[A-Za-z\.\-_0-9+]{1,14}$), not "." or "..", not starting with '-'. */
 static bool time_zone_part_ok(const char *part, size_t n) {
   if (!n || n > 14 || *part == '-' || (n == 1 && *part == '.') || (n == 2 && !memcmp(part, "..", 2))) return false;
-  for (size_t i = 0; i < n; i++)
-    if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.-_0123456789+", part[i]) || !part[i]) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = part[i];
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+              c == '_' || c == '+';
+    if (!ok) return false;
+  }
   return true;
 }
 

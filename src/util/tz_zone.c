@@ -1,6 +1,9 @@
 /* tz_zone.c: see tz_zone.h. The zone before the first transition is
- * chosen as Go's lookupFirstZone chooses it. */
+ * chosen as Go's lookupFirstZone chooses it; the footer is read as Go's
+ * tzsetName, tzsetOffset, tzsetRule read it and applied as tzset and
+ * tzruleTime apply it (time/zoneinfo.go). */
 #include "util/tz_zone.h"
+#include "util/civil_date.h"
 #include "util/die.h"
 #include <errno.h>
 #include <stdio.h>
@@ -43,8 +46,8 @@ static bool read_header(reader *r, header *h) {
   h->type = be32(b + 36);
   h->chars = be32(b + 40);
   /* RFC 8536: at least one type; the indicator counts are 0 or typecnt */
-  return h->type >= 1 && h->type <= 256 && (!h->isut || h->isut == h->type) && (!h->isstd || h->isstd == h->type) &&
-         h->time <= MAX_TZIF && h->leap <= MAX_TZIF && h->chars <= MAX_TZIF;
+  return h->type >= 1 && h->type <= MAX_TZIF && h->isut <= MAX_TZIF && h->isstd <= MAX_TZIF && h->time <= MAX_TZIF &&
+         h->leap <= MAX_TZIF && h->chars <= MAX_TZIF;
 }
 
 /* The data block after h, its times tsize bytes wide. */
@@ -68,10 +71,168 @@ static bool read_block(reader *r, const header *h, size_t tsize, tz_zone *z) {
   for (size_t i = 0; i < z->n_types; i++) {
     z->offset[i] = (int32_t)be32(types + 6 * i);
     z->dst[i] = types[6 * i + 4] != 0;
+    if (types[6 * i + 5] >= h->chars) return false; /* the abbreviation is past the list */
     /* no real zone is a week off UTC: kept out so that sums cannot overflow */
     if (z->offset[i] < -86400 * 7 || z->offset[i] > 86400 * 7) return false;
   }
   return true;
+}
+
+/* ---- the footer: a POSIX TZ string ---- */
+
+typedef struct text {
+  const char *p, *end;
+} text;
+
+/* tzsetName: "<...>" or at least three characters up to a digit, ',', '-' or '+'. */
+static bool rule_name(text *t) {
+  if (t->p == t->end) return false;
+  if (*t->p == '<') {
+    const char *close = memchr(t->p, '>', (size_t)(t->end - t->p));
+    if (!close) return false;
+    t->p = close + 1;
+    return true;
+  }
+  const char *q = t->p;
+  while (q < t->end && !strchr("0123456789,-+", *q)) q++;
+  if (q - t->p < 3) return false;
+  t->p = q;
+  return true;
+}
+
+/* tzsetNum: digits in [min, max]. */
+static bool rule_num(text *t, int min, int max, int *out) {
+  const char *q = t->p;
+  int n = 0;
+  for (; q < t->end && *q >= '0' && *q <= '9'; q++) {
+    n = n * 10 + (*q - '0');
+    if (n > max) return false;
+  }
+  if (q == t->p || n < min) return false;
+  t->p = q;
+  *out = n;
+  return true;
+}
+
+/* tzsetOffset: [+-]hh[:mm[:ss]], hours up to a week. */
+static bool rule_offset(text *t, int32_t *out) {
+  if (t->p == t->end) return false;
+  bool neg = *t->p == '-';
+  if (*t->p == '+' || *t->p == '-') t->p++;
+  int part, off = 0;
+  if (!rule_num(t, 0, 24 * 7, &part)) return false;
+  off = part * 3600;
+  static const int scale[] = {60, 1}; /* :mm, then :ss */
+  for (int i = 0; i < 2 && t->p < t->end && *t->p == ':'; i++) {
+    t->p++;
+    if (!rule_num(t, 0, 59, &part)) return false;
+    off += part * scale[i];
+  }
+  *out = neg ? -off : off;
+  return true;
+}
+
+/* tzsetRule: Jn, n or Mm.w.d, then /time (2:00 by default). */
+static bool rule_day(text *t, tz_rule_day *r) {
+  *r = (tz_rule_day){0};
+  if (t->p == t->end) return false;
+  if (*t->p == 'J') {
+    t->p++;
+    r->kind = 'J';
+    if (!rule_num(t, 1, 365, &r->day)) return false;
+  } else if (*t->p == 'M') {
+    t->p++;
+    r->kind = 'M';
+    if (!rule_num(t, 1, 12, &r->month) || t->p == t->end || *t->p++ != '.' || !rule_num(t, 1, 5, &r->week) ||
+        t->p == t->end || *t->p++ != '.' || !rule_num(t, 0, 6, &r->day))
+      return false;
+  } else {
+    r->kind = 'D';
+    if (!rule_num(t, 0, 365, &r->day)) return false;
+  }
+  r->time = 2 * 3600;
+  if (t->p == t->end || *t->p != '/') return true;
+  t->p++;
+  return rule_offset(t, &r->time);
+}
+
+static void parse_rule(const char *s, size_t n, tz_rule *r) {
+  text t = {s, s + n};
+  *r = (tz_rule){0};
+  if (!rule_name(&t) || !rule_offset(&t, &r->std_offset)) return;
+  r->std_offset = -r->std_offset; /* POSIX offsets are west of UTC */
+  if (t.p == t.end || *t.p == ',') {
+    r->valid = true;
+    return;
+  }
+  if (!rule_name(&t)) return;
+  r->has_dst = true;
+  if (t.p == t.end || *t.p == ',') r->dst_offset = r->std_offset + 3600;
+  else if (rule_offset(&t, &r->dst_offset)) r->dst_offset = -r->dst_offset;
+  else return;
+  static const char us_rule[] = ",M3.2.0,M11.1.0"; /* tzcode's default */
+  if (t.p == t.end) t = (text){us_rule, us_rule + sizeof us_rule - 1};
+  if (*t.p != ',' && *t.p != ';') return;
+  t.p++;
+  if (!rule_day(&t, &r->start) || t.p == t.end || *t.p++ != ',' || !rule_day(&t, &r->end) || t.p != t.end) return;
+  r->valid = true;
+}
+
+static bool leap(int64_t y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
+
+/* tzruleTime: seconds from the start of the year to the change, in UTC
+ * for a zone at offset off. */
+static int64_t rule_time(int64_t year, const tz_rule_day *r, int32_t off) {
+  static const int before[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365};
+  int64_t d = 0;
+  if (r->kind == 'J') d = r->day - 1 + (leap(year) && r->day >= 60);
+  else if (r->kind == 'D') d = r->day;
+  else {
+    int64_t first = days_from_civil(year, (unsigned)r->month, 1);
+    int dow = (int)(((first + 4) % 7 + 7) % 7); /* weekday of the month's first day */
+    int64_t day = r->day - dow;
+    if (day < 0) day += 7;
+    int in_month = before[r->month] - before[r->month - 1] + (r->month == 2 && leap(year));
+    for (int i = 1; i < r->week && day + 7 < in_month; i++) day += 7;
+    d = day + before[r->month - 1] + (leap(year) && r->month > 2);
+  }
+  return d * 86400 + r->time - off;
+}
+
+/* tzset: the offset at t by the rule, and its span. */
+static int32_t rule_lookup(const tz_rule *r, int64_t last_tx, int64_t t, int64_t *start, int64_t *end) {
+  if (!r->has_dst) {
+    *start = last_tx;
+    *end = INT64_MAX;
+    return r->std_offset;
+  }
+  int64_t days = t / 86400 - (t % 86400 < 0), year;
+  unsigned m, d;
+  civil_from_days(days, &year, &m, &d);
+  int64_t ysec = (days - days_from_civil(year, 1, 1)) * 86400 + t % 86400, ystart = t - ysec;
+  int64_t s = rule_time(year, &r->start, r->std_offset), e = rule_time(year, &r->end, r->dst_offset);
+  int32_t std = r->std_offset, dst = r->dst_offset;
+  if (e < s) { /* southern hemisphere: the names swap, the spans do not */
+    int64_t x = s;
+    s = e;
+    e = x;
+    int32_t o = std;
+    std = dst;
+    dst = o;
+  }
+  if (ysec < s) {
+    *start = ystart;
+    *end = ystart + s;
+    return std;
+  }
+  if (ysec >= e) {
+    *start = ystart + e;
+    *end = ystart + 365 * 86400;
+    return std;
+  }
+  *start = ystart + s;
+  *end = ystart + e;
+  return dst;
 }
 
 bool tz_zone_parse(const unsigned char *data, size_t n, tz_zone *out) {
@@ -84,6 +245,8 @@ bool tz_zone_parse(const unsigned char *data, size_t n, tz_zone *out) {
     tz_zone v1 = {0};
     ok = read_block(&r, &h, 4, &v1) && read_header(&r, &h) && read_block(&r, &h, 8, out);
     tz_zone_free(&v1);
+    size_t rest = (size_t)(r.end - r.p);
+    if (ok && rest > 2 && r.p[0] == '\n' && r.end[-1] == '\n') parse_rule((const char *)r.p + 1, rest - 2, &out->rule);
   } else ok = read_block(&r, &h, 4, out);
   if (!ok) tz_zone_free(out);
   return ok;
@@ -133,19 +296,21 @@ int32_t tz_zone_lookup(const tz_zone *z, int64_t t, int64_t *start, int64_t *end
   *start = INT64_MIN;
   *end = INT64_MAX;
   if (!z->n_types) return 0;
-  if (!z->n || t < z->when[0]) {
-    if (z->n) *end = z->when[0];
+  if (z->n && t < z->when[0]) {
+    *end = z->when[0];
     return z->offset[first_type(z)];
   }
-  size_t lo = 0, hi = z->n; /* the last transition at or before t */
+  /* the last transition at or before t; without any, Go's one at the dawn of time to type 0 */
+  size_t lo = 0, hi = z->n;
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
     if (z->when[mid] <= t) lo = mid;
     else hi = mid;
   }
-  *start = z->when[lo];
+  if (z->n) *start = z->when[lo];
   if (lo + 1 < z->n) *end = z->when[lo + 1];
-  return z->offset[z->to[lo]];
+  else if (z->rule.valid) return rule_lookup(&z->rule, *start, t, start, end);
+  return z->offset[z->n ? z->to[lo] : 0];
 }
 
 void tz_zone_free(tz_zone *z) {

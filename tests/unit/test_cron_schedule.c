@@ -3,8 +3,10 @@
  * holds, for each line of tests/data/cron/schedules.txt, the parse error or
  * the next three activations after 2026-03-07T10:30:00Z, as written by
  * tests/upstream/cmd/cronnext (go build ./cmd/cronnext in tests/upstream,
- * then cronnext < schedules.txt > next.tsv). Also: Go's time.ParseDuration
- * texts (util/go_duration.h) and the TZif reader's refusals. */
+ * then cronnext < schedules.txt > next.tsv); next_2040.tsv the same for
+ * schedules_2040.txt from 2040-03-01T00:00:00Z (cronnext -from ...), past
+ * the zone files' transitions, where their footer rules hold. Also: Go's
+ * time.ParseDuration texts (util/go_duration.h) and the TZif reader. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,14 +23,15 @@
 #include "util/tz_zone.h"
 
 #define FROM 1772879400 /* 2026-03-07T10:30:00Z */
+#define FROM_2040 2214172800 /* 2040-03-01T00:00:00Z */
 
-/* What dra makes of spec, in cronnext's words. */
-static void describe(const char *spec, strbuf *out) {
+/* What dra makes of spec from that time, in cronnext's words. */
+static void describe(const char *spec, int64_t from, strbuf *out) {
   cron_schedule s;
   strbuf err = STRBUF_INIT;
   if (!cron_schedule_parse(spec, &s, &err)) sb_printf(out, "error %s", sb_str(&err));
   else {
-    int64_t t = FROM;
+    int64_t t = from;
     for (int i = 0; i < 3; i++) {
       if (i) sb_putc(out, ' ');
       if (!cron_schedule_next(&s, t, &t)) {
@@ -44,9 +47,9 @@ static void describe(const char *spec, strbuf *out) {
   sb_free(&err);
 }
 
-static void test_against_robfig(void **state) {
-  (void)state;
-  FILE *f = fopen("tests/data/cron/next.tsv", "r");
+/* Every line of the file; returns how many there were. */
+static int compare_file(const char *path, int64_t from) {
+  FILE *f = fopen(path, "r");
   assert_non_null(f);
   char line[1024];
   int n = 0;
@@ -58,13 +61,26 @@ static void test_against_robfig(void **state) {
     assert_true(line[0] == '"' && tab[-1] == '"'); /* %q of plain ASCII: no escapes in the file */
     tab[-1] = 0;
     strbuf got = STRBUF_INIT;
-    describe(line + 1, &got);
+    describe(line + 1, from, &got);
     if (strcmp(sb_str(&got), tab + 1)) fail_msg("%s:\n  robfig: %s\n  dra:    %s", line + 1, tab + 1, sb_str(&got));
     sb_free(&got);
     n++;
   }
   fclose(f);
-  assert_true(n >= 60);
+  return n;
+}
+
+static void test_against_robfig(void **state) {
+  (void)state;
+  assert_true(compare_file("tests/data/cron/next.tsv", FROM) >= 60);
+}
+
+static void test_zone_rules_against_robfig(void **state) {
+  (void)state;
+  FILE *f = fopen("/usr/share/zoneinfo/America/New_York", "rb");
+  if (!f) skip(); /* the expected times come from this machine's zone files */
+  fclose(f);
+  assert_true(compare_file("tests/data/cron/next_2040.tsv", FROM_2040) >= 15);
 }
 
 static void test_fields_and_star_bit(void **state) {
@@ -149,6 +165,7 @@ static void test_tzif(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_against_robfig),
+      cmocka_unit_test(test_zone_rules_against_robfig),
       cmocka_unit_test(test_fields_and_star_bit),
       cmocka_unit_test(test_go_duration),
       cmocka_unit_test(test_tzif),

@@ -370,6 +370,12 @@ bool cron_schedule_next(const cron_schedule *s, int64_t t, int64_t *next) {
     *next = t + s->delay;
     return true;
   }
+  /* a field that matches nothing (a list of empty parts, ",") would have
+   * the walk run the whole five years, as robfig's does, to the same end */
+  uint64_t dom_bits = s->dom & ~CRON_STAR_BIT, dow_bits = s->dow & ~CRON_STAR_BIT;
+  bool no_day = (s->dom | s->dow) & CRON_STAR_BIT ? !dom_bits || !dow_bits : !dom_bits && !dow_bits;
+  if (!(s->minute & ~CRON_STAR_BIT) || !(s->hour & ~CRON_STAR_BIT) || !(s->month & ~CRON_STAR_BIT) || no_day)
+    return false;
   const tz_zone *z = &s->zone;
   t += 1;
   bool added = false;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ZONEINFO "/usr/share/zoneinfo/"
 #define MAX_TZIF (1u << 20)
@@ -268,8 +269,11 @@ bool tz_zone_load(const char *name, tz_zone *out, strbuf *err) {
   FILE *f = fopen(path, "rb");
   free(path);
   if (!f) return fail(err, "unknown time zone ", name);
-  unsigned char *buf = xmalloc(MAX_TZIF);
-  size_t n = fread(buf, 1, MAX_TZIF, f);
+  /* the size it says (a directory's is no guide), up to the limit */
+  struct stat st;
+  size_t cap = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size < MAX_TZIF ? (size_t)st.st_size + 1 : MAX_TZIF;
+  unsigned char *buf = xmalloc(cap);
+  size_t n = fread(buf, 1, cap, f);
   int read_errno = ferror(f) ? errno : 0;
   fclose(f);
   bool ok = !read_errno && tz_zone_parse(buf, n, out);

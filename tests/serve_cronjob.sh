@@ -108,6 +108,8 @@ check "last schedule time" "ok 20" wait_for hist '{.status.lastScheduleTime}' '^
 check "job completes" "ok 20" wait_for hist '{.status.lastSuccessfulTime}' '^20'
 check "saw completed" "SawCompletedJob: Saw completed job: $job, condition: Complete" wait_event "Saw completed job: $job"
 check "columns" "NAME   SCHEDULE    TIMEZONE   SUSPEND   ACTIVE   LAST SCHEDULE   AGE" k get cronjobs
+check "kubectl create job --from" "job.batch/by-hand created" k create job by-hand --from=cronjob/hist
+check "its owner" "CronJob hist" k get job by-hand -o jsonpath='{.metadata.ownerReferences[0].kind} {.metadata.ownerReferences[0].name}'
 check "suspend again" "patched" k patch cronjob hist --type=merge -p '{"spec":{"suspend":true}}'
 check "suspend column" "True" k get cronjob hist
 

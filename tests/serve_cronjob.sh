@@ -9,7 +9,8 @@
 # oldest finished ones deleted beyond successfulJobsHistoryLimit
 # (SuccessfulDelete). A suspended CronJob starts nothing; Forbid skips a
 # time while a Job is active (JobAlreadyActive); Replace deletes the active
-# Job first; an active entry whose Job is gone is dropped (MissingJob).
+# Job first; an active entry whose Job is gone is dropped (MissingJob). A
+# new CronJob's first time comes by the loop's deadline, with no event.
 # kubectl get cronjobs shows upstream's columns; validation refuses a bad
 # schedule and time zone with upstream's messages.
 dra=${1:-build/dra}
@@ -112,6 +113,12 @@ check "kubectl create job --from" "job.batch/by-hand created" k create job by-ha
 check "its owner" "CronJob hist" k get job by-hand -o jsonpath='{.metadata.ownerReferences[0].kind} {.metadata.ownerReferences[0].name}'
 check "suspend again" "patched" k patch cronjob hist --type=merge -p '{"spec":{"suspend":true}}'
 check "suspend column" "True" k get cronjob hist
+
+# ---- a new CronJob is due only after its creation second: the deadline wakes the loop ----
+cronjob tick "@every 1s" false Allow 1s >"$tmp/tick.yaml"
+check "tick cronjob" "cronjob.batch/tick created" kubectl apply -f "$tmp/tick.yaml"
+check "woken for its first time" "ok tick-" wait_for tick '{.status.active[*].name}{.status.lastSuccessfulTime}' '^tick-[0-9]+|^20'
+k delete cronjob tick >/dev/null
 
 # ---- Forbid, Replace, MissingJob: an active Job recorded by hand ----
 cronjob pol "@every 1s" true Forbid 30s >"$tmp/pol.yaml"

@@ -3,7 +3,8 @@
 # ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController,
 # PodTemplate): their pod templates' claims are checked with upstream's
 # field paths, selectors must match template labels, the restartPolicy each
-# kind allows, unknown fields outside the template pass, and unknown kinds
+# kind allows, a CronJob's schedule, timeZone, policy and limits, unknown
+# fields outside the template pass, and unknown kinds
 # are refused unless --ignore-missing-kinds skips them.
 dra=${1:-build/dra}
 . tests/lib/check.sh
@@ -25,6 +26,10 @@ check "daemonset" 1 'DaemonSet.apps "ds" is invalid: [spec.selector: Invalid val
   "$dra" validate -f $d/invalid/daemonset-empty-selector.yaml
 check "cronjob" 1 'CronJob.batch "cron" is invalid: spec.jobTemplate.spec.template.spec.containers[0].resources.claims[1]: Duplicate value: "gpu"' \
   "$dra" validate -f $d/invalid/cronjob-claims.yaml
+check "cronjob spec" 1 'CronJob.batch "bad" is invalid: [spec.schedule: Invalid value: "*/0 * * * *": step of range should be a positive number: */0, spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0, spec.timeZone: Invalid value: "local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones, spec.timeZone: Invalid value: "local": unknown time zone local, spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace", spec.failedJobsHistoryLimit: Invalid value: -2: must be greater than or equal to 0]' \
+  "$dra" validate -f $d/invalid/cronjob-spec.yaml
+check "cronjob zone" 1 'CronJob.batch "zoned" is invalid: [spec.schedule: Invalid value: "CRON_TZ=UTC @daily": cannot use TZ or CRON_TZ in schedule, use timeZone field instead, spec.timeZone: Invalid value: "Etc/GMT+99x/..": unknown time zone Etc/GMT+99x/..]' \
+  "$dra" validate -f $d/invalid/cronjob-spec.yaml
 check "unknown kind refused" 1 'error: unable to recognize "tests/data/workloads/invalid/unknown-kind.yaml": no matches for kind "Widget" in version "example.com/v1"' \
   "$dra" validate -f $d/invalid/unknown-kind.yaml
 check "unknown kind skipped" 0 'skipped "tests/data/workloads/invalid/unknown-kind.yaml": no matches for kind "Widget" in version "example.com/v1"' \

@@ -3,7 +3,8 @@
  * - defaulting (pkg/apis/apps/v1, batch/v1 and core/v1 defaults.go), the
  *   parts dra's controllers read: replicas 1; a StatefulSet's
  *   podManagementPolicy OrderedReady; a Job's parallelism, and completions
- *   when neither is given, 1; a CronJob's suspend false; a
+ *   when neither is given, 1; a CronJob's concurrencyPolicy Allow, suspend
+ *   false, successfulJobsHistoryLimit 3 and failedJobsHistoryLimit 1; a
  *   ReplicationController's selector, and its labels, from the template's
  *   labels when empty;
  * - the strategies' PrepareForCreate/PrepareForUpdate: no status on create,
@@ -59,13 +60,15 @@ void defaults_workload(arena *a, api_object *obj) {
     default_int(&s->parallelism, &s->parallelism_set, 1);
     break;
   }
-  case KIND_CRON_JOB: { /* suspend false: the one default kubectl's columns show */
+  case KIND_CRON_JOB: {
     cron_job_spec *s = &((cron_job *)t)->spec;
-    if (s->_extra && json_object_get(s->_extra, "suspend")) break;
-    json_t *extra = s->_extra ? json_deep_copy(s->_extra) : json_object();
-    json_object_set_new(extra, "suspend", json_false());
-    arena_on_free(a, json_release, extra);
-    s->_extra = extra;
+    if (!s->concurrency_policy || !*s->concurrency_policy) s->concurrency_policy = arena_strdup(a, "Allow");
+    if (!s->suspend_set) {
+      s->suspend = false;
+      s->suspend_set = true;
+    }
+    default_int(&s->successful_jobs_history_limit, &s->successful_jobs_history_limit_set, 3);
+    default_int(&s->failed_jobs_history_limit, &s->failed_jobs_history_limit_set, 1);
     break;
   }
   case KIND_REPLICATION_CONTROLLER: {

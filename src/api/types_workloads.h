@@ -3,9 +3,9 @@
  * batch/v1 Job and CronJob; core/v1 ReplicationController and PodTemplate.
  * Declared from field lists as types.h does (see schema.h). dra models the
  * fields its validation and controllers use (replicas, selector, template,
- * the counts in status); every spec and status struct is T_OPEN, so the
- * rest (strategy, minReadySeconds, conditions, ...) passes through
- * verbatim. The template's pod spec is types.h's pod_spec. */
+ * the counts in status, a CronJob's schedule, policies and status); every
+ * spec and status struct is T_OPEN, so the rest (strategy, minReadySeconds,
+ * conditions, ...) passes through verbatim. The template's pod spec is types.h's pod_spec. */
 #ifndef DRA_TYPES_WORKLOADS_H
 #define DRA_TYPES_WORKLOADS_H
 #include "api/types.h"
@@ -15,7 +15,7 @@
   X(deployment_status) X(deployment) X(replica_set_spec) X(replica_set_status) X(replica_set) \
   X(stateful_set_spec) X(stateful_set_status) X(stateful_set) X(daemon_set_spec)             \
   X(daemon_set_status) X(daemon_set) X(job_spec) X(job_status) X(job) X(job_template_spec)    \
-  X(cron_job_spec) X(cron_job) X(replication_controller_spec) X(replication_controller)         \
+  X(cron_job_spec) X(cron_job_status) X(cron_job) X(replication_controller_spec) X(replication_controller)         \
   X(pod_template)
 
 WORKLOAD_STRUCTS(API_DECLARE_CONTAINERS)
@@ -150,17 +150,24 @@ DEFINE_STRUCT(job)
   X(S, EMB, spec, "spec", job_spec, 0)
 DEFINE_STRUCT(job_template_spec)
 
-#define cron_job_spec_FIELDS(X, S)                                    \
-  X(S, STR, schedule, "schedule", _, F_KEEP_EMPTY)                    \
-  X(S, EMB, job_template, "jobTemplate", job_template_spec, 0)
+#define cron_job_spec_FIELDS(X, S)                                                   \
+  X(S, STR, schedule, "schedule", _, F_KEEP_EMPTY)                                   \
+  X(S, STR, time_zone, "timeZone", _, F_KEEP_EMPTY)                                  \
+  X(S, INT, starting_deadline_seconds, "startingDeadlineSeconds", _, 0)              \
+  X(S, STR, concurrency_policy, "concurrencyPolicy", _, 0)                           \
+  X(S, BOOL, suspend, "suspend", _, 0)                                               \
+  X(S, EMB, job_template, "jobTemplate", job_template_spec, 0)                       \
+  X(S, INT, successful_jobs_history_limit, "successfulJobsHistoryLimit", _, F_INT32) \
+  X(S, INT, failed_jobs_history_limit, "failedJobsHistoryLimit", _, F_INT32)
 DEFINE_STRUCT(cron_job_spec)
 
-#define cron_job_FIELDS(X, S)                     \
-  X(S, STR, api_version, "apiVersion", _, 0)      \
-  X(S, STR, kind, "kind", _, 0)                   \
-  X(S, EMB, metadata, "metadata", object_meta, 0) \
-  X(S, EMB, spec, "spec", cron_job_spec, 0)       \
-  X(S, RAW, status, "status", _, 0)
+#define cron_job_status_FIELDS(X, S)                              \
+  X(S, LIST, active, "active", object_reference, 0)               \
+  X(S, STR, last_schedule_time, "lastScheduleTime", _, 0)         \
+  X(S, STR, last_successful_time, "lastSuccessfulTime", _, 0)
+DEFINE_STRUCT(cron_job_status)
+
+#define cron_job_FIELDS(X, S) WORKLOAD_ROOT_FIELDS(X, S, cron_job_spec, cron_job_status)
 DEFINE_STRUCT(cron_job)
 
 /* ---- core/v1 ReplicationController and PodTemplate ---- */

@@ -5,12 +5,14 @@
  * template's labels, with upstream's messages per kind); the template as
  * ValidatePodTemplateSpec checks it (the DRA parts of the pod spec, see
  * validate_pod_template.h); the restartPolicy each kind allows; a Job's
- * generated-selector labels. Other spec fields (strategies, deadlines,
- * volume claim templates, the CronJob schedule) are accepted unchecked. On
+ * generated-selector labels; a CronJob's schedule (cron_schedule.h),
+ * timeZone, concurrencyPolicy and limits. Other spec fields (strategies,
+ * deadlines, volume claim templates) are accepted unchecked. On
  * an update the metadata rules for updates apply too, and selectors (and a
  * Job's template) may not change; a status update checks the metadata
  * only. */
 #include "api/codec.h"
+#include "api/cron_schedule.h"
 #include "api/label_selector.h"
 #include "api/workload.h"
 #include "util/die.h"
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void nonnegative(errlist *e, fpath *p, const char *field, int64_t v) {
   if (v >= 0) return;
@@ -192,16 +195,88 @@ static void validate_job(errlist *e, fpath *p, const job *j) {
   fp_pop(p, m);
 }
 
-static void validate_cron_job(errlist *e, fpath *p, const cron_job *c) {
-  size_t m = fp_field(p, "spec");
-  if (!c->spec.schedule || !*c->spec.schedule) {
-    size_t ms = fp_field(p, "schedule");
+/* validateScheduleFormat: the schedule parses, and names no zone unless
+ * the stored one did (then not beside a timeZone). */
+static void validate_schedule(errlist *e, fpath *p, const cron_job_spec *s, const cron_job_spec *old) {
+  size_t m = fp_field(p, "schedule");
+  if (!s->schedule || !*s->schedule) {
     fe_required(e, p, NULL);
-    fp_pop(p, ms);
+    fp_pop(p, m);
+    return;
   }
-  fp_field(p, "jobTemplate");
+  cron_schedule parsed;
+  strbuf err = STRBUF_INIT;
+  if (!cron_schedule_parse(s->schedule, &parsed, &err)) fe_invalid_str(e, p, s->schedule, sb_str(&err));
+  cron_schedule_free(&parsed);
+  sb_free(&err);
+  bool tz = strstr(s->schedule, "TZ") != NULL, allow_tz = old && old->schedule && strstr(old->schedule, "TZ");
+  if (allow_tz && tz && s->time_zone)
+    fe_invalid_str(e, p, s->schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule");
+  else if (!allow_tz && tz)
+    fe_invalid_str(e, p, s->schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead");
+  fp_pop(p, m);
+}
+
+/* A '/'-separated part of a zone name: validTimeZoneCharacters
+ * (^[A-Za-z\.\-_0-9+]{1,14}$), not "." or "..", not starting with '-'. */
+static bool time_zone_part_ok(const char *part, size_t n) {
+  if (!n || n > 14 || *part == '-' || (n == 1 && *part == '.') || (n == 2 && !memcmp(part, "..", 2))) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = part[i];
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+              c == '_' || c == '+';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* validateTimeZone. */
+static void validate_time_zone(errlist *e, fpath *p, const char *tz) {
+  if (!tz) return;
+  size_t m = fp_field(p, "timeZone");
+  if (!*tz) fe_invalid_str(e, p, tz, "timeZone must be nil or non-empty string");
+  for (const char *part = tz; *tz;) {
+    const char *slash = strchr(part, '/');
+    size_t n = slash ? (size_t)(slash - part) : strlen(part);
+    if (!time_zone_part_ok(part, n)) {
+      strbuf msg = STRBUF_INIT;
+      sb_printf(&msg, "unknown time zone %s", tz);
+      fe_invalid_str(e, p, tz, sb_str(&msg));
+      sb_free(&msg);
+      fp_pop(p, m);
+      return;
+    }
+    if (!slash) break;
+    part = slash + 1;
+  }
+  if (*tz && !strcasecmp(tz, "Local"))
+    fe_invalid_str(e, p, tz, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones");
+  tz_zone zone;
+  strbuf err = STRBUF_INIT;
+  if (*tz && !tz_zone_load(tz, &zone, &err)) fe_invalid_str(e, p, tz, sb_str(&err));
+  else if (*tz) tz_zone_free(&zone);
+  sb_free(&err);
+  fp_pop(p, m);
+}
+
+static void validate_cron_job(errlist *e, fpath *p, const cron_job *c, const cron_job *old) {
+  size_t m = fp_field(p, "spec");
+  const cron_job_spec *cs = &c->spec, *olds = old ? &old->spec : NULL;
+  validate_schedule(e, p, cs, olds);
+  if (cs->starting_deadline_seconds_set) nonnegative(e, p, "startingDeadlineSeconds", cs->starting_deadline_seconds);
+  bool same_zone = olds && (olds->time_zone == NULL) == (cs->time_zone == NULL) &&
+                   (!cs->time_zone || !strcmp(cs->time_zone, olds->time_zone));
+  if (!same_zone) validate_time_zone(e, p, cs->time_zone);
+  size_t mc = fp_field(p, "concurrencyPolicy");
+  const char *policy = cs->concurrency_policy ? cs->concurrency_policy : "";
+  static const char *const policies[] = {"Allow", "Forbid", "Replace", NULL};
+  if (!*policy) fe_required(e, p, NULL);
+  else if (strcmp(policy, "Allow") && strcmp(policy, "Forbid") && strcmp(policy, "Replace"))
+    fe_not_supported(e, p, policy, policies);
+  fp_pop(p, mc);
+  mc = fp_field(p, "jobTemplate");
   fp_field(p, "spec");
-  const job_spec *s = &c->spec.job_template.spec;
+  const job_spec *s = &cs->job_template.spec;
   validate_job_template(e, p, s);
   if (s->selector) invalid_selector(e, p, s->selector, "`selector` will be auto-generated");
   if (s->manual_selector_set && s->manual_selector) {
@@ -210,8 +285,13 @@ static void validate_cron_job(errlist *e, fpath *p, const cron_job *c) {
     fe_not_supported(e, p, "true", allowed);
     fp_pop(p, ms);
   }
+  fp_pop(p, mc);
+  if (cs->successful_jobs_history_limit_set)
+    nonnegative(e, p, "successfulJobsHistoryLimit", cs->successful_jobs_history_limit);
+  if (cs->failed_jobs_history_limit_set) nonnegative(e, p, "failedJobsHistoryLimit", cs->failed_jobs_history_limit);
   fp_pop(p, m);
-  if (c->metadata.name && strlen(c->metadata.name) > 52) {
+  /* create only: the Job names add 11 characters */
+  if (!old && c->metadata.name && strlen(c->metadata.name) > 52) {
     m = fp_field(p, "metadata");
     fp_field(p, "name");
     fe_invalid_str(e, p, c->metadata.name, "must be no more than 52 characters");
@@ -237,7 +317,7 @@ static void validate_replication_controller_spec(errlist *e, fpath *p, const rep
   fp_pop(p, m);
 }
 
-static void validate_spec(errlist *e, fpath *p, const api_object *obj) {
+static void validate_spec(errlist *e, fpath *p, const api_object *obj, const api_object *old) {
   const void *t = obj->typed;
   size_t m = fp_field(p, "spec");
   switch (obj->info->kind) {
@@ -253,7 +333,7 @@ static void validate_spec(errlist *e, fpath *p, const api_object *obj) {
   fp_pop(p, m);
   switch (obj->info->kind) {
   case KIND_JOB: validate_job(e, p, t); break;
-  case KIND_CRON_JOB: validate_cron_job(e, p, t); break;
+  case KIND_CRON_JOB: validate_cron_job(e, p, t, old ? old->typed : NULL); break;
   case KIND_POD_TEMPLATE: {
     m = fp_field(p, "template");
     validate_pod_template_spec(e, p, &((const pod_template *)t)->template_);
@@ -298,7 +378,7 @@ void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *
   if (op != ADMIT_CREATE) validate_object_meta_update(errs, &p, api_object_meta(obj), api_object_meta(old));
   if (op != ADMIT_STATUS_UPDATE) validate_object_meta(errs, &p, api_object_meta(obj), true);
   fp_pop(&p, m);
-  if (op != ADMIT_STATUS_UPDATE) validate_spec(errs, &p, obj);
+  if (op != ADMIT_STATUS_UPDATE) validate_spec(errs, &p, obj, op == ADMIT_CREATE ? NULL : old);
   if (op == ADMIT_UPDATE) validate_spec_update(errs, obj, old);
   fp_free(&p);
 }

@@ -30,7 +30,7 @@ typedef struct kept {
     stateful_set_status stateful_set;
     daemon_set_status daemon_set;
     job_status job;
-    json_t *cron_job;
+    cron_job_status cron_job;
   } status;
 } kept;
 
@@ -67,7 +67,7 @@ static void *status_of(api_object *o, size_t *size) {
     *size = sizeof(job_status);
     return &((job *)o->typed)->status;
   case KIND_CRON_JOB:
-    *size = sizeof(json_t *);
+    *size = sizeof(cron_job_status);
     return &((cron_job *)o->typed)->status;
   default:
     *size = 0;

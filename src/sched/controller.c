@@ -359,6 +359,7 @@ static const struct {
     {"replicationcontroller:", CTRL_REPLICATIONCONTROLLER, sched_replicationcontroller_sync},
     {"deployment:", CTRL_DEPLOYMENT, sched_deployment_sync},
     {"job:", CTRL_JOB, sched_job_sync},
+    {"cronjob:", CTRL_CRONJOB, sched_cronjob_sync},
     {"statefulset:", CTRL_STATEFULSET, sched_statefulset_sync},
     {"daemonset:", CTRL_DAEMONSET, sched_daemonset_sync},
     {"nodesim:", CTRL_NODE_SIMULATOR, sched_nodesim_pod_sync},

@@ -8,6 +8,7 @@ static const struct {
   const char *name;
   sched_controller bit;
 } known[] = {
+    {"cronjob-controller", CTRL_CRONJOB},
     {"daemonset-controller", CTRL_DAEMONSET},
     {"deployment-controller", CTRL_DEPLOYMENT},
     {"device-taint-eviction-controller", CTRL_DEVICE_TAINT_EVICTION},
@@ -25,7 +26,7 @@ static const struct {
 #define N_KNOWN (sizeof known / sizeof known[0])
 
 const char *sched_controller_names(void) {
-  return "daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
+  return "cronjob-controller, daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
          "  garbage-collector-controller, job-controller, replicaset-controller,\n"
          "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller,\n"
          "  node-simulator, pod-garbage-collector-controller, namespace-controller";

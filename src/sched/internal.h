@@ -74,6 +74,7 @@ struct sched_loop {
   sched_metrics metrics; /* for /metrics (metrics.h) */
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
+  sched_deadlines cronjob_due;      /* cronjob.c: "cronjob:" keys, due at their next schedule time */
   strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
   /* preemption.c: no pod ever bound had a lower priority (a lower bound,
    * never raised): a pod of at most this priority has no victims */
@@ -128,6 +129,9 @@ void sched_schedule_one(sched_loop *l, const char *pod_key);
  * when it was new. */
 bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *reason, const char *message,
                      const char *component);
+/* The same about any object (involvedObject kind, apiVersion, metadata). */
+bool sched_object_event(sched_loop *l, const char *kind, const char *api_version, const object_meta *m,
+                        const char *type, const char *reason, const char *message, const char *component);
 
 /* ---- taint_eviction.c ---- */
 /* DeviceTaintRule names (malloc'd, no duplicates): the rules behind an eviction. */

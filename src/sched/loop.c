@@ -499,11 +499,12 @@ static size_t pop_due(sched_loop *l, sched_controller c, sched_deadlines *d) {
 }
 
 int64_t sched_loop_next_deadline(sched_loop *l) {
-  int64_t due[4] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine)},
+  int64_t due[5] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine),
+                    next_due(l, CTRL_CRONJOB, &l->cronjob_due)},
           first = 0;
   if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION)) {
-    due[2] = sched_taint_eviction_next(l);
-    due[3] = sched_taint_rules_next(l);
+    due[3] = sched_taint_eviction_next(l);
+    due[4] = sched_taint_rules_next(l);
   }
   for (size_t i = 0; i < sizeof due / sizeof *due; i++)
     if (due[i] && (!first || due[i] < first)) first = due[i];
@@ -535,8 +536,10 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
-    /* pods whose run time is over, nodes out of quarantine: their keys are queued now */
-    if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine)) continue;
+    /* pods whose run time is over, nodes out of quarantine, CronJobs due: their keys are queued now */
+    if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine) +
+        pop_due(l, CTRL_CRONJOB, &l->cronjob_due))
+      continue;
     break;
   }
   return steps;
@@ -587,6 +590,7 @@ void sched_loop_free(sched_loop *l) {
   sched_taint_rules_free(l);
   sched_deadlines_free(&l->nodesim_due);
   sched_deadlines_free(&l->podgc_quarantine);
+  sched_deadlines_free(&l->cronjob_due);
   arena_free(l->spec_arena);
   sched_metrics_free(&l->metrics);
   free(l);

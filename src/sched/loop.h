@@ -49,8 +49,8 @@ sched_loop *sched_loop_new(store *s, const sched_options *opt);
 /* The clock the loop reads (condition times, eviction deadlines). */
 void sched_loop_set_now(sched_loop *l, int64_t now);
 /* The next time (Unix seconds, after now) a NoExecute device taint evicts a
- * pod, a DeviceTaintRule's status is due, a pod's run time is over or a
- * missing node's quarantine ends, or 0: a long-running loop sets its clock
+ * pod, a DeviceTaintRule's status is due, a pod's run time is over, a
+ * missing node's quarantine ends or a CronJob is next due, or 0: a long-running loop sets its clock
  * and runs again then. */
 int64_t sched_loop_next_deadline(sched_loop *l);
 /* Processes work until every queue is empty. Returns the number of steps. */

@@ -15,6 +15,7 @@ const char *sched_workload_key_prefix(api_kind k) {
   case KIND_REPLICATION_CONTROLLER: return "replicationcontroller:";
   case KIND_DEPLOYMENT: return "deployment:";
   case KIND_JOB: return "job:";
+  case KIND_CRON_JOB: return "cronjob:";
   case KIND_STATEFUL_SET: return "statefulset:";
   case KIND_DAEMON_SET: return "daemonset:";
   default: return NULL;
@@ -22,8 +23,9 @@ const char *sched_workload_key_prefix(api_kind k) {
 }
 
 const char *sched_owner_key_prefix(const char *kind) {
-  static const api_kind owners[] = {KIND_REPLICA_SET, KIND_DEPLOYMENT,   KIND_JOB,
-                                    KIND_STATEFUL_SET, KIND_DAEMON_SET, KIND_REPLICATION_CONTROLLER};
+  static const api_kind owners[] = {KIND_REPLICA_SET,  KIND_DEPLOYMENT, KIND_JOB,
+                                    KIND_STATEFUL_SET, KIND_DAEMON_SET, KIND_REPLICATION_CONTROLLER,
+                                    KIND_CRON_JOB};
   for (size_t i = 0; kind && i < sizeof owners / sizeof *owners; i++)
     if (!strcmp(api_kind_info_of(owners[i])->name, kind)) return sched_workload_key_prefix(owners[i]);
   return NULL;

@@ -1,6 +1,6 @@
 /* workloads.h: the workload controllers of the control loop, one file each
  * (k8s.io/kubernetes pkg/controller/replicaset, which also runs
- * ReplicationControllers, deployment, job, statefulset, daemon), and what they share (workload_pods.c): the pods a
+ * ReplicationControllers, deployment, job, cronjob, statefulset, daemon), and what they share (workload_pods.c): the pods a
  * workload controls, making a pod from its template with upstream's owner
  * reference, and the counts its status reports. See docs/overview.md,
  * 'Workload controllers', for where they differ from upstream. */
@@ -14,6 +14,7 @@ void sched_replicaset_sync(sched_loop *l, const char *ns, const char *name);
 void sched_replicationcontroller_sync(sched_loop *l, const char *ns, const char *name);
 void sched_deployment_sync(sched_loop *l, const char *ns, const char *name);
 void sched_job_sync(sched_loop *l, const char *ns, const char *name);
+void sched_cronjob_sync(sched_loop *l, const char *ns, const char *name);
 void sched_statefulset_sync(sched_loop *l, const char *ns, const char *name);
 void sched_daemonset_sync(sched_loop *l, const char *ns, const char *name);
 

@@ -106,14 +106,11 @@ void job_cells(json_t *cells, const void *typed) {
 
 void cron_job_cells(json_t *cells, const void *typed) {
   const cron_job *c = typed;
-  const json_t *spec_extra = c->spec._extra;
   json_array_append_new(cells, json_string(c->spec.schedule ? c->spec.schedule : ""));
-  const char *tz = json_string_value(json_object_get(spec_extra, "timeZone"));
-  json_array_append_new(cells, json_string(tz ? tz : "<none>"));
-  const json_t *suspend = json_object_get(spec_extra, "suspend");
-  json_array_append_new(cells, json_string(!json_is_boolean(suspend) ? "<unset>" : json_is_true(suspend) ? "True" : "False"));
-  add_int(cells, (int64_t)json_array_size(json_object_get(c->status, "active")));
-  long long last = unix_of(json_string_value(json_object_get(c->status, "lastScheduleTime")));
+  json_array_append_new(cells, json_string(c->spec.time_zone ? c->spec.time_zone : "<none>"));
+  json_array_append_new(cells, json_string(!c->spec.suspend_set ? "<unset>" : c->spec.suspend ? "True" : "False"));
+  add_int(cells, c->status.active.n);
+  long long last = unix_of(c->status.last_schedule_time);
   char buf[32] = "<none>";
   if (last >= 0) srv_human_age((long long)time(NULL) - last, buf, sizeof buf);
   json_array_append_new(cells, json_string(buf));

@@ -73,6 +73,8 @@ sleep 0.5
 check "full: a user gets 429" "429" as alice "$url/api/v1/namespaces"
 check "full: system:masters is served" "200" as root "$url/api/v1/namespaces"
 check "full: a bad token is 401" "401" as nobody "$url/api/v1/namespaces"
+check "full: 429 keeps the connection" "429 200" python3 tests/lib/keepalive.py "$url" \
+  "GET /api/v1/namespaces|Authorization: Bearer alice-token" "GET /api/v1/namespaces|Authorization: Bearer root-token"
 wait $slow
 kill $server; wait $server 2>/dev/null
 serve "$tmp/data"

@@ -604,7 +604,9 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   bool group_commit = !store_is_etcd(s->st);
   if (group_commit) store_sqlite_group_begin();
   srv_create_system_namespaces(s);
-  s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
+  /* RBAC reads roles and bindings as kube-apiserver's authorizer does from
+   * its informers: only what is committed (docs/server.md, "Authorization") */
+  s->authz = (authz){.mode = opts->authorization_mode, .st = s->committed};
   rbac_bootstrap(s->st, &s->opts.gates);
   srv_create_system_priority_classes(s->st, &s->opts.gates);
   if (group_commit && !store_sqlite_group_end(s->st))

@@ -47,19 +47,25 @@ writer=$!
 check "list of a version that comes" '"name":"later"' curl -s "$url/api/v1/namespaces?resourceVersion=$next"
 wait $writer
 
-# dry runs read committed data: hold the database's write lock, start a
-# real write (it waits for the disk, applied in memory only), then dry-run
-curl -s -o /dev/null -X POST -H 'Content-Type: application/json' \
-  -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}' "$url/api/v1/namespaces"
-python3 -c '
+# hold_db DIR: another process holds the write lock of DIR's database for
+# 3 s (locker: its pid), so writes wait for the disk, applied in memory only
+hold_db() {
+  rm -f "$tmp/locked"
+  python3 -c '
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute("BEGIN IMMEDIATE")
 open(sys.argv[2], "w").close()
 time.sleep(3)
-db.execute("ROLLBACK")' "$tmp/data/dra.db" "$tmp/locked" &
-locker=$!
-for i in $(seq 100); do [ -e "$tmp/locked" ] && break; sleep 0.05; done
+db.execute("ROLLBACK")' "$1/dra.db" "$tmp/locked" &
+  locker=$!
+  for i in $(seq 100); do [ -e "$tmp/locked" ] && break; sleep 0.05; done
+}
+# dry runs read committed data: hold the database's write lock, start a
+# real write (it waits for the disk, applied in memory only), then dry-run
+curl -s -o /dev/null -X POST -H 'Content-Type: application/json' \
+  -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}' "$url/api/v1/namespaces"
+hold_db "$tmp/data"
 curl -s -o "$tmp/held-patch" -X PATCH -H 'Content-Type: application/merge-patch+json' \
   -d '{"metadata":{"labels":{"held":"yes"}}}' "$url/api/v1/namespaces/a" &
 held_patch=$!
@@ -95,16 +101,7 @@ kill $server; wait $server 2>/dev/null
 printf 'root-token,root,1,"system:masters"\nbob-token,bob,2\n' >"$tmp/tokens"
 serve "$tmp/authn" --token-file "$tmp/tokens"
 [ -n "$url" ] || { echo "FAIL dra serve did not start with tokens"; cat "$tmp/serve.log"; exit 1; }
-rm -f "$tmp/locked"
-python3 -c '
-import sqlite3, sys, time
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN IMMEDIATE")
-open(sys.argv[2], "w").close()
-time.sleep(3)
-db.execute("ROLLBACK")' "$tmp/authn/dra.db" "$tmp/locked" &
-locker=$!
-for i in $(seq 100); do [ -e "$tmp/locked" ] && break; sleep 0.05; done
+hold_db "$tmp/authn"
 curl -s -o /dev/null -X POST -H 'Authorization: Bearer root-token' -H 'Content-Type: application/json' \
   -d '{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"bob-edit","namespace":"default"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"edit"},"subjects":[{"kind":"User","name":"bob"}]}' \
   "$url/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings" &

@@ -31,14 +31,7 @@ static api_object *slice(unsigned i) {
 }
 
 /* Creates and deletes slices from..to-1 in s. */
-static void churn(store *s, unsigned from, unsigned to) {
-  for (unsigned i = from; i < to; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "s-%u", i);
-    assert_int_equal(store_create(s, slice(i), NULL), STORE_OK);
-    assert_int_equal(store_delete(s, KIND_RESOURCE_SLICE, NULL, name, NULL, NULL), STORE_OK);
-  }
-}
+static void churn(store *s, unsigned from, unsigned to) { test_store_churn(s, KIND_RESOURCE_SLICE, "s-%u", slice, from, to); }
 
 static void deleted_slices_free_their_names(void **state) {
   (void)state;

@@ -44,10 +44,12 @@ static size_t find_slot(const char *s, size_t len, uint64_t h) {
   }
 }
 
-static void grow(void) {
+/* The table at new_cap slots: grown when half full, halved when an
+ * eighth full (never below 1,024), so its size follows the atoms alive. */
+static void resize(size_t new_cap) {
   size_t old_cap = slot_cap;
   const atom **old = slots;
-  slot_cap = old_cap ? old_cap * 2 : 1024;
+  slot_cap = new_cap;
   slots = xcalloc(slot_cap, sizeof *slots);
   for (size_t i = 0; i < old_cap; i++)
     if (old[i]) slots[find_slot(old[i]->str, old[i]->len, old[i]->hash)] = old[i];
@@ -61,7 +63,7 @@ static atom *intern_locked(const char *s, size_t len) {
     const atom *found = slots[find_slot(s, len, h)];
     if (found) return (atom *)found;
   }
-  if ((n_atoms + 1) * 2 >= slot_cap) grow();
+  if ((n_atoms + 1) * 2 >= slot_cap) resize(slot_cap ? slot_cap * 2 : 1024);
   char *mem = xmalloc(COUNTS_SIZE + sizeof(atom) + len + 1);
   *(counts *)mem = (counts){0};
   atom *a = (atom *)(mem + COUNTS_SIZE);
@@ -95,6 +97,7 @@ static void free_locked(const atom *a) {
   free_ids[n_free_ids++] = a->id;
   n_atoms--;
   free(counts_of(a));
+  if (slot_cap > 1024 && (size_t)n_atoms * 8 < slot_cap) resize(slot_cap / 2);
 }
 
 /* ---- the atoms an arena holds ---- */

@@ -24,7 +24,10 @@ ns='{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"NAME"}}'
 create() { curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -d "$(echo "$ns" | sed "s/NAME/$1/")" "$url/api/v1/namespaces"; }
 
 # one read in flight: a list at a resourceVersion the store has not reached waits 3 s
-curl -s -o /dev/null "$url/api/v1/namespaces?resourceVersion=$(($(rv) + 1000))" &
+# (the version is read first: in the background job, python's start could
+# take longer than the sleep below on a loaded machine)
+ahead=$(($(rv) + 1000))
+curl -s -o /dev/null "$url/api/v1/namespaces?resourceVersion=$ahead" &
 slow=$!
 sleep 0.5
 curl -si "$url/api/v1/namespaces" >"$tmp/second-read"

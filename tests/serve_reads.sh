@@ -9,8 +9,9 @@
 # while another client's write is held up by a lock on the database, a dry
 # run neither shows that write nor acts on it, nor creates into a namespace
 # that write makes, and a dry-run create of an object that exists is refused
-# as the storage refuses it (409). Authorization reads only committed roles
-# and bindings: a binding held up so grants nothing to a dry run or a read.
+# as the storage refuses it (409); a dry-run binding binds nothing.
+# Authorization reads only committed roles and bindings: a binding held up
+# so grants nothing to a dry run or a read.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without curl serve_reads
@@ -94,6 +95,13 @@ check "the held patch is applied after" '"held":"yes"' cat "$tmp/held-patch"
 check "the held create is applied after" '"name":"b"' curl -s "$url/api/v1/namespaces/b"
 check "dry-run create into the namespace once committed" '"name":"p"' \
   curl -s -X POST -H 'Content-Type: application/json' -d "$pod" "$url/api/v1/namespaces/b/pods?dryRun=All"
+# a dry-run binding writes nothing (no node exists: the scheduler leaves the pod)
+curl -s -o /dev/null -X POST -H 'Content-Type: application/json' -d "$pod" "$url/api/v1/namespaces/b/pods"
+binding='{"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},"target":{"kind":"Node","name":"n1"}}'
+check "dry-run binding: 201" '"status":"Success","code":201' \
+  curl -s -X POST -H 'Content-Type: application/json' -d "$binding" "$url/api/v1/namespaces/b/pods/p/binding?dryRun=All"
+node_of_p() { curl -s "$url/api/v1/namespaces/b/pods/p" | python3 -c 'import json,sys; print("node:", json.load(sys.stdin)["spec"].get("nodeName", "none"))'; }
+check "dry-run binding: the pod is not bound" "node: none" node_of_p
 
 # authorization reads committed roles and bindings too, as kube-apiserver's
 # informers: a RoleBinding held up on its way to disk grants nothing yet

@@ -28,11 +28,11 @@ bool alloc_constraint_applies(const device_constraint *dc, const preq *r) {
   return false;
 }
 
-void attr_name_split(const atom *full, attr_name *out) {
+void attr_name_split(arena *a, const atom *full, attr_name *out) {
   const char *slash = strchr(full->str, '/');
   out->full = full;
-  out->dom = slash ? atom_intern(full->str, (size_t)(slash - full->str)) : NULL;
-  out->id = slash ? atom_cstr(slash + 1) : NULL;
+  out->dom = slash ? atom_intern_in(a, full->str, (size_t)(slash - full->str)) : NULL;
+  out->id = slash ? atom_cstr_in(a, slash + 1) : NULL;
 }
 
 int alloc_lookup_attr(alloc_call *k, preq *r, uint32_t ci, const attr_name *name, aval *out, bool quiet) {

@@ -83,7 +83,7 @@ void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device
   cel_device_attr *attrs = arena_calloc(a, d->attributes.n + 1, sizeof *attrs);
   for (uint32_t i = 0; i < d->attributes.n; i++) {
     const atom *key = d->attributes.items[i].key;
-    cel_split_qualified_name(key->str, key->len, driver, &attrs[i].domain, &attrs[i].name);
+    cel_split_qualified_name(a, key->str, key->len, driver, &attrs[i].domain, &attrs[i].name);
     const char *e = fill_attr_value(a, key->str, &d->attributes.items[i].value, &attrs[i].value);
     if (e && !v->error) v->error = e;
   }
@@ -92,7 +92,7 @@ void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device
   cel_device_capacity *caps = arena_calloc(a, d->capacity.n + 1, sizeof *caps);
   for (uint32_t i = 0; i < d->capacity.n; i++) {
     const atom *key = d->capacity.items[i].key;
-    cel_split_qualified_name(key->str, key->len, driver, &caps[i].domain, &caps[i].name);
+    cel_split_qualified_name(a, key->str, key->len, driver, &caps[i].domain, &caps[i].name);
     caps[i].value = d->capacity.items[i].value.value;
   }
   v->caps = caps, v->n_caps = d->capacity.n;
@@ -102,6 +102,8 @@ static alloc_held *held_for(alloc_index *ix, const atom *drv, const atom *pool, 
   alloc_held *h = alloc_map_get(&ix->held, drv, pool, dev);
   if (!h) {
     h = arena_calloc(ix->a, 1, sizeof *h);
+    /* the index may outlive the objects its keys came from */
+    atom_hold(ix->a, drv), atom_hold(ix->a, pool), atom_hold(ix->a, dev);
     alloc_map_put(&ix->held, drv, pool, dev, h);
   }
   return h;
@@ -243,7 +245,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
   for (size_t i = 0; i < in->n_allocated; i++) add_allocated(ix, in->allocated[i]);
   for (size_t i = 0; i < in->n_classes; i++)
     if (in->classes[i]->metadata.name)
-      alloc_map_put(&ix->classes, atom_cstr(in->classes[i]->metadata.name), NULL, NULL, (void *)in->classes[i]);
+      alloc_map_put(&ix->classes, atom_cstr_in(a, in->classes[i]->metadata.name), NULL, NULL, (void *)in->classes[i]);
   ix->n_slices = (uint32_t)in->n_slices;
   ix->slices = arena_calloc(a, in->n_slices + 1, sizeof *ix->slices);
   for (uint32_t i = 0; i < ix->n_slices; i++) {
@@ -266,7 +268,7 @@ alloc_index *alloc_index_new(const alloc_input *in) {
       dv->has_binding_conditions = dv->d->binding_conditions.n > 0;
       alloc_device_view(a, dv->driver, dv->d, &dv->view);
     }
-    if (sl->has_node_name) idlist_add_keyed(a, &ix->by_node, atom_cstr(sp->node_name), NULL, i);
+    if (sl->has_node_name) idlist_add_keyed(a, &ix->by_node, atom_cstr_in(a, sp->node_name), NULL, i);
     else alloc_idlist_add(a, &ix->shared, i);
     idlist_add_keyed(a, &ix->by_pool, drv, pool, i);
   }

@@ -261,7 +261,7 @@ int alloc_select_stage(alloc_call *k, preq *r, uint32_t cand);
 int alloc_constraint_add(alloc_call *k, pclaim *pc, preq *r, uint32_t cand, uint32_t rec);
 void alloc_constraint_remove(pclaim *pc, uint32_t rec);
 bool alloc_constraint_applies(const device_constraint *dc, const preq *r);
-void attr_name_split(const atom *full, attr_name *out);
+void attr_name_split(arena *a, const atom *full, attr_name *out); /* its atoms held by a */
 /* 1 found, 0 the device has no such attribute, -1 a derived attribute
  * failed (reported unless quiet). */
 int alloc_lookup_attr(alloc_call *k, preq *r, uint32_t cand, const attr_name *name, aval *out, bool quiet);

@@ -250,7 +250,8 @@ static int gather_groups(alloc_call *k, gpool **out, uint32_t *n_out) {
   alloc_map_init(&groups, k->a);
   gpool *gs = NULL;
   uint32_t n = 0;
-  const alloc_idlist *local = k->node_name ? alloc_map_get(&ix->by_node, atom_cstr(k->node_name), NULL, NULL) : NULL;
+  const atom *node = k->node_name ? atom_find(k->node_name, strlen(k->node_name)) : NULL; /* none: no slice names it */
+  const alloc_idlist *local = node ? alloc_map_get(&ix->by_node, node, NULL, NULL) : NULL;
   for (int part = 0; part < 2; part++) {
     const alloc_idlist *l = part == 0 ? local : &ix->shared;
     for (uint32_t i = 0; l && i < l->n; i++) {

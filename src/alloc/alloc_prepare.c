@@ -156,7 +156,7 @@ static int prepare_claim(alloc_call *k, pclaim *pc) {
     const device_constraint *ct = &dc->constraints.items[i];
     pc->trk[i].match = ct->match_attribute != NULL;
     if (ct->match_attribute || ct->distinct_attribute)
-      attr_name_split(ct->match_attribute ? ct->match_attribute : ct->distinct_attribute, &pc->trk[i].attr);
+      attr_name_split(k->a, ct->match_attribute ? ct->match_attribute : ct->distinct_attribute, &pc->trk[i].attr);
     else {
       alloc_errf(k, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)", pc->label, i);
       return -1;

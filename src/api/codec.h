@@ -42,6 +42,9 @@ char *codec_encode_text(const type_desc *td, const void *in);
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
+/* a holds every interned atom the struct points at (util/atom.h), so that
+ * the struct keeps them alive whichever arena they came from. */
+void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);

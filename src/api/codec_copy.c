@@ -1,5 +1,6 @@
-/* codec_copy.c: deep copy and deep equality of typed structs, driven by the
- * same descriptor tables as decode and encode. */
+/* codec_copy.c: deep copy, the atoms held (util/atom.h) and deep equality
+ * of typed structs, driven by the same descriptor tables as decode and
+ * encode. */
 #include "api/codec.h"
 #include <string.h>
 
@@ -29,7 +30,7 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
     *(char **)dst = s ? arena_strdup(a, s) : NULL;
     return;
   }
-  case K_ATOM:
+  case K_ATOM: atom_hold(a, *(const atom *const *)src); return; /* copied by the memcpy, held by a */
   case K_BOOL:
   case K_INT: return; /* copied by the struct memcpy / scalar memcpy */
   case K_QTY: return;
@@ -73,6 +74,38 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
 }
 
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out) { copy_struct(a, td, in, out); }
+
+static void hold_value(arena *a, field_kind k, const type_desc *elem, const void *v);
+
+static void hold_struct(arena *a, const type_desc *td, const void *v) {
+  for (size_t i = 0; i < td->nfields; i++)
+    hold_value(a, td->fields[i].kind, td->fields[i].elem, (const char *)v + td->fields[i].offset);
+}
+
+static void hold_value(arena *a, field_kind k, const type_desc *elem, const void *v) {
+  switch (k) {
+  case K_ATOM: atom_hold(a, *(const atom *const *)v); return;
+  case K_OBJ:
+    if (*(void *const *)v) hold_struct(a, elem, *(void *const *)v);
+    return;
+  case K_EMB: hold_struct(a, elem, v); return;
+  case K_LIST:
+  case K_MAP: {
+    const dlist *l = v;
+    bool is_map = k == K_MAP;
+    size_t stride = is_map ? elem->entry_size : elem->size;
+    for (uint32_t i = 0; i < l->n; i++) {
+      const char *item = (const char *)l->items + i * stride;
+      if (is_map) atom_hold(a, *(const atom *const *)item);
+      hold_value(a, elem->scalar, elem, item + (is_map ? elem->entry_value : 0));
+    }
+    return;
+  }
+  default: return;
+  }
+}
+
+void codec_hold_atoms(arena *a, const type_desc *td, const void *v) { hold_struct(a, td, v); }
 
 static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
 

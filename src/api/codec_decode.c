@@ -135,7 +135,7 @@ static void decode_map(arena *a, const type_desc *elem, const json_t *v, dmap *m
   json_object_foreach((json_t *)v, key, val) {
     char *entry = (char *)m->items + i * elem->entry_size;
     /* a string map's keys are the client's to make up: its object's own (atom.h) */
-    *(const atom **)entry = elem->scalar == K_STR ? atom_in_arena(a, key, strlen(key)) : atom_cstr(key);
+    *(const atom **)entry = elem->scalar == K_STR ? atom_in_arena(a, key, strlen(key)) : atom_cstr_in(a, key);
     size_t mark = fp_key(path, key);
     codec_decode_value(a, elem->scalar, elem, val, entry + elem->entry_value, NULL, path, errs);
     fp_pop(path, mark);
@@ -150,7 +150,7 @@ void codec_decode_value(arena *a, field_kind k, const type_desc *elem, const jso
   case K_ATOM:
     if (!json_is_string(v)) break;
     if (k == K_STR) *(char **)dst = arena_strndup(a, json_string_value(v), json_string_length(v));
-    else *(const atom **)dst = atom_intern(json_string_value(v), json_string_length(v));
+    else *(const atom **)dst = atom_intern_in(a, json_string_value(v), json_string_length(v));
     return;
   case K_BOOL:
     if (!json_is_boolean(v)) break;

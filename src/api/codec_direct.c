@@ -117,9 +117,11 @@ static bool decode_map(direct *d, const type_desc *elem, dmap *m) {
   size_t size = elem->entry_size;
   for (advance(d); d->t->kind != TK_END; advance(d)) {
     if (d->t->kind != TK_STRING) return false;
-    const atom *key = atom_intern(d->t->s, d->t->len);
+    /* a string map's keys are its object's own, as codec_decode.c has them */
+    const atom *key = elem->scalar == K_STR ? atom_in_arena(d->a, d->t->s, d->t->len)
+                                            : atom_intern_in(d->a, d->t->s, d->t->len);
     for (uint32_t i = 0; i < n; i++)
-      if (*(const atom **)(entries + i * size) == key) return false; /* a duplicate key */
+      if (atom_same(*(const atom **)(entries + i * size), key)) return false; /* a duplicate key */
     char *entry = append(d, &entries, n++, &cap, size);
     *(const atom **)entry = key;
     advance(d);
@@ -147,7 +149,7 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
     return true;
   case K_ATOM:
     if (t->kind != TK_STRING) break;
-    *(const atom **)dst = atom_intern(t->s, t->len);
+    *(const atom **)dst = atom_intern_in(d->a, t->s, t->len);
     return true;
   case K_BOOL:
     if (t->kind != TK_TRUE && t->kind != TK_FALSE) break;

@@ -65,8 +65,8 @@ typedef struct cel_device {
 } cel_device;
 
 /* Splits a qualified name at the first '/' as Kubernetes does; without one the
- * driver is the domain. */
-void cel_split_qualified_name(const char *name, size_t len, const atom *driver, const atom **domain,
+ * driver is the domain. The atoms are held by a. */
+void cel_split_qualified_name(arena *a, const char *name, size_t len, const atom *driver, const atom **domain,
                               const atom **id);
 
 /* Whether no two of the n attributes share (domain, name), e.g. "model" and

@@ -615,12 +615,12 @@ static bool is_device(const cel_node *n) { return n->kind == N_IDENT && n->slot 
 static bool const_string(const cel_node *n) { return n->kind == N_CONST && n->cval.kind == V_STRING; }
 
 /* device.attributes["d"] / device.capacity["d"]: which map, or -1. */
-static int device_domain(const cel_node *n, const atom **domain) {
+static int device_domain(arena *mem, const cel_node *n, const atom **domain) {
   if (n->kind != N_CALL || n->fast != F_INDEX || n->nargs != 2) return -1;
   const cel_node *m = n->args[0], *k = n->args[1];
   if (m->kind != N_SELECT || m->test_only || !is_device(m->target) || !const_string(k)) return -1;
   int which = !strcmp(m->name, "attributes") ? 0 : !strcmp(m->name, "capacity") ? 1 : -1;
-  if (which >= 0) *domain = atom_intern(k->cval.s, k->cval.len);
+  if (which >= 0) *domain = atom_intern_in(mem, k->cval.s, k->cval.len);
   return which;
 }
 
@@ -636,7 +636,8 @@ static bool is_device_list_has(const cel_node *n) {
   return false;
 }
 
-static void plan_fast(cel_node *n, bool device_env) {
+/* The atoms a plan names are held by the program's arena mem. */
+static void plan_fast(arena *mem, cel_node *n, bool device_env) {
   if (!device_env) return;
   if (n->kind == N_SELECT && !n->test_only && is_device(n->target)) {
     if (!strcmp(n->name, "driver")) n->fast = F_DEVICE_DRIVER;
@@ -656,11 +657,11 @@ static void plan_fast(cel_node *n, bool device_env) {
     nlen = n->args[1]->cval.len;
   }
   const atom *dom;
-  int which = inner ? device_domain(inner, &dom) : -1;
+  int which = inner ? device_domain(mem, inner, &dom) : -1;
   if (which < 0) return;
   n->fast = which ? F_DEVICE_CAP : F_DEVICE_ATTR;
   n->fast_domain = dom;
-  n->fast_name = atom_intern(name, nlen);
+  n->fast_name = atom_intern_in(mem, name, nlen);
 }
 
 /* `x in [constants]`: cel-go's OptOptimize plans it as a set lookup that
@@ -767,7 +768,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   default: break;
   }
   if (starts_relative_attribute(n)) n->extra_cost = 1;
-  plan_fast(n, device_env);
+  plan_fast(ast->mem, n, device_env);
   n->eval = eval_fn(n);
   if (n->fast == F_AND || n->fast == F_OR) {
     n->test = test_logic;
@@ -779,7 +780,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
     n->fused = true;
     /* the unfused costs: the device read, then the comparison (eq_cost <= this) */
     n->max_cost = (n->other->fast == F_DEVICE_DRIVER ? 2 : 4) + (n->const_cp + 9) / 10;
-    n->const_atom = atom_intern(n->const_val->s, n->const_val->len);
+    n->const_atom = atom_intern_in(ast->mem, n->const_val->s, n->const_val->len);
   }
   if (is_device_list_has(n)) {
     n->test = test_device_list_has;

@@ -1,6 +1,8 @@
 /* cel_lib_regex.c: regular expressions through PCRE2 for matches() and
  * Kubernetes' find()/findAll(). Compiled patterns and the match buffer are
- * kept per thread, so a match allocates nothing once warm.
+ * kept per thread, so a match allocates nothing once warm: the patterns in
+ * a table of CACHE slots chosen by the pattern's hash (one pattern a slot,
+ * the newest), so a lookup is one compare and the memory is bounded.
  * Differences from RE2 (Go's regexp), which CEL specifies:
  *  - Perl-only constructs RE2 refuses are refused here too, before PCRE2
  *    sees them: backreferences (\1..\9, \g, \k), lookaround ((?=, (?!,
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CACHE 16
+#define CACHE 16 /* a power of two */
 
 typedef struct {
   char *pattern;
@@ -26,7 +28,6 @@ typedef struct {
 } cached;
 
 static _Thread_local cached cache[CACHE];
-static _Thread_local unsigned cache_next;
 
 /* Constructs RE2 does not support; NULL when the pattern has none. */
 static const char *perl_only(const char *re, size_t n) {
@@ -60,8 +61,8 @@ static const char *perl_only(const char *re, size_t n) {
 }
 
 static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
-  for (unsigned i = 0; i < CACHE; i++)
-    if (cache[i].code && cache[i].len == relen && !memcmp(cache[i].pattern, re, relen)) return cache[i].code;
+  cached *e = &cache[atom_hash_bytes(re, relen) & (CACHE - 1)];
+  if (e->code && e->len == relen && !memcmp(e->pattern, re, relen)) return e->code;
   const char *perl = perl_only(re, relen);
   if (perl) {
     *err = cel_err("error parsing regexp: %s: `%.*s`", perl, (int)relen, re);
@@ -77,7 +78,6 @@ static pcre2_code *compile(const char *re, size_t relen, cel_val *err) {
     return NULL;
   }
   cel_thread_release_at_exit();
-  cached *e = &cache[cache_next++ % CACHE];
   if (e->code) {
     pcre2_code_free(e->code);
     free(e->pattern);

@@ -581,13 +581,14 @@ bool cel_attr_names_unique(const cel_device_attr *attrs, uint32_t n) {
   return true;
 }
 
-void cel_split_qualified_name(const char *name, size_t len, const atom *driver, const atom **domain, const atom **id) {
+void cel_split_qualified_name(arena *a, const char *name, size_t len, const atom *driver, const atom **domain,
+                              const atom **id) {
   const char *slash = memchr(name, '/', len);
   if (!slash) {
     *domain = driver ? driver : atom_intern("", 0);
-    *id = atom_intern(name, len);
+    *id = atom_intern_in(a, name, len);
     return;
   }
-  *domain = atom_intern(name, (size_t)(slash - name));
-  *id = atom_intern(slash + 1, len - (size_t)(slash - name) - 1);
+  *domain = atom_intern_in(a, name, (size_t)(slash - name));
+  *id = atom_intern_in(a, slash + 1, len - (size_t)(slash - name) - 1);
 }

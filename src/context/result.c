@@ -41,7 +41,8 @@ void dra_result_add(dra_result *r, const api_object *claim) {
   out->devices = arena_calloc(r->a, res->n + 1, sizeof *out->devices);
   for (uint32_t i = 0; i < res->n; i++) {
     const device_request_allocation_result *d = &res->items[i];
-    /* driver, pool and device are atoms, which live as long as the process */
+    /* driver, pool and device are atoms: held by the result, which outlives the claim */
+    atom_hold(r->a, d->driver), atom_hold(r->a, d->pool), atom_hold(r->a, d->device);
     out->devices[i] = (dra_device){arena_strdup(r->a, d->request ? d->request : ""), d->driver->str, d->pool->str,
                                    d->device->str, d->admin_access};
   }

@@ -140,7 +140,7 @@ static void set_claim_statuses(sched_loop *l, const store_obj *po, const new_sta
     for (uint32_t j = 0; j < count; j++)
       if (items[j].name == add[i].entry) slot = &items[j];
     if (!slot) slot = &items[count++];
-    const atom *claim = atom_cstr(add[i].claim);
+    const atom *claim = atom_cstr_in(o->arena, add[i].claim);
     changed |= slot->name != add[i].entry || slot->resource_claim_name != claim;
     slot->name = add[i].entry;
     slot->resource_claim_name = claim;

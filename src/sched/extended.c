@@ -125,9 +125,9 @@ api_object *sched_extended_claim(const pod *p, const sched_ext *x, const node *n
   for (size_t i = 0; i < x->n; i++) {
     if (sched_extended_by_plugin(n, x->items[i].resource)) continue;
     device_request *r = &reqs[k++];
-    r->name = atom_cstr(x->items[i].request);
+    r->name = atom_cstr_in(a, x->items[i].request);
     r->exactly = arena_calloc(a, 1, sizeof *r->exactly);
-    r->exactly->device_class_name = atom_cstr(x->items[i].class_name);
+    r->exactly->device_class_name = atom_cstr_in(a, x->items[i].class_name);
     r->exactly->allocation_mode = arena_strdup(a, "ExactCount");
     r->exactly->count = x->items[i].count;
     r->exactly->count_set = true;

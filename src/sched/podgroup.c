@@ -19,7 +19,7 @@ static void add_status(sched_loop *l, const store_obj *go, const atom *entry, co
   for (uint32_t i = 0; i < n; i++)
     if (items[i].name == entry) at = i;
   items[at].name = entry;
-  items[at].resource_claim_name = atom_cstr(claim);
+  items[at].resource_claim_name = atom_cstr_in(o->arena, claim);
   *st = (pod_group_resource_claim_status_list){items, at == n ? n + 1 : n, true};
   sched_update(l, o);
 }

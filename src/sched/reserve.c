@@ -152,7 +152,7 @@ static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *e
   p->spec.node_name = arena_strdup(o->arena, node_name);
   if (ext && ext_alloc) {
     pod_extended_resource_claim_status *x = arena_calloc(o->arena, 1, sizeof *x);
-    x->resource_claim_name = atom_cstr(api_object_meta(ext)->name);
+    x->resource_claim_name = atom_cstr_in(o->arena, api_object_meta(ext)->name);
     const resource_claim *c = ext->typed;
     container_extended_resource_request *m = arena_calloc(o->arena, cy->ext.n, sizeof *m);
     uint32_t n = 0;

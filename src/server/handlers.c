@@ -52,7 +52,7 @@ static const namespace_obj *lookup_namespace(void *user, const char *name) {
 static const priority_class *lookup_priority_class(void *user, const char *name) {
   request_ctx *rc = user;
   if (rc->n_held == sizeof rc->held / sizeof rc->held[0]) return NULL;
-  store_obj *o = sched_priority_class_get(rc->srv->st, name);
+  store_obj *o = sched_priority_class_get(rc->reads, name);
   if (!o) return NULL;
   rc->held[rc->n_held++] = o;
   return o->object->typed;
@@ -480,7 +480,9 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   delete_options_free(&o);
 }
 
-/* POST pods/<name>/binding: what kube-scheduler's bind does. */
+/* POST pods/<name>/binding: what kube-scheduler's bind does. A dry run
+ * checks it on the committed pod and writes nothing, as upstream's
+ * BindingREST.Create passes dryRun to the storage's update. */
 static void handle_binding(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   json_error_t jerr;
   json_t *b = json_loadb(req->body ? req->body : "", req->body_len, 0, &jerr);
@@ -491,7 +493,7 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
     return;
   }
   store_obj *old = NULL;
-  store_status st = store_get(s->st, KIND_POD, r->namespace_, r->name, &old);
+  store_status st = store_get(srv_reads_of(s, req), KIND_POD, r->namespace_, r->name, &old);
   if (st != STORE_OK) {
     json_decref(b);
     return store_failure(resp, r, st, r->name);
@@ -502,6 +504,8 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
     sb_printf(&msg, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
     srv_status(resp, 409, "Conflict", sb_str(&msg), NULL);
     sb_free(&msg);
+  } else if (http_query_get(req, "dryRun")) {
+    srv_status(resp, 201, NULL, NULL, NULL);
   } else {
     api_object *obj = api_object_clone(old->object);
     pod *p = obj->typed;

@@ -42,7 +42,7 @@ static bool terminating(const store_obj *o) {
 bool srv_namespace_allows_create(dra_server *s, const route *r, const char *name, http_response *resp) {
   if (!r->resource->namespaced || !r->namespace_[0]) return true;
   store_obj *o = NULL;
-  if (store_get(s->st, KIND_NAMESPACE, NULL, r->namespace_, &o) != STORE_OK) {
+  if (store_get(s->committed, KIND_NAMESPACE, NULL, r->namespace_, &o) != STORE_OK) {
     srv_status_not_found(resp, srv_resource_for_kind(KIND_NAMESPACE), r->namespace_);
     return false;
   }

@@ -12,8 +12,9 @@
 void srv_create_system_namespaces(dra_server *s);
 /* NamespaceLifecycle on a create into r's namespace: false (resp filled)
  * when the namespace does not exist (404 namespaces "x" not found) or is
- * being terminated (403). name is what admission names the object by (its
- * name, else its generateName, else "Unknown"). */
+ * being terminated (403), read from the committed store as the plugin's
+ * informer does. name is what admission names the object by (its name,
+ * else its generateName, else "Unknown"). */
 bool srv_namespace_allows_create(dra_server *s, const route *r, const char *name, http_response *resp);
 /* NamespaceLifecycle on a delete: false (403) for default, kube-system and
  * kube-public, which may not be deleted. */

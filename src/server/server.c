@@ -55,6 +55,13 @@
  * body may take after its headers. deadlines.h makes these and the header
  * timeout totals, not only inactivity limits. */
 #define SRV_REQUEST_TIMEOUT 60
+/* Go's net/http (server.go, maxPostHandlerReadBytes): when a handler
+ * answers without reading the request's body, the server reads and drops
+ * up to 256 KiB of it so that the connection can serve the next request;
+ * a longer body, or one its client holds back for a 100 Continue, ends the
+ * connection after the answer. kube-apiserver's 401, 403 and 429 are such
+ * answers. */
+#define SRV_MAX_DISCARD (256u * 1024)
 /* File descriptors kept for the store, logs and the daemon's own. */
 #define SRV_RESERVED_FDS 64
 
@@ -70,7 +77,10 @@ typedef struct conn_state {
   const srv_user *user; /* the authenticated user, NULL without authentication */
   srv_user *cert_user;  /* the user of a client certificate (user points here) */
   srv_user *impersonated; /* the user impersonated (user points here) */
-  bool refused;       /* answered before the body was read (401, 403) */
+  bool refused;       /* refused on its headers alone (401, 403, 429) */
+  http_response refusal; /* that answer, sent once the body is dropped */
+  bool refusal_sent;
+  size_t dropped;     /* bytes of the refused request's body dropped so far */
   bool waited;        /* suspended once for the store to reach its resourceVersion (fresh.h) */
   inflight_slot slot; /* the in-flight count it holds until it is over (inflight.h) */
   int status;         /* the answer's status code */
@@ -157,6 +167,39 @@ static enum MHD_Result collect_impersonated_group(void *cls, enum MHD_ValueKind 
   return MHD_YES;
 }
 
+static enum MHD_Result send_refusal(dra_server *s, struct MHD_Connection *c, conn_state *st) {
+  st->refusal_sent = true;
+  return send_response(s, c, st, &st->refusal);
+}
+
+/* A request refused on its headers (resp, taken): answered once its body,
+ * if any, is read and dropped, so that the connection stays open for the
+ * next request as with kube-apiserver (SRV_MAX_DISCARD); at once, ending
+ * the connection, when the body is too long for that or its client waits
+ * for a 100 Continue (libmicrohttpd closes a connection answered before
+ * its request is read). The request gives back its in-flight slot now. */
+static enum MHD_Result refuse(dra_server *s, struct MHD_Connection *c, conn_state *st, http_response *resp) {
+  st->refused = true;
+  st->refusal = *resp;
+  srv_inflight_release(&s->inflight, st->slot);
+  st->slot = INFLIGHT_NONE;
+  const char *expect = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Expect");
+  const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+  bool has_body = !length || strtoull(length, NULL, 10) > 0; /* without a length: chunked, or none */
+  bool waits_for_continue = expect && !strcasecmp(expect, "100-continue") && has_body;
+  bool too_long = length && strtoull(length, NULL, 10) > SRV_MAX_DISCARD;
+  return waits_for_continue || too_long ? send_refusal(s, c, st) : MHD_YES;
+}
+
+/* The refused request's next piece of body (dropped), or its end. */
+static enum MHD_Result drop_refused_body(dra_server *s, struct MHD_Connection *c, conn_state *st, size_t *upload_size) {
+  bool more = *upload_size > 0;
+  st->dropped += *upload_size;
+  *upload_size = 0;
+  if (st->refusal_sent || (more && st->dropped <= SRV_MAX_DISCARD)) return MHD_YES;
+  return send_refusal(s, c, st);
+}
+
 /* The in-flight limit (inflight.h), then, when authorize, authorization of
  * st->user (NULL without authentication); the answer in resp when refused. */
 static bool admit(dra_server *s, struct MHD_Connection *c, const char *url, const char *method, conn_state *st,
@@ -220,10 +263,7 @@ static enum MHD_Result check_access(dra_server *s, struct MHD_Connection *c, con
     if (authorize(s, c, url, method, st, &resp)) return MHD_YES;
   }
   if (warning) sb_printf(&resp.warnings, "%s\n", warning);
-  st->refused = true;
-  enum MHD_Result ret = send_response(s, c, st, &resp);
-  http_response_free(&resp);
-  return ret;
+  return refuse(s, c, st, &resp);
 }
 
 /* Without authentication only the in-flight limit applies. */
@@ -231,10 +271,7 @@ static enum MHD_Result check_inflight(dra_server *s, struct MHD_Connection *c, c
                                       conn_state *st) {
   http_response resp = {0};
   if (admit(s, c, url, method, st, false, &resp)) return MHD_YES;
-  st->refused = true;
-  enum MHD_Result ret = send_response(s, c, st, &resp);
-  http_response_free(&resp);
-  return ret;
+  return refuse(s, c, st, &resp);
 }
 
 /* A read of a resource at a resourceVersion the store has not reached. */
@@ -257,10 +294,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     /* authentication and authorization come before the body is read */
     return s->authn ? check_access(s, c, url, method, st) : check_inflight(s, c, url, method, st);
   }
-  if (st->refused) {
-    *upload_size = 0; /* the answer is queued; the body is not looked at */
-    return MHD_YES;
-  }
+  if (st->refused) return drop_refused_body(s, c, st, upload_size);
   if (*upload_size) {
     if (st->body.len + *upload_size > SRV_MAX_BODY) st->too_large = true;
     else sb_add(&st->body, upload, *upload_size);
@@ -352,6 +386,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
   srv_inflight_release(&s->inflight, st->slot);
   if (st->headers_seen) request_done(s, c, st);
   sb_free(&st->body);
+  http_response_free(&st->refusal);
   srv_user_free(st->cert_user);
   srv_user_free(st->impersonated);
   free(st->uri);
@@ -569,7 +604,9 @@ dra_server *srv_start(const srv_options *opts, strbuf *err) {
   bool group_commit = !store_is_etcd(s->st);
   if (group_commit) store_sqlite_group_begin();
   srv_create_system_namespaces(s);
-  s->authz = (authz){.mode = opts->authorization_mode, .st = s->st};
+  /* RBAC reads roles and bindings as kube-apiserver's authorizer does from
+   * its informers: only what is committed (docs/server.md, "Authorization") */
+  s->authz = (authz){.mode = opts->authorization_mode, .st = s->committed};
   rbac_bootstrap(s->st, &s->opts.gates);
   srv_create_system_priority_classes(s->st, &s->opts.gates);
   if (group_commit && !store_sqlite_group_end(s->st))

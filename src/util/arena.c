@@ -33,6 +33,7 @@ struct arena {
   cleanup *cleanups;
   size_t total;
   size_t next_chunk; /* the size of the next ordinary chunk */
+  void *atom_holds;  /* arena_atom_holds */
 };
 
 arena *arena_new(void) {
@@ -134,3 +135,5 @@ void arena_keep(arena *a, arena *other) {
 }
 
 size_t arena_used(const arena *a) { return a->total; }
+
+void **arena_atom_holds(arena *a) { return &a->atom_holds; }

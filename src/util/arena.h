@@ -27,6 +27,9 @@ char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf,
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size);
 /* Runs fn(p) when the arena is freed, in reverse order of registration. */
 void arena_on_free(arena *a, void (*fn)(void *), void *p);
+/* The slot where util/atom.c keeps the set of interned atoms a holds
+ * (atom.h); NULL until a holds one. */
+void **arena_atom_holds(arena *a);
 /* Bytes handed out so far (for memory figures in benchmarks). */
 size_t arena_used(const arena *a);
 

@@ -209,7 +209,7 @@ static void fill_device(arena *mem, const ynode *d, cel_device *dev) {
     cel_device_attr *a = arena_calloc(mem, attrs->n + 1, sizeof *a);
     for (size_t i = 0; i < attrs->n; i++) {
       const ynode *k = attrs->items[2 * i];
-      cel_split_qualified_name(k->val, k->len, dev->driver, &a[i].domain, &a[i].name);
+      cel_split_qualified_name(mem, k->val, k->len, dev->driver, &a[i].domain, &a[i].name);
       fill_attr(mem, attrs->items[2 * i + 1], &a[i].value);
     }
     dev->attrs = a;
@@ -220,7 +220,7 @@ static void fill_device(arena *mem, const ynode *d, cel_device *dev) {
     cel_device_capacity *c = arena_calloc(mem, caps->n + 1, sizeof *c);
     for (size_t i = 0; i < caps->n; i++) {
       const ynode *k = caps->items[2 * i];
-      cel_split_qualified_name(k->val, k->len, dev->driver, &c[i].domain, &c[i].name);
+      cel_split_qualified_name(mem, k->val, k->len, dev->driver, &c[i].domain, &c[i].name);
       const char *v = str(get(caps->items[2 * i + 1], "value"));
       quantity_parse(v, strlen(v), &c[i].value, NULL);
     }

@@ -48,14 +48,7 @@ static api_object *labelled(unsigned i) {
 }
 
 /* Creates and deletes objects from..to-1 in s. */
-static void churn(store *s, unsigned from, unsigned to) {
-  for (unsigned i = from; i < to; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "ns-%u", i);
-    assert_int_equal(store_create(s, labelled(i), NULL), STORE_OK);
-    assert_int_equal(store_delete(s, KIND_NAMESPACE, NULL, name, NULL, NULL), STORE_OK);
-  }
-}
+static void churn(store *s, unsigned from, unsigned to) { test_store_churn(s, KIND_NAMESPACE, "ns-%u", labelled, from, to); }
 
 static void distinct_keys_do_not_grow_the_intern_table(void **state) {
   (void)state;

@@ -51,6 +51,18 @@ static inline api_object *test_obj(const char *text) {
   return o;
 }
 
+/* Creates and deletes the cluster-scoped objects make(from) .. make(to-1)
+ * of kind, each named by name_fmt with its number. */
+static inline void test_store_churn(store *s, api_kind kind, const char *name_fmt, api_object *(*make)(unsigned),
+                                    unsigned from, unsigned to) {
+  for (unsigned i = from; i < to; i++) {
+    char name[64];
+    snprintf(name, sizeof name, name_fmt, i);
+    assert_int_equal(store_create(s, make(i), NULL), STORE_OK);
+    assert_int_equal(store_delete(s, kind, NULL, name, NULL, NULL), STORE_OK);
+  }
+}
+
 static inline api_object *test_with_rv(const char *text, const char *rv) {
   api_object *o = test_obj(text);
   api_object_meta(o)->resource_version = arena_strdup(o->arena, rv);

@@ -23,6 +23,7 @@ typedef enum {
   CTRL_NODE_SIMULATOR = 1u << 10, /* dra's own: a kubelet for every Node (nodesim.c) */
   CTRL_POD_GC = 1u << 11,
   CTRL_NAMESPACE = 1u << 12,
+  CTRL_DISRUPTION = 1u << 13,
 } sched_controller;
 
 /* The controllers the list turns off (a mask of sched_controller: 0 = all

@@ -1,6 +1,7 @@
 /* events.c: the Events the loop itself writes (the controller's
  * FailedResourceClaimCreation warnings, the taint manager's evictions,
- * the node simulator's prepared claims).
+ * the node simulator's prepared claims, the disruption controller's notes
+ * on a PodDisruptionBudget).
  * Named "<pod>.<5 characters>" from a hash of namespace, pod, reason and
  * message, so the same event is written once and runs repeat. */
 #include "sched/lifecycle.h"
@@ -12,20 +13,20 @@
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
-bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *reason, const char *message,
-                     const char *component) {
+bool sched_object_event(sched_loop *l, const char *api_version, const char *kind, const object_meta *m,
+                        const char *type, const char *reason, const char *message, const char *component) {
   strbuf what = STRBUF_INIT;
   sb_puts(&what, reason);
   sb_putc(&what, '\n');
   sb_puts(&what, message);
   char suffix[SCHED_NAME_SUFFIX_LEN + 1];
-  sched_name_suffix(p->metadata.namespace_, p->metadata.name, sb_str(&what), 0, suffix);
+  sched_name_suffix(m->namespace_, m->name, sb_str(&what), 0, suffix);
   sb_free(&what);
-  char *name = xmalloc(strlen(p->metadata.name) + sizeof suffix + 1);
-  strcpy(name, p->metadata.name);
+  char *name = xmalloc(strlen(m->name) + sizeof suffix + 1);
+  strcpy(name, m->name);
   strcat(name, ".");
   strcat(name, suffix);
-  store_obj *have = sched_get(l, KIND_EVENT, p->metadata.namespace_, name);
+  store_obj *have = sched_get(l, KIND_EVENT, m->namespace_, name);
   store_obj_unref(have);
   if (have) {
     free(name);
@@ -36,12 +37,12 @@ bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *
   event *e = o->typed;
   e->metadata.name = arena_strdup(a, name);
   free(name);
-  e->metadata.namespace_ = arena_strdup(a, p->metadata.namespace_);
-  e->involved_object.kind = arena_strdup(a, "Pod");
-  e->involved_object.api_version = arena_strdup(a, "v1");
-  e->involved_object.namespace_ = arena_strdup(a, p->metadata.namespace_);
-  e->involved_object.name = arena_strdup(a, p->metadata.name);
-  e->involved_object.uid = arena_strdup(a, s_or(p->metadata.uid));
+  e->metadata.namespace_ = arena_strdup(a, m->namespace_);
+  e->involved_object.kind = arena_strdup(a, kind);
+  e->involved_object.api_version = arena_strdup(a, api_version);
+  e->involved_object.namespace_ = arena_strdup(a, m->namespace_);
+  e->involved_object.name = arena_strdup(a, m->name);
+  e->involved_object.uid = arena_strdup(a, s_or(m->uid));
   e->reason = arena_strdup(a, reason);
   e->message = arena_strdup(a, message);
   e->source.component = arena_strdup(a, component);
@@ -57,4 +58,9 @@ bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *
     return false;
   }
   return true;
+}
+
+bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *reason, const char *message,
+                     const char *component) {
+  return sched_object_event(l, "v1", "Pod", &p->metadata, type, reason, message, component);
 }

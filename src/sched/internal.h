@@ -128,6 +128,9 @@ void sched_schedule_one(sched_loop *l, const char *pod_key);
  * when it was new. */
 bool sched_pod_event(sched_loop *l, const pod *p, const char *type, const char *reason, const char *message,
                      const char *component);
+/* The same about any object (involvedObject apiVersion, kind and meta). */
+bool sched_object_event(sched_loop *l, const char *api_version, const char *kind, const object_meta *m,
+                        const char *type, const char *reason, const char *message, const char *component);
 
 /* ---- taint_eviction.c ---- */
 /* DeviceTaintRule names (malloc'd, no duplicates): the rules behind an eviction. */
@@ -171,5 +174,10 @@ void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name);
 /* A pod is bound to this node and it does not exist: quarantine starts. */
 void sched_podgc_node_missing(sched_loop *l, const char *node);
 void sched_podgc_sync(sched_loop *l, const char *ns, const char *node);
+
+/* ---- disruption.c: the disruption controller ---- */
+void sched_disruption_sync(sched_loop *l, const char *ns, const char *name);
+/* A pod changed: the budgets that select it are synced. */
+void sched_disruption_pod_changed(sched_loop *l, const pod *p);
 
 #endif

@@ -54,6 +54,8 @@ typedef struct sched_attempt {
   const char *reason;   /* the condition reason with msg: Unschedulable or SchedulerError */
   char *explain;        /* --explain text (malloc'd) or NULL */
   bool attempted;       /* got past PreEnqueue */
+  bool *preemptable;    /* per node (sched_nodes order) when no node fit: refused as Unschedulable, so
+                         * preemption may help; NULL when PreFilter refused the pod (malloc'd) */
   struct timespec start;
 } sched_attempt;
 void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at);
@@ -67,6 +69,15 @@ bool sched_pod_group_cycle(sched_loop *l, store_obj *po);
 /* A claim as the scheduler sees it: with the allocation the pod-group
  * cycle's trial assumed for it, if any. A fresh reference, or NULL. */
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
+
+/* DynamicResources' reasons for a node. */
+#define SCHED_REASON_NOT_AVAILABLE "resourceclaim not available on the node"
+#define SCHED_REASON_CANNOT_ALLOCATE "cannot allocate all claims"
+
+/* The node filters for cy's pod on the node carrying usage, with the pods
+ * nominated there counted (nominated.c); the refusing plugin's reasons in why. */
+bool sched_filter_with_nominated(sched_cycle *cy, const sched_node_entry *ne, const sched_node_usage *usage,
+                                 sched_reasons *why);
 
 /* NodeResourcesFit's skip_fit (filter.h) for the cycle: the resource names
  * its extended-resource claim serves through DRA (scheduler.c). */

@@ -245,19 +245,33 @@ static void note(sched_loop *l, const sched_pdb *b, const char *type, const char
   sched_object_event(l, "policy/v1", "PodDisruptionBudget", b->meta, type, reason, message, COMPONENT);
 }
 
+/* LabelSelectorAsSelector's error for a selector it refuses (an unknown
+ * operator in its words, else the validation's), or one that did not decode. */
+static void selector_error(const label_selector *sel, strbuf *err) {
+  static const char *const ops[] = {"In", "NotIn", "Exists", "DoesNotExist"};
+  for (uint32_t i = 0; sel && i < sel->match_expressions.n; i++) {
+    const char *op = s_or(sel->match_expressions.items[i].operator_);
+    bool known = false;
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) known |= !strcmp(op, ops[k]);
+    if (!known) {
+      sb_printf(err, "\"%s\" is not a valid label selector operator", op);
+      return;
+    }
+  }
+  errlist errs = {0};
+  fpath path = {STRBUF_INIT};
+  validate_label_selector(&errs, &path, sel);
+  sb_puts(err, errs.n ? errs.items[0].body : "spec.selector: cannot be decoded as a label selector");
+  errlist_free(&errs);
+  fp_free(&path);
+}
+
 /* trySync, then updatePdbStatus. */
 static void try_sync(sched_loop *l, const sched_pdb *b) {
   const char *ns = s_or(b->meta->namespace_);
   strbuf err = STRBUF_INIT;
   if (!b->selector_valid) {
-    errlist errs = {0};
-    fpath path = {STRBUF_INIT};
-    fp_field(&path, "spec");
-    fp_field(&path, "selector");
-    validate_label_selector(&errs, &path, b->selector);
-    sb_printf(&err, "%s", errs.n ? errs.items[0].body : "invalid label selector");
-    errlist_free(&errs);
-    fp_free(&path);
+    selector_error(b->selector, &err);
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "Failed to get pods: %s", sb_str(&err));
     note(l, b, "Warning", "NoPods", sb_str(&msg));

@@ -74,6 +74,7 @@ struct sched_loop {
   sched_metrics metrics; /* for /metrics (metrics.h) */
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
+  strmap nominated;      /* nominated.c: pod uid -> a pending pod nominated to a node */
   strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
   /* preemption.c: no pod ever bound had a lower priority (a lower bound,
    * never raised): a pod of at most this priority has no victims */
@@ -174,6 +175,14 @@ void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name);
 /* A pod is bound to this node and it does not exist: quarantine starts. */
 void sched_podgc_node_missing(sched_loop *l, const char *node);
 void sched_podgc_sync(sched_loop *l, const char *ns, const char *node);
+
+/* ---- nominated.c: pods nominated to nodes, not bound yet ---- */
+/* Follows a pod's nomination (gone: the pod was deleted). */
+void sched_nominated_track(sched_loop *l, const pod *p, bool gone);
+/* Adds to out the pod count and requests of the pods nominated to node
+ * with p's priority or a higher one (p itself left out); true when any. */
+bool sched_nominated_add(sched_loop *l, const pod *p, const char *node, sched_node_usage *out);
+void sched_nominated_free(sched_loop *l);
 
 /* ---- disruption.c: the disruption controller ---- */
 void sched_disruption_sync(sched_loop *l, const char *ns, const char *name);

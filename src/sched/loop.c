@@ -301,6 +301,7 @@ static void on_pod(sched_loop *l, const store_event *ev) {
   const pod *p = ev->obj->object->typed;
   bool gone = ev->type == STORE_DELETED;
   count_pod(l, p, gone);
+  sched_nominated_track(l, p, gone);
   push_node_work(l, p, gone);
   sched_disruption_pod_changed(l, p);
   if (ev->prev) sched_disruption_pod_changed(l, ev->prev->object->typed); /* labels it had */
@@ -586,6 +587,7 @@ void sched_loop_free(sched_loop *l) {
   sched_podq_free(&l->active);
   strmap_free(&l->parked, free_parked);
   strmap_free(&l->assumed_claims, NULL); /* empty between cycles */
+  sched_nominated_free(l);
   drop_nodes(l);
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);

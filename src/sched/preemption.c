@@ -27,6 +27,7 @@
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
+#include "sched/pdb.h"
 #include "sched/preemption.h"
 #include "util/die.h"
 #include <stdint.h>
@@ -89,12 +90,20 @@ static store_list pods_on(sched_loop *l, const char *node) {
   return lst;
 }
 
-/* PodEligibleToPreemptOthers. */
-static bool eligible(sched_loop *l, const pod *p) {
+/* PodEligibleToPreemptOthers: NULL, or why the pod may not preempt. A
+ * nominated node refused as UnschedulableAndUnresolvable (or gone) does
+ * not hold it back. */
+static const char *not_eligible(sched_loop *l, const pod *p, const bool *preemptable) {
   const char *policy = policy_of(p);
-  if (policy && !strcmp(policy, "Never")) return false;
+  if (policy && !strcmp(policy, "Never")) return "not eligible due to preemptionPolicy=Never.";
   const char *nominated = json_string_value(json_object_get(p->status._extra, "nominatedNodeName"));
-  if (!nominated || !*nominated) return true;
+  if (!nominated || !*nominated) return NULL;
+  size_t n_nodes;
+  const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  bool resolvable = false;
+  for (size_t i = 0; i < n_nodes; i++)
+    if (!strcmp(nodes[i].n->metadata.name, nominated)) resolvable = preemptable[i];
+  if (!resolvable) return NULL;
   store_list lst = pods_on(l, nominated);
   bool waiting = false;
   for (size_t i = 0; i < lst.n && !waiting; i++) {
@@ -102,7 +111,7 @@ static bool eligible(sched_loop *l, const pod *p) {
     waiting = q->spec.priority < p->spec.priority && terminating_by_preemption(q);
   }
   store_list_free(&lst);
-  return !waiting;
+  return waiting ? "not eligible due to a terminating pod on the nominated node." : NULL;
 }
 
 /* ---- the fit check ---- */
@@ -135,7 +144,9 @@ static void collect_freed(void *ctx, store_obj *co) {
   f->freed[f->n_freed++] = co;
 }
 
-static bool fits(fit_check *f) {
+/* The filters as RunFilterPluginsWithNominatedPods runs them; why (or
+ * NULL) gets the refusing plugin's reasons. */
+static bool fits(fit_check *f, sched_reasons *why) {
   sched_cycle *cy = f->cy;
   sched_loop *l = cy->l;
   const node *nd = f->node->n;
@@ -144,12 +155,13 @@ static bool fits(fit_check *f) {
   for (size_t i = 0; i < f->n; i++)
     if (f->removed[i]) u.pods--, sched_amounts_sub(&u.requested, &f->v[i].requests);
   sched_reasons reasons = {0};
-  bool ok = sched_filter_node(cy->p, &cy->requests, nd, &u, sched_cycle_served_by_dra, cy, &reasons);
+  bool ok = sched_filter_with_nominated(cy, f->node, &u, why ? why : &reasons);
   sched_reasons_free(&reasons);
   sched_amounts_free(&u.requested);
   for (size_t i = 0; ok && i < cy->n_claims; i++) {
     const allocation_result *a = cy->claims[i].c->status.allocation;
     ok = !a || !a->node_selector || alloc_node_selector_matches_lazily(a->node_selector, nd);
+    if (!ok && why) sched_reasons_add(why, SCHED_REASON_NOT_AVAILABLE);
   }
   if (!ok) return false;
   const resource_claim **batch = xcalloc(cy->n_claims + 2, sizeof *batch);
@@ -165,6 +177,7 @@ static bool fits(fit_check *f) {
     allocation_result **results = NULL;
     char *err = NULL;
     ok = sched_devices_allocate_without(l, nd, f->freed, f->n_freed, batch, nb, a, &results, &err) == SCHED_FIT;
+    if (!ok && why) sched_reasons_add(why, err ? err : SCHED_REASON_CANNOT_ALLOCATE);
     free(err);
     arena_free(a);
   }
@@ -179,6 +192,7 @@ typedef struct candidate {
   const sched_node_entry *node;
   victim *victims; /* most important first; the objects are references */
   size_t n;
+  size_t pdb_violations; /* victims whose eviction breaks a PodDisruptionBudget */
 } candidate;
 
 static void victims_free(victim *v, size_t n) {
@@ -189,8 +203,19 @@ static void victims_free(victim *v, size_t n) {
   free(v);
 }
 
-/* SelectVictimsOnNode; false when preempting there does not help. */
-static bool select_victims(sched_cycle *cy, const sched_node_entry *ne, candidate *out) {
+typedef enum {
+  VICTIMS_FOUND,
+  VICTIMS_NONE,    /* no pod of lower priority on the node */
+  VICTIMS_NO_HELP, /* the pod does not fit even without them: why says why */
+  VICTIMS_EMPTY,   /* the pod fits without evicting anyone */
+} victims_result;
+
+/* SelectVictimsOnNode: every lower-priority pod removed, the pod must fit;
+ * then the victims are reprieved one by one, those whose eviction breaks a
+ * budget first, each group most important first, and each that makes the
+ * pod not fit again stays a victim. */
+static victims_result select_victims(sched_cycle *cy, const sched_node_entry *ne, const sched_pdbs *pdbs,
+                                     candidate *out, sched_reasons *why) {
   store_list lst = pods_on(cy->l, ne->n->metadata.name);
   victim *v = xcalloc(lst.n + 1, sizeof *v);
   size_t n = 0;
@@ -202,36 +227,46 @@ static bool select_victims(sched_cycle *cy, const sched_node_entry *ne, candidat
     n++;
   }
   store_list_free(&lst);
-  qsort(v, n, sizeof *v, cmp_importance);
-  bool *removed = xcalloc(n + 1, sizeof *removed);
-  for (size_t i = 0; i < n; i++) removed[i] = true;
-  fit_check f = {.cy = cy, .node = ne, .v = v, .n = n, .removed = removed};
-  bool helps = n && fits(&f);
-  size_t chosen = 0;
-  for (size_t i = 0; helps && i < n; i++) {
-    removed[i] = false; /* reprieved, unless the pod no longer fits */
-    if (!fits(&f)) removed[i] = true, chosen++;
+  if (!n) {
+    free(v);
+    return VICTIMS_NONE;
   }
+  qsort(v, n, sizeof *v, cmp_importance);
+  bool *removed = xcalloc(n, sizeof *removed), *violating = xcalloc(n, sizeof *violating);
+  const pod **pods = xcalloc(n, sizeof *pods);
+  for (size_t i = 0; i < n; i++) removed[i] = true, pods[i] = v[i].p;
+  sched_pdb_violations(pdbs, pods, n, violating);
+  free(pods);
+  fit_check f = {.cy = cy, .node = ne, .v = v, .n = n, .removed = removed};
+  victims_result r = fits(&f, why) ? VICTIMS_FOUND : VICTIMS_NO_HELP;
+  size_t chosen = 0, broken = 0;
+  for (int pass = 0; r == VICTIMS_FOUND && pass < 2; pass++)
+    for (size_t i = 0; i < n; i++) {
+      if (violating[i] != !pass) continue;
+      removed[i] = false; /* reprieved, unless the pod no longer fits */
+      if (!fits(&f, NULL)) removed[i] = true, chosen++, broken += violating[i];
+    }
   free(f.freed);
-  if (!helps || !chosen) {
+  free(violating);
+  if (r == VICTIMS_FOUND && !chosen) r = VICTIMS_EMPTY;
+  if (r != VICTIMS_FOUND) {
     free(removed);
     victims_free(v, n);
-    return false;
+    return r;
   }
-  out->node = ne, out->n = 0;
-  out->victims = xcalloc(chosen, sizeof *out->victims);
+  *out = (candidate){.node = ne, .victims = xcalloc(chosen, sizeof *out->victims), .pdb_violations = broken};
   for (size_t i = 0; i < n; i++) {
     if (removed[i]) out->victims[out->n++] = v[i];
     else store_obj_unref(v[i].obj), sched_amounts_free(&v[i].requests);
   }
   free(v);
   free(removed);
-  return true;
+  return VICTIMS_FOUND;
 }
 
-/* pickOneNodeForPreemption's criteria after PDB violations (none here):
- * < 0 when a is the better node. */
+/* pickOneNodeForPreemption: < 0 when a is the better node. */
 static int cmp_candidates(const candidate *a, const candidate *b) {
+  if (a->pdb_violations != b->pdb_violations) return a->pdb_violations < b->pdb_violations ? -1 : 1;
   int64_t ha = a->victims[0].p->spec.priority, hb = b->victims[0].p->spec.priority;
   if (ha != hb) return ha < hb ? -1 : 1;
   /* each priority + MaxInt32 + 1, so negative priorities do not favour more victims */
@@ -307,16 +342,45 @@ void sched_nominate(sched_loop *l, const pod *p, const char *node) {
   store_obj_unref(po);
 }
 
-char *sched_preempt(sched_cycle *cy, char **nominated) {
+/* "preemption: " and a message. */
+static char *preemption_message(const char *what) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "preemption: %s", what);
+  return sb_detach(&sb);
+}
+
+char *sched_preempt(sched_cycle *cy, const bool *preemptable, char **nominated) {
   sched_loop *l = cy->l;
   const pod *p = cy->p;
-  if (p->spec.priority <= l->lowest_bound_priority || !eligible(l, p)) return NULL;
+  if (!preemptable) return NULL;
+  const char *why_not = not_eligible(l, p, preemptable);
+  if (why_not) return preemption_message(why_not);
   size_t n_nodes;
   const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
+  sched_pdbs pdbs;
+  sched_pdbs_list(l, NULL, &pdbs);
   candidate best = {0};
+  sched_histogram hist = {0};
+  sched_reasons why = {0};
+  char *error = NULL;
   for (size_t i = 0; i < n_nodes; i++) {
+    if (!preemptable[i]) {
+      sched_histogram_add(&hist, "Preemption is not helpful for scheduling");
+      continue;
+    }
     candidate c;
-    if (!select_victims(cy, &nodes[i], &c)) continue;
+    sched_reasons_clear(&why);
+    /* no pod ever bound had a lower priority: no victims anywhere */
+    victims_result r = p->spec.priority <= l->lowest_bound_priority ? VICTIMS_NONE
+                                                                    : select_victims(cy, &nodes[i], &pdbs, &c, &why);
+    if (r == VICTIMS_NONE) sched_histogram_add(&hist, "No preemption victims found for incoming pod");
+    for (size_t k = 0; r == VICTIMS_NO_HELP && k < why.n; k++) sched_histogram_add(&hist, why.items[k]);
+    if (r == VICTIMS_EMPTY && !error) {
+      strbuf sb = STRBUF_INIT;
+      sb_printf(&sb, "expected at least one victim pod on node \"%s\"", nodes[i].n->metadata.name);
+      error = sb_detach(&sb);
+    }
+    if (r != VICTIMS_FOUND) continue;
     if (!best.node || cmp_candidates(&c, &best) < 0) {
       victims_free(best.victims, best.n);
       best = c;
@@ -324,7 +388,19 @@ char *sched_preempt(sched_cycle *cy, char **nominated) {
       victims_free(c.victims, c.n);
     }
   }
-  if (!best.node) return NULL;
+  sched_reasons_free(&why);
+  sched_pdbs_free(&pdbs);
+  if (!best.node) {
+    /* upstream's FitError over the nodes' preemption statuses */
+    char *fit = error ? error : sched_histogram_message(&hist, n_nodes, NULL);
+    char *msg = preemption_message(fit);
+    if (fit != error) free(fit);
+    free(error);
+    sched_histogram_free(&hist);
+    return msg;
+  }
+  free(error);
+  sched_histogram_free(&hist);
   char *node = xstrdup(best.node->n->metadata.name);
   for (size_t i = 0; i < best.n; i++) evict(l, &best.victims[i], p, node);
   clear_lower_nominations(l, p, node);

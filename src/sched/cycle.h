@@ -63,6 +63,33 @@ void sched_attempt_finish(sched_attempt *at);
 void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg);
 void sched_attempt_free(sched_attempt *at);
 
+/* gang.c: placements the pod-group cycle's trial assumed (nothing written). */
+typedef struct sched_assumed {
+  store_obj **claims; /* in-memory claims with the trial's allocations */
+  size_t n_claims;
+  sched_node_usage **usage;
+  sched_amounts *requests;
+  size_t n_pods;
+} sched_assumed;
+/* Holds the attempt's node and devices as kube-scheduler's assume does. */
+void sched_group_assume(sched_loop *l, sched_assumed *as, const sched_attempt *at);
+/* Undoes every assumption: the cluster is as the store says again. */
+void sched_group_forget(sched_loop *l, sched_assumed *as);
+
+/* group_preemption.c: workload-aware preemption (KEP-5710) for a gang
+ * whose cycle failed. When it evicts, waiting is set, *msg says so and
+ * the pods placed get their nomination from _finish (after they are
+ * parked); when it cannot help, its reason is appended to *msg. */
+typedef struct sched_group_preemption {
+  bool waiting;
+  store_obj **pods; /* references */
+  char **nodes;
+  size_t n;
+} sched_group_preemption;
+void sched_preempt_group(sched_loop *l, const pod_group *g, store_obj *const *queued, size_t n_queued,
+                         size_t n_scheduled, strbuf *msg, sched_group_preemption *out);
+void sched_group_preemption_finish(sched_loop *l, sched_group_preemption *r);
+
 /* gang.c: the pod-group cycle. true when po belongs to a PodGroup and the
  * cycle (or its PreEnqueue) handled it. */
 bool sched_pod_group_cycle(sched_loop *l, store_obj *po);

@@ -72,7 +72,7 @@ static const char *policy_of(const pod *p) {
   return json_string_value(json_object_get(p->spec._extra, "preemptionPolicy"));
 }
 
-static bool terminating_by_preemption(const pod *p) {
+bool sched_pod_terminating_by_preemption(const pod *p) {
   if (!p->metadata.deletion_timestamp) return false;
   for (uint32_t i = 0; i < p->status.conditions.n; i++) {
     const pod_condition *c = &p->status.conditions.items[i];
@@ -108,7 +108,7 @@ static const char *not_eligible(sched_loop *l, const pod *p, const bool *preempt
   bool waiting = false;
   for (size_t i = 0; i < lst.n && !waiting; i++) {
     const pod *q = lst.items[i]->object->typed;
-    waiting = q->spec.priority < p->spec.priority && terminating_by_preemption(q);
+    waiting = q->spec.priority < p->spec.priority && sched_pod_terminating_by_preemption(q);
   }
   store_list_free(&lst);
   return waiting ? "not eligible due to a terminating pod on the nominated node." : NULL;
@@ -286,10 +286,14 @@ static int cmp_candidates(const candidate *a, const candidate *b) {
 
 /* ---- actuation ---- */
 
-static void evict(sched_loop *l, const victim *v, const pod *preemptor, const char *node) {
-  api_object *o = api_object_clone(v->obj->object);
-  sched_pod_set_condition(l, o, "DisruptionTarget", "True", "PreemptionByScheduler",
-                          SCHEDULER_NAME ": preempting to accommodate a higher priority pod");
+void sched_evict_victim(sched_loop *l, const store_obj *victim, const char *preemptor_type, const char *preemptor_uid,
+                        const char *node) {
+  const pod *was = victim->object->typed;
+  if (was->metadata.deletion_timestamp) return; /* graceful deletion under way: no second call */
+  api_object *o = api_object_clone(victim->object);
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, SCHEDULER_NAME ": preempting to accommodate a higher priority %s", preemptor_type);
+  sched_pod_set_condition(l, o, "DisruptionTarget", "True", "PreemptionByScheduler", sb_str(&msg));
   const pod *p = o->typed;
   char *ns = xstrdup(s_or(p->metadata.namespace_)), *name = xstrdup(p->metadata.name),
        *uid = xstrdup(s_or(p->metadata.uid));
@@ -299,9 +303,9 @@ static void evict(sched_loop *l, const victim *v, const pod *preemptor, const ch
   /* a grace of 0 deletes at once; the store wants > 0 for a graceful delete */
   store_preconditions pre = {.uid = uid, .grace_period_seconds = seconds > 0 ? seconds : 0};
   store_delete(l->st, KIND_POD, ns, name, &pre, NULL);
-  strbuf msg = STRBUF_INIT;
-  sb_printf(&msg, "Preempted by pod %s on node %s", s_or(preemptor->metadata.uid), node);
-  sched_pod_event(l, v->p, "Normal", "Preempted", sb_str(&msg), SCHEDULER_NAME);
+  sb_truncate(&msg, 0);
+  sb_printf(&msg, "Preempted by %s %s on node %s", preemptor_type, s_or(preemptor_uid), node);
+  sched_pod_event(l, was, "Normal", "Preempted", sb_str(&msg), SCHEDULER_NAME);
   sb_free(&msg);
   free(ns);
   free(name);
@@ -402,7 +406,7 @@ char *sched_preempt(sched_cycle *cy, const bool *preemptable, char **nominated) 
   free(error);
   sched_histogram_free(&hist);
   char *node = xstrdup(best.node->n->metadata.name);
-  for (size_t i = 0; i < best.n; i++) evict(l, &best.victims[i], p, node);
+  for (size_t i = 0; i < best.n; i++) sched_evict_victim(l, best.victims[i].obj, "pod", p->metadata.uid, node);
   clear_lower_nominations(l, p, node);
   strbuf msg = STRBUF_INIT;
   sb_printf(&msg, "preemption: found a potential placement for pod on node %s, preempting %zu victims", node, best.n);

@@ -16,4 +16,13 @@ char *sched_preempt(sched_cycle *cy, const bool *preemptable, char **nominated);
  * the write does not send it back to the queue. */
 void sched_nominate(sched_loop *l, const pod *p, const char *node);
 
+/* Evicts a victim as upstream's executor does: condition DisruptionTarget
+ * (PreemptionByScheduler, "... a higher priority <type>"), a graceful
+ * delete, the Event "Preempted by <type> <uid> on node <node>". A pod
+ * already being deleted is left alone. */
+void sched_evict_victim(sched_loop *l, const store_obj *victim, const char *preemptor_type, const char *preemptor_uid,
+                        const char *node);
+/* Being deleted with DisruptionTarget True for PreemptionByScheduler. */
+bool sched_pod_terminating_by_preemption(const pod *p);
+
 #endif

@@ -399,6 +399,9 @@ void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
   if (!sched_split_key(key, ns, sizeof ns, &name)) return;
+  /* parked while still queued: a pod-group cycle took it along (upstream
+   * pops the group's pods together, PopSpecificPod) */
+  if (strmap_get(&l->parked, key)) return;
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
   const pod *p = po->object->typed;

@@ -143,11 +143,11 @@ static bool expected_scale(sched_loop *l, const char *ns, store_obj **pods, size
   }
   *expected = 0;
   for (size_t k = 0; k < n_seen; k++) {
-    bool dup = false; /* two references that found the same controller */
+    bool dup = false; /* pods of two ReplicaSets of one Deployment: its scale once */
     for (size_t j = 0; j < k && !dup; j++) dup = !strcmp(seen[j].uid, seen[k].uid);
     if (!dup) *expected += seen[k].replicas;
-    free(seen[k].uid);
   }
+  for (size_t k = 0; k < n_seen; k++) free(seen[k].uid);
   free(seen);
   return ok;
 }

@@ -211,7 +211,8 @@ static void set_condition(sched_loop *l, json_t *status, bool allowed, const cha
   json_t *keep_since = had && !strcmp(had, want) && since ? json_incref((json_t *)since) : json_string(l->now_text);
   /* metav1.Condition's member order */
   json_object_set_new(c, "status", json_string(want));
-  json_object_set_new(c, "observedGeneration", json_integer(generation));
+  if (generation) json_object_set_new(c, "observedGeneration", json_integer(generation)); /* omitempty */
+  else json_object_del(c, "observedGeneration");
   json_object_set_new(c, "lastTransitionTime", keep_since);
   json_object_set_new(c, "reason", json_string(reason));
   json_object_set_new(c, "message", json_string(message));

@@ -1,7 +1,7 @@
 #!/bin/sh
 # dra serve with kubectl: the disruption controller keeps PodDisruptionBudget
-# status live. A Deployment of 3 pods (made Running and Ready by the node
-# simulator) under budgets maxUnavailable 1 (expected 3 from the
+# status live (tests/data/disruption). A Deployment of 3 pods (made Running
+# and Ready by the node simulator) under budgets maxUnavailable 1 (expected 3 from the
 # Deployment's scale, desired 2, 1 allowed) and minAvailable "50%" (desired
 # 2 of 3, rounded up); kubectl get pdb shows upstream's columns. Scaling the
 # Deployment down to 1 leaves web-half no disruption, and a budget over a
@@ -11,38 +11,7 @@ dra=${1:-build/dra}
 skip_without kubectl serve_pdb
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-cat >"$tmp/web.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: node-a, labels: {kubernetes.io/hostname: node-a}}
-status: {allocatable: {cpu: "4", pods: "10"}, capacity: {cpu: "4", pods: "10"}}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, namespace: default}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: c, image: nginx, resources: {requests: {cpu: "1"}}}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: web-max, namespace: default}
-spec:
-  maxUnavailable: 1
-  selector: {matchLabels: {app: web}}
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: web-half, namespace: default}
-spec:
-  minAvailable: 50%
-  selector: {matchLabels: {app: web}}
-YAML
-check "apply" "poddisruptionbudget.policy/web-half created" kubectl apply -f "$tmp/web.yaml"
+check "apply" "poddisruptionbudget.policy/web-half created" kubectl apply -f tests/data/disruption/web.yaml
 healthy() { # pdb, want currentHealthy
   for i in $(seq 150); do
     [ "$(kubectl get pdb "$1" -o jsonpath='{.status.currentHealthy}')" = "$2" ] && { echo "healthy $2"; return; }
@@ -64,25 +33,7 @@ check "web-max after scale-down" "1 0 1 1" kubectl get pdb web-max \
   -o jsonpath='{.status.currentHealthy} {.status.desiredHealthy} {.status.expectedPods} {.status.disruptionsAllowed}'
 check "web-half after scale-down" "1 1 1 0 False InsufficientPods" kubectl get pdb web-half \
   -o jsonpath='{.status.currentHealthy} {.status.desiredHealthy} {.status.expectedPods} {.status.disruptionsAllowed} {.status.conditions[0].status} {.status.conditions[0].reason}'
-cat >"$tmp/job.yaml" <<'YAML'
-apiVersion: batch/v1
-kind: Job
-metadata: {name: batch, namespace: default}
-spec:
-  template:
-    metadata: {labels: {app: batch}}
-    spec:
-      restartPolicy: Never
-      containers: [{name: c, image: busybox}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: batch, namespace: default}
-spec:
-  maxUnavailable: 1
-  selector: {matchLabels: {app: batch}}
-YAML
-check "apply job" "poddisruptionbudget.policy/batch created" kubectl apply -f "$tmp/job.yaml"
+check "apply job" "poddisruptionbudget.policy/batch created" kubectl apply -f tests/data/disruption/job.yaml
 synced() { for i in $(seq 100); do r=$(kubectl get pdb batch -o jsonpath='{.status.conditions[0].reason}'); [ -n "$r" ] && { kubectl get pdb batch -o jsonpath='{.status.conditions[0].reason}: {.status.conditions[0].message}'; return; }; sleep 0.2; done; }
 check "a Job has no scale" "SyncFailed: jobs.batch does not implement the scale subresource" synced
 check "event" "Failed to calculate the number of expected pods: jobs.batch does not implement the scale subresource" kubectl get events

@@ -38,17 +38,6 @@ static const char *s_or(const char *s) { return s ? s : ""; }
 
 static bool bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
 
-static const char *start_of(const pod *p) {
-  const char *t = json_string_value(json_object_get(p->status._extra, "startTime"));
-  return t ? t : "";
-}
-
-/* No start time is now: the latest. */
-static int cmp_start(const char *a, const char *b) {
-  if (!*a || !*b) return !*a - !*b;
-  return strcmp(a, b);
-}
-
 typedef struct unit {
   store_obj **pods; /* references */
   size_t n;
@@ -71,7 +60,7 @@ static int cmp_units(const void *x, const void *y) {
   if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
   if (a->is_group != b->is_group) return a->is_group ? -1 : 1;
   if (a->is_group && a->n != b->n) return a->n > b->n ? -1 : 1;
-  int c = cmp_start(a->earliest, b->earliest);
+  int c = sched_cmp_start(a->earliest, b->earliest);
   return c ? c : strcmp(a->key, b->key);
 }
 
@@ -80,11 +69,23 @@ static store_obj *group_of(sched_loop *l, const pod *p) {
   return name ? sched_get(l, KIND_POD_GROUP, s_or(p->metadata.namespace_), name) : NULL;
 }
 
+/* getPodPriority: the priority of the pod's PodGroup if it has one, else
+ * its own; *whole (may be NULL) says whether the group goes as one
+ * (disruptionMode All). */
+static int64_t victim_priority(sched_loop *l, const pod *p, bool *whole) {
+  store_obj *go = group_of(l, p);
+  const pod_group *g = go ? go->object->typed : NULL;
+  if (whole) *whole = g && g->spec.disruption_mode && g->spec.disruption_mode->all;
+  int64_t priority = g ? (g->spec.priority_set ? g->spec.priority : 0) : p->spec.priority;
+  store_obj_unref(go);
+  return priority;
+}
+
 static void add_pod(units *u, unit *to, store_obj *po) {
   to->pods = arena_grow(u->a, to->pods, to->n * sizeof *to->pods, (to->n + 1) * sizeof *to->pods);
   to->pods[to->n++] = store_obj_ref(po);
-  const char *t = start_of(po->object->typed);
-  if (!to->earliest || cmp_start(t, to->earliest) < 0) to->earliest = t;
+  const char *t = sched_pod_start_time(po->object->typed);
+  if (!to->earliest || sched_cmp_start(t, to->earliest) < 0) to->earliest = t;
 }
 
 /* getWorkloadPreemptionVictims, keeping the units below priority. */
@@ -98,11 +99,8 @@ static void collect_units(sched_loop *l, int64_t below, units *out) {
   for (size_t i = 0; i < all.n; i++) {
     const pod *p = all.items[i]->object->typed;
     if (!bound(p) || sched_pod_is_done(p)) continue;
-    store_obj *go = group_of(l, p);
-    const pod_group *g = go ? go->object->typed : NULL;
-    bool whole = g && g->spec.disruption_mode && g->spec.disruption_mode->all;
-    int64_t priority = g ? (g->spec.priority_set ? g->spec.priority : 0) : p->spec.priority;
-    store_obj_unref(go);
+    bool whole;
+    int64_t priority = victim_priority(l, p, &whole);
     if (priority >= below) continue;
     sched_key(&key, whole ? "podgroup:" : "pod:", p->metadata.namespace_, whole ? sched_pod_group_name(p) : p->metadata.name);
     unit *to = NULL;
@@ -248,17 +246,16 @@ static void proposal_free(proposal *p, size_t n) {
 
 /* ---- eligibility ---- */
 
-static const char *policy_of(const pod *p) {
-  return json_string_value(json_object_get(p->spec._extra, "preemptionPolicy"));
-}
-
 /* preemptorEligibleToPreemptOthers: NULL, or why not. */
 static const char *not_eligible(sched_loop *l, const pod_group *g, int64_t priority, store_obj *const *queued,
                                 size_t n) {
   bool never = false;
   if (gate_on(&l->opt.gates, GATE_POD_GROUP_PREEMPTION_POLICY)) never = g->spec.preemption_policy && !strcmp(g->spec.preemption_policy, "Never");
   else
-    for (size_t i = 0; i < n; i++) never |= policy_of(queued[i]->object->typed) && !strcmp(policy_of(queued[i]->object->typed), "Never");
+    for (size_t i = 0; i < n; i++) {
+      const char *policy = sched_pod_preemption_policy(queued[i]->object->typed);
+      never |= policy && !strcmp(policy, "Never");
+    }
   if (never) return "not eligible due to preemptionPolicy=Never.";
   for (size_t i = 0; i < n; i++) {
     const char *node = json_string_value(json_object_get(((const pod *)queued[i]->object->typed)->status._extra,
@@ -270,11 +267,7 @@ static const char *not_eligible(sched_loop *l, const pod_group *g, int64_t prior
     bool waiting = false;
     for (size_t k = 0; k < lst.n && !waiting; k++) {
       const pod *p = lst.items[k]->object->typed;
-      store_obj *go = group_of(l, p);
-      const pod_group *pg = go ? go->object->typed : NULL;
-      int64_t prio = pg ? (pg->spec.priority_set ? pg->spec.priority : 0) : p->spec.priority;
-      store_obj_unref(go);
-      waiting = prio < priority && sched_pod_terminating_by_preemption(p);
+      waiting = victim_priority(l, p, NULL) < priority && sched_pod_terminating_by_preemption(p);
     }
     store_list_free(&lst);
     if (waiting) return "not eligible due to a terminating pod on the nominated node.";

@@ -46,13 +46,12 @@ typedef struct victim {
   sched_amounts requests;
 } victim;
 
-static const char *start_time(const pod *p) {
+const char *sched_pod_start_time(const pod *p) {
   const char *t = json_string_value(json_object_get(p->status._extra, "startTime"));
   return t ? t : "";
 }
 
-/* util.GetPodStartTime's order: no start time is now, the latest. */
-static int cmp_start(const char *a, const char *b) {
+int sched_cmp_start(const char *a, const char *b) {
   if (!*a || !*b) return !*a - !*b;
   return strcmp(a, b);
 }
@@ -62,13 +61,13 @@ static int cmp_start(const char *a, const char *b) {
 static int cmp_importance(const void *x, const void *y) {
   const victim *a = x, *b = y;
   if (a->p->spec.priority != b->p->spec.priority) return a->p->spec.priority > b->p->spec.priority ? -1 : 1;
-  int c = cmp_start(a->start, b->start);
+  int c = sched_cmp_start(a->start, b->start);
   if (c) return c;
   c = strcmp(s_or(a->p->metadata.namespace_), s_or(b->p->metadata.namespace_));
   return c ? c : strcmp(a->p->metadata.name, b->p->metadata.name);
 }
 
-static const char *policy_of(const pod *p) {
+const char *sched_pod_preemption_policy(const pod *p) {
   return json_string_value(json_object_get(p->spec._extra, "preemptionPolicy"));
 }
 
@@ -94,7 +93,7 @@ static store_list pods_on(sched_loop *l, const char *node) {
  * nominated node refused as UnschedulableAndUnresolvable (or gone) does
  * not hold it back. */
 static const char *not_eligible(sched_loop *l, const pod *p, const bool *preemptable) {
-  const char *policy = policy_of(p);
+  const char *policy = sched_pod_preemption_policy(p);
   if (policy && !strcmp(policy, "Never")) return "not eligible due to preemptionPolicy=Never.";
   const char *nominated = json_string_value(json_object_get(p->status._extra, "nominatedNodeName"));
   if (!nominated || !*nominated) return NULL;
@@ -222,7 +221,7 @@ static victims_result select_victims(sched_cycle *cy, const sched_node_entry *ne
   for (size_t i = 0; i < lst.n; i++) {
     const pod *q = lst.items[i]->object->typed;
     if (sched_pod_is_done(q) || q->spec.priority >= cy->p->spec.priority) continue;
-    v[n] = (victim){store_obj_ref(lst.items[i]), q, start_time(q), {0}};
+    v[n] = (victim){store_obj_ref(lst.items[i]), q, sched_pod_start_time(q), {0}};
     sched_pod_requests(q, &v[n].requests);
     n++;
   }
@@ -278,10 +277,10 @@ static int cmp_candidates(const candidate *a, const candidate *b) {
   /* the earliest start among the highest-priority victims: the later the better */
   const char *ea = a->victims[0].start, *eb = b->victims[0].start;
   for (size_t i = 1; i < a->n && a->victims[i].p->spec.priority == ha; i++)
-    if (cmp_start(a->victims[i].start, ea) < 0) ea = a->victims[i].start;
+    if (sched_cmp_start(a->victims[i].start, ea) < 0) ea = a->victims[i].start;
   for (size_t i = 1; i < b->n && b->victims[i].p->spec.priority == hb; i++)
-    if (cmp_start(b->victims[i].start, eb) < 0) eb = b->victims[i].start;
-  return -cmp_start(ea, eb);
+    if (sched_cmp_start(b->victims[i].start, eb) < 0) eb = b->victims[i].start;
+  return -sched_cmp_start(ea, eb);
 }
 
 /* ---- actuation ---- */

@@ -22,6 +22,12 @@ void sched_nominate(sched_loop *l, const pod *p, const char *node);
  * already being deleted is left alone. */
 void sched_evict_victim(sched_loop *l, const store_obj *victim, const char *preemptor_type, const char *preemptor_uid,
                         const char *node);
+/* status.startTime, "" when not started. */
+const char *sched_pod_start_time(const pod *p);
+/* util.GetPodStartTime's order of two such times: none is now, the latest. */
+int sched_cmp_start(const char *a, const char *b);
+/* spec.preemptionPolicy, or NULL. */
+const char *sched_pod_preemption_policy(const pod *p);
 /* Being deleted with DisruptionTarget True for PreemptionByScheduler. */
 bool sched_pod_terminating_by_preemption(const pod *p);
 

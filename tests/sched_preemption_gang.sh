@@ -5,7 +5,8 @@
 # 1000, two pods of one GPU, minCount 2) can only be placed by evicting.
 # With disruptionMode Single each batch pod is its own victim: only the
 # two on the node the train pods are proposed for go. With All the batch
-# gang is one victim: all four go. Also: the group's preemptionPolicy
+# gang is one victim: all four go; a single pod preempting one member of
+# it evicts all four too. Also: the group's preemptionPolicy
 # Never (PodGroupPreemptionPolicy on) and a lower gang that finds no victims.
 dra=${1:-build/dra}
 . tests/lib/check.sh
@@ -42,6 +43,27 @@ sed 's/disruptionMode: {single: {}}/disruptionMode: {all: {}}/' $dir/cluster.yam
 "$dra" schedule --now $now -o yaml -f "$tmp/all.yaml" -f $dir/high.yaml >"$tmp/all-out.yaml"
 check "All: the whole gang evicted" 0 "['batch-0', 'batch-1', 'batch-2', 'batch-3']" deleted "$tmp/all-out.yaml"
 check "All: train pods nominated" 0 "[('train-0', 'node-1'), ('train-1', 'node-1')]" nominated "$tmp/all-out.yaml"
+
+# A single pod of priority 1000 needing one GPU: with Single one batch pod
+# is its victim; with All the member it picks on node-1 takes the whole
+# gang, its pods on node-2 too.
+cat >"$tmp/solo.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: solo, namespace: ml}
+spec:
+  priorityClassName: training
+  containers: [{name: c, image: registry.example.com/job:1.0, resources: {claims: [{name: gpu}]}}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu}]
+YAML
+"$dra" schedule --now $now -o yaml -f "$tmp/single.yaml" -f "$tmp/solo.yaml" >"$tmp/solo-single.yaml"
+check "pod preemptor, Single: one member" 0 "['batch-1']" deleted "$tmp/solo-single.yaml"
+"$dra" schedule --now $now -o yaml -f "$tmp/all.yaml" -f "$tmp/solo.yaml" >"$tmp/solo-all.yaml"
+check "pod preemptor, All: the whole gang" 0 "['batch-0', 'batch-1', 'batch-2', 'batch-3']" deleted "$tmp/solo-all.yaml"
+check "pod preemptor, All: nominated to node-1" 0 "['node-1']" \
+  items "$tmp/solo-all.yaml" "o['status'].get('nominatedNodeName')" "o['kind'] == 'Pod' and o['metadata']['name'] == 'solo'"
+check "pod preemptor, All: event for a member elsewhere" 0 "Pod/batch-3   Preempted   Preempted by pod" \
+  "$dra" schedule --now $now -o table -f "$tmp/all.yaml" -f "$tmp/solo.yaml"
 
 # a class with preemptionPolicy Never: the group's own policy (from the
 # class with PodGroupPreemptionPolicy on) forbids preempting

@@ -28,128 +28,29 @@
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
-#include "sched/pdb.h"
 #include "sched/preemption.h"
+#include "sched/victims.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
-
-static const char *s_or(const char *s) { return s ? s : ""; }
-
-static bool bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
-
-typedef struct unit {
-  store_obj **pods; /* references */
-  size_t n;
-  int64_t priority;
-  bool is_group;
-  const char *earliest; /* the earliest start of its pods */
-  const char *key;      /* a pod's or a group's "ns/name", for a stable order */
-  bool violating, removed;
-} unit;
-
-typedef struct units {
-  unit *v;
-  size_t n;
-  arena *a;
-} units;
-
-/* moreImportantVictim, then the key. */
-static int cmp_units(const void *x, const void *y) {
-  const unit *a = x, *b = y;
-  if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
-  if (a->is_group != b->is_group) return a->is_group ? -1 : 1;
-  if (a->is_group && a->n != b->n) return a->n > b->n ? -1 : 1;
-  int c = sched_cmp_start(a->earliest, b->earliest);
-  return c ? c : strcmp(a->key, b->key);
-}
-
-static store_obj *group_of(sched_loop *l, const pod *p) {
-  const char *name = sched_pod_group_name(p);
-  return name ? sched_get(l, KIND_POD_GROUP, s_or(p->metadata.namespace_), name) : NULL;
-}
-
-/* getPodPriority: the priority of the pod's PodGroup if it has one, else
- * its own; *whole (may be NULL) says whether the group goes as one
- * (disruptionMode All). */
-static int64_t victim_priority(sched_loop *l, const pod *p, bool *whole) {
-  store_obj *go = group_of(l, p);
-  const pod_group *g = go ? go->object->typed : NULL;
-  if (whole) *whole = g && g->spec.disruption_mode && g->spec.disruption_mode->all;
-  int64_t priority = g ? (g->spec.priority_set ? g->spec.priority : 0) : p->spec.priority;
-  store_obj_unref(go);
-  return priority;
-}
-
-static void add_pod(units *u, unit *to, store_obj *po) {
-  to->pods = arena_grow(u->a, to->pods, to->n * sizeof *to->pods, (to->n + 1) * sizeof *to->pods);
-  to->pods[to->n++] = store_obj_ref(po);
-  const char *t = sched_pod_start_time(po->object->typed);
-  if (!to->earliest || sched_cmp_start(t, to->earliest) < 0) to->earliest = t;
-}
-
-/* getWorkloadPreemptionVictims, keeping the units below priority. */
-static void collect_units(sched_loop *l, int64_t below, units *out) {
-  *out = (units){.a = arena_new()};
-  store_list all = {0};
-  store_query q = {.kind = KIND_POD, .order = STORE_BY_NAME};
-  store_list_query(l->st, &q, &all);
-  unit *v = xcalloc(all.n + 1, sizeof *v);
-  strbuf key = STRBUF_INIT;
-  for (size_t i = 0; i < all.n; i++) {
-    const pod *p = all.items[i]->object->typed;
-    if (!bound(p) || sched_pod_is_done(p)) continue;
-    bool whole;
-    int64_t priority = victim_priority(l, p, &whole);
-    if (priority >= below) continue;
-    sched_key(&key, whole ? "podgroup:" : "pod:", p->metadata.namespace_, whole ? sched_pod_group_name(p) : p->metadata.name);
-    unit *to = NULL;
-    for (size_t k = 0; whole && k < out->n && !to; k++)
-      if (!strcmp(v[k].key, sb_str(&key))) to = &v[k];
-    if (!to) {
-      to = &v[out->n++];
-      *to = (unit){.priority = priority, .is_group = whole, .key = arena_strdup(out->a, sb_str(&key))};
-    }
-    add_pod(out, to, all.items[i]);
-  }
-  sb_free(&key);
-  store_list_free(&all);
-  out->v = v;
-}
-
-static void units_free(units *u) {
-  for (size_t i = 0; i < u->n; i++)
-    for (size_t k = 0; k < u->v[i].n; k++) store_obj_unref(u->v[i].pods[k]);
-  free(u->v);
-  arena_free(u->a);
-}
 
 /* ---- the cluster with units removed ---- */
 
 typedef struct sim {
   sched_loop *l;
-  units *u;
+  sched_units *u;
   store_obj **freed; /* claims whose devices the removals released (references) */
   size_t n_freed, cap_freed;
   store_obj **found; /* scratch: held claims to release */
   size_t n_found, cap_found;
 } sim;
 
-static bool uid_removed(const sim *s, const char *uid) {
-  for (size_t i = 0; uid && i < s->u->n; i++)
-    for (size_t k = 0; s->u->v[i].removed && k < s->u->v[i].n; k++) {
-      const char *have = ((const pod *)s->u->v[i].pods[k]->object->typed)->metadata.uid;
-      if (have && !strcmp(have, uid)) return true;
-    }
-  return false;
-}
-
 /* Every consumer is a removed pod. */
 static bool only_removed_use(const sim *s, const store_obj *co) {
   const resource_claim_consumer_reference_list *r = &((const resource_claim *)co->object->typed)->status.reserved_for;
   bool all = r->n > 0;
   for (uint32_t i = 0; i < r->n && all; i++)
-    all = r->items[i].resource && !strcmp(r->items[i].resource, "pods") && uid_removed(s, r->items[i].uid);
+    all = r->items[i].resource && !strcmp(r->items[i].resource, "pods") && sched_units_uid_removed(s->u, r->items[i].uid);
   return all;
 }
 
@@ -191,7 +92,7 @@ static sched_node_usage *usage_on(sched_loop *l, const char *node) {
 }
 
 /* Takes a unit off its nodes, or puts it back. */
-static void set_removed(sim *s, unit *v, bool removed) {
+static void set_removed(sim *s, sched_unit *v, bool removed) {
   if (v->removed == removed) return;
   v->removed = removed;
   for (size_t k = 0; k < v->n; k++) {
@@ -267,7 +168,7 @@ static const char *not_eligible(sched_loop *l, const pod_group *g, int64_t prior
     bool waiting = false;
     for (size_t k = 0; k < lst.n && !waiting; k++) {
       const pod *p = lst.items[k]->object->typed;
-      waiting = victim_priority(l, p, NULL) < priority && sched_pod_terminating_by_preemption(p);
+      waiting = sched_victim_priority(l, p, NULL) < priority && sched_pod_terminating_by_preemption(p);
     }
     store_list_free(&lst);
     if (waiting) return "not eligible due to a terminating pod on the nominated node.";
@@ -276,26 +177,6 @@ static const char *not_eligible(sched_loop *l, const pod_group *g, int64_t prior
 }
 
 /* ---- the evaluator ---- */
-
-/* Victims in importance order, flagged violating as filterVictimsWithPDBViolation. */
-static void mark_violations(sched_loop *l, units *u) {
-  size_t total = 0;
-  for (size_t i = 0; i < u->n; i++) total += u->v[i].n;
-  const pod **pods = xcalloc(total + 1, sizeof *pods);
-  bool *violating = xcalloc(total + 1, sizeof *violating);
-  size_t k = 0;
-  for (size_t i = 0; i < u->n; i++)
-    for (size_t j = 0; j < u->v[i].n; j++) pods[k++] = u->v[i].pods[j]->object->typed;
-  sched_pdbs pdbs;
-  sched_pdbs_list(l, NULL, &pdbs);
-  sched_pdb_violations(&pdbs, pods, total, violating);
-  sched_pdbs_free(&pdbs);
-  k = 0;
-  for (size_t i = 0; i < u->n; i++)
-    for (size_t j = 0; j < u->v[i].n; j++) u->v[i].violating |= violating[k++];
-  free(pods);
-  free(violating);
-}
 
 static void append(strbuf *msg, const char *reason) {
   if (msg->len) sb_puts(msg, ", ");
@@ -316,15 +197,18 @@ void sched_preempt_group(sched_loop *l, const pod_group *g, store_obj *const *qu
     append(msg, why);
     return;
   }
-  units u;
-  collect_units(l, priority, &u);
+  sched_units u;
+  sched_units_collect(l, priority, NULL, true, &u);
   if (!u.n) {
     append(msg, "No preemption victims found for incoming preemptor");
-    units_free(&u);
+    sched_units_free(&u);
     return;
   }
-  qsort(u.v, u.n, sizeof *u.v, cmp_units);
-  mark_violations(l, &u);
+  sched_units_sort(&u);
+  sched_pdbs pdbs;
+  sched_pdbs_list(l, NULL, &pdbs);
+  sched_units_mark_violations(&u, &pdbs);
+  sched_pdbs_free(&pdbs);
   sim s = {.l = l, .u = &u};
   for (size_t i = 0; i < u.n; i++) set_removed(&s, &u.v[i], true);
   sync_devices(&s);
@@ -366,7 +250,7 @@ void sched_preempt_group(sched_loop *l, const pod_group *g, store_obj *const *qu
   }
   free(victim);
   proposal_free(&prop, n_queued);
-  units_free(&u);
+  sched_units_free(&u);
 }
 
 void sched_group_preemption_finish(sched_loop *l, sched_group_preemption *r) {

@@ -27,8 +27,8 @@
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
-#include "sched/pdb.h"
 #include "sched/preemption.h"
+#include "sched/victims.h"
 #include "util/die.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,11 +39,11 @@
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
+/* A pod a candidate evicts. */
 typedef struct victim {
   store_obj *obj;
   const pod *p;
   const char *start; /* status.startTime, "" when not started (counts as now) */
-  sched_amounts requests;
 } victim;
 
 const char *sched_pod_start_time(const pod *p) {
@@ -54,17 +54,6 @@ const char *sched_pod_start_time(const pod *p) {
 int sched_cmp_start(const char *a, const char *b) {
   if (!*a || !*b) return !*a - !*b;
   return strcmp(a, b);
-}
-
-/* MoreImportantPod: higher priority, then the earlier start; then the name,
- * so equal pods keep one order. */
-static int cmp_importance(const void *x, const void *y) {
-  const victim *a = x, *b = y;
-  if (a->p->spec.priority != b->p->spec.priority) return a->p->spec.priority > b->p->spec.priority ? -1 : 1;
-  int c = sched_cmp_start(a->start, b->start);
-  if (c) return c;
-  c = strcmp(s_or(a->p->metadata.namespace_), s_or(b->p->metadata.namespace_));
-  return c ? c : strcmp(a->p->metadata.name, b->p->metadata.name);
 }
 
 const char *sched_pod_preemption_policy(const pod *p) {
@@ -118,18 +107,11 @@ static const char *not_eligible(sched_loop *l, const pod *p, const bool *preempt
 typedef struct fit_check {
   sched_cycle *cy;
   const sched_node_entry *node;
-  victim *v;
-  size_t n;
-  const bool *removed; /* per victim */
-  store_obj **freed;   /* claims only removed victims reserve */
+  sched_units *u;            /* removed: the unit's flag */
+  sched_node_usage *on_node; /* per unit: what its pods here add to the node */
+  store_obj **freed;         /* claims only removed victims reserve */
   size_t n_freed, cap_freed;
 } fit_check;
-
-static bool removed_uid(const fit_check *f, const char *uid) {
-  for (size_t i = 0; uid && i < f->n; i++)
-    if (f->removed[i] && f->v[i].p->metadata.uid && !strcmp(f->v[i].p->metadata.uid, uid)) return true;
-  return false;
-}
 
 /* A held claim frees its devices when every consumer is a removed victim. */
 static void collect_freed(void *ctx, store_obj *co) {
@@ -137,7 +119,7 @@ static void collect_freed(void *ctx, store_obj *co) {
   const resource_claim_consumer_reference_list *r = &((const resource_claim *)co->object->typed)->status.reserved_for;
   bool all = r->n > 0;
   for (uint32_t i = 0; i < r->n && all; i++)
-    all = r->items[i].resource && !strcmp(r->items[i].resource, "pods") && removed_uid(f, r->items[i].uid);
+    all = r->items[i].resource && !strcmp(r->items[i].resource, "pods") && sched_units_uid_removed(f->u, r->items[i].uid);
   if (!all) return;
   f->freed = xgrow(f->freed, f->n_freed, &f->cap_freed, sizeof *f->freed, 8);
   f->freed[f->n_freed++] = co;
@@ -151,8 +133,8 @@ static bool fits(fit_check *f, sched_reasons *why) {
   const node *nd = f->node->n;
   sched_node_usage u = {.pods = f->node->usage->pods, .max_pods = f->node->usage->max_pods};
   sched_amounts_add_all(&u.requested, &f->node->usage->requested);
-  for (size_t i = 0; i < f->n; i++)
-    if (f->removed[i]) u.pods--, sched_amounts_sub(&u.requested, &f->v[i].requests);
+  for (size_t i = 0; i < f->u->n; i++)
+    if (f->u->v[i].removed) u.pods -= f->on_node[i].pods, sched_amounts_sub(&u.requested, &f->on_node[i].requested);
   sched_reasons reasons = {0};
   bool ok = sched_filter_with_nominated(cy, f->node, &u, why ? why : &reasons);
   sched_reasons_free(&reasons);
@@ -195,10 +177,7 @@ typedef struct candidate {
 } candidate;
 
 static void victims_free(victim *v, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    store_obj_unref(v[i].obj);
-    sched_amounts_free(&v[i].requests);
-  }
+  for (size_t i = 0; i < n; i++) store_obj_unref(v[i].obj);
   free(v);
 }
 
@@ -209,58 +188,66 @@ typedef enum {
   VICTIMS_EMPTY,   /* the pod fits without evicting anyone */
 } victims_result;
 
-/* SelectVictimsOnNode: every lower-priority pod removed, the pod must fit;
- * then the victims are reprieved one by one, those whose eviction breaks a
- * budget first, each group most important first, and each that makes the
- * pod not fit again stays a victim. */
+/* What the unit's pods on the node add to it. */
+static void usage_on_node(const sched_unit *v, const char *node, sched_node_usage *out) {
+  for (size_t k = 0; k < v->n; k++) {
+    const pod *p = v->pods[k]->object->typed;
+    if (strcmp(p->spec.node_name, node)) continue;
+    sched_amounts req = {0};
+    sched_pod_requests(p, &req);
+    out->pods++;
+    sched_amounts_add_all(&out->requested, &req);
+    sched_amounts_free(&req);
+  }
+}
+
+/* The candidate's victims: the removed units' pods, most important unit first. */
+static void take_victims(const sched_units *u, const sched_node_entry *ne, size_t broken, candidate *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < u->n; i++) n += u->v[i].removed ? u->v[i].n : 0;
+  *out = (candidate){.node = ne, .victims = xcalloc(n, sizeof *out->victims), .pdb_violations = broken};
+  for (size_t i = 0; i < u->n; i++)
+    for (size_t k = 0; u->v[i].removed && k < u->v[i].n; k++) {
+      const pod *p = u->v[i].pods[k]->object->typed;
+      out->victims[out->n++] = (victim){store_obj_ref(u->v[i].pods[k]), p, sched_pod_start_time(p)};
+    }
+}
+
+/* SelectVictimsOnNode: every lower-priority unit on the node removed (with
+ * WorkloadAwarePreemption a disruptionMode All group goes whole, its pods
+ * elsewhere too), the pod must fit; then the units are reprieved one by
+ * one, those that would break a budget first, each group most important
+ * first, and each that makes the pod not fit again stays a victim. */
 static victims_result select_victims(sched_cycle *cy, const sched_node_entry *ne, const sched_pdbs *pdbs,
                                      candidate *out, sched_reasons *why) {
-  store_list lst = pods_on(cy->l, ne->n->metadata.name);
-  victim *v = xcalloc(lst.n + 1, sizeof *v);
-  size_t n = 0;
-  for (size_t i = 0; i < lst.n; i++) {
-    const pod *q = lst.items[i]->object->typed;
-    if (sched_pod_is_done(q) || q->spec.priority >= cy->p->spec.priority) continue;
-    v[n] = (victim){store_obj_ref(lst.items[i]), q, sched_pod_start_time(q), {0}};
-    sched_pod_requests(q, &v[n].requests);
-    n++;
-  }
-  store_list_free(&lst);
-  if (!n) {
-    free(v);
+  const char *node = ne->n->metadata.name;
+  sched_units u;
+  sched_units_collect(cy->l, cy->p->spec.priority, node,
+                      gate_on(&cy->l->opt.gates, GATE_WORKLOAD_AWARE_PREEMPTION), &u);
+  if (!u.n) {
+    sched_units_free(&u);
     return VICTIMS_NONE;
   }
-  qsort(v, n, sizeof *v, cmp_importance);
-  bool *removed = xcalloc(n, sizeof *removed), *violating = xcalloc(n, sizeof *violating);
-  const pod **pods = xcalloc(n, sizeof *pods);
-  for (size_t i = 0; i < n; i++) removed[i] = true, pods[i] = v[i].p;
-  sched_pdb_violations(pdbs, pods, n, violating);
-  free(pods);
-  fit_check f = {.cy = cy, .node = ne, .v = v, .n = n, .removed = removed};
+  sched_units_sort(&u);
+  sched_units_mark_violations(&u, pdbs);
+  sched_node_usage *on_node = xcalloc(u.n, sizeof *on_node);
+  for (size_t i = 0; i < u.n; i++) u.v[i].removed = true, usage_on_node(&u.v[i], node, &on_node[i]);
+  fit_check f = {.cy = cy, .node = ne, .u = &u, .on_node = on_node};
   victims_result r = fits(&f, why) ? VICTIMS_FOUND : VICTIMS_NO_HELP;
   size_t chosen = 0, broken = 0;
   for (int pass = 0; r == VICTIMS_FOUND && pass < 2; pass++)
-    for (size_t i = 0; i < n; i++) {
-      if (violating[i] != !pass) continue;
-      removed[i] = false; /* reprieved, unless the pod no longer fits */
-      if (!fits(&f, NULL)) removed[i] = true, chosen++, broken += violating[i];
+    for (size_t i = 0; i < u.n; i++) {
+      if (u.v[i].violating != !pass) continue;
+      u.v[i].removed = false; /* reprieved, unless the pod no longer fits */
+      if (!fits(&f, NULL)) u.v[i].removed = true, chosen++, broken += u.v[i].violating;
     }
   free(f.freed);
-  free(violating);
   if (r == VICTIMS_FOUND && !chosen) r = VICTIMS_EMPTY;
-  if (r != VICTIMS_FOUND) {
-    free(removed);
-    victims_free(v, n);
-    return r;
-  }
-  *out = (candidate){.node = ne, .victims = xcalloc(chosen, sizeof *out->victims), .pdb_violations = broken};
-  for (size_t i = 0; i < n; i++) {
-    if (removed[i]) out->victims[out->n++] = v[i];
-    else store_obj_unref(v[i].obj), sched_amounts_free(&v[i].requests);
-  }
-  free(v);
-  free(removed);
-  return VICTIMS_FOUND;
+  if (r == VICTIMS_FOUND) take_victims(&u, ne, broken, out);
+  for (size_t i = 0; i < u.n; i++) sched_amounts_free(&on_node[i].requested);
+  free(on_node);
+  sched_units_free(&u);
+  return r;
 }
 
 /* pickOneNodeForPreemption: < 0 when a is the better node. */
@@ -371,7 +358,7 @@ char *sched_preempt(sched_cycle *cy, const bool *preemptable, char **nominated) 
       sched_histogram_add(&hist, "Preemption is not helpful for scheduling");
       continue;
     }
-    candidate c;
+    candidate c = {0};
     sched_reasons_clear(&why);
     /* no pod ever bound had a lower priority: no victims anywhere */
     victims_result r = p->spec.priority <= l->lowest_bound_priority ? VICTIMS_NONE

@@ -85,6 +85,7 @@ void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
     as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
     as->claims[as->n_claims++] = f;
   }
+  sched_nominated_assume(l, cy->p);
   sched_node_usage *u = usage_of(l, cand->node);
   if (!u) return;
   as->usage = xrealloc(as->usage, (as->n_pods + 1) * sizeof *as->usage);
@@ -98,6 +99,7 @@ void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
 }
 
 void sched_group_forget(sched_loop *l, assumed *as) {
+  sched_nominated_forget_all(l);
   for (size_t i = as->n_claims; i-- > 0;) {
     store_obj *f = as->claims[i];
     const resource_claim *c = f->object->typed;

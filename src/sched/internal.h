@@ -182,6 +182,10 @@ void sched_nominated_track(sched_loop *l, const pod *p, bool gone);
 /* Adds to out the pod count and requests of the pods nominated to node
  * with p's priority or a higher one (p itself left out); true when any. */
 bool sched_nominated_add(sched_loop *l, const pod *p, const char *node, sched_node_usage *out);
+/* The pod-group trial assumed p: its nomination no longer counts; until
+ * forget_all, when the trial's assumptions are all undone. */
+void sched_nominated_assume(sched_loop *l, const pod *p);
+void sched_nominated_forget_all(sched_loop *l);
 void sched_nominated_free(sched_loop *l);
 
 /* ---- disruption.c: the disruption controller ---- */

@@ -6,7 +6,9 @@
  * priority (never itself) as if they ran there. Only their pod count and
  * requests are added: their claims hold no devices until they bind (the
  * DynamicResources plugin has no AddPod extension). Upstream filters twice,
- * with and without them; for NodeResourcesFit the pass with them decides. */
+ * with and without them; for NodeResourcesFit the pass with them decides.
+ * A pod the pod-group trial assumed is no longer nominated (upstream's
+ * assume removes it from the nominator): it counts as placed instead. */
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "util/die.h"
@@ -17,6 +19,7 @@ typedef struct nominated {
   char *node;
   int64_t priority;
   sched_amounts requests;
+  bool assumed; /* placed by the running pod-group trial: counted there instead */
 } nominated;
 
 static void free_nominated(void *v) {
@@ -55,7 +58,7 @@ typedef struct adding {
 static void add_one(void *ctx, const char *uid, void *value) {
   adding *a = ctx;
   const nominated *n = value;
-  if (strcmp(n->node, a->node) || n->priority < a->p->spec.priority) return;
+  if (n->assumed || strcmp(n->node, a->node) || n->priority < a->p->spec.priority) return;
   if (a->p->metadata.uid && !strcmp(uid, a->p->metadata.uid)) return;
   a->out->pods++;
   sched_amounts_add_all(&a->out->requested, &n->requests);
@@ -67,5 +70,17 @@ bool sched_nominated_add(sched_loop *l, const pod *p, const char *node, sched_no
   strmap_each_entry(&l->nominated, add_one, &a);
   return a.any;
 }
+
+void sched_nominated_assume(sched_loop *l, const pod *p) {
+  nominated *n = p->metadata.uid ? strmap_get(&l->nominated, p->metadata.uid) : NULL;
+  if (n) n->assumed = true;
+}
+
+static void unassume(void *ctx, void *value) {
+  (void)ctx;
+  ((nominated *)value)->assumed = false;
+}
+
+void sched_nominated_forget_all(sched_loop *l) { strmap_each(&l->nominated, unassume, NULL); }
 
 void sched_nominated_free(sched_loop *l) { strmap_free(&l->nominated, free_nominated); }

@@ -111,7 +111,6 @@ static void set_removed(sim *s, sched_unit *v, bool removed) {
 
 typedef struct proposal {
   char **nodes; /* per queued pod: where it goes, NULL when nowhere */
-  size_t placed;
 } proposal;
 
 /* The pod-group trial (nothing written): each queued pod in order, placed
@@ -136,7 +135,6 @@ static bool trial(sched_loop *l, store_obj *const *queued, size_t n, size_t n_sc
     sched_attempt_free(&at);
   }
   sched_group_forget(l, &as);
-  if (out) out->placed = placed;
   return ok && (int64_t)(n_scheduled + placed) >= min_count;
 }
 

@@ -5,7 +5,7 @@
 #include "api/types_stored.h"
 #include "util/die.h"
 #include <errno.h>
-#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,14 +73,14 @@ bool sched_int_or_percent(const json_t *v, int64_t total, int64_t *out, strbuf *
   errno = 0;
   long long pct = strtoll(s, &end, 10);
   bool syntax = len > 1 && end == s + len - 1 && (s[0] == '-' || s[0] == '+' || (s[0] >= '0' && s[0] <= '9'));
-  if (!syntax || errno || pct > INT_MAX || pct < INT_MIN) {
+  if (!syntax || errno) {
     sb_printf(err, "invalid value for IntOrString: invalid value \"%s\": strconv.Atoi: parsing \"%.*s\": %s", s,
               (int)(len - 1), s, syntax ? "value out of range" : "invalid syntax");
     return false;
   }
-  /* math.Ceil(value * total / 100) */
-  int64_t num = pct * total;
-  *out = num / 100 + (num % 100 > 0);
+  /* math.Ceil(float64(value) * float64(total) / 100), held in int64 */
+  double d = ceil((double)pct * (double)total / 100.0);
+  *out = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
   return true;
 }
 

@@ -4,25 +4,31 @@
  * understands devices. docs/overview.md, 'Preemption'.
  *
  * - Eligible: spec.preemptionPolicy is not Never, and no pod on the node
- *   already nominated for it is still terminating because of preemption.
- * - Per node in name order: the potential victims are the node's pods of
- *   lower priority. The pod must fit once all are gone; then they are
- *   reprieved one by one, most important first (higher priority, then the
- *   earlier start), and each that makes the pod not fit again is a victim.
- * - The fit check is the scheduler's own: the node filters with the
- *   victims' requests and pod count taken off, the node selectors of the
- *   pod's allocated claims, and the allocator over the node's devices as if
- *   the claims that only victims reserve held none (a claim reserved for a
- *   remaining pod, or for a PodGroup, keeps its devices).
- * - The node: the fewest PodDisruptionBudget violations (dra keeps no
- *   disruption status: none counted), the lowest highest victim priority,
- *   the lowest sum of priorities, the fewest victims, the latest start of
- *   the highest-priority victims, then the first in name order.
+ *   already nominated for it is still terminating because of preemption
+ *   (unless that node is now UnschedulableAndUnresolvable).
+ * - The nodes tried: those the scan refused as Unschedulable (resources,
+ *   pod count, devices). Per node in name order: the potential victims are
+ *   the node's units of lower priority (victims.h: a pod, or a whole
+ *   disruptionMode All PodGroup). The pod must fit once all are gone; then
+ *   they are reprieved one by one, those that would break a
+ *   PodDisruptionBudget first (filterPodsWithPDBViolation), each part most
+ *   important first, and each that makes the pod not fit again is a victim.
+ * - The fit check is the scheduler's own, nominated pods counted: the node
+ *   filters with the victims' requests and pod count taken off, the node
+ *   selectors of the pod's allocated claims, and the allocator over the
+ *   node's devices as if the claims that only victims reserve held none (a
+ *   claim reserved for a remaining pod, or for a PodGroup, keeps its
+ *   devices).
+ * - The node: the fewest budget violations, the lowest highest victim
+ *   priority, the lowest sum of priorities, the fewest victims, the latest
+ *   start of the highest-priority victims, then the first in name order.
  * - Then the victims get condition DisruptionTarget (PreemptionByScheduler)
  *   and are deleted gracefully, each with the Event "Preempted"; pods of
  *   lower priority nominated to the node lose their nomination, and the
  *   pod's status.nominatedNodeName names the node. The pod waits parked;
- *   when the victims are gone, their devices free and it is retried. */
+ *   when the victims are gone, their devices free and it is retried.
+ * - No candidate: "preemption: 0/N nodes are available: ..." with each
+ *   node's reason, as upstream's FitError over the preemption statuses. */
 #include "alloc/alloc.h"
 #include "sched/claims.h"
 #include "sched/cycle.h"

@@ -1,7 +1,8 @@
 /* gates.h: the feature gates dra honours, under Kubernetes' names. dra turns
  * every DRA gate and GenericWorkload on by default (on purpose: it is a tool
  * for trying DRA); the workload scheduling gates that only drop fields keep
- * upstream's default (off). `--feature-gates A=true,B=false` sets each either
+ * upstream's default (off); WorkloadAwarePreemption (beta in 1.37) is on.
+ * `--feature-gates A=true,B=false` sets each either
  * way, locked GA gates too. */
 #ifndef DRA_GATES_H
 #define DRA_GATES_H
@@ -23,6 +24,7 @@
   X(GENERIC_WORKLOAD, "GenericWorkload", true)                                    \
   X(TOPOLOGY_AWARE_WORKLOAD_SCHEDULING, "TopologyAwareWorkloadScheduling", false) \
   X(POD_GROUP_PREEMPTION_POLICY, "PodGroupPreemptionPolicy", false)                 \
+  X(WORKLOAD_AWARE_PREEMPTION, "WorkloadAwarePreemption", true)                   \
   X(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, "DRAResourceClaimGranularStatusAuthorization", true)
 
 typedef enum {

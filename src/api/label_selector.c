@@ -192,3 +192,29 @@ char *label_map_string(const dstr_map *labels) {
   formatted_requirement *reqs = xcalloc(labels->n + 1, sizeof *reqs);
   return join_requirements(reqs, add_label_requirements(reqs, labels));
 }
+
+static int cmp_entry_key(const void *a, const void *b) {
+  return strcmp((*(const dstr_entry *const *)a)->key->str, (*(const dstr_entry *const *)b)->key->str);
+}
+
+char *label_selector_go_string(const label_selector *s) {
+  if (!s) return xstrdup("nil");
+  strbuf sb = STRBUF_INIT;
+  sb_puts(&sb, "&LabelSelector{MatchLabels:map[string]string{");
+  const dstr_entry **sorted = xcalloc(s->match_labels.n + 1, sizeof *sorted);
+  for (uint32_t i = 0; i < s->match_labels.n; i++) sorted[i] = &s->match_labels.items[i];
+  qsort(sorted, s->match_labels.n, sizeof *sorted, cmp_entry_key);
+  for (uint32_t i = 0; i < s->match_labels.n; i++)
+    sb_printf(&sb, "%s: %s,", sorted[i]->key->str, sorted[i]->value ? sorted[i]->value : "");
+  free(sorted);
+  sb_puts(&sb, "},MatchExpressions:[]LabelSelectorRequirement{");
+  for (uint32_t i = 0; i < s->match_expressions.n; i++) {
+    const label_selector_requirement *r = &s->match_expressions.items[i];
+    sb_printf(&sb, "LabelSelectorRequirement{Key:%s,Operator:%s,Values:[", r->key ? r->key : "",
+              r->operator_ ? r->operator_ : "");
+    for (uint32_t k = 0; k < r->values.n; k++) sb_printf(&sb, "%s%s", k ? " " : "", r->values.items[k] ? r->values.items[k] : "");
+    sb_puts(&sb, "],},");
+  }
+  sb_puts(&sb, "},}");
+  return sb_detach(&sb);
+}

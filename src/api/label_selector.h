@@ -33,6 +33,11 @@ char *label_selector_string(const label_selector *s);
 /* As labels.FormatLabels prints a map: "k=v,k2=v2" sorted, "<none>" when
  * empty. malloc'd. */
 char *label_map_string(const dstr_map *labels);
+/* As fmt's %v prints a *metav1.LabelSelector (its generated String()):
+ * "&LabelSelector{MatchLabels:map[string]string{k: v,},MatchExpressions:
+ * []LabelSelectorRequirement{LabelSelectorRequirement{Key:k,Operator:In,
+ * Values:[a b],},},}", "nil" for NULL. malloc'd. */
+char *label_selector_go_string(const label_selector *s);
 /* The value of label key in labels, or NULL. */
 const char *label_get(const dstr_map *labels, const char *key);
 /* Adds key=value (copied into a) unless key is there already. */

@@ -12,6 +12,7 @@ static const struct {
     {"daemonset-controller", CTRL_DAEMONSET},
     {"deployment-controller", CTRL_DEPLOYMENT},
     {"device-taint-eviction-controller", CTRL_DEVICE_TAINT_EVICTION},
+    {"disruption-controller", CTRL_DISRUPTION},
     {"garbage-collector-controller", CTRL_GARBAGE_COLLECTOR},
     {"job-controller", CTRL_JOB},
     {"replicaset-controller", CTRL_REPLICASET},
@@ -27,7 +28,7 @@ static const struct {
 
 const char *sched_controller_names(void) {
   return "cronjob-controller, daemonset-controller, deployment-controller, device-taint-eviction-controller,\n"
-         "  garbage-collector-controller, job-controller, replicaset-controller,\n"
+         "  disruption-controller, garbage-collector-controller, job-controller, replicaset-controller,\n"
          "  replicationcontroller-controller, resourceclaim-controller, scheduler, statefulset-controller,\n"
          "  node-simulator, pod-garbage-collector-controller, namespace-controller";
 }

@@ -24,6 +24,7 @@ typedef enum {
   CTRL_POD_GC = 1u << 11,
   CTRL_NAMESPACE = 1u << 12,
   CTRL_CRONJOB = 1u << 13,
+  CTRL_DISRUPTION = 1u << 14,
 } sched_controller;
 
 /* The controllers the list turns off (a mask of sched_controller: 0 = all

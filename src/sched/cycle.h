@@ -54,6 +54,8 @@ typedef struct sched_attempt {
   const char *reason;   /* the condition reason with msg: Unschedulable or SchedulerError */
   char *explain;        /* --explain text (malloc'd) or NULL */
   bool attempted;       /* got past PreEnqueue */
+  bool *preemptable;    /* per node (sched_nodes order) when no node fit: refused as Unschedulable, so
+                         * preemption may help; NULL when PreFilter refused the pod (malloc'd) */
   struct timespec start;
 } sched_attempt;
 void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at);
@@ -61,12 +63,48 @@ void sched_attempt_finish(sched_attempt *at);
 void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg);
 void sched_attempt_free(sched_attempt *at);
 
+/* gang.c: placements the pod-group cycle's trial assumed (nothing written). */
+typedef struct sched_assumed {
+  store_obj **claims; /* in-memory claims with the trial's allocations */
+  size_t n_claims;
+  sched_node_usage **usage;
+  sched_amounts *requests;
+  size_t n_pods;
+} sched_assumed;
+/* Holds the attempt's node and devices as kube-scheduler's assume does. */
+void sched_group_assume(sched_loop *l, sched_assumed *as, const sched_attempt *at);
+/* Undoes every assumption: the cluster is as the store says again. */
+void sched_group_forget(sched_loop *l, sched_assumed *as);
+
+/* group_preemption.c: workload-aware preemption (KEP-5710) for a gang
+ * whose cycle failed. When it evicts, waiting is set, *msg says so and
+ * the pods placed get their nomination from _finish (after they are
+ * parked); when it cannot help, its reason is appended to *msg. */
+typedef struct sched_group_preemption {
+  bool waiting;
+  store_obj **pods; /* references */
+  char **nodes;
+  size_t n;
+} sched_group_preemption;
+void sched_preempt_group(sched_loop *l, const pod_group *g, store_obj *const *queued, size_t n_queued,
+                         size_t n_scheduled, strbuf *msg, sched_group_preemption *out);
+void sched_group_preemption_finish(sched_loop *l, sched_group_preemption *r);
+
 /* gang.c: the pod-group cycle. true when po belongs to a PodGroup and the
  * cycle (or its PreEnqueue) handled it. */
 bool sched_pod_group_cycle(sched_loop *l, store_obj *po);
 /* A claim as the scheduler sees it: with the allocation the pod-group
  * cycle's trial assumed for it, if any. A fresh reference, or NULL. */
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
+
+/* DynamicResources' reasons for a node. */
+#define SCHED_REASON_NOT_AVAILABLE "resourceclaim not available on the node"
+#define SCHED_REASON_CANNOT_ALLOCATE "cannot allocate all claims"
+
+/* The node filters for cy's pod on the node carrying usage, with the pods
+ * nominated there counted (nominated.c); the refusing plugin's reasons in why. */
+bool sched_filter_with_nominated(sched_cycle *cy, const sched_node_entry *ne, const sched_node_usage *usage,
+                                 sched_reasons *why);
 
 /* NodeResourcesFit's skip_fit (filter.h) for the cycle: the resource names
  * its extended-resource claim serves through DRA (scheduler.c). */

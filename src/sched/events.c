@@ -1,6 +1,7 @@
 /* events.c: the Events the loop itself writes (the controller's
  * FailedResourceClaimCreation warnings, the taint manager's evictions,
- * the node simulator's prepared claims, the CronJob controller's news).
+ * the node simulator's prepared claims, the CronJob controller's news,
+ * the disruption controller's notes on a PodDisruptionBudget).
  * Named "<object>.<5 characters>" from a hash of namespace, name, reason and
  * message, so the same event is written once and runs repeat. */
 #include "sched/lifecycle.h"

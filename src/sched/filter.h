@@ -66,6 +66,10 @@ void sched_reasons_add(sched_reasons *r, const char *text);
 void sched_reasons_clear(sched_reasons *r);
 void sched_reasons_free(sched_reasons *r);
 
+/* Whether the refusal is Unschedulable (NodeResourcesFit's: preemption
+ * may help) rather than UnschedulableAndUnresolvable (the other plugins'). */
+bool sched_reasons_preemption_may_help(const sched_reasons *r);
+
 /* Runs the plugins in order; stops at the first that refuses (as the
  * framework does) and appends its reasons. skip_fit names resources served
  * by DRA on this node (allocatable 0 or absent, mapped by a class), which

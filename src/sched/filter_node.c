@@ -97,3 +97,7 @@ bool sched_filter_node(const pod *p, const sched_amounts *pod_requests, const no
   }
   return fits(pod_requests, n, usage, skip_fit, user, out);
 }
+
+bool sched_reasons_preemption_may_help(const sched_reasons *r) {
+  return r->n && (!strcmp(r->items[0], SCHED_REASON_TOO_MANY_PODS) || !strncmp(r->items[0], "Insufficient ", 13));
+}

@@ -46,13 +46,7 @@ static const char *scheduler_name(const pod *p) {
 
 /* ---- assumed placements ---- */
 
-typedef struct assumed {
-  store_obj **claims; /* in-memory claims with the trial's allocations */
-  size_t n_claims;
-  sched_node_usage **usage;
-  sched_amounts *requests;
-  size_t n_pods;
-} assumed;
+typedef sched_assumed assumed;
 
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name) {
   strbuf sb = STRBUF_INIT;
@@ -69,8 +63,7 @@ static sched_node_usage *usage_of(sched_loop *l, const store_obj *node_obj) {
   return NULL;
 }
 
-/* Holds the attempt's node and devices as kube-scheduler's assume does. */
-static void assume(sched_loop *l, assumed *as, const sched_attempt *at) {
+void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
   const sched_candidate *cand = &at->cands.v[at->best];
   const sched_cycle *cy = &at->cy;
   size_t k = 0;
@@ -92,6 +85,7 @@ static void assume(sched_loop *l, assumed *as, const sched_attempt *at) {
     as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
     as->claims[as->n_claims++] = f;
   }
+  sched_nominated_assume(l, cy->p);
   sched_node_usage *u = usage_of(l, cand->node);
   if (!u) return;
   as->usage = xrealloc(as->usage, (as->n_pods + 1) * sizeof *as->usage);
@@ -104,8 +98,8 @@ static void assume(sched_loop *l, assumed *as, const sched_attempt *at) {
   as->n_pods++;
 }
 
-/* Undoes every assumption: the cluster is as the store says again. */
-static void forget(sched_loop *l, assumed *as) {
+void sched_group_forget(sched_loop *l, assumed *as) {
+  sched_nominated_forget_all(l);
   for (size_t i = as->n_claims; i-- > 0;) {
     store_obj *f = as->claims[i];
     const resource_claim *c = f->object->typed;
@@ -278,13 +272,17 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
     }
     remaining--;
     if (!a->msg) {
-      assume(l, &as, a);
+      sched_group_assume(l, &as, a);
       scheduled++;
     }
     st = feasible(min_count, scheduled, remaining, &msg);
   }
-  forget(l, &as);
+  sched_group_forget(l, &as);
   if (st == GROUP_WAIT) st = GROUP_UNSCHEDULABLE;
+  /* workload-aware preemption (group_preemption.c): waiting, every pod
+   * takes the group's message, the placed ones are nominated after */
+  sched_group_preemption wap = {0};
+  if (st == GROUP_UNSCHEDULABLE) sched_preempt_group(l, g, gp->queued, gp->n_queued, gp->n_scheduled, &msg, &wap);
   for (size_t i = 0; i < gp->n_queued; i++) {
     if (i >= tried) {
       park_unattempted(l, gp->queued[i], group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable",
@@ -299,7 +297,7 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
       sched_attempt_run(l, store_obj_ref(gp->queued[i]), node, false, &real);
       sched_attempt_finish(&real);
       sched_attempt_free(&real);
-    } else if (a->msg) {
+    } else if (a->msg && !wap.waiting) {
       park_tried(a, group, a->reason, a->msg);
     } else {
       park_tried(a, group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
@@ -307,6 +305,7 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
   }
   for (size_t i = 0; i < tried; i++) sched_attempt_free(&at[i]);
   free(at);
+  sched_group_preemption_finish(l, &wap);
   if (st == GROUP_SUCCESS) set_condition(l, ns, group, true, "Scheduled", "");
   else set_condition(l, ns, group, false, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
   sb_free(&msg);

@@ -75,6 +75,7 @@ struct sched_loop {
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
   sched_deadlines cronjob_due;      /* cronjob.c: "cronjob:" keys, due at their next schedule time */
+  strmap nominated;      /* nominated.c: pod uid -> a pending pod nominated to a node */
   strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
   /* preemption.c: no pod ever bound had a lower priority (a lower bound,
    * never raised): a pod of at most this priority has no victims */
@@ -175,5 +176,22 @@ void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name);
 /* A pod is bound to this node and it does not exist: quarantine starts. */
 void sched_podgc_node_missing(sched_loop *l, const char *node);
 void sched_podgc_sync(sched_loop *l, const char *ns, const char *node);
+
+/* ---- nominated.c: pods nominated to nodes, not bound yet ---- */
+/* Follows a pod's nomination (gone: the pod was deleted). */
+void sched_nominated_track(sched_loop *l, const pod *p, bool gone);
+/* Adds to out the pod count and requests of the pods nominated to node
+ * with p's priority or a higher one (p itself left out); true when any. */
+bool sched_nominated_add(sched_loop *l, const pod *p, const char *node, sched_node_usage *out);
+/* The pod-group trial assumed p: its nomination no longer counts; until
+ * forget_all, when the trial's assumptions are all undone. */
+void sched_nominated_assume(sched_loop *l, const pod *p);
+void sched_nominated_forget_all(sched_loop *l);
+void sched_nominated_free(sched_loop *l);
+
+/* ---- disruption.c: the disruption controller ---- */
+void sched_disruption_sync(sched_loop *l, const char *ns, const char *name);
+/* A pod changed: the budgets that select it are synced. */
+void sched_disruption_pod_changed(sched_loop *l, const pod *p);
 
 #endif

@@ -301,7 +301,10 @@ static void on_pod(sched_loop *l, const store_event *ev) {
   const pod *p = ev->obj->object->typed;
   bool gone = ev->type == STORE_DELETED;
   count_pod(l, p, gone);
+  sched_nominated_track(l, p, gone);
   push_node_work(l, p, gone);
+  sched_disruption_pod_changed(l, p);
+  if (ev->prev) sched_disruption_pod_changed(l, ev->prev->object->typed); /* labels it had */
   push_controller_owner(l, &p->metadata);
   if (p->spec.resource_claims.n || p->status.extended_resource_claim_status) {
     if (gone || sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
@@ -439,6 +442,10 @@ static void on_event(void *user, const store_event *ev) {
     break;
   case KIND_RESOURCE_CLAIM:
     on_claim(l, ev);
+    break;
+  case KIND_POD_DISRUPTION_BUDGET:
+    if (ev->type != STORE_DELETED && !(l->opt.disabled_controllers & CTRL_DISRUPTION))
+      push_ctrl(l, "pdb:", m->namespace_, m->name);
     break;
   case KIND_POD:
     on_pod(l, ev);
@@ -583,6 +590,7 @@ void sched_loop_free(sched_loop *l) {
   sched_podq_free(&l->active);
   strmap_free(&l->parked, free_parked);
   strmap_free(&l->assumed_claims, NULL); /* empty between cycles */
+  sched_nominated_free(l);
   drop_nodes(l);
   strmap_free(&l->usage, free_usage);
   strmap_free(&l->counted, free_counted);

@@ -19,9 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#define REASON_NOT_AVAILABLE "resourceclaim not available on the node"
-#define REASON_CANNOT_ALLOCATE "cannot allocate all claims"
-
 static const char *s_or(const char *s) { return s ? s : ""; }
 
 static void add_claim(sched_cycle *cy, store_obj *co, const pod_resource_claim *e, bool for_group) {
@@ -196,6 +193,7 @@ typedef struct scan {
   uint64_t sig;     /* claims signature for the misfit memo, 0: none */
   bool want_score;  /* otherwise the first node that fits ends the scan */
   bool *unavailable; /* per claim: its allocation excluded some node */
+  bool *preemptable; /* per node: refused as Unschedulable, so preemption may help */
   const resource_claim **batch;
   sched_histogram hist;
   sched_reasons reasons;
@@ -203,6 +201,21 @@ typedef struct scan {
   char *msg;          /* an error that ends the attempt */
   const char *reason; /* its condition reason */
 } scan;
+
+bool sched_filter_with_nominated(sched_cycle *cy, const sched_node_entry *ne, const sched_node_usage *usage,
+                                 sched_reasons *why) {
+  if (!cy->l->nominated.n) return sched_filter_node(cy->p, &cy->requests, ne->n, usage, sched_cycle_served_by_dra, cy, why);
+  sched_node_usage with = {.pods = usage->pods, .max_pods = usage->max_pods};
+  sched_amounts_add_all(&with.requested, &usage->requested);
+  bool added = sched_nominated_add(cy->l, cy->p, ne->n->metadata.name, &with);
+  bool ok = sched_filter_node(cy->p, &cy->requests, ne->n, added ? &with : usage, sched_cycle_served_by_dra, cy, why);
+  sched_amounts_free(&with.requested);
+  return ok;
+}
+
+static bool filter_with_nominated(sched_cycle *cy, const sched_node_entry *ne, sched_reasons *why) {
+  return sched_filter_with_nominated(cy, ne, ne->usage, why);
+}
 
 /* With --explain, a node refused before DynamicResources gets one line
  * with the first failing filter's reasons: "node N: <reason>; <reason>". */
@@ -223,8 +236,9 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     bool misfit = sc->sig && (fast || !l->opt.explain) && sched_devices_known_misfit(l, nodes[ni].devices, sc->sig);
     if (fast && misfit) continue;
     sched_reasons_clear(&sc->reasons);
-    if (!sched_filter_node(p, &cy->requests, nd, nodes[ni].usage, sched_cycle_served_by_dra, cy, &sc->reasons)) {
+    if (!filter_with_nominated(cy, &nodes[ni], &sc->reasons)) {
       for (size_t r = 0; r < sc->reasons.n; r++) sched_histogram_add(&sc->hist, sc->reasons.items[r]);
+      sc->preemptable[ni] = sched_reasons_preemption_may_help(&sc->reasons);
       if (l->opt.explain && !fast) explain_filtered(&sc->ex, nd, &sc->reasons);
       continue;
     }
@@ -235,11 +249,12 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
         sc->unavailable[i] = true, ok = false;
     }
     if (!ok) {
-      sched_histogram_add(&sc->hist, REASON_NOT_AVAILABLE);
+      sched_histogram_add(&sc->hist, SCHED_REASON_NOT_AVAILABLE);
       continue;
     }
     if (misfit) {
-      sched_histogram_add(&sc->hist, REASON_CANNOT_ALLOCATE);
+      sched_histogram_add(&sc->hist, SCHED_REASON_CANNOT_ALLOCATE);
+      sc->preemptable[ni] = true;
       continue;
     }
     api_object *ext = cy->ext.n ? sched_extended_claim(p, &cy->ext, nd) : NULL;
@@ -254,7 +269,8 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
       case SCHED_FIT:
         break;
       case SCHED_NO_FIT:
-        sched_histogram_add(&sc->hist, REASON_CANNOT_ALLOCATE);
+        sched_histogram_add(&sc->hist, SCHED_REASON_CANNOT_ALLOCATE);
+        sc->preemptable[ni] = true;
         if (sc->sig) sched_devices_remember_misfit(l, nodes[ni].devices, sc->sig);
         if (l->opt.explain && !fast) sched_devices_explain(l, nd, sc->batch, nb, &sc->ex);
         api_object_free(ext);
@@ -307,6 +323,7 @@ void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool
   scan sc = {.cy = cy, .cs = &at->cands, .sig = cy->n_to_allocate && !cy->ext.n ? claims_signature(cy) : 0};
   sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(cy);
   sc.unavailable = xcalloc(cy->n_claims + 1, sizeof *sc.unavailable);
+  sc.preemptable = at->preemptable = xcalloc(n_nodes + 1, sizeof *sc.preemptable);
   sc.batch = xcalloc(cy->n_claims + 2, sizeof *sc.batch);
   /* First pass: nodes known not to fit these claims are skipped outright.
    * Only when nothing fits, a second pass collects every node's reason. */
@@ -314,6 +331,7 @@ void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool
   if (!sc.msg && !at->cands.n) {
     sched_histogram_free(&sc.hist);
     memset(sc.unavailable, 0, cy->n_claims * sizeof *sc.unavailable);
+    memset(sc.preemptable, 0, n_nodes * sizeof *sc.preemptable);
     scan_nodes(&sc, nodes, n_nodes, false);
   }
   at->msg = sc.msg;
@@ -334,6 +352,7 @@ void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool
 
 void sched_attempt_free(sched_attempt *at) {
   free(at->msg);
+  free(at->preemptable);
   free(at->explain);
   cycle_free(&at->cy, &at->cands);
 }
@@ -350,7 +369,7 @@ void sched_attempt_finish(sched_attempt *at) {
     }
   } else if (at->attempted && !strcmp(at->reason, "Unschedulable") && !sched_pod_group_name(cy->p)) {
     /* PostFilter; a PodGroup's pods do not preempt (docs/overview.md, 'Preemption') */
-    char *preempted = sched_preempt(cy, &nominated);
+    char *preempted = sched_preempt(cy, at->preemptable, &nominated);
     if (preempted) {
       strbuf msg = STRBUF_INIT;
       sb_printf(&msg, "%s %s", at->msg, preempted);
@@ -380,6 +399,9 @@ void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
   if (!sched_split_key(key, ns, sizeof ns, &name)) return;
+  /* parked while still queued: a pod-group cycle took it along (upstream
+   * pops the group's pods together, PopSpecificPod) */
+  if (strmap_get(&l->parked, key)) return;
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
   const pod *p = po->object->typed;

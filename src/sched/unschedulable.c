@@ -1,9 +1,10 @@
 /* unschedulable.c: the text kube-scheduler puts in a pending pod's
  * PodScheduled condition (framework FitError): "0/N nodes are available:"
  * then either the PreFilter message or "<count> <reason>" per distinct
- * reason, sorted as strings and joined with ", ", then ".". The
- * preemption suffix is left out (dra does not preempt). Without nodes:
- * "no nodes available to schedule pods". */
+ * reason, sorted as strings and joined with ", ", then ".". Preemption
+ * (preemption.c) appends its own message after a space, itself of this
+ * form when no node helps. Without nodes: "no nodes available to schedule
+ * pods". */
 #include "sched/cycle.h"
 #include "util/die.h"
 #include <stdio.h>

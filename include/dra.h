@@ -268,6 +268,12 @@ DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, cons
  * with the devices in slice creation order, then slice order, freed by the
  * caller with dra_free. An error is never a match, as for the allocator. */
 DRA_API dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json);
+/* The same, and each item the expression does not select has "why": the
+ * first top-level `&&` operand (a parenthesized one split in turn) that is
+ * false or fails on the device, with the device's values of the attributes
+ * and capacities it names, as dra_explain says of a request's selectors:
+ * `device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0 is false (capacity memory: 40Gi)`. */
+DRA_API dra_status dra_select_devices_why(dra_ctx *ctx, const char *expression, char **json);
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */

@@ -113,7 +113,8 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
   const json_t *class_sel = json_object_get(json_object_get(klass, "spec"), "selectors");
   char *class_expr = selector_of(class_sel, NULL), *full_expr = selector_of(class_sel, json_object_get(exactly, "selectors"));
   char err[1024];
-  selection *by_class = selection_run(ctx, class_expr, err, sizeof err), *full = by_class ? selection_run(ctx, full_expr, err, sizeof err) : NULL;
+  selection *by_class = selection_run(ctx, class_expr, false, err, sizeof err),
+            *full = by_class ? selection_run(ctx, full_expr, true, err, sizeof err) : NULL;
   if (!full) {
     json_object_set_new(r, "problem", json_string(err));
   } else {
@@ -125,9 +126,8 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
       n_class++;
       char *id = out_fmt("%s/%s/%s", d->driver, d->pool, d->name);
       if (selection_result(full, d, NULL) != 1) {
-        char *why = selection_why(full, d);
-        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why), &more_misses);
-        free(why);
+        const char *error = NULL, *why = selection_result(full, d, &error) < 0 ? error : selection_why(full, d);
+        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why ? why : "the selector is false"), &more_misses);
       } else {
         n_selected++;
         if (d->allocated && !d->multi) {
@@ -223,6 +223,37 @@ static json_t *claims_report(dra_ctx *ctx, const inventory *inv, const json_t *p
   return out;
 }
 
+/* The allocator's "would fit now with one of:" lines of every node, the
+ * same change counted once per claim with its nodes: [{"claim", "change",
+ * "nodes", "node" (the first)}], in order of first appearance. */
+static json_t *would_fit(const char *allocator) {
+  json_t *out = json_array(), *seen = json_object(); /* "claim\tchange" -> entry */
+  char node[512] = "", claim[512] = "";
+  bool in_fit = false;
+  for (const char *line = allocator ? allocator : ""; *line;) {
+    const char *nl = strchr(line, '\n');
+    int n = nl ? (int)(nl - line) : (int)strlen(line);
+    if (!strncmp(line, "node ", 5)) snprintf(node, sizeof node, "%.*s", n > 6 ? n - 6 : 0, line + 5);
+    else if (!strncmp(line, "claim ", 6)) snprintf(claim, sizeof claim, "%.*s", n > 7 ? n - 7 : 0, line + 6);
+    if (in_fit && n > 4 && !strncmp(line, "    ", 4)) {
+      char *key = out_fmt("%s\t%.*s", claim, n - 4, line + 4);
+      json_t *e = json_object_get(seen, key);
+      if (!e) {
+        e = json_pack("{s:s, s:s%, s:i, s:s}", "claim", claim, "change", line + 4, (size_t)(n - 4), "nodes", 0, "node", node);
+        json_object_set_new(seen, key, e);
+        json_array_append(out, e);
+      }
+      json_object_set_new(e, "nodes", json_integer(json_integer_value(json_object_get(e, "nodes")) + 1));
+      free(key);
+    } else {
+      in_fit = !strncmp(line, "  would fit now with one of:", 28);
+    }
+    line += n + (nl != NULL);
+  }
+  json_decref(seen);
+  return out;
+}
+
 static const char *const checked[] = {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
                                       "NodeResourcesFit", "DynamicResources", NULL};
 static const char *const not_checked[] = {"NodePorts", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
@@ -255,6 +286,7 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
     json_object_set_new(report, "filtersChecked", names(checked));
     json_object_set_new(report, "filtersNotChecked", names(not_checked));
     if (allocator && *allocator) json_object_set_new(report, "allocator", json_string(allocator));
+    json_object_set_new(report, "wouldFit", would_fit(allocator));
     free(allocator);
     json_object_set_new(report, "claims", claims_report(ctx, inv, pod, ns));
   }
@@ -329,6 +361,24 @@ static void print_allocator(const char *text, bool all) {
   if (hidden) printf("(%zu more nodes; -o wide shows them all)\n", hidden);
 }
 
+#define FITS_SHOWN 10 /* changes listed before the rest are counted */
+
+static void print_would_fit(const json_t *fits, bool all) {
+  if (!json_array_size(fits)) return;
+  puts("\nwould fit now with one of (the allocator's answer per node):");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(fits, i, f) {
+    if (!all && i == FITS_SHOWN) {
+      printf("  ... and %zu more; -o wide shows them all\n", json_array_size(fits) - FITS_SHOWN);
+      break;
+    }
+    json_int_t n = json_integer_value(json_object_get(f, "nodes"));
+    printf("  claim %s: %s (on %lld node%s%s%s)\n", jstr(f, "claim"), jstr(f, "change"), (long long)n, n == 1 ? "" : "s",
+           n == 1 ? " " : ", first ", jstr(f, "node"));
+  }
+}
+
 void explain_print(const json_t *report, bool all) {
   const char *ns = jstr(report, "namespace"), *name = jstr(report, "pod");
   if (*jstr(report, "node")) {
@@ -348,6 +398,7 @@ void explain_print(const json_t *report, bool all) {
     fputs("\nDynamicResources, per node:\n", stdout);
     print_allocator(jstr(report, "allocator"), all);
   }
+  print_would_fit(json_object_get(report, "wouldFit"), all);
   const json_t *c;
   if (json_array_size(json_object_get(report, "claims"))) puts("\ndevices, cluster-wide:");
   json_array_foreach(json_object_get(report, "claims"), i, c) {

@@ -85,6 +85,8 @@ DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
 
 /* Reads every object of a file, a directory (its *.yaml, *.yml and *.json
  * files, by name) or "-" (stdin), multi-document YAML, JSON and `kind: List`
+ * (a typed List as an API server sends one, `ResourceClaimList`, gives its
+ * items without kind and apiVersion the List's)
  * alike, and stores them: Namespaces first, Pods last, whatever the order
  * in the text. A namespaced object without a namespace goes in "default".
  * Without a flag every object passes kube-apiserver's admission for a

@@ -113,8 +113,10 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
   const json_t *class_sel = json_object_get(json_object_get(klass, "spec"), "selectors");
   char *class_expr = selector_of(class_sel, NULL), *full_expr = selector_of(class_sel, json_object_get(exactly, "selectors"));
   char err[1024];
-  selection *by_class = selection_run(ctx, class_expr, false, err, sizeof err),
-            *full = by_class ? selection_run(ctx, full_expr, true, err, sizeof err) : NULL;
+  /* without selectors of its own the request selects what the class does */
+  bool same = !strcmp(class_expr, full_expr);
+  selection *by_class = selection_run(ctx, class_expr, same, err, sizeof err),
+            *full = by_class && !same ? selection_run(ctx, full_expr, true, err, sizeof err) : by_class;
   if (!full) {
     json_object_set_new(r, "problem", json_string(err));
   } else {
@@ -167,8 +169,8 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
     json_object_set_new(r, "nearestMisses", misses);
     json_object_set_new(r, "nearestMissesMore", json_integer((json_int_t)more_misses));
   }
+  if (full != by_class) selection_free(full);
   selection_free(by_class);
-  selection_free(full);
   free(class_expr);
   free(full_expr);
   json_decref(klass);

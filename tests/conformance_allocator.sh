@@ -96,76 +96,17 @@ check "explain json" 1 '"nearestMiss": "needs 2, 1 free; gpu-1 held by default/t
   "$dra" allocate -f "$tmp/held.yaml" --node node-1 --explain -o json
 # what explain says of misses and what would fit: a request selector's first
 # false operand with the device's value, the holder with its pod, a
-# constraint's disagreeing values, a lower count, a firstAvailable entry
-cat >"$tmp/fit.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: s}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: p, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: gpu-0, attributes: {numa: {int: 0}, model: {string: a100}}, capacity: {memory: {value: 80Gi}}}
-  - {name: gpu-1, attributes: {numa: {int: 1}, model: {string: a100}}, capacity: {memory: {value: 80Gi}}}
-  - {name: gpu-2, attributes: {numa: {int: 0}, model: {string: t4}}, capacity: {memory: {value: 16Gi}}}
-  - {name: gpu-3, attributes: {numa: {int: 1}, model: {string: t4}}, capacity: {memory: {value: 16Gi}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: train-7}
-spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}
-status:
-  allocation: {devices: {results: [{request: r, driver: gpu.example.com, pool: p, device: gpu-1}]}}
-  reservedFor: [{resource: pods, name: train-7-pod, uid: "1"}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: big}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu
-        count: 2
-        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100" && device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0'}}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: pick}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      firstAvailable:
-      - {name: large, deviceClassName: gpu, count: 2, selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a100"'}}]}
-      - {name: small, deviceClassName: gpu, count: 3, selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "t4"'}}]}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: aligned}
-spec:
-  devices:
-    requests: [{name: r, exactly: {deviceClassName: gpu, count: 3}}]
-    constraints: [{matchAttribute: gpu.example.com/numa}]
-YAML
+# constraint's disagreeing values, a lower count, a firstAvailable entry.
+# The cluster is dra schedule's scenario of the same (train-7's claim
+# allocated and reserved for it, the others pending), read as stored.
+"$dra" schedule -f tests/data/sched/explain-fit/input.yaml -o yaml >"$tmp/fit.yaml"
 check "explain: selector miss with the device's value" 1 'gpu.example.com/p/gpu-2: device.attributes["gpu.example.com"].model == "a100" is false (attribute model: t4)' \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
-check "explain: holder and its pod" 1 "gpu.example.com/p/gpu-1: held by default/train-7, reserved for pod default/train-7-pod" \
+check "explain: holder and its pod" 1 "gpu.example.com/p/gpu-1: held by default/train-7-gpu, reserved for pod default/train-7" \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
 check "explain: a lower count fits" 1 "request gpu: count 1 instead of 2" \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
-check "explain: the holder releasing" 1 "claim default/train-7 (reserved for pod default/train-7-pod) releasing gpu.example.com/p/gpu-1" \
+check "explain: the holder releasing" 1 "claim default/train-7-gpu (reserved for pod default/train-7) releasing gpu.example.com/p/gpu-1" \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
 check "explain: another firstAvailable entry fits" 1 "request gpu: firstAvailable entry gpu/small, count 2 instead of 3" \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim pick --explain

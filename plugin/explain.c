@@ -99,6 +99,23 @@ static void add_limited(json_t *list, json_t *item, size_t *more) {
   else (*more)++, json_decref(item);
 }
 
+/* A held device with its claim and the pods that claim is reserved for. */
+static json_t *held_entry(dra_ctx *ctx, const char *id, const char *holder) {
+  json_t *h = json_pack("{s:s, s:s}", "device", id, "claim", holder ? holder : "");
+  const char *slash = holder ? strchr(holder, '/') : NULL;
+  if (!slash) return h;
+  char *ns = strndup(holder, (size_t)(slash - holder));
+  json_t *claim = get(ctx, "ResourceClaim", ns, slash + 1), *pods = json_array();
+  size_t k;
+  const json_t *ref;
+  json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
+      json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
+  json_object_set_new(h, "reservedFor", pods);
+  json_decref(claim);
+  free(ns);
+  return h;
+}
+
 /* The devices for one request or subrequest: which the class and request
  * select, and of those which are free, held, tainted or out of counters;
  * the nearest misses are devices the class selects but the request does not. */
@@ -133,21 +150,8 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
       } else {
         n_selected++;
         if (d->allocated && !d->multi) {
-          json_t *h = json_pack("{s:s, s:s}", "device", id, "claim", d->holder ? d->holder : "");
-          char *slash = d->holder ? strchr(d->holder, '/') : NULL;
-          if (slash) {
-            char *ns = strndup(d->holder, (size_t)(slash - d->holder));
-            json_t *claim = get(ctx, "ResourceClaim", ns, slash + 1);
-            json_t *pods = json_array();
-            size_t k;
-            const json_t *ref;
-            json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
-                json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
-            json_object_set_new(h, "reservedFor", pods);
-            json_decref(claim);
-            free(ns);
-          }
-          add_limited(held, h, &more_held);
+          if (json_array_size(held) < SHOWN) json_array_append_new(held, held_entry(ctx, id, d->holder));
+          else more_held++;
         } else if (d->taint) {
           add_limited(tainted, json_pack("{s:s, s:s}", "device", id, "taint", d->taint), &more_tainted);
         } else if (!inventory_free_now(inv, d)) {

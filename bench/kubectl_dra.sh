@@ -56,7 +56,8 @@ if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/nu
     # shellcheck disable=SC2086
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$plugin" $cmd >/dev/null 2>"$tmp/cg.err"
     total=$(callgrind_annotate "$tmp/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-    transfer=$(callgrind_annotate --inclusive=yes "$tmp/cg" 2>/dev/null | awk '/[ :]client_request / {gsub(",", "", $1); print $1; exit}')
+    transfer=$(callgrind_annotate --inclusive=yes --threshold=100 "$tmp/cg" 2>/dev/null |
+      awk '$4 ~ /:client_request$/ {gsub(",", "", $1); print $1; exit}')
     compute=$((total - ${transfer:-0}))
     echo "${cmd%% *}: $total instructions, compute part $compute ($((compute / nodes)) per node; transfer ${transfer:-0})"
   done

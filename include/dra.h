@@ -209,20 +209,35 @@ DRA_API void dra_result_free(dra_result *result); /* NULL is fine */
  *      "requests": [{"request": "req" or "req/sub", "class", "mode": "ExactCount"|"All",
  *                    "needed", "visible", "classSelected", "requestSelected", "free",
  *                    "unavailable": [{"device": "driver/pool/device", "reason"}],
- *                    "error"?, "nearestMiss"?}],
+ *                    "refused": [{"device", "why"}], "error"?, "nearestMiss"?}],
  *      "constraints": [{"index", "kind": "matchAttribute"|"distinctAttribute", "attribute",
- *                       "pairs", "failingPairs", "examples": [{"a", "aRequest", "b", "bRequest"}],
- *                       "missingAttribute": [device]}]}]}
+ *                       "pairs", "failingPairs",
+ *                       "examples": [{"a", "aRequest", "aValue", "b", "bRequest", "bValue"}],
+ *                       "missingAttribute": [device]}],
+ *      "wouldFit"?: [{"request", "entry"?: "req/sub", "count", "asked"}],
+ *      "release"?: [{"claim", "reservedFor"?, "devices": [device]}]}]}
  * where the counts are devices left after each filter: on the node
  * (visible), selected by the class, by the request, and not in use (free);
  * a request whose selectors fail to evaluate has "error" and counts up to
- * the device that failed. The text form says the same, e.g.
+ * the device that failed. "refused" names devices of the class the
+ * request's selectors refuse, with the first false `&&` operand and the
+ * device's values ("why", as dra_select_devices_why says it); a held
+ * device's reason names the claim and what it is reserved for. For a claim
+ * that does not fit, each answer of "wouldFit" is the allocator run again
+ * with one request (or one firstAvailable entry made its only choice) at
+ * the highest lower count that fits, and "release" the claims holding the
+ * devices a search counting held devices free would take. The text form
+ * says the same, e.g.
  *   claim team-a/c:
  *     request gpu (class gpu.example.com, ExactCount): needs 2
  *       devices the node can see: 2
  *       passing class selectors: 2
  *       passing request selectors: 1
+ *         gpu.example.com/node-1/gpu-0: device.attributes["gpu.example.com"].model == "H100" is false (attribute model: A100)
  *       free: 1
+ *       nearest miss: needs 2, 1 free; gpu-0: device.attributes["gpu.example.com"].model == "H100" is false (attribute model: A100)
+ *     would fit now with one of:
+ *       request gpu: count 1 instead of 2
  * On DRA_OK (also when the claims fit, or the allocator would fail) *text
  * is the explanation, freed by the caller with dra_free; the errors are
  * those of dra_allocate's arguments. */

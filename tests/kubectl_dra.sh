@@ -143,21 +143,15 @@ cat >"$tmp/fit.yaml" <<'YAML'
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: nic-trio, namespace: ml}
-spec:
-  devices:
-    requests:
-    - {name: nic, exactly: {deviceClassName: nic.example.com, count: 3}}
+spec: {devices: {requests: [{name: nic, exactly: {deviceClassName: nic.example.com, count: 3}}]}}
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: nic-pick, namespace: ml}
 spec:
   devices:
-    requests:
-    - name: nic
-      firstAvailable:
-      - {name: many, deviceClassName: nic.example.com, count: 4}
-      - {name: fast, deviceClassName: nic.example.com, count: 3, selectors: [{cel: {expression: 'device.attributes["nic.example.com"].model == "ConnectX-7"'}}]}
+    requests: [{name: nic, firstAvailable: [{name: many, deviceClassName: nic.example.com, count: 4},
+      {name: fast, deviceClassName: nic.example.com, count: 3, selectors: [{cel: {expression: 'device.attributes["nic.example.com"].model == "ConnectX-7"'}}]}]}]
 ---
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -171,18 +165,14 @@ spec:
   driver: fpga.example.com
   nodeName: cpu-node-1
   pool: {name: cpu-node-1-fpgas, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: fpga-0, attributes: {region: {string: east}}}
-  - {name: fpga-1, attributes: {region: {string: west}}}
+  devices: [{name: fpga-0, attributes: {region: {string: east}}}, {name: fpga-1, attributes: {region: {string: west}}}]
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: fpga-pair, namespace: ml}
 spec:
   devices:
-    requests:
-    - {name: a, exactly: {deviceClassName: fpga.example.com}}
-    - {name: b, exactly: {deviceClassName: fpga.example.com}}
+    requests: [{name: a, exactly: {deviceClassName: fpga.example.com}}, {name: b, exactly: {deviceClassName: fpga.example.com}}]
     constraints: [{matchAttribute: fpga.example.com/region}]
 ---
 YAML

@@ -136,6 +136,11 @@ check "explain resourceclaim/" "pod ml/big-trainer is Pending" kd explain resour
 check "explain: a scheduled pod" "pod inference/tokenizer is scheduled on node cpu-node-1" kd explain pod/tokenizer -n inference
 check "explain: not found" 'pods "nope" not found' kd explain pod/nope -n ml
 check "explain -o json" '"filter": "DynamicResources"' kd explain pod/eval-0 -n ml -o json
+# pages handed to libdra unparsed find their continue token in the text
+kd explain pod/eval-0 -n ml >"$tmp/explain.all"
+kd explain pod/eval-0 -n ml --chunk-size 2 >"$tmp/explain.paged"
+if cmp -s "$tmp/explain.all" "$tmp/explain.paged" && [ -s "$tmp/explain.all" ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL explain --chunk-size 2 changed the output"; diff "$tmp/explain.all" "$tmp/explain.paged" | head; fi
+check "pagination: pods paged for explain" "pods?limit=2&continue=" cat "$tmp/serve.log"
 # what would fit: three NICs where a node has two; a firstAvailable whose
 # entries each ask more NICs than a node has free; two FPGAs that must
 # share a region, which the two of cpu-node-1 do not

@@ -282,8 +282,8 @@ static void render_fit(strbuf *sb, const json_t *c) {
   json_t *f, *d;
   json_array_foreach(fits, i, f) {
     sb_printf(sb, "    request %s: ", str(f, "request"));
-    if (str(f, "entry")) sb_printf(sb, "firstAvailable entry %s%s", str(f, "entry"), num(f, "count") < num(f, "asked") ? ", " : "\n");
-    if (num(f, "count") < num(f, "asked")) sb_printf(sb, "count %lld instead of %lld\n", num(f, "count"), num(f, "asked"));
+    if (str(f, "entry")) sb_printf(sb, "firstAvailable entry %s, ", str(f, "entry"));
+    sb_printf(sb, "count %lld instead of %lld\n", num(f, "count"), num(f, "asked"));
   }
   json_array_foreach(release, i, f) {
     sb_printf(sb, "    claim %s", str(f, "claim"));

@@ -6,27 +6,33 @@
  *  - a smaller request: an ExactCount request, or one firstAvailable entry
  *    made the request's only choice, with the highest count below the
  *    asked one with which all the claims fit (fitting only gets easier
- *    with fewer devices, so a binary search finds it); an entry alone at
- *    its own count is tried too, though the allocator tries every entry
- *    itself, so it fits alone only when the first run hit its bounds;
+ *    with fewer devices, so a binary search finds it). An entry alone at
+ *    its own count never fits when the claim does not: the allocator
+ *    tries every entry itself;
  *  - released devices: the claim searched with the devices other claims
  *    hold counted free; the held devices that search takes name the claims
  *    whose release would let it in as it is.
  * Every run is bounded (EXPLAIN_FIT_STEPS, EXPLAIN_FIT_SECONDS); a run
- * that reaches a bound counts as not fitting. */
+ * that reaches a bound counts as not fitting, and a claim whose own run
+ * reaches one gets no answers (so a hard claim costs one bounded run per
+ * node, not one per change). */
 #include "alloc/alloc_internal.h"
 #include <string.h>
 
 #define EXPLAIN_FIT_STEPS 20000
 #define EXPLAIN_FIT_SECONDS 0.2
 
-static bool fits(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n) {
+static alloc_status run(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n) {
   alloc_limits lim = {.max_steps = EXPLAIN_FIT_STEPS, .timeout_seconds = EXPLAIN_FIT_SECONDS};
   arena *out = arena_new();
   alloc_outcome res;
-  bool ok = alloc_run(ix, nd, claims, n, &lim, out, &res) == ALLOC_OK;
+  alloc_status st = alloc_run(ix, nd, claims, n, &lim, out, &res);
   arena_free(out);
-  return ok;
+  return st;
+}
+
+static bool fits(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n) {
+  return run(ix, nd, claims, n) == ALLOC_OK;
 }
 
 static bool exact_count(const char *mode) { return !mode || !strcmp(mode, "ExactCount"); }
@@ -67,10 +73,8 @@ static bool fits_with(fit_search *fs, uint32_t q, int32_t entry, int64_t count) 
   return fits(fs->ix, fs->nd, &c, 1);
 }
 
-/* The highest count in [1, asked) (or asked itself when try_asked) with
- * which the claim fits; 0 for none. */
-static int64_t best_count(fit_search *fs, uint32_t q, int32_t entry, int64_t asked, bool try_asked) {
-  if (try_asked && fits_with(fs, q, entry, asked)) return asked;
+/* The highest count in [1, asked) with which the claim fits; 0 for none. */
+static int64_t best_count(fit_search *fs, uint32_t q, int32_t entry, int64_t asked) {
   int64_t lo = 0, hi = asked; /* fits at lo (0: none known), not at hi */
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
@@ -90,7 +94,7 @@ static json_t *smaller_requests(fit_search *fs) {
     if (!dr->first_available.n) {
       if (!dr->exactly || !exact_count(dr->exactly->allocation_mode)) continue;
       int64_t asked = dr->exactly->count_set ? dr->exactly->count : 1;
-      int64_t best = best_count(fs, q, -1, asked, false);
+      int64_t best = best_count(fs, q, -1, asked);
       if (best)
         json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "request", name_of(dr->name), "count", (json_int_t)best,
                                              "asked", (json_int_t)asked));
@@ -100,7 +104,7 @@ static json_t *smaller_requests(fit_search *fs) {
       const device_sub_request *sub = &dr->first_available.items[s];
       if (!exact_count(sub->allocation_mode)) continue;
       int64_t asked = sub->count_set ? sub->count : 1;
-      int64_t best = best_count(fs, q, (int32_t)s, asked, true);
+      int64_t best = best_count(fs, q, (int32_t)s, asked);
       if (!best) continue;
       json_t *f = json_pack("{s:s, s:s++, s:I, s:I}", "request", name_of(dr->name), "entry", name_of(dr->name), "/",
                             name_of(sub->name), "count", (json_int_t)best, "asked", (json_int_t)asked);
@@ -149,7 +153,9 @@ static void releases(alloc_index *ix, const node *nd, const resource_claim *cons
 void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
                        const alloc_explain_opts *opts, json_t *claim_reports) {
   for (size_t c = 0; c < n; c++) {
-    if (fits(ix, nd, &claims[c], 1)) continue;
+    /* only a claim that surely does not fit: one that reaches a bound (or
+     * fails) would likely reach it in every changed run too */
+    if (run(ix, nd, &claims[c], 1) != ALLOC_UNSATISFIABLE) continue;
     fit_search fs = {ix, nd, claims[c], arena_new()};
     json_t *report = json_array_get(claim_reports, c);
     json_object_set_new(report, "wouldFit", smaller_requests(&fs));

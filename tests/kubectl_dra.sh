@@ -130,6 +130,7 @@ check "explain: PodScheduled message" "pod ml/eval-0 is Pending: 0/3 nodes are a
 check "explain: the blocking claim and its pod" "gpu.example.com/gpu-node-1/gpu-0 held by claim ml/llm-finetune-worker-0-gpu-" kd explain pod/eval-0 -n ml
 check "explain: the blocking pod" "for pods/ml/llm-finetune-worker-0" kd explain pod/eval-0 -n ml
 check "explain: counters" "1 short of shared counters" kd explain pod/eval-0 -n ml
+check "explain: the claim whose release would let it in" "(reserved for pod ml/llm-finetune-worker-0) releasing gpu.example.com/gpu-node-1/gpu-0 (on 1 node gpu-node-1)" kd explain pod/eval-0 -n ml
 check "explain: not checked filters" "not checked: NodePorts" kd explain pod/eval-0 -n ml
 check "explain: nearest miss" 'gpu.example.com/gpu-node-1/gpu-0: device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0 is false (capacity memory: 40Gi)' kd explain big-trainer -n ml
 check "explain resourceclaim/" "pod ml/big-trainer is Pending" kd explain resourceclaim/big-gpu -n ml

@@ -154,10 +154,8 @@ spec: {devices: {requests: [{name: nic, exactly: {deviceClassName: nic.example.c
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: nic-pick, namespace: ml}
-spec:
-  devices:
-    requests: [{name: nic, firstAvailable: [{name: many, deviceClassName: nic.example.com, count: 4},
-      {name: fast, deviceClassName: nic.example.com, count: 3, selectors: [{cel: {expression: 'device.attributes["nic.example.com"].model == "ConnectX-7"'}}]}]}]
+spec: {devices: {requests: [{name: nic, firstAvailable: [{name: many, deviceClassName: nic.example.com, count: 4},
+  {name: fast, deviceClassName: nic.example.com, count: 3, selectors: [{cel: {expression: 'device.attributes["nic.example.com"].model == "ConnectX-7"'}}]}]}]}}
 ---
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -176,10 +174,8 @@ spec:
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: fpga-pair, namespace: ml}
-spec:
-  devices:
-    requests: [{name: a, exactly: {deviceClassName: fpga.example.com}}, {name: b, exactly: {deviceClassName: fpga.example.com}}]
-    constraints: [{matchAttribute: fpga.example.com/region}]
+spec: {devices: {requests: [{name: a, exactly: {deviceClassName: fpga.example.com}}, {name: b, exactly: {deviceClassName: fpga.example.com}}],
+  constraints: [{matchAttribute: fpga.example.com/region}]}}
 ---
 YAML
 for c in nic-trio nic-pick fpga-pair; do

@@ -86,20 +86,40 @@ int api_discover(api *a, char *err, size_t errlen) {
   return 0;
 }
 
+/* At p, "key" then optional blanks and a colon: what follows it; else NULL. */
+static const char *after_key(const char *p, const char *end, const char *key) {
+  size_t n = strlen(key);
+  if ((size_t)(end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, key, n) || p[n + 1] != '"') return NULL;
+  for (p += n + 2; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
+  if (p == end || *p != ':') return NULL;
+  for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
+  return p;
+}
+
 /* A page's metadata.continue, found in the text before the items (where
  * kube-apiserver and dra serve write a List's metadata) without parsing the
- * page; NULL when there is none. *unsure when the page is not laid out so. */
+ * page; NULL when there is none. *unsure when the page is not laid out so
+ * (no items key, or a token with escapes): then parse it. */
 static char *continue_of(const char *body, size_t len, bool *unsure) {
-  static const char key[] = "\"continue\":\"", items[] = "\"items\":";
-  const char *end = body + len, *items_at = NULL, *at = NULL;
-  for (const char *p = body; p + sizeof items - 1 <= end && !items_at; p++) {
-    if (!at && p + sizeof key - 1 <= end && !memcmp(p, key, sizeof key - 1)) at = p + sizeof key - 1;
-    if (!memcmp(p, items, sizeof items - 1)) items_at = p;
+  const char *end = body + len, *at = NULL;
+  *unsure = true;
+  for (const char *p = body; p < end; p++) {
+    if (*p != '"') continue;
+    if (after_key(p, end, "items")) {
+      *unsure = false;
+      break;
+    }
+    const char *v = at ? NULL : after_key(p, end, "continue");
+    if (v && v < end && *v == '"') at = v + 1;
   }
-  *unsure = !items_at;
-  if (!at) return NULL;
-  const char *q = memchr(at, '"', (size_t)(end - at));
-  return q && q > at ? strndup(at, (size_t)(q - at)) : NULL;
+  if (*unsure || !at) return NULL;
+  const char *q = at;
+  while (q < end && *q != '"' && *q != '\\') q++;
+  if (q == end || *q == '\\') {
+    *unsure = true;
+    return NULL;
+  }
+  return q > at ? strndup(at, (size_t)(q - at)) : NULL;
 }
 
 /* Calls page(user, body, len, doc) for every page of a resource (in a

@@ -1,17 +1,18 @@
 /* alloc_explain_fit.c: what would make claims that do not fit on a node fit
  * now (the "wouldFit" and "release" parts of alloc_explain's report;
- * docs/kubectl-dra.md, "explain"). Each claim is looked at alone, as the
+ * docs/allocator.md, "--explain"). Each claim is looked at alone, as the
  * rest of the explanation does. Each answer is the allocator run again, on
  * the same index and node, with one thing changed:
  *  - a smaller request: an ExactCount request, or one firstAvailable entry
  *    made the request's only choice, with the highest count below the
- *    asked one with which all the claims fit (fitting only gets easier
+ *    asked one with which the claim fits (fitting only gets easier
  *    with fewer devices, so a binary search finds it). An entry alone at
  *    its own count never fits when the claim does not: the allocator
  *    tries every entry itself;
  *  - released devices: the claim searched with the devices other claims
- *    hold counted free; the held devices that search takes name the claims
- *    whose release would let it in as it is.
+ *    hold exclusively counted free (their shared counters too); the held
+ *    devices that search takes name the claims whose release would let it
+ *    in as it is.
  * Every run is bounded (EXPLAIN_FIT_STEPS, EXPLAIN_FIT_SECONDS); a run
  * that reaches a bound counts as not fitting, and a claim whose own run
  * reaches one gets no answers (so a hard claim costs one bounded run per

@@ -32,7 +32,8 @@ static void allocate_on(alloc_index *ix, const node *nd, const resource_claim *c
   alloc_run(ix, nd, claims, n, &lim, a, &res);
   outcome_text(&res, &without);
   if (!strstr(sb_str(&without), "allocation aborted") && strcmp(sb_str(&with), sb_str(&without))) abort();
-  alloc_explain(ix, nd, claims, n, (sb_str(&with)[0] & 1) != 0, &explain);
+  alloc_explain_opts opts = {.json = (sb_str(&with)[0] & 1) != 0};
+  alloc_explain(ix, nd, claims, n, &opts, &explain);
   arena_free(a);
   sb_free(&with);
   sb_free(&without);

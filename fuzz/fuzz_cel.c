@@ -1,8 +1,11 @@
 /* fuzz_cel.c: libFuzzer target for the CEL engine: parse, check, estimate and
- * evaluate arbitrary text over a small device, checked and unchecked. */
+ * evaluate arbitrary text over a small device, checked and unchecked, and
+ * explain why it does not select the device (cel_why.c's operand split). */
 #include "cel/cel.h"
 #include "cel/cel_internal.h"
+#include "cel/cel_why.h"
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const cel_device *device(void) {
@@ -33,6 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cel_program_free(p);
   }
   cel_compile_result_free(&res);
+  char *text = strndup(expr, size);
+  strbuf why = STRBUF_INIT;
+  (void)cel_selector_why(text, &o, device(), &why);
+  sb_free(&why);
+  free(text);
   cel_env_cfg env = {.check = false, .macros = true};
   p = cel_compile_env(expr, size, &env, false, &res);
   if (p) {

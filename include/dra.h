@@ -85,6 +85,8 @@ DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
 
 /* Reads every object of a file, a directory (its *.yaml, *.yml and *.json
  * files, by name) or "-" (stdin), multi-document YAML, JSON and `kind: List`
+ * (a typed List as an API server sends one, `ResourceClaimList`, gives its
+ * items without kind and apiVersion the List's)
  * alike, and stores them: Namespaces first, Pods last, whatever the order
  * in the text. A namespaced object without a namespace goes in "default".
  * Without a flag every object passes kube-apiserver's admission for a
@@ -207,20 +209,35 @@ DRA_API void dra_result_free(dra_result *result); /* NULL is fine */
  *      "requests": [{"request": "req" or "req/sub", "class", "mode": "ExactCount"|"All",
  *                    "needed", "visible", "classSelected", "requestSelected", "free",
  *                    "unavailable": [{"device": "driver/pool/device", "reason"}],
- *                    "error"?, "nearestMiss"?}],
+ *                    "refused": [{"device", "why"}], "error"?, "nearestMiss"?}],
  *      "constraints": [{"index", "kind": "matchAttribute"|"distinctAttribute", "attribute",
- *                       "pairs", "failingPairs", "examples": [{"a", "aRequest", "b", "bRequest"}],
- *                       "missingAttribute": [device]}]}]}
+ *                       "pairs", "failingPairs",
+ *                       "examples": [{"a", "aRequest", "aValue", "b", "bRequest", "bValue"}],
+ *                       "missingAttribute": [device]}],
+ *      "wouldFit"?: [{"request", "entry"?: "req/sub", "count", "asked"}],
+ *      "release"?: [{"claim", "reservedFor"?, "devices": [device]}]}]}
  * where the counts are devices left after each filter: on the node
  * (visible), selected by the class, by the request, and not in use (free);
  * a request whose selectors fail to evaluate has "error" and counts up to
- * the device that failed. The text form says the same, e.g.
+ * the device that failed. "refused" names devices of the class the
+ * request's selectors refuse, with the first false `&&` operand and the
+ * device's values ("why", as dra_select_devices_why says it); a held
+ * device's reason names the claim and what it is reserved for. For a claim
+ * that does not fit, each answer of "wouldFit" is the allocator run again
+ * with one request (or one firstAvailable entry made its only choice) at
+ * the highest lower count that fits, and "release" the claims holding the
+ * devices a search counting held devices free would take. The text form
+ * says the same, e.g.
  *   claim team-a/c:
  *     request gpu (class gpu.example.com, ExactCount): needs 2
  *       devices the node can see: 2
  *       passing class selectors: 2
  *       passing request selectors: 1
+ *         gpu.example.com/node-1/gpu-0: device.attributes["gpu.example.com"].model == "H100" is false (attribute model: A100)
  *       free: 1
+ *       nearest miss: needs 2, 1 free; gpu-0: device.attributes["gpu.example.com"].model == "H100" is false (attribute model: A100)
+ *     would fit now with one of:
+ *       request gpu: count 1 instead of 2
  * On DRA_OK (also when the claims fit, or the allocator would fail) *text
  * is the explanation, freed by the caller with dra_free; the errors are
  * those of dra_allocate's arguments. */
@@ -268,6 +285,12 @@ DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, cons
  * with the devices in slice creation order, then slice order, freed by the
  * caller with dra_free. An error is never a match, as for the allocator. */
 DRA_API dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json);
+/* The same, and each item the expression does not select has "why": the
+ * first top-level `&&` operand (a parenthesized one split in turn) that is
+ * false or fails on the device, with the device's values of the attributes
+ * and capacities it names, as dra_explain says of a request's selectors:
+ * `device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0 is false (capacity memory: 40Gi)`. */
+DRA_API dra_status dra_select_devices_why(dra_ctx *ctx, const char *expression, char **json);
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */

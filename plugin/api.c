@@ -6,19 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GET path as JSON; NULL with err on a transport error or status >= 400
- * (*status says which, 0 for transport). */
+/* GET path: 0 with the response (freed by the caller), or -1 with err on a
+ * transport error or status >= 400 (*status says which, 0 for transport). */
+static int get(api *a, const char *path, response *r, long *status, char *err, size_t errlen) {
+  *status = 0;
+  if (client_request(a->c, "GET", path, NULL, NULL, r, err, errlen)) return -1;
+  *status = r->status;
+  if (r->status < 400) return 0;
+  response_error(r, err, errlen);
+  response_free(r);
+  return -1;
+}
+
+/* GET path as JSON; NULL with err as get, or when the answer is not JSON. */
 static json_t *get_json(api *a, const char *path, long *status, char *err, size_t errlen) {
   response r;
-  *status = 0;
-  if (client_request(a->c, "GET", path, NULL, NULL, &r, err, errlen)) return NULL;
-  *status = r.status;
-  json_t *doc = NULL;
-  if (r.status >= 400) {
-    response_error(&r, err, errlen);
-  } else if (!(doc = json_loadb(r.body, r.len, 0, NULL))) {
-    snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
-  }
+  if (get(a, path, &r, status, err, errlen)) return NULL;
+  json_t *doc = json_loadb(r.body, r.len, 0, NULL);
+  if (!doc) snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
   response_free(&r);
   return doc;
 }
@@ -81,9 +86,48 @@ int api_discover(api *a, char *err, size_t errlen) {
   return 0;
 }
 
-json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
-                 char *err, size_t errlen) {
-  json_t *items = json_array();
+/* At p, "key" then optional blanks and a colon: what follows it; else NULL. */
+static const char *after_key(const char *p, const char *end, const char *key) {
+  size_t n = strlen(key);
+  if ((size_t)(end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, key, n) || p[n + 1] != '"') return NULL;
+  for (p += n + 2; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
+  if (p == end || *p != ':') return NULL;
+  for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
+  return p;
+}
+
+/* A page's metadata.continue, found in the text before the items (where
+ * kube-apiserver and dra serve write a List's metadata) without parsing the
+ * page; NULL when there is none. *unsure when the page is not laid out so
+ * (no items key, or a token with escapes): then parse it. */
+static char *continue_of(const char *body, size_t len, bool *unsure) {
+  const char *end = body + len, *at = NULL;
+  *unsure = true;
+  for (const char *p = body; p < end; p++) {
+    if (*p != '"') continue;
+    if (after_key(p, end, "items")) {
+      *unsure = false;
+      break;
+    }
+    const char *v = at ? NULL : after_key(p, end, "continue");
+    if (v && v < end && *v == '"') at = v + 1;
+  }
+  if (*unsure || !at) return NULL;
+  const char *q = at;
+  while (q < end && *q != '"' && *q != '\\') q++;
+  if (q == end || *q == '\\') {
+    *unsure = true;
+    return NULL;
+  }
+  return q > at ? strndup(at, (size_t)(q - at)) : NULL;
+}
+
+/* Calls page(user, body, len, doc) for every page of a resource (in a
+ * namespace, or all with NULL); doc is the parsed page when parse is set
+ * (else NULL). -1 with err on a failed request or page. */
+typedef int (*page_fn)(void *user, const char *body, size_t len, json_t *doc, char *err, size_t errlen);
+static int each_page(api *a, const char *group_version, const char *resource, const char *namespace_, bool parse,
+                     page_fn page, void *user, char *err, size_t errlen) {
   char *cont = NULL;
   const char *prefix = strchr(group_version, '/') ? "/apis/" : "/api/";
   do {
@@ -97,24 +141,64 @@ json_t *api_list(api *a, const char *group_version, const char *resource, const 
       free(cont);
       cont = NULL;
     }
+    response r;
     long status;
-    json_t *page = get_json(a, path, &status, err, errlen);
-    if (!page) {
-      json_decref(items);
-      return NULL;
+    if (get(a, path, &r, &status, err, errlen)) return -1;
+    bool unsure = false;
+    if (!parse) cont = continue_of(r.body, r.len, &unsure);
+    json_t *doc = parse || unsure ? json_loadb(r.body, r.len, 0, NULL) : NULL;
+    if ((parse || unsure) && !doc) {
+      snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
+      response_free(&r);
+      return -1;
     }
-    size_t i;
-    json_t *item;
-    json_array_foreach(json_object_get(page, "items"), i, item) {
-      json_object_set_new(item, "apiVersion", json_string(group_version));
-      json_object_set_new(item, "kind", json_string(kind));
-      json_array_append(items, item);
+    if (doc) {
+      const char *next = json_string_value(json_object_get(json_object_get(doc, "metadata"), "continue"));
+      free(cont);
+      cont = next && *next ? strdup(next) : NULL;
     }
-    const char *next = json_string_value(json_object_get(json_object_get(page, "metadata"), "continue"));
-    if (next && *next) cont = strdup(next);
-    json_decref(page);
+    int rc = page(user, r.body, r.len, parse ? doc : NULL, err, errlen);
+    json_decref(doc);
+    response_free(&r);
+    if (rc) {
+      free(cont);
+      return -1;
+    }
   } while (cont);
-  return items;
+  return 0;
+}
+
+typedef struct page_sink {
+  json_t *items;      /* the items, each with apiVersion and kind, or NULL: not kept */
+  const char *gv, *kind, *resource;
+  dra_ctx *ctx;       /* load the pages into it, or NULL */
+} page_sink;
+
+static int take_page(void *user, const char *body, size_t len, json_t *doc, char *err, size_t errlen) {
+  page_sink *ps = user;
+  size_t i;
+  json_t *item;
+  if (ps->items) json_array_foreach(json_object_get(doc, "items"), i, item) {
+      json_object_set_new(item, "apiVersion", json_string(ps->gv));
+      json_object_set_new(item, "kind", json_string(ps->kind));
+      json_array_append(ps->items, item);
+    }
+  /* the page as sent: a typed List, whose items take its kind and apiVersion */
+  if (ps->ctx && dra_load_buffer(ps->ctx, ps->resource, body, len, DRA_LOAD_AS_STORED) != DRA_OK) {
+    snprintf(err, errlen, "reading %s: %s", ps->resource, dra_errmsg(ps->ctx));
+    return -1;
+  }
+  return 0;
+}
+
+json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
+                 char *err, size_t errlen) {
+  page_sink ps = {json_array(), group_version, kind, resource, NULL};
+  if (each_page(a, group_version, resource, namespace_, true, take_page, &ps, err, errlen)) {
+    json_decref(ps.items);
+    return NULL;
+  }
+  return ps.items;
 }
 
 typedef struct snap_kind {
@@ -136,18 +220,6 @@ static const snap_kind snap_kinds[] = {
     {SNAP_PODS, 1, "pods", "Pod", 0},
 };
 
-/* Loads the items into ctx as stored. */
-static int load(dra_ctx *ctx, const char *resource, json_t *items, char *err, size_t errlen) {
-  json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", items);
-  char *text = json_dumps(list, JSON_COMPACT);
-  json_decref(list);
-  dra_status st = dra_load_buffer(ctx, resource, text, strlen(text), DRA_LOAD_AS_STORED);
-  free(text);
-  if (st == DRA_OK) return 0;
-  snprintf(err, errlen, "reading %s: %s", resource, dra_errmsg(ctx));
-  return -1;
-}
-
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen) {
   if (!a->read) a->read = json_object();
   for (size_t k = 0; k < sizeof snap_kinds / sizeof *snap_kinds; k++) {
@@ -158,19 +230,19 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
       json_object_set_new(a->read, s->kind, json_array());
       continue;
     }
-    json_t *items = api_list(a, gv, s->resource, s->kind, s->namespaced ? namespace_ : NULL, err, errlen);
-    if (!items) return -1;
     const char *slash = strrchr(gv, '/');
     bool v1 = !strcmp(slash ? slash + 1 : gv, "v1");
-    if ((!v1 || (what & SNAP_LOAD_ALL)) && load(ctx, s->resource, items, err, errlen)) {
-      json_decref(items);
+    bool load = !v1 || (what & SNAP_LOAD_ALL);
+    /* kept as read: what capacity and claims use without libdra, and the
+     * inventory's kinds; with SNAP_LOAD_ALL the rest is in ctx alone */
+    bool keep = v1 && (!(what & SNAP_LOAD_ALL) || (s->bit & SNAP_INVENTORY));
+    page_sink ps = {keep ? json_array() : NULL, gv, s->kind, s->resource, load ? ctx : NULL};
+    if (each_page(a, gv, s->resource, s->namespaced ? namespace_ : NULL, keep, take_page, &ps, err, errlen)) {
+      json_decref(ps.items);
       return -1;
     }
-    if (!v1) { /* what libdra converted */
-      json_decref(items);
-      items = api_items(ctx, s->kind);
-    }
-    json_object_set_new(a->read, s->kind, items);
+    if (!v1) ps.items = api_items(ctx, s->kind); /* what libdra converted */
+    if (ps.items) json_object_set_new(a->read, s->kind, ps.items);
   }
   return 0;
 }

@@ -56,7 +56,7 @@ int cmd_devices(int argc, char **argv) {
   inventory_build(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "ResourceClaim"),
                   api_read(&s.a, "DeviceTaintRule"));
   selection *sel = NULL;
-  if (expr && !(sel = selection_run(ctx, expr, s.err, sizeof s.err))) {
+  if (expr && !(sel = selection_run(ctx, expr, true, s.err, sizeof s.err))) {
     rc = 1;
     fprintf(stderr, "error: the selector is invalid: %s\n", s.err);
     goto out;
@@ -81,13 +81,12 @@ int cmd_devices(int argc, char **argv) {
     if (sel) {
       const char *error = NULL;
       int r = selection_result(sel, d, &error);
-      char *why = selection_why(sel, d);
+      const char *why = r < 0 ? error : selection_why(sel, d);
       json_object_set_new(item, "matches", json_boolean(r == 1));
       if (why) json_object_set_new(item, r < 0 ? "error" : "why", json_string(why));
       table_add(&t, (const char *[]){d->node, d->driver, d->pool, d->name, state, r == 1 ? "true" : r < 0 ? "error" : "false",
                                      why ? why : "", attrs, caps});
       table_paint(&t, 5, r == 1 ? PAINT_GREEN : r < 0 ? PAINT_RED : PAINT_DIM);
-      free(why);
     } else {
       table_add(&t, (const char *[]){d->node, d->driver, d->pool, d->name, state, d->holder ? d->holder : "",
                                      attrs, caps});

@@ -99,6 +99,23 @@ static void add_limited(json_t *list, json_t *item, size_t *more) {
   else (*more)++, json_decref(item);
 }
 
+/* A held device with its claim and the pods that claim is reserved for. */
+static json_t *held_entry(dra_ctx *ctx, const char *id, const char *holder) {
+  json_t *h = json_pack("{s:s, s:s}", "device", id, "claim", holder ? holder : "");
+  const char *slash = holder ? strchr(holder, '/') : NULL;
+  if (!slash) return h;
+  char *ns = strndup(holder, (size_t)(slash - holder));
+  json_t *claim = get(ctx, "ResourceClaim", ns, slash + 1), *pods = json_array();
+  size_t k;
+  const json_t *ref;
+  json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
+      json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
+  json_object_set_new(h, "reservedFor", pods);
+  json_decref(claim);
+  free(ns);
+  return h;
+}
+
 /* The devices for one request or subrequest: which the class and request
  * select, and of those which are free, held, tainted or out of counters;
  * the nearest misses are devices the class selects but the request does not. */
@@ -113,7 +130,10 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
   const json_t *class_sel = json_object_get(json_object_get(klass, "spec"), "selectors");
   char *class_expr = selector_of(class_sel, NULL), *full_expr = selector_of(class_sel, json_object_get(exactly, "selectors"));
   char err[1024];
-  selection *by_class = selection_run(ctx, class_expr, err, sizeof err), *full = by_class ? selection_run(ctx, full_expr, err, sizeof err) : NULL;
+  /* without selectors of its own the request selects what the class does */
+  bool same = !strcmp(class_expr, full_expr);
+  selection *by_class = selection_run(ctx, class_expr, same, err, sizeof err),
+            *full = by_class && !same ? selection_run(ctx, full_expr, true, err, sizeof err) : by_class;
   if (!full) {
     json_object_set_new(r, "problem", json_string(err));
   } else {
@@ -125,27 +145,13 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
       n_class++;
       char *id = out_fmt("%s/%s/%s", d->driver, d->pool, d->name);
       if (selection_result(full, d, NULL) != 1) {
-        char *why = selection_why(full, d);
-        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why), &more_misses);
-        free(why);
+        const char *error = NULL, *why = selection_result(full, d, &error) < 0 ? error : selection_why(full, d);
+        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why ? why : "the selector is false"), &more_misses);
       } else {
         n_selected++;
         if (d->allocated && !d->multi) {
-          json_t *h = json_pack("{s:s, s:s}", "device", id, "claim", d->holder ? d->holder : "");
-          char *slash = d->holder ? strchr(d->holder, '/') : NULL;
-          if (slash) {
-            char *ns = strndup(d->holder, (size_t)(slash - d->holder));
-            json_t *claim = get(ctx, "ResourceClaim", ns, slash + 1);
-            json_t *pods = json_array();
-            size_t k;
-            const json_t *ref;
-            json_array_foreach(json_object_get(json_object_get(claim, "status"), "reservedFor"), k, ref)
-                json_array_append_new(pods, json_sprintf("%s/%s/%s", jstr(ref, "resource"), ns, jstr(ref, "name")));
-            json_object_set_new(h, "reservedFor", pods);
-            json_decref(claim);
-            free(ns);
-          }
-          add_limited(held, h, &more_held);
+          if (json_array_size(held) < SHOWN) json_array_append_new(held, held_entry(ctx, id, d->holder));
+          else more_held++;
         } else if (d->taint) {
           add_limited(tainted, json_pack("{s:s, s:s}", "device", id, "taint", d->taint), &more_tainted);
         } else if (!inventory_free_now(inv, d)) {
@@ -167,8 +173,8 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
     json_object_set_new(r, "nearestMisses", misses);
     json_object_set_new(r, "nearestMissesMore", json_integer((json_int_t)more_misses));
   }
+  if (full != by_class) selection_free(full);
   selection_free(by_class);
-  selection_free(full);
   free(class_expr);
   free(full_expr);
   json_decref(klass);
@@ -223,6 +229,37 @@ static json_t *claims_report(dra_ctx *ctx, const inventory *inv, const json_t *p
   return out;
 }
 
+/* The allocator's "would fit now with one of:" lines of every node, the
+ * same change counted once per claim with its nodes: [{"claim", "change",
+ * "nodes", "node" (the first)}], in order of first appearance. */
+static json_t *would_fit(const char *allocator) {
+  json_t *out = json_array(), *seen = json_object(); /* "claim\tchange" -> entry */
+  char node[512] = "", claim[512] = "";
+  bool in_fit = false;
+  for (const char *line = allocator ? allocator : ""; *line;) {
+    const char *nl = strchr(line, '\n');
+    int n = nl ? (int)(nl - line) : (int)strlen(line);
+    if (!strncmp(line, "node ", 5)) snprintf(node, sizeof node, "%.*s", n > 6 ? n - 6 : 0, line + 5);
+    else if (!strncmp(line, "claim ", 6)) snprintf(claim, sizeof claim, "%.*s", n > 7 ? n - 7 : 0, line + 6);
+    if (in_fit && n > 4 && !strncmp(line, "    ", 4)) {
+      char *key = out_fmt("%s\t%.*s", claim, n - 4, line + 4);
+      json_t *e = json_object_get(seen, key);
+      if (!e) {
+        e = json_pack("{s:s, s:s%, s:i, s:s}", "claim", claim, "change", line + 4, (size_t)(n - 4), "nodes", 0, "node", node);
+        json_object_set_new(seen, key, e);
+        json_array_append(out, e);
+      }
+      json_object_set_new(e, "nodes", json_integer(json_integer_value(json_object_get(e, "nodes")) + 1));
+      free(key);
+    } else {
+      in_fit = !strncmp(line, "  would fit now with one of:", 28);
+    }
+    line += n + (nl != NULL);
+  }
+  json_decref(seen);
+  return out;
+}
+
 static const char *const checked[] = {"NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
                                       "NodeResourcesFit", "DynamicResources", NULL};
 static const char *const not_checked[] = {"NodePorts", "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
@@ -255,6 +292,7 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
     json_object_set_new(report, "filtersChecked", names(checked));
     json_object_set_new(report, "filtersNotChecked", names(not_checked));
     if (allocator && *allocator) json_object_set_new(report, "allocator", json_string(allocator));
+    json_object_set_new(report, "wouldFit", would_fit(allocator));
     free(allocator);
     json_object_set_new(report, "claims", claims_report(ctx, inv, pod, ns));
   }
@@ -329,6 +367,24 @@ static void print_allocator(const char *text, bool all) {
   if (hidden) printf("(%zu more nodes; -o wide shows them all)\n", hidden);
 }
 
+#define FITS_SHOWN 10 /* changes listed before the rest are counted */
+
+static void print_would_fit(const json_t *fits, bool all) {
+  if (!json_array_size(fits)) return;
+  puts("\nwould fit now with one of (the allocator's answer per node):");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(fits, i, f) {
+    if (!all && i == FITS_SHOWN) {
+      printf("  ... and %zu more; -o wide shows them all\n", json_array_size(fits) - FITS_SHOWN);
+      break;
+    }
+    json_int_t n = json_integer_value(json_object_get(f, "nodes"));
+    printf("  claim %s: %s (on %lld node%s%s%s)\n", jstr(f, "claim"), jstr(f, "change"), (long long)n, n == 1 ? "" : "s",
+           n == 1 ? " " : ", first ", jstr(f, "node"));
+  }
+}
+
 void explain_print(const json_t *report, bool all) {
   const char *ns = jstr(report, "namespace"), *name = jstr(report, "pod");
   if (*jstr(report, "node")) {
@@ -348,6 +404,7 @@ void explain_print(const json_t *report, bool all) {
     fputs("\nDynamicResources, per node:\n", stdout);
     print_allocator(jstr(report, "allocator"), all);
   }
+  print_would_fit(json_object_get(report, "wouldFit"), all);
   const json_t *c;
   if (json_array_size(json_object_get(report, "claims"))) puts("\ndevices, cluster-wide:");
   json_array_foreach(json_object_get(report, "claims"), i, c) {

@@ -94,4 +94,26 @@ check "explain" 1 "nearest miss: needs 2, 1 free; gpu-1 held by default/train-7"
   "$dra" allocate -f "$tmp/held.yaml" --node node-1 --explain
 check "explain json" 1 '"nearestMiss": "needs 2, 1 free; gpu-1 held by default/train-7"' \
   "$dra" allocate -f "$tmp/held.yaml" --node node-1 --explain -o json
+# what explain says of misses and what would fit: a request selector's first
+# false operand with the device's value, the holder with its pod, a
+# constraint's disagreeing values, a lower count, a firstAvailable entry.
+# The cluster is dra schedule's scenario of the same (train-7's claim
+# allocated and reserved for it, the others pending), read as stored.
+"$dra" schedule -f tests/data/sched/explain-fit/input.yaml -o yaml >"$tmp/fit.yaml"
+check "explain: selector miss with the device's value" 1 'gpu.example.com/p/gpu-2: device.attributes["gpu.example.com"].model == "a100" is false (attribute model: t4)' \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
+check "explain: holder and its pod" 1 "gpu.example.com/p/gpu-1: held by default/train-7-gpu, reserved for pod default/train-7" \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
+check "explain: a lower count fits" 1 "request gpu: count 1 instead of 2" \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
+check "explain: the holder releasing" 1 "claim default/train-7-gpu (reserved for pod default/train-7) releasing gpu.example.com/p/gpu-1" \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim big --explain
+check "explain: another firstAvailable entry fits" 1 "request gpu: firstAvailable entry gpu/small, count 2 instead of 3" \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim pick --explain
+check "explain json: the entry" 1 '"entry": "gpu/small"' \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim pick --explain -o json
+check "explain: constraint values" 1 "gpu.example.com/p/gpu-0 (r, gpu.example.com/numa 0) and gpu.example.com/p/gpu-3 (r, gpu.example.com/numa 1)" \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim aligned --explain
+check "explain json: constraint values" 1 '"bValue": "1"' \
+  "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim aligned --explain -o json
 exit $fail

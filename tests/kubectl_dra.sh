@@ -2,7 +2,9 @@
 # kubectl_dra.sh: kubectl-dra, the kubectl plugin, end to end against
 # `dra serve` (HTTPS, with a token file) holding the example cluster and a
 # pending pod: capacity, claims, devices --selector, explain (naming the
-# claims that hold the devices, and a selector's nearest miss), whatif
+# claims that hold the devices and their pods, a selector's nearest miss, a
+# constraint's disagreeing values, and a lower count or another
+# firstAvailable entry that would fit), whatif
 # (compared with where the scheduler then puts the pod), taint with
 # --dry-run, --preview and NoExecute eviction, untaint, --list; -o json|yaml; color
 # only on a terminal and never with NO_COLOR; pagination (--chunk-size);
@@ -128,12 +130,64 @@ check "explain: PodScheduled message" "pod ml/eval-0 is Pending: 0/3 nodes are a
 check "explain: the blocking claim and its pod" "gpu.example.com/gpu-node-1/gpu-0 held by claim ml/llm-finetune-worker-0-gpu-" kd explain pod/eval-0 -n ml
 check "explain: the blocking pod" "for pods/ml/llm-finetune-worker-0" kd explain pod/eval-0 -n ml
 check "explain: counters" "1 short of shared counters" kd explain pod/eval-0 -n ml
+check "explain: the claim whose release would let it in" "(reserved for pod ml/llm-finetune-worker-0) releasing gpu.example.com/gpu-node-1/gpu-0 (on 1 node gpu-node-1)" kd explain pod/eval-0 -n ml
 check "explain: not checked filters" "not checked: NodePorts" kd explain pod/eval-0 -n ml
 check "explain: nearest miss" 'gpu.example.com/gpu-node-1/gpu-0: device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0 is false (capacity memory: 40Gi)' kd explain big-trainer -n ml
 check "explain resourceclaim/" "pod ml/big-trainer is Pending" kd explain resourceclaim/big-gpu -n ml
 check "explain: a scheduled pod" "pod inference/tokenizer is scheduled on node cpu-node-1" kd explain pod/tokenizer -n inference
 check "explain: not found" 'pods "nope" not found' kd explain pod/nope -n ml
 check "explain -o json" '"filter": "DynamicResources"' kd explain pod/eval-0 -n ml -o json
+# pages handed to libdra unparsed find their continue token in the text
+kd explain pod/eval-0 -n ml >"$tmp/explain.all"
+kd explain pod/eval-0 -n ml --chunk-size 2 >"$tmp/explain.paged"
+if cmp -s "$tmp/explain.all" "$tmp/explain.paged" && [ -s "$tmp/explain.all" ]; then passed=$((passed+1)); else failed=$((failed+1)); echo "FAIL explain --chunk-size 2 changed the output"; diff "$tmp/explain.all" "$tmp/explain.paged" | head; fi
+check "pagination: pods paged for explain" "pods?limit=2&continue=" cat "$tmp/serve.log"
+# what would fit: three NICs where a node has two; a firstAvailable whose
+# entries each ask more NICs than a node has free; two FPGAs that must
+# share a region, which the two of cpu-node-1 do not
+cat >"$tmp/fit.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: nic-trio, namespace: ml}
+spec: {devices: {requests: [{name: nic, exactly: {deviceClassName: nic.example.com, count: 3}}]}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: nic-pick, namespace: ml}
+spec: {devices: {requests: [{name: nic, firstAvailable: [{name: many, deviceClassName: nic.example.com, count: 4},
+  {name: fast, deviceClassName: nic.example.com, count: 3, selectors: [{cel: {expression: 'device.attributes["nic.example.com"].model == "ConnectX-7"'}}]}]}]}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: fpga.example.com}
+spec: {selectors: [{cel: {expression: 'device.driver == "fpga.example.com"'}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: cpu-node-1-fpgas}
+spec:
+  driver: fpga.example.com
+  nodeName: cpu-node-1
+  pool: {name: cpu-node-1-fpgas, generation: 1, resourceSliceCount: 1}
+  devices: [{name: fpga-0, attributes: {region: {string: east}}}, {name: fpga-1, attributes: {region: {string: west}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: fpga-pair, namespace: ml}
+spec: {devices: {requests: [{name: a, exactly: {deviceClassName: fpga.example.com}}, {name: b, exactly: {deviceClassName: fpga.example.com}}],
+  constraints: [{matchAttribute: fpga.example.com/region}]}}
+---
+YAML
+for c in nic-trio nic-pick fpga-pair; do
+  printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: %s, namespace: ml}\nspec:\n  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n  containers: [{name: t, image: x, resources: {claims: [{name: nics}]}}]\n  resourceClaims: [{name: nics, resourceClaimName: %s}]\n---\n' "$c" "$c" >>"$tmp/fit.yaml"
+done
+kubectl apply -f "$tmp/fit.yaml" >>"$tmp/apply.log" 2>&1 || { cat "$tmp/apply.log"; echo "FAIL kubectl apply"; exit 1; }
+check "explain: a lower count would fit" "claim ml/nic-trio: request nic: count 1 instead of 3 (on 1 node gpu-node-2)" kd explain pod/nic-trio -n ml
+check "explain: the holder's pod, per node" "nic.example.com/gpu-node-2-nics/nic-0: held by ml/llm-finetune-worker-2-gpu-" kd explain pod/nic-trio -n ml
+check "explain: the holder's pod named" "reserved for pod ml/llm-finetune-worker-2" kd explain pod/nic-trio -n ml
+check "explain: another firstAvailable entry would fit" "claim ml/nic-pick: request nic: firstAvailable entry nic/fast, count 1 instead of 3 (on 1 node gpu-node-2)" kd explain pod/nic-pick -n ml
+check "explain: a constraint's disagreeing values" "fpga.example.com/cpu-node-1-fpgas/fpga-0 (a, fpga.example.com/region east) and fpga.example.com/cpu-node-1-fpgas/fpga-1 (b, fpga.example.com/region west)" kd explain pod/fpga-pair -n ml
+check "explain -o json: wouldFit" '"change": "request nic: count 1 instead of 3"' kd explain pod/nic-trio -n ml -o json
 # a node refused before DynamicResources: the filter by name
 cat >"$tmp/untolerating.yaml" <<'YAML'
 apiVersion: v1

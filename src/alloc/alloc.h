@@ -94,10 +94,23 @@ bool alloc_node_selector_matches_lazily(const node_selector *sel, const node *nd
 alloc_status alloc_run(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
                        const alloc_limits *lim, arena *out, alloc_outcome *res);
 
+/* How alloc_explain writes and names things. */
+typedef struct alloc_explain_opts {
+  bool json; /* one JSON document instead of text */
+  /* Appends what an allocated claim ("ns/name") is reserved for, e.g.
+   * "pod team-a/train-0", to out (nothing when it is not reserved); NULL:
+   * holders are named without their consumers. */
+  void (*claim_consumers)(void *user, const char *claim, strbuf *out);
+  void *user;
+} alloc_explain_opts;
+
 /* Why the claims do not fit: per claim, request and subrequest, how many
- * devices survive each filter and the nearest miss. Appends human-readable
- * text (json == false) or one JSON document (json == true) to sb. */
-void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n, bool json,
-                   strbuf *sb);
+ * devices survive each filter, why the request's selectors refuse devices
+ * (cel/cel_why.h), the nearest miss, the device pairs each constraint
+ * refuses with their values, and what would make the claims fit now
+ * (alloc_explain_fit.c). Appends text or one JSON document (opts->json) to
+ * sb. */
+void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
+                   const alloc_explain_opts *opts, strbuf *sb);
 
 #endif

@@ -1,9 +1,13 @@
-/* alloc_explain.c: why claims do not fit on a node (dra allocate --explain).
+/* alloc_explain.c: why claims do not fit on a node (dra allocate --explain,
+ * dra schedule --explain, kubectl dra explain; docs/kubectl-dra.md).
  * Each claim is looked at alone, against the devices already allocated:
  * per request and subrequest, how many devices survive each filter, why the
- * others are unavailable, the nearest miss, and for each constraint the
- * device pairs it refuses. One JSON document carries the data; the text form
- * is rendered from it.
+ * request's selectors refuse devices of the class (the first false operand
+ * with the device's values, cel/cel_why.h), why the others are unavailable
+ * (naming the holder claim and what it is reserved for), the nearest miss,
+ * and for each constraint the device pairs it refuses with their values.
+ * Then what would make the claims fit now (alloc_explain_fit.c). One JSON
+ * document carries the data; the text form is rendered from it.
  *
  * JSON schema (-o json):
  *   {"node": str, "error": str?  (preparation failed: the allocator's error),
@@ -12,17 +16,22 @@
  *      "requests": [{"request": "req" | "req/sub", "class": str, "mode": "ExactCount"|"All",
  *        "needed": int, "visible": int, "classSelected": int, "requestSelected": int,
  *        "free": int, "unavailable": [{"device": "driver/pool/device", "reason": str}],
+ *        "refused": [{"device": devid, "why": str}]  (by the request's selectors),
  *        "error": str?, "nearestMiss": str?}],
  *      "constraints": [{"index": int, "kind": "matchAttribute"|"distinctAttribute",
  *        "attribute": str, "pairs": int, "failingPairs": int,
- *        "examples": [{"a": devid, "aRequest": str, "b": devid, "bRequest": str}],
- *        "missingAttribute": [devid]}]}]} */
+ *        "examples": [{"a": devid, "aRequest": str, "aValue": str,
+ *                      "b": devid, "bRequest": str, "bValue": str}],
+ *        "missingAttribute": [devid]}],
+ *      "wouldFit": [{"request": str, "entry": "req/sub"?, "count": int, "asked": int}],
+ *      "release": [{"claim": "ns/name", "reservedFor": str?, "devices": [devid]}]}]} */
 #include "alloc/alloc_internal.h"
 #include "codec/doc.h"
 #include <stdio.h>
 #include <string.h>
 
-#define EXPLAIN_MAX_LISTED 8
+#define EXPLAIN_MAX_LISTED 8 /* devices and pairs listed per request or constraint */
+#define EXPLAIN_MISSES 3      /* of each kind, named in the nearest miss */
 
 static const char *devid(arena *a, const alloc_dev *dv) {
   return arena_printf(a, "%s/%s/%s", dv->driver->str, dv->pool->str, dv->name->str);
@@ -40,11 +49,20 @@ static const char *taint_text(arena *a, const device *d, const device_toleration
   return "tainted";
 }
 
+/* "default/train-7, reserved for pod default/t": a holder and its consumers. */
+static const char *holder_text(arena *a, const char *holder, const alloc_explain_opts *opts) {
+  if (!holder) return "another claim";
+  strbuf users = STRBUF_INIT;
+  if (opts->claim_consumers) opts->claim_consumers(opts->user, holder, &users);
+  const char *text = users.len ? arena_printf(a, "%s, reserved for %s", holder, sb_str(&users)) : holder;
+  sb_free(&users);
+  return text;
+}
+
 /* Why a selected device cannot be taken now; NULL when it is free. */
-static const char *why_unavailable(alloc_call *k, const preq *r, uint32_t ci) {
+static const char *why_unavailable(alloc_call *k, const preq *r, uint32_t ci, const alloc_explain_opts *opts) {
   const alloc_dev *dv = k->cands[ci].dev;
-  if (!r->admin && dv->held && dv->held->exclusive)
-    return arena_printf(k->a, "held by %s", dv->held->holder ? dv->held->holder : "another claim");
+  if (!r->admin && dv->held && dv->held->exclusive) return arena_printf(k->a, "held by %s", holder_text(k->a, dv->held->holder, opts));
   if (dv->d->consumes_counters.n) {
     if (!k->f.part) return "consumes counters, but DRAPartitionableDevices is disabled";
     if (!alloc_counters_charge(k, ci)) return "shared counters exhausted";
@@ -61,15 +79,17 @@ typedef struct req_view {
   uint32_t n_free;
 } req_view;
 
-static json_t *request_report(alloc_call *k, preq *r, req_view *rv) {
+static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_explain_opts *opts) {
   json_t *o = json_object();
   json_object_set_new(o, "request", json_string(r->result_name));
   json_object_set_new(o, "class", json_string(r->cls->metadata.name ? r->cls->metadata.name : ""));
   json_object_set_new(o, "mode", json_string(r->all ? "All" : "ExactCount"));
   json_object_set_new(o, "needed", json_integer(r->needed));
-  json_t *unavailable = json_array();
+  json_t *unavailable = json_array(), *refused = json_array();
   uint32_t visible = 0, stage[SELECT_PASSED + 1] = {0};
-  strbuf miss = STRBUF_INIT;
+  /* the devices nearest to being taken: selected but unavailable, then refused by the request */
+  const char *held_miss[EXPLAIN_MISSES], *refused_miss[EXPLAIN_MISSES];
+  uint32_t n_held_miss = 0, n_refused_miss = 0;
   rv->r = r;
   rv->free = arena_calloc(k->a, k->n_cands + 1, sizeof *rv->free);
   for (uint32_t ci = 0; ci < k->n_cands; ci++) {
@@ -84,28 +104,63 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv) {
       break;
     }
     stage[s]++;
+    if (s == SELECT_REQUEST && json_array_size(refused) < EXPLAIN_MAX_LISTED) {
+      const char *why = alloc_request_selectors_why(k, r, ci);
+      json_array_append_new(refused, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "why", why));
+      if (n_refused_miss < EXPLAIN_MISSES) refused_miss[n_refused_miss++] = arena_printf(k->a, "%s: %s", dv->name->str, why);
+    }
     if (s != SELECT_PASSED) continue;
-    const char *why = why_unavailable(k, r, ci);
+    const char *why = why_unavailable(k, r, ci, opts);
     if (!why) {
       rv->free[rv->n_free++] = ci;
       continue;
     }
     if (json_array_size(unavailable) < EXPLAIN_MAX_LISTED)
       json_array_append_new(unavailable, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "reason", why));
-    if (json_array_size(unavailable) <= 3) sb_printf(&miss, "; %s %s", dv->name->str, why);
+    if (n_held_miss < EXPLAIN_MISSES) held_miss[n_held_miss++] = arena_printf(k->a, "%s %s", dv->name->str, why);
   }
   json_object_set_new(o, "visible", json_integer(visible));
   json_object_set_new(o, "classSelected", json_integer(visible - stage[SELECT_CLASS]));
   json_object_set_new(o, "requestSelected", json_integer(stage[SELECT_NODE] + stage[SELECT_PASSED]));
   json_object_set_new(o, "free", json_integer(rv->n_free));
   json_object_set_new(o, "unavailable", unavailable);
+  json_object_set_new(o, "refused", refused);
   int64_t want = r->all ? stage[SELECT_PASSED] : r->needed;
   if ((int64_t)rv->n_free < want || (r->all && want == 0)) {
-    char *m = arena_printf(k->a, "needs %lld, %u free%s", (long long)(r->all ? want : r->needed), rv->n_free, sb_str(&miss));
-    json_object_set_new(o, "nearestMiss", json_string(m));
+    strbuf m = STRBUF_INIT;
+    sb_printf(&m, "needs %lld, %u free", (long long)(r->all ? want : r->needed), rv->n_free);
+    for (uint32_t i = 0; i < n_held_miss + n_refused_miss && i < EXPLAIN_MISSES; i++)
+      sb_printf(&m, "; %s", i < n_held_miss ? held_miss[i] : refused_miss[i - n_held_miss]);
+    json_object_set_new(o, "nearestMiss", json_string(sb_str(&m)));
+    sb_free(&m);
   }
-  sb_free(&miss);
   return o;
+}
+
+/* A constraint value as text: "0", "a100", "[1, 2]". */
+static const char *aval_text(arena *a, const aval *v) {
+  bool list = v->kind >= AV_INTS;
+  uint32_t n = list ? v->n : 1;
+  strbuf sb = STRBUF_INIT;
+  if (list) sb_putc(&sb, '[');
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) sb_puts(&sb, ", ");
+    switch (v->kind) {
+    case AV_NONE: break;
+    case AV_INT: sb_printf(&sb, "%lld", (long long)v->i); break;
+    case AV_INTS: sb_printf(&sb, "%lld", (long long)v->ints[i]); break;
+    case AV_BOOL: sb_puts(&sb, v->b ? "true" : "false"); break;
+    case AV_BOOLS: sb_puts(&sb, v->bools[i] ? "true" : "false"); break;
+    case AV_STRING:
+    case AV_VERSION: sb_puts(&sb, v->s); break;
+    case AV_STRINGS:
+    case AV_VERSIONS: sb_puts(&sb, v->strs[i]); break;
+    }
+  }
+  if (list) sb_putc(&sb, ']');
+  const char *text = arena_strdup(a, sb_str(&sb));
+  sb_free(&sb);
+  return text;
 }
 
 /* Can views a and b each contribute a device to one allocation? */
@@ -151,9 +206,10 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
       pairs++;
       if (alloc_pair_ok(k, t->match, &vx, &vy)) continue;
       if (failing++ < EXPLAIN_MAX_LISTED)
-        json_array_append_new(examples, json_pack("{s:s, s:s, s:s, s:s}", "a", devid(k->a, k->cands[x].dev), "aRequest",
-                                                  views[ax].r->result_name, "b", devid(k->a, k->cands[y].dev), "bRequest",
-                                                  views[by].r->result_name));
+        json_array_append_new(examples, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "a", devid(k->a, k->cands[x].dev),
+                                                  "aRequest", views[ax].r->result_name, "aValue", aval_text(k->a, &vx),
+                                                  "b", devid(k->a, k->cands[y].dev), "bRequest",
+                                                  views[by].r->result_name, "bValue", aval_text(k->a, &vy)));
     }
   }
   json_object_set_new(o, "pairs", json_integer(pairs));
@@ -163,7 +219,7 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
   return o;
 }
 
-static json_t *claim_report(alloc_call *k, pclaim *pc) {
+static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts *opts) {
   json_t *o = json_pack("{s:s}", "claim", pc->label), *reqs = json_array(), *cons = json_array();
   uint32_t n_views = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++) n_views += pc->reqs[q].n_subs;
@@ -171,7 +227,7 @@ static json_t *claim_report(alloc_call *k, pclaim *pc) {
   n_views = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++)
     for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
-      json_array_append_new(reqs, request_report(k, &pc->reqs[q].subs[s], &views[n_views++]));
+      json_array_append_new(reqs, request_report(k, &pc->reqs[q].subs[s], &views[n_views++], opts));
   for (uint32_t ti = 0; ti < pc->n_trk; ti++) json_array_append_new(cons, constraint_report(k, pc, ti, views, n_views));
   json_object_set_new(o, "requests", reqs);
   json_object_set_new(o, "constraints", cons);
@@ -194,10 +250,12 @@ static void render_request(strbuf *sb, const json_t *r) {
   sb_printf(sb, "  request %s (class %s, %s): needs %lld\n", str(r, "request"), str(r, "class"), str(r, "mode"),
             num(r, "needed"));
   sb_printf(sb, "    devices the node can see: %lld\n    passing class selectors: %lld\n"
-                "    passing request selectors: %lld\n    free: %lld\n",
-            num(r, "visible"), num(r, "classSelected"), num(r, "requestSelected"), num(r, "free"));
+                "    passing request selectors: %lld\n",
+            num(r, "visible"), num(r, "classSelected"), num(r, "requestSelected"));
   size_t i;
   json_t *u;
+  json_array_foreach(json_object_get(r, "refused"), i, u) sb_printf(sb, "      %s: %s\n", str(u, "device"), str(u, "why"));
+  sb_printf(sb, "    free: %lld\n", num(r, "free"));
   json_array_foreach(json_object_get(r, "unavailable"), i, u) sb_printf(sb, "      %s: %s\n", str(u, "device"), str(u, "reason"));
   if (str(r, "error")) sb_printf(sb, "    error: %s\n", str(r, "error"));
   if (str(r, "nearestMiss")) sb_printf(sb, "    nearest miss: %s\n", str(r, "nearestMiss"));
@@ -209,9 +267,31 @@ static void render_constraint(strbuf *sb, const json_t *c) {
   size_t i;
   json_t *e;
   json_array_foreach(json_object_get(c, "examples"), i, e)
-      sb_printf(sb, "      %s (%s) and %s (%s)\n", str(e, "a"), str(e, "aRequest"), str(e, "b"), str(e, "bRequest"));
+      sb_printf(sb, "      %s (%s, %s %s) and %s (%s, %s %s)\n", str(e, "a"), str(e, "aRequest"), str(c, "attribute"),
+                str(e, "aValue"), str(e, "b"), str(e, "bRequest"), str(c, "attribute"), str(e, "bValue"));
   json_array_foreach(json_object_get(c, "missingAttribute"), i, e)
       sb_printf(sb, "      %s has no attribute %s\n", json_string_value(e), str(c, "attribute"));
+}
+
+/* What would make the claims fit: a change to one request, or devices released. */
+static void render_fit(strbuf *sb, const json_t *c) {
+  const json_t *fits = json_object_get(c, "wouldFit"), *release = json_object_get(c, "release");
+  if (!json_array_size(fits) && !json_array_size(release)) return;
+  sb_puts(sb, "  would fit now with one of:\n");
+  size_t i, j;
+  json_t *f, *d;
+  json_array_foreach(fits, i, f) {
+    sb_printf(sb, "    request %s: ", str(f, "request"));
+    if (str(f, "entry")) sb_printf(sb, "firstAvailable entry %s, ", str(f, "entry"));
+    sb_printf(sb, "count %lld instead of %lld\n", num(f, "count"), num(f, "asked"));
+  }
+  json_array_foreach(release, i, f) {
+    sb_printf(sb, "    claim %s", str(f, "claim"));
+    if (str(f, "reservedFor")) sb_printf(sb, " (reserved for %s)", str(f, "reservedFor"));
+    sb_puts(sb, " releasing");
+    json_array_foreach(json_object_get(f, "devices"), j, d) sb_printf(sb, "%s %s", j ? "," : "", json_string_value(d));
+    sb_putc(sb, '\n');
+  }
 }
 
 static void render_text(strbuf *sb, const json_t *root) {
@@ -225,11 +305,12 @@ static void render_text(strbuf *sb, const json_t *root) {
     sb_printf(sb, "claim %s:\n", str(c, "claim"));
     json_array_foreach(json_object_get(c, "requests"), j, x) render_request(sb, x);
     json_array_foreach(json_object_get(c, "constraints"), j, x) render_constraint(sb, x);
+    render_fit(sb, c);
   }
 }
 
-void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n, bool json,
-                   strbuf *sb) {
+void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
+                   const alloc_explain_opts *opts, strbuf *sb) {
   arena *a = arena_new();
   alloc_call k;
   alloc_call_init(&k, ix, nd, a);
@@ -239,11 +320,12 @@ void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const 
   if (alloc_gather_pools(&k) < 0 || alloc_prepare_claims(&k, claims, n) < 0) {
     json_object_set_new(root, "error", json_string(sb_str(&k.err)));
   } else {
-    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c]));
+    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c], opts));
+    alloc_explain_fit(ix, nd, claims, n, opts, list);
   }
   json_object_set_new(root, "pools", pools_report(&k));
   json_object_set_new(root, "claims", list);
-  if (json) doc_write_json(sb, root);
+  if (opts->json) doc_write_json(sb, root);
   else render_text(sb, root);
   json_decref(root);
   sb_free(&k.err);

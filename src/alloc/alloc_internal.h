@@ -6,6 +6,7 @@
 #include "alloc/alloc.h"
 #include "alloc/alloc_map.h"
 #include "cel/cel.h"
+#include <jansson.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -231,6 +232,7 @@ typedef struct alloc_call {
   bool has_deadline;
   uint64_t share_seq;
   bool prune; /* pruning on (off only in tests of the pure search) */
+  bool ignore_held; /* explain: devices held by allocated claims count as free */
 } alloc_call;
 
 void alloc_errf(alloc_call *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -255,6 +257,9 @@ int alloc_selectable(alloc_call *k, preq *r, uint32_t cand, bool quiet);
  * error (reported); derived attributes are evaluated for passing devices. */
 enum { SELECT_CLASS, SELECT_REQUEST, SELECT_NODE, SELECT_PASSED };
 int alloc_select_stage(alloc_call *k, preq *r, uint32_t cand);
+/* For explain: why the request's own selectors refuse a device the class
+ * selects (cel/cel_why.h), in k's arena. */
+const char *alloc_request_selectors_why(alloc_call *k, const preq *r, uint32_t cand);
 
 /* alloc_constraint.c */
 /* 1 accepted, 0 refused, -1 error (a derived attribute failed; reported). */
@@ -289,5 +294,11 @@ int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
 
 /* alloc_run.c */
 void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
+
+/* alloc_explain_fit.c: what would make each claim that does not fit on the
+ * node alone fit now; adds "wouldFit" and "release" to its report in
+ * claim_reports (alloc_explain.c's JSON schema). */
+void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
+                       const alloc_explain_opts *opts, json_t *claim_reports);
 
 #endif

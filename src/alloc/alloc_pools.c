@@ -126,14 +126,16 @@ static bool collect_counters(alloc_call *k, alloc_pool *p) {
   return true;
 }
 
-static bool dev_counts_as_allocated(const alloc_dev *dv) {
-  return dv->held && (dv->held->exclusive || dv->held->shared || dv->held->has_agg);
+/* ignore_held (explain): a device only held exclusively counts as free,
+ * its counters too. */
+static bool dev_counts_as_allocated(const alloc_dev *dv, bool ignore_held) {
+  return dv->held && ((dv->held->exclusive && !ignore_held) || dv->held->shared || dv->held->has_agg);
 }
 
 /* Available counters: set values minus what allocated devices consume. */
-static void subtract_allocated(alloc_pool *p, const alloc_slice *sl) {
+static void subtract_allocated(const alloc_call *k, alloc_pool *p, const alloc_slice *sl) {
   for (uint32_t i = 0; i < sl->n_devs; i++) {
-    if (!dev_counts_as_allocated(&sl->devs[i])) continue;
+    if (!dev_counts_as_allocated(&sl->devs[i], k->ignore_held)) continue;
     const device_counter_consumption_list *cc = &sl->devs[i].d->consumes_counters;
     for (uint32_t j = 0; j < cc->n; j++)
       for (uint32_t m = 0; m < cc->items[j].counters.n; m++) {
@@ -183,12 +185,12 @@ static void build_pool(alloc_call *k, alloc_pool *p, const alloc_idlist *kept, c
     return;
   }
   for (uint32_t i = 0; i < p->n_dslices; i++) {
-    subtract_allocated(p, p->dslices[i]);
+    subtract_allocated(k, p, p->dslices[i]);
     for (uint32_t j = 0; j < p->dslices[i]->n_devs; j++)
       if (p->dslices[i]->devs[j].has_binding_conditions) p->binding = true;
   }
   for (uint32_t i = 0; i < p->n_others; i++)
-    if (!is_counter_set_slice(k, p->others[i])) subtract_allocated(p, p->others[i]);
+    if (!is_counter_set_slice(k, p->others[i])) subtract_allocated(k, p, p->others[i]);
 }
 
 /* A pool is complete, obsolete (returns false: drop), incomplete or built. */

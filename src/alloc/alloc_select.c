@@ -4,6 +4,7 @@
  * per-device node selection, and the request's derived attributes, evaluated
  * once per passing candidate. */
 #include "alloc/alloc_internal.h"
+#include "cel/cel_why.h"
 #include "util/die.h"
 #include <stdio.h>
 #include <string.h>
@@ -114,9 +115,11 @@ static int run_list(alloc_call *k, const device_selector_list *l, const char *wh
 }
 
 static const char *version_text(arena *a, const semver *v) {
-  return arena_printf(a, "%llu.%llu.%llu%s%.*s%s%.*s", (unsigned long long)v->major, (unsigned long long)v->minor,
-                      (unsigned long long)v->patch, v->pre ? "-" : "", (int)v->pre_len, v->pre ? v->pre : "",
-                      v->build ? "+" : "", (int)v->build_len, v->build ? v->build : "");
+  strbuf sb = STRBUF_INIT;
+  semver_write(v, &sb);
+  const char *text = arena_strdup(a, sb_str(&sb));
+  sb_free(&sb);
+  return text;
 }
 
 /* A derived value copied out of the evaluator's scratch memory. */
@@ -204,6 +207,19 @@ static int select_stage(alloc_call *k, preq *r, const alloc_dev *dv, bool quiet)
   if (s < 0 && !quiet) alloc_errf(k, "%s", sb_str(&e));
   sb_free(&e);
   return s < 0 ? -1 : s ? SELECT_PASSED : SELECT_NODE;
+}
+
+const char *alloc_request_selectors_why(alloc_call *k, const preq *r, uint32_t ci) {
+  const alloc_dev *dv = k->cands[ci].dev;
+  for (uint32_t i = 0; i < r->sels->n; i++) {
+    const char *expr = r->sels->items[i].cel && r->sels->items[i].cel->expression ? r->sels->items[i].cel->expression : "";
+    strbuf why = STRBUF_INIT;
+    if (cel_selector_why(expr, &selector_env, &dv->view, &why) == 1) continue;
+    const char *text = arena_strdup(k->a, sb_str(&why));
+    sb_free(&why);
+    return text;
+  }
+  return "the request's selectors are false";
 }
 
 int alloc_select_stage(alloc_call *k, preq *r, uint32_t ci) { return select_stage(k, r, k->cands[ci].dev, false); }

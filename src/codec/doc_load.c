@@ -89,6 +89,19 @@ static json_t *list_items(const json_t *root) {
   return n >= 4 && !strcmp(kind + n - 4, "List") && json_is_array(items) ? items : NULL;
 }
 
+/* A typed List as an API server sends it (kind "ResourceClaimList",
+ * apiVersion "resource.k8s.io/v1") leaves out its items' kind and
+ * apiVersion: they are the List's, as client-go decodes them. */
+static void inherit_kind(const json_t *root, json_t *item) {
+  const char *kind = json_string_value(json_object_get(root, "kind"));
+  const json_t *api_version = json_object_get(root, "apiVersion");
+  size_t n = strlen(kind);
+  if (n <= 4 || !json_is_string(api_version) || json_object_get(item, "kind") || json_object_get(item, "apiVersion"))
+    return;
+  json_object_set_new(item, "kind", json_stringn(kind, n - 4));
+  json_object_set(item, "apiVersion", (json_t *)api_version);
+}
+
 static int accept_list(docset *out, const char *name, raw_doc *rd, json_t *items, strbuf *err) {
   size_t i;
   json_t *item;
@@ -98,6 +111,7 @@ static int accept_list(docset *out, const char *name, raw_doc *rd, json_t *items
       doc_error(err, name, line, 1, "List item items[%zu] must be an object, not %s", i, json_kind(item));
       return 2;
     }
+    inherit_kind(rd->root, item);
     doc *d = push_doc(out, name, json_incref(item), line);
     char prefix[48];
     int plen = snprintf(prefix, sizeof prefix, "items[%zu].", i);

@@ -6,6 +6,7 @@
 #include "context/context.h"
 #include "context/result.h"
 #include "alloc/alloc.h"
+#include "sched/claims.h"
 #include "api/codec.h"
 #include "store/strmap.h"
 #include "util/die.h"
@@ -215,7 +216,8 @@ dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *const *c
   if (view_open(ctx, "dra_explain", node_name, claims, flags, DRA_EXPLAIN_JSON, text, &v) != DRA_OK)
     return ctx->err;
   strbuf sb = STRBUF_INIT;
-  alloc_explain(v.ix, node_of(&v), v.typed, v.n_picked, flags & DRA_EXPLAIN_JSON, &sb);
+  alloc_explain_opts opts = {.json = flags & DRA_EXPLAIN_JSON, .claim_consumers = sched_claim_consumers, .user = ctx->objects};
+  alloc_explain(v.ix, node_of(&v), v.typed, v.n_picked, &opts, &sb);
   *text = sb_detach(&sb);
   view_free(&v);
   return DRA_OK;

@@ -1,14 +1,19 @@
-/* select.c: dra_select_devices, a device selector evaluated on every device
- * of the context's ResourceSlices with the view the allocator gives its
- * selectors (as `dra cel -e EXPR -f` does), handed back as JSON for tools
- * such as `kubectl dra devices --selector`. */
+/* select.c: dra_select_devices(_why), a device selector evaluated on every
+ * device of the context's ResourceSlices with the view the allocator gives
+ * its selectors (as `dra cel -e EXPR -f` does), handed back as JSON for
+ * tools such as `kubectl dra devices --selector`; with the why, the first
+ * false operand of what it refuses (cel/cel_why.h). */
 #include "context/context.h"
 #include "cel/cel.h"
+#include "cel/cel_why.h"
 #include "codec/doc.h"
 #include <string.h>
 
 typedef struct selection {
   const cel_program *program;
+  const char *expression;
+  const cel_options *options;
+  bool why;
   json_t *items;
 } selection;
 
@@ -19,10 +24,16 @@ static void select_one(void *user, const char *driver, const char *pool, const c
   int r = cel_eval_selector(s->program, view, NULL, &err);
   if (r < 0) json_object_set_new(item, "error", json_string(err.msg));
   else json_object_set_new(item, "matches", json_boolean(r));
+  if (s->why && r != 1) {
+    strbuf why = STRBUF_INIT;
+    cel_selector_why(s->expression, s->options, view, &why);
+    json_object_set_new(item, "why", json_string(sb_str(&why)));
+    sb_free(&why);
+  }
   json_array_append_new(s->items, item);
 }
 
-dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json) {
+static dra_status select_devices(dra_ctx *ctx, const char *expression, bool why, char **json) {
   if (!ctx) return DRA_MISUSE;
   dra_begin(ctx);
   if (!expression || !json) return dra_fail(ctx, DRA_MISUSE, "dra_select_devices: expression and json are required");
@@ -38,11 +49,19 @@ dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json)
     cel_compile_result_free(&res);
     return st;
   }
-  selection s = {p, json_array()};
+  selection s = {p, expression, &o, why, json_array()};
   ctx_each_device(ctx, select_one, &s);
   cel_program_free(p);
   cel_compile_result_free(&res);
   cel_thread_release();
   *json = dra_json_text(json_pack("{s:o}", "items", s.items));
   return DRA_OK;
+}
+
+dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char **json) {
+  return select_devices(ctx, expression, false, json);
+}
+
+dra_status dra_select_devices_why(dra_ctx *ctx, const char *expression, char **json) {
+  return select_devices(ctx, expression, true, json);
 }

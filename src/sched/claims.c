@@ -1,6 +1,8 @@
 /* claims.c: the k8s.io/dynamic-resource-allocation/resourceclaim rules (claim names, IsForPod,
  * IsReservedForPod) for Pods and PodGroups; see claims.h. */
 #include "sched/claims.h"
+#include "store/store.h"
+#include <stdio.h>
 #include <string.h>
 
 static const char *s_or(const char *s) { return s ? s : ""; }
@@ -155,4 +157,21 @@ bool sched_pod_is_done(const pod *p) {
   const char *ph = p->status.phase;
   if (ph && (!strcmp(ph, "Succeeded") || !strcmp(ph, "Failed"))) return true;
   return p->metadata.deletion_timestamp && !(p->spec.node_name && *p->spec.node_name);
+}
+
+void sched_claim_consumers(void *st, const char *claim, strbuf *out) {
+  const char *slash = strchr(claim, '/');
+  if (!slash) return;
+  char ns[256];
+  snprintf(ns, sizeof ns, "%.*s", (int)(slash - claim), claim);
+  store_obj *o = NULL;
+  if (store_get(st, KIND_RESOURCE_CLAIM, ns, slash + 1, &o) != STORE_OK) return;
+  const resource_claim *c = o->object->typed;
+  for (uint32_t i = 0; i < c->status.reserved_for.n; i++) {
+    const resource_claim_consumer_reference *r = &c->status.reserved_for.items[i];
+    size_t len = r->resource ? strlen(r->resource) : 0;
+    if (len && r->resource[len - 1] == 's') len--; /* "pods" -> "pod" */
+    sb_printf(out, "%s%.*s %s/%s", i ? ", " : "", (int)len, s_or(r->resource), ns, s_or(r->name));
+  }
+  store_obj_unref(o);
 }

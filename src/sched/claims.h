@@ -48,5 +48,8 @@ bool sched_pod_is_done(const pod *p);
 /* A metadata string map lookup (labels, annotations). */
 const char *sched_meta_get(const dstr_map *m, const char *key);
 bool sched_has_finalizer(const object_meta *m, const char *f);
+/* alloc_explain_opts.claim_consumers on a store (user): what the stored
+ * claim "ns/name" is reserved for, "pod ns/a, podgroup ns/g". */
+void sched_claim_consumers(void *store, const char *claim, strbuf *out);
 
 #endif

@@ -499,5 +499,6 @@ sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_ob
 
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out) {
-  alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, false, out);
+  alloc_explain_opts opts = {.claim_consumers = sched_claim_consumers, .user = l->st};
+  alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, &opts, out);
 }

@@ -227,6 +227,13 @@ static int cmp_prerelease(const char *a, size_t alen, const char *b, size_t blen
   }
 }
 
+void semver_write(const semver *v, strbuf *out) {
+  sb_printf(out, "%llu.%llu.%llu", (unsigned long long)v->major, (unsigned long long)v->minor,
+            (unsigned long long)v->patch);
+  if (v->pre) sb_printf(out, "-%.*s", (int)v->pre_len, v->pre);
+  if (v->build) sb_printf(out, "+%.*s", (int)v->build_len, v->build);
+}
+
 int semver_cmp(const semver *a, const semver *b) {
   int c = cmp_u64(a->major, b->major);
   if (c == 0)

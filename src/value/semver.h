@@ -29,5 +29,7 @@ bool semver_parse(const char *s, size_t len, semver *out);
 bool semver_parse_blang(const char *s, size_t len, semver *out, strbuf *err);
 /* <0, 0, >0 per SemVer precedence (build metadata ignored). */
 int semver_cmp(const semver *a, const semver *b);
+/* Appends the version as text: "1.2.3-rc.1+build". */
+void semver_write(const semver *v, strbuf *out);
 
 #endif

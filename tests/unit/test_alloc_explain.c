@@ -24,7 +24,8 @@ static const char *yaml =
     "    constraints: [{matchAttribute: gpu.example.com/numa}]\n";
 
 static json_t *explain(alloc_fixture *f, alloc_index *ix, bool as_json, strbuf *sb) {
-  alloc_explain(ix, f->nd, f->claims, f->n_claims, as_json, sb);
+  alloc_explain_opts opts = {.json = as_json};
+  alloc_explain(ix, f->nd, f->claims, f->n_claims, &opts, sb);
   return as_json ? json_loads(sb_str(sb), 0, NULL) : NULL;
 }
 
@@ -48,6 +49,17 @@ static void test_counts_and_nearest_miss(void **state) {
   json_t *c = json_array_get(json_object_get(aligned, "constraints"), 0);
   assert_int_equal(json_integer_value(json_object_get(c, "pairs")), 3); /* gpu-0, gpu-1, gpu-3 */
   assert_int_equal(json_integer_value(json_object_get(c, "failingPairs")), 2);
+  json_t *pair = json_array_get(json_object_get(c, "examples"), 0);
+  assert_string_not_equal(json_string_value(json_object_get(pair, "aValue")), json_string_value(json_object_get(pair, "bValue")));
+  /* what would fit now: three of four, or train-7 releasing gpu-2 */
+  json_t *fit = json_array_get(json_object_get(big, "wouldFit"), 0);
+  assert_int_equal(json_integer_value(json_object_get(fit, "count")), 3);
+  assert_int_equal(json_integer_value(json_object_get(fit, "asked")), 4);
+  json_t *release = json_array_get(json_object_get(big, "release"), 0);
+  assert_string_equal(json_string_value(json_object_get(release, "claim")), "default/train-7");
+  assert_string_equal(json_string_value(json_array_get(json_object_get(release, "devices"), 0)), "gpu.example.com/pool-1/gpu-2");
+  fit = json_array_get(json_object_get(aligned, "wouldFit"), 0);
+  assert_int_equal(json_integer_value(json_object_get(fit, "count")), 2);
   json_decref(root);
   sb_truncate(&sb, 0);
   explain(&f, ix, false, &sb);

@@ -95,6 +95,29 @@ static void assert_kinds(const docset *ds, const char *want) {
   sb_free(&got);
 }
 
+/* A typed List as an API server sends a page: items without kind and
+ * apiVersion take the List's; items with their own keep them. */
+static void test_typed_list(void **state) {
+  (void)state;
+  docset ds = {0};
+  strbuf err = STRBUF_INIT;
+  const char *text = "{\"kind\": \"ResourceClaimList\", \"apiVersion\": \"resource.k8s.io/v1\", "
+                     "\"metadata\": {\"continue\": \"x\"}, \"items\": [{\"metadata\": {\"name\": \"a\"}}, "
+                     "{\"kind\": \"Pod\", \"apiVersion\": \"v1\", \"metadata\": {\"name\": \"b\"}}]}";
+  assert_int_equal(load("page.json", text, &ds, &err), 0);
+  assert_int_equal(ds.n, 2);
+  assert_string_equal(kind_of(&ds, 0), "ResourceClaim");
+  assert_string_equal(json_string_value(json_object_get(ds.items[0].root, "apiVersion")), "resource.k8s.io/v1");
+  assert_string_equal(kind_of(&ds, 1), "Pod");
+  assert_string_equal(json_string_value(json_object_get(ds.items[1].root, "apiVersion")), "v1");
+  docset_free(&ds);
+  /* a plain List names no kind for its items */
+  assert_int_equal(load("list.json", "{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [{\"x\": 1}]}", &ds, &err), 0);
+  assert_null(kind_of(&ds, 0));
+  docset_free(&ds);
+  sb_free(&err);
+}
+
 static void test_directory_order_and_recursion(void **state) {
   (void)state;
   docset ds = {0};
@@ -388,6 +411,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_multi_document_stream),
       cmocka_unit_test(test_list_expansion),
+      cmocka_unit_test(test_typed_list),
       cmocka_unit_test(test_directory_order_and_recursion),
       cmocka_unit_test(test_empty_directory),
       cmocka_unit_test(test_long_error_message),

@@ -38,6 +38,12 @@ bool cli_parse(int argc, char **argv, const char *command, cli_common *opts, con
 static inline bool cli_parse_common(int argc, char **argv, const char *command, cli_common *opts) {
   return cli_parse(argc, argv, command, opts, NULL);
 }
+/* --max-steps N and --timeout DURATION ("10s", "500ms", "1m"), either
+ * NULL when not given (its output then unchanged): false after printing
+ * the error. */
+bool cli_parse_budget(const char *max_steps, const char *timeout, uint64_t *steps, double *seconds);
+/* --gang-placement joint|upstream: false after printing the error. */
+bool cli_parse_gang_placement(const char *value, bool *upstream);
 /* For commands that read manifests: false (and opts freed) when no -f. */
 bool cli_require_files(cli_common *opts);
 void cli_common_free(cli_common *opts);

@@ -74,7 +74,8 @@ struct sched_loop {
   sched_metrics metrics; /* for /metrics (metrics.h) */
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
-  strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
+  strmap assumed_claims; /* assumed.c: "ns/name" -> claim with the pod-group trial's allocation */
+  uint64_t alloc_steps;  /* devices.c: allocator steps run so far (joint.c's budget counts them) */
   /* preemption.c: no pod ever bound had a lower priority (a lower bound,
    * never raised): a pod of at most this priority has no victims */
   int64_t lowest_bound_priority;

@@ -174,7 +174,16 @@ static size_t claim_need(const resource_claim *c) {
 /* Whether pods a and b can trade places in any placement. */
 static bool interchangeable(const jstate *s, const jpod *a, const jpod *b) {
   if (!a->ok || !b->ok || a->at.cy.n_claims != b->at.cy.n_claims || a->n_claims != b->n_claims) return false;
-  if (!codec_equal(&pod_spec_desc, &a->at.cy.p->spec, &b->at.cy.p->spec)) return false;
+  /* equal specs but for the names of their claims, which the claims' own
+   * comparison below covers */
+  pod_spec x = a->at.cy.p->spec, y = b->at.cy.p->spec;
+  if (x.resource_claims.n != y.resource_claims.n) return false;
+  for (uint32_t k = 0; k < x.resource_claims.n; k++) {
+    const pod_resource_claim *e = &x.resource_claims.items[k], *f = &y.resource_claims.items[k];
+    if (e->name != f->name || e->resource_claim_template_name != f->resource_claim_template_name) return false;
+  }
+  x.resource_claims = y.resource_claims = (pod_resource_claim_list){0};
+  if (!codec_equal(&pod_spec_desc, &x, &y)) return false;
   for (size_t k = 0; k < a->at.cy.n_claims; k++) {
     const sched_claim_ref *x = &a->at.cy.claims[k], *y = &b->at.cy.claims[k];
     if (x->obj == y->obj) continue;

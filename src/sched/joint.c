@@ -641,6 +641,8 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
   }
   jresult r = search(&s, 0, need);
   uint64_t steps = steps_taken(&s);
+  sched_metrics_joint(&l->metrics, r == J_FOUND ? SCHED_JOINT_PLACED : r == J_FAIL ? SCHED_JOINT_NONE : SCHED_JOINT_ABORTED,
+                      steps);
   forget_all(&s);
   if (r == J_FOUND)
     for (size_t i = 0; i < m; i++)

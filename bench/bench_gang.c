@@ -82,7 +82,7 @@ static int cmp_kind(const void *a, const void *b) {
 typedef struct run {
   size_t bound;
   double seconds;
-  uint64_t joint_steps, searches;
+  uint64_t joint_steps, searches, attempts;
 } run;
 
 static run schedule(const char *yaml, bool upstream) {
@@ -103,6 +103,7 @@ static run schedule(const char *yaml, bool upstream) {
   const sched_metrics *m = sched_loop_metrics(l);
   r.joint_steps = m->joint_steps;
   for (int k = 0; k < SCHED_N_JOINT; k++) r.searches += m->joint_searches[k];
+  for (int k = 0; k < SCHED_N_RESULTS; k++) r.attempts += m->attempts[k];
   store_list lst = {0};
   store_query q = {.kind = KIND_POD, .order = STORE_BY_CREATION};
   store_list_query(st, &q, &lst);
@@ -125,8 +126,9 @@ static void bench(gang_shape shape, int pods) {
   run up2 = schedule(sb_str(&y), true), joint2 = schedule(sb_str(&y), false);
   if (up2.seconds < up.seconds) up = up2;
   if (joint2.seconds < joint.seconds) joint = joint2;
-  printf("| %s | %d | %zu/%d in %.3f s | %zu/%d in %.3f s | %llu steps in %llu search%s |\n", shape_names[shape],
-         pods, up.bound, pods, up.seconds, joint.bound, pods, joint.seconds, (unsigned long long)joint.joint_steps,
+  printf("| %s | %d | %zu/%d in %.3f s, %llu attempts | %zu/%d in %.3f s, %llu attempts | %llu steps in %llu search%s |\n",
+         shape_names[shape], pods, up.bound, pods, up.seconds, (unsigned long long)up.attempts, joint.bound, pods,
+         joint.seconds, (unsigned long long)joint.attempts, (unsigned long long)joint.joint_steps,
          (unsigned long long)joint.searches, joint.searches == 1 ? "" : "es");
   fflush(stdout);
   sb_free(&y);
@@ -143,7 +145,8 @@ int main(int argc, char **argv) {
     }
     argc -= 2, argv += 2;
   }
-  printf("| shape | pods | upstream: bound, time | joint: bound, time | joint search |\n| --- | --- | --- | --- | --- |\n");
+  printf("| shape | pods | upstream: bound, time, pod attempts | joint: bound, time, pod attempts | joint search |\n"
+         "| --- | --- | --- | --- | --- |\n");
   /* the trap bites when a node's last pod is a 4-GPU one: multiples of 3 */
   static const int sizes[3][3] = {{8, 64, 256}, {9, 66, 255}, {9, 66, 255}};
   for (int t = 0; t < 3; t++) {

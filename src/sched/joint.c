@@ -34,6 +34,7 @@
 #include "sched/cycle.h"
 #include "sched/devices.h"
 #include "util/die.h"
+#include "util/timing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,12 +121,7 @@ static uint64_t steps_taken(const jstate *s) { return s->trials + (s->l->alloc_s
 static bool budget_left(jstate *s) {
   if (s->abort_reason) return false;
   if (steps_taken(s) > s->max_steps) s->abort_reason = "steps";
-  else if (s->has_deadline) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > s->deadline.tv_sec || (now.tv_sec == s->deadline.tv_sec && now.tv_nsec >= s->deadline.tv_nsec))
-      s->abort_reason = "time";
-  }
+  else if (s->has_deadline && timing_passed(&s->deadline)) s->abort_reason = "time";
   return !s->abort_reason;
 }
 
@@ -600,17 +596,14 @@ static void set_budget(jstate *s) {
   double t = o->joint_timeout_seconds ? o->joint_timeout_seconds : ALLOC_DEFAULT_TIMEOUT_SECONDS;
   s->alloc_steps0 = s->l->alloc_steps;
   if (t < 0) return;
-  clock_gettime(CLOCK_MONOTONIC, &s->deadline);
-  double whole = (double)(long long)t;
-  s->deadline.tv_sec += (time_t)whole;
-  s->deadline.tv_nsec += (long)((t - whole) * 1e9);
-  if (s->deadline.tv_nsec >= 1000000000) s->deadline.tv_sec++, s->deadline.tv_nsec -= 1000000000;
+  s->deadline = timing_deadline(t);
   s->has_deadline = true;
 }
 
 bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t need, strbuf *why,
                        size_t *fit_nodes) {
   jstate s = {.l = l, .m = m};
+  int64_t t0 = timing_now_ms();
   s.nodes = sched_nodes(l, &s.n_nodes);
   s.pods = xcalloc(m + 1, sizeof *s.pods);
   set_budget(&s);
@@ -642,7 +635,7 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
   jresult r = search(&s, 0, need);
   uint64_t steps = steps_taken(&s);
   sched_metrics_joint(&l->metrics, r == J_FOUND ? SCHED_JOINT_PLACED : r == J_FAIL ? SCHED_JOINT_NONE : SCHED_JOINT_ABORTED,
-                      steps);
+                      steps, (double)(timing_now_ms() - t0) / 1000);
   forget_all(&s);
   if (r == J_FOUND)
     for (size_t i = 0; i < m; i++)

@@ -44,10 +44,11 @@ void sched_metrics_allocation(sched_metrics *m, alloc_status s, uint64_t steps, 
   pthread_mutex_unlock(&m->lock);
 }
 
-void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps) {
+void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps, double seconds) {
   pthread_mutex_lock(&m->lock);
   m->joint_searches[r]++;
   m->joint_steps += steps;
+  m->joint_seconds += seconds;
   pthread_mutex_unlock(&m->lock);
 }
 

@@ -23,6 +23,7 @@ typedef struct sched_metrics {
   histogram allocation_seconds;
   uint64_t joint_searches[SCHED_N_JOINT]; /* joint.c's gang searches by result */
   uint64_t joint_steps;                   /* their steps (node trials plus allocator steps) */
+  double joint_seconds;                   /* and their time */
 } sched_metrics;
 
 /* "scheduled", "unschedulable", "error": kube-scheduler's result label. */
@@ -33,7 +34,7 @@ const char *sched_alloc_result_name(sched_alloc_result r);
 void sched_metrics_init(sched_metrics *m);
 void sched_metrics_attempt(sched_metrics *m, sched_attempt_result r, double seconds);
 void sched_metrics_allocation(sched_metrics *m, alloc_status s, uint64_t steps, double seconds);
-void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps);
+void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps, double seconds);
 /* "placed", "unsatisfiable", "aborted". */
 const char *sched_joint_result_name(sched_joint_result r);
 void sched_metrics_free(sched_metrics *m);

@@ -94,6 +94,12 @@ typedef struct jstate {
   bool *fit_any;    /* per node: some class fits there alone */
   size_t n_cls;
   size_t room;      /* sum over nodes that fit some class of cap - count */
+  size_t *dev_free; /* per node: free devices of its own pools at the start */
+  size_t *dev_used; /* per node: devices its group pods' private claims take at least */
+  bool dev_bound;   /* every node's dev_free is known */
+  size_t usable;    /* sum of dev_free - dev_used over nodes with room left */
+  size_t least_dev; /* the fewest devices a pod needs */
+  size_t *dev_from; /* [i]: devices pods from i on need */
   size_t *placeable_from; /* [i]: pods from i on that fit somewhere alone */
   bool cross_node;  /* pools shared between nodes: no backjumping */
   size_t words;     /* uint64_t words of a pod set */
@@ -106,7 +112,7 @@ typedef struct jstate {
   bool has_deadline;
   const char *abort_reason;
   const char *root_bound; /* the bound that ruled out every placement at once, or NULL */
-  size_t root_count;
+  size_t root_count, root_needed;
   const resource_claim **batch_claims;
   size_t *batch_ids;
   size_t *batch_pods;
@@ -283,6 +289,13 @@ static bool batch_consistent(jstate *s, const batch *b, size_t node, uint64_t *b
   return true;
 }
 
+/* Devices of node n left to the pods to come: none once it holds all the
+ * group's pods it can. */
+static size_t usable_on(const jstate *s, size_t n) {
+  if (!s->dev_bound || !s->fit_any[n] || s->count[n] >= s->cap[n] || s->dev_used[n] > s->dev_free[n]) return 0;
+  return s->dev_free[n] - s->dev_used[n];
+}
+
 /* Pod i on node n: the node filters with the group's pods there, the
  * allocations it must live with, then one allocation of every claim of the
  * node's pods and i. true: placed (undo() takes it back); false: blame holds
@@ -364,7 +377,10 @@ static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
   p->node = n;
   p->next_on_node = s->on_node[n];
   s->on_node[n] = i;
+  s->usable -= usable_on(s, n);
   if (s->count[n]++ < s->cap[n]) s->room--;
+  s->dev_used[n] += p->dev_need;
+  s->usable += usable_on(s, n);
   for (size_t k = 0; k < p->n_claims; k++)
     if (s->claims[p->claims[k]].owner == NONE) s->claims[p->claims[k]].owner = i;
   sched_usage_add(ne->usage, &cy->requests);
@@ -380,7 +396,10 @@ static void undo(jstate *s, size_t i) {
   apply(s, b->prev);
   batch_free(b);
   s->on_node[n] = p->next_on_node;
+  s->usable -= usable_on(s, n);
   if (--s->count[n] < s->cap[n]) s->room++;
+  s->dev_used[n] -= p->dev_need;
+  s->usable += usable_on(s, n);
   for (size_t k = 0; k < p->n_claims; k++)
     if (s->claims[p->claims[k]].owner == i) s->claims[p->claims[k]].owner = NONE;
   sched_usage_sub(s->nodes[n].usage, &p->at.cy.requests);
@@ -390,13 +409,59 @@ static void undo(jstate *s, size_t i) {
 
 /* ---- bounds ---- */
 
+static const quantity *allocatable(const node *n, const atom *name) {
+  const quantity_map *m = &n->status.allocatable;
+  for (uint32_t i = 0; i < m->n; i++)
+    if (m->items[i].key == name) return &m->items[i].value;
+  return NULL;
+}
+
+/* The least each pod of the group requests of every resource, in milli
+ * units (0 when some pod asks for none). */
+static void least_requests(const jstate *s, sched_amounts *least) {
+  bool first = true;
+  for (size_t i = 0; i < s->m; i++) {
+    const jpod *p = &s->pods[i];
+    if (!p->ok) continue;
+    if (first) {
+      sched_amounts_add_all(least, &p->at.cy.requests);
+      first = false;
+      continue;
+    }
+    for (size_t k = 0; k < least->n; k++) {
+      const quantity *q = sched_amounts_get(&p->at.cy.requests, least->items[k].name);
+      if (!q) least->items[k].q = quantity_from_int(0, QUANTITY_DECIMAL_SI);
+      else if (quantity_cmp(q, &least->items[k].q) < 0) least->items[k].q = *q;
+    }
+  }
+}
+
+/* How many more pods asking at least least can fit the node's allocatable
+ * resources (SIZE_MAX: no bound); NodeResourcesFit refuses the rest. */
+static size_t resource_room(const node *nd, const sched_node_usage *u, const sched_amounts *least) {
+  size_t room = SIZE_MAX;
+  for (size_t k = 0; nd->status.allocatable.set && k < least->n; k++) {
+    const quantity *have = allocatable(nd, least->items[k].name);
+    int64_t want = quantity_milli_value(&least->items[k].q);
+    if (!have || quantity_is_zero(have) || want <= 0) continue; /* maybe served by DRA: no bound */
+    const quantity *used = sched_amounts_get(&u->requested, least->items[k].name);
+    int64_t left = quantity_milli_value(have) - (used ? quantity_milli_value(used) : 0);
+    size_t fit = left > 0 ? (size_t)(left / want) : 0;
+    if (fit < room) room = fit;
+  }
+  return room;
+}
+
 /* Which nodes each class fits alone, and how many of the group's pods a
  * node can hold at most: its free devices over the fewest a pod needs,
- * and its pod capacity. */
+ * its pod capacity and its allocatable resources over the least a pod
+ * requests. */
 static void bounds(jstate *s) {
   size_t least = SIZE_MAX;
   for (size_t i = 0; i < s->m; i++)
     if (s->pods[i].ok && s->pods[i].dev_need < least) least = s->pods[i].dev_need;
+  sched_amounts least_req = {0};
+  least_requests(s, &least_req);
   uint64_t *scratch = xcalloc(s->words + 1, sizeof *scratch);
   bool *done = xcalloc(s->n_cls + 1, sizeof *done);
   for (size_t i = 0; i < s->m; i++) {
@@ -409,16 +474,25 @@ static void bounds(jstate *s) {
         undo(s, i);
       }
   }
+  s->dev_bound = least != SIZE_MAX;
   for (size_t n = 0; n < s->n_nodes; n++) {
     size_t cap = s->m;
     size_t free_devices = sched_devices_free_count(s->l, s->nodes[n].n);
+    s->dev_free[n] = free_devices;
+    s->dev_bound &= free_devices != SIZE_MAX;
     if (least && least != SIZE_MAX && free_devices != SIZE_MAX && free_devices / least < cap) cap = free_devices / least;
     const sched_node_usage *u = s->nodes[n].usage;
     if (u->max_pods >= 0 && (size_t)(u->max_pods > u->pods ? u->max_pods - u->pods : 0) < cap)
       cap = (size_t)(u->max_pods > u->pods ? u->max_pods - u->pods : 0);
+    size_t by_resources = resource_room(s->nodes[n].n, u, &least_req);
+    if (by_resources < cap) cap = by_resources;
     s->cap[n] = cap;
     if (s->fit_any[n]) s->room += cap;
   }
+  s->least_dev = least == SIZE_MAX ? 0 : least;
+  for (size_t n = 0; n < s->n_nodes; n++) s->usable += usable_on(s, n);
+  for (size_t i = s->m; i-- > 0;) s->dev_from[i] = s->dev_from[i + 1] + (s->pods[i].ok ? s->pods[i].dev_need : 0);
+  sched_amounts_free(&least_req);
   for (size_t i = s->m; i-- > 0;) {
     bool somewhere = false;
     for (size_t n = 0; s->pods[i].ok && n < s->n_nodes && !somewhere; n++)
@@ -473,12 +547,19 @@ static jresult search(jstate *s, size_t i, int64_t need) {
   }
   if (!budget_left(s)) return J_ABORT;
   if ((int64_t)(s->m - i) < need || (int64_t)s->placeable_from[i] < need) {
-    if (!i) s->root_bound = "pods that fit some node alone", s->root_count = s->placeable_from[0];
+    if (!i) s->root_bound = "pods that fit some node alone", s->root_count = s->placeable_from[0], s->root_needed = (size_t)need;
     set_unplaced_before(s, i, mine);
     return J_FAIL;
   }
   if ((int64_t)s->room < need) {
-    if (!i) s->root_bound = "pods the nodes can hold by free devices and pod capacity", s->root_count = s->room;
+    if (!i) s->root_bound = "pods the nodes can hold by free devices and pod capacity", s->root_count = s->room, s->root_needed = (size_t)need;
+    set_all_before(i, mine);
+    return J_FAIL;
+  }
+  /* the devices the pods still needed take at least, on nodes with room */
+  size_t dev_need = (int64_t)(s->m - i) == need ? s->dev_from[i] : (size_t)need * s->least_dev;
+  if (s->dev_bound && s->usable < dev_need) {
+    if (!i) s->root_bound = "devices free on nodes with room for the group's pods", s->root_count = s->usable, s->root_needed = dev_need;
     set_all_before(i, mine);
     return J_FAIL;
   }
@@ -578,6 +659,9 @@ static void state_free(jstate *s) {
   free(s->on_node);
   free(s->count);
   free(s->cap);
+  free(s->dev_free);
+  free(s->dev_used);
+  free(s->dev_from);
   free(s->fits);
   free(s->fit_any);
   free(s->placeable_from);
@@ -615,6 +699,9 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
   for (size_t n = 0; n < nn; n++) s.on_node[n] = NONE;
   s.count = xcalloc(nn, sizeof *s.count);
   s.cap = xcalloc(nn, sizeof *s.cap);
+  s.dev_free = xcalloc(nn, sizeof *s.dev_free);
+  s.dev_used = xcalloc(nn, sizeof *s.dev_used);
+  s.dev_from = xcalloc(m + 2, sizeof *s.dev_from);
   s.fits = xcalloc((s.n_cls + 1) * nn, sizeof *s.fits);
   s.fit_any = xcalloc(nn, sizeof *s.fit_any);
   s.placeable_from = xcalloc(m + 2, sizeof *s.placeable_from);
@@ -653,8 +740,8 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
     sb_printf(why, "joint placement stopped: %s budget exhausted after %llu steps",
               s.abort_reason, (unsigned long long)steps);
   else if (r == J_FAIL && s.root_bound)
-    sb_printf(why, "joint placement: no placement reaches minCount: at most %zu %s, %lld needed", s.root_count,
-              s.root_bound, (long long)need);
+    sb_printf(why, "joint placement: no placement reaches minCount: at most %zu %s, %zu needed", s.root_count,
+              s.root_bound, s.root_needed);
   else if (r == J_FAIL)
     sb_printf(why, "joint placement: no placement of the %zu pending pods reaches minCount (%llu steps searched)",
               m, (unsigned long long)steps);

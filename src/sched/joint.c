@@ -59,6 +59,7 @@ typedef struct jpod {
   size_t cls;       /* symmetry class */
   size_t sym_prev;  /* the nearest earlier pod of its class, or NONE */
   size_t dev_need;  /* devices its private claims need at least */
+  bool scored;      /* nodes are tried in the order of its score (prioritized lists) */
   size_t node;      /* node index, or NONE */
   size_t next_on_node;
   allocation_result *ext_result; /* its extended claim's allocation on its node */
@@ -206,6 +207,7 @@ static void prepare_pods(jstate *s, store_obj *const *pods) {
     p->ok = sched_attempt_prepare(s->l, store_obj_ref(pods[i]), &p->at);
     if (!p->ok) continue;
     const sched_cycle *cy = &p->at.cy;
+    p->scored = gate_on(&s->l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(cy);
     p->claims = xcalloc(cy->n_claims + 1, sizeof *p->claims);
     for (size_t k = 0; k < cy->n_claims; k++)
       if (cy->claims[k].to_allocate) {
@@ -517,6 +519,38 @@ static void set_all_before(size_t i, uint64_t *set) {
   for (size_t j = 0; j < i; j++) set_add(set, j);
 }
 
+/* The nodes from lo on in the order of pod i's DynamicResources score
+ * there (kube-scheduler's choice among nodes that fit; ties in name
+ * order); nodes where it does not fit come last. */
+static int cmp_score(const void *a, const void *b) {
+  const int64_t *x = a, *y = b; /* {score, node} */
+  if (x[0] != y[0]) return x[0] > y[0] ? -1 : 1;
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static size_t *score_order(jstate *s, size_t i, size_t lo) {
+  jpod *p = &s->pods[i];
+  size_t n_cands = s->n_nodes - lo;
+  int64_t *scored = xcalloc(2 * n_cands + 2, sizeof *scored);
+  allocation_result **results = xcalloc(p->n_claims + 1, sizeof *results);
+  for (size_t n = lo; n < s->n_nodes; n++) {
+    int64_t *e = &scored[2 * (n - lo)];
+    e[0] = -1, e[1] = (int64_t)n;
+    memset(s->blame, 0, s->words * sizeof *s->blame);
+    if (!s->fits[p->cls * s->n_nodes + n] || !trial(s, i, n, s->blame)) continue;
+    for (size_t k = 0; k < p->n_claims; k++) results[k] = s->claims[p->claims[k]].result;
+    sched_candidate cand = {s->nodes[n].obj, results, NULL, 0};
+    e[0] = sched_score(&p->at.cy, &cand);
+    undo(s, i);
+  }
+  qsort(scored, n_cands, 2 * sizeof *scored, cmp_score);
+  size_t *order = xcalloc(n_cands + 1, sizeof *order);
+  for (size_t k = 0; k < n_cands; k++) order[k] = (size_t)scored[2 * k + 1];
+  free(results);
+  free(scored);
+  return order;
+}
+
 /* The pods left once minCount is reached take the first node that fits. */
 static void fill(jstate *s, size_t i) {
   for (; i < s->m; i++)
@@ -570,23 +604,28 @@ static jresult search(jstate *s, size_t i, int64_t need) {
     lo = prev == NONE ? s->n_nodes : prev;
     if (lo) set_add(mine, p->sym_prev);
   }
-  for (size_t n = lo; p->ok && n < s->n_nodes; n++) {
+  size_t *order = p->ok && p->scored ? score_order(s, i, lo) : NULL;
+  jresult r = J_FAIL;
+  bool jumped = false;
+  for (size_t k = lo; p->ok && k < s->n_nodes && r == J_FAIL && !jumped; k++) {
+    size_t n = order ? order[k - lo] : k;
     if (!s->fits[p->cls * s->n_nodes + n]) continue;
     memset(s->blame, 0, s->words * sizeof *s->blame);
     if (!trial(s, i, n, s->blame)) {
       if (s->cross_node) set_all_before(i, mine);
       else
         for (size_t w = 0; w < s->words; w++) mine[w] |= s->blame[w];
-      if (!budget_left(s)) return J_ABORT;
+      if (!budget_left(s)) r = J_ABORT;
       continue;
     }
-    jresult r = search(s, i + 1, need - 1);
-    if (r == J_FOUND) return r;
+    r = search(s, i + 1, need - 1);
+    if (r == J_FOUND) break;
     undo(s, i);
-    if (r == J_ABORT) return r;
-    if (!absorb(s, i, mine)) return J_FAIL;
+    if (r == J_FAIL) jumped = !absorb(s, i, mine);
   }
-  jresult r = search(s, i + 1, need);
+  free(order);
+  if (r != J_FAIL || jumped) return r;
+  r = search(s, i + 1, need);
   if (r != J_FAIL) return r;
   if (!absorb(s, i, mine)) return J_FAIL;
   return J_FAIL;

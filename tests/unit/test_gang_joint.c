@@ -30,6 +30,7 @@ typedef struct gclaim {
   int count;  /* GPUs */
   char model; /* 'a', 'b' or 0: any */
   bool match; /* matchAttribute domain */
+  int alt_count; /* > 0: firstAvailable, this many GPUs of any model otherwise */
 } gclaim;
 
 typedef struct cluster {
@@ -52,6 +53,7 @@ static void random_claim(gclaim *c) {
   c->count = 1 + roll(2);
   c->model = "\0ab"[roll(3)];
   c->match = c->count > 1 && roll(2);
+  c->alt_count = roll(4) ? 0 : 1 + roll(2);
 }
 
 static void generate(cluster *c, unsigned seed) {
@@ -72,7 +74,7 @@ static void generate(cluster *c, unsigned seed) {
   }
   c->has_shared = roll(4) == 0;
   if (c->has_shared) {
-    c->shared = (gclaim){1, "\0ab"[roll(3)], false};
+    c->shared = (gclaim){1, "\0ab"[roll(3)], false, 0};
     for (int p = 0; p < c->n_pods; p++) c->uses_shared[p] = roll(3) != 0;
   }
 }
@@ -81,10 +83,11 @@ static void generate(cluster *c, unsigned seed) {
 
 static bool selects(const cluster *c, int n, int d, const gclaim *g) { return !g->model || c->model[n][d] == g->model; }
 
-/* Claims k.. of list on node n with the devices in used taken. */
-static bool place_claims(const cluster *c, int n, const gclaim *const *list, int k, int n_list, bool *used) {
-  if (k == n_list) return true;
-  const gclaim *g = list[k];
+static bool place_claims(const cluster *c, int n, const gclaim *const *list, int k, int n_list, bool *used);
+
+/* Claim k as g asks (its first choice), then claims k+1.. */
+static bool place_as(const cluster *c, int n, const gclaim *g, const gclaim *const *list, int k, int n_list,
+                     bool *used) {
   int nd = c->n_devs[n];
   for (int d0 = 0; d0 < nd; d0++) {
     if (used[d0] || !selects(c, n, d0, g)) continue;
@@ -100,6 +103,15 @@ static bool place_claims(const cluster *c, int n, const gclaim *const *list, int
     used[d0] = false;
   }
   return false;
+}
+
+/* Claims k.. of list on node n with the devices in used taken. */
+static bool place_claims(const cluster *c, int n, const gclaim *const *list, int k, int n_list, bool *used) {
+  if (k == n_list) return true;
+  const gclaim *g = list[k];
+  if (place_as(c, n, g, list, k, n_list, used)) return true;
+  gclaim alt = {g->alt_count, 0, g->match, 0};
+  return g->alt_count && place_as(c, n, &alt, list, k, n_list, used);
 }
 
 static bool node_fits(const cluster *c, int n, const int *where) {
@@ -162,12 +174,17 @@ static void add(char **buf, size_t *len, const char *fmt, ...) {
 static void claim_yaml(char **y, size_t *len, const char *name, const gclaim *g) {
   add(y, len,
       "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: g}\n"
-      "spec:\n  devices:\n    requests:\n    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"
-      "        count: %d\n",
-      name, g->count);
+      "spec:\n  devices:\n    requests:\n    - name: gpu\n",
+      name);
+  /* firstAvailable: the claim's own choice first, then alt_count GPUs of any model */
+  const char *in = "        "; /* the request's (or first subrequest's) fields */
+  if (g->alt_count) add(y, len, "      firstAvailable:\n      - name: first\n        deviceClassName: gpu\n");
+  else add(y, len, "      exactly:\n        deviceClassName: gpu\n");
+  add(y, len, "%scount: %d\n", in, g->count);
   if (g->model)
-    add(y, len, "        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"%c\"'}\n",
+    add(y, len, "%sselectors:\n%s- cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"%c\"'}\n", in, in,
         g->model);
+  if (g->alt_count) add(y, len, "      - name: other\n        deviceClassName: gpu\n        count: %d\n", g->alt_count);
   if (g->match) add(y, len, "    constraints:\n    - {requests: [gpu], matchAttribute: gpu.example.com/domain}\n");
 }
 

@@ -6,8 +6,9 @@
  * searches for nodes and devices of all the pending pods together:
  *
  * - depth first over the pods in queue order, each pod over the nodes in
- *   name order (kube-scheduler's scan order), then "left pending" while
- *   enough pods remain to reach minCount;
+ *   name order (kube-scheduler's scan order; by its score there when it has
+ *   prioritized lists), then "left pending" while enough pods remain to
+ *   reach minCount;
  * - the devices of all the claims of the pods placed on one node (the
  *   group's shared claim with the first of them) are allocated in one
  *   allocator call whenever a pod joins the node, so the allocator's own
@@ -16,9 +17,10 @@
  *   hold, and taken back when the search backtracks;
  * - pruning that never hides a placement: pods of one symmetry class (equal
  *   specs, private claims of equal specs) take nodes in non-decreasing
- *   order; a pod is tried only on nodes where it fits alone; a counting
- *   bound (free devices of each node over the fewest devices a pod needs)
- *   stops a branch that cannot reach minCount; conflict-directed
+ *   order; a pod is tried only on nodes where it fits alone; counting
+ *   bounds (pods per node by free devices, pod capacity and resources;
+ *   devices the pods still needed take against those free on nodes with
+ *   room) stop a branch that cannot reach minCount; conflict-directed
  *   backjumping returns past the pods that had no part in a failure;
  * - a budget: steps (node trials plus allocator steps) and time, from
  *   --max-steps and --timeout.

@@ -89,6 +89,7 @@ typedef struct jstate {
   size_t m;
   jclaim *claims;
   size_t n_claims;
+  strmap claim_ids; /* "ns/name" -> id + 1 */
   batch **top;      /* per node: its current batch */
   size_t *on_node;  /* per node: last pod placed there, or NONE */
   size_t *count;    /* per node: pods placed there */
@@ -136,17 +137,22 @@ static bool budget_left(jstate *s) {
 
 /* ---- the group's claims and pods ---- */
 
+/* The group's claim the pod's claim is, by "ns/name": its id + 1, or 0. */
+static size_t claim_lookup(const jstate *s, const resource_claim *c, strbuf *key) {
+  sched_key(key, "", c->metadata.namespace_ ? c->metadata.namespace_ : "", c->metadata.name);
+  return (size_t)(uintptr_t)strmap_get(&s->claim_ids, sb_str(key));
+}
+
 static size_t claim_id(jstate *s, const sched_claim_ref *ref) {
-  const resource_claim *c = ref->c;
-  strbuf sb = STRBUF_INIT;
-  const char *key = sched_key(&sb, "", c->metadata.namespace_ ? c->metadata.namespace_ : "", c->metadata.name);
-  for (size_t i = 0; i < s->n_claims; i++)
-    if (!strcmp(s->claims[i].key, key)) {
-      sb_free(&sb);
-      return i;
-    }
+  strbuf key = STRBUF_INIT;
+  size_t id = claim_lookup(s, ref->c, &key);
+  if (id) {
+    sb_free(&key);
+    return id - 1;
+  }
   s->claims = xrealloc(s->claims, (s->n_claims + 1) * sizeof *s->claims);
-  s->claims[s->n_claims] = (jclaim){.key = sb_detach(&sb), .stored = ref->obj, .owner = NONE};
+  s->claims[s->n_claims] = (jclaim){.key = sb_detach(&key), .stored = ref->obj, .owner = NONE};
+  strmap_put(&s->claim_ids, s->claims[s->n_claims].key, (void *)(uintptr_t)(s->n_claims + 1));
   return s->n_claims++;
 }
 
@@ -181,14 +187,14 @@ static bool interchangeable(const jstate *s, const jpod *a, const jpod *b) {
   if (!a->ok || !b->ok || a->at.cy.n_claims != b->at.cy.n_claims || a->n_claims != b->n_claims) return false;
   /* equal specs but for the names of their claims, which the claims' own
    * comparison below covers */
-  pod_spec x = a->at.cy.p->spec, y = b->at.cy.p->spec;
-  if (x.resource_claims.n != y.resource_claims.n) return false;
-  for (uint32_t k = 0; k < x.resource_claims.n; k++) {
-    const pod_resource_claim *e = &x.resource_claims.items[k], *f = &y.resource_claims.items[k];
+  pod_spec spec_a = a->at.cy.p->spec, spec_b = b->at.cy.p->spec;
+  if (spec_a.resource_claims.n != spec_b.resource_claims.n) return false;
+  for (uint32_t k = 0; k < spec_a.resource_claims.n; k++) {
+    const pod_resource_claim *e = &spec_a.resource_claims.items[k], *f = &spec_b.resource_claims.items[k];
     if (e->name != f->name || e->resource_claim_template_name != f->resource_claim_template_name) return false;
   }
-  x.resource_claims = y.resource_claims = (pod_resource_claim_list){0};
-  if (!codec_equal(&pod_spec_desc, &x, &y)) return false;
+  spec_a.resource_claims = spec_b.resource_claims = (pod_resource_claim_list){0};
+  if (!codec_equal(&pod_spec_desc, &spec_a, &spec_b)) return false;
   for (size_t k = 0; k < a->at.cy.n_claims; k++) {
     const sched_claim_ref *x = &a->at.cy.claims[k], *y = &b->at.cy.claims[k];
     if (x->obj == y->obj) continue;
@@ -636,14 +642,10 @@ static jresult search(jstate *s, size_t i, int64_t need) {
 /* ---- binding the placement found ---- */
 
 static allocation_result *result_for(const jstate *s, const sched_claim_ref *ref) {
-  const resource_claim *c = ref->c;
-  strbuf sb = STRBUF_INIT;
-  const char *key = sched_key(&sb, "", c->metadata.namespace_ ? c->metadata.namespace_ : "", c->metadata.name);
-  allocation_result *r = NULL;
-  for (size_t i = 0; i < s->n_claims && !r; i++)
-    if (!strcmp(s->claims[i].key, key)) r = s->claims[i].result;
-  sb_free(&sb);
-  return r;
+  strbuf key = STRBUF_INIT;
+  size_t id = claim_lookup(s, ref->c, &key);
+  sb_free(&key);
+  return id ? s->claims[id - 1].result : NULL;
 }
 
 /* Binds pod i on its node with the devices the search chose for it. */
@@ -694,6 +696,7 @@ static void state_free(jstate *s) {
     free(s->pods[i].claims);
   }
   for (size_t i = 0; i < s->n_claims; i++) free(s->claims[i].key);
+  strmap_free(&s->claim_ids, NULL);
   free(s->claims);
   free(s->pods);
   free(s->top);

@@ -160,7 +160,9 @@ typedef struct dra_device {
  * the placing procedure), timeout_seconds 0 the default (10 s) and < 0 no
  * limit. A search that reaches a bound fails with DRA_ALLOC_ERROR
  * (`allocation aborted: steps budget exhausted after N steps`). dra_schedule
- * keeps kube-scheduler's own bounds. */
+ * keeps kube-scheduler's own bounds for each allocation; these bound its
+ * joint search for a gang's placement instead (node trials plus allocator
+ * steps; a search that reaches one leaves the gang pending). */
 DRA_API void dra_set_alloc_limits(dra_ctx *ctx, uint64_t max_steps, double timeout_seconds);
 
 /* The step count and time in seconds of the last search dra_allocate ran
@@ -248,6 +250,9 @@ DRA_API dra_status dra_explain(dra_ctx *ctx, const char *node_name, const char *
 
 /* Flags of dra_schedule. */
 #define DRA_SCHEDULE_EXPLAIN 1u /* hand back why each pod left pending fits no node */
+#define DRA_SCHEDULE_GANG_UPSTREAM 2u /* a gang greedy placement cannot place stays pending, as with
+                                         kube-scheduler 1.37; without the flag dra searches for a joint
+                                         placement of its pods' nodes and devices */
 
 /* Runs the resourceclaim controller (claims from templates, release,
  * deallocation), the scheduler (filters, DRA allocation, scoring,

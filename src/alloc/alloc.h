@@ -56,6 +56,13 @@ void alloc_index_hold(alloc_index *ix, const resource_claim *claim);
  * build a new one. Not concurrent with alloc_run. */
 bool alloc_index_release(alloc_index *ix, const resource_claim *claim);
 
+/* An upper bound on how many devices of the index a node can still be
+ * given: those of the slices naming node_name that no allocated claim
+ * holds (every generation counted); SIZE_MAX when some slice is shared
+ * between nodes or a device allows multiple allocations. The pod-group
+ * search's counting bound (sched/joint.c). */
+size_t alloc_index_free_devices(const alloc_index *ix, const char *node_name);
+
 /* A device as CEL selectors see it (attributes, capacity, driver), built in
  * a; an attribute that cannot be converted sets view->error with
  * Kubernetes' text, which every evaluation on the device then fails with. */

@@ -282,3 +282,18 @@ void alloc_index_free(alloc_index *ix) {
   pthread_mutex_destroy(&ix->lock);
   arena_free(ix->a);
 }
+
+size_t alloc_index_free_devices(const alloc_index *ix, const char *node_name) {
+  if (ix->shared.n) return SIZE_MAX;
+  const alloc_idlist *local = alloc_map_get(&ix->by_node, atom_cstr(node_name), NULL, NULL);
+  size_t n = 0;
+  for (uint32_t i = 0; local && i < local->n; i++) {
+    const alloc_slice *sl = &ix->slices[local->v[i]];
+    for (uint32_t j = 0; j < sl->n_devs; j++) {
+      const device *d = sl->devs[j].d;
+      if (d->allow_multiple_allocations_set && d->allow_multiple_allocations) return SIZE_MAX;
+      n += !sl->devs[j].held->exclusive;
+    }
+  }
+  return n;
+}

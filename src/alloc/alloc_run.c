@@ -2,6 +2,7 @@
  * points'): gather pools, prepare requests, search, then results,
  * UNSATISFIABLE or an error. */
 #include "alloc/alloc_internal.h"
+#include "util/timing.h"
 #include <stdarg.h>
 #include <string.h>
 
@@ -27,11 +28,7 @@ void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a) {
 
 static void set_deadline(alloc_call *k, double seconds) {
   if (seconds < 0) return;
-  clock_gettime(CLOCK_MONOTONIC, &k->deadline);
-  double whole = (double)(long long)seconds;
-  k->deadline.tv_sec += (time_t)whole;
-  k->deadline.tv_nsec += (long)((seconds - whole) * 1e9);
-  if (k->deadline.tv_nsec >= 1000000000) k->deadline.tv_sec++, k->deadline.tv_nsec -= 1000000000;
+  k->deadline = timing_deadline(seconds);
   k->has_deadline = true;
 }
 

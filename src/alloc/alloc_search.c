@@ -6,6 +6,7 @@
  * counts its allocateOne invocations; the budget is checked at every step. */
 #include "alloc/alloc_internal.h"
 #include "alloc/alloc_prune.h"
+#include "util/timing.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -103,9 +104,7 @@ static bool budget_left(alloc_call *k) {
     return false;
   }
   if (k->has_deadline && (k->steps & 1023) == 0) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > k->deadline.tv_sec || (now.tv_sec == k->deadline.tv_sec && now.tv_nsec >= k->deadline.tv_nsec)) {
+    if (timing_passed(&k->deadline)) {
       alloc_errf(k, "allocation aborted: time budget exhausted after %llu steps", (unsigned long long)k->steps);
       return false;
     }

@@ -172,3 +172,39 @@ void cli_common_free(cli_common *o) {
   o->files = NULL;
   o->n_files = 0;
 }
+
+static bool parse_seconds(const char *s, double *out) {
+  char *end;
+  *out = strtod(s, &end);
+  if (end == s) return false;
+  if (!strcmp(end, "ms")) *out /= 1000;
+  else if (!strcmp(end, "m")) *out *= 60;
+  else if (*end && strcmp(end, "s")) return false;
+  return *out > 0;
+}
+
+bool cli_parse_budget(const char *max_steps, const char *timeout, uint64_t *steps, double *seconds) {
+  if (max_steps) {
+    char *end;
+    *steps = strtoull(max_steps, &end, 10);
+    if (*end || !*steps || *max_steps == '-') {
+      fprintf(stderr, "error: --max-steps: want a positive integer, got \"%s\"\n", max_steps);
+      return false;
+    }
+  }
+  if (timeout && !parse_seconds(timeout, seconds)) {
+    fprintf(stderr, "error: --timeout: want a duration such as 10s, got \"%s\"\n", timeout);
+    return false;
+  }
+  return true;
+}
+
+bool cli_parse_gang_placement(const char *value, bool *upstream) {
+  if (!value || !strcmp(value, "joint")) *upstream = false;
+  else if (!strcmp(value, "upstream")) *upstream = true;
+  else {
+    fprintf(stderr, "error: --gang-placement: want joint or upstream, got \"%s\"\n", value);
+    return false;
+  }
+  return true;
+}

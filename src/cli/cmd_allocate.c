@@ -39,16 +39,6 @@ static const char *const help =
     "\"error\" only with status error (\"load: ...\" when the case itself is bad), \"allocations\"\n"
     "only with ok. Exit 0 when every line was read, 2 on a line that is not a JSON case.\n";
 
-static bool parse_seconds(const char *s, double *out) {
-  char *end;
-  *out = strtod(s, &end);
-  if (end == s) return false;
-  if (!strcmp(end, "ms")) *out /= 1000;
-  else if (!strcmp(end, "m")) *out *= 60;
-  else if (*end && strcmp(end, "s")) return false;
-  return *out > 0;
-}
-
 /* 0 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, opts *o) {
   const char *max_steps = NULL, *timeout = NULL;
@@ -69,18 +59,7 @@ static int parse_args(int argc, char **argv, opts *o) {
     return 2;
   }
   o->json = o->common.output && !strcmp(o->common.output, "json");
-  if (max_steps) {
-    char *end;
-    o->max_steps = strtoull(max_steps, &end, 10);
-    if (*end || !o->max_steps) {
-      fprintf(stderr, "error: --max-steps: want a positive integer, got \"%s\"\n", max_steps);
-      return 2;
-    }
-  }
-  if (timeout && !parse_seconds(timeout, &o->timeout_seconds)) {
-    fprintf(stderr, "error: --timeout: want a duration such as 10s, got \"%s\"\n", timeout);
-    return 2;
-  }
+  if (!cli_parse_budget(max_steps, timeout, &o->max_steps, &o->timeout_seconds)) return 2;
   if (o->batch) {
     if (o->common.n_files || o->node || o->claims.n || o->explain || o->common.output) {
       fputs("error: --batch reads its cases from stdin and takes no -f, --node, --claim, --explain or -o\n", stderr);

@@ -3,7 +3,8 @@
  * [--client-ca-file F] [--insecure-http] [--controllers LIST] [--feature-gates ...]
  * [--runtime-config ...] [--authorization-mode RBAC|AlwaysAllow] [--request-timeout D] [-v N]
  * [--etcd-servers URL[,URL...] [--etcd-cafile F] [--etcd-certfile F] [--etcd-keyfile F]
- * [--event-ttl 1h] [--etcd-compaction-interval 5m]]`: runs the control plane until SIGINT/SIGTERM. */
+ * [--event-ttl 1h] [--etcd-compaction-interval 5m]] [--gang-placement joint|upstream]`: runs the
+ * control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
 #include "codec/pb_time.h"
@@ -103,8 +104,8 @@ int cmd_serve(int argc, char **argv) {
   const char *authorization_mode = "RBAC", *request_timeout = "1m0s";
   const char *etcd_servers = NULL, *etcd_ca = NULL, *etcd_cert = NULL, *etcd_key = NULL;
   const char *event_ttl = "1h", *etcd_compaction = "5m";
-  const char *max_inflight = "400", *max_mutating_inflight = "200";
-  bool insecure_http = false;
+  const char *max_inflight = "400", *max_mutating_inflight = "200", *gang_placement = NULL;
+  bool insecure_http = false, gang_upstream = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
       {"listen", 0, CLI_FLAG_STRING, &listen},
@@ -126,6 +127,7 @@ int cmd_serve(int argc, char **argv) {
       {"request-timeout", 0, CLI_FLAG_STRING, &request_timeout},
       {"max-requests-inflight", 0, CLI_FLAG_STRING, &max_inflight},
       {"max-mutating-requests-inflight", 0, CLI_FLAG_STRING, &max_mutating_inflight},
+      {"gang-placement", 0, CLI_FLAG_STRING, &gang_placement},
       {0},
   };
   cli_common opts;
@@ -157,6 +159,10 @@ int cmd_serve(int argc, char **argv) {
     cli_common_free(&opts);
     return 2;
   }
+  if (!cli_parse_gang_placement(gang_placement, &gang_upstream)) {
+    cli_common_free(&opts);
+    return 2;
+  }
   unsigned inflight, mutating_inflight;
   if (!parse_inflight("max-requests-inflight", max_inflight, &inflight) ||
       !parse_inflight("max-mutating-requests-inflight", max_mutating_inflight, &mutating_inflight)) {
@@ -168,7 +174,7 @@ int cmd_serve(int argc, char **argv) {
          "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
          "                 [--insecure-http] [--controllers *,-name,...] [--feature-gates ...]\n"
          "                 [--runtime-config resource.k8s.io/v1beta1=true,...]\n"
-         "                 [--authorization-mode RBAC|AlwaysAllow] [-v N]\n"
+         "                 [--authorization-mode RBAC|AlwaysAllow] [--gang-placement joint|upstream] [-v N]\n"
          "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
          "Objects are kept in <data-dir>/dra.db (SQLite), locked while served: one dra serve per data dir.\n"
          "On first start it makes a CA, a serving certificate and an admin client certificate\n"
@@ -187,6 +193,8 @@ int cmd_serve(int argc, char **argv) {
          "--max-requests-inflight (400) and --max-mutating-requests-inflight (200) bound the read-only\n"
          "and the mutating requests served at once (0: no limit); one more gets 429 Too Many Requests.\n"
          "Watches are not counted, and system:masters is never refused.\n"
+         "--gang-placement joint (the default) places a gang kube-scheduler's greedy cycle cannot\n"
+         "by searching nodes and devices for its pods together; upstream keeps 1.37's cycle alone.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());
@@ -219,7 +227,8 @@ int cmd_serve(int argc, char **argv) {
                     .runtime_config = runtime_config,
                     .request_timeout = (unsigned)request_seconds,
                     .max_requests_inflight = inflight,
-                    .max_mutating_requests_inflight = mutating_inflight};
+                    .max_mutating_requests_inflight = mutating_inflight,
+                    .gang_upstream = gang_upstream};
   if (!etcd_flags(etcd_servers, etcd_ca, etcd_cert, etcd_key, event_ttl, etcd_compaction, &so)) {
     cli_common_free(&opts);
     return 2;

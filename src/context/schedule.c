@@ -11,7 +11,7 @@
 dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   if (!ctx) return DRA_MISUSE;
   dra_begin(ctx);
-  if (!dra_flags_ok(ctx, "dra_schedule", flags, DRA_SCHEDULE_EXPLAIN)) return ctx->err;
+  if (!dra_flags_ok(ctx, "dra_schedule", flags, DRA_SCHEDULE_EXPLAIN | DRA_SCHEDULE_GANG_UPSTREAM)) return ctx->err;
   bool want_explain = flags & DRA_SCHEDULE_EXPLAIN;
   if (want_explain != (explain != NULL))
     return dra_fail(ctx, DRA_MISUSE, "dra_schedule: explain is required with DRA_SCHEDULE_EXPLAIN, and only then");
@@ -20,7 +20,10 @@ dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain) {
   sched_options opt = {.gates = ctx->gates,
                        .now = dra_ctx_now(ctx),
                        .explain = want_explain,
-                       .disabled_controllers = CTRL_NODE_SIMULATOR | CTRL_POD_GC};
+                       .disabled_controllers = CTRL_NODE_SIMULATOR | CTRL_POD_GC,
+                       .gang_upstream = flags & DRA_SCHEDULE_GANG_UPSTREAM,
+                       .joint_max_steps = ctx->alloc_max_steps,
+                       .joint_timeout_seconds = ctx->alloc_timeout_seconds};
   sched_loop *loop = sched_loop_new(ctx->objects, &opt);
   sched_loop_run(loop);
   if (want_explain) {

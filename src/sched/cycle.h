@@ -59,6 +59,11 @@ typedef struct sched_attempt {
   struct timespec start;
 } sched_attempt;
 void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at);
+/* run's first part: the pod's claims resolved, its requests, extended
+ * resources and PreFilter, no node scanned. false with at->msg set when the
+ * pod cannot be tried; finish then parks it, or binds at->cands.v[at->best]
+ * once the caller filled the candidates itself (joint.c). */
+bool sched_attempt_prepare(sched_loop *l, store_obj *po, sched_attempt *at);
 void sched_attempt_finish(sched_attempt *at);
 void sched_attempt_park(sched_attempt *at, const char *reason, const char *msg);
 void sched_attempt_free(sched_attempt *at);
@@ -93,9 +98,25 @@ void sched_group_preemption_finish(sched_loop *l, sched_group_preemption *r);
 /* gang.c: the pod-group cycle. true when po belongs to a PodGroup and the
  * cycle (or its PreEnqueue) handled it. */
 bool sched_pod_group_cycle(sched_loop *l, store_obj *po);
-/* A claim as the scheduler sees it: with the allocation the pod-group
- * cycle's trial assumed for it, if any. A fresh reference, or NULL. */
+/* joint.c: places the pending pods of a gang (queue order) together when
+ * the greedy cycle could not: nodes and devices chosen jointly so that at
+ * least need of them fit, then bound. false when no placement exists or the
+ * search ran out of budget; why then says so in one line, and fit_nodes[i]
+ * (n of them) is how many nodes pod i fits on alone. */
+bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t n, int64_t need, strbuf *why,
+                       size_t *fit_nodes);
+
+/* assumed.c: the trial's assume cache. A claim as the scheduler sees it:
+ * with the allocation a pod-group trial assumed for it, if any (a fresh
+ * reference, or NULL). assume_claim holds a copy of the stored claim with
+ * allocation a (the returned object is the cache's; forget_claim drops it
+ * and frees its devices again). usage_add/sub count a pod on a node. */
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
+store_obj *sched_assume_claim(sched_loop *l, const store_obj *stored, const allocation_result *a);
+void sched_forget_claim(sched_loop *l, store_obj *assumed);
+sched_node_usage *sched_usage_of(sched_loop *l, const store_obj *node_obj);
+void sched_usage_add(sched_node_usage *u, const sched_amounts *requests);
+void sched_usage_sub(sched_node_usage *u, const sched_amounts *requests);
 
 /* DynamicResources' reasons for a node. */
 #define SCHED_REASON_NOT_AVAILABLE "resourceclaim not available on the node"

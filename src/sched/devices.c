@@ -470,6 +470,7 @@ static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const re
   alloc_limits lim = {0};
   alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
   sched_metrics_allocation(&l->metrics, st, res.steps, res.seconds);
+  l->alloc_steps += res.steps;
   switch (st) {
   case ALLOC_OK:
     *out = res.allocations;
@@ -501,4 +502,8 @@ void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *
                            strbuf *out) {
   alloc_explain_opts opts = {.claim_consumers = sched_claim_consumers, .user = l->st};
   alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, &opts, out);
+}
+
+size_t sched_devices_free_count(sched_loop *l, const node *nd) {
+  return alloc_index_free_devices(index_for(l, nd->metadata.name), nd->metadata.name);
 }

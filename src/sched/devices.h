@@ -45,6 +45,8 @@ sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_c
 sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_obj *const *freed, size_t n_freed,
                                          const resource_claim *const *claims, size_t n, arena *a,
                                          allocation_result ***out, char **err);
+/* alloc_index_free_devices on the node's index (alloc/alloc.h). */
+size_t sched_devices_free_count(sched_loop *l, const node *nd);
 /* The allocator's explanation for these claims on nd. */
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out);

@@ -48,70 +48,34 @@ static const char *scheduler_name(const pod *p) {
 
 typedef sched_assumed assumed;
 
-store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name) {
-  strbuf sb = STRBUF_INIT;
-  store_obj *o = strmap_get(&l->assumed_claims, sched_key(&sb, "", ns, name));
-  sb_free(&sb);
-  return o ? store_obj_ref(o) : sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
-}
-
-static sched_node_usage *usage_of(sched_loop *l, const store_obj *node_obj) {
-  size_t n;
-  const sched_node_entry *nodes = sched_nodes(l, &n);
-  for (size_t i = 0; i < n; i++)
-    if (nodes[i].obj == node_obj) return nodes[i].usage;
-  return NULL;
-}
-
+/* Holds the attempt's node and devices as kube-scheduler's assume does. */
 void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
   const sched_candidate *cand = &at->cands.v[at->best];
   const sched_cycle *cy = &at->cy;
   size_t k = 0;
   for (size_t i = 0; i < cy->n_claims; i++) {
     if (!cy->claims[i].to_allocate) continue;
-    api_object *o = api_object_clone(cy->claims[i].obj->object);
-    resource_claim *c = o->typed;
-    c->status.allocation = arena_calloc(o->arena, 1, sizeof *c->status.allocation);
-    codec_copy(o->arena, &allocation_result_desc, cand->results[k++], c->status.allocation);
-    store_obj *f = xcalloc(1, sizeof *f);
-    f->object = o;
-    f->rv = cy->claims[i].obj->rv;
-    f->created_rv = cy->claims[i].obj->created_rv;
-    atomic_init(&f->refs, 1);
-    strbuf sb = STRBUF_INIT;
-    strmap_put(&l->assumed_claims, sched_key(&sb, "", c->metadata.namespace_, c->metadata.name), f);
-    sb_free(&sb);
-    sched_devices_claim_changed(l, f, false);
     as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
-    as->claims[as->n_claims++] = f;
+    as->claims[as->n_claims++] = sched_assume_claim(l, cy->claims[i].obj, cand->results[k++]);
   }
   sched_nominated_assume(l, cy->p);
-  sched_node_usage *u = usage_of(l, cand->node);
+  sched_node_usage *u = sched_usage_of(l, cand->node);
   if (!u) return;
   as->usage = xrealloc(as->usage, (as->n_pods + 1) * sizeof *as->usage);
   as->requests = xrealloc(as->requests, (as->n_pods + 1) * sizeof *as->requests);
   as->usage[as->n_pods] = u;
   as->requests[as->n_pods] = (sched_amounts){0};
   sched_amounts_add_all(&as->requests[as->n_pods], &cy->requests);
-  u->pods++;
-  sched_amounts_add_all(&u->requested, &cy->requests);
+  sched_usage_add(u, &cy->requests);
   as->n_pods++;
 }
 
+/* Undoes every assumption: the cluster is as the store says again. */
 void sched_group_forget(sched_loop *l, assumed *as) {
   sched_nominated_forget_all(l);
-  for (size_t i = as->n_claims; i-- > 0;) {
-    store_obj *f = as->claims[i];
-    const resource_claim *c = f->object->typed;
-    strbuf sb = STRBUF_INIT;
-    strmap_remove(&l->assumed_claims, sched_key(&sb, "", c->metadata.namespace_, c->metadata.name));
-    sb_free(&sb);
-    sched_devices_claim_changed(l, f, true);
-    store_obj_unref(f);
-  }
+  for (size_t i = as->n_claims; i-- > 0;) sched_forget_claim(l, as->claims[i]);
   for (size_t i = 0; i < as->n_pods; i++) {
-    as->usage[i]->pods--;
-    sched_amounts_sub(&as->usage[i]->requested, &as->requests[i]);
+    sched_usage_sub(as->usage[i], &as->requests[i]);
     sched_amounts_free(&as->requests[i]);
   }
   free(as->claims);
@@ -211,16 +175,32 @@ static char *group_explain(const char *group, const char *why) {
   return sb_detach(&sb);
 }
 
+/* Why the joint search placed no pod either: the group's reason and on
+ * how many nodes this pod fits alone; NULL when it did not run. */
+typedef struct joint_why {
+  const char *group_reason;
+  size_t fit_nodes, n_nodes;
+} joint_why;
+
 /* Parks a pod the cycle tried, with the group's message when it has none. */
-static void park_tried(sched_attempt *a, const char *group, const char *reason, const char *msg) {
+static void park_tried(sched_attempt *a, const char *group, const char *reason, const char *msg,
+                       const joint_why *joint) {
   if (!a->explain) a->explain = group_explain(group, msg);
+  if (joint) {
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "%s  pod group %s: %s; this pod fits alone on %zu of %zu nodes\n", a->explain, group,
+              joint->group_reason, joint->fit_nodes, joint->n_nodes);
+    free(a->explain);
+    a->explain = sb_detach(&sb);
+  }
   sched_attempt_park(a, reason, msg);
 }
 
 /* Parks a pod the cycle did not attempt, with the group's message. */
-static void park_unattempted(sched_loop *l, store_obj *po, const char *group, const char *reason, const char *msg) {
+static void park_unattempted(sched_loop *l, store_obj *po, const char *group, const char *reason, const char *msg,
+                             const joint_why *joint) {
   sched_attempt at = {.cy = {.l = l, .pod_obj = store_obj_ref(po), .p = po->object->typed, .a = arena_new()}};
-  park_tried(&at, group, reason, msg);
+  park_tried(&at, group, reason, msg, joint);
   sched_attempt_free(&at);
 }
 
@@ -279,14 +259,38 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
   }
   sched_group_forget(l, &as);
   if (st == GROUP_WAIT) st = GROUP_UNSCHEDULABLE;
+  /* beyond upstream: what greedy placement missed, a joint search may find;
+   * the group's own nominations do not count against its pods there */
+  strbuf joint = STRBUF_INIT;
+  size_t *fit_nodes = xcalloc(gp->n_queued + 1, sizeof *fit_nodes);
+  bool placed = false;
+  if (st == GROUP_UNSCHEDULABLE && g->spec.scheduling_policy.gang && !l->opt.gang_upstream &&
+      (int64_t)(gp->n_queued + gp->n_scheduled) >= min_count) {
+    for (size_t i = 0; i < gp->n_queued; i++) sched_nominated_assume(l, gp->queued[i]->object->typed);
+    placed = sched_joint_place(l, gp->queued, gp->n_queued, min_count - (int64_t)gp->n_scheduled, &joint, fit_nodes);
+    sched_nominated_forget_all(l);
+  }
+  if (placed) {
+    for (size_t i = 0; i < tried; i++) sched_attempt_free(&at[i]);
+    free(at);
+    free(fit_nodes);
+    set_condition(l, ns, group, true, "Scheduled", "");
+    sb_free(&msg);
+    sb_free(&joint);
+    return;
+  }
+  size_t n_nodes;
+  sched_nodes(l, &n_nodes);
   /* workload-aware preemption (group_preemption.c): waiting, every pod
    * takes the group's message, the placed ones are nominated after */
   sched_group_preemption wap = {0};
   if (st == GROUP_UNSCHEDULABLE) sched_preempt_group(l, g, gp->queued, gp->n_queued, gp->n_scheduled, &msg, &wap);
   for (size_t i = 0; i < gp->n_queued; i++) {
+    joint_why jw = {sb_str(&joint), fit_nodes[i], n_nodes};
+    const joint_why *joint_why = joint.len ? &jw : NULL;
     if (i >= tried) {
       park_unattempted(l, gp->queued[i], group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable",
-                       sb_str(&msg));
+                       sb_str(&msg), joint_why);
       continue;
     }
     sched_attempt *a = &at[i];
@@ -298,9 +302,9 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
       sched_attempt_finish(&real);
       sched_attempt_free(&real);
     } else if (a->msg && !wap.waiting) {
-      park_tried(a, group, a->reason, a->msg);
+      park_tried(a, group, a->reason, a->msg, joint_why);
     } else {
-      park_tried(a, group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
+      park_tried(a, group, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg), joint_why);
     }
   }
   for (size_t i = 0; i < tried; i++) sched_attempt_free(&at[i]);
@@ -309,6 +313,8 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
   if (st == GROUP_SUCCESS) set_condition(l, ns, group, true, "Scheduled", "");
   else set_condition(l, ns, group, false, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
   sb_free(&msg);
+  sb_free(&joint);
+  free(fit_nodes);
 }
 
 bool sched_pod_group_cycle(sched_loop *l, store_obj *po) {
@@ -335,7 +341,7 @@ bool sched_pod_group_cycle(sched_loop *l, store_obj *po) {
                 (long long)gp.bad_priority, (long long)priority);
     if (err.len) {
       for (size_t i = 0; i < gp.n_queued; i++)
-        park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(&err));
+        park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(&err), NULL);
       set_condition(l, ns, group, false, "SchedulerError", sb_str(&err));
     } else {
       run_cycle(l, ns, group, g, &gp);

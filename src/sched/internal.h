@@ -76,7 +76,8 @@ struct sched_loop {
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
   sched_deadlines cronjob_due;      /* cronjob.c: "cronjob:" keys, due at their next schedule time */
   strmap nominated;      /* nominated.c: pod uid -> a pending pod nominated to a node */
-  strmap assumed_claims; /* gang.c: "ns/name" -> claim with the pod-group trial's allocation */
+  strmap assumed_claims; /* assumed.c: "ns/name" -> claim with the pod-group trial's allocation */
+  uint64_t alloc_steps;  /* devices.c: allocator steps run so far (joint.c's budget counts them) */
   /* preemption.c: no pod ever bound had a lower priority (a lower bound,
    * never raised): a pod of at most this priority has no victims */
   int64_t lowest_bound_priority;

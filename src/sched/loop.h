@@ -40,6 +40,12 @@ typedef struct sched_options {
   int64_t now;       /* Unix seconds: condition times, eviction deadlines, allocationTimestamp */
   bool explain;      /* keep the allocator's per-node explanation of pending pods */
   unsigned disabled_controllers; /* sched_controller bits (controllers.h): 0 runs them all */
+  /* A gang greedy placement cannot place is searched for jointly (joint.c)
+   * unless gang_upstream; the search's budget: max_steps (0: the
+   * allocator's default) and timeout_seconds (0: its default, < 0: none). */
+  bool gang_upstream;
+  uint64_t joint_max_steps;
+  double joint_timeout_seconds;
 } sched_options;
 
 typedef struct sched_loop sched_loop;

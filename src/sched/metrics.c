@@ -44,6 +44,19 @@ void sched_metrics_allocation(sched_metrics *m, alloc_status s, uint64_t steps, 
   pthread_mutex_unlock(&m->lock);
 }
 
+void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps, double seconds) {
+  pthread_mutex_lock(&m->lock);
+  m->joint_searches[r]++;
+  m->joint_steps += steps;
+  m->joint_seconds += seconds;
+  pthread_mutex_unlock(&m->lock);
+}
+
+const char *sched_joint_result_name(sched_joint_result r) {
+  static const char *const names[] = {"placed", "unsatisfiable", "aborted"};
+  return names[r];
+}
+
 void sched_metrics_free(sched_metrics *m) {
   for (int r = 0; r < SCHED_N_RESULTS; r++) histogram_free(&m->attempt_seconds[r]);
   histogram_free(&m->allocation_seconds);

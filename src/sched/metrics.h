@@ -12,6 +12,7 @@
 
 typedef enum { SCHED_SCHEDULED, SCHED_UNSCHEDULABLE, SCHED_ERROR, SCHED_N_RESULTS } sched_attempt_result;
 typedef enum { SCHED_ALLOC_ALLOCATED, SCHED_ALLOC_UNSATISFIABLE, SCHED_ALLOC_FAILED, SCHED_N_ALLOC } sched_alloc_result;
+typedef enum { SCHED_JOINT_PLACED, SCHED_JOINT_NONE, SCHED_JOINT_ABORTED, SCHED_N_JOINT } sched_joint_result;
 
 typedef struct sched_metrics {
   pthread_mutex_t lock;
@@ -20,6 +21,9 @@ typedef struct sched_metrics {
   uint64_t allocations[SCHED_N_ALLOC];
   uint64_t allocation_steps;
   histogram allocation_seconds;
+  uint64_t joint_searches[SCHED_N_JOINT]; /* joint.c's gang searches by result */
+  uint64_t joint_steps;                   /* their steps (node trials plus allocator steps) */
+  double joint_seconds;                   /* and their time */
 } sched_metrics;
 
 /* "scheduled", "unschedulable", "error": kube-scheduler's result label. */
@@ -30,6 +34,9 @@ const char *sched_alloc_result_name(sched_alloc_result r);
 void sched_metrics_init(sched_metrics *m);
 void sched_metrics_attempt(sched_metrics *m, sched_attempt_result r, double seconds);
 void sched_metrics_allocation(sched_metrics *m, alloc_status s, uint64_t steps, double seconds);
+void sched_metrics_joint(sched_metrics *m, sched_joint_result r, uint64_t steps, double seconds);
+/* "placed", "unsatisfiable", "aborted". */
+const char *sched_joint_result_name(sched_joint_result r);
 void sched_metrics_free(sched_metrics *m);
 
 #endif

@@ -306,20 +306,27 @@ static void count_attempt(sched_loop *l, sched_attempt_result r, const struct ti
   sched_metrics_attempt(&l->metrics, r, (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
-void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at) {
+bool sched_attempt_prepare(sched_loop *l, store_obj *po, sched_attempt *at) {
   const pod *p = po->object->typed;
-  *at = (sched_attempt){.cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new(), .only_node = only_node},
-                        .reason = "Unschedulable"};
+  *at = (sched_attempt){.cy = {.l = l, .pod_obj = po, .p = p, .a = arena_new()}, .reason = "Unschedulable"};
   clock_gettime(CLOCK_MONOTONIC, &at->start);
   sched_cycle *cy = &at->cy;
   /* a pod whose claims are missing waits before any attempt (PreEnqueue) */
-  if (!resolve_claims(cy, &at->msg)) return;
+  if (!resolve_claims(cy, &at->msg)) return false;
   at->attempted = true;
   sched_extended_needs(l, p, &cy->ext);
   sched_pod_requests(p, &cy->requests);
   size_t n_nodes;
+  sched_nodes(l, &n_nodes);
+  return !(at->msg = prefilter(cy, n_nodes));
+}
+
+void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool dry, sched_attempt *at) {
+  if (!sched_attempt_prepare(l, po, at)) return;
+  sched_cycle *cy = &at->cy;
+  cy->only_node = only_node;
+  size_t n_nodes;
   const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
-  if ((at->msg = prefilter(cy, n_nodes))) return;
   scan sc = {.cy = cy, .cs = &at->cands, .sig = cy->n_to_allocate && !cy->ext.n ? claims_signature(cy) : 0};
   sc.want_score = gate_on(&l->opt.gates, GATE_PRIORITIZED_LIST) && sched_cycle_has_prioritized_list(cy);
   sc.unavailable = xcalloc(cy->n_claims + 1, sizeof *sc.unavailable);
@@ -399,8 +406,8 @@ void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
   if (!sched_split_key(key, ns, sizeof ns, &name)) return;
-  /* parked while still queued: a pod-group cycle took it along (upstream
-   * pops the group's pods together, PopSpecificPod) */
+  /* parked after it was queued (queueing unparks): its pod group's cycle
+   * took it along, and nothing changed since; upstream pops a group once */
   if (strmap_get(&l->parked, key)) return;
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;

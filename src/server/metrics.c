@@ -192,6 +192,17 @@ static void loop_families(sched_loop *loop, strbuf *out) {
     labels(out, result, 1, sched_alloc_result_name(alloc_order[i]), NULL);
     sb_printf(out, " %llu\n", (unsigned long long)sm->allocations[alloc_order[i]]);
   }
+  family(out, "dra_gang_joint_search_steps_total", "counter",
+         "Steps of the joint gang placement searches (node trials plus allocator steps), summed.");
+  sb_printf(out, "dra_gang_joint_search_steps_total %llu\n", (unsigned long long)sm->joint_steps);
+  family(out, "dra_gang_joint_searches_total", "counter",
+         "Joint placement searches for gangs greedy placement missed, by result: aborted, placed or unsatisfiable.");
+  static const sched_joint_result joint_order[] = {SCHED_JOINT_ABORTED, SCHED_JOINT_PLACED, SCHED_JOINT_NONE};
+  for (size_t i = 0; i < N(joint_order); i++) {
+    sb_puts(out, "dra_gang_joint_searches_total");
+    labels(out, result, 1, sched_joint_result_name(joint_order[i]), NULL);
+    sb_printf(out, " %llu\n", (unsigned long long)sm->joint_searches[joint_order[i]]);
+  }
   static const sched_attempt_result order[] = {SCHED_ERROR, SCHED_SCHEDULED, SCHED_UNSCHEDULABLE};
   family(out, "scheduler_schedule_attempts_total", "counter",
          "Attempts to schedule pods, by result: scheduled, unschedulable, or error.");

@@ -510,7 +510,10 @@ static void start_loop(dra_server *s) {
   pthread_cond_init(&s->loop_wake, NULL);
   store_set_write_lock(s->st, &s->loop_lock);
   sched_options so = {
-      .gates = s->opts.gates, .now = (int64_t)time(NULL), .disabled_controllers = s->opts.disabled_controllers};
+      .gates = s->opts.gates,
+      .now = (int64_t)time(NULL),
+      .disabled_controllers = s->opts.disabled_controllers,
+      .gang_upstream = s->opts.gang_upstream};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);

@@ -24,6 +24,7 @@ typedef struct srv_options {
   authz_mode authorization_mode;
   feature_gates gates;
   unsigned disabled_controllers; /* sched_controller bits (sched/controllers.h) */
+  bool gang_upstream; /* --gang-placement=upstream: no joint gang search (sched/loop.h) */
   /* --runtime-config in kube-apiserver's syntax; NULL: 1.37's defaults (served.h) */
   const char *runtime_config;
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds

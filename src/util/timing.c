@@ -19,3 +19,19 @@ void timing_wait_ms(pthread_cond_t *c, pthread_mutex_t *m, long ms) {
   }
   pthread_cond_timedwait(c, m, &until);
 }
+
+struct timespec timing_deadline(double seconds) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  double whole = (double)(long long)seconds;
+  t.tv_sec += (time_t)whole;
+  t.tv_nsec += (long)((seconds - whole) * 1e9);
+  if (t.tv_nsec >= 1000000000) t.tv_sec++, t.tv_nsec -= 1000000000;
+  return t;
+}
+
+bool timing_passed(const struct timespec *deadline) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec > deadline->tv_sec || (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}

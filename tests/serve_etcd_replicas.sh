@@ -10,7 +10,7 @@ dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh
 . tests/lib/etcd.sh
-trap '[ -n "$server_a" ] && { kill $server_a; wait $server_a; } 2>/dev/null; stop_etcd; finish' EXIT
+cleanup='[ -n "$server_a" ] && { kill $server_a; wait $server_a; } 2>/dev/null; stop_etcd'
 serve_on_etcd_setup serve_etcd_replicas
 
 serve_log=a serve "$tmp/a" --etcd-servers "$etcd_url"

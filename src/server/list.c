@@ -191,6 +191,11 @@ typedef struct watch_stream {
   size_t limit;     /* pending - sent beyond this closes the watch */
   bool ended;       /* nothing more is added; the stream ends once drained */
   uint64_t watch_id;
+  /* the last change the store showed this watch (in its selection or
+   * not): a bookmark says every event up to it was sent, so it may not
+   * take the store's revision, which moves before the change reaches the
+   * watch (kube-apiserver's cacheWatcher bookmarks in its event order) */
+  _Atomic uint64_t shown_rv;
   bool subscribed;
   list_filter filter;
   api_kind kind;
@@ -322,6 +327,7 @@ static void on_store_event(void *user, const store_event *ev) {
   if (now_in) enqueue_event(w, was_in ? "MODIFIED" : "ADDED", ev->obj);
   else if (was_in && ev->type == STORE_DELETED) enqueue_event(w, "DELETED", ev->obj);
   else if (was_in) enqueue_deleted_as_was(w, ev);
+  atomic_store(&w->shown_rv, ev->rv); /* after the event is queued */
 }
 
 /* A bookmark's object as a Table: kube-apiserver converts the empty object
@@ -350,7 +356,7 @@ static void enqueue_bookmark_at(watch_stream *w, uint64_t rv, bool initial_end) 
   sb_free(&object);
 }
 
-static void enqueue_bookmark(watch_stream *w) { enqueue_bookmark_at(w, store_revision(w->srv->committed), false); }
+static void enqueue_bookmark(watch_stream *w) { enqueue_bookmark_at(w, atomic_load(&w->shown_rv), false); }
 
 /* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
  * the transport when there is more), or the end once ended and drained. */
@@ -487,6 +493,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);
   w->stream = resp->stream;
+  atomic_store(&w->shown_rv, since ? since : store_revision(s->committed));
   uint64_t oldest = 0; /* the watch's id, or on STORE_GONE where the kept events start (store.h) */
   store_status st = store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &oldest);
   if (st != STORE_OK) return refuse_watch(w, expired_status(since, oldest), resp);

@@ -192,7 +192,9 @@ class Replica:
             self.server.proc.terminate()
             try:
                 status = self.server.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+            except subprocess.TimeoutExpired:  # its threads' stacks to its log, then SIGKILL
+                subprocess.run(["gdb", "-p", str(self.pid()), "-batch", "-ex", "thread apply all bt"],
+                               stdout=self.server.log, stderr=subprocess.DEVNULL, timeout=60)
                 self.server.proc.kill()
                 status = self.server.proc.wait()
         self.server.log.close()

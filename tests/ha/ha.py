@@ -24,6 +24,7 @@ run may take: 240)."""
 import os
 import random
 import shutil
+import socket
 import sys
 import tempfile
 import threading
@@ -49,6 +50,15 @@ RUN_LIMIT = float(os.environ.get("HA_RUN_LIMIT", "80" if SHORT else "240"))
 STOP_SECONDS = 20
 
 
+def port_free(port):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
 def percentile(values, p):
     return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
@@ -70,20 +80,14 @@ class Run:
     # the processes
 
     def start_etcd(self):
+        """On the first free ports from HA_PORT_BASE (else from the pid)."""
         base = int(os.environ.get("HA_PORT_BASE", 0)) or 10000 + os.getpid() % 2000 * 10
-        for attempt in range(5):
-            self.etcd = Etcd(ETCD, self.tmp, MEMBERS, base + 10 * attempt)
-            try:
+        for attempt in range(20):
+            ports = range(base + 10 * attempt, base + 10 * attempt + 2 * MEMBERS)
+            if all(port_free(p) for p in ports):
+                self.etcd = Etcd(ETCD, self.tmp, MEMBERS, ports[0])
                 self.etcd.start()
                 return
-            except SystemExit:
-                in_use = any("address already in use" in open(m.log_path).read() for m in self.etcd.members)
-                self.etcd.stop()
-                if not in_use:
-                    raise
-                for m in self.etcd.members:
-                    shutil.rmtree(m.data, ignore_errors=True)
-                    os.unlink(m.log_path)
         raise SystemExit("etcd: no free ports")
 
     def start_replicas(self):

@@ -13,7 +13,7 @@ dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh
 . tests/lib/etcd.sh
-trap 'for p in $server_a $server_b; do kill -CONT $p; kill $p; wait $p; done 2>/dev/null; stop_etcd; finish' EXIT
+cleanup='for p in $server_a $server_b; do kill -CONT $p; kill $p; wait $p; done 2>/dev/null; stop_etcd'
 serve_on_etcd_setup serve_etcd_fencing
 export DRA_LEADER_ELECTION_TIMINGS=3,2,0.5 # lease, renew deadline, retry (s)
 

@@ -11,7 +11,7 @@ case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh
 skip_without openssl serve_etcd_tls
 . tests/lib/etcd.sh
-trap 'stop_etcd; finish' EXIT
+cleanup=stop_etcd
 pki=$tmp/pki
 mkdir -p "$pki"
 cert() { # name, CN, extensions: a key and a certificate signed by the test CA

@@ -26,7 +26,7 @@ gates=$gates,DRAResourceClaimDeviceStatus=true,DRAListTypeAttributes=true,DRADer
 gates=$gates,DRAExtendedResource=true,DRAWorkloadResourceClaims=true,GenericWorkload=true
 ks_pid=
 stop_scheduler() { [ -n "$ks_pid" ] && kill "$ks_pid" 2>/dev/null && wait "$ks_pid" 2>/dev/null; ks_pid=; }
-trap 'stop_scheduler; finish' EXIT
+cleanup=stop_scheduler
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 start_scheduler() { # log file, flags...

@@ -155,6 +155,13 @@ size_t event_recorder_flush(event_recorder *r) {
   return n;
 }
 
+size_t event_recorder_drop(event_recorder *r) {
+  size_t n;
+  pending_event *batch = wq_take(&r->pending, &n);
+  wq_free_batch(batch, n, sizeof *batch, free_pending);
+  return n;
+}
+
 static void free_seen(void *p) {
   pod_seen *s = p;
   free(s->last_failure);

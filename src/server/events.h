@@ -14,6 +14,11 @@ typedef struct event_recorder event_recorder;
 event_recorder *event_recorder_new(store *s);
 /* Writes the events noticed since the last flush; returns how many. */
 size_t event_recorder_flush(event_recorder *r);
+/* Forgets the events noticed since the last flush, still remembering
+ * what they reported: a replica that does not lead sees the leader's
+ * work, whose Events the leader writes; once it leads it reports only
+ * what happens from then on. Returns how many. */
+size_t event_recorder_drop(event_recorder *r);
 void event_recorder_free(event_recorder *r);
 
 #endif

@@ -191,6 +191,12 @@ typedef struct watch_stream {
   size_t limit;     /* pending - sent beyond this closes the watch */
   bool ended;       /* nothing more is added; the stream ends once drained */
   uint64_t watch_id;
+  /* the last change the store showed this watch (in its selection or
+   * not), set under lock with its event: a bookmark says every event up to
+   * it was sent, so it may not take the store's revision, which moves
+   * before the change reaches the watch (kube-apiserver's cacheWatcher
+   * bookmarks in its event order) */
+  uint64_t shown_rv;
   bool subscribed;
   list_filter filter;
   api_kind kind;
@@ -272,11 +278,13 @@ static void put_table_text(watch_stream *w, strbuf *out, store_obj *o, srv_inclu
 }
 
 /* One watch event line; the object's JSON in the internal version is
- * encoded once per version and shared by every watcher. */
-static void enqueue_event(watch_stream *w, const char *type, store_obj *o) {
+ * encoded once per version and shared by every watcher. shown_rv: the
+ * change it shows (0: one of the initial events), see watch_stream. */
+static void enqueue_event(watch_stream *w, const char *type, store_obj *o, uint64_t shown_rv) {
   strbuf object = STRBUF_INIT;
   if (!w->table) srv_put_object_text(&object, o, w->wire);
   pthread_mutex_lock(&w->lock);
+  if (shown_rv) w->shown_rv = shown_rv;
   if (w->ended) {
     pthread_mutex_unlock(&w->lock);
     sb_free(&object);
@@ -307,7 +315,7 @@ static void enqueue_deleted_as_was(watch_stream *w, const store_event *ev) {
   api_object *was = api_object_clone(ev->prev->object);
   meta_set_resource_version(was, ev->rv);
   store_obj *o = store_obj_new(was, ev->rv, ev->prev->created_rv);
-  enqueue_event(w, "DELETED", o);
+  enqueue_event(w, "DELETED", o, ev->rv);
   store_obj_unref(o);
 }
 
@@ -319,9 +327,14 @@ static void on_store_event(void *user, const store_event *ev) {
   watch_stream *w = user;
   bool now_in = ev->type != STORE_DELETED && in_scope(w, ev->obj->object);
   bool was_in = ev->type == STORE_ADDED ? false : ev->prev ? in_scope(w, ev->prev->object) : in_scope(w, ev->obj->object);
-  if (now_in) enqueue_event(w, was_in ? "MODIFIED" : "ADDED", ev->obj);
-  else if (was_in && ev->type == STORE_DELETED) enqueue_event(w, "DELETED", ev->obj);
+  if (now_in) enqueue_event(w, was_in ? "MODIFIED" : "ADDED", ev->obj, ev->rv);
+  else if (was_in && ev->type == STORE_DELETED) enqueue_event(w, "DELETED", ev->obj, ev->rv);
   else if (was_in) enqueue_deleted_as_was(w, ev);
+  else {
+    pthread_mutex_lock(&w->lock);
+    w->shown_rv = ev->rv;
+    pthread_mutex_unlock(&w->lock);
+  }
 }
 
 /* A bookmark's object as a Table: kube-apiserver converts the empty object
@@ -350,7 +363,8 @@ static void enqueue_bookmark_at(watch_stream *w, uint64_t rv, bool initial_end) 
   sb_free(&object);
 }
 
-static void enqueue_bookmark(watch_stream *w) { enqueue_bookmark_at(w, store_revision(w->srv->committed), false); }
+/* With w->lock held. */
+static void enqueue_bookmark(watch_stream *w) { enqueue_bookmark_at(w, w->shown_rv, false); }
 
 /* Never blocks: what is pending, else 0 (on_store_event or watch_tick wake
  * the transport when there is more), or the end once ended and drained. */
@@ -480,13 +494,14 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     store_list all = {0};
     store_list_query(s->committed, &q, &all);
     for (size_t i = 0; i < all.n; i++)
-      if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i]);
+      if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i], 0);
     since = all.rv;
     if (initial_events && w->bookmarks) enqueue_bookmark_at(w, all.rv, true);
     store_list_free(&all);
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);
   w->stream = resp->stream;
+  w->shown_rv = since ? since : store_revision(s->committed); /* not shared yet */
   uint64_t oldest = 0; /* the watch's id, or on STORE_GONE where the kept events start (store.h) */
   store_status st = store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &oldest);
   if (st != STORE_OK) return refuse_watch(w, expired_status(since, oldest), resp);

@@ -459,6 +459,7 @@ static void *loop_main(void *arg) {
   while (!atomic_load(&s->stopping)) {
     notice_fenced(s, &refused);
     if (s->elector && !leader_is_leading(s->elector)) { /* another replica runs the controllers */
+      event_recorder_drop(s->events); /* and writes their Events */
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);
       until.tv_sec += 1;
@@ -496,6 +497,7 @@ static void *loop_main(void *arg) {
 static void on_leading(void *user, bool leading) {
   dra_server *s = user;
   pthread_mutex_lock(&s->loop_lock);
+  if (leading) event_recorder_drop(s->events); /* the last leader's work: its Events are its own */
   s->loop_dirty = leading;
   pthread_cond_signal(&s->loop_wake);
   pthread_mutex_unlock(&s->loop_lock);

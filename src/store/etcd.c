@@ -233,7 +233,9 @@ static bool on_watch_message(void *user, const etcd_reply *m) {
     return !atomic_load(&e->stop);
   }
   pthread_mutex_lock(&e->queue_lock);
-  e->queue = xgrow(e->queue, e->queue_n + n, &e->queue_cap, sizeof *e->queue, 64);
+  /* one message may hold many events (a transaction's, or up to 1,000
+   * revisions' when the watch catches up after a resume) */
+  while (e->queue_cap < e->queue_n + n) e->queue = xgrow(e->queue, e->queue_cap, &e->queue_cap, sizeof *e->queue, 64);
   memcpy(e->queue + e->queue_n, batch, n * sizeof *batch);
   e->queue_n += n;
   pthread_cond_broadcast(&e->queue_grew);

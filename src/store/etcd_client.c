@@ -102,6 +102,11 @@ static bool endpoint_failed(CURLcode rc) {
          rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_SSL_CONNECT_ERROR;
 }
 
+/* Errors after which the request cannot have reached etcd. */
+static bool not_sent(CURLcode rc) {
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_SSL_CONNECT_ERROR;
+}
+
 bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, strbuf *err) {
   memset(out, 0, sizeof *out);
   char *text = json_dumps(body, JSON_COMPACT);
@@ -110,6 +115,12 @@ bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, 
   CURL *h = take_handle(c);
   strbuf reply = STRBUF_INIT;
   bool ok = false, answered = false;
+  /* A write goes on to the next endpoint only when it cannot have reached
+   * this one: after a reset or a timeout etcd may have applied it, and a
+   * second try would be judged on its own effect (a create answered
+   * AlreadyExists, found by tests/ha when an etcd member died). The caller
+   * gets the error: the outcome is unknown, as etcd's Go client leaves it. */
+  bool repeatable = !strcmp(path, "/v3/kv/range");
   size_t first = atomic_load(&c->current);
   for (size_t tried = 0; tried < c->n_endpoints && !answered; tried++) {
     size_t at = (first + tried) % c->n_endpoints;
@@ -124,7 +135,7 @@ bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, 
     if (rc != CURLE_OK) {
       sb_truncate(err, 0);
       sb_printf(err, "etcd %s: %s", c->endpoints[at], curl_easy_strerror(rc));
-      if (endpoint_failed(rc)) continue;
+      if (endpoint_failed(rc) && (repeatable || not_sent(rc))) continue;
       break;
     }
     answered = true;

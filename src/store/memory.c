@@ -17,6 +17,7 @@
 #include "store/strmap.h"
 #include "store/watchers.h"
 #include "util/die.h"
+#include "util/strbuf.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -58,6 +59,8 @@ typedef struct memory_store {
   shadow shadow;                 /* deferred: committed versions of keys changed since */
   store view;                    /* deferred: the committed view, see store_committed */
   store *view_writes;            /* where the view's writes go: the durable backend */
+  uint64_t fed_rv;               /* fed: the last revision fed, and the keys it changed */
+  strmap fed_keys;               /* "<kind> <key>" -> (void *)1 */
 } memory_store;
 
 static memory_store *from(store *s) { return (memory_store *)s; }
@@ -452,6 +455,7 @@ static void mem_close(store *s) {
     for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) free(m->sorted[k][ord].items);
   }
   for (size_t ix = 0; ix < STORE_INDEX_COUNT; ix++) strmap_free(&m->indexes[ix], bucket_free);
+  strmap_free(&m->fed_keys, NULL);
   shadow_free(&m->shadow);
   pthread_mutex_destroy(&m->lock);
   free(m);
@@ -610,12 +614,23 @@ void store_memory_feed(store *s, api_kind kind, const char *namespace_, const ch
                        uint64_t rv, uint64_t created_rv) {
   memory_store *m = from(s);
   lock(m);
-  if (rv <= m->rv) { /* already here */
+  char *key = meta_key(namespace_, name);
+  /* One revision may change several keys (an etcd transaction, the keys
+   * of a lease deleted when it expires): a change at the revision last fed
+   * is new unless its key was fed at it already. */
+  strbuf fed = STRBUF_INIT;
+  sb_printf(&fed, "%d %s", (int)kind, key);
+  if (rv < m->rv || (rv == m->rv && (rv != m->fed_rv || strmap_get(&m->fed_keys, fed.buf)))) { /* already here */
+    sb_free(&fed);
+    free(key);
     unlock(m);
     api_object_free(obj);
     return;
   }
-  char *key = meta_key(namespace_, name);
+  if (rv != m->fed_rv) strmap_free(&m->fed_keys, NULL);
+  m->fed_rv = rv;
+  strmap_put(&m->fed_keys, fed.buf, (void *)1);
+  sb_free(&fed);
   store_obj *cur = strmap_get(&m->objects[kind], key);
   m->rv = rv - 1; /* replace and finish_delete hand out the next one: rv */
   if (!obj && cur) finish_delete(m, key, cur, api_object_clone(cur->object), NULL);

@@ -9,9 +9,11 @@
 /* The object (kind, namespace, name) is obj from resourceVersion rv on
  * (created at created_rv), or, with obj NULL, deleted at rv. obj is taken,
  * stored as given (no metadata rules) with metadata.resourceVersion rv;
- * ADDED, MODIFIED or DELETED goes to the watchers. A change at or below
- * the store's revision is already there and is dropped. rv may skip
- * numbers: watches resume across the gap. */
+ * ADDED, MODIFIED or DELETED goes to the watchers. A change below the
+ * store's revision is already there and is dropped; so is one at it,
+ * unless it is another key of the revision fed last (one etcd revision may
+ * change several keys: a transaction, a lease's keys when it expires). rv
+ * may skip numbers: watches resume across the gap. */
 void store_memory_feed(store *s, api_kind kind, const char *namespace_, const char *name, api_object *obj,
                        uint64_t rv, uint64_t created_rv);
 

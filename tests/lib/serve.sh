@@ -17,9 +17,13 @@ tmp=$(mktemp -d)
 server=
 # At the end the server is stopped (SIGTERM: a clean exit, so a sanitizer
 # build reports its leaks) and a sanitizer's report in its log fails the
-# test.
+# test. A test with more to stop sets cleanup (shell commands), run first:
+# not in a trap of its own, whose commands would reset the exit status
+# finish must keep (a failed test passed so).
+cleanup=
 finish() {
   status=$?
+  eval "$cleanup"
   kill $server 2>/dev/null; wait $server 2>/dev/null
   if grep -qE '^(==[0-9]+==ERROR: |SUMMARY: [A-Za-z]+Sanitizer|.*runtime error: )' "$tmp"/*.log 2>/dev/null; then
     grep -hE -A30 '==ERROR: |runtime error: ' "$tmp"/*.log | head -60

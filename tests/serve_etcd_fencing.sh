@@ -5,7 +5,8 @@
 # while it allocates devices to a burst of pods, past the lease duration;
 # the other takes the Lease over and finishes the work; the old leader is
 # resumed (SIGCONT). Its controller writes, made on its old view, are
-# refused by etcd (the Lease's revision moved on): it logs the refusal and
+# refused by etcd (the Lease's revision moved on), unless its elector sees
+# the loss first: it logs the refusal and
 # stops leading. No device ends up allocated to two claims, and every pod
 # that could get a device is bound.
 # Skipped (exit 77) without build/upstream/etcd (`make etcd`), kubectl or curl.
@@ -49,9 +50,15 @@ until_true 15 grep -q 'acquired the controllers' "$tmp/$follower.log"
 check "the follower took the lease over" 'acquired the controllers' cat "$tmp/$follower.log"
 until_true 30 sh -c "[ \$($kf get pods -o jsonpath='{range .items[*]}{.spec.nodeName}{\"\\n\"}{end}' | grep -c node-1) -ge $devices ]"
 kill -CONT $pid
-until_true 15 grep -q 'controller write(s) refused' "$tmp/$leader.log"
-check "the resumed ex-leader's controller writes are refused" 'refused: the lease kube-system/dra-controllers moved on' cat "$tmp/$leader.log"
-check "and it stops leading" 'lost the controllers' cat "$tmp/$leader.log"
+# On resume, either its control loop writes first (etcd refuses: the
+# Lease's revision moved on) or its elector sees first that the lease is
+# gone; which thread runs first is the scheduler's choice. Either way it
+# stops leading, and nothing of its old view gets in (checked below).
+until_true 15 grep -q 'lost the controllers' "$tmp/$leader.log"
+check "the resumed ex-leader stops leading" 'lost the controllers' cat "$tmp/$leader.log"
+if grep -q 'refused' "$tmp/$leader.log"; then
+  check "its refused writes name the lease" 'refused: the lease kube-system/dra-controllers moved on' cat "$tmp/$leader.log"
+fi
 sleep 2
 # (a slow machine may move the lease again later: one replica leads, the holder)
 last() { grep -E 'acquired|lost' "$tmp/$1.log" | tail -n 1 | sed -n 's/.*acquired the controllers. lease kube-system\/dra-controllers as //p'; }

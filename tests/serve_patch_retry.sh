@@ -1,6 +1,6 @@
 #!/bin/sh
 # A PATCH that meets a concurrent write is done again on the fresh object
-# (up to 5 times, upstream's maxRetryWhenPatchConflicts), so clients
+# until it is in (as upstream's GuaranteedUpdate retries), so clients
 # patching one object at once all succeed; a patch that names a stale
 # resourceVersion itself still gets the 409.
 dra=${1:-build/dra}

@@ -196,7 +196,7 @@ static void write_applied(dra_server *s, const route *r, const http_request *req
   else srv_create_object(s, r, req, resp, typed);
 }
 
-#define PATCH_ATTEMPTS 5
+#define PATCH_ATTEMPTS 100000
 
 void srv_patch_retrying(http_response *resp, bool (*attempt)(void *ctx), void *ctx) {
   size_t warnings = resp->warnings.len;

@@ -29,10 +29,14 @@ typedef struct srv_call {
   const http_request *req;
   http_response *resp;
 } srv_call;
-/* Runs attempt(ctx) until it returns true (done), at most 5 times
- * (upstream's maxRetryWhenPatchConflicts): a patch that met a concurrent
- * write is done again on the fresh object. Each retry starts from an empty
- * answer, keeping the warnings given before the first attempt. */
+/* Runs attempt(ctx) until it returns true (done): a patch that met a
+ * concurrent write is done again on the fresh object, as the storage
+ * layer's GuaranteedUpdate retries a write without a precondition until it
+ * is in (k8s.io/apiserver pkg/storage/etcd3 store.go; every retry means
+ * another write got in, so the loop cannot spin without progress; a cap
+ * of PATCH_ATTEMPTS only guards against a store that always conflicts).
+ * Each retry starts from an empty answer, keeping the warnings given
+ * before the first attempt. */
 void srv_patch_retrying(http_response *resp, bool (*attempt)(void *ctx), void *ctx);
 /* Refuses PatchOptions upstream refuses (ValidatePatchOptions): false
  * with the 422 answered. */

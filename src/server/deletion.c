@@ -204,8 +204,9 @@ static void start_namespace_deletion(store *st, store_obj *cur, const delete_opt
   keep(st, next, o, out);
 }
 
-void srv_delete_object(store *st, api_kind kind, const char *ns, const char *name, const delete_options *o,
-                       deletion_outcome *out) {
+/* One try on the object as stored now. */
+static void delete_once(store *st, api_kind kind, const char *ns, const char *name, const delete_options *o,
+                        deletion_outcome *out) {
   memset(out, 0, sizeof *out);
   store_obj *cur = NULL;
   out->st = store_get(st, kind, ns, name, &cur);
@@ -233,6 +234,23 @@ void srv_delete_object(store *st, api_kind kind, const char *ns, const char *nam
   free(f);
 done:
   store_obj_unref(cur);
+}
+
+/* A write that got in between the read and the delete (a conflict the
+ * client's preconditions did not cause) sends the delete back to the fresh
+ * object, as upstream's storage retries a delete (etcd3 store.go
+ * conditionalDelete) and a graceful one (GuaranteedUpdate) until it is in;
+ * each retry means another write got in. The cap only guards against a
+ * store that always conflicts. */
+#define DELETE_ATTEMPTS 100000
+
+void srv_delete_object(store *st, api_kind kind, const char *ns, const char *name, const delete_options *o,
+                       deletion_outcome *out) {
+  delete_once(st, kind, ns, name, o, out);
+  for (int n = 1; out->st == STORE_CONFLICT && !out->conflict && n < DELETE_ATTEMPTS; n++) {
+    deletion_outcome_free(out);
+    delete_once(st, kind, ns, name, o, out);
+  }
 }
 
 void deletion_outcome_free(deletion_outcome *out) {

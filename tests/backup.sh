@@ -18,7 +18,7 @@ case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/etcd.sh
 writer=
 stop_writer() { [ -z "$writer" ] || { kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; writer=; }; }
-trap 'stop_writer; stop_etcd; finish' EXIT
+cleanup='stop_writer; stop_etcd'
 skip_without curl backup
 
 # Creates pt-1, pt-2, ... on $url until killed; "i rv" into $1 once acknowledged.

@@ -13,7 +13,7 @@ dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh
 . tests/lib/etcd.sh
-trap 'stop_etcd; finish' EXIT
+cleanup=stop_etcd
 skip_without kubectl migrate
 skip_without jq migrate
 skip_without curl migrate

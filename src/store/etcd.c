@@ -179,22 +179,35 @@ static void lock_writes(etcd_store *e) {
 static void unlock_writes(etcd_store *e) { pthread_mutex_unlock(atomic_load(&e->write_lock)); }
 
 /* Feeds the cache until done() holds or CACHE_WAIT_SECONDS pass; with the
- * write lock held. False on timeout, or when called from inside a feed. */
+ * write lock held. False on timeout, or when called from inside a feed; on
+ * a fenced thread also as soon as the fence is gone (looked at every
+ * ETCD_GIVE_UP_POLL_MS): a cut-off leader's watch brings nothing, and it
+ * must not hold the loop waiting for it. */
 static bool wait_cache(etcd_store *e, bool (*done)(etcd_store *e, void *arg), void *arg) {
+  bool fenced = fenced_thread && e->fence_key;
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
   until.tv_sec += CACHE_WAIT_SECONDS;
   for (;;) {
     apply_pending(e);
     if (done(e, arg)) return true;
-    if (e->applying) return false;
+    if (e->applying || (fenced && fence_gone(e))) return false;
+    struct timespec slice = until;
+    if (fenced) {
+      clock_gettime(CLOCK_REALTIME, &slice);
+      slice.tv_nsec += ETCD_GIVE_UP_POLL_MS * 1000000L;
+      if (slice.tv_nsec >= 1000000000L) slice.tv_sec++, slice.tv_nsec -= 1000000000L;
+    }
     pthread_mutex_lock(&e->queue_lock);
     int rc = 0;
     while (!e->queue_n && !atomic_load(&e->stop) && rc == 0)
-      rc = pthread_cond_timedwait(&e->queue_grew, &e->queue_lock, &until);
-    bool more = e->queue_n > 0;
+      rc = pthread_cond_timedwait(&e->queue_grew, &e->queue_lock, &slice);
+    bool more = e->queue_n > 0, stopping = atomic_load(&e->stop);
     pthread_mutex_unlock(&e->queue_lock);
-    if (!more) return done(e, arg);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    bool timed_out = now.tv_sec > until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec);
+    if (!more && (stopping || timed_out)) return done(e, arg);
   }
 }
 

@@ -4,12 +4,14 @@ partition would. It listens on a free port (written to PORTFILE) and
 relays every connection to 127.0.0.1:TARGET_PORT.
 
 SIGUSR1 stalls it: nothing more is relayed either way; what the client
-sends is read and dropped. SIGUSR2 ends the stall: the stalled
-connections are closed (the partition healed, their TCP state lost) and
-new ones are relayed again.
+sends is read and dropped. SIGHUP stalls only the etcd watches
+(connections whose last request was /v3/watch): the client's cache stops
+hearing of changes while its other calls go on. SIGUSR2 ends a stall:
+the stalled connections are closed (the partition healed, their TCP
+state lost) and new ones are relayed again.
 
 LOG gets one line per event, with the wall-clock time:
-  TIME stall | TIME resume
+  TIME stall | TIME stall-watches | TIME resume
   TIME inflight CONN PATH  at the stall: a request relayed, not answered yet
   TIME request CONN PATH   a request line read during a stall
   TIME close CONN          the client closed a connection during a stall
@@ -26,10 +28,12 @@ import time
 
 port_file, log_path, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
 stalled = threading.Event()
+watches_stalled = threading.Event()
 lock = threading.Lock()
 log = open(log_path, "a", buffering=1)
 stalled_socks = set()
 awaiting = {}  # connection: the path of its request relayed and not answered yet
+last_path = {}  # connection: the path of its last request
 REQUEST = re.compile(rb"(?:^|\r\n)(?:POST|GET|PUT) (\S+) HTTP/1\.1\r\n")
 
 
@@ -48,7 +52,8 @@ def relay(n, client):
     try:
         while True:
             ready, _, _ = select.select(list(peers), [], [], 0.05)
-            if stalled.is_set():
+            cut = stalled.is_set() or (watches_stalled.is_set() and last_path.get(n) == "/v3/watch")
+            if cut:
                 with lock:
                     stalled_socks.add(client)
                 ready = [s for s in ready if s is client]
@@ -57,7 +62,7 @@ def relay(n, client):
                     data = s.recv(65536)
                 except OSError:
                     data = b""
-                if stalled.is_set():
+                if cut:
                     if s is client:
                         if not data:
                             note("close", n)
@@ -70,7 +75,7 @@ def relay(n, client):
                 with lock:
                     if s is client:
                         for path in REQUEST.findall(data):
-                            awaiting[n] = path.decode()
+                            awaiting[n] = last_path[n] = path.decode()
                     else:
                         awaiting.pop(n, None)
                 peers[s].sendall(data)
@@ -79,6 +84,7 @@ def relay(n, client):
     finally:
         with lock:
             awaiting.pop(n, None)
+            last_path.pop(n, None)
         for s in peers:
             s.close()
 
@@ -92,8 +98,14 @@ def on_stall(signum, frame):
         note("inflight", n, path)
 
 
+def on_stall_watches(signum, frame):
+    watches_stalled.set()
+    note("stall-watches")
+
+
 def on_resume(signum, frame):
     stalled.clear()
+    watches_stalled.clear()
     with lock:
         for s in stalled_socks:
             try:
@@ -105,6 +117,7 @@ def on_resume(signum, frame):
 
 
 signal.signal(signal.SIGUSR1, on_stall)
+signal.signal(signal.SIGHUP, on_stall_watches)
 signal.signal(signal.SIGUSR2, on_resume)
 listener = socket.socket()
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

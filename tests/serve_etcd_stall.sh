@@ -31,7 +31,10 @@ skip_without python3 serve_etcd_stall
 lease=4 renew=2 retry=0.5
 export DRA_LEADER_ELECTION_TIMINGS=$lease,$renew,$retry
 
-python3 tests/lib/stall_proxy.py "$tmp/proxy.port" "$tmp/proxy.events" "${etcd_url##*:}" 2>"$tmp/proxy.log" &
+# a full stall comes at a write of a pod's key (/registry/po..., base64 in
+# the transaction's JSON): a write of the loop is then in flight
+python3 tests/lib/stall_proxy.py "$tmp/proxy.port" "$tmp/proxy.events" "${etcd_url##*:}" \
+  "$(printf /registry/po | base64)" 2>"$tmp/proxy.log" &
 proxy=$!
 for _ in $(seq 50); do [ -s "$tmp/proxy.port" ] && break; sleep 0.1; done
 until_true() { # seconds, command...: retries every 0.1 s
@@ -73,14 +76,13 @@ check "and the other replica does not take it" "acquired=0" sh -c "echo acquired
 n=$(bound)
 check "its loop was held up (it is not done)" "held=1" echo "held=$((n < devices))"
 kill -USR2 $proxy
-# another burst, and the leader cut off while it works on it
+# another burst, and the leader cut off at its first write of a pod
 until_true 20 bound_at_least $((pods / 2))
-check "more pods created" "pod/trainer-$pods created" $kb apply -f "$tmp/pods-2.yaml"
-until_true 20 bound_at_least $((pods / 2 + 3))
-n=$(bound)
 kill -USR1 $proxy
-check "the cut-off leader had work left (the test saw something)" "left=1" echo "left=$((n < devices))"
-until_true 5 grep -q ' stall$' "$tmp/proxy.events"
+$kb apply -f "$tmp/pods-2.yaml" >"$tmp/pods-2.out" 2>&1 & creating=$!
+until_true 20 grep -q ' stall$' "$tmp/proxy.events"
+check "the cut-off leader had a write in flight (the test saw something)" "inflight" \
+  grep ' inflight [0-9]* /v3/kv/txn' "$tmp/proxy.events"
 stall=$(awk '$2 == "stall" { print $1 }' "$tmp/proxy.events")
 until_true 20 grep -q 'acquired the controllers' "$tmp/b.log"
 took_over=$(date +%s.%N)
@@ -105,6 +107,8 @@ check "the other replica took over within lease + 2 retry periods (+1 s)" "in_ti
 
 echo "what the proxy saw from the cut-off leader (seconds from the stall; B took over at +$(awk -v t="$took_over" -v s="$stall" 'BEGIN { printf "%.2f", t - s }')):"
 awk -v s="$stall" '{ $1 = sprintf("%+.3f", $1 - s); print "  " $0 }' "$tmp/proxy.events"
+wait $creating
+check "more pods created" "pod/trainer-$pods created" cat "$tmp/pods-2.out"
 kill -USR2 $proxy
 until_true 60 bound_at_least $devices
 check "one leader at the end, the lease's holder" "leader=$($kb get lease dra-controllers -n kube-system -o jsonpath='{.spec.holderIdentity}')" \

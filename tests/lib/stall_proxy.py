@@ -1,10 +1,12 @@
-"""stall_proxy.py PORTFILE LOG TARGET_PORT: a TCP proxy on loopback that
+"""stall_proxy.py PORTFILE LOG TARGET_PORT [TRIGGER]: a TCP proxy on loopback that
 can cut one client off from etcd without stopping either, as a network
 partition would. It listens on a free port (written to PORTFILE) and
 relays every connection to 127.0.0.1:TARGET_PORT.
 
 SIGUSR1 stalls it: nothing more is relayed either way; what the client
-sends is read and dropped. SIGHUP stalls only the etcd watches
+sends is read and dropped. With TRIGGER, SIGUSR1 only arms it: it stalls
+at the next piece of a request that holds TRIGGER, which it drops (so
+that request is in flight: a test sees what becomes of it). SIGHUP stalls only the etcd watches
 (connections whose last request was /v3/watch): the client's cache stops
 hearing of changes while its other calls go on. SIGUSR2 ends a stall:
 the stalled connections are closed (the partition healed, their TCP
@@ -27,6 +29,8 @@ import threading
 import time
 
 port_file, log_path, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
+trigger = sys.argv[4].encode() if len(sys.argv) > 4 else None
+armed = threading.Event()
 stalled = threading.Event()
 watches_stalled = threading.Event()
 lock = threading.Lock()
@@ -72,6 +76,12 @@ def relay(n, client):
                     continue  # dropped
                 if not data:
                     return
+                if s is client and armed.is_set() and trigger in data:
+                    armed.clear()
+                    stall()
+                    for path in REQUEST.findall(data) or [last_path.get(n, "?").encode()]:
+                        note("inflight", n, path.decode())
+                    continue
                 with lock:
                     if s is client:
                         for path in REQUEST.findall(data):
@@ -89,13 +99,20 @@ def relay(n, client):
             s.close()
 
 
-def on_stall(signum, frame):
+def stall():
     stalled.set()
     note("stall")
     with lock:
         pending = sorted(awaiting.items())
     for n, path in pending:
         note("inflight", n, path)
+
+
+def on_stall(signum, frame):
+    if trigger:
+        armed.set()
+    else:
+        stall()
 
 
 def on_stall_watches(signum, frame):

@@ -455,7 +455,7 @@ static void *loop_main(void *arg) {
   store_sqlite_no_wait_on_this_thread();
   store_etcd_fence_this_thread();
   uint64_t refused = 0;
-  bool led = false;
+  bool led = !s->elector; /* without an election it leads from the start */
   pthread_mutex_lock(&s->loop_lock);
   while (!atomic_load(&s->stopping)) {
     notice_fenced(s, &refused);

@@ -7,8 +7,8 @@
 # its pod, resourceVersions monotonic in every watch stream.
 # Skipped (exit 77) without build/upstream/etcd (`make etcd`) or python3.
 dra=${1:-build/dra}
-etcd=$(dirname "$dra")/upstream/etcd
-[ -x "$etcd" ] || etcd=build/upstream/etcd # a sanitizer build has none of its own
+etcd=${DRA_TEST_ETCD:-$(dirname "$dra")/upstream/etcd} # DRA_TEST_ETCD: another etcd (tests/lib/etcd.sh)
+[ -x "$etcd" ] || [ -n "${DRA_TEST_ETCD:-}" ] || etcd=build/upstream/etcd # a sanitizer build has none of its own
 command -v python3 >/dev/null 2>&1 || { echo "ha_short: skipped: python3 not found"; exit 77; }
 [ -x "$etcd" ] || { echo "ha_short: skipped: no build/upstream/etcd (make etcd builds it)"; exit 77; }
 exec python3 -B tests/ha/ha.py --short "$dra" "$etcd"

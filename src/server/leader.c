@@ -12,11 +12,18 @@
  *   from another holder, acquireTime and leaseTransitions + 1; every write
  *   carries the resourceVersion read, so two replicas can't both take it;
  * - the leader renews every retry period; when no renew succeeded for the
- *   renew deadline it stops leading;
+ *   renew deadline (counted from the start of the last one that did, so
+ *   before any other replica can take over) it stops leading: a renewal
+ *   in flight gives up at that deadline;
+ * - the Lease is read and written straight in etcd (store_etcd_fence_get
+ *   and _put), on this thread alone: neither the control loop's lock nor
+ *   a long scheduling slice holds up a renewal, as client-go's elector
+ *   runs beside the controllers it guards;
  * - stopping releases a held lease (ReleaseOnCancel);
- * - fencing: each acquire or renew (this thread keeps the etcd store's
- *   fence) sets the Lease's new revision as the fence, which the control loop's writes compare; losing
- *   the lease (or leader_lost, after a refused write) clears it.
+ * - fencing: each acquire or renew sets the Lease's new revision as the
+ *   fence, held until the renew deadline, which the control loop's writes
+ *   compare; losing the lease (or leader_lost, after a refused write)
+ *   clears it, and the loop's etcd calls in flight give up.
  * Tests may shorten the timings with DRA_LEADER_ELECTION_TIMINGS=
  * "LEASE,RENEW,RETRY" seconds (docs/store.md "Fencing"). */
 #include "server/leader.h"
@@ -51,7 +58,7 @@ struct leader {
   /* the record last seen and when (monotonic seconds) it changed */
   char *observed;
   double observed_at;
-  double renewed_at; /* the last successful renew, while leading */
+  double renewed_at; /* when the last successful acquire or renew started, while leading */
   unsigned seed;
 };
 
@@ -120,27 +127,27 @@ static api_object *record(const store_obj *cur, const char *holder, int64_t dura
   return o;
 }
 
-/* tryAcquireOrRenew: true when this replica holds the Lease afterwards. */
-static bool try_acquire_or_renew(leader *l) {
-  double now = monotonic_seconds();
+/* tryAcquireOrRenew, started at now: true when this replica holds the
+ * Lease afterwards, with the fence held until now + the renew deadline.
+ * It gives up at deadline (0: the etcd call's own timeout). */
+static bool try_acquire_or_renew(leader *l, double now, double deadline) {
   store_obj *cur = NULL;
   store_obj *out = NULL;
   bool ok = false;
-  if (store_get(l->st, KIND_LEASE, LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME, &cur) != STORE_OK) {
-    ok = store_create(l->st, record(NULL, l->identity, (int64_t)l->lease_s), &out) == STORE_OK;
-  } else {
+  double hold_until = now + l->renew_s;
+  store_status got = store_etcd_fence_get(l->st, deadline, &cur);
+  if (got == STORE_NOT_FOUND) {
+    ok = store_etcd_fence_put(l->st, NULL, record(NULL, l->identity, (int64_t)l->lease_s), deadline, hold_until,
+                              &out) == STORE_OK;
+  } else if (got == STORE_OK) {
     const lease_spec *s = spec_of(cur);
     observe(l, s, now);
     bool mine = s->holder_identity && !strcmp(s->holder_identity, l->identity);
     bool held = s->holder_identity && *s->holder_identity && !mine &&
                 l->observed_at + (double)s->lease_duration_seconds > now;
-    if (!held) {
-      api_object *next = record(cur, l->identity, (int64_t)l->lease_s);
-      api_object_meta(next)->resource_version = arena_strdup(next->arena, store_obj_meta(cur)->resource_version);
-      store_status st = store_update(l->st, next, &out);
-      if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(next);
-      ok = st == STORE_OK;
-    }
+    if (!held)
+      ok = store_etcd_fence_put(l->st, cur, record(cur, l->identity, (int64_t)l->lease_s), deadline, hold_until,
+                                &out) == STORE_OK;
   }
   if (ok) observe(l, spec_of(out), now);
   store_obj_unref(out);
@@ -149,7 +156,7 @@ static bool try_acquire_or_renew(leader *l) {
 }
 
 static void set_leading(leader *l, bool leading) {
-  if (!leading && store_is_etcd(l->st)) store_etcd_fence(l->st, 0);
+  if (!leading) store_etcd_fence_lost(l->st);
   if (atomic_exchange(&l->leading, leading) == leading) return;
   fprintf(stderr, "dra serve: %s the controllers' lease %s/%s as %s\n", leading ? "acquired" : "lost",
           LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME, l->identity);
@@ -173,20 +180,21 @@ static bool pause_for(leader *l, double seconds) {
 
 static void *elect_main(void *arg) {
   leader *l = arg;
-  store_etcd_keep_fence_this_thread(); /* acquiring or renewing sets the fence */
   for (;;) {
-    double wait = l->retry_s;
+    double wait = l->retry_s, now = monotonic_seconds(), deadline = l->renewed_at + l->renew_s;
     if (!atomic_load(&l->leading)) {
-      if (try_acquire_or_renew(l)) {
-        l->renewed_at = monotonic_seconds();
+      if (try_acquire_or_renew(l, now, 0)) {
+        l->renewed_at = now;
         set_leading(l, true);
       } else {
         wait += l->retry_s * JITTER_FACTOR * ((double)rand_r(&l->seed) / RAND_MAX);
       }
-    } else if (try_acquire_or_renew(l)) {
-      l->renewed_at = monotonic_seconds();
-    } else if (monotonic_seconds() - l->renewed_at > l->renew_s) {
+    } else if (now < deadline && try_acquire_or_renew(l, now, deadline)) {
+      l->renewed_at = now;
+    } else if (monotonic_seconds() >= deadline) {
       set_leading(l, false);
+    } else if (deadline - monotonic_seconds() < wait) { /* the last try comes at the deadline */
+      wait = deadline - monotonic_seconds();
     }
     if (!pause_for(l, wait)) return NULL;
   }
@@ -206,6 +214,7 @@ static void set_timings(leader *l) {
 leader *leader_start(store *st, const char *identity, leader_change_fn on_change, void *user) {
   leader *l = xcalloc(1, sizeof *l);
   l->st = st;
+  store_etcd_fence_on(st, KIND_LEASE, LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME);
   set_timings(l);
   l->on_change = on_change;
   l->user = user;
@@ -231,17 +240,18 @@ bool leader_is_leading(leader *l) { return l && atomic_load(&l->leading); }
 void leader_lost(leader *l) { set_leading(l, false); }
 const char *leader_identity(const leader *l) { return l->identity; }
 
-/* Clears the holder of a Lease this replica holds. */
+/* Clears the holder of a Lease this replica holds (giving up after the
+ * renew deadline). */
 static void release(leader *l) {
-  store_obj *cur = NULL;
-  if (store_get(l->st, KIND_LEASE, LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME, &cur) != STORE_OK) return;
+  store_obj *cur = NULL, *out = NULL;
+  double deadline = monotonic_seconds() + l->renew_s;
+  store_etcd_fence_lost(l->st);
+  if (store_etcd_fence_get(l->st, deadline, &cur) != STORE_OK) return;
   const lease_spec *s = spec_of(cur);
-  if (s->holder_identity && !strcmp(s->holder_identity, l->identity)) {
-    api_object *next = record(cur, "", 1);
-    api_object_meta(next)->resource_version = arena_strdup(next->arena, store_obj_meta(cur)->resource_version);
-    store_status st = store_update(l->st, next, NULL);
-    if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(next);
-  }
+  if (s->holder_identity && !strcmp(s->holder_identity, l->identity))
+    store_etcd_fence_put(l->st, cur, record(cur, "", 1), deadline, 0, &out);
+  store_etcd_fence_lost(l->st);
+  store_obj_unref(out);
   store_obj_unref(cur);
 }
 

@@ -14,10 +14,12 @@
 
 typedef struct leader leader;
 
-/* Called on the elector's thread when this replica starts or stops leading. */
+/* Called on the elector's thread when this replica starts or stops
+ * leading; it must not wait for anything (renewals wait for it). */
 typedef void (*leader_change_fn)(void *user, bool leading);
 
-/* Starts electing as identity (hostname_<uuid>, made when NULL) through st. */
+/* Starts electing as identity (hostname_<uuid>, made when NULL) through
+ * st, an etcd store, whose fence key the Lease becomes. */
 leader *leader_start(store *st, const char *identity, leader_change_fn on_change, void *user);
 bool leader_is_leading(leader *l);
 const char *leader_identity(const leader *l);

@@ -455,10 +455,17 @@ static void *loop_main(void *arg) {
   store_sqlite_no_wait_on_this_thread();
   store_etcd_fence_this_thread();
   uint64_t refused = 0;
+  bool led = !s->elector; /* without an election it leads from the start */
   pthread_mutex_lock(&s->loop_lock);
   while (!atomic_load(&s->stopping)) {
     notice_fenced(s, &refused);
-    if (s->elector && !leader_is_leading(s->elector)) { /* another replica runs the controllers */
+    bool leading = !s->elector || leader_is_leading(s->elector);
+    if (leading && !led) { /* a new leader looks at everything again */
+      event_recorder_drop(s->events); /* the last leader's work: its Events are its own */
+      s->loop_dirty = true;
+    }
+    led = leading;
+    if (!leading) { /* another replica runs the controllers */
       event_recorder_drop(s->events); /* and writes their Events */
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);
@@ -485,6 +492,7 @@ static void *loop_main(void *arg) {
       pthread_mutex_lock(&s->loop_lock);
       continue;
     }
+    if (s->elector && !leader_is_leading(s->elector)) continue; /* lost during the slice: write nothing more */
     event_recorder_flush(s->events);
     if (!(s->opts.disabled_controllers & CTRL_GARBAGE_COLLECTOR)) gc_collect(s->gc);
     if (!(s->opts.disabled_controllers & CTRL_NAMESPACE)) nsc_sync(s->nsc);
@@ -493,14 +501,12 @@ static void *loop_main(void *arg) {
   return NULL;
 }
 
-/* The elector's news: a new leader looks at everything again. */
+/* The elector's news wakes the loop, which looks at leader_is_leading
+ * itself: the elector must not wait for loop_lock, held for a whole slice
+ * (a wake-up missed just before the loop waits costs it one second). */
 static void on_leading(void *user, bool leading) {
-  dra_server *s = user;
-  pthread_mutex_lock(&s->loop_lock);
-  if (leading) event_recorder_drop(s->events); /* the last leader's work: its Events are its own */
-  s->loop_dirty = leading;
-  pthread_cond_signal(&s->loop_wake);
-  pthread_mutex_unlock(&s->loop_lock);
+  (void)leading;
+  pthread_cond_signal(&((dra_server *)user)->loop_wake);
 }
 
 static void start_loop(dra_server *s) {
@@ -522,7 +528,6 @@ static void start_loop(dra_server *s) {
   s->nsc = nsc_new(s->st);
   s->loop_dirty = true;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
-  if (store_is_etcd(s->st)) store_etcd_fence_on(s->st, KIND_LEASE, LEADER_LEASE_NAMESPACE, LEADER_LEASE_NAME);
   if (store_is_etcd(s->st)) s->elector = leader_start(s->st, NULL, on_leading, s); /* before the loop reads it */
   pthread_create(&s->loop_thread, NULL, loop_main, s);
   s->loop_started = true;

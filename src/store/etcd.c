@@ -76,20 +76,19 @@ typedef struct etcd_store {
   int64_t lease_id, lease_expires, lease_objects;
   pthread_mutex_t error_lock;
   char error[256];
-  /* fencing (store_etcd_fence): the key of the Lease whose mod_revision
-   * the fenced thread's writes compare, that revision (0: refuse them),
-   * and how many were refused */
+  /* fencing (store_etcd_fence_on): the key of the Lease whose
+   * mod_revision the fenced thread's writes compare, that revision (0:
+   * refuse them), until when it holds (monotonic seconds), and how many
+   * writes were refused */
   char *fence_key;
   _Atomic uint64_t fence_rv;
+  _Atomic double fence_deadline;
   _Atomic uint64_t fenced_writes;
   atomic_bool fence_renewing; /* the keeper's write of the fence key is in flight */
 } etcd_store;
 
 /* Whether this thread's writes are fenced (store_etcd_fence_this_thread). */
 static _Thread_local bool fenced_thread;
-/* Whether this thread's writes of the fence key move the fence
- * (store_etcd_keep_fence_this_thread). */
-static _Thread_local bool fence_keeper;
 
 static etcd_store *from(store *s) { return (etcd_store *)s; }
 
@@ -107,6 +106,26 @@ static void note_error(etcd_store *e, const char *what) {
 }
 
 static json_t *key_json(const char *key) { return etcd_bytes_json(key, strlen(key)); }
+
+static double monotonic_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Whether the fence no longer holds: lost, or past its deadline. */
+static bool fence_gone(void *user) {
+  etcd_store *e = user;
+  return !atomic_load(&e->fence_rv) || monotonic_seconds() >= atomic_load(&e->fence_deadline);
+}
+
+/* An etcd call of this store; a fenced thread's gives up as soon as the
+ * fence is gone, so an ex-leader blocked in etcd stops within its renew
+ * deadline rather than at the call's timeout. */
+static bool call(etcd_store *e, const char *path, json_t *body, etcd_reply *out, strbuf *err) {
+  etcd_limit fence = {fence_gone, e};
+  return etcd_call_limited(e->client, path, body, fenced_thread && e->fence_key ? &fence : NULL, out, err);
+}
 
 /* ---- feeding the cache ---- */
 
@@ -160,22 +179,35 @@ static void lock_writes(etcd_store *e) {
 static void unlock_writes(etcd_store *e) { pthread_mutex_unlock(atomic_load(&e->write_lock)); }
 
 /* Feeds the cache until done() holds or CACHE_WAIT_SECONDS pass; with the
- * write lock held. False on timeout, or when called from inside a feed. */
+ * write lock held. False on timeout, or when called from inside a feed; on
+ * a fenced thread also as soon as the fence is gone (looked at every
+ * ETCD_GIVE_UP_POLL_MS): a cut-off leader's watch brings nothing, and it
+ * must not hold the loop waiting for it. */
 static bool wait_cache(etcd_store *e, bool (*done)(etcd_store *e, void *arg), void *arg) {
+  bool fenced = fenced_thread && e->fence_key;
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
   until.tv_sec += CACHE_WAIT_SECONDS;
   for (;;) {
     apply_pending(e);
     if (done(e, arg)) return true;
-    if (e->applying) return false;
+    if (e->applying || (fenced && fence_gone(e))) return false;
+    struct timespec slice = until;
+    if (fenced) {
+      clock_gettime(CLOCK_REALTIME, &slice);
+      slice.tv_nsec += ETCD_GIVE_UP_POLL_MS * 1000000L;
+      if (slice.tv_nsec >= 1000000000L) slice.tv_sec++, slice.tv_nsec -= 1000000000L;
+    }
     pthread_mutex_lock(&e->queue_lock);
     int rc = 0;
     while (!e->queue_n && !atomic_load(&e->stop) && rc == 0)
-      rc = pthread_cond_timedwait(&e->queue_grew, &e->queue_lock, &until);
-    bool more = e->queue_n > 0;
+      rc = pthread_cond_timedwait(&e->queue_grew, &e->queue_lock, &slice);
+    bool more = e->queue_n > 0, stopping = atomic_load(&e->stop);
     pthread_mutex_unlock(&e->queue_lock);
-    if (!more) return done(e, arg);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    bool timed_out = now.tv_sec > until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec);
+    if (!more && (stopping || timed_out)) return done(e, arg);
   }
 }
 
@@ -359,7 +391,7 @@ static int64_t event_lease(etcd_store *e) {
   } else {
     etcd_reply r;
     strbuf err = STRBUF_INIT;
-    if (etcd_call(e->client, "/v3/lease/grant", json_pack("{s:o}", "TTL", etcd_int64(ttl + reuse)), &r, &err)) {
+    if (call(e, "/v3/lease/grant", json_pack("{s:o}", "TTL", etcd_int64(ttl + reuse)), &r, &err)) {
       id = e->lease_id = r.lease_id;
       e->lease_expires = now + ttl + reuse;
       e->lease_objects = 1;
@@ -378,13 +410,23 @@ static bool is_event(api_kind k) { return k == KIND_EVENT || k == KIND_EVENTS_EV
 typedef enum { TXN_DONE, TXN_STALE, TXN_FAILED } txn_result;
 
 /* The fence's compare for this thread's write, or NULL when it is not
- * fenced; *fence is the Lease revision compared (0: refuse the write). */
+ * fenced; *fence is the Lease revision compared (0: refuse the write: the
+ * fence is gone). */
 static json_t *fence_compare(etcd_store *e, uint64_t *fence) {
   *fence = 0;
   if (!fenced_thread || !e->fence_key) return NULL;
-  *fence = atomic_load(&e->fence_rv);
+  *fence = fence_gone(e) ? 0 : atomic_load(&e->fence_rv);
   return json_pack("{s:o,s:s,s:s,s:o}", "key", key_json(e->fence_key), "target", "MOD", "result", "EQUAL",
                    "mod_revision", etcd_int64((int64_t)*fence));
+}
+
+/* The compare of a write over the key's version at mod_revision expect
+ * (0: there is no key). */
+static json_t *key_compare(const char *key, uint64_t expect) {
+  return expect ? json_pack("{s:o,s:s,s:s,s:o}", "key", key_json(key), "target", "MOD", "result", "EQUAL",
+                            "mod_revision", etcd_int64((int64_t)expect))
+                : json_pack("{s:o,s:s,s:s,s:s}", "key", key_json(key), "target", "CREATE", "result", "EQUAL",
+                            "create_revision", "0");
 }
 
 typedef enum { FENCE_HELD, FENCE_RENEWED, FENCE_BROKEN } fence_state;
@@ -397,7 +439,7 @@ static fence_state fence_check(etcd_store *e, uint64_t fence) {
   strbuf err = STRBUF_INIT;
   json_t *range = json_pack("{s:o}", "key", key_json(e->fence_key));
   fence_state state = FENCE_BROKEN; /* unanswered: the lease can't be shown held */
-  if (etcd_call(e->client, "/v3/kv/range", range, &r, &err)) {
+  if (call(e, "/v3/kv/range", range, &r, &err)) {
     uint64_t at = r.n_kvs ? (uint64_t)r.kvs[0].mod_revision : 0;
     /* the keeper may have renewed and not yet heard back */
     while (at != fence && atomic_load(&e->fence_renewing)) nanosleep(&(struct timespec){0, 2000000}, NULL);
@@ -427,10 +469,7 @@ static txn_result refuse_fenced(etcd_store *e, uint64_t fence) {
 static txn_result write_key(etcd_store *e, api_kind kind, const char *namespace_, const char *name,
                             const api_object *next, uint64_t expect, uint64_t *rv, uint64_t *actual) {
   char *key = etcd_key(kind, namespace_, name);
-  json_t *cmp = expect ? json_pack("{s:o,s:s,s:s,s:o}", "key", key_json(key), "target", "MOD", "result", "EQUAL",
-                                   "mod_revision", etcd_int64((int64_t)expect))
-                       : json_pack("{s:o,s:s,s:s,s:s}", "key", key_json(key), "target", "CREATE", "result", "EQUAL",
-                                   "create_revision", "0");
+  json_t *cmp = key_compare(key, expect);
   json_t *op;
   if (next) {
     char *value = etcd_value(next);
@@ -452,7 +491,6 @@ static txn_result write_key(etcd_store *e, api_kind kind, const char *namespace_
   }
   json_t *get = json_pack("{s:{s:o}}", "request_range", "key", key_json(key));
   json_t *txn = json_pack("{s:[o],s:[o],s:[o]}", "compare", cmp, "success", op, "failure", get);
-  bool renews = fence_keeper && e->fence_key && !strcmp(key, e->fence_key);
   free(key);
   uint64_t fence;
   json_t *fence_cmp = fence_compare(e, &fence);
@@ -469,10 +507,7 @@ static txn_result write_key(etcd_store *e, api_kind kind, const char *namespace_
    * go on meanwhile, unless this thread holds the lock further up (the
    * control loop does, for its whole slice) */
   unlock_writes(e);
-  if (renews) atomic_store(&e->fence_renewing, true);
-  bool answered = etcd_call(e->client, "/v3/kv/txn", txn, &r, &err);
-  if (renews && answered && r.succeeded) atomic_store(&e->fence_rv, (uint64_t)r.revision);
-  if (renews) atomic_store(&e->fence_renewing, false);
+  bool answered = call(e, "/v3/kv/txn", txn, &r, &err);
   lock_writes(e);
   if (answered) {
     *rv = (uint64_t)r.revision;
@@ -800,10 +835,74 @@ void store_etcd_fence_on(store *s, api_kind kind, const char *namespace_, const 
   e->fence_key = etcd_key(kind, namespace_, name);
 }
 
-void store_etcd_fence(store *s, uint64_t lease_rv) { atomic_store(&from(s)->fence_rv, lease_rv); }
+/* A limit at a monotonic deadline. */
+static bool past(void *deadline) { return monotonic_seconds() >= *(double *)deadline; }
+
+store_status store_etcd_fence_get(store *s, double deadline, store_obj **out) {
+  etcd_store *e = from(s);
+  etcd_limit limit = {past, &deadline};
+  etcd_reply r;
+  strbuf err = STRBUF_INIT;
+  store_status st = STORE_UNAVAILABLE;
+  json_t *range = json_pack("{s:o}", "key", key_json(e->fence_key));
+  if (etcd_call_limited(e->client, "/v3/kv/range", range, deadline ? &limit : NULL, &r, &err)) {
+    api_object *o = NULL;
+    char why[128] = "";
+    if (r.n_kvs) o = etcd_value_decode(r.kvs[0].key, r.kvs[0].value, r.kvs[0].value_len, why, sizeof why);
+    if (o) {
+      meta_set_resource_version(o, (uint64_t)r.kvs[0].mod_revision);
+      *out = store_obj_new(o, (uint64_t)r.kvs[0].mod_revision, (uint64_t)r.kvs[0].create_revision);
+    }
+    st = o ? STORE_OK : r.n_kvs ? STORE_UNAVAILABLE : STORE_NOT_FOUND;
+    if (r.n_kvs && !o) sb_printf(&err, "etcd key %s: %s", e->fence_key, why);
+    etcd_reply_free(&r);
+  }
+  if (err.len) note_error(e, sb_str(&err));
+  sb_free(&err);
+  return st;
+}
+
+store_status store_etcd_fence_put(store *s, const store_obj *cur, api_object *next, double deadline,
+                                  double hold_until, store_obj **out) {
+  etcd_store *e = from(s);
+  if (cur) {
+    meta_on_update(next, cur->object);
+  } else {
+    char now[21];
+    meta_format_time(now_seconds(e), now);
+    meta_on_create(next, now, (unsigned)store_revision(e->cache));
+  }
+  char *value = etcd_value(next);
+  json_t *put = json_pack("{s:{s:o,s:o}}", "request_put", "key", key_json(e->fence_key), "value",
+                          etcd_bytes_json(value, strlen(value)));
+  free(value);
+  json_t *txn = json_pack("{s:[o],s:[o]}", "compare", key_compare(e->fence_key, cur ? cur->rv : 0), "success", put);
+  etcd_limit limit = {past, &deadline};
+  etcd_reply r;
+  strbuf err = STRBUF_INIT;
+  atomic_store(&e->fence_renewing, true);
+  bool answered = etcd_call_limited(e->client, "/v3/kv/txn", txn, deadline ? &limit : NULL, &r, &err);
+  store_status st = !answered ? STORE_UNAVAILABLE : r.succeeded ? STORE_OK : STORE_CONFLICT;
+  uint64_t rv = answered ? (uint64_t)r.revision : 0;
+  if (st == STORE_OK) { /* the deadline first: a fenced write that sees the new revision sees it */
+    atomic_store(&e->fence_deadline, hold_until);
+    atomic_store(&e->fence_rv, rv);
+  }
+  atomic_store(&e->fence_renewing, false);
+  if (answered) etcd_reply_free(&r);
+  else note_error(e, sb_str(&err));
+  sb_free(&err);
+  if (st == STORE_OK) {
+    meta_set_resource_version(next, rv);
+    *out = store_obj_new(next, rv, cur ? cur->created_rv : rv);
+  } else {
+    api_object_free(next);
+  }
+  return st;
+}
+
+void store_etcd_fence_lost(store *s) { atomic_store(&from(s)->fence_rv, 0); }
 
 void store_etcd_fence_this_thread(void) { fenced_thread = true; }
-
-void store_etcd_keep_fence_this_thread(void) { fence_keeper = true; }
 
 uint64_t store_etcd_fenced_writes(store *s) { return atomic_load(&from(s)->fenced_writes); }

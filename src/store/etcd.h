@@ -28,16 +28,28 @@ bool store_is_etcd(store *s);
 
 /* Fencing (docs/store.md "Fencing"): once store_etcd_fence_this_thread
  * was called on a thread, each of its writes is a transaction that also
- * compares the mod_revision of the key of kind/namespace_/name (set once,
- * before such writes) with lease_rv from store_etcd_fence (0: refuse
- * them). A refused write gives STORE_UNAVAILABLE and is counted. */
+ * compares the mod_revision of the key of kind/namespace_/name (the fence
+ * key, set once, before such writes) with the fence: the revision of the
+ * keeper's (the leader elector's) last store_etcd_fence_put, which holds
+ * until the hold_until given there. A write when the fence is gone (lost
+ * or past its deadline) or a transaction etcd refuses for it gives
+ * STORE_UNAVAILABLE and is counted; a fenced thread's etcd call in flight
+ * gives up as soon as the fence is gone. */
 void store_etcd_fence_on(store *s, api_kind kind, const char *namespace_, const char *name);
-void store_etcd_fence(store *s, uint64_t lease_rv);
+void store_etcd_fence_lost(store *s);
 void store_etcd_fence_this_thread(void);
-/* The fence's keeper (the leader elector's thread): each of its writes of
- * the fence key that etcd applies sets the fence to its revision, before
- * the keeper hears back, so fenced writes never see a renewal as a loss. */
-void store_etcd_keep_fence_this_thread(void);
 uint64_t store_etcd_fenced_writes(store *s);
+/* The keeper's reads and writes of the fence key go straight to etcd:
+ * they wait neither for the write lock (the control loop's, which a long
+ * scheduling slice holds) nor for the cache, so renewals go on whatever
+ * the loop does. Each gives up at deadline (CLOCK_MONOTONIC seconds; 0:
+ * the usual timeout) with STORE_UNAVAILABLE. fence_get: the key's version
+ * in etcd, or STORE_NOT_FOUND. fence_put: next (taken) over cur (NULL:
+ * creates it) if etcd still has cur (else STORE_CONFLICT), with the
+ * metadata rules of meta.h; once etcd applied it the fence is its
+ * revision, held until hold_until, before *out is set. */
+store_status store_etcd_fence_get(store *s, double deadline, store_obj **out);
+store_status store_etcd_fence_put(store *s, const store_obj *cur, api_object *next, double deadline,
+                                  double hold_until, store_obj **out);
 
 #endif

@@ -1,8 +1,9 @@
 /* etcd_client.c: the gateway client of etcd_client.h over libcurl. A call
- * takes an idle easy handle from the pool (its connection stays open for
- * the next call) and tries the endpoints from the one that last worked;
- * the watch runs on a handle of its own and reads newline-separated JSON
- * messages as they stream in. */
+ * takes an idle easy handle and its multi handle from the pool (the
+ * connection stays open in the multi handle for the next call), tries the
+ * endpoints from the one that last worked, and runs the transfer itself
+ * so that it can give up at once (etcd_limit); the watch runs on a handle
+ * of its own and reads newline-separated JSON messages as they stream in. */
 #include "store/etcd_client.h"
 #include "util/die.h"
 #include <curl/curl.h>
@@ -20,9 +21,15 @@ struct etcd_client {
   atomic_size_t current; /* the endpoint that answered last */
   etcd_tls tls;
   pthread_mutex_t lock;
-  CURL **idle; /* the pool */
+  struct pooled *idle; /* the pool */
   size_t n_idle, cap_idle;
 };
+
+/* An easy handle and the multi handle that runs it and keeps its connection. */
+typedef struct pooled {
+  CURL *easy;
+  CURLM *multi;
+} pooled;
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
@@ -58,24 +65,53 @@ etcd_client *etcd_client_new(const char *servers, const etcd_tls *tls, strbuf *e
 void etcd_client_free(etcd_client *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n_endpoints; i++) free(c->endpoints[i]);
-  for (size_t i = 0; i < c->n_idle; i++) curl_easy_cleanup(c->idle[i]);
+  for (size_t i = 0; i < c->n_idle; i++) {
+    curl_multi_cleanup(c->idle[i].multi);
+    curl_easy_cleanup(c->idle[i].easy);
+  }
   free(c->idle);
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
 
-static CURL *take_handle(etcd_client *c) {
+static pooled take_handle(etcd_client *c) {
   pthread_mutex_lock(&c->lock);
-  CURL *h = c->n_idle ? c->idle[--c->n_idle] : NULL;
+  pooled p = c->n_idle ? c->idle[--c->n_idle] : (pooled){NULL, NULL};
   pthread_mutex_unlock(&c->lock);
-  return h ? h : curl_easy_init();
+  if (!p.easy) p = (pooled){curl_easy_init(), curl_multi_init()};
+  if (!p.easy || !p.multi) die_oom(); /* libcurl fails to make a handle only out of memory */
+  return p;
 }
 
-static void give_back(etcd_client *c, CURL *h) {
+static void give_back(etcd_client *c, pooled p) {
   pthread_mutex_lock(&c->lock);
   c->idle = xgrow(c->idle, c->n_idle, &c->cap_idle, sizeof *c->idle, 4);
-  c->idle[c->n_idle++] = h;
+  c->idle[c->n_idle++] = p;
   pthread_mutex_unlock(&c->lock);
+}
+
+/* Runs p's transfer to its end, or until limit gives up
+ * (CURLE_ABORTED_BY_CALLBACK: removing the unfinished transfer closes its
+ * connection). */
+static CURLcode perform(pooled p, const etcd_limit *limit) {
+  CURLcode rc = CURLE_FAILED_INIT;
+  if (curl_multi_add_handle(p.multi, p.easy) != CURLM_OK) return rc;
+  for (;;) {
+    int running = 0, left = 0;
+    if (curl_multi_perform(p.multi, &running) != CURLM_OK) break;
+    if (!running) {
+      CURLMsg *m = curl_multi_info_read(p.multi, &left);
+      if (m && m->msg == CURLMSG_DONE) rc = m->data.result;
+      break;
+    }
+    if (limit && limit->give_up(limit->user)) {
+      rc = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    if (curl_multi_poll(p.multi, NULL, 0, limit ? ETCD_GIVE_UP_POLL_MS : 1000, NULL) != CURLM_OK) break;
+  }
+  curl_multi_remove_handle(p.multi, p.easy);
+  return rc;
 }
 
 static size_t collect(char *data, size_t size, size_t n, void *user) {
@@ -108,11 +144,17 @@ static bool not_sent(CURLcode rc) {
 }
 
 bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, strbuf *err) {
+  return etcd_call_limited(c, path, body, NULL, out, err);
+}
+
+bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etcd_limit *limit, etcd_reply *out,
+                       strbuf *err) {
   memset(out, 0, sizeof *out);
   char *text = json_dumps(body, JSON_COMPACT);
   json_decref(body);
   struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
-  CURL *h = take_handle(c);
+  pooled p = take_handle(c);
+  CURL *h = p.easy;
   strbuf reply = STRBUF_INIT;
   bool ok = false, answered = false;
   /* A write goes on to the next endpoint only when it cannot have reached
@@ -131,10 +173,11 @@ bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, 
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, CALL_TIMEOUT_MS);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply);
-    CURLcode rc = curl_easy_perform(h);
+    CURLcode rc = perform(p, limit);
     if (rc != CURLE_OK) {
       sb_truncate(err, 0);
-      sb_printf(err, "etcd %s: %s", c->endpoints[at], curl_easy_strerror(rc));
+      sb_printf(err, "etcd %s: %s", c->endpoints[at],
+                rc == CURLE_ABORTED_BY_CALLBACK ? "given up by the caller" : curl_easy_strerror(rc));
       if (endpoint_failed(rc) && (repeatable || not_sent(rc))) continue;
       break;
     }
@@ -151,7 +194,7 @@ bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, 
     }
     ok = true;
   }
-  give_back(c, h);
+  give_back(c, p);
   curl_slist_free_all(headers);
   sb_free(&reply);
   free(text);

@@ -26,6 +26,18 @@ void etcd_client_free(etcd_client *c);
  * err when no endpoint answered or etcd answered with an error. */
 bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, strbuf *err);
 
+/* A caller's limit on a call: it gives up as soon as give_up(user) holds
+ * (asked every ETCD_GIVE_UP_POLL_MS while etcd has not answered), with
+ * the connection closed: an error, and for a write an unknown outcome. */
+#define ETCD_GIVE_UP_POLL_MS 20
+typedef struct etcd_limit {
+  bool (*give_up)(void *user);
+  void *user;
+} etcd_limit;
+/* etcd_call under limit (NULL: none but the usual 10 s timeout). */
+bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etcd_limit *limit, etcd_reply *out,
+                       strbuf *err);
+
 /* Watches with create_request (taken): fn gets every message until it
  * returns false, *stop becomes true, or the stream ends (false with the
  * reason in err; the caller resumes from its last revision). */

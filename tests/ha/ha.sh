@@ -6,8 +6,8 @@
 # invariants checked after each run (tests/ha/ha.py says which).
 # usage: sh tests/ha/ha.sh [DRA] [RUNS]
 dra=${1:-build/dra}; runs=${2:-10}
-etcd=$(dirname "$dra")/upstream/etcd
-[ -x "$etcd" ] || etcd=build/upstream/etcd
+etcd=${DRA_TEST_ETCD:-$(dirname "$dra")/upstream/etcd} # DRA_TEST_ETCD: another etcd (tests/lib/etcd.sh)
+[ -x "$etcd" ] || [ -n "${DRA_TEST_ETCD:-}" ] || etcd=build/upstream/etcd
 command -v python3 >/dev/null 2>&1 || { echo "ha: skipped: python3 not found"; exit 77; }
 [ -x "$etcd" ] || { echo "ha: skipped: no build/upstream/etcd (make etcd builds it)"; exit 77; }
 exec python3 -B "$(dirname "$0")/ha.py" "$dra" "$etcd" "$runs"

@@ -22,9 +22,9 @@ start_etcd_at() { # dir, client port (the peer port is the next one)
   etcd_version=
   for _ in $(seq 100); do
     # shellcheck disable=SC2086
-    etcd_version=$(curl -sf --max-time 2 ${etcd_curl_flags:-} "$etcd_url/version") && return 0
-    kill -0 "$etcd_pid" 2>/dev/null || return 1
-    sleep 0.1
+    etcd_version=$(curl -sf --max-time 2 ${etcd_curl_flags:-} "$etcd_url/version") || { kill -0 "$etcd_pid" 2>/dev/null || return 1; sleep 0.1; continue; }
+    [ -z "${DRA_TEST_ETCD:-}" ] || echo "etcd from DRA_TEST_ETCD: $etcd_version"
+    return 0
   done
   return 1
 }
@@ -44,10 +44,13 @@ stop_etcd() {
   wait "$etcd_pid" 2>/dev/null || true # killed by the signal: not an error
   etcd_pid=
 }
-# Sets etcd_bin to the etcd of `make etcd` (next to dra, or the default
-# build's: a sanitizer build has none of its own); false when there is none.
+# Sets etcd_bin to $DRA_TEST_ETCD when set (another etcd, such as Debian's
+# 3.4: docs/store.md "etcd versions"), else to the etcd of `make etcd`
+# (next to dra, or the default build's: a sanitizer build has none of its
+# own); false when there is none.
 find_etcd() {
-  etcd_bin=$(dirname "$dra")/upstream/etcd
+  etcd_bin=${DRA_TEST_ETCD:-$(dirname "$dra")/upstream/etcd}
+  [ -z "${DRA_TEST_ETCD:-}" ] || { [ -x "$etcd_bin" ]; return; }
   [ -x "$etcd_bin" ] || etcd_bin=$(pwd)/build/upstream/etcd
   [ -x "$etcd_bin" ]
 }

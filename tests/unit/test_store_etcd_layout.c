@@ -125,6 +125,16 @@ static void gateway_replies(void **state) {
   assert_string_equal(r.error, "etcdserver: no leader");
   assert_null(r.blob);
   etcd_reply_free(&r);
+  /* a unary call's error: etcd 3.4's gateway (grpc-gateway v1) sends
+   * "error" and "message", 3.6's (v2) "message" alone */
+  const char *errors[] = {"{\"error\":\"etcdserver: mvcc: required revision has been compacted\",\"message\":"
+                          "\"etcdserver: mvcc: required revision has been compacted\",\"code\":11}",
+                          "{\"code\":11,\"message\":\"etcdserver: mvcc: required revision has been compacted\"}"};
+  for (size_t i = 0; i < 2; i++) {
+    assert_true(etcd_reply_parse(errors[i], strlen(errors[i]), &r, &err));
+    assert_string_equal(r.error, "etcdserver: mvcc: required revision has been compacted");
+    etcd_reply_free(&r);
+  }
   const char *bad[] = {"[]", "{\"kvs\":[{\"key\":\"not base64!\"}]}", "{\"header\":{\"revision\":\"x\"}}", "nope",
                        "{\"blob\":\"not base64!\"}", "{\"blob\":1}", "{\"remaining_bytes\":\"x\"}"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_false(etcd_reply_parse(bad[i], strlen(bad[i]), &r, &err));

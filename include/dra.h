@@ -182,7 +182,8 @@ DRA_API void dra_alloc_stats(dra_ctx *ctx, uint64_t *steps, double *seconds);
  * never deallocates it; the caller owns its lifecycle. */
 DRA_API dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
                                 dra_result **result);
-/* The claims with status.allocation as `dra allocate -o json` prints them:
+/* The claims with status.allocation as `dra allocate -o json` prints them
+ * (NULL for a result of dra_allocated_claims):
  * a List whose items are in claim order (with DRA_ALLOC_STORE, the stored
  * versions). Owned by the result. */
 DRA_API const char *dra_result_json(const dra_result *result);
@@ -275,6 +276,13 @@ DRA_API dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain);
  * *result is freed by the caller with dra_result_free; DRA_NOT_FOUND
  * without such a pod. */
 DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result);
+
+/* Every claim with status.allocation (in namespace_, or every namespace
+ * for NULL or ""), by namespace then name, as records: what holds which
+ * devices, without the cost of the claims' JSON (dra_result_json is NULL
+ * and dra_result_node NULL; read claims with dra_get_json). On DRA_OK
+ * *result is freed by the caller with dra_result_free. */
+DRA_API dra_status dra_allocated_claims(dra_ctx *ctx, const char *namespace_, dra_result **result);
 
 /* ---- device selectors ---- */
 

@@ -29,6 +29,10 @@ bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, v
  * itself; done names their fields, so that a repeat is a duplicate. */
 bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
                                 size_t n_done);
+/* A whole mapping, the current token its start, and whether each of its
+ * members names[k] appeared (with any value, null included) in present[k]. */
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
+                               size_t n, bool *present);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);
 /* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */

@@ -242,6 +242,14 @@ bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, v
   return t->kind == TK_OBJECT && decode_struct(&d, td, out);
 }
 
+/* The bit of field name in seen; false when td has no such field. */
+static bool field_bit(const type_desc *td, const char *name, size_t *bit) {
+  size_t hint = 0;
+  const field_desc *f = find_field(td, name, strlen(name), &hint);
+  if (f) *bit = (size_t)(f - td->fields);
+  return f != NULL;
+}
+
 bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
                                 size_t n_done) {
   tk t;
@@ -249,11 +257,22 @@ bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, v
   uint64_t seen[MAX_FIELDS / 64] = {0};
   if (td->nfields > MAX_FIELDS) return false;
   for (size_t k = 0; k < n_done; k++) {
-    size_t hint = 0;
-    const field_desc *f = find_field(td, done[k], strlen(done[k]), &hint);
-    if (!f) return false;
-    size_t i = (size_t)(f - td->fields);
+    size_t i;
+    if (!field_bit(td, done[k], &i)) return false;
     seen[i / 64] |= (uint64_t)1 << (i % 64);
   }
   return decode_members(&d, td, out, seen);
+}
+
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
+                               size_t n, bool *present) {
+  tk t;
+  direct d = {a, src, &t};
+  uint64_t seen[MAX_FIELDS / 64] = {0};
+  if (td->nfields > MAX_FIELDS || !decode_members(&d, td, out, seen)) return false;
+  for (size_t k = 0; k < n; k++) {
+    size_t i;
+    present[k] = field_bit(td, names[k], &i) && (seen[i / 64] >> (i % 64) & 1);
+  }
+  return true;
 }

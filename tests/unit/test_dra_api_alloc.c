@@ -364,6 +364,22 @@ static void schedules_and_lists(void **state) {
   contains(dra_result_json(r), "\"items\": []");
   dra_result_free(r);
 
+  /* Every allocated claim as records, by namespace then name, without JSON. */
+  assert_int_equal(dra_allocated_claims(ctx, NULL, &r), DRA_OK);
+  assert_null(dra_result_json(r));
+  assert_null(dra_result_node(r));
+  assert_int_equal(dra_result_claim_count(r), 2);
+  assert_string_equal(dra_result_claim(r, 0), "team-a/small");
+  assert_device(r, 0, 0, "gpu-0");
+  assert_int_equal(strncmp(dra_result_claim(r, 1), "team-a/templated-gpu-", 21), 0);
+  assert_device(r, 1, 0, "gpu-1");
+  dra_result_free(r);
+  assert_int_equal(dra_allocated_claims(ctx, "elsewhere", &r), DRA_OK);
+  assert_int_equal(dra_result_claim_count(r), 0);
+  dra_result_free(r);
+  assert_int_equal(dra_allocated_claims(ctx, "team-a", NULL), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_allocated_claims: result is required");
+
   pod = get(ctx, "pods", "waits");
   assert_null(strstr(pod, "nodeName"));
   contains(pod, "\"reason\": \"Unschedulable\"");

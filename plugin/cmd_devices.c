@@ -55,7 +55,7 @@ int cmd_devices(int argc, char **argv) {
   inventory inv;
   inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);
   selection *sel = NULL;
-  if (expr && !(sel = selection_run(ctx, expr, true, s.err, sizeof s.err))) {
+  if (expr && !(sel = selection_run(ctx, &inv, expr, true, s.err, sizeof s.err))) {
     rc = 1;
     fprintf(stderr, "error: the selector is invalid: %s\n", s.err);
     goto out;

@@ -14,6 +14,9 @@
 /* The unknown fields of a T_OPEN struct (its _extra slot), made an empty
  * object owned by a when there are none yet, for defaulting to add to. */
 json_t *codec_extra(arena *a, json_t **extra);
+/* v, released when a is freed: a K_RAW value as decoded (codec_decode
+ * keeps a deep copy of the document's; the direct decoder its own tree). */
+json_t *codec_own_json(arena *a, json_t *v);
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
 /* One value of kind k (elem: its type) at dst, as codec_decode decodes a
  * field's value; set: the field's _set flag or NULL. */

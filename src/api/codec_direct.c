@@ -3,9 +3,10 @@
  * between. Only the clean case is decoded here: wherever codec_decode would
  * report something (unknown field, wrong type, duplicate key, bad quantity)
  * this gives up and the caller takes the tree path. Values it does not read
- * itself (opaque RAW JSON, unknown fields of open structs, scalars of another
- * type than the field's) are built as small trees from the tokens and handed
- * to codec_decode_value, so they decode exactly as there. */
+ * itself (unknown fields of open structs, scalars of another type than the
+ * field's) are built as small trees from the tokens and handed to
+ * codec_decode_value, so they decode exactly as there; opaque RAW JSON is
+ * such a tree, kept as it is. */
 #include "api/codec.h"
 #include "util/die.h"
 #include <stdint.h>
@@ -183,7 +184,11 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
   case K_MAP:
     if (t->kind != TK_OBJECT) break;
     return decode_map(d, elem, dst);
-  case K_RAW: break;
+  case K_RAW: { /* the tree read here is the value codec_decode would copy */
+    json_t *v = read_tree(d);
+    if (v) *(json_t **)dst = codec_own_json(d->a, v);
+    return v != NULL;
+  }
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);

@@ -62,9 +62,9 @@ static json_t *read_tree(direct *d) {
     key_take(&k, t);
     advance(d);
     json_t *v = read_tree(d);
-    bool ok = v && !json_object_getn(obj, k.s, k.len);
-    if (ok) json_object_setn_new_nocheck(obj, k.s, k.len, v);
-    else json_decref(v);
+    /* a repeated key replaces its value and leaves the size: one lookup */
+    size_t before = json_object_size(obj);
+    bool ok = v && !json_object_setn_new_nocheck(obj, k.s, k.len, v) && json_object_size(obj) > before;
     key_release(&k);
     if (!ok) return json_decref(obj), NULL;
   }

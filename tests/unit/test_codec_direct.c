@@ -122,6 +122,9 @@ static void test_errors_go_to_the_tree(void **state) {
   (void)state;
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\",\"name\":\"b\"}")));     /* duplicate field */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"labels\":{\"x\":\"1\",\"x\":\"2\"}}"))); /* duplicate map key */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"managedFields\":[{\"a\":1,\"a\":2}]}"))); /* in raw JSON */
+  const char *raw = CLAIM_JSON(",\"metadata\":{\"managedFields\":[{\"a\":1,\"b\":{}}]}");
+  assert_int_equal(differential_check("t", raw, strlen(raw)), 0);
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"nam\":\"a\"}")));                     /* unknown field */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":1}")));                         /* wrong type */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\"")));                      /* syntax */

@@ -182,7 +182,8 @@ DRA_API void dra_alloc_stats(dra_ctx *ctx, uint64_t *steps, double *seconds);
  * never deallocates it; the caller owns its lifecycle. */
 DRA_API dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *claims, unsigned flags,
                                 dra_result **result);
-/* The claims with status.allocation as `dra allocate -o json` prints them:
+/* The claims with status.allocation as `dra allocate -o json` prints them
+ * (NULL for a result of dra_allocated_claims):
  * a List whose items are in claim order (with DRA_ALLOC_STORE, the stored
  * versions). Owned by the result. */
 DRA_API const char *dra_result_json(const dra_result *result);
@@ -276,6 +277,13 @@ DRA_API dra_status dra_schedule(dra_ctx *ctx, unsigned flags, char **explain);
  * without such a pod. */
 DRA_API dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *name, dra_result **result);
 
+/* Every claim with status.allocation (in namespace_, or every namespace
+ * for NULL or ""), by namespace then name, as records: what holds which
+ * devices, without the cost of the claims' JSON (dra_result_json is NULL
+ * and dra_result_node NULL; read claims with dra_get_json). On DRA_OK
+ * *result is freed by the caller with dra_result_free. */
+DRA_API dra_status dra_allocated_claims(dra_ctx *ctx, const char *namespace_, dra_result **result);
+
 /* ---- device selectors ---- */
 
 /* Evaluates a CEL device selector on every device of the context's
@@ -296,6 +304,28 @@ DRA_API dra_status dra_select_devices(dra_ctx *ctx, const char *expression, char
  * and capacities it names, as dra_explain says of a request's selectors:
  * `device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0 is false (capacity memory: 40Gi)`. */
 DRA_API dra_status dra_select_devices_why(dra_ctx *ctx, const char *expression, char **json);
+
+/* The same as records, without the JSON: a tool that looks at every
+ * device of a large cluster saves building and parsing it. */
+typedef struct dra_selection dra_selection;
+typedef struct dra_selected {
+  const char *driver;
+  const char *pool;
+  const char *device;
+  int matches;       /* 1: selected, 0: not, -1: a runtime error */
+  const char *error; /* the runtime error when matches is -1, else NULL */
+  const char *why;   /* with DRA_SELECT_WHY, when matches is not 1: as dra_select_devices_why says it; else NULL */
+} dra_selected;
+/* Flags of dra_select. */
+#define DRA_SELECT_WHY 1u /* each device not selected gets its why */
+/* Evaluates the expression as dra_select_devices(_why) and hands back the
+ * devices in the same order. On DRA_OK *selection is freed by the caller
+ * with dra_selection_free (it stays valid after dra_close). */
+DRA_API dra_status dra_select(dra_ctx *ctx, const char *expression, unsigned flags, dra_selection **selection);
+DRA_API size_t dra_selection_count(const dra_selection *selection);
+/* The i-th device, NULL past the end; owned by the selection. */
+DRA_API const dra_selected *dra_selection_item(const dra_selection *selection, size_t i);
+DRA_API void dra_selection_free(dra_selection *selection); /* NULL is fine */
 
 /* The message of the last failed call on ctx ("" after a success); the
  * status of that call is dra_errcode. */

@@ -38,15 +38,15 @@ enum {
   SNAP_PODGROUPS = 1 << 8,
   SNAP_ALL = (1 << 9) - 1,
   SNAP_LOAD_ALL = 1 << 9, /* load every kind into the context, not only those to convert */
-  SNAP_INVENTORY = SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, /* what inventory_build reads */
+  SNAP_INVENTORY = SNAP_SLICES | SNAP_RULES, /* what inventory_build_held reads as JSON */
 };
 /* Lists the kinds (namespaced ones in namespace_, or all with NULL) into
  * a->read. Kinds read in another version than v1 are loaded into ctx as
  * stored, which converts them, and read back as v1; with SNAP_LOAD_ALL
  * every kind is loaded (for commands that run libdra on them), page by
  * page as the server sent it, and only SNAP_INVENTORY's kinds are also
- * kept in a->read (api_items reads the others back from ctx). 0, or -1
- * with err. */
+ * kept in a->read (api_items reads the others back from ctx, and
+ * dra_allocated_claims the claims' devices). 0, or -1 with err. */
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen);
 /* The objects of a kind api_snapshot read (borrowed; NULL for a kind it
  * was not asked for or did not keep, which jansson's calls take as empty). */

@@ -53,10 +53,9 @@ int cmd_devices(int argc, char **argv) {
   dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES | SNAP_LOAD_ALL, true, &rc);
   if (!ctx) return rc;
   inventory inv;
-  inventory_build(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "ResourceClaim"),
-                  api_read(&s.a, "DeviceTaintRule"));
+  inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);
   selection *sel = NULL;
-  if (expr && !(sel = selection_run(ctx, expr, true, s.err, sizeof s.err))) {
+  if (expr && !(sel = selection_run(ctx, &inv, expr, true, s.err, sizeof s.err))) {
     rc = 1;
     fprintf(stderr, "error: the selector is invalid: %s\n", s.err);
     goto out;

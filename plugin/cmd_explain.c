@@ -70,12 +70,11 @@ int cmd_explain(int argc, char **argv) {
   }
   dra_free(found);
   pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
-  dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
-  /* the devices as the cluster holds them now: what the real scheduler
-   * sees, not what the offline run gave other pending pods */
+  /* the devices as the cluster holds them now, before the offline run
+   * gives other pending pods some: what the real scheduler sees */
   inventory inv;
-  inventory_build(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "ResourceClaim"),
-                  api_read(&s.a, "DeviceTaintRule"));
+  inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);
+  dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
   json_t *reports = json_array();
   size_t i;
   const json_t *p;

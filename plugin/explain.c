@@ -132,8 +132,9 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
   char err[1024];
   /* without selectors of its own the request selects what the class does */
   bool same = !strcmp(class_expr, full_expr);
-  selection *by_class = selection_run(ctx, class_expr, same, err, sizeof err),
-            *full = by_class && !same ? selection_run(ctx, full_expr, true, err, sizeof err) : by_class;
+  /* the why is for what the class selects and the request does not */
+  selection *by_class = selection_run(ctx, inv, class_expr, false, err, sizeof err),
+            *full = by_class && !same ? selection_run(ctx, inv, full_expr, true, err, sizeof err) : by_class;
   if (!full) {
     json_object_set_new(r, "problem", json_string(err));
   } else {

@@ -189,6 +189,26 @@ static bool demand(const inventory *inv, const inv_device *d, bool consume) {
   return fits;
 }
 
+/* Marks the device driver/pool/name held by claim namespace/name (or used
+ * for admin access): the device, or NULL when it is in no current slice or
+ * only used for admin access. */
+static inv_device *hold(inventory *inv, const char *driver, const char *pool, const char *name, bool admin_access,
+                        const char *namespace_, const char *claim) {
+  inv_device *d = inventory_find(inv, driver, pool, name);
+  if (!d) return NULL;
+  if (admin_access) {
+    d->admin = true;
+    return NULL;
+  }
+  if (!d->holder && asprintf(&d->holder, "%s/%s", namespace_, claim) < 0) abort();
+  if (!d->allocated || d->multi) {
+    if (!d->allocated) demand(inv, d, true);
+    d->allocated = true;
+    d->shares++;
+  }
+  return d;
+}
+
 static void apply_claims(inventory *inv, const json_t *claims) {
   size_t i;
   const json_t *claim;
@@ -198,31 +218,34 @@ static void apply_claims(inventory *inv, const json_t *claims) {
     size_t r;
     const json_t *res;
     json_array_foreach(json_object_get(json_object_get(alloc, "devices"), "results"), r, res) {
-      inv_device *d = inventory_find(inv, jstr(res, "driver"), jstr(res, "pool"), jstr(res, "device"));
-      if (!d) continue;
-      if (json_is_true(json_object_get(res, "adminAccess"))) {
-        d->admin = true;
-        continue;
-      }
-      if (!d->holder && asprintf(&d->holder, "%s/%s", jstr(meta, "namespace"), jstr(meta, "name")) < 0) abort();
-      if (!d->allocated || d->multi) {
-        if (!d->allocated) demand(inv, d, true);
-        d->allocated = true;
-        d->shares++;
-      }
+      inv_device *d = hold(inv, jstr(res, "driver"), jstr(res, "pool"), jstr(res, "device"),
+                           json_is_true(json_object_get(res, "adminAccess")), jstr(meta, "namespace"), jstr(meta, "name"));
       const char *name;
       const json_t *q;
-      json_object_foreach((json_t *)json_object_get(res, "consumedCapacity"), name, q) {
-        qty v;
-        if (!qty_parse(json_string_value(q), &v)) continue;
-        json_t *sum = json_object_get(d->consumed, name);
-        json_object_set_new(d->consumed, name, json_real((sum ? json_real_value(sum) : 0) + (double)v.v));
-      }
+      if (d) json_object_foreach((json_t *)json_object_get(res, "consumedCapacity"), name, q) {
+          qty v;
+          if (!qty_parse(json_string_value(q), &v)) continue;
+          json_t *sum = json_object_get(d->consumed, name);
+          json_object_set_new(d->consumed, name, json_real((sum ? json_real_value(sum) : 0) + (double)v.v));
+        }
     }
   }
 }
 
-void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules) {
+/* The claims of a dra_allocated_claims result. */
+static void apply_records(inventory *inv, const dra_result *held) {
+  for (size_t c = 0; c < dra_result_claim_count(held); c++) {
+    const char *ref = dra_result_claim(held, c), *slash = strchr(ref, '/');
+    char *namespace_ = strndup(ref, (size_t)(slash - ref));
+    const dra_device *d;
+    for (size_t i = 0; (d = dra_result_device(held, c, i)); i++)
+      hold(inv, d->driver, d->pool, d->device, d->admin_access, namespace_, slash + 1);
+    free(namespace_);
+  }
+}
+
+/* The devices and counters of the slices, indexed, and the rules' taints. */
+static void build_devices(inventory *inv, const json_t *slices, const json_t *rules) {
   memset(inv, 0, sizeof *inv);
   inv->index = calloc(1, sizeof *inv->index);
   if (!inv->index) abort();
@@ -247,7 +270,18 @@ void inventory_build(inventory *inv, const json_t *slices, const json_t *claims,
     *strmap_slot(&inv->index->counters, key(buf, sizeof buf, c->driver, c->pool, c->set, c->name), true) = i;
   }
   apply_rules(inv, rules);
+}
+
+void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules) {
+  build_devices(inv, slices, rules);
   apply_claims(inv, claims);
+}
+
+void inventory_build_held(inventory *inv, const json_t *slices, const json_t *rules, dra_ctx *ctx) {
+  build_devices(inv, slices, rules);
+  dra_result *held = NULL;
+  if (dra_allocated_claims(ctx, NULL, &held) == DRA_OK) apply_records(inv, held);
+  dra_result_free(held);
 }
 
 bool inventory_free_now(const inventory *inv, const inv_device *d) {
@@ -255,14 +289,13 @@ bool inventory_free_now(const inventory *inv, const inv_device *d) {
 }
 
 void inventory_load(inventory *inv, dra_ctx *ctx) {
-  json_t *slices = api_items(ctx, "ResourceSlice"), *claims = api_items(ctx, "ResourceClaim"),
-         *rules = api_items(ctx, "DeviceTaintRule");
-  inventory_build(inv, slices, claims, rules);
-  inv->owned[0] = slices, inv->owned[1] = claims, inv->owned[2] = rules;
+  json_t *slices = api_items(ctx, "ResourceSlice"), *rules = api_items(ctx, "DeviceTaintRule");
+  inventory_build_held(inv, slices, rules, ctx);
+  inv->owned[0] = slices, inv->owned[1] = rules;
 }
 
 void inventory_free(inventory *inv) {
-  for (int i = 0; i < 3; i++) json_decref(inv->owned[i]);
+  for (int i = 0; i < 2; i++) json_decref(inv->owned[i]);
   for (size_t i = 0; i < inv->n; i++) {
     free(inv->devices[i].taint);
     free(inv->devices[i].holder);

@@ -4,7 +4,10 @@
  * own, and those of DeviceTaintRules that select it; effect None taints
  * nothing), its shared counters' consumption and, for devices that allow
  * multiple allocations, the capacity each share consumed. Built from v1
- * JSON (api_items), shared by capacity, devices, claims and explain. */
+ * JSON (api_items), the claims' part either as JSON or as libdra's records
+ * of a context (dra_allocated_claims: no JSON of 20,000 claims to parse,
+ * but no consumed capacity either); shared by capacity, devices, whatif
+ * and explain. */
 #ifndef KDRA_INVENTORY_H
 #define KDRA_INVENTORY_H
 #include "quantity.h"
@@ -36,13 +39,16 @@ typedef struct inventory {
   inv_counter *counters;
   size_t n_counters;
   struct inv_index *index;
-  json_t *owned[3]; /* the slices, claims and rules inventory_load read */
+  json_t *owned[2]; /* the slices and rules inventory_load read */
 } inventory;
 
 /* Builds it; the JSON arrays must outlive it. */
 void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules);
-/* Builds it from the context's ResourceSlices, ResourceClaims and
- * DeviceTaintRules, as v1 JSON (dra_list_json), which it keeps. */
+/* The same with the claims of ctx as it holds them now, as records:
+ * d->consumed stays empty. */
+void inventory_build_held(inventory *inv, const json_t *slices, const json_t *rules, dra_ctx *ctx);
+/* Builds it from the context's ResourceSlices and DeviceTaintRules, as v1
+ * JSON (dra_list_json), which it keeps, and its claims' records. */
 void inventory_load(inventory *inv, dra_ctx *ctx);
 void inventory_free(inventory *inv);
 inv_device *inventory_find(const inventory *inv, const char *driver, const char *pool, const char *device);

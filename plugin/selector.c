@@ -4,53 +4,48 @@
 #include <stdlib.h>
 
 struct selection {
-  json_t *results; /* "driver/pool/device" -> the item of dra_select_devices(_why) */
+  dra_selection *records;
+  const dra_selected **of; /* by the device's place in the inventory; NULL: not in the context */
+  const inventory *inv;
 };
 
-selection *selection_run(dra_ctx *ctx, const char *expr, bool why, char *err, size_t errlen) {
-  char *text = NULL;
-  if ((why ? dra_select_devices_why : dra_select_devices)(ctx, expr, &text) != DRA_OK) {
+selection *selection_run(dra_ctx *ctx, const inventory *inv, const char *expr, bool why, char *err, size_t errlen) {
+  dra_selection *records = NULL;
+  if (dra_select(ctx, expr, why ? DRA_SELECT_WHY : 0, &records) != DRA_OK) {
     snprintf(err, errlen, "%s", dra_errmsg(ctx));
     return NULL;
   }
-  json_t *doc = json_loads(text, 0, NULL);
-  dra_free(text);
   selection *s = calloc(1, sizeof *s);
-  if (!s) abort();
-  s->results = json_object();
-  size_t i;
-  json_t *item;
-  json_array_foreach(json_object_get(doc, "items"), i, item) {
-    char key[1024];
-    snprintf(key, sizeof key, "%s/%s/%s", json_string_value(json_object_get(item, "driver")),
-             json_string_value(json_object_get(item, "pool")), json_string_value(json_object_get(item, "device")));
-    json_object_set(s->results, key, item);
+  if (!s || !(s->of = calloc(inv->n + 1, sizeof *s->of))) abort();
+  s->records = records;
+  s->inv = inv;
+  const dra_selected *item;
+  for (size_t i = 0; (item = dra_selection_item(records, i)); i++) {
+    const inv_device *d = inventory_find(inv, item->driver, item->pool, item->device);
+    if (d) s->of[d - inv->devices] = item;
   }
-  json_decref(doc);
   return s;
 }
 
 void selection_free(selection *s) {
   if (!s) return;
-  json_decref(s->results);
+  dra_selection_free(s->records);
+  free(s->of);
   free(s);
 }
 
-static const json_t *item_of(const selection *s, const inv_device *d) {
-  char key[1024];
-  snprintf(key, sizeof key, "%s/%s/%s", d->driver, d->pool, d->name);
-  return json_object_get(s->results, key);
-}
+static const dra_selected *item_of(const selection *s, const inv_device *d) { return s->of[d - s->inv->devices]; }
 
 int selection_result(const selection *s, const inv_device *d, const char **error) {
-  const json_t *item = item_of(s, d), *e = json_object_get(item, "error");
-  if (e) {
-    if (error) *error = json_string_value(e);
+  const dra_selected *item = item_of(s, d);
+  if (item && item->matches < 0) {
+    if (error) *error = item->error;
     return -1;
   }
-  return json_is_true(json_object_get(item, "matches"));
+  return item && item->matches == 1;
 }
 
 const char *selection_why(const selection *s, const inv_device *d) {
-  return json_string_value(json_object_get(item_of(s, d), "why"));
+  const dra_selected *item = item_of(s, d);
+  return item ? item->why : NULL;
 }

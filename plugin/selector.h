@@ -12,10 +12,11 @@
 
 typedef struct selection selection;
 
-/* Evaluates expr on every device of ctx, with the why of each device it
- * does not select when why is set; NULL with err (the compiler's message)
- * when it does not compile. */
-selection *selection_run(dra_ctx *ctx, const char *expr, bool why, char *err, size_t errlen);
+/* Evaluates expr on every device of ctx (dra_select's records, found by
+ * the devices of inv, which must outlive it), with the why of each device
+ * it does not select when why is set; NULL with err (the compiler's
+ * message) when it does not compile. */
+selection *selection_run(dra_ctx *ctx, const inventory *inv, const char *expr, bool why, char *err, size_t errlen);
 void selection_free(selection *s);
 /* 1 selected, 0 not, -1 a runtime error (text in *error, owned by s). */
 int selection_result(const selection *s, const inv_device *d, const char **error);

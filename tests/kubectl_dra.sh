@@ -11,7 +11,8 @@
 # the kubeconfig variants (client certificate as data and as relative
 # files, token, tokenFile, exec plugins returning a token or a certificate,
 # insecure-skip-tls-verify, a merged KUBECONFIG, contexts, --server,
-# errors); v1beta1 discovery; and that the plugin uses only dra.h.
+# errors); v1beta1 and v1beta2 discovery, DeviceTaintRule in v1alpha3; and
+# that the plugin uses only dra.h.
 # Usage (CTest does this from the repository root): sh tests/kubectl_dra.sh build/dra
 dra=$1
 . tests/lib/serve.sh
@@ -360,15 +361,27 @@ if cmake --install "$(dirname "$plugin")" --prefix "$tmp/prefix" >"$tmp/install.
   PATH="$tmp/prefix/bin:$PATH" check "kubectl dra, installed" "gpu-node-1    gpu.example.com" kubectl dra capacity
 else failed=$((failed+1)); echo "FAIL cmake --install:"; cat "$tmp/install.log"; fi
 
-# ---- a server that serves resource.k8s.io/v1beta1 only: converted to v1 by libdra ----
+# ---- a server that serves resource.k8s.io in one beta only: converted to v1 by libdra ----
+served_only() { # version: a restart with v1 off and the version on; the same capacity, and the claims
+  kill $server; wait $server 2>/dev/null
+  serve_https "$tmp/data" --token-file "$tmp/tokens.csv" --runtime-config "resource.k8s.io/v1=false,resource.k8s.io/$1=true"
+  check "discovery: $1 only" "resource.k8s.io/$1" kubectl api-versions
+  kd capacity >"$tmp/capacity.$1" 2>&1
+  if cmp -s "$tmp/capacity.v1" "$tmp/capacity.$1"; then passed=$((passed+1))
+  else failed=$((failed+1)); echo "FAIL capacity over $1 differs:"; diff "$tmp/capacity.v1" "$tmp/capacity.$1" | head; fi
+  check "claims over $1" "pod/llm-finetune-worker-0   gpu-node-1   gpu=gpu.example.com/gpu-node-1/gpu-0" kd claims -n ml
+}
 kd capacity >"$tmp/capacity.v1"
+served_only v1beta1
+served_only v1beta2 # 1.34 to 1.36 serve it
+check "taint --list over v1beta2" "NAME" kd taint --list
+# ---- DeviceTaintRule as 1.34's alpha, v1alpha3, next to v1beta1 ----
 kill $server; wait $server 2>/dev/null
-serve_https "$tmp/data" --token-file "$tmp/tokens.csv" --runtime-config resource.k8s.io/v1=false,resource.k8s.io/v1beta1=true
-check "discovery: v1 is off" "v1beta1" kubectl api-versions
-kd capacity >"$tmp/capacity.v1beta1" 2>&1
-if cmp -s "$tmp/capacity.v1" "$tmp/capacity.v1beta1"; then passed=$((passed+1))
-else failed=$((failed+1)); echo "FAIL capacity over v1beta1 differs:"; diff "$tmp/capacity.v1" "$tmp/capacity.v1beta1" | head; fi
-check "claims over v1beta1" "pod/llm-finetune-worker-0   gpu-node-1   gpu=gpu.example.com/gpu-node-1/gpu-0" kd claims -n ml
+serve_https "$tmp/data" --token-file "$tmp/tokens.csv" -v 3 \
+  --runtime-config resource.k8s.io/v1=false,resource.k8s.io/v1beta1=true,resource.k8s.io/v1alpha3=true
+check "taint --dry-run=server over v1alpha3" "devicetaintrule.resource.k8s.io/gpu-node-2-gpu-0-example.com-broken created (server dry run)" \
+  kd taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=server
+check "taint: written to v1alpha3" "/apis/resource.k8s.io/v1alpha3/devicetaintrules?dryRun=All" cat "$tmp/serve.log"
 if ls "$tmp"/sanitizer.* >/dev/null 2>&1; then
   failed=$((failed+1)); echo "FAIL kubectl-dra has sanitizer reports:"; head -40 "$tmp"/sanitizer.*
 else passed=$((passed+1)); fi

@@ -14,6 +14,9 @@
 /* The unknown fields of a T_OPEN struct (its _extra slot), made an empty
  * object owned by a when there are none yet, for defaulting to add to. */
 json_t *codec_extra(arena *a, json_t **extra);
+/* v, released when a is freed: a K_RAW value as decoded (codec_decode
+ * keeps a deep copy of the document's; the direct decoder its own tree). */
+json_t *codec_own_json(arena *a, json_t *v);
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
 /* One value of kind k (elem: its type) at dst, as codec_decode decodes a
  * field's value; set: the field's _set flag or NULL. */
@@ -29,6 +32,10 @@ bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, v
  * itself; done names their fields, so that a repeat is a duplicate. */
 bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
                                 size_t n_done);
+/* A whole mapping, the current token its start, and whether each of its
+ * members names[k] appeared (with any value, null included) in present[k]. */
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
+                               size_t n, bool *present);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);
 /* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */

@@ -69,11 +69,12 @@ json_t *codec_extra(arena *a, json_t **extra) {
   return *extra;
 }
 
-static json_t *keep_json(arena *a, const json_t *v) {
-  json_t *copy = json_deep_copy(v);
-  arena_on_free(a, release_json, copy);
-  return copy;
+json_t *codec_own_json(arena *a, json_t *v) {
+  arena_on_free(a, release_json, v);
+  return v;
 }
+
+static json_t *keep_json(arena *a, const json_t *v) { return codec_own_json(a, json_deep_copy(v)); }
 
 static void decode_quantity(const json_t *v, quantity *q, bool *set, fpath *path, errlist *errs) {
   char buf[64];

@@ -3,9 +3,10 @@
  * between. Only the clean case is decoded here: wherever codec_decode would
  * report something (unknown field, wrong type, duplicate key, bad quantity)
  * this gives up and the caller takes the tree path. Values it does not read
- * itself (opaque RAW JSON, unknown fields of open structs, scalars of another
- * type than the field's) are built as small trees from the tokens and handed
- * to codec_decode_value, so they decode exactly as there. */
+ * itself (unknown fields of open structs, scalars of another type than the
+ * field's) are built as small trees from the tokens and handed to
+ * codec_decode_value, so they decode exactly as there; opaque RAW JSON is
+ * such a tree, kept as it is. */
 #include "api/codec.h"
 #include "util/die.h"
 #include <stdint.h>
@@ -61,9 +62,9 @@ static json_t *read_tree(direct *d) {
     key_take(&k, t);
     advance(d);
     json_t *v = read_tree(d);
-    bool ok = v && !json_object_getn(obj, k.s, k.len);
-    if (ok) json_object_setn_new_nocheck(obj, k.s, k.len, v);
-    else json_decref(v);
+    /* a repeated key replaces its value and leaves the size: one lookup */
+    size_t before = json_object_size(obj);
+    bool ok = v && !json_object_setn_new_nocheck(obj, k.s, k.len, v) && json_object_size(obj) > before;
     key_release(&k);
     if (!ok) return json_decref(obj), NULL;
   }
@@ -183,7 +184,11 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
   case K_MAP:
     if (t->kind != TK_OBJECT) break;
     return decode_map(d, elem, dst);
-  case K_RAW: break;
+  case K_RAW: { /* the tree read here is the value codec_decode would copy */
+    json_t *v = read_tree(d);
+    if (v) *(json_t **)dst = codec_own_json(d->a, v);
+    return v != NULL;
+  }
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);
@@ -242,6 +247,14 @@ bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, v
   return t->kind == TK_OBJECT && decode_struct(&d, td, out);
 }
 
+/* The bit of field name in seen; false when td has no such field. */
+static bool field_bit(const type_desc *td, const char *name, size_t *bit) {
+  size_t hint = 0;
+  const field_desc *f = find_field(td, name, strlen(name), &hint);
+  if (f) *bit = (size_t)(f - td->fields);
+  return f != NULL;
+}
+
 bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
                                 size_t n_done) {
   tk t;
@@ -249,11 +262,22 @@ bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, v
   uint64_t seen[MAX_FIELDS / 64] = {0};
   if (td->nfields > MAX_FIELDS) return false;
   for (size_t k = 0; k < n_done; k++) {
-    size_t hint = 0;
-    const field_desc *f = find_field(td, done[k], strlen(done[k]), &hint);
-    if (!f) return false;
-    size_t i = (size_t)(f - td->fields);
+    size_t i;
+    if (!field_bit(td, done[k], &i)) return false;
     seen[i / 64] |= (uint64_t)1 << (i % 64);
   }
   return decode_members(&d, td, out, seen);
+}
+
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
+                               size_t n, bool *present) {
+  tk t;
+  direct d = {a, src, &t};
+  uint64_t seen[MAX_FIELDS / 64] = {0};
+  if (td->nfields > MAX_FIELDS || !decode_members(&d, td, out, seen)) return false;
+  for (size_t k = 0; k < n; k++) {
+    size_t i;
+    present[k] = field_bit(td, names[k], &i) && (seen[i / 64] >> (i % 64) & 1);
+  }
+  return true;
 }

@@ -191,7 +191,7 @@ dra_status dra_allocate(dra_ctx *ctx, const char *node_name, const char *const *
   alloc_view v;
   if (view_open(ctx, "dra_allocate", node_name, claims, flags, DRA_ALLOC_STORE, result, &v) != DRA_OK)
     return ctx->err;
-  dra_result *r = dra_result_new(v.n_picked, node_name);
+  dra_result *r = dra_result_new(v.n_picked, node_name, true);
   arena *out = arena_new();
   alloc_outcome res;
   alloc_limits lim = {.max_steps = ctx->alloc_max_steps, .timeout_seconds = ctx->alloc_timeout_seconds};

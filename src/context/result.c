@@ -1,6 +1,8 @@
 /* result.c: the dra_result of include/dra.h: allocated claims as
  * "namespace/name", their devices as dra_device records and the claims as
- * one JSON List, owned by the result alone so it outlives its context. */
+ * one JSON List (unless made for records only), owned by the result alone
+ * so it outlives its context; and dra_allocated_claims, which fills one
+ * with every allocated claim of a context. */
 #include "context/result.h"
 #include "context/context.h"
 #include "util/die.h"
@@ -17,16 +19,16 @@ struct dra_result {
   const char *node;
   result_claim *claims;
   size_t n;
-  json_t *items; /* until sealed */
+  json_t *items; /* until sealed; NULL for records only */
   char *json;
 };
 
-dra_result *dra_result_new(size_t max_claims, const char *node) {
+dra_result *dra_result_new(size_t max_claims, const char *node, bool json) {
   dra_result *r = xcalloc(1, sizeof *r);
   r->a = arena_new();
   r->node = node ? arena_strdup(r->a, node) : NULL;
   r->claims = arena_calloc(r->a, max_claims + 1, sizeof *r->claims);
-  r->items = json_array();
+  r->items = json ? json_array() : NULL;
   return r;
 }
 
@@ -46,10 +48,11 @@ void dra_result_add(dra_result *r, const api_object *claim) {
     out->devices[i] = (dra_device){arena_strdup(r->a, d->request ? d->request : ""), d->driver->str, d->pool->str,
                                    d->device->str, d->admin_access};
   }
-  json_array_append_new(r->items, api_object_encode(claim));
+  if (r->items) json_array_append_new(r->items, api_object_encode(claim));
 }
 
 void dra_result_seal(dra_result *r) {
+  if (!r->items) return;
   r->json = dra_json_text(json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", r->items));
   r->items = NULL;
 }
@@ -73,4 +76,20 @@ void dra_result_free(dra_result *r) {
   json_decref(r->items);
   free(r->json);
   free(r);
+}
+
+dra_status dra_allocated_claims(dra_ctx *ctx, const char *namespace_, dra_result **result) {
+  if (!ctx) return DRA_MISUSE;
+  dra_begin(ctx);
+  if (!result) return dra_fail(ctx, DRA_MISUSE, "dra_allocated_claims: result is required");
+  store_list l;
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .namespace_ = namespace_ && *namespace_ ? namespace_ : NULL,
+                   .order = STORE_BY_NAME};
+  bool listed = store_list_query(ctx->objects, &q, &l) == STORE_OK;
+  dra_result *r = dra_result_new(listed ? l.n : 0, NULL, false);
+  for (size_t i = 0; listed && i < l.n; i++)
+    if (((const resource_claim *)l.items[i]->object->typed)->status.allocation) dra_result_add(r, l.items[i]->object);
+  if (listed) store_list_free(&l);
+  *result = r;
+  return DRA_OK;
 }

@@ -54,7 +54,7 @@ dra_status dra_get_pod_result(dra_ctx *ctx, const char *namespace_, const char *
   const pod *p = o->object->typed;
   const pod_resource_claim_list *entries = &p->spec.resource_claims;
   const pod_extended_resource_claim_status *extended = p->status.extended_resource_claim_status;
-  dra_result *r = dra_result_new(entries->n + 1, p->spec.node_name && *p->spec.node_name ? p->spec.node_name : NULL);
+  dra_result *r = dra_result_new(entries->n + 1, p->spec.node_name && *p->spec.node_name ? p->spec.node_name : NULL, true);
   for (uint32_t i = 0; i < entries->n; i++) add_if_allocated(ctx, ns, sched_claim_name_of(p, &entries->items[i]), r);
   if (extended) add_if_allocated(ctx, ns, extended->resource_claim_name, r);
   dra_result_seal(r);

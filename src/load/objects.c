@@ -63,23 +63,40 @@ int objects_load_tree(const char *name, const char *data, size_t len, object_set
   return rc;
 }
 
+/* Whether the text is one line (but for blanks after it): a List's items
+ * then all have the List's line, which is the only line the token sources
+ * tell (a server's list pages are written so). */
+static bool one_line(const char *data, size_t len) {
+  while (len && (data[len - 1] == ' ' || data[len - 1] == '\t' || data[len - 1] == '\r' || data[len - 1] == '\n')) len--;
+  return !memchr(data, '\n', len) && !memchr(data, '\r', len);
+}
+
+typedef struct direct_sink {
+  object_set *out;
+  const char *name;
+  int line;
+} direct_sink;
+
+static void add_direct(void *user, api_object *o) {
+  direct_sink *ds = user;
+  api_head *h = api_object_head(o);
+  loaded_object *lo = add_object(ds->out, ds->name, ds->line, h->kind, h->api_version);
+  lo->obj = o;
+  place_object(lo);
+}
+
 /* Every document of the buffer straight from its text into objects
- * (api_object_decode_tokens); false, with out as it was, when one of them
- * needs the tree path. */
+ * (api_objects_decode_tokens), Lists too when the text is one line; false,
+ * with out as it was, when one of them needs the tree path. */
 bool objects_load_direct(const char *name, const char *data, size_t len, object_set *out) {
   tk_source *src = doc_tokens_open(data, len);
   if (!src) return false;
   size_t before = out->n;
+  bool lists = one_line(data, len), decoded = true;
+  direct_sink ds = {out, name, 0};
   tk t;
-  int line;
-  api_object *o = NULL;
-  while (src->next_doc(src, &t, &line) && (o = api_object_decode_tokens(src))) {
-    api_head *h = api_object_head(o);
-    loaded_object *lo = add_object(out, name, line, h->kind, h->api_version);
-    lo->obj = o;
-    place_object(lo);
-  }
-  bool ok = t.kind != TK_GIVE_UP && (t.kind != TK_OBJECT || o);
+  while (decoded && src->next_doc(src, &t, &ds.line)) decoded = api_objects_decode_tokens(src, lists, add_direct, &ds);
+  bool ok = decoded && t.kind != TK_GIVE_UP;
   src->close(src);
   if (ok) return true;
   while (out->n > before) clear_object(&out->items[--out->n]);

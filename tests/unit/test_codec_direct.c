@@ -122,15 +122,63 @@ static void test_errors_go_to_the_tree(void **state) {
   (void)state;
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\",\"name\":\"b\"}")));     /* duplicate field */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"labels\":{\"x\":\"1\",\"x\":\"2\"}}"))); /* duplicate map key */
+  assert_false(direct(CLAIM_JSON(",\"metadata\":{\"managedFields\":[{\"a\":1,\"a\":2}]}"))); /* in raw JSON */
+  const char *raw = CLAIM_JSON(",\"metadata\":{\"managedFields\":[{\"a\":1,\"b\":{}}]}");
+  assert_int_equal(differential_check("t", raw, strlen(raw)), 0);
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"nam\":\"a\"}")));                     /* unknown field */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":1}")));                         /* wrong type */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\"")));                      /* syntax */
   assert_false(direct(CLAIM_JSON(",\"metadata\":{\"name\":\"a\"}") "x"));                 /* after the value */
   assert_false(direct("{\"metadata\":{},\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\"}"));
   assert_false(direct("{\"apiVersion\":\"resource.k8s.io/v1beta1\",\"kind\":\"ResourceClaim\"}")); /* converted */
-  assert_false(direct("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[]}"));
   assert_false(direct("{\"apiVersion\":\"v1\",\"kind\":\"Nope\"}"));
   assert_false(direct("[]"));
+}
+
+/* A List on one line, as an API server sends a page, goes direct and
+ * agrees with the tree: a typed List whose items leave out kind and
+ * apiVersion or repeat the List's, and a kind: List of any kinds. */
+#define CLAIM_ITEM "{\"metadata\":{\"name\":\"a\",\"namespace\":\"n\"},\"spec\":{\"devices\":{\"requests\":[]}}}"
+#define CLAIM_LIST(items) \
+  "{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"metadata\":{\"continue\":\"x\"},\"items\":[" items "]}"
+
+static int agree(const char *text) { return differential_check("t", text, strlen(text)); }
+
+static void test_lists_on_one_line_go_direct(void **state) {
+  (void)state;
+  const char *typed = CLAIM_LIST(CLAIM_ITEM "," CLAIM_JSON(",\"metadata\":{\"name\":\"b\"}")) "\n";
+  assert_int_equal(agree(typed), 0);
+  object_set out = {0};
+  assert_true(objects_load_direct("t", typed, strlen(typed), &out));
+  assert_int_equal(out.n, 2);
+  assert_string_equal(out.items[0].kind, "ResourceClaim");
+  assert_string_equal(api_object_meta(out.items[1].obj)->namespace_, "default");
+  object_set_free(&out);
+  assert_int_equal(agree(CLAIM_LIST("")), 0);
+  assert_int_equal(agree("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[" CLAIM_JSON("") ","
+                         "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"n\"}}]}"),
+                   0);
+  assert_int_equal(agree("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[]}"), 0);
+}
+
+/* Lists the direct path leaves to the tree: items on other lines (whose
+ * line numbers the tree path keeps), an item of another kind, or with only
+ * one of kind and apiVersion (null counts as there), a converted version,
+ * members a List does not have, and items that are not objects. */
+static void test_lists_the_tree_reads(void **state) {
+  (void)state;
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"items\":[\n" CLAIM_ITEM "]}"));
+  assert_false(direct(CLAIM_LIST("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\"}")));
+  assert_false(direct(CLAIM_LIST("{\"kind\":\"ResourceClaim\"}")));
+  assert_false(direct(CLAIM_LIST("{\"kind\":null}")));
+  assert_int_equal(agree(CLAIM_LIST("{\"kind\":null}")), -1);
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1beta1\",\"items\":[{}]}"));
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"items\":[],\"x\":1}"));
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"items\":[],\"items\":[]}"));
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"items\":[1]}"));
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\",\"items\":{}}"));
+  assert_false(direct("{\"kind\":\"ResourceClaimList\",\"apiVersion\":\"resource.k8s.io/v1\"}"));
+  assert_false(direct("{\"kind\":\"WidgetList\",\"apiVersion\":\"v1\",\"items\":[{}]}"));
 }
 
 int main(void) {
@@ -138,6 +186,8 @@ int main(void) {
       cmocka_unit_test(test_every_file_agrees),
       cmocka_unit_test(test_clean_documents_go_direct),
       cmocka_unit_test(test_errors_go_to_the_tree),
+      cmocka_unit_test(test_lists_on_one_line_go_direct),
+      cmocka_unit_test(test_lists_the_tree_reads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

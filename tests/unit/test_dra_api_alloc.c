@@ -3,7 +3,8 @@
  * records and JSON, allocation pod after pod with the write-back, claims
  * that do not fit, DeviceTaintRules' taints, a CEL runtime error, search bounds, a dump loaded as
  * stored, the explanation's counts in text and JSON, pods scheduled and
- * read back as JSON and as records, and every bad argument. */
+ * read back as JSON and as records, device selectors as records, and
+ * every bad argument. */
 #include "dra.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -364,6 +365,22 @@ static void schedules_and_lists(void **state) {
   contains(dra_result_json(r), "\"items\": []");
   dra_result_free(r);
 
+  /* Every allocated claim as records, by namespace then name, without JSON. */
+  assert_int_equal(dra_allocated_claims(ctx, NULL, &r), DRA_OK);
+  assert_null(dra_result_json(r));
+  assert_null(dra_result_node(r));
+  assert_int_equal(dra_result_claim_count(r), 2);
+  assert_string_equal(dra_result_claim(r, 0), "team-a/small");
+  assert_device(r, 0, 0, "gpu-0");
+  assert_int_equal(strncmp(dra_result_claim(r, 1), "team-a/templated-gpu-", 21), 0);
+  assert_device(r, 1, 0, "gpu-1");
+  dra_result_free(r);
+  assert_int_equal(dra_allocated_claims(ctx, "elsewhere", &r), DRA_OK);
+  assert_int_equal(dra_result_claim_count(r), 0);
+  dra_result_free(r);
+  assert_int_equal(dra_allocated_claims(ctx, "team-a", NULL), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_allocated_claims: result is required");
+
   pod = get(ctx, "pods", "waits");
   assert_null(strstr(pod, "nodeName"));
   contains(pod, "\"reason\": \"Unschedulable\"");
@@ -464,6 +481,52 @@ static void bad_arguments(void **state) {
   dra_close(ctx);
 }
 
+/* Selectors on every device, as records and as JSON alike: a match, a
+ * miss with its why, a runtime error, and an expression that does not
+ * compile. */
+static void selects_devices(void **state) {
+  (void)state;
+  dra_ctx *ctx = open_cluster();
+  dra_selection *sel = NULL;
+  const char *expr = "device.attributes[\"gpu.example.com\"].model == \"H100\"";
+  assert_int_equal(dra_select(ctx, expr, DRA_SELECT_WHY, &sel), DRA_OK);
+  assert_int_equal(dra_selection_count(sel), 2);
+  const dra_selected *a = dra_selection_item(sel, 0), *b = dra_selection_item(sel, 1);
+  assert_string_equal(a->driver, "gpu.example.com");
+  assert_string_equal(a->pool, "node-1");
+  assert_string_equal(a->device, "gpu-0");
+  assert_int_equal(a->matches, 0);
+  assert_null(a->error);
+  contains(a->why, "is false (attribute model: A100)");
+  assert_string_equal(b->device, "gpu-1");
+  assert_int_equal(b->matches, 1);
+  assert_null(b->why);
+  assert_null(dra_selection_item(sel, 2));
+  char *json = NULL;
+  assert_int_equal(dra_select_devices_why(ctx, expr, &json), DRA_OK);
+  contains(json, "is false (attribute model: A100)\"");
+  contains(json, "\"matches\": true");
+  dra_free(json);
+  dra_close(ctx); /* the records outlive their context */
+  assert_string_equal(dra_selection_item(sel, 0)->device, "gpu-0");
+  dra_selection_free(sel);
+
+  ctx = open_cluster();
+  assert_int_equal(dra_select(ctx, "device.attributes[\"gpu.example.com\"].memory > 1", 0, &sel), DRA_OK);
+  assert_int_equal(dra_selection_item(sel, 0)->matches, -1);
+  contains(dra_selection_item(sel, 0)->error, "no such key: memory");
+  assert_null(dra_selection_item(sel, 0)->why);
+  dra_selection_free(sel);
+  assert_int_equal(dra_select(ctx, "device.driver ==", 0, &sel), DRA_INVALID);
+  assert_null(sel);
+  assert_int_equal(dra_select(ctx, "true", 4, &sel), DRA_MISUSE);
+  assert_int_equal(dra_select(ctx, NULL, 0, &sel), DRA_MISUSE);
+  assert_string_equal(dra_errmsg(ctx), "dra_select: expression and selection are required");
+  assert_int_equal(dra_selection_count(NULL), 0);
+  dra_selection_free(NULL);
+  dra_close(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(allocates_without_changing_the_store),
@@ -475,6 +538,7 @@ int main(void) {
       cmocka_unit_test(as_stored_allocations_hold_devices),
       cmocka_unit_test(schedules_and_lists),
       cmocka_unit_test(bad_arguments),
+      cmocka_unit_test(selects_devices),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,7 @@ struct sched_devices {
   bool no_execute; /* some device has a NoExecute taint */
   store_list slices, classes, rules; /* rules: DeviceTaintRules, by name */
   obj_vec shared_slices; /* borrowed from slices */
+  strmap shared_pools;   /* "driver/pool" of shared_slices -> non-NULL */
   strmap nodes;      /* node name -> node_devices */
   uint64_t seq;      /* epoch source */
   uint64_t global_epoch;
@@ -98,6 +99,7 @@ void sched_devices_free(sched_devices *d) {
   strmap_free(&d->nodes, free_node_devices);
   strmap_free(&d->held, free_held);
   free(d->global_claims.v);
+  strmap_free(&d->shared_pools, NULL);
   free(d->shared_slices.v);
   store_list_free(&d->slices);
   store_list_free(&d->classes);
@@ -140,6 +142,8 @@ void sched_devices_topology_changed(sched_loop *l) {
   l->devices->topo_dirty = true;
   dirty_all(l->devices);
 }
+
+static bool uses_shared_pool(const sched_devices *d, const allocation_result *a);
 
 /* The node an allocation is pinned to: matchFields metadata.name In [x]. */
 static const char *pinned_node(const allocation_result *a) {
@@ -206,7 +210,9 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
   if (now) {
     h = xcalloc(1, sizeof *h);
     h->obj = store_obj_ref(claim);
-    const char *pin = pinned_node(now);
+    /* a claim holding devices of a pool shared between nodes is in every
+     * node's index, wherever its node selector pins it */
+    const char *pin = uses_shared_pool(d, now) ? NULL : pinned_node(now);
     h->node = pin ? xstrdup(pin) : NULL;
     strmap_put(&d->held, key, h);
     if (pin) {
@@ -256,6 +262,30 @@ static const char *pool_key(strbuf *sb, const resource_slice *s) {
   return sched_key(sb, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
 }
 
+static bool uses_shared_pool(const sched_devices *d, const allocation_result *a) {
+  strbuf key = STRBUF_INIT;
+  bool shared = false;
+  for (uint32_t i = 0; a->devices && i < a->devices->results.n && !shared; i++) {
+    const device_request_allocation_result *r = &a->devices->results.items[i];
+    shared = strmap_get(&d->shared_pools, sched_key(&key, "", r->driver ? r->driver->str : "", r->pool ? r->pool->str : ""));
+  }
+  sb_free(&key);
+  return shared;
+}
+
+/* A pinned held claim whose pool became shared between nodes moves to the
+ * claims every node's index holds. */
+static void unpin_if_shared(void *ctx, void *v) {
+  sched_devices *d = ctx;
+  held_claim *h = v;
+  const resource_claim *c = h->obj->object->typed;
+  if (!h->node || !uses_shared_pool(d, c->status.allocation)) return;
+  vec_remove(&node_slot(d, h->node)->claims, h->obj);
+  vec_push(&d->global_claims, h->obj);
+  free(h->node);
+  h->node = NULL;
+}
+
 static void refresh_topology(sched_loop *l) {
   sched_devices *d = l->devices;
   if (!d->topo_dirty) return;
@@ -267,6 +297,8 @@ static void refresh_topology(sched_loop *l) {
   memset(&d->classes, 0, sizeof d->classes);
   memset(&d->rules, 0, sizeof d->rules);
   d->shared_slices.n = 0;
+  strmap_free(&d->shared_pools, NULL);
+  d->shared_pools = (strmap){0};
   strmap_each(&d->nodes, clear_slices, NULL);
   store_query qs = {.kind = KIND_RESOURCE_SLICE, .order = STORE_BY_NAME};
   store_query qc = {.kind = KIND_DEVICE_CLASS, .order = STORE_BY_NAME};
@@ -301,11 +333,29 @@ static void refresh_topology(sched_loop *l) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     const char *key = pool_key(&keybuf, s);
     const char *node = strmap_get(&pool_node, key);
-    if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
-    else vec_push(&d->shared_slices, d->slices.items[i]);
+    if (*node) {
+      vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
+    } else {
+      vec_push(&d->shared_slices, d->slices.items[i]);
+      strmap_put(&d->shared_pools, key, d);
+    }
   }
+  strmap_each(&d->held, unpin_if_shared, d);
   strmap_free(&pool_node, NULL);
   sb_free(&keybuf);
+}
+
+bool sched_devices_any_shared_pool(sched_loop *l) {
+  refresh_topology(l);
+  return l->devices->shared_slices.n > 0;
+}
+
+bool sched_devices_pool_shared(sched_loop *l, const atom *driver, const atom *pool) {
+  refresh_topology(l);
+  strbuf key = STRBUF_INIT;
+  bool shared = strmap_get(&l->devices->shared_pools, sched_key(&key, "", driver ? driver->str : "", pool ? pool->str : ""));
+  sb_free(&key);
+  return shared;
 }
 
 node_devices *sched_devices_node(sched_loop *l, const char *node_name) { return node_slot(l->devices, node_name); }

@@ -517,7 +517,7 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
 static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
                         arena *a, allocation_result ***out, char **err) {
   alloc_outcome res = {0};
-  alloc_limits lim = {0};
+  alloc_limits lim = {.max_steps = l->opt.alloc_max_steps, .timeout_seconds = l->opt.alloc_timeout_seconds};
   alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
   sched_metrics_allocation(&l->metrics, st, res.steps, res.seconds);
   l->alloc_steps += res.steps;

@@ -58,6 +58,11 @@ void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
     as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
     as->claims[as->n_claims++] = sched_assume_claim(l, cy->claims[i].obj, cand->results[k++]);
   }
+  /* its extended-resource claim's devices too: the next pod must not take them */
+  if (cand->extended) {
+    as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
+    as->claims[as->n_claims++] = sched_assume_extended_claim(l, cand->extended, cand->results[k]);
+  }
   sched_nominated_assume(l, cy->p);
   sched_node_usage *u = sched_usage_of(l, cand->node);
   if (!u) return;

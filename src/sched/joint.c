@@ -79,6 +79,7 @@ typedef struct batch {
   size_t *ext_pods; /* pods whose extended claims it allocated */
   api_object **ext; /* those claims (owned) */
   allocation_result **ext_results;
+  store_obj **ext_assumed; /* their entries in the assume cache while applied */
   size_t n_ext;
 } batch;
 
@@ -249,10 +250,18 @@ static void apply(jstate *s, batch *b) {
     c->result = b->results[k];
     c->assumed = sched_assume_claim(s->l, c->stored, c->result);
   }
-  for (size_t k = 0; b && k < b->n_ext; k++) s->pods[b->ext_pods[k]].ext_result = b->ext_results[k];
+  for (size_t k = 0; b && k < b->n_ext; k++) {
+    s->pods[b->ext_pods[k]].ext_result = b->ext_results[k];
+    /* held too: a shared pool's devices it takes are gone for other nodes */
+    b->ext_assumed[k] = sched_assume_extended_claim(s->l, b->ext[k], b->ext_results[k]);
+  }
 }
 
 static void unapply(jstate *s, batch *b) {
+  for (size_t k = b ? b->n_ext : 0; k-- > 0;) {
+    if (b->ext_assumed[k]) sched_forget_claim(s->l, b->ext_assumed[k]);
+    b->ext_assumed[k] = NULL;
+  }
   for (size_t k = b ? b->n : 0; k-- > 0;) {
     jclaim *c = &s->claims[b->claims[k]];
     sched_forget_claim(s->l, c->assumed);
@@ -577,6 +586,7 @@ static bool trial(jstate *s, size_t i, size_t n, jalt *alt, uint64_t *blame) {
   memcpy(b->claims, s->batch_ids, nb * sizeof *b->claims);
   b->ext_pods = arena_alloc(b->a, (n_ext + 1) * sizeof *b->ext_pods);
   b->ext = xcalloc(n_ext + 1, sizeof *b->ext);
+  b->ext_assumed = arena_calloc(b->a, n_ext + 1, sizeof *b->ext_assumed);
   size_t n_all = nb;
   for (size_t y = 0; y < n_pods; y++) {
     const jpod *q = &s->pods[s->batch_pods[y]];
@@ -908,6 +918,9 @@ static void bind(jstate *s, size_t i, store_obj *po) {
 static void forget_all(jstate *s) {
   for (size_t i = 0; i < s->n_claims; i++)
     if (s->claims[i].assumed) sched_forget_claim(s->l, s->claims[i].assumed), s->claims[i].assumed = NULL;
+  for (size_t n = 0; n < s->n_nodes; n++)
+    for (size_t k = 0; s->top[n] && k < s->top[n]->n_ext; k++)
+      if (s->top[n]->ext_assumed[k]) sched_forget_claim(s->l, s->top[n]->ext_assumed[k]), s->top[n]->ext_assumed[k] = NULL;
   for (size_t i = 0; i < s->m; i++)
     if (s->pods[i].node != NONE) sched_usage_sub(s->nodes[s->pods[i].node].usage, &s->pods[i].at.cy.requests);
 }

@@ -34,10 +34,11 @@ typedef struct sched_pod_entry {
 typedef struct sched_podq {
   sched_pod_entry *heap;
   size_t n, cap;
-  strmap queued;
+  strmap queued; /* key -> its heap position + 1 */
 } sched_podq;
 void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order);
 bool sched_podq_pop(sched_podq *q, sched_pod_entry *out); /* out->key: caller frees */
+void sched_podq_remove(sched_podq *q, const char *key);     /* if queued */
 void sched_podq_free(sched_podq *q);
 
 /* A pod that could not be scheduled, waiting for a cluster change. */

@@ -100,6 +100,8 @@ void sched_park(sched_loop *l, const store_obj *o, char *explain) {
   pk->explain = explain;
   sched_parked *old = strmap_put(&l->parked, pk->key, pk);
   if (old) free_parked(old);
+  /* a pod the group cycle took along leaves the queue until it is woken */
+  sched_podq_remove(&l->active, pk->key);
 }
 
 typedef struct wake_ctx {

@@ -379,7 +379,7 @@ static int cmp_devkey(const void *a, const void *b) {
 
 /* Pushes e (owned by the stage's arena) unless the same set was pushed before. */
 static void push_exclusion(jalt *x, stage *g, exclusion e) {
-  qsort(e.v, e.n, sizeof *e.v, cmp_devkey);
+  if (e.n) qsort(e.v, e.n, sizeof *e.v, cmp_devkey);
   strbuf key = STRBUF_INIT;
   for (size_t k = 0; k < e.n; k++) sb_printf(&key, "%s/%s/%s;", e.v[k].driver->str, e.v[k].pool->str, e.v[k].device->str);
   bool fresh = !strmap_get(&g->seen, sb_str(&key));
@@ -465,7 +465,7 @@ static void push_children(jstate *s, jalt *x, stage *g, const exclusion *e) {
       const device_request_allocation_result *dv = &r->devices->results.items[d];
       if (!g->every_device && !sched_devices_pool_shared(s->l, dv->driver, dv->pool)) continue;
       exclusion c = {arena_calloc(x->a, e->n + 1, sizeof *c.v), e->n + 1};
-      memcpy(c.v, e->v, e->n * sizeof *c.v);
+      if (e->n) memcpy(c.v, e->v, e->n * sizeof *c.v);
       c.v[e->n] = (devkey){dv->driver, dv->pool, dv->device};
       bool already = false;
       for (size_t q = 0; q < e->n && !already; q++) already = !cmp_devkey(&e->v[q], &c.v[e->n]);

@@ -868,7 +868,7 @@ static jresult search(jstate *s, size_t i, int64_t need) {
       if (r == J_FOUND) break;
       undo(s, i);
       if (r == J_FAIL) jumped = !absorb(s, i, mine);
-      if (r != J_FAIL || jumped) break;
+      if (r != J_FAIL || jumped || !s->enumerate) break; /* without shared pools a batch has one choice */
     }
     alt_free(&alt);
   }

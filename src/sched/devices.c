@@ -548,9 +548,17 @@ sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_ob
   return fit;
 }
 
+/* Who holds a claim's devices: a claim the pod-group cycle only assumed
+ * (assumed.c) holds them for the cycle's trial and is not written. */
+static void loop_claim_consumers(void *user, const char *claim, strbuf *out) {
+  sched_loop *l = user;
+  if (strmap_get(&l->assumed_claims, claim)) sb_puts(out, "the pod group's trial placement (assumed, not written)");
+  else sched_claim_consumers(l->st, claim, out);
+}
+
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out) {
-  alloc_explain_opts opts = {.claim_consumers = sched_claim_consumers, .user = l->st};
+  alloc_explain_opts opts = {.claim_consumers = loop_claim_consumers, .user = l};
   alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, &opts, out);
 }
 

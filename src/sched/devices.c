@@ -273,17 +273,47 @@ static bool uses_shared_pool(const sched_devices *d, const allocation_result *a)
   return shared;
 }
 
-/* A pinned held claim whose pool became shared between nodes moves to the
- * claims every node's index holds. */
-static void unpin_if_shared(void *ctx, void *v) {
-  sched_devices *d = ctx;
+typedef struct unpinned {
+  const char *key; /* "ns/name", the held map's */
+  held_claim *h;
+} unpinned;
+
+typedef struct unpin_scan {
+  sched_devices *d;
+  unpinned *v;
+  size_t n, cap;
+} unpin_scan;
+
+static void find_unpinned(void *ctx, const char *key, void *v) {
+  unpin_scan *u = ctx;
   held_claim *h = v;
   const resource_claim *c = h->obj->object->typed;
-  if (!h->node || !uses_shared_pool(d, c->status.allocation)) return;
-  vec_remove(&node_slot(d, h->node)->claims, h->obj);
-  vec_push(&d->global_claims, h->obj);
-  free(h->node);
-  h->node = NULL;
+  if (!h->node || !uses_shared_pool(u->d, c->status.allocation)) return;
+  if (u->n == u->cap) {
+    u->cap = u->cap ? 2 * u->cap : 8;
+    u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+  }
+  u->v[u->n++] = (unpinned){key, h};
+}
+
+static int cmp_unpinned(const void *a, const void *b) {
+  return strcmp(((const unpinned *)a)->key, ((const unpinned *)b)->key);
+}
+
+/* Pinned held claims whose pool became shared between nodes move to the
+ * claims every node's index holds, in name order. */
+static void unpin_shared(sched_devices *d) {
+  unpin_scan u = {.d = d};
+  strmap_each_entry(&d->held, find_unpinned, &u);
+  if (u.n) qsort(u.v, u.n, sizeof *u.v, cmp_unpinned);
+  for (size_t i = 0; i < u.n; i++) {
+    held_claim *h = u.v[i].h;
+    vec_remove(&node_slot(d, h->node)->claims, h->obj);
+    vec_push(&d->global_claims, h->obj);
+    free(h->node);
+    h->node = NULL;
+  }
+  free(u.v);
 }
 
 static void refresh_topology(sched_loop *l) {
@@ -340,7 +370,7 @@ static void refresh_topology(sched_loop *l) {
       strmap_put(&d->shared_pools, key, d);
     }
   }
-  strmap_each(&d->held, unpin_if_shared, d);
+  unpin_shared(d);
   strmap_free(&pool_node, NULL);
   sb_free(&keybuf);
 }

@@ -211,8 +211,8 @@ int cmd_serve(int argc, char **argv) {
          "The control loop holds its lock while it allocates: each allocator call stops after\n"
          "--allocator-max-steps (100000000) search steps or --allocator-timeout (10s, DynamicResources'\n"
          "filterTimeout) and the pod is Unschedulable on that node; a joint gang search stops after\n"
-         "--gang-search-max-steps (100000000) or --gang-search-timeout (1s), and the group is\n"
-         "Unschedulable with the reason in --explain and retries after its backoff.\n"
+         "--gang-search-max-steps (100000000) or --gang-search-timeout (1s), and the group stays\n"
+         "Unschedulable, to be tried again after its backoff (1s doubling to 10s) or a cluster event.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());

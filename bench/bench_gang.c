@@ -12,14 +12,20 @@
  *   the gang only as 2 + 2 + 4 per node with both pairs in one domain. Greedy takes each pair's first free GPUs, so the second pair of
  *   a node lands in the other domain, no 4-GPU pod fits beside them and the
  *   gang misses minCount; the joint search re-allocates a node's claims
- *   together when its third pod arrives and places all.
+ *   together when its third pod arrives and places all;
+ * - shape "sorted": the trap's pods with the 2-GPU ones queued first;
+ * - shape "network": the trap with one more pool, shared by all nodes
+ *   (allNodes: 8 NICs the gang's class does not select). Its presence
+ *   switches on what pools shared between nodes need: the search tries a
+ *   node's other device choices, and the device bounds and backjumping are
+ *   off (joint.c).
  *
  * Each run builds the objects, creates them in a fresh in-memory store and
  * runs the claim controller and scheduler until idle (timed), with
  * --gang-placement=upstream and with joint (best of two runs each); it
  * prints pods bound, the time, and the joint search's steps (node trials
  * plus allocator steps).
- * usage: bench_gang [--shape fits|trap] [pods] (default: both shapes,
+ * usage: bench_gang [--shape fits|trap|sorted|network] [pods] (default: every shape,
  * 8, 64 and 256 pods) */
 #include "fixture_cluster.h"
 #include "sched/metrics.h"
@@ -31,13 +37,13 @@
 #define NODES 500
 #define GPUS 8
 
-typedef enum { SHAPE_FITS, SHAPE_TRAP, SHAPE_SORTED } gang_shape;
-static const char *const shape_names[] = {"fits", "trap", "sorted"};
+typedef enum { SHAPE_FITS, SHAPE_TRAP, SHAPE_SORTED, SHAPE_NETWORK, N_SHAPES } gang_shape;
+static const char *const shape_names[] = {"fits", "trap", "sorted", "network"};
 
 /* GPUs of pod p's claim. */
 static int pod_gpus(gang_shape shape, int p, int pods) {
   if (shape == SHAPE_FITS) return 4;
-  if (shape == SHAPE_TRAP) return p % 3 == 2 ? 4 : 2;
+  if (shape == SHAPE_TRAP || shape == SHAPE_NETWORK) return p % 3 == 2 ? 4 : 2;
   return p < pods - pods / 3 ? 2 : 4;
 }
 
@@ -58,6 +64,12 @@ static void build_yaml(strbuf *y, gang_shape shape, int pods) {
                  "  pool: {name: node-%03d, generation: 1, resourceSliceCount: 1}\n  devices:\n", n, n, n);
     for (int d = 0; d < GPUS; d++)
       sb_printf(y, "  - {name: gpu-%d, attributes: {nvlinkDomain: {int: %d}}}\n", d, d % 2);
+  }
+  if (shape == SHAPE_NETWORK) {
+    sb_printf(y, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: fabric-nics}\n"
+                 "spec:\n  driver: nic.example.com\n  allNodes: true\n"
+                 "  pool: {name: fabric, generation: 1, resourceSliceCount: 1}\n  devices:\n");
+    for (int d = 0; d < GPUS; d++) sb_printf(y, "  - {name: nic-%d}\n", d);
   }
   for (int size = 2; size <= 4; size += 2)
     sb_printf(y, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: gpus-%d, namespace: ml}\n"
@@ -140,7 +152,7 @@ static void bench(gang_shape shape, int pods) {
 int main(int argc, char **argv) {
   int shape = -1; /* all */
   if (argc > 2 && !strcmp(argv[1], "--shape")) {
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < N_SHAPES; t++)
       if (!strcmp(argv[2], shape_names[t])) shape = t;
     if (shape < 0) {
       fprintf(stderr, "unknown shape %s\n", argv[2]);
@@ -151,8 +163,8 @@ int main(int argc, char **argv) {
   printf("| shape | pods | upstream (greedy): bound, time, pod attempts | joint: bound, time, pod attempts | joint search: steps, time |\n"
          "| --- | --- | --- | --- | --- |\n");
   /* the trap bites when a node's last pod is a 4-GPU one: multiples of 3 */
-  static const int sizes[3][3] = {{8, 64, 256}, {9, 66, 255}, {9, 66, 255}};
-  for (int t = 0; t < 3; t++) {
+  static const int sizes[N_SHAPES][3] = {{8, 64, 256}, {9, 66, 255}, {9, 66, 255}, {9, 66, 255}};
+  for (int t = 0; t < N_SHAPES; t++) {
     if (shape >= 0 && shape != t) continue;
     if (argc > 1) bench(t, atoi(argv[1]));
     else

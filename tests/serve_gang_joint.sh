@@ -4,7 +4,10 @@
 # the GPUs the later ones need), is bound whole by the joint placement
 # (the default) with the devices rearranged, and /metrics counts the
 # search; restarted with --gang-placement=upstream on a fresh data dir the
-# same gang stays pending with GangScheduling's message.
+# same gang stays pending with GangScheduling's message. With
+# --gang-search-max-steps 1 the search stops at once, the group is
+# Unschedulable, and with no change to the cluster it is tried again after
+# its backoff (1 s, then 2 s): the aborted searches grow.
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without kubectl serve_gang_joint
@@ -33,5 +36,22 @@ check "upstream: none bound" "<none> <none> <none> <none>" nodes
 check "upstream: message" "minCount (4) cannot be satisfied: 2 scheduled, 1 remaining" \
   kubectl get podgroup training -n ml -o jsonpath='{.status.conditions[0].message}'
 check "upstream: no search" 'dra_gang_joint_searches_total{result="placed"} 0' curl -s "$url/metrics"
+kill $server; wait $server 2>/dev/null
+
+serve "$tmp/budget" --gang-search-max-steps 1
+export KUBECONFIG="$tmp/budget/kubeconfig"
+check "apply gang on a budget" "podgroup.scheduling.k8s.io/training created" kubectl apply -f "$in"
+check "budget: group unschedulable" "Unschedulable" group_status Unschedulable
+check "budget: none bound" "<none> <none> <none> <none>" nodes
+aborted() { curl -s "$url/metrics" | sed -n 's/^dra_gang_joint_searches_total{result="aborted"} //p'; }
+retried() { # the aborted searches grow past $1 without any change to the cluster
+  for i in $(seq 40); do [ "$(aborted)" -gt "$1" ] && { echo retried; return; }; sleep 0.25; done
+  echo "still $(aborted)"
+}
+first=$(aborted)
+check "budget: searched and stopped" "yes" sh -c "[ '${first:-0}' -ge 1 ] && echo yes"
+check "budget: retried after backoff" "retried" retried "$first"
 check "bad flag" "want joint or upstream" "$dra" serve --gang-placement=greedy
+check "bad budget flag" "--gang-search-timeout: want a duration" "$dra" serve --gang-search-timeout=soon
+check "bad allocator flag" "--allocator-max-steps: want a positive integer" "$dra" serve --allocator-max-steps=0
 summary

@@ -183,17 +183,18 @@ static bool parse_seconds(const char *s, double *out) {
   return *out > 0;
 }
 
-bool cli_parse_budget(const char *max_steps, const char *timeout, uint64_t *steps, double *seconds) {
+bool cli_parse_budget(const char *prefix, const char *max_steps, const char *timeout, uint64_t *steps,
+                      double *seconds) {
   if (max_steps) {
     char *end;
     *steps = strtoull(max_steps, &end, 10);
     if (*end || !*steps || *max_steps == '-') {
-      fprintf(stderr, "error: --max-steps: want a positive integer, got \"%s\"\n", max_steps);
+      fprintf(stderr, "error: --%smax-steps: want a positive integer, got \"%s\"\n", prefix, max_steps);
       return false;
     }
   }
   if (timeout && !parse_seconds(timeout, seconds)) {
-    fprintf(stderr, "error: --timeout: want a duration such as 10s, got \"%s\"\n", timeout);
+    fprintf(stderr, "error: --%stimeout: want a duration such as 10s, got \"%s\"\n", prefix, timeout);
     return false;
   }
   return true;

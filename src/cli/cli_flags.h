@@ -42,10 +42,11 @@ static inline bool cli_parse_common(int argc, char **argv, const char *command, 
  * with --help prints usage. -1: go on; otherwise the exit status (0 after
  * the help, 2 for a bad flag). */
 int cli_parse_own(int argc, char **argv, const char *command, const cli_flag *flags, const char *usage);
-/* --max-steps N and --timeout DURATION ("10s", "500ms", "1m"), either
- * NULL when not given (its output then unchanged): false after printing
- * the error. */
-bool cli_parse_budget(const char *max_steps, const char *timeout, uint64_t *steps, double *seconds);
+/* --<prefix>max-steps N and --<prefix>timeout DURATION ("10s", "500ms",
+ * "1m"), either NULL when not given (its output then unchanged): false
+ * after printing the error. */
+bool cli_parse_budget(const char *prefix, const char *max_steps, const char *timeout, uint64_t *steps,
+                      double *seconds);
 /* --gang-placement joint|upstream: false after printing the error. */
 bool cli_parse_gang_placement(const char *value, bool *upstream);
 /* For commands that read manifests: false (and opts freed) when no -f. */

@@ -59,7 +59,7 @@ static int parse_args(int argc, char **argv, opts *o) {
     return 2;
   }
   o->json = o->common.output && !strcmp(o->common.output, "json");
-  if (!cli_parse_budget(max_steps, timeout, &o->max_steps, &o->timeout_seconds)) return 2;
+  if (!cli_parse_budget("", max_steps, timeout, &o->max_steps, &o->timeout_seconds)) return 2;
   if (o->batch) {
     if (o->common.n_files || o->node || o->claims.n || o->explain || o->common.output) {
       fputs("error: --batch reads its cases from stdin and takes no -f, --node, --claim, --explain or -o\n", stderr);

@@ -57,7 +57,7 @@ int cmd_schedule(int argc, char **argv) {
                             {0}};
   if (!cli_parse(argc, argv, "schedule", &opts, extra)) return 2;
   if (!cli_parse_gang_placement(gang_placement, &gang_upstream) ||
-      !cli_parse_budget(max_steps, timeout, &steps, &seconds)) {
+      !cli_parse_budget("", max_steps, timeout, &steps, &seconds)) {
     cli_common_free(&opts);
     return 2;
   }

@@ -3,7 +3,9 @@
  * [--client-ca-file F] [--insecure-http] [--controllers LIST] [--feature-gates ...]
  * [--runtime-config ...] [--authorization-mode RBAC|AlwaysAllow] [--request-timeout D] [-v N]
  * [--etcd-servers URL[,URL...] [--etcd-cafile F] [--etcd-certfile F] [--etcd-keyfile F]
- * [--event-ttl 1h] [--etcd-compaction-interval 5m]] [--gang-placement joint|upstream]`: runs the
+ * [--event-ttl 1h] [--etcd-compaction-interval 5m]] [--gang-placement joint|upstream]
+ * [--allocator-max-steps N] [--allocator-timeout D] [--gang-search-max-steps N]
+ * [--gang-search-timeout D]`: runs the
  * control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
@@ -105,6 +107,7 @@ int cmd_serve(int argc, char **argv) {
   const char *etcd_servers = NULL, *etcd_ca = NULL, *etcd_cert = NULL, *etcd_key = NULL;
   const char *event_ttl = "1h", *etcd_compaction = "5m";
   const char *max_inflight = "400", *max_mutating_inflight = "200", *gang_placement = NULL;
+  const char *alloc_steps = NULL, *alloc_timeout = NULL, *gang_steps = NULL, *gang_timeout = "1s";
   bool insecure_http = false, gang_upstream = false;
   const cli_flag flags[] = {
       {"v", 'v', CLI_FLAG_STRING, &verbosity},
@@ -128,6 +131,10 @@ int cmd_serve(int argc, char **argv) {
       {"max-requests-inflight", 0, CLI_FLAG_STRING, &max_inflight},
       {"max-mutating-requests-inflight", 0, CLI_FLAG_STRING, &max_mutating_inflight},
       {"gang-placement", 0, CLI_FLAG_STRING, &gang_placement},
+      {"allocator-max-steps", 0, CLI_FLAG_STRING, &alloc_steps},
+      {"allocator-timeout", 0, CLI_FLAG_STRING, &alloc_timeout},
+      {"gang-search-max-steps", 0, CLI_FLAG_STRING, &gang_steps},
+      {"gang-search-timeout", 0, CLI_FLAG_STRING, &gang_timeout},
       {0},
   };
   cli_common opts;
@@ -159,7 +166,11 @@ int cmd_serve(int argc, char **argv) {
     cli_common_free(&opts);
     return 2;
   }
-  if (!cli_parse_gang_placement(gang_placement, &gang_upstream)) {
+  uint64_t alloc_max_steps = 0, joint_max_steps = 0;
+  double alloc_seconds = 0, joint_seconds = 0;
+  if (!cli_parse_gang_placement(gang_placement, &gang_upstream) ||
+      !cli_parse_budget("allocator-", alloc_steps, alloc_timeout, &alloc_max_steps, &alloc_seconds) ||
+      !cli_parse_budget("gang-search-", gang_steps, gang_timeout, &joint_max_steps, &joint_seconds)) {
     cli_common_free(&opts);
     return 2;
   }
@@ -174,7 +185,9 @@ int cmd_serve(int argc, char **argv) {
          "                 [--tls-cert-file F --tls-private-key-file F] [--client-ca-file F]\n"
          "                 [--insecure-http] [--controllers *,-name,...] [--feature-gates ...]\n"
          "                 [--runtime-config resource.k8s.io/v1beta1=true,...]\n"
-         "                 [--authorization-mode RBAC|AlwaysAllow] [--gang-placement joint|upstream] [-v N]\n"
+         "                 [--authorization-mode RBAC|AlwaysAllow] [--gang-placement joint|upstream]\n"
+         "                 [--allocator-max-steps N] [--allocator-timeout 10s]\n"
+         "                 [--gang-search-max-steps N] [--gang-search-timeout 1s] [-v N]\n"
          "Serves the Kubernetes API for DRA objects over HTTPS; writes <data-dir>/kubeconfig for kubectl.\n"
          "Objects are kept in <data-dir>/dra.db (SQLite), locked while served: one dra serve per data dir.\n"
          "On first start it makes a CA, a serving certificate and an admin client certificate\n"
@@ -195,6 +208,11 @@ int cmd_serve(int argc, char **argv) {
          "Watches are not counted, and system:masters is never refused.\n"
          "--gang-placement joint (the default) places a gang kube-scheduler's greedy cycle cannot\n"
          "by searching nodes and devices for its pods together; upstream keeps 1.37's cycle alone.\n"
+         "The control loop holds its lock while it allocates: each allocator call stops after\n"
+         "--allocator-max-steps (100000000) search steps or --allocator-timeout (10s, DynamicResources'\n"
+         "filterTimeout) and the pod is Unschedulable on that node; a joint gang search stops after\n"
+         "--gang-search-max-steps (100000000) or --gang-search-timeout (1s), and the group stays\n"
+         "Unschedulable, to be tried again after its backoff (1s doubling to 10s) or a cluster event.\n"
          "--controllers takes kube-controller-manager's syntax ('*' all, 'name' one, '-name' not that one;\n"
          "default '*') over these controllers:");
     printf("  %s\n", sched_controller_names());
@@ -228,7 +246,11 @@ int cmd_serve(int argc, char **argv) {
                     .request_timeout = (unsigned)request_seconds,
                     .max_requests_inflight = inflight,
                     .max_mutating_requests_inflight = mutating_inflight,
-                    .gang_upstream = gang_upstream};
+                    .gang_upstream = gang_upstream,
+                    .alloc_max_steps = alloc_max_steps,
+                    .alloc_timeout_seconds = alloc_seconds,
+                    .joint_max_steps = joint_max_steps,
+                    .joint_timeout_seconds = joint_seconds};
   if (!etcd_flags(etcd_servers, etcd_ca, etcd_cert, etcd_key, event_ttl, etcd_compaction, &so)) {
     cli_common_free(&opts);
     return 2;

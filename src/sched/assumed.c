@@ -16,21 +16,30 @@ store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name) {
   return o ? store_obj_ref(o) : sched_get(l, KIND_RESOURCE_CLAIM, ns, name);
 }
 
-store_obj *sched_assume_claim(sched_loop *l, const store_obj *stored, const allocation_result *a) {
-  api_object *o = api_object_clone(stored->object);
+static store_obj *assume(sched_loop *l, const api_object *claim, uint64_t rv, uint64_t created_rv,
+                         const allocation_result *a) {
+  api_object *o = api_object_clone(claim);
   resource_claim *c = o->typed;
   c->status.allocation = arena_calloc(o->arena, 1, sizeof *c->status.allocation);
   codec_copy(o->arena, &allocation_result_desc, a, c->status.allocation);
   store_obj *f = xcalloc(1, sizeof *f);
   f->object = o;
-  f->rv = stored->rv;
-  f->created_rv = stored->created_rv;
+  f->rv = rv;
+  f->created_rv = created_rv;
   atomic_init(&f->refs, 1);
   strbuf sb = STRBUF_INIT;
   strmap_put(&l->assumed_claims, sched_key(&sb, "", c->metadata.namespace_, c->metadata.name), f);
   sb_free(&sb);
   sched_devices_claim_changed(l, f, false);
   return f;
+}
+
+store_obj *sched_assume_claim(sched_loop *l, const store_obj *stored, const allocation_result *a) {
+  return assume(l, stored->object, stored->rv, stored->created_rv, a);
+}
+
+store_obj *sched_assume_extended_claim(sched_loop *l, const api_object *claim, const allocation_result *a) {
+  return assume(l, claim, 0, 0, a);
 }
 
 void sched_forget_claim(sched_loop *l, store_obj *assumed) {

@@ -365,6 +365,7 @@ static const struct {
     {"nodesim:", CTRL_NODE_SIMULATOR, sched_nodesim_pod_sync},
     {"nodesim-node:", CTRL_NODE_SIMULATOR, sched_nodesim_node_sync},
     {"podgc:", CTRL_POD_GC, sched_podgc_sync},
+    {"gangbackoff:", CTRL_SCHEDULER, sched_gang_backoff_sync},
     {"pdb:", CTRL_DISRUPTION, sched_disruption_sync},
 };
 

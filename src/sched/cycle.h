@@ -113,6 +113,9 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t n, int64_t 
  * and frees its devices again). usage_add/sub count a pod on a node. */
 store_obj *sched_claim_get(sched_loop *l, const char *ns, const char *name);
 store_obj *sched_assume_claim(sched_loop *l, const store_obj *stored, const allocation_result *a);
+/* The same for a pod's extended-resource claim, made by the attempt and not
+ * yet stored. */
+store_obj *sched_assume_extended_claim(sched_loop *l, const api_object *claim, const allocation_result *a);
 void sched_forget_claim(sched_loop *l, store_obj *assumed);
 sched_node_usage *sched_usage_of(sched_loop *l, const store_obj *node_obj);
 void sched_usage_add(sched_node_usage *u, const sched_amounts *requests);

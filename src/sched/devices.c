@@ -41,6 +41,7 @@ struct sched_devices {
   bool no_execute; /* some device has a NoExecute taint */
   store_list slices, classes, rules; /* rules: DeviceTaintRules, by name */
   obj_vec shared_slices; /* borrowed from slices */
+  strmap shared_pools;   /* "driver/pool" of shared_slices -> non-NULL */
   strmap nodes;      /* node name -> node_devices */
   uint64_t seq;      /* epoch source */
   uint64_t global_epoch;
@@ -98,6 +99,7 @@ void sched_devices_free(sched_devices *d) {
   strmap_free(&d->nodes, free_node_devices);
   strmap_free(&d->held, free_held);
   free(d->global_claims.v);
+  strmap_free(&d->shared_pools, NULL);
   free(d->shared_slices.v);
   store_list_free(&d->slices);
   store_list_free(&d->classes);
@@ -140,6 +142,8 @@ void sched_devices_topology_changed(sched_loop *l) {
   l->devices->topo_dirty = true;
   dirty_all(l->devices);
 }
+
+static bool uses_shared_pool(const sched_devices *d, const allocation_result *a);
 
 /* The node an allocation is pinned to: matchFields metadata.name In [x]. */
 static const char *pinned_node(const allocation_result *a) {
@@ -206,7 +210,9 @@ bool sched_devices_claim_changed(sched_loop *l, store_obj *claim, bool deleted) 
   if (now) {
     h = xcalloc(1, sizeof *h);
     h->obj = store_obj_ref(claim);
-    const char *pin = pinned_node(now);
+    /* a claim holding devices of a pool shared between nodes is in every
+     * node's index, wherever its node selector pins it */
+    const char *pin = uses_shared_pool(d, now) ? NULL : pinned_node(now);
     h->node = pin ? xstrdup(pin) : NULL;
     strmap_put(&d->held, key, h);
     if (pin) {
@@ -256,6 +262,60 @@ static const char *pool_key(strbuf *sb, const resource_slice *s) {
   return sched_key(sb, "", s->spec.driver ? s->spec.driver->str : "", s->spec.pool.name ? s->spec.pool.name->str : "");
 }
 
+static bool uses_shared_pool(const sched_devices *d, const allocation_result *a) {
+  strbuf key = STRBUF_INIT;
+  bool shared = false;
+  for (uint32_t i = 0; a->devices && i < a->devices->results.n && !shared; i++) {
+    const device_request_allocation_result *r = &a->devices->results.items[i];
+    shared = strmap_get(&d->shared_pools, sched_key(&key, "", r->driver ? r->driver->str : "", r->pool ? r->pool->str : ""));
+  }
+  sb_free(&key);
+  return shared;
+}
+
+typedef struct unpinned {
+  const char *key; /* "ns/name", the held map's */
+  held_claim *h;
+} unpinned;
+
+typedef struct unpin_scan {
+  sched_devices *d;
+  unpinned *v;
+  size_t n, cap;
+} unpin_scan;
+
+static void find_unpinned(void *ctx, const char *key, void *v) {
+  unpin_scan *u = ctx;
+  held_claim *h = v;
+  const resource_claim *c = h->obj->object->typed;
+  if (!h->node || !uses_shared_pool(u->d, c->status.allocation)) return;
+  if (u->n == u->cap) {
+    u->cap = u->cap ? 2 * u->cap : 8;
+    u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+  }
+  u->v[u->n++] = (unpinned){key, h};
+}
+
+static int cmp_unpinned(const void *a, const void *b) {
+  return strcmp(((const unpinned *)a)->key, ((const unpinned *)b)->key);
+}
+
+/* Pinned held claims whose pool became shared between nodes move to the
+ * claims every node's index holds, in name order. */
+static void unpin_shared(sched_devices *d) {
+  unpin_scan u = {.d = d};
+  strmap_each_entry(&d->held, find_unpinned, &u);
+  if (u.n) qsort(u.v, u.n, sizeof *u.v, cmp_unpinned);
+  for (size_t i = 0; i < u.n; i++) {
+    held_claim *h = u.v[i].h;
+    vec_remove(&node_slot(d, h->node)->claims, h->obj);
+    vec_push(&d->global_claims, h->obj);
+    free(h->node);
+    h->node = NULL;
+  }
+  free(u.v);
+}
+
 static void refresh_topology(sched_loop *l) {
   sched_devices *d = l->devices;
   if (!d->topo_dirty) return;
@@ -267,6 +327,8 @@ static void refresh_topology(sched_loop *l) {
   memset(&d->classes, 0, sizeof d->classes);
   memset(&d->rules, 0, sizeof d->rules);
   d->shared_slices.n = 0;
+  strmap_free(&d->shared_pools, NULL);
+  d->shared_pools = (strmap){0};
   strmap_each(&d->nodes, clear_slices, NULL);
   store_query qs = {.kind = KIND_RESOURCE_SLICE, .order = STORE_BY_NAME};
   store_query qc = {.kind = KIND_DEVICE_CLASS, .order = STORE_BY_NAME};
@@ -301,11 +363,29 @@ static void refresh_topology(sched_loop *l) {
     const resource_slice *s = d->slices.items[i]->object->typed;
     const char *key = pool_key(&keybuf, s);
     const char *node = strmap_get(&pool_node, key);
-    if (*node) vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
-    else vec_push(&d->shared_slices, d->slices.items[i]);
+    if (*node) {
+      vec_push(&node_slot(d, node)->slices, d->slices.items[i]);
+    } else {
+      vec_push(&d->shared_slices, d->slices.items[i]);
+      strmap_put(&d->shared_pools, key, d);
+    }
   }
+  unpin_shared(d);
   strmap_free(&pool_node, NULL);
   sb_free(&keybuf);
+}
+
+bool sched_devices_any_shared_pool(sched_loop *l) {
+  refresh_topology(l);
+  return l->devices->shared_slices.n > 0;
+}
+
+bool sched_devices_pool_shared(sched_loop *l, const atom *driver, const atom *pool) {
+  refresh_topology(l);
+  strbuf key = STRBUF_INIT;
+  bool shared = strmap_get(&l->devices->shared_pools, sched_key(&key, "", driver ? driver->str : "", pool ? pool->str : ""));
+  sb_free(&key);
+  return shared;
 }
 
 node_devices *sched_devices_node(sched_loop *l, const char *node_name) { return node_slot(l->devices, node_name); }
@@ -467,7 +547,7 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
 static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
                         arena *a, allocation_result ***out, char **err) {
   alloc_outcome res = {0};
-  alloc_limits lim = {0};
+  alloc_limits lim = {.max_steps = l->opt.alloc_max_steps, .timeout_seconds = l->opt.alloc_timeout_seconds};
   alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
   sched_metrics_allocation(&l->metrics, st, res.steps, res.seconds);
   l->alloc_steps += res.steps;
@@ -498,9 +578,17 @@ sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_ob
   return fit;
 }
 
+/* Who holds a claim's devices: a claim the pod-group cycle only assumed
+ * (assumed.c) holds them for the cycle's trial and is not written. */
+static void loop_claim_consumers(void *user, const char *claim, strbuf *out) {
+  sched_loop *l = user;
+  if (strmap_get(&l->assumed_claims, claim)) sb_puts(out, "the pod group's trial placement (assumed, not written)");
+  else sched_claim_consumers(l->st, claim, out);
+}
+
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out) {
-  alloc_explain_opts opts = {.claim_consumers = sched_claim_consumers, .user = l->st};
+  alloc_explain_opts opts = {.claim_consumers = loop_claim_consumers, .user = l};
   alloc_explain(index_for(l, nd->metadata.name), nd, claims, n, &opts, out);
 }
 

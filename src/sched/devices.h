@@ -50,6 +50,11 @@ size_t sched_devices_free_count(sched_loop *l, const node *nd);
 /* The allocator's explanation for these claims on nd. */
 void sched_devices_explain(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                            strbuf *out);
+/* Whether some pool's slices are shared between nodes (allNodes, a
+ * nodeSelector, or slices naming different nodes). */
+bool sched_devices_any_shared_pool(sched_loop *l);
+/* Whether the pool driver/pool is such a pool. */
+bool sched_devices_pool_shared(sched_loop *l, const atom *driver, const atom *pool);
 /* The device state of a node (stable for the loop's lifetime). */
 struct node_devices *sched_devices_node(sched_loop *l, const char *node_name);
 /* Whether claims with spec signature sig were found not to fit on the node

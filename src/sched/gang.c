@@ -58,6 +58,11 @@ void sched_group_assume(sched_loop *l, assumed *as, const sched_attempt *at) {
     as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
     as->claims[as->n_claims++] = sched_assume_claim(l, cy->claims[i].obj, cand->results[k++]);
   }
+  /* its extended-resource claim's devices too: the next pod must not take them */
+  if (cand->extended) {
+    as->claims = xrealloc(as->claims, (as->n_claims + 1) * sizeof *as->claims);
+    as->claims[as->n_claims++] = sched_assume_extended_claim(l, cand->extended, cand->results[k]);
+  }
   sched_nominated_assume(l, cy->p);
   sched_node_usage *u = sched_usage_of(l, cand->node);
   if (!u) return;
@@ -234,6 +239,53 @@ static group_status feasible(int64_t min_count, size_t scheduled, size_t remaini
   return GROUP_SUCCESS;
 }
 
+/* A pod-group cycle that fails sends the group back with backoff, as
+ * upstream's scheduling queue backs off an unschedulable pod: 1 s after the
+ * first failure, doubling up to 10 s (podInitialBackoffDuration and
+ * podMaxBackoffDuration, k8s.io/kubernetes pkg/scheduler/backend/queue
+ * scheduling_queue.go); cluster events wake it earlier. One that places
+ * starts over. */
+#define GANG_INITIAL_BACKOFF_SECONDS 1
+#define GANG_MAX_BACKOFF_SECONDS 10
+
+static void group_backoff(sched_loop *l, const char *ns, const char *group, bool failed) {
+  strbuf key = STRBUF_INIT;
+  sched_key(&key, "gangbackoff:", ns, group);
+  const char *group_key = sb_str(&key) + strlen("gangbackoff:");
+  if (!failed) {
+    sched_deadline_forget(&l->gang_backoff, sb_str(&key));
+    free(strmap_remove(&l->gang_attempts, group_key));
+    sb_free(&key);
+    return;
+  }
+  int64_t *attempts = strmap_get(&l->gang_attempts, group_key);
+  if (!attempts) {
+    attempts = xcalloc(1, sizeof *attempts);
+    strmap_put(&l->gang_attempts, group_key, attempts);
+  }
+  int64_t failures = ++*attempts, wait = GANG_INITIAL_BACKOFF_SECONDS;
+  for (int64_t i = 1; i < failures && wait < GANG_MAX_BACKOFF_SECONDS; i++) wait *= 2;
+  if (wait > GANG_MAX_BACKOFF_SECONDS) wait = GANG_MAX_BACKOFF_SECONDS;
+  sched_deadline_set(&l->gang_backoff, sb_str(&key), l->opt.now + wait);
+  sb_free(&key);
+}
+
+void sched_gang_backoff_sync(sched_loop *l, const char *ns, const char *name) {
+  store_list lst = {0};
+  store_query q = {.kind = KIND_POD, .namespace_ = ns, .index = STORE_INDEX_POD_GROUP, .key = name,
+                   .order = STORE_BY_CREATION};
+  store_list_query(l->st, &q, &lst);
+  size_t pending = 0;
+  for (size_t i = 0; i < lst.n; i++) {
+    const pod *p = lst.items[i]->object->typed;
+    if (!pod_live(p) || pod_bound(p)) continue;
+    sched_enqueue_pod(l, lst.items[i]);
+    pending++;
+  }
+  store_list_free(&lst);
+  if (!pending) group_backoff(l, ns, name, false); /* nothing left to place */
+}
+
 static void run_cycle(sched_loop *l, const char *ns, const char *group, const pod_group *g, group_pods *gp) {
   int64_t min_count = g->spec.scheduling_policy.gang ? g->spec.scheduling_policy.gang->min_count : 1;
   strbuf msg = STRBUF_INIT;
@@ -275,6 +327,7 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
     free(at);
     free(fit_nodes);
     set_condition(l, ns, group, true, "Scheduled", "");
+    group_backoff(l, ns, group, false);
     sb_free(&msg);
     sb_free(&joint);
     return;
@@ -312,6 +365,7 @@ static void run_cycle(sched_loop *l, const char *ns, const char *group, const po
   sched_group_preemption_finish(l, &wap);
   if (st == GROUP_SUCCESS) set_condition(l, ns, group, true, "Scheduled", "");
   else set_condition(l, ns, group, false, st == GROUP_ERROR ? "SchedulerError" : "Unschedulable", sb_str(&msg));
+  group_backoff(l, ns, group, st != GROUP_SUCCESS);
   sb_free(&msg);
   sb_free(&joint);
   free(fit_nodes);
@@ -343,6 +397,7 @@ bool sched_pod_group_cycle(sched_loop *l, store_obj *po) {
       for (size_t i = 0; i < gp.n_queued; i++)
         park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(&err), NULL);
       set_condition(l, ns, group, false, "SchedulerError", sb_str(&err));
+      group_backoff(l, ns, group, true);
     } else {
       run_cycle(l, ns, group, g, &gp);
     }

@@ -34,10 +34,11 @@ typedef struct sched_pod_entry {
 typedef struct sched_podq {
   sched_pod_entry *heap;
   size_t n, cap;
-  strmap queued;
+  strmap queued; /* key -> its heap position + 1 */
 } sched_podq;
 void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order);
 bool sched_podq_pop(sched_podq *q, sched_pod_entry *out); /* out->key: caller frees */
+void sched_podq_remove(sched_podq *q, const char *key);     /* if queued */
 void sched_podq_free(sched_podq *q);
 
 /* A pod that could not be scheduled, waiting for a cluster change. */
@@ -75,6 +76,8 @@ struct sched_loop {
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
   sched_deadlines cronjob_due;      /* cronjob.c: "cronjob:" keys, due at their next schedule time */
+  sched_deadlines gang_backoff;     /* gang.c: "gangbackoff:" keys of failed pod groups, due when their backoff ends */
+  strmap gang_attempts;             /* gang.c: "ns/group" -> int64_t *: its failed cycles since it last placed */
   strmap nominated;      /* nominated.c: pod uid -> a pending pod nominated to a node */
   strmap assumed_claims; /* assumed.c: "ns/name" -> claim with the pod-group trial's allocation */
   uint64_t alloc_steps;  /* devices.c: allocator steps run so far (joint.c's budget counts them) */
@@ -117,6 +120,8 @@ const sched_node_entry *sched_nodes(sched_loop *l, size_t *n);
 /* ---- controller.c / podgroup.c ---- */
 void sched_controller_sync(sched_loop *l, const char *key);
 void sched_podgroup_sync(sched_loop *l, const char *ns, const char *name);
+/* gang.c: a failed pod group's backoff is over: its pending pods go back to the queue. */
+void sched_gang_backoff_sync(sched_loop *l, const char *ns, const char *name);
 /* Creates a claim from a template for owner; returns its name (malloc'd) or
  * NULL with the error in err. owner_kind "Pod" or "PodGroup". */
 char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const char *owner_api_version,

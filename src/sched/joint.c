@@ -27,14 +27,15 @@
  *
  * Once minCount is reached the remaining pods take the first node that
  * fits, as greedy would; the placement is then bound pod by pod with the
- * devices the search chose. Devices of pools shared between nodes are
- * still taken by each node's batch in turn: a choice there is revisited
- * only through the backtracking over pods (docs/overview.md, "Joint gang
- * placement"). */
+ * devices the search chose. When pools are shared between nodes, a node's
+ * batch also has alternatives (other devices of the shared pools, another
+ * allocation of a claim whose pods run elsewhere), tried in turn before the
+ * search backtracks over pods (docs/overview.md, "Joint gang placement"). */
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
+#include "store/store_obj.h"
 #include "util/die.h"
 #include "util/timing.h"
 #include <stdio.h>
@@ -78,6 +79,7 @@ typedef struct batch {
   size_t *ext_pods; /* pods whose extended claims it allocated */
   api_object **ext; /* those claims (owned) */
   allocation_result **ext_results;
+  store_obj **ext_assumed; /* their entries in the assume cache while applied */
   size_t n_ext;
 } batch;
 
@@ -106,6 +108,7 @@ typedef struct jstate {
   size_t *dev_from; /* [i]: devices pods from i on need */
   size_t *placeable_from; /* [i]: pods from i on that fit somewhere alone */
   bool cross_node;  /* pools shared between nodes: no backjumping */
+  bool enumerate;   /* a node's batch may have to give up devices others need: try its alternatives */
   size_t words;     /* uint64_t words of a pod set */
   uint64_t *conf;   /* per depth: the conflict set of the last failure */
   uint64_t *blame;  /* scratch set */
@@ -247,10 +250,18 @@ static void apply(jstate *s, batch *b) {
     c->result = b->results[k];
     c->assumed = sched_assume_claim(s->l, c->stored, c->result);
   }
-  for (size_t k = 0; b && k < b->n_ext; k++) s->pods[b->ext_pods[k]].ext_result = b->ext_results[k];
+  for (size_t k = 0; b && k < b->n_ext; k++) {
+    s->pods[b->ext_pods[k]].ext_result = b->ext_results[k];
+    /* held too: a shared pool's devices it takes are gone for other nodes */
+    b->ext_assumed[k] = sched_assume_extended_claim(s->l, b->ext[k], b->ext_results[k]);
+  }
 }
 
 static void unapply(jstate *s, batch *b) {
+  for (size_t k = b ? b->n_ext : 0; k-- > 0;) {
+    if (b->ext_assumed[k]) sched_forget_claim(s->l, b->ext_assumed[k]);
+    b->ext_assumed[k] = NULL;
+  }
   for (size_t k = b ? b->n : 0; k-- > 0;) {
     jclaim *c = &s->claims[b->claims[k]];
     sched_forget_claim(s->l, c->assumed);
@@ -306,11 +317,222 @@ static size_t usable_on(const jstate *s, size_t n) {
   return s->dev_free[n] - s->dev_used[n];
 }
 
+
+/* ---- alternatives: the other device choices of a node's batch ----
+ *
+ * One allocator call gives one choice of devices for a node's batch. When
+ * devices of a pool shared between nodes are in play, that choice reaches
+ * other nodes: the devices it takes from the shared pool, and the node
+ * selector of a claim whose pods run on several nodes. A batch then has
+ * alternatives, tried in turn when the search below it fails. They are
+ * made in stages: each claim used by more than one pod alone (its devices,
+ * hence its node selector, matter to its pods elsewhere), then the node's
+ * other claims together (only the shared-pool devices they take matter).
+ * A stage's alternatives come from excluding, one at a time, each device
+ * that matters of the choice before (held by a claim pinned to the node
+ * while the allocator runs). That misses no choice that could do better:
+ * a choice using none of the excluded devices is found below, and one using
+ * them all takes at least what the choice before took, so it leaves others
+ * no more room and gives a claim no wider node selector. */
+
+typedef struct devkey {
+  const atom *driver, *pool, *device;
+} devkey;
+
+typedef struct exclusion {
+  devkey *v;
+  size_t n;
+} exclusion;
+
+typedef struct stage {
+  size_t lo, hi;     /* its claims: positions in the batch */
+  bool every_device; /* all its devices matter, not only shared-pool ones */
+  exclusion *todo;   /* exclusion sets still to try (a stack) */
+  size_t n_todo, cap_todo;
+  strmap seen;                /* exclusion sets pushed, by canonical text */
+  allocation_result **chosen; /* its current choice, one per claim */
+} stage;
+
+typedef struct jalt {
+  bool started;
+  stage *st;
+  size_t n_st;
+  arena *a;
+} jalt;
+
+static void alt_free(jalt *x) {
+  for (size_t j = 0; j < x->n_st; j++) {
+    free(x->st[j].todo);
+    strmap_free(&x->st[j].seen, NULL);
+  }
+  free(x->st);
+  if (x->a) arena_free(x->a);
+  *x = (jalt){0};
+}
+
+static int cmp_devkey(const void *a, const void *b) {
+  const devkey *x = a, *y = b;
+  int c = strcmp(x->driver->str, y->driver->str);
+  if (!c) c = strcmp(x->pool->str, y->pool->str);
+  return c ? c : strcmp(x->device->str, y->device->str);
+}
+
+/* Pushes e (owned by the stage's arena) unless the same set was pushed before. */
+static void push_exclusion(jalt *x, stage *g, exclusion e) {
+  if (e.n) qsort(e.v, e.n, sizeof *e.v, cmp_devkey);
+  strbuf key = STRBUF_INIT;
+  for (size_t k = 0; k < e.n; k++) sb_printf(&key, "%s/%s/%s;", e.v[k].driver->str, e.v[k].pool->str, e.v[k].device->str);
+  bool fresh = !strmap_get(&g->seen, sb_str(&key));
+  if (fresh) strmap_put(&g->seen, sb_str(&key), x);
+  sb_free(&key);
+  if (!fresh) return;
+  if (g->n_todo == g->cap_todo) {
+    g->cap_todo = g->cap_todo ? 2 * g->cap_todo : 8;
+    g->todo = xrealloc(g->todo, g->cap_todo * sizeof *g->todo);
+  }
+  g->todo[g->n_todo++] = e;
+}
+
+static void restart_stage(jalt *x, stage *g) {
+  g->n_todo = 0;
+  strmap_free(&g->seen, NULL);
+  g->seen = (strmap){0};
+  push_exclusion(x, g, (exclusion){0});
+}
+
+/* The stages of a batch of nb claims whose first n_shared are used by
+ * several pods (the batch lists those first when enumerating). */
+static void alt_start(jstate *s, jalt *x, size_t n_shared, size_t nb) {
+  x->started = true;
+  x->n_st = s->enumerate ? n_shared + 1 : 1;
+  if (s->enumerate) x->a = arena_new();
+  x->st = xcalloc(x->n_st, sizeof *x->st);
+  for (size_t j = 0; j < x->n_st; j++) {
+    stage *g = &x->st[j];
+    bool last = j + 1 == x->n_st;
+    g->lo = last ? (s->enumerate ? n_shared : 0) : j;
+    g->hi = last ? nb : j + 1;
+    g->every_device = !last;
+  }
+  restart_stage(x, &x->st[0]);
+}
+
+/* A claim pinned to node nd holding the devices of e: the allocator sees
+ * them taken. */
+static store_obj *hold_exclusion(jstate *s, const node *nd, const exclusion *e) {
+  if (!e->n) return NULL;
+  api_object *o = api_object_new(KIND_RESOURCE_CLAIM);
+  resource_claim *c = o->typed;
+  c->metadata.namespace_ = arena_strdup(o->arena, "");
+  c->metadata.name = arena_strdup(o->arena, "dra-joint-placement-exclusion");
+  allocation_result *r = c->status.allocation = arena_calloc(o->arena, 1, sizeof *r);
+  r->devices = arena_calloc(o->arena, 1, sizeof *r->devices);
+  r->devices->results.items = arena_calloc(o->arena, e->n, sizeof *r->devices->results.items);
+  r->devices->results.n = (uint32_t)e->n;
+  for (size_t k = 0; k < e->n; k++) {
+    device_request_allocation_result *d = &r->devices->results.items[k];
+    d->request = arena_strdup(o->arena, "excluded");
+    d->driver = e->v[k].driver, d->pool = e->v[k].pool, d->device = e->v[k].device;
+  }
+  node_selector *sel = r->node_selector = arena_calloc(o->arena, 1, sizeof *sel);
+  node_selector_term *t = sel->node_selector_terms.items = arena_calloc(o->arena, 1, sizeof *t);
+  sel->node_selector_terms.n = 1;
+  node_selector_requirement *q = t->match_fields.items = arena_calloc(o->arena, 1, sizeof *q);
+  t->match_fields.n = 1;
+  q->key = arena_strdup(o->arena, "metadata.name");
+  q->operator_ = arena_strdup(o->arena, "In");
+  q->values.items = arena_calloc(o->arena, 1, sizeof *q->values.items);
+  q->values.items[0] = arena_strdup(o->arena, nd->metadata.name);
+  q->values.n = 1;
+  store_obj *f = store_obj_new(o, 0, 0);
+  sched_devices_claim_changed(s->l, f, false);
+  return f;
+}
+
+static void release_exclusion(jstate *s, store_obj *f) {
+  if (!f) return;
+  sched_devices_claim_changed(s->l, f, true);
+  store_obj_unref(f);
+}
+
+/* Pushes, for each device of the stage's choice that matters beyond the
+ * node, the exclusion set e plus that device. */
+static void push_children(jstate *s, jalt *x, stage *g, const exclusion *e) {
+  if (!s->enumerate) return;
+  for (size_t k = 0; k < g->hi - g->lo; k++) {
+    const allocation_result *r = g->chosen[k];
+    for (uint32_t d = 0; r && r->devices && d < r->devices->results.n; d++) {
+      const device_request_allocation_result *dv = &r->devices->results.items[d];
+      if (!g->every_device && !sched_devices_pool_shared(s->l, dv->driver, dv->pool)) continue;
+      exclusion c = {arena_calloc(x->a, e->n + 1, sizeof *c.v), e->n + 1};
+      if (e->n) memcpy(c.v, e->v, e->n * sizeof *c.v);
+      c.v[e->n] = (devkey){dv->driver, dv->pool, dv->device};
+      bool already = false;
+      for (size_t q = 0; q < e->n && !already; q++) already = !cmp_devkey(&e->v[q], &c.v[e->n]);
+      if (!already) push_exclusion(x, g, c);
+    }
+  }
+}
+
+/* The next choice of devices for claims[0..nb) on node nd (the claims of
+ * the batch in stage order; ids: the group's claim ids of the first ones),
+ * into out (allocated in a): false when no alternative is left or the
+ * budget ran out. */
+static bool alt_next(jstate *s, jalt *x, const node *nd, const size_t *ids, const resource_claim *const *claims,
+                     size_t nb, arena *a, allocation_result ***out) {
+  size_t j = x->n_st - 1;
+  for (;;) {
+    stage *g = &x->st[j];
+    if (!g->n_todo) {
+      if (!j) return false;
+      j--;
+      continue;
+    }
+    if (!budget_left(s)) return false;
+    exclusion e = g->todo[--g->n_todo];
+    /* the earlier stages' choices (one claim each) are taken while this
+     * one is made */
+    store_obj **held = xcalloc(g->lo + 1, sizeof *held);
+    for (size_t k = 0; k < g->lo; k++) held[k] = sched_assume_claim(s->l, s->claims[ids[k]].stored, x->st[k].chosen[0]);
+    store_obj *ex = hold_exclusion(s, nd, &e);
+    allocation_result **results = NULL;
+    char *err = NULL;
+    size_t n = g->hi - g->lo;
+    /* one stage: its choice is the batch's, made in a */
+    arena *into = x->n_st == 1 ? a : x->a;
+    bool fit = !n || sched_devices_allocate(s->l, nd, claims + g->lo, n, into, &results, &err) == SCHED_FIT;
+    free(err);
+    release_exclusion(s, ex);
+    for (size_t k = g->lo; k-- > 0;) sched_forget_claim(s->l, held[k]);
+    free(held);
+    if (!fit) continue;
+    g->chosen = results;
+    push_children(s, x, g, &e);
+    if (j + 1 < x->n_st) {
+      restart_stage(x, &x->st[++j]);
+      continue;
+    }
+    if (x->n_st == 1) {
+      *out = results ? results : arena_calloc(a, 1, sizeof *results);
+      return true;
+    }
+    allocation_result **all = arena_calloc(a, nb + 1, sizeof *all);
+    for (size_t q = 0; q < x->n_st; q++)
+      for (size_t c = 0; c < x->st[q].hi - x->st[q].lo; c++) {
+        all[x->st[q].lo + c] = arena_calloc(a, 1, sizeof *all[0]);
+        codec_copy(a, &allocation_result_desc, x->st[q].chosen[c], all[x->st[q].lo + c]);
+      }
+    *out = all;
+    return true;
+  }
+}
+
 /* Pod i on node n: the node filters with the group's pods there, the
  * allocations it must live with, then one allocation of every claim of the
- * node's pods and i. true: placed (undo() takes it back); false: blame holds
- * the placed pods the refusal depends on. */
-static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
+ * node's pods and i: the batch's next alternative (alt, which starts empty
+ * for each pod and node; alt_free when done). true: placed (undo() takes it
+ * back); false: blame holds the placed pods the refusal depends on. */
+static bool trial(jstate *s, size_t i, size_t n, jalt *alt, uint64_t *blame) {
   jpod *p = &s->pods[i];
   sched_cycle *cy = &p->at.cy;
   const sched_node_entry *ne = &s->nodes[n];
@@ -330,8 +552,8 @@ static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
     }
   }
   /* the batch: claims of the node's pods and of i not allocated elsewhere,
-   * in pod order */
-  size_t n_pods = 0, n_ext = 0;
+   * in pod order (those several pods use first when enumerating) */
+  size_t n_pods = 0, n_ext = 0, n_shared = 0;
   for (size_t j = s->on_node[n]; j != NONE; j = s->pods[j].next_on_node) s->batch_pods[n_pods++] = j;
   for (size_t a = 0, z = n_pods; a < z / 2; a++) {
     size_t t = s->batch_pods[a];
@@ -346,10 +568,16 @@ static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
       const jclaim *c = &s->claims[id];
       if (s->mark[id] == stamp || (c->owner != NONE && s->pods[c->owner].node != n)) continue;
       s->mark[id] = stamp;
-      s->batch_ids[nb] = id;
-      s->batch_claims[nb++] = c->stored->object->typed;
+      size_t at = nb++;
+      if (s->enumerate && c->users > 1) {
+        memmove(&s->batch_ids[n_shared + 1], &s->batch_ids[n_shared], (at - n_shared) * sizeof *s->batch_ids);
+        at = n_shared++;
+      }
+      s->batch_ids[at] = id;
     }
   }
+  for (size_t k = 0; k < nb; k++) s->batch_claims[k] = s->claims[s->batch_ids[k]].stored->object->typed;
+  if (!alt->started) alt_start(s, alt, n_shared, nb + n_ext);
   batch *b = xcalloc(1, sizeof *b);
   b->a = arena_new();
   b->prev = s->top[n];
@@ -358,22 +586,22 @@ static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
   memcpy(b->claims, s->batch_ids, nb * sizeof *b->claims);
   b->ext_pods = arena_alloc(b->a, (n_ext + 1) * sizeof *b->ext_pods);
   b->ext = xcalloc(n_ext + 1, sizeof *b->ext);
+  b->ext_assumed = arena_calloc(b->a, n_ext + 1, sizeof *b->ext_assumed);
+  size_t n_all = nb;
   for (size_t y = 0; y < n_pods; y++) {
     const jpod *q = &s->pods[s->batch_pods[y]];
     api_object *x = q->at.cy.ext.n ? sched_extended_claim(q->at.cy.p, &q->at.cy.ext, ne->n) : NULL;
     if (!x) continue;
     b->ext[b->n_ext] = x;
     b->ext_pods[b->n_ext++] = s->batch_pods[y];
-    s->batch_claims[nb++] = x->typed;
+    s->batch_claims[n_all++] = x->typed;
   }
   unapply(s, b->prev);
+  bool fit = false;
   allocation_result **results = NULL;
-  char *err = NULL;
-  bool fit = !nb || sched_devices_allocate(s->l, ne->n, s->batch_claims, nb, b->a, &results, &err) == SCHED_FIT;
-  free(err);
-  if (fit) {
+  while (!fit && alt_next(s, alt, ne->n, b->claims, s->batch_claims, n_all, b->a, &results)) {
     b->results = results;
-    b->ext_results = results ? results + b->n : NULL;
+    b->ext_results = results + b->n;
     apply(s, b);
     fit = batch_consistent(s, b, n, blame);
     if (!fit) unapply(s, b);
@@ -395,6 +623,14 @@ static bool trial(jstate *s, size_t i, size_t n, uint64_t *blame) {
     if (s->claims[p->claims[k]].owner == NONE) s->claims[p->claims[k]].owner = i;
   sched_usage_add(ne->usage, &cy->requests);
   return true;
+}
+
+/* Pod i on node n with the batch's first alternative that fits. */
+static bool trial_once(jstate *s, size_t i, size_t n, uint64_t *blame) {
+  jalt alt = {0};
+  bool placed = trial(s, i, n, &alt, blame);
+  alt_free(&alt);
+  return placed;
 }
 
 static void undo(jstate *s, size_t i) {
@@ -479,7 +715,7 @@ static void bounds(jstate *s) {
     if (!p->ok || done[p->cls]) continue;
     done[p->cls] = true;
     for (size_t n = 0; n < s->n_nodes; n++)
-      if (trial(s, i, n, scratch)) {
+      if (trial_once(s, i, n, scratch)) {
         s->fits[p->cls * s->n_nodes + n] = s->fit_any[n] = true;
         undo(s, i);
       }
@@ -545,7 +781,7 @@ static size_t *score_order(jstate *s, size_t i, size_t lo) {
     int64_t *e = &scored[2 * (n - lo)];
     e[0] = -1, e[1] = (int64_t)n;
     memset(s->blame, 0, s->words * sizeof *s->blame);
-    if (!s->fits[p->cls * s->n_nodes + n] || !trial(s, i, n, s->blame)) continue;
+    if (!s->fits[p->cls * s->n_nodes + n] || !trial_once(s, i, n, s->blame)) continue;
     for (size_t k = 0; k < p->n_claims; k++) results[k] = s->claims[p->claims[k]].result;
     sched_candidate cand = {s->nodes[n].obj, results, NULL, 0};
     e[0] = sched_score(&p->at.cy, &cand);
@@ -564,7 +800,7 @@ static void fill(jstate *s, size_t i) {
   for (; i < s->m; i++)
     for (size_t n = 0; s->pods[i].ok && n < s->n_nodes; n++) {
       memset(s->blame, 0, s->words * sizeof *s->blame);
-      if (s->fits[s->pods[i].cls * s->n_nodes + n] && trial(s, i, n, s->blame)) break;
+      if (s->fits[s->pods[i].cls * s->n_nodes + n] && trial_once(s, i, n, s->blame)) break;
     }
 }
 
@@ -618,18 +854,23 @@ static jresult search(jstate *s, size_t i, int64_t need) {
   for (size_t k = lo; p->ok && k < s->n_nodes && r == J_FAIL && !jumped; k++) {
     size_t n = order ? order[k - lo] : k;
     if (!s->fits[p->cls * s->n_nodes + n]) continue;
-    memset(s->blame, 0, s->words * sizeof *s->blame);
-    if (!trial(s, i, n, s->blame)) {
-      if (s->cross_node) set_all_before(i, mine);
-      else
-        for (size_t w = 0; w < s->words; w++) mine[w] |= s->blame[w];
-      if (!budget_left(s)) r = J_ABORT;
-      continue;
+    jalt alt = {0};
+    for (;;) {
+      memset(s->blame, 0, s->words * sizeof *s->blame);
+      if (!trial(s, i, n, &alt, s->blame)) {
+        if (s->cross_node) set_all_before(i, mine);
+        else
+          for (size_t w = 0; w < s->words; w++) mine[w] |= s->blame[w];
+        if (!budget_left(s)) r = J_ABORT;
+        break;
+      }
+      r = search(s, i + 1, need - 1);
+      if (r == J_FOUND) break;
+      undo(s, i);
+      if (r == J_FAIL) jumped = !absorb(s, i, mine);
+      if (r != J_FAIL || jumped || !s->enumerate) break; /* without shared pools a batch has one choice */
     }
-    r = search(s, i + 1, need - 1);
-    if (r == J_FOUND) break;
-    undo(s, i);
-    if (r == J_FAIL) jumped = !absorb(s, i, mine);
+    alt_free(&alt);
   }
   free(order);
   if (r != J_FAIL || jumped) return r;
@@ -677,6 +918,9 @@ static void bind(jstate *s, size_t i, store_obj *po) {
 static void forget_all(jstate *s) {
   for (size_t i = 0; i < s->n_claims; i++)
     if (s->claims[i].assumed) sched_forget_claim(s->l, s->claims[i].assumed), s->claims[i].assumed = NULL;
+  for (size_t n = 0; n < s->n_nodes; n++)
+    for (size_t k = 0; s->top[n] && k < s->top[n]->n_ext; k++)
+      if (s->top[n]->ext_assumed[k]) sched_forget_claim(s->l, s->top[n]->ext_assumed[k]), s->top[n]->ext_assumed[k] = NULL;
   for (size_t i = 0; i < s->m; i++)
     if (s->pods[i].node != NONE) sched_usage_sub(s->nodes[s->pods[i].node].usage, &s->pods[i].at.cy.requests);
 }
@@ -758,6 +1002,7 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
   s.batch_pods = xcalloc(m + 1, sizeof *s.batch_pods);
   for (size_t n = 0; n < s.n_nodes && !s.cross_node; n++)
     s.cross_node = sched_devices_free_count(l, s.nodes[n].n) == SIZE_MAX;
+  s.enumerate = sched_devices_any_shared_pool(l);
   bounds(&s);
   for (size_t i = 0; i < m; i++) {
     fit_nodes[i] = 0;

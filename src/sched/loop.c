@@ -100,6 +100,8 @@ void sched_park(sched_loop *l, const store_obj *o, char *explain) {
   pk->explain = explain;
   sched_parked *old = strmap_put(&l->parked, pk->key, pk);
   if (old) free_parked(old);
+  /* a pod the group cycle took along leaves the queue until it is woken */
+  sched_podq_remove(&l->active, pk->key);
 }
 
 typedef struct wake_ctx {
@@ -506,8 +508,8 @@ static size_t pop_due(sched_loop *l, sched_controller c, sched_deadlines *d) {
 }
 
 int64_t sched_loop_next_deadline(sched_loop *l) {
-  int64_t due[5] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine),
-                    next_due(l, CTRL_CRONJOB, &l->cronjob_due)},
+  int64_t due[6] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine),
+                    next_due(l, CTRL_CRONJOB, &l->cronjob_due), 0, 0, next_due(l, CTRL_SCHEDULER, &l->gang_backoff)},
           first = 0;
   if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION)) {
     due[3] = sched_taint_eviction_next(l);
@@ -543,9 +545,10 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
       steps++;
       continue;
     }
-    /* pods whose run time is over, nodes out of quarantine, CronJobs due: their keys are queued now */
+    /* pods whose run time is over, nodes out of quarantine, CronJobs due,
+     * pod groups out of backoff: their keys are queued now */
     if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine) +
-        pop_due(l, CTRL_CRONJOB, &l->cronjob_due))
+        pop_due(l, CTRL_CRONJOB, &l->cronjob_due) + pop_due(l, CTRL_SCHEDULER, &l->gang_backoff))
       continue;
     break;
   }
@@ -599,6 +602,8 @@ void sched_loop_free(sched_loop *l) {
   sched_deadlines_free(&l->nodesim_due);
   sched_deadlines_free(&l->podgc_quarantine);
   sched_deadlines_free(&l->cronjob_due);
+  sched_deadlines_free(&l->gang_backoff);
+  strmap_free(&l->gang_attempts, free);
   arena_free(l->spec_arena);
   sched_metrics_free(&l->metrics);
   free(l);

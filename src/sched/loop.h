@@ -46,6 +46,10 @@ typedef struct sched_options {
   bool gang_upstream;
   uint64_t joint_max_steps;
   double joint_timeout_seconds;
+  /* Each allocator call's budget (alloc/alloc.h's alloc_limits): 0 for its
+   * defaults, as joint_*. */
+  uint64_t alloc_max_steps;
+  double alloc_timeout_seconds;
 } sched_options;
 
 typedef struct sched_loop sched_loop;

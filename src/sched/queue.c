@@ -1,9 +1,12 @@
 /* queue.c: the loop's two queues. Controller keys run first in, first out,
  * each key at most once while queued. Pods come out by spec.priority,
  * highest first, then in creation order (kube-scheduler's PrioritySort,
- * with creation order standing in for the time a pod entered the queue). */
+ * with creation order standing in for the time a pod entered the queue);
+ * a pod parked while queued (its pod group's cycle took it along) is taken
+ * out, as upstream moves a group's pods to the unschedulable pool. */
 #include "sched/internal.h"
 #include "util/die.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,41 +50,67 @@ static bool before(const sched_pod_entry *a, const sched_pod_entry *b) {
   return a->order < b->order;
 }
 
-static void swap(sched_pod_entry *a, sched_pod_entry *b) {
-  sched_pod_entry t = *a;
-  *a = *b;
-  *b = t;
+/* The pod queue's map holds each key's heap position + 1. */
+static void place(sched_podq *q, size_t i, sched_pod_entry e) {
+  q->heap[i] = e;
+  strmap_put(&q->queued, e.key, (void *)(uintptr_t)(i + 1));
+}
+
+static void swap(sched_podq *q, size_t i, size_t j) {
+  sched_pod_entry t = q->heap[i];
+  place(q, i, q->heap[j]);
+  place(q, j, t);
+}
+
+static void sift_up(sched_podq *q, size_t i) {
+  while (i && before(&q->heap[i], &q->heap[(i - 1) / 2])) {
+    swap(q, i, (i - 1) / 2);
+    i = (i - 1) / 2;
+  }
+}
+
+static void sift_down(sched_podq *q, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, r = l + 1, m = i;
+    if (l < q->n && before(&q->heap[l], &q->heap[m])) m = l;
+    if (r < q->n && before(&q->heap[r], &q->heap[m])) m = r;
+    if (m == i) break;
+    swap(q, i, m);
+    i = m;
+  }
 }
 
 void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order) {
   if (strmap_get(&q->queued, key)) return;
-  strmap_put(&q->queued, key, QUEUED);
   if (q->n == q->cap) {
     q->cap = q->cap ? q->cap * 2 : 64;
     q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
   }
   size_t i = q->n++;
-  q->heap[i] = (sched_pod_entry){xstrdup(key), priority, order};
-  while (i && before(&q->heap[i], &q->heap[(i - 1) / 2])) {
-    swap(&q->heap[i], &q->heap[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
+  place(q, i, (sched_pod_entry){xstrdup(key), priority, order});
+  sift_up(q, i);
+}
+
+/* Takes entry i out (its key stays the caller's). */
+static sched_pod_entry take(sched_podq *q, size_t i) {
+  sched_pod_entry e = q->heap[i];
+  strmap_remove(&q->queued, e.key);
+  if (i == --q->n) return e;
+  place(q, i, q->heap[q->n]);
+  sift_up(q, i);
+  sift_down(q, i);
+  return e;
 }
 
 bool sched_podq_pop(sched_podq *q, sched_pod_entry *out) {
   if (!q->n) return false;
-  *out = q->heap[0];
-  strmap_remove(&q->queued, out->key);
-  q->heap[0] = q->heap[--q->n];
-  for (size_t i = 0;;) {
-    size_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < q->n && before(&q->heap[l], &q->heap[m])) m = l;
-    if (r < q->n && before(&q->heap[r], &q->heap[m])) m = r;
-    if (m == i) break;
-    swap(&q->heap[i], &q->heap[m]);
-    i = m;
-  }
+  *out = take(q, 0);
   return true;
+}
+
+void sched_podq_remove(sched_podq *q, const char *key) {
+  size_t pos = (size_t)(uintptr_t)strmap_get(&q->queued, key);
+  if (pos) free(take(q, pos - 1).key);
 }
 
 void sched_podq_free(sched_podq *q) {

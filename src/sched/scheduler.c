@@ -406,9 +406,6 @@ void sched_schedule_one(sched_loop *l, const char *key) {
   char ns[256];
   const char *name;
   if (!sched_split_key(key, ns, sizeof ns, &name)) return;
-  /* parked after it was queued (queueing unparks): its pod group's cycle
-   * took it along, and nothing changed since; upstream pops a group once */
-  if (strmap_get(&l->parked, key)) return;
   store_obj *po = sched_get(l, KIND_POD, ns, name);
   if (!po) return;
   const pod *p = po->object->typed;

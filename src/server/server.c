@@ -521,7 +521,11 @@ static void start_loop(dra_server *s) {
       .gates = s->opts.gates,
       .now = (int64_t)time(NULL),
       .disabled_controllers = s->opts.disabled_controllers,
-      .gang_upstream = s->opts.gang_upstream};
+      .gang_upstream = s->opts.gang_upstream,
+      .alloc_max_steps = s->opts.alloc_max_steps,
+      .alloc_timeout_seconds = s->opts.alloc_timeout_seconds,
+      .joint_max_steps = s->opts.joint_max_steps,
+      .joint_timeout_seconds = s->opts.joint_timeout_seconds};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);

@@ -25,6 +25,10 @@ typedef struct srv_options {
   feature_gates gates;
   unsigned disabled_controllers; /* sched_controller bits (sched/controllers.h) */
   bool gang_upstream; /* --gang-placement=upstream: no joint gang search (sched/loop.h) */
+  /* --allocator-max-steps/--allocator-timeout and --gang-search-max-steps/
+   * --gang-search-timeout: sched_options' budgets (sched/loop.h) */
+  uint64_t alloc_max_steps, joint_max_steps;
+  double alloc_timeout_seconds, joint_timeout_seconds;
   /* --runtime-config in kube-apiserver's syntax; NULL: 1.37's defaults (served.h) */
   const char *runtime_config;
   /* 0 for the defaults (docs/server.md, "Connections and threads"): seconds

@@ -1,14 +1,17 @@
 /* test_gang_joint.c: joint gang placement (src/sched/joint.c) against a
  * brute-force oracle on random small clusters. Each seed makes 1 to 3
  * nodes (cpu for 1 to 3 pods, 1 to 4 GPUs with a model and an NVLink-like
- * domain), a gang of 2 to 4 pods (minCount 2 up to all), each pod with its
- * own claim (1 or 2 GPUs, maybe a model selector, maybe matchAttribute on
- * the domain) and maybe a claim all pods share. The oracle tries every
+ * domain), maybe up to 3 network-attached GPUs shared between nodes (each
+ * its own pool, on a slice with allNodes or a nodeSelector naming some of
+ * the nodes), a gang of 2 to 4 pods (minCount 2 up to all), each pod with
+ * its own claim (1 or 2 GPUs, maybe a model selector, maybe matchAttribute
+ * on the domain) and maybe a claim the pods share, which may already be
+ * allocated (to a GPU of a node or a network one). The oracle tries every
  * pod-to-node map and every device choice; dra schedule must bind at least
  * minCount pods exactly when the oracle finds a placement, the devices it
  * binds must be valid, and whenever --gang-placement=upstream places the
  * group, the default must give the very same objects. A failure names the
- * seed; DRA_GANG_SEED=N runs that seed alone. */
+ * seed; DRA_GANG_SEED=N runs that seed alone and prints its cluster. */
 #include "dra.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +28,8 @@
 #define MAX_NODES 3
 #define MAX_DEVS 4
 #define MAX_PODS 4
+#define MAX_NET 3
+#define NET MAX_NODES /* the "node" index of the network devices */
 
 typedef struct gclaim {
   int count;  /* GPUs */
@@ -35,12 +40,16 @@ typedef struct gclaim {
 
 typedef struct cluster {
   int n_nodes, cpu[MAX_NODES], n_devs[MAX_NODES];
-  char model[MAX_NODES][MAX_DEVS];
-  int domain[MAX_NODES][MAX_DEVS];
+  char model[MAX_NODES + 1][MAX_DEVS];
+  int domain[MAX_NODES + 1][MAX_DEVS];
+  int n_net;                 /* network devices: model[NET][d], domain[NET][d] */
+  bool reach[MAX_NET][MAX_NODES]; /* which nodes reach network device d */
+  bool all_nodes[MAX_NET];   /* its slice says allNodes */
   int n_pods, min_count;
   gclaim own[MAX_PODS];
   bool has_shared, uses_shared[MAX_PODS];
   gclaim shared;
+  int pre_node, pre_dev; /* pre_node >= 0: the shared claim is allocated to that device (NET: network) */
 } cluster;
 
 static uint64_t rng;
@@ -65,6 +74,14 @@ static void generate(cluster *c, unsigned seed) {
     c->n_devs[n] = 1 + roll(MAX_DEVS);
     for (int d = 0; d < c->n_devs[n]; d++) c->model[n][d] = "ab"[roll(2)], c->domain[n][d] = roll(2);
   }
+  if (c->n_nodes > 1 && roll(3) == 0) {
+    c->n_net = 1 + roll(MAX_NET);
+    for (int d = 0; d < c->n_net; d++) {
+      c->model[NET][d] = "ab"[roll(2)], c->domain[NET][d] = roll(2);
+      c->all_nodes[d] = roll(3) == 0;
+      for (int n = 0; n < c->n_nodes; n++) c->reach[d][n] = c->all_nodes[d] || roll(2);
+    }
+  }
   c->n_pods = 2 + roll(MAX_PODS - 1);
   c->min_count = roll(4) ? c->n_pods : 2 + roll(c->n_pods - 1);
   /* pods often come in identical pairs, as from one template */
@@ -77,62 +94,104 @@ static void generate(cluster *c, unsigned seed) {
     c->shared = (gclaim){1, "\0ab"[roll(3)], false, 0};
     for (int p = 0; p < c->n_pods; p++) c->uses_shared[p] = roll(3) != 0;
   }
+  c->pre_node = -1;
+  if (c->has_shared && roll(3) == 0) {
+    /* already allocated to a device the claim selects */
+    int n = c->n_net && roll(2) ? NET : roll(c->n_nodes), nd = n == NET ? c->n_net : c->n_devs[n];
+    for (int d = 0; d < nd; d++)
+      if (!c->shared.model || c->model[n][d] == c->shared.model) c->pre_node = n, c->pre_dev = d;
+  }
 }
 
 /* ---- the oracle ---- */
 
-static bool selects(const cluster *c, int n, int d, const gclaim *g) { return !g->model || c->model[n][d] == g->model; }
+/* A device: a node's (node, d) or a network one (NET, d). */
+typedef struct gdev {
+  int node, d;
+} gdev;
 
-static bool place_claims(const cluster *c, int n, const gclaim *const *list, int k, int n_list, bool *used);
+static bool selects(const cluster *c, gdev x, const gclaim *g) { return !g->model || c->model[x.node][x.d] == g->model; }
+
+/* Whether every node in the mask reaches device x. */
+static bool reaches(const cluster *c, gdev x, unsigned nodes) {
+  for (int n = 0; n < c->n_nodes; n++)
+    if (nodes >> n & 1 && (x.node == NET ? !c->reach[x.d][n] : x.node != n)) return false;
+  return true;
+}
+
+typedef struct want {
+  const gclaim *g;
+  unsigned nodes; /* the nodes of the pods using it */
+} want;
+
+static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][MAX_DEVS]);
+
+/* The devices every node of w reaches, in a fixed order. */
+static int candidates(const cluster *c, const want *w, const gclaim *g, gdev *out) {
+  int k = 0;
+  for (int n = 0; n <= NET; n++) {
+    int nd = n == NET ? c->n_net : n < c->n_nodes ? c->n_devs[n] : 0;
+    for (int d = 0; d < nd; d++) {
+      gdev x = {n, d};
+      if (reaches(c, x, w->nodes) && selects(c, x, g)) out[k++] = x;
+    }
+  }
+  return k;
+}
 
 /* Claim k as g asks (its first choice), then claims k+1.. */
-static bool place_as(const cluster *c, int n, const gclaim *g, const gclaim *const *list, int k, int n_list,
-                     bool *used) {
-  int nd = c->n_devs[n];
-  for (int d0 = 0; d0 < nd; d0++) {
-    if (used[d0] || !selects(c, n, d0, g)) continue;
-    used[d0] = true;
-    if (g->count == 1 && place_claims(c, n, list, k + 1, n_list, used)) return used[d0] = false, true;
-    for (int d1 = d0 + 1; g->count == 2 && d1 < nd; d1++) {
-      if (used[d1] || !selects(c, n, d1, g) || (g->match && c->domain[n][d1] != c->domain[n][d0])) continue;
-      used[d1] = true;
-      bool ok = place_claims(c, n, list, k + 1, n_list, used);
-      used[d1] = false;
-      if (ok) return used[d0] = false, true;
+static bool place_as(const cluster *c, const gclaim *g, const want *list, int k, int n_list, bool used[][MAX_DEVS]) {
+  gdev cand[(MAX_NODES + 1) * MAX_DEVS];
+  int nc = candidates(c, &list[k], g, cand);
+  for (int i = 0; i < nc; i++) {
+    gdev x = cand[i];
+    if (used[x.node][x.d]) continue;
+    used[x.node][x.d] = true;
+    if (g->count == 1 && place_claims(c, list, k + 1, n_list, used)) return used[x.node][x.d] = false, true;
+    for (int j = i + 1; g->count == 2 && j < nc; j++) {
+      gdev y = cand[j];
+      if (used[y.node][y.d] || (g->match && c->domain[y.node][y.d] != c->domain[x.node][x.d])) continue;
+      used[y.node][y.d] = true;
+      bool ok = place_claims(c, list, k + 1, n_list, used);
+      used[y.node][y.d] = false;
+      if (ok) return used[x.node][x.d] = false, true;
     }
-    used[d0] = false;
+    used[x.node][x.d] = false;
   }
   return false;
 }
 
-/* Claims k.. of list on node n with the devices in used taken. */
-static bool place_claims(const cluster *c, int n, const gclaim *const *list, int k, int n_list, bool *used) {
+/* Claims k.. of list with the devices in used taken. */
+static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][MAX_DEVS]) {
   if (k == n_list) return true;
-  const gclaim *g = list[k];
-  if (place_as(c, n, g, list, k, n_list, used)) return true;
+  const gclaim *g = list[k].g;
+  if (place_as(c, g, list, k, n_list, used)) return true;
   gclaim alt = {g->alt_count, 0, g->match, 0};
-  return g->alt_count && place_as(c, n, &alt, list, k, n_list, used);
+  return g->alt_count && place_as(c, &alt, list, k, n_list, used);
 }
 
-static bool node_fits(const cluster *c, int n, const int *where) {
-  const gclaim *list[MAX_PODS + 1];
-  int k = 0, pods = 0;
-  bool shared = false;
+/* Whether the pods mapped by where fit: pods per node, then every claim
+ * (the shared one first) on devices its pods' nodes all reach. */
+static bool placement_fits(const cluster *c, const int *where) {
+  want list[MAX_PODS + 1];
+  int k = 0, pods[MAX_NODES] = {0};
+  unsigned shared_nodes = 0;
   for (int p = 0; p < c->n_pods; p++) {
-    if (where[p] != n) continue;
-    pods++;
-    list[k++] = &c->own[p];
-    shared |= c->uses_shared[p];
+    if (where[p] < 0) continue;
+    if (++pods[where[p]] > c->cpu[where[p]]) return false;
+    if (c->uses_shared[p]) shared_nodes |= 1u << where[p];
   }
-  if (pods > c->cpu[n]) return false;
-  /* the shared claim first, as the first pod using it allocates it */
-  if (shared) {
-    memmove(&list[1], &list[0], (size_t)k * sizeof *list);
-    list[0] = &c->shared;
-    k++;
+  bool used[MAX_NODES + 1][MAX_DEVS] = {{false}};
+  if (c->pre_node >= 0) {
+    gdev x = {c->pre_node, c->pre_dev};
+    if (!reaches(c, x, shared_nodes)) return false;
+    used[x.node][x.d] = true;
+  } else if (shared_nodes) {
+    list[k++] = (want){&c->shared, shared_nodes};
   }
-  bool used[MAX_DEVS] = {false};
-  return place_claims(c, n, list, 0, k, used);
+  for (int p = 0; p < c->n_pods; p++)
+    if (where[p] >= 0) list[k++] = (want){&c->own[p], 1u << where[p]};
+  return place_claims(c, list, 0, k, used);
 }
 
 static bool oracle(const cluster *c) {
@@ -140,19 +199,13 @@ static bool oracle(const cluster *c) {
   int total = 1;
   for (int p = 0; p < c->n_pods; p++) total *= c->n_nodes + 1;
   for (int code = 0; code < total; code++) {
-    int x = code, placed = 0, shared_node = -1;
-    bool ok = true;
+    int x = code, placed = 0;
     for (int p = 0; p < c->n_pods; p++) {
       where[p] = x % (c->n_nodes + 1) - 1; /* -1: pending */
       x /= c->n_nodes + 1;
       placed += where[p] >= 0;
-      if (where[p] < 0 || !c->uses_shared[p]) continue;
-      if (shared_node >= 0 && shared_node != where[p]) ok = false; /* node-local devices */
-      shared_node = where[p];
     }
-    if (!ok || placed < c->min_count) continue;
-    for (int n = 0; n < c->n_nodes && ok; n++) ok = node_fits(c, n, where);
-    if (ok) return true;
+    if (placed >= c->min_count && placement_fits(c, where)) return true;
   }
   return false;
 }
@@ -188,6 +241,12 @@ static void claim_yaml(char **y, size_t *len, const char *name, const gclaim *g)
   if (g->match) add(y, len, "    constraints:\n    - {requests: [gpu], matchAttribute: gpu.example.com/domain}\n");
 }
 
+/* The nodeSelector of network device d's slice: the nodes labelled net-d. */
+static void net_selector(char **y, size_t *len, const char *in, int d) {
+  add(y, len, "%snodeSelector:\n%s  nodeSelectorTerms:\n%s  - matchExpressions:\n%s    - {key: net-%d, operator: In, values: [\"yes\"]}\n",
+      in, in, in, in, d);
+}
+
 static char *yaml(const cluster *c) {
   char *y = NULL;
   size_t len = 0;
@@ -199,17 +258,45 @@ static char *yaml(const cluster *c) {
       "spec:\n  schedulingPolicy:\n    gang: {minCount: %d}\n",
       c->min_count);
   for (int n = 0; n < c->n_nodes; n++) {
+    add(&y, &len, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-%d\n  labels: {reach: \"yes\"", n);
+    for (int d = 0; d < c->n_net; d++)
+      if (c->reach[d][n]) add(&y, &len, ", net-%d: \"yes\"", d);
     add(&y, &len,
-        "---\napiVersion: v1\nkind: Node\nmetadata: {name: node-%d}\nstatus:\n  allocatable: {cpu: \"%d\", pods: \"110\"}\n"
+        "}\nstatus:\n  allocatable: {cpu: \"%d\", pods: \"110\"}\n"
         "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: node-%d-gpus}\n"
         "spec:\n  driver: gpu.example.com\n  nodeName: node-%d\n"
         "  pool: {name: node-%d, generation: 1, resourceSliceCount: 1}\n  devices:\n",
-        n, c->cpu[n], n, n, n);
+        c->cpu[n], n, n, n);
     for (int d = 0; d < c->n_devs[n]; d++)
       add(&y, &len, "  - {name: gpu-%d, attributes: {model: {string: \"%c\"}, domain: {int: %d}}}\n", d,
           c->model[n][d], c->domain[n][d]);
   }
+  for (int d = 0; d < c->n_net; d++) {
+    add(&y, &len,
+        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: net-%d}\n"
+        "spec:\n  driver: gpu.example.com\n  pool: {name: net-%d, generation: 1, resourceSliceCount: 1}\n",
+        d, d);
+    if (c->all_nodes[d]) add(&y, &len, "  allNodes: true\n");
+    else net_selector(&y, &len, "  ", d);
+    add(&y, &len, "  devices:\n  - {name: gpu-0, attributes: {model: {string: \"%c\"}, domain: {int: %d}}}\n",
+        c->model[NET][d], c->domain[NET][d]);
+  }
   if (c->has_shared) claim_yaml(&y, &len, "shared", &c->shared);
+  if (c->pre_node >= 0) {
+    bool net = c->pre_node == NET;
+    add(&y, &len,
+        "status:\n  allocation:\n    devices:\n      results:\n"
+        "      - {request: gpu%s, driver: gpu.example.com, pool: %s-%d, device: gpu-%d}\n",
+        c->shared.alt_count ? "/first" : "", net ? "net" : "node", net ? c->pre_dev : c->pre_node,
+        net ? 0 : c->pre_dev);
+    if (!net)
+      add(&y, &len,
+          "    nodeSelector:\n      nodeSelectorTerms:\n      - matchFields:\n"
+          "        - {key: metadata.name, operator: In, values: [node-%d]}\n",
+          c->pre_node);
+    else if (!c->all_nodes[c->pre_dev])
+      net_selector(&y, &len, "    ", c->pre_dev);
+  }
   for (int p = 0; p < c->n_pods; p++) {
     char name[16];
     snprintf(name, sizeof name, "own-%d", p);
@@ -309,6 +396,11 @@ static void joint_matches_brute_force(void **state) {
   const char *one = getenv("DRA_GANG_SEED");
   int joint_only = 0;
   if (one) {
+    cluster c;
+    generate(&c, (unsigned)strtoul(one, NULL, 10));
+    char *text = yaml(&c);
+    fprintf(stderr, "%s\n", text); /* the seed's cluster, to load into dra schedule */
+    free(text);
     check_seed((unsigned)strtoul(one, NULL, 10), &joint_only);
     return;
   }

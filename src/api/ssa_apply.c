@@ -84,7 +84,7 @@ static json_t *in_version(const json_t *obj, const char *api_version, int *type)
   if (*type == SSA_NO_TYPE) return NULL;
   if (have && !strcmp(have, api_version)) return json_incref((json_t *)obj);
   json_t *v = api_version_convert(obj, api_version);
-  if (v) ssa_fill_go_zero(v);
+  if (v) ssa_go_round_trip(v);
   return v;
 }
 
@@ -143,7 +143,8 @@ static bool update_others(const ssa_request *rq, mf_list *managers, const mf_ent
   filter(&cmp->removed, ignore);
   *conflicts = NULL;
   *n_conflicts = 0;
-  version_views views = {0};
+  /* at most one view per manager, allocated at once: seen points into it */
+  version_views views = {xcalloc(managers->n + 1, sizeof *views.items), 0};
   /* per manager, what changed in its own version (NULL: its version is gone) */
   const ssa_comparison **seen = xcalloc(managers->n + 1, sizeof *seen);
   for (size_t i = 0; i < managers->n; i++) {
@@ -200,8 +201,7 @@ static const version_view *view_of(version_views *vs, const char *api_version, c
                                    const json_t *next, const ssa_set *ignore) {
   for (size_t i = 0; i < vs->n; i++)
     if (!strcmp(vs->items[i].api_version, api_version)) return &vs->items[i];
-  vs->items = xrealloc(vs->items, (vs->n + 1) * sizeof *vs->items);
-  version_view *v = &vs->items[vs->n++];
+  version_view *v = &vs->items[vs->n++]; /* room for one per manager */
   *v = (version_view){.api_version = api_version};
   int type;
   json_t *l = in_version(live, api_version, &type), *r = l ? in_version(next, api_version, &type) : NULL;

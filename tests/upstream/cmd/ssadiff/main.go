@@ -69,6 +69,16 @@ func init() {
 	)
 }
 
+// A port's protocol is part of its list-map key and defaults to TCP: an
+// apply that leaves it out and one that says TCP name the same port.
+func init() {
+	steps = append(steps,
+		step{"apply port without protocol", "apply", "porter", podJSON("k", ``, `{"name":"app","image":"nginx:1","ports":[{"containerPort":80}]}`)},
+		step{"apply port with TCP shares it", "apply", "tcp-porter", podJSON("k", ``, `{"name":"app","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"}]}`)},
+		step{"port without protocol given up", "apply", "porter", podJSON("k", `,"labels":{"k":"1"}`, `{"name":"app","image":"nginx:1"}`)},
+	)
+}
+
 // Twelve more Update managers on q: beyond ten the oldest are folded into
 // "ancient-changes".
 func init() {
@@ -123,6 +133,32 @@ func entries(obj runtime.Object) []metav1.ManagedFieldsEntry {
 func text(es []metav1.ManagedFieldsEntry) string {
 	b, _ := json.Marshal(es)
 	return string(b)
+}
+
+// compareStep checks dra's answer (code, body) against upstream's result
+// of the same step: the same conflict message, or the same managedFields
+// (times aside). Whether the step wrote an object on both sides.
+func compareStep(name string, code int, body []byte, decode func([]byte) runtime.Object, ours runtime.Object, ourErr error) bool {
+	if ourErr != nil {
+		var st metav1.Status
+		json.Unmarshal(body, &st)
+		if code != 409 || st.Message != ourErr.Error() {
+			fail(name, "upstream: %v; dra: %d %s", ourErr, code, body)
+		} else {
+			fmt.Printf("ok   %s: %s\n", name, st.Message)
+		}
+		return false
+	}
+	if code >= 300 {
+		fail(name, "dra answered %d: %s", code, body)
+		return false
+	}
+	if got, want := text(entries(decode(body))), text(entries(ours)); got != want {
+		fail(name, "managedFields\n  dra:      %s\n  upstream: %s", got, want)
+	} else {
+		fmt.Printf("ok   %s: %d managers\n", name, len(entries(ours)))
+	}
+	return true
 }
 
 func fail(name, format string, args ...any) {
@@ -232,26 +268,10 @@ func main() {
 			}
 			ours, ourErr = fm.Apply(base, u, s.manager, s.op == "force")
 		}
-		if ourErr != nil {
-			var st metav1.Status
-			json.Unmarshal(body, &st)
-			if code != 409 || st.Message != ourErr.Error() {
-				fail(s.name, "upstream: %v; dra: %d %s", ourErr, code, body)
-			} else {
-				fmt.Printf("ok   %s: %s\n", s.name, st.Message)
-			}
-			continue
-		}
-		if code >= 300 {
-			fail(s.name, "dra answered %d: %s", code, body)
+		if !compareStep(s.name, code, body, decode, ours, ourErr) {
 			continue
 		}
 		theirs := decode(body)
-		if got, want := text(entries(theirs)), text(entries(ours)); got != want {
-			fail(s.name, "managedFields\n  dra:      %s\n  upstream: %s", got, want)
-		} else {
-			fmt.Printf("ok   %s: %d managers\n", s.name, len(entries(ours)))
-		}
 		if s.op == "apply" || s.op == "force" { // the applied labels and annotations (last-applied too)
 			oa, _ := meta.Accessor(ours)
 			ta, _ := meta.Accessor(theirs)
@@ -267,6 +287,7 @@ func main() {
 		next.ManagedFields = oa.GetManagedFields()
 		live[name] = next
 	}
+	runVersionSteps()
 	if failed {
 		os.Exit(1)
 	}

@@ -515,7 +515,8 @@ static void start_loop(dra_server *s) {
       .gates = s->opts.gates,
       .now = (int64_t)time(NULL),
       .disabled_controllers = s->opts.disabled_controllers,
-      .gang_upstream = s->opts.gang_upstream};
+      .gang_upstream = s->opts.gang_upstream,
+      .managed_fields = true};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);

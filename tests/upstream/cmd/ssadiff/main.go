@@ -88,8 +88,10 @@ func init() {
 }
 
 var (
-	server = flag.String("server", "", "dra serve's URL (plain HTTP)")
-	failed bool
+	live, draSeen      = map[string]*corev1.Pod{}, map[string]*corev1.Pod{} // upstream's view; dra's last answer
+	podFM, podStatusFM *managedfields.FieldManager
+	server             = flag.String("server", "", "dra serve's URL (plain HTTP)")
+	failed             bool
 )
 
 func request(method, path, contentType string, body []byte) (int, []byte) {
@@ -106,6 +108,40 @@ func request(method, path, contentType string, body []byte) (int, []byte) {
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, out
+}
+
+// settle waits for kube-scheduler's PodScheduled=False on pod name (there
+// are no nodes yet), so that no write of the scheduler's races a step.
+func settle(name string) {
+	for try := 0; try < 100; try++ {
+		_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
+		for _, c := range decode(now).(*corev1.Pod).Status.Conditions {
+			if c.Type == corev1.PodScheduled {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	panic("no PodScheduled condition on pod " + name)
+}
+
+// catchUp: upstream's view of pod name as it is now, after what the
+// control loop wrote since the last step (kube-scheduler's
+// PodScheduled=False: there are no nodes yet), replayed through
+// upstream's field manager as its writers make it.
+func catchUp(name string) *corev1.Pod {
+	_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
+	cur := decode(now).(*corev1.Pod)
+	if seen := draSeen[name]; seen != nil && seen.ResourceVersion != cur.ResourceVersion {
+		up, err := replay(live[name], cur, writers(seen, cur), podFM, podStatusFM)
+		if err != nil {
+			panic(err)
+		}
+		live[name] = up.(*corev1.Pod)
+		draSeen[name] = cur.DeepCopy()
+	}
+	cur.ManagedFields = live[name].ManagedFields
+	return cur
 }
 
 func decode(b []byte) runtime.Object {
@@ -188,7 +224,8 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	live := map[string]*corev1.Pod{} // upstream's view: dra's objects with upstream's managedFields
+	live = map[string]*corev1.Pod{} // upstream's view: dra's objects with upstream's managedFields
+	podFM, podStatusFM = fm, statusFM
 	for i, s := range steps {
 		var name string
 		var code int
@@ -222,9 +259,7 @@ func main() {
 			// the object as it is now: the scheduler writes pods' status
 			// meanwhile, so a 409 is retried on a fresh read, as clients do
 			for try := 0; try < 50; try++ {
-				_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
-				cur := decode(now).(*corev1.Pod)
-				cur.ManagedFields = live[name].ManagedFields
+				cur := catchUp(name)
 				live[name] = cur.DeepCopy()
 				if s.op == "status" {
 					cur.Status.Message = "running fine"
@@ -259,13 +294,13 @@ func main() {
 			if s.op == "force" {
 				q += "&force=true"
 			}
-			code, body = request("PATCH", "/api/v1/namespaces/default/pods/"+name+q, "application/apply-patch+yaml", []byte(s.object))
 			var base runtime.Object
-			if l, ok := live[name]; ok {
-				base = l.DeepCopy()
+			if _, ok := live[name]; ok {
+				base = catchUp(name).DeepCopy()
 			} else {
 				base, _ = scheme.Scheme.New(gvk)
 			}
+			code, body = request("PATCH", "/api/v1/namespaces/default/pods/"+name+q, "application/apply-patch+yaml", []byte(s.object))
 			ours, ourErr = fm.Apply(base, u, s.manager, s.op == "force")
 		}
 		if !compareStep(s.name, code, body, decode, ours, ourErr) {
@@ -286,8 +321,11 @@ func main() {
 		oa, _ := meta.Accessor(ours)
 		next.ManagedFields = oa.GetManagedFields()
 		live[name] = next
+		draSeen[name] = theirs.(*corev1.Pod)
+		settle(name)
 	}
 	runVersionSteps()
+	runControllerSteps()
 	if failed {
 		os.Exit(1)
 	}

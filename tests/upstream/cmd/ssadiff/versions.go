@@ -10,11 +10,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -127,11 +126,6 @@ func runVersionSteps() {
 			}
 			code, body = request("PATCH", path+q, "application/apply-patch+yaml", []byte(text))
 			ours, ourErr = fm.Apply(live, u, s.manager, s.op == "force")
-		}
-		if os.Getenv("SSADIFF_DEBUG") != "" && ours != nil {
-			oa, _ := meta.Accessor(ours)
-			b, _ := json.Marshal(oa.GetManagedFields())
-			fmt.Printf("DEBUG %s: upstream %s\n  devices %s\n", s.name, b, devicesOf(ours))
 		}
 		if !compareStep(s.name, code, body, decodeLegacy, ours, ourErr) {
 			continue

@@ -104,6 +104,12 @@ static void record_update(const route *r, const http_request *req, api_object *o
   sb_free(&manager);
 }
 
+void srv_track_controller_write(api_object *next, const api_object *old, const char *subresource) {
+  char now[21];
+  meta_format_time((int64_t)time(NULL), now);
+  ssa_track_update(next, old, NULL, &(ssa_writer){"kube-controller-manager", subresource, now});
+}
+
 bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,
                               http_response *resp) {
   if (!srv_is_apply(req)) record_update(r, req, obj, old); /* an apply recorded its own */

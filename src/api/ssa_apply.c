@@ -60,11 +60,16 @@ static void subtract(ssa_set **set, const ssa_set *out) {
   *set = kept;
 }
 
-/* The object without metadata.managedFields (a new reference). */
+/* The object without metadata.managedFields (a new reference; it shares
+ * everything else with obj, which nothing here writes). */
 static json_t *without_managed_fields(const json_t *obj) {
-  json_t *copy = json_is_object(obj) ? json_deep_copy(obj) : json_object();
+  json_t *copy = json_is_object(obj) ? json_copy((json_t *)obj) : json_object();
   json_t *meta = json_object_get(copy, "metadata");
-  if (json_is_object(meta)) json_object_del(meta, "managedFields");
+  if (json_is_object(meta) && json_object_get(meta, "managedFields")) {
+    json_t *trimmed = json_copy(meta);
+    json_object_del(trimmed, "managedFields");
+    json_object_set_new(copy, "metadata", trimmed);
+  }
   return copy;
 }
 

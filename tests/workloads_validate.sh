@@ -37,7 +37,7 @@ check "unknown kind skipped" 0 'skipped "tests/data/workloads/invalid/unknown-ki
 check "skip counted" 0 "1 objects valid, 1 skipped" "$dra" validate --ignore-missing-kinds -f $d/invalid/unknown-kind.yaml
 check "skip keeps errors" 1 'Deployment.apps "mismatch" is invalid' \
   "$dra" validate --ignore-missing-kinds -f $d/invalid/unknown-kind.yaml -f $d/invalid/deployment-selector.yaml
-check "unknown spec field passes" 0 "1 objects valid" sh -c "printf '%s\n' 'apiVersion: apps/v1' 'kind: ReplicaSet' 'metadata: {name: r}' 'spec: {newField: 1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}}' | \"$dra\" validate -f -"
+check "unknown spec field refused" 1 'strict decoding error: unknown field "spec.newField"' sh -c "printf '%s\n' 'apiVersion: apps/v1' 'kind: ReplicaSet' 'metadata: {name: r}' 'spec: {newField: 1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}}' | \"$dra\" validate -f -"
 check "unknown top-level field refused" 1 'strict decoding error: unknown field "extra"' sh -c "printf '%s\n' 'apiVersion: batch/v1' 'kind: Job' 'metadata: {name: r}' 'extra: 1' | \"$dra\" validate -f -"
 check "gated template field dropped" 0 'Warning: Deployment "g": spec.template.spec.schedulingGroup: dropped, feature gate GenericWorkload is disabled' \
   sh -c "printf '%s\n' 'apiVersion: apps/v1' 'kind: Deployment' 'metadata: {name: g}' 'spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {schedulingGroup: {podGroupName: pg}, containers: [{name: c}]}}}' | \"$dra\" validate -f - --feature-gates GenericWorkload=false"

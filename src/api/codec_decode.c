@@ -2,6 +2,7 @@
  * Owns the strict-decoding error texts (unknown field, wrong type, bad
  * quantity); nothing here knows a particular kind. */
 #include "api/codec.h"
+#include "api/open_fields.h"
 #include "util/strbuf.h"
 #include <inttypes.h>
 #include <math.h>
@@ -203,8 +204,12 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
   json_object_foreach((json_t *)v, key, val) {
     const field_desc *f = find_field(td, key);
     if (!f) {
-      if (td->flags & T_OPEN) {
-        json_object_set_new(codec_extra(a, extra), key, json_deep_copy(val));
+      if (td->flags & T_OPEN) { /* kept when its schema has it (open_fields.h) */
+        size_t mark = fp_field(path, key);
+        json_t *copy = json_deep_copy(val);
+        if (open_field_check(td, key, copy, path, errs)) json_object_set_new(codec_extra(a, extra), key, copy);
+        else json_decref(copy);
+        fp_pop(path, mark);
         continue;
       }
       size_t mark = fp_field(path, key);

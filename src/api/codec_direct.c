@@ -8,6 +8,7 @@
  * codec_decode_value, so they decode exactly as there; opaque RAW JSON is
  * such a tree, kept as it is. */
 #include "api/codec.h"
+#include "api/open_fields.h"
 #include "util/die.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,7 +213,17 @@ static bool keep_unknown(direct *d, const type_desc *td, void *out) {
   key_take(&k, d->t);
   advance(d);
   json_t *v = read_tree(d);
-  json_t *extra = v ? codec_extra(d->a, (json_t **)((char *)out + td->extra_offset)) : NULL;
+  /* a field its schema lacks or a value of the wrong type: the tree
+   * decoder reports it where it is */
+  errlist errs = {0};
+  fpath path = {STRBUF_INIT};
+  strbuf name = STRBUF_INIT;
+  sb_add(&name, k.s, k.len);
+  bool clean = v && open_field_check(td, sb_str(&name), v, &path, &errs) && !errs.n;
+  errlist_free(&errs);
+  fp_free(&path);
+  sb_free(&name);
+  json_t *extra = clean ? codec_extra(d->a, (json_t **)((char *)out + td->extra_offset)) : NULL;
   bool ok = extra && !json_object_getn(extra, k.s, k.len);
   if (ok) json_object_setn_new_nocheck(extra, k.s, k.len, v);
   else json_decref(v);

@@ -8,7 +8,9 @@
 #include "api/ssa_apply.h"
 #include "api/managed_fields.h"
 #include "api/ssa_schema.h"
+#include "api/ssa_go_zero.h"
 #include "api/ssa_typed.h"
+#include "api/versions.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -58,17 +60,59 @@ static void subtract(ssa_set **set, const ssa_set *out) {
   *set = kept;
 }
 
-/* The object without metadata.managedFields (a new reference). */
+/* The object without metadata.managedFields (a new reference; it shares
+ * everything else with obj, which nothing here writes). */
 static json_t *without_managed_fields(const json_t *obj) {
-  json_t *copy = json_is_object(obj) ? json_deep_copy(obj) : json_object();
+  json_t *copy = json_is_object(obj) ? json_copy((json_t *)obj) : json_object();
   json_t *meta = json_object_get(copy, "metadata");
-  if (json_is_object(meta)) json_object_del(meta, "managedFields");
+  if (json_is_object(meta) && json_object_get(meta, "managedFields")) {
+    json_t *trimmed = json_copy(meta);
+    json_object_del(trimmed, "managedFields");
+    json_object_set_new(copy, "metadata", trimmed);
+  }
   return copy;
 }
 
 static bool has_uid(const json_t *obj) {
   const char *uid = json_string_value(json_object_get(json_object_get(obj, "metadata"), "uid"));
   return uid && *uid;
+}
+
+/* obj (a new reference) as a manager of api_version sees it: converted
+ * (the converter's work in upstream's field manager) and as Go writes it,
+ * with that version's type in *type; NULL when the kind has no such
+ * version (upstream then drops the manager). */
+static json_t *in_version(const json_t *obj, const char *api_version, int *type) {
+  const char *kind = json_string_value(json_object_get(obj, "kind")),
+             *have = json_string_value(json_object_get(obj, "apiVersion"));
+  *type = ssa_type_of_kind(api_version, kind ? kind : "");
+  if (*type == SSA_NO_TYPE) return NULL;
+  if (have && !strcmp(have, api_version)) return json_incref((json_t *)obj);
+  json_t *v = api_version_convert(obj, api_version);
+  if (v) ssa_go_round_trip(v);
+  return v;
+}
+
+/* What changed from live to next as the managers of one other apiVersion
+ * see it (upstream's per-version comparisons in merge.Updater.update). */
+typedef struct version_view {
+  const char *api_version; /* a manager entry's */
+  bool missing;            /* the kind has no such version */
+  ssa_comparison cmp;
+} version_view;
+
+typedef struct version_views {
+  version_view *items;
+  size_t n;
+} version_views;
+
+static const version_view *view_of(version_views *vs, const char *api_version, const json_t *live,
+                                   const json_t *next, const ssa_set *ignore);
+
+static void views_free(version_views *vs) {
+  for (size_t i = 0; i < vs->n; i++)
+    if (!vs->items[i].missing) ssa_comparison_free(&vs->items[i].cmp);
+  free(vs->items);
 }
 
 /* A managers' conflict: who, and which of its fields. */
@@ -102,12 +146,23 @@ static bool update_others(const ssa_request *rq, mf_list *managers, const mf_ent
   filter(&cmp->added, ignore);
   filter(&cmp->modified, ignore);
   filter(&cmp->removed, ignore);
-  ssa_set *changed = ssa_set_union(cmp->modified, cmp->added);
   *conflicts = NULL;
   *n_conflicts = 0;
+  /* at most one view per manager, allocated at once: seen points into it */
+  version_views views = {xcalloc(managers->n + 1, sizeof *views.items), 0};
+  /* per manager, what changed in its own version (NULL: its version is gone) */
+  const ssa_comparison **seen = xcalloc(managers->n + 1, sizeof *seen);
   for (size_t i = 0; i < managers->n; i++) {
     if (self && mf_same_manager(&managers->items[i], self)) continue;
+    seen[i] = cmp;
+    if (strcmp(managers->items[i].api_version, rq->api_version)) {
+      const version_view *v = view_of(&views, managers->items[i].api_version, live, next, ignore);
+      seen[i] = v->missing ? NULL : &v->cmp;
+    }
+    if (!seen[i]) continue;
+    ssa_set *changed = ssa_set_union(seen[i]->modified, seen[i]->added);
     ssa_set *c = ssa_set_intersection(managers->items[i].set, changed);
+    ssa_set_free(changed);
     if (ssa_set_empty(c)) {
       ssa_set_free(c);
       continue;
@@ -115,7 +170,6 @@ static bool update_others(const ssa_request *rq, mf_list *managers, const mf_ent
     *conflicts = xrealloc(*conflicts, (*n_conflicts + 1) * sizeof **conflicts);
     (*conflicts)[(*n_conflicts)++] = (conflict){i, c};
   }
-  ssa_set_free(changed);
   if (*n_conflicts && !force) {
     conflict *copy = xcalloc(*n_conflicts, sizeof *copy);
     size_t n = *n_conflicts;
@@ -125,6 +179,8 @@ static bool update_others(const ssa_request *rq, mf_list *managers, const mf_ent
       free(*conflicts);
       *conflicts = copy;
       *n_conflicts = n;
+      free(seen);
+      views_free(&views);
       return false;
     }
     free(copy); /* all allowed: taken over as if forced */
@@ -136,9 +192,34 @@ static bool update_others(const ssa_request *rq, mf_list *managers, const mf_ent
   free(*conflicts);
   *conflicts = NULL;
   *n_conflicts = 0;
-  for (size_t i = 0; i < managers->n; i++)
-    if (!self || !mf_same_manager(&managers->items[i], self)) subtract(&managers->items[i].set, cmp->removed);
+  for (size_t i = managers->n; i-- > 0;) {
+    if (self && mf_same_manager(&managers->items[i], self)) continue;
+    if (seen[i]) subtract(&managers->items[i].set, seen[i]->removed);
+    else mf_remove_at(managers, i); /* IsMissingVersionError: the manager goes */
+  }
+  free(seen);
+  views_free(&views);
   return true;
+}
+
+static const version_view *view_of(version_views *vs, const char *api_version, const json_t *live,
+                                   const json_t *next, const ssa_set *ignore) {
+  for (size_t i = 0; i < vs->n; i++)
+    if (!strcmp(vs->items[i].api_version, api_version)) return &vs->items[i];
+  version_view *v = &vs->items[vs->n++]; /* room for one per manager */
+  *v = (version_view){.api_version = api_version};
+  int type;
+  json_t *l = in_version(live, api_version, &type), *r = l ? in_version(next, api_version, &type) : NULL;
+  v->missing = !r;
+  if (r) {
+    v->cmp = ssa_compare(l, r, type);
+    filter(&v->cmp.added, ignore);
+    filter(&v->cmp.modified, ignore);
+    filter(&v->cmp.removed, ignore);
+  }
+  json_decref(l);
+  json_decref(r);
+  return v;
 }
 
 #define MAX_UPDATE_MANAGERS 10
@@ -342,42 +423,96 @@ json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, con
 
 /* ---- apply ---- */
 
-/* merge.Updater.prune: what the applier set last time and no manager
- * (the applier's new set included) owns now is taken out of merged. */
-static json_t *prune(int type, json_t *merged, const mf_list *managers, const ssa_set *last) {
-  if (!last || ssa_set_empty(last)) return merged;
+/* The set of v's fields (of type t), every named field a member. */
+static ssa_set *named_set(const json_t *v, int t) {
   strbuf err = STRBUF_INIT;
-  ssa_set *last_named = ssa_ensure_named_members(last, type);
-  json_t *pruned = ssa_remove_items(merged, type, last_named);
-  ssa_set *owned = ssa_set_new();
-  for (size_t i = 0; i < managers->n; i++) {
-    ssa_set *u = ssa_set_union(owned, managers->items[i].set);
-    ssa_set_free(owned);
-    owned = u;
-  }
-  ssa_set *merged_raw = ssa_set_new(), *pruned_raw = ssa_set_new();
-  ssa_to_set(merged, type, merged_raw, &err);
-  ssa_to_set(pruned, type, pruned_raw, &err);
-  ssa_set *merged_set = ssa_ensure_named_members(merged_raw, type), *pruned_set = ssa_ensure_named_members(pruned_raw, type),
-          *owned_set = ssa_ensure_named_members(owned, type);
-  /* add back what someone owns */
-  ssa_set *keep = ssa_set_union(pruned_set, owned_set);
-  ssa_set *drop = ssa_set_difference(merged_set, keep);
-  json_decref(pruned);
-  pruned = ssa_remove_items(merged, type, drop);
-  /* and what the last apply did not have (dangling items) */
-  ssa_set *again_raw = ssa_set_new();
-  ssa_to_set(pruned, type, again_raw, &err);
-  ssa_set *again = ssa_ensure_named_members(again_raw, type);
-  ssa_set *gone = ssa_set_difference(merged_set, again);
-  ssa_set *remove = ssa_set_intersection(gone, last_named);
-  json_t *out = ssa_remove_items(merged, type, remove);
-  ssa_set *sets[] = {last_named, owned, merged_raw, pruned_raw, merged_set, pruned_set, owned_set, keep, drop,
-                     again_raw, again, gone, remove};
-  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) ssa_set_free(sets[i]);
-  json_decref(pruned);
-  json_decref(merged);
+  ssa_set *raw = ssa_set_new();
+  ssa_to_set(v, t, raw, &err);
+  ssa_set *out = ssa_ensure_named_members(raw, t);
+  ssa_set_free(raw);
   sb_free(&err);
+  return out;
+}
+
+/* merged without the fields of drop (a set of type t's paths): a new
+ * reference. */
+static json_t *remove_named(const json_t *merged, int t, const ssa_set *drop) {
+  ssa_set *named = ssa_ensure_named_members(drop, t);
+  json_t *out = ssa_remove_items(merged, t, named);
+  ssa_set_free(named);
+  return out;
+}
+
+/* addBackOwnedItemsForVersion: pruned (in *merged's version) loses, in
+ * api_version, only what no manager of that version owns; *merged and
+ * *pruned come back in api_version (unchanged when the kind lacks it). */
+static void add_back_owned(json_t **merged, json_t **pruned, const char *api_version, const mf_list *managers) {
+  int t;
+  json_t *m = in_version(*merged, api_version, &t), *p = m ? in_version(*pruned, api_version, &t) : NULL;
+  if (!p) {
+    json_decref(m);
+    return;
+  }
+  ssa_set *owned = ssa_set_new();
+  for (size_t i = 0; i < managers->n; i++)
+    if (!strcmp(managers->items[i].api_version, api_version)) {
+      ssa_set *u = ssa_set_union(owned, managers->items[i].set);
+      ssa_set_free(owned);
+      owned = u;
+    }
+  ssa_set *owned_named = ssa_ensure_named_members(owned, t), *merged_set = named_set(m, t),
+          *pruned_set = named_set(p, t);
+  ssa_set *keep = ssa_set_union(pruned_set, owned_named);
+  ssa_set *drop = ssa_set_difference(merged_set, keep);
+  json_decref(*merged);
+  json_decref(*pruned);
+  *pruned = ssa_remove_items(m, t, drop);
+  *merged = m;
+  json_decref(p);
+  ssa_set *sets[] = {owned, owned_named, merged_set, pruned_set, keep, drop};
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) ssa_set_free(sets[i]);
+}
+
+/* merge.Updater.prune: what the applier set last time (last, in
+ * last_version) and no manager (the applier's new set included) owns now
+ * is taken out of merged, in the last apply's version; merged comes back
+ * in the request's. */
+static json_t *prune(const ssa_request *rq, json_t *merged, const mf_list *managers, const ssa_set *last,
+                     const char *last_version) {
+  if (!last || ssa_set_empty(last)) return merged;
+  int t;
+  json_t *converted = in_version(merged, last_version, &t);
+  if (!converted) return merged;
+  json_t *pruned = remove_named(converted, t, last);
+  /* addBackOwnedItems: the last apply's version first, then the others */
+  json_t *owned_merged = json_incref(converted);
+  add_back_owned(&owned_merged, &pruned, last_version, managers);
+  for (size_t i = 0; i < managers->n; i++) {
+    const char *v = managers->items[i].api_version;
+    bool done = !strcmp(v, last_version);
+    for (size_t j = 0; j < i && !done; j++) done = !strcmp(managers->items[j].api_version, v);
+    if (!done) add_back_owned(&owned_merged, &pruned, v, managers);
+  }
+  json_decref(owned_merged);
+  /* addBackDanglingItems: what the last apply had and pruning took goes */
+  int pt;
+  json_t *pruned_last = in_version(pruned, last_version, &pt), *out;
+  if (pruned_last) {
+    ssa_set *merged_set = named_set(converted, t), *pruned_set = named_set(pruned_last, t),
+            *last_named = ssa_ensure_named_members(last, t);
+    ssa_set *gone = ssa_set_difference(merged_set, pruned_set);
+    ssa_set *remove = ssa_set_intersection(gone, last_named);
+    json_t *result = ssa_remove_items(converted, t, remove);
+    out = in_version(result, rq->api_version, &pt);
+    json_decref(result);
+    ssa_set *sets[] = {merged_set, pruned_set, last_named, gone, remove};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) ssa_set_free(sets[i]);
+  } else out = json_incref(converted);
+  json_decref(pruned_last);
+  json_decref(pruned);
+  json_decref(converted);
+  if (!out) return merged; /* the request's version is the kind's: cannot happen */
+  json_decref(merged);
   return out;
 }
 
@@ -503,12 +638,14 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
   mf_entry *prev = mf_find(&managers, &self);
   ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
+  char *last_version = prev ? xstrdup(prev->api_version) : NULL;
   const char *prev_time = prev ? prev->time : NULL;
   char *kept_time = prev_time ? xstrdup(prev_time) : NULL;
   mf_put(&managers, &self, set, NULL);
   set = NULL;
-  merged = prune(rq->type, merged, &managers, last);
+  merged = prune(rq, merged, &managers, last, last_version);
   ssa_set_free(last);
+  free(last_version);
   ssa_comparison cmp;
   conflict *conflicts;
   size_t n_conflicts;

@@ -12,5 +12,9 @@
 /* Fills obj (an object of its apiVersion and kind) in place; objects of
  * kinds the schema lacks are left as they are. */
 void ssa_fill_go_zero(json_t *obj);
+/* The same, after a trip through the Go struct: what omitempty leaves out
+ * (empty lists, maps and strings, zeros, false, null) is dropped too, as
+ * upstream's converter drops it when it converts between versions. */
+void ssa_go_round_trip(json_t *obj);
 
 #endif

@@ -38,6 +38,12 @@ typedef struct ssa_field {
   int32_t type;
 } ssa_field;
 
+/* A list-map key field, with the default its item type declares (JSON
+ * text; NULL: none), which an item leaving the field out has as key. */
+typedef struct ssa_key {
+  const char *name, *default_json;
+} ssa_key;
+
 typedef struct ssa_kind {
   const char *api_version, *kind;
   int32_t type;
@@ -45,7 +51,7 @@ typedef struct ssa_kind {
 
 extern const ssa_type ssa_types[];
 extern const ssa_field ssa_fields[];
-extern const char *const ssa_keys[];
+extern const ssa_key ssa_keys[];
 extern const ssa_kind ssa_kinds[]; /* sorted by apiVersion, then kind */
 extern const size_t ssa_n_kinds;
 

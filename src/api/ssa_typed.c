@@ -59,14 +59,16 @@ static bool item_pe(int list, const json_t *item, ssa_pe *pe, strbuf *err) {
     }
     json_t *key = json_object();
     for (uint32_t k = 0; k < ty->n_keys; k++) {
-      const char *name = ssa_keys[ty->first_key + k];
-      json_t *v = json_object_get(item, name);
-      if (v) json_object_set(key, name, v);
+      const ssa_key *kd = &ssa_keys[ty->first_key + k];
+      json_t *v = json_object_get(item, kd->name);
+      if (v) json_object_set(key, kd->name, v);
+      else if (kd->default_json) /* the item type's default stands in (getAssociativeKeyDefault) */
+        json_object_set_new(key, kd->name, json_loads(kd->default_json, JSON_DECODE_ANY, NULL));
     }
     if (!json_object_size(key)) {
       json_decref(key);
       sb_puts(err, "associative list with keys has an element that omits all key fields [");
-      for (uint32_t k = 0; k < ty->n_keys; k++) sb_printf(err, "%s\"%s\"", k ? " " : "", ssa_keys[ty->first_key + k]);
+      for (uint32_t k = 0; k < ty->n_keys; k++) sb_printf(err, "%s\"%s\"", k ? " " : "", ssa_keys[ty->first_key + k].name);
       sb_puts(err, "] (and doesn't have default values for any key fields)");
       return false;
     }

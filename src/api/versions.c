@@ -135,6 +135,22 @@ void api_version_to_internal(const api_version *v, json_t *root, errlist *errs) 
   set_api_version(root, v->kind, api_kind_info_of(v->kind)->version);
 }
 
+json_t *api_version_convert(const json_t *doc, const char *to_api_version) {
+  const char *from = json_string_value(json_object_get(doc, "apiVersion"));
+  const api_kind_info *info = api_kind_lookup(from, json_string_value(json_object_get(doc, "kind")), NULL);
+  const api_version *src = info ? api_version_of_document(info, from) : NULL,
+                    *dst = info ? api_version_of_document(info, to_api_version) : NULL;
+  if (!src || !dst) return NULL;
+  json_t *out = json_deep_copy(doc);
+  if (src != dst) {
+    errlist errs = {0}; /* fields with no place in the other version are dropped, as Go's conversion drops them */
+    api_version_to_internal(src, out, &errs);
+    errlist_free(&errs);
+    api_version_from_internal(dst, out);
+  }
+  return out;
+}
+
 void api_version_rename_errors(const api_version *v, errlist *errs, size_t from) {
   if (!v->path_from_internal) return;
   for (size_t i = from; i < errs->n; i++) {

@@ -53,6 +53,10 @@ char *api_version_deprecation(const api_version *v);
 void api_version_from_internal(const api_version *v, json_t *root);
 /* Converts a document of version v to the internal version, in place. */
 void api_version_to_internal(const api_version *v, json_t *root, errlist *errs);
+/* A copy of doc (an object of its apiVersion and kind) in to_api_version
+ * ("resource.k8s.io/v1beta1"), through the internal version; NULL when
+ * the kind is not served in that version (a converter's missing version). */
+json_t *api_version_convert(const json_t *doc, const char *to_api_version);
 /* Renames errs->items[from..] (strict-decoding errors of the converted
  * document) to the paths of version v, as decoding v's struct names them. */
 void api_version_rename_errors(const api_version *v, errlist *errs, size_t from);

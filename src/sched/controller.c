@@ -100,7 +100,7 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
     c->metadata.name = arena_printf(a, "%s%s", base, suffix);
     char *name = xstrdup(c->metadata.name);
     const api_kind_info *info = o->info; /* o is the store's once it answers UNAVAILABLE */
-    store_status st = sched_store_create(l->st, o, NULL);
+    store_status st = sched_create(l, o, NULL, WRITER_CONTROLLER_MANAGER);
     if (st == STORE_OK) return name;
     free(name);
     if (st != STORE_ALREADY_EXISTS) {
@@ -146,7 +146,7 @@ static void set_claim_statuses(sched_loop *l, const store_obj *po, const new_sta
     slot->resource_claim_name = claim;
   }
   *st = (pod_resource_claim_status_list){items, count, true};
-  if (changed) sched_update_changed(l, o);
+  if (changed) sched_update_changed(l, o, WRITER_CLAIM_STATUSES);
   else api_object_free(o); /* what the store would find */
 }
 
@@ -174,7 +174,7 @@ static void reserve_for_bound_pod(sched_loop *l, const pod *p, const pod_group *
       ref->uid = arena_strdup(o->arena, s_or(p->metadata.uid));
     }
     *r = (resource_claim_consumer_reference_list){items, r->n + 1, true};
-    if (r->n <= SCHED_RESERVED_FOR_MAX) sched_update_changed(l, o);
+    if (r->n <= SCHED_RESERVED_FOR_MAX) sched_update_changed(l, o, WRITER_CONTROLLER_MANAGER_STATUS);
     else api_object_free(o); /* the API server refuses entry 257 */
   }
   store_obj_unref(co);
@@ -279,7 +279,7 @@ static void remove_finalizer(sched_loop *l, const char *ns, const char *name) {
     for (uint32_t i = 0; i < f->n; i++)
       if (strcmp(f->items[i], SCHED_FINALIZER)) f->items[k++] = f->items[i];
     f->n = k;
-    sched_update_changed(l, o);
+    sched_update_changed(l, o, WRITER_CONTROLLER_MANAGER);
   }
   store_obj_unref(co);
 }
@@ -317,13 +317,13 @@ static void sync_claim(sched_loop *l, const char *ns, const char *name) {
       nc->status.allocation = NULL;
       deallocated = true;
     }
-    sched_update_changed(l, o); /* fewer consumers */
+    sched_update_changed(l, o, WRITER_CONTROLLER_MANAGER_STATUS); /* fewer consumers */
     if (deallocated) remove_finalizer(l, ns, name);
   } else if (finalizer && c->metadata.deletion_timestamp && !n_keep) {
     if (c->status.allocation) {
       api_object *o = sched_derive(co);
       ((resource_claim *)o->typed)->status.allocation = NULL;
-      sched_update_changed(l, o);
+      sched_update_changed(l, o, WRITER_CONTROLLER_MANAGER_STATUS);
     }
     remove_finalizer(l, ns, name);
   }

@@ -299,7 +299,7 @@ static bool start_job(sync_state *s, const cron_schedule *c, int64_t scheduled, 
   api_object *jo = job_from_template(s->cj, name, sb_str(&stamp));
   sb_free(&stamp);
   store_obj *made = NULL;
-  store_status st = sched_store_create(s->l->st, jo, &made);
+  store_status st = sched_create(s->l, jo, &made, WRITER_CONTROLLER_MANAGER);
   if (st == STORE_ALREADY_EXISTS) {
     api_object_free(jo);
     made = sched_get(s->l, KIND_JOB, s->cj->metadata.namespace_, name);
@@ -491,7 +491,7 @@ void sched_cronjob_sync(sched_loop *l, const char *ns, const char *name) {
   int64_t due = run_schedule(&s);
   store_list_free(&jobs);
   store_obj_unref(co);
-  sched_update_if(l, s.o, s.update);
+  sched_update_if(l, s.o, s.update, WRITER_CONTROLLER_MANAGER_STATUS);
   if (due > 0) sched_deadline_set(&l->cronjob_due, sb_str(&key), due);
   sb_free(&key);
 }

@@ -58,7 +58,7 @@ static void write_status(sched_loop *l, const store_obj *dobj, const daemon_coun
   changed |= sched_set_count(&st->number_available, &st->number_available_set, c->ready);
   int64_t unavailable = c->desired - c->ready;
   changed |= sched_set_count(&st->number_unavailable, &st->number_unavailable_set, unavailable > 0 ? unavailable : 0);
-  sched_update_if(l, o, changed);
+  sched_update_if(l, o, changed, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 void sched_daemonset_sync(sched_loop *l, const char *ns, const char *name) {

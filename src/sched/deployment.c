@@ -57,7 +57,7 @@ static void create_replica_set(sched_loop *l, const api_object *dobj, const char
   rs->spec.selector = arena_calloc(a, 1, sizeof *rs->spec.selector);
   if (d->spec.selector) codec_copy(a, &label_selector_desc, d->spec.selector, rs->spec.selector);
   label_add(a, &rs->spec.selector->match_labels, HASH_LABEL, hash);
-  store_status st = sched_store_create(l->st, o, NULL);
+  store_status st = sched_create(l, o, NULL, WRITER_CONTROLLER_MANAGER);
   if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
 }
 
@@ -68,7 +68,7 @@ static void scale_replica_set(sched_loop *l, const store_obj *ro, int64_t replic
   replica_set_spec *s = &((replica_set *)o->typed)->spec;
   s->replicas = replicas;
   s->replicas_set = true;
-  sched_update(l, o);
+  sched_update(l, o, WRITER_CONTROLLER_MANAGER);
 }
 
 static void write_status(sched_loop *l, const store_obj *dobj, const store_list *sets, const char *current) {
@@ -90,7 +90,7 @@ static void write_status(sched_loop *l, const store_obj *dobj, const store_list 
   changed |= sched_set_count(&st->available_replicas, &st->available_replicas_set, available);
   int64_t unavailable = d->spec.replicas - available;
   changed |= sched_set_count(&st->unavailable_replicas, &st->unavailable_replicas_set, unavailable > 0 ? unavailable : 0);
-  sched_update_if(l, o, changed);
+  sched_update_if(l, o, changed, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 void sched_deployment_sync(sched_loop *l, const char *ns, const char *name) {

@@ -29,7 +29,7 @@ void *sched_own(api_object *o, const void *items, size_t size) {
   return copy;
 }
 
-store_status sched_update_changed(sched_loop *l, api_object *obj) {
+store_status sched_update_changed(sched_loop *l, api_object *obj, sched_writer w) {
   obj->known_changed = true;
-  return sched_update(l, obj);
+  return sched_update(l, obj, w);
 }

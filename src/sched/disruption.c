@@ -226,7 +226,7 @@ static void write_status(sched_loop *l, const sched_pdb *b, json_t *status) {
   }
   api_object *o = api_object_clone(b->obj->object);
   json_object_set_new(((stored_object *)o->typed)->_extra, "status", status);
-  sched_update(l, o);
+  sched_update(l, o, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 static json_t *copy_status(const sched_pdb *b) {

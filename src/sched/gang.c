@@ -170,7 +170,7 @@ static void set_condition(sched_loop *l, const char *ns, const char *name, bool 
   slot->message = arena_strdup(o->arena, message);
   slot->observed_generation = ng->metadata.generation;
   slot->observed_generation_set = ng->metadata.generation_set;
-  sched_update(l, o);
+  sched_update(l, o, WRITER_SCHEDULER_STATUS);
 }
 
 /* What --explain says about a pod of the group: why it waits. */

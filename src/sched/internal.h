@@ -6,6 +6,7 @@
 #include "sched/deadlines.h"
 #include "sched/filter.h"
 #include "sched/loop.h"
+#include "sched/writers.h"
 #include "store/strmap.h"
 #include "util/strbuf.h"
 
@@ -93,8 +94,11 @@ void sched_enqueue_pod(sched_loop *l, const store_obj *pod);
 void sched_push_claim_key(sched_loop *l, const char *ns, const char *name);
 /* Fresh reference to an object, or NULL. */
 store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name);
-/* Writes a modified clone; takes ownership of obj. Returns the store status. */
-store_status sched_update(sched_loop *l, api_object *obj);
+/* Writes a modified clone as writer w (writers.h); takes ownership of
+ * obj. Returns the store status. */
+store_status sched_update(sched_loop *l, api_object *obj, sched_writer w);
+/* Creates o as writer w: sched_store_create (lifecycle.h). */
+store_status sched_create(sched_loop *l, api_object *o, store_obj **out, sched_writer w);
 
 /* ---- derive.c: writing only what changes ---- */
 /* A new version of cur to modify and write: shares everything below the
@@ -105,7 +109,7 @@ api_object *sched_derive(const store_obj *cur);
 void *sched_own(api_object *o, const void *items, size_t size);
 /* sched_update of an object derived from the stored version and certainly
  * changed: the store does not compare the two. */
-store_status sched_update_changed(sched_loop *l, api_object *obj);
+store_status sched_update_changed(sched_loop *l, api_object *obj, sched_writer w);
 /* A node as the scheduler scans them: the object, what it carries, and its
  * device state (devices.c). */
 typedef struct sched_node_entry {

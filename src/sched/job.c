@@ -70,7 +70,7 @@ static void write_status(sched_loop *l, const store_obj *jo, const sched_pod_cou
     mark_complete(o, l->now_text);
     changed = true;
   }
-  sched_update_if(l, o, changed);
+  sched_update_if(l, o, changed, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 void sched_job_sync(sched_loop *l, const char *ns, const char *name) {

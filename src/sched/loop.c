@@ -5,6 +5,7 @@
 #include "sched/internal.h"
 #include "sched/claims.h"
 #include "sched/devices.h"
+#include "sched/lifecycle.h"
 #include "sched/workloads.h"
 #include "store/meta.h"
 #include "util/die.h"
@@ -56,7 +57,18 @@ store_obj *sched_get(sched_loop *l, api_kind k, const char *ns, const char *name
   return o;
 }
 
-store_status sched_update(sched_loop *l, api_object *obj) {
+store_status sched_create(sched_loop *l, api_object *o, store_obj **out, sched_writer w) {
+  if (l->opt.managed_fields) sched_track_write(o, NULL, w, l->now_text);
+  return sched_store_create(l->st, o, out);
+}
+
+store_status sched_update(sched_loop *l, api_object *obj, sched_writer w) {
+  if (l->opt.managed_fields && w != WRITER_BINDING) { /* managedFields for w's write over what is stored */
+    const object_meta *m = api_object_meta(obj);
+    store_obj *old = sched_get(l, obj->info->kind, m->namespace_, m->name);
+    sched_track_write(obj, old ? old->object : NULL, w, l->now_text);
+    store_obj_unref(old);
+  }
   store_status st = store_update(l->st, obj, NULL);
   if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(obj); /* UNAVAILABLE: the store took it */
   return st;

@@ -44,6 +44,9 @@ typedef struct sched_options {
    * unless gang_upstream; the search's budget: max_steps (0: the
    * allocator's default) and timeout_seconds (0: its default, < 0: none). */
   bool gang_upstream;
+  /* Record the loop's writes in managedFields under upstream's component
+   * names (writers.h), as dra serve does; `dra schedule` leaves them out. */
+  bool managed_fields;
   uint64_t joint_max_steps;
   double joint_timeout_seconds;
   /* Each allocator call's budget (alloc/alloc.h's alloc_limits): 0 for its

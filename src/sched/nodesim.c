@@ -26,7 +26,7 @@ void sched_nodesim_node_sync(sched_loop *l, const char *ns, const char *name) {
   if (!no) return;
   api_object *o = api_object_clone(no->object);
   store_obj_unref(no);
-  if (sched_nodesim_set_node_status(o, l->now_text)) sched_update(l, o);
+  if (sched_nodesim_set_node_status(o, l->now_text)) sched_update(l, o, WRITER_KUBELET_STATUS);
   else api_object_free(o);
 }
 
@@ -132,10 +132,10 @@ static void start_pod(sched_loop *l, store_obj *po, const node *n) {
   api_object *o = sched_derive(po);
   if (ready) {
     sched_nodesim_set_running(o, host_ip, pod_ip, l->now_text);
-    sched_update_changed(l, o); /* Pending to Running */
+    sched_update_changed(l, o, WRITER_KUBELET_STATUS); /* Pending to Running */
   } else {
     sched_nodesim_set_waiting(o, host_ip, l->now_text); /* retried when a claim changes */
-    sched_update(l, o);
+    sched_update(l, o, WRITER_KUBELET_STATUS);
   }
 }
 
@@ -167,7 +167,7 @@ static void finish_if_due(sched_loop *l, store_obj *po, const char *key) {
   meta_format_time(end, finished);
   api_object *o = sched_derive(po);
   sched_nodesim_set_succeeded(o, finished);
-  sched_update_changed(l, o); /* Running to Succeeded */
+  sched_update_changed(l, o, WRITER_KUBELET_STATUS); /* Running to Succeeded */
 }
 
 void sched_nodesim_pod_sync(sched_loop *l, const char *ns, const char *name) {

@@ -28,7 +28,7 @@ void sched_set_pod_scheduled(sched_loop *l, const char *ns, const char *name, bo
   api_object *o = sched_derive(po);
   store_obj_unref(po);
   sched_pod_condition(l, o, scheduled, reason, message);
-  sched_update_changed(l, o);
+  sched_update_changed(l, o, WRITER_SCHEDULER_STATUS);
 }
 
 void sched_pod_condition(sched_loop *l, api_object *o, bool scheduled, const char *reason, const char *message) {

@@ -29,7 +29,7 @@ static void fail_and_delete(sched_loop *l, const store_obj *po) {
     api_object *o = api_object_clone(po->object);
     ((pod *)o->typed)->status.phase = arena_strdup(o->arena, "Failed");
     sched_pod_set_condition(l, o, "DisruptionTarget", "True", "DeletionByPodGC", "PodGC: node no longer exists");
-    sched_update(l, o);
+    sched_update(l, o, WRITER_CONTROLLER_MANAGER_STATUS);
   }
   store_preconditions pre = {.uid = p->metadata.uid};
   store_delete(l->st, KIND_POD, p->metadata.namespace_, p->metadata.name, &pre, NULL);

@@ -21,7 +21,7 @@ static void add_status(sched_loop *l, const store_obj *go, const atom *entry, co
   items[at].name = entry;
   items[at].resource_claim_name = atom_cstr_in(o->arena, claim);
   *st = (pod_group_resource_claim_status_list){items, at == n ? n + 1 : n, true};
-  sched_update(l, o);
+  sched_update(l, o, WRITER_CLAIM_STATUSES);
 }
 
 void sched_podgroup_sync(sched_loop *l, const char *ns, const char *name) {

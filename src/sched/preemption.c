@@ -291,7 +291,7 @@ void sched_evict_victim(sched_loop *l, const store_obj *victim, const char *pree
        *uid = xstrdup(s_or(p->metadata.uid));
   json_t *grace = json_object_get(p->spec._extra, "terminationGracePeriodSeconds");
   int64_t seconds = json_is_integer(grace) ? json_integer_value(grace) : DEFAULT_GRACE_SECONDS;
-  sched_update(l, o);
+  sched_update(l, o, WRITER_SCHEDULER_STATUS);
   /* a grace of 0 deletes at once; the store wants > 0 for a graceful delete */
   store_preconditions pre = {.uid = uid, .grace_period_seconds = seconds > 0 ? seconds : 0};
   store_delete(l->st, KIND_POD, ns, name, &pre, NULL);
@@ -314,7 +314,7 @@ static void set_nominated(sched_loop *l, store_obj *po, const char *node) {
   }
   if (node) json_object_set_new(np->status._extra, "nominatedNodeName", json_string(node));
   else json_object_del(np->status._extra, "nominatedNodeName");
-  sched_update(l, o);
+  sched_update(l, o, WRITER_SCHEDULER_STATUS);
 }
 
 /* Lower-priority pods nominated to the node may no longer fit there: their

@@ -57,7 +57,7 @@ static void write_status(sched_loop *l, const store_obj *ro, const sched_pod_cou
   changed |= sched_set_count(&st->ready_replicas, &st->ready_replicas_set, c->ready);
   changed |= sched_set_count(&st->available_replicas, &st->available_replicas_set, c->ready);
   changed |= sched_set_count(&st->observed_generation, &st->observed_generation_set, api_object_meta(o)->generation);
-  sched_update_if(l, o, changed);
+  sched_update_if(l, o, changed, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 static void sync(sched_loop *l, api_kind kind, const char *ns, const char *name) {

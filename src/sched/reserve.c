@@ -168,7 +168,7 @@ static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *e
     p->status.extended_resource_claim_status = x;
   }
   sched_pod_condition(l, o, true, NULL, NULL);
-  sched_update_changed(l, o); /* a pending pod gets its node */
+  sched_update_changed(l, o, WRITER_BINDING); /* a pending pod gets its node */
 }
 
 char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const char **reason) {
@@ -195,7 +195,7 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
       set_allocation(o, a, l);
     }
     if (!reserved) append_target(o, cy, ref->for_group);
-    sched_update_changed(l, o); /* allocated now, or reserved for one more */
+    sched_update_changed(l, o, WRITER_SCHEDULER_ALLOCATION); /* allocated now, or reserved for one more */
   }
   const allocation_result *ext_alloc = cand->extended ? cand->results[k] : NULL;
   if (cand->extended) {
@@ -204,7 +204,7 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     set_allocation(o, ext_alloc, l);
     append_target(o, cy, false);
     api_object_meta(o)->creation_timestamp = NULL;
-    store_status st = sched_store_create(l->st, o, NULL);
+    store_status st = sched_create(l, o, NULL, WRITER_SCHEDULER);
     if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
   }
   char *wait = binding_wait(cy, cand, api_object_meta(cand->node->object)->name, reason);

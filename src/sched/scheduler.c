@@ -181,7 +181,7 @@ static void deallocate_stale(sched_cycle *cy, const bool *unavailable) {
     nc->status.reserved_for = (resource_claim_consumer_reference_list){0};
     nc->status.allocation = NULL;
     nc->status.devices = (allocated_device_status_list){0};
-    sched_update(cy->l, o);
+    sched_update(cy->l, o, WRITER_SCHEDULER_STATUS);
     return;
   }
 }

@@ -48,7 +48,7 @@ static void write_status(sched_loop *l, const store_obj *so, const sched_pod_cou
   changed |= sched_set_count(&st->current_replicas, &st->current_replicas_set, c->active);
   changed |= sched_set_count(&st->updated_replicas, &st->updated_replicas_set, c->active);
   changed |= sched_set_count(&st->available_replicas, &st->available_replicas_set, c->ready);
-  sched_update_if(l, o, changed);
+  sched_update_if(l, o, changed, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 void sched_statefulset_sync(sched_loop *l, const char *ns, const char *name) {

@@ -105,7 +105,7 @@ static void mark_disruption(sched_loop *l, store_obj *po) {
   c->reason = arena_strdup(o->arena, "DeletionByDeviceTaintManager");
   c->message = arena_strdup(o->arena, "Device Taint manager: deleting due to NoExecute taint");
   *cl = (pod_condition_list){items, cl->n + 1, true};
-  sched_update(l, o);
+  sched_update(l, o, WRITER_CONTROLLER_MANAGER_STATUS);
 }
 
 /* Evicts (or announces) one scheduled pod; true when something was written. */

@@ -207,7 +207,7 @@ static void write_condition(sched_loop *l, store_obj *ro, rule_condition *want) 
                    .last_transition_time = arena_strdup(o->arena, l->now_text),
                    .reason = arena_strdup(o->arena, want->reason),
                    .message = arena_strdup(o->arena, sb_str(&want->message))};
-  sched_update(l, o);
+  sched_update(l, o, WRITER_TAINT_RULE_CONDITIONS);
 }
 
 /* One rule whose condition is due; true when it wrote. */

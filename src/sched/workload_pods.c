@@ -111,7 +111,7 @@ store_status sched_store_workload_pod(sched_loop *l, api_object *o) {
   }
   defaults_pod(NULL, o->arena, p);
   prepare_pod(ADMIT_CREATE, o->arena, p, NULL);
-  store_status st = sched_store_create(l->st, o, NULL);
+  store_status st = sched_create(l, o, NULL, WRITER_CONTROLLER_MANAGER);
   if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
   return st;
 }
@@ -153,7 +153,7 @@ bool sched_set_count(int64_t *v, bool *set, int64_t value) {
   return changed;
 }
 
-void sched_update_if(sched_loop *l, api_object *o, bool changed) {
-  if (changed) sched_update(l, o);
+void sched_update_if(sched_loop *l, api_object *o, bool changed, sched_writer w) {
+  if (changed) sched_update(l, o, w);
   else api_object_free(o);
 }

@@ -55,7 +55,7 @@ bool sched_pod_active(const pod *p);
 bool sched_pod_ready(const pod *p);
 
 /* Writes the modified clone o when changed, else frees it. */
-void sched_update_if(sched_loop *l, api_object *o, bool changed);
+void sched_update_if(sched_loop *l, api_object *o, bool changed, sched_writer w);
 
 /* Sets an int status member, marking it set only when not zero (Go's
  * omitempty on int32 counts); true when the value changed. */

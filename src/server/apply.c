@@ -6,6 +6,7 @@
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
+#include "api/ssa_track.h"
 #include "codec/doc.h"
 #include "server/body.h"
 #include "server/status.h"
@@ -71,13 +72,6 @@ bool srv_patch_options_ok(const http_request *req, http_response *resp) {
   return ok;
 }
 
-static void release_json(void *p) { json_decref(p); }
-
-static void set_managed_fields(api_object *obj, json_t *mf) {
-  if (mf) arena_on_free(obj->arena, release_json, mf);
-  api_object_meta(obj)->managed_fields = mf;
-}
-
 /* The request's group/version and its type for server-side apply. */
 static int request_type(const route *r, char **gv) {
   *gv = srv_api_version(r->resource->group, r->version);
@@ -102,21 +96,18 @@ static json_t *as_go_writes(const api_object *o, const route *r) {
 
 /* obj's managedFields after req's manager wrote it over old (NULL: a create). */
 static void record_update(const route *r, const http_request *req, api_object *obj, const api_object *old) {
-  char *gv;
-  int type = request_type(r, &gv);
-  if (type != SSA_NO_TYPE) {
-    char now[21];
-    meta_format_time((int64_t)time(NULL), now);
-    strbuf manager = STRBUF_INIT;
-    srv_manager_name(req, &manager);
-    ssa_request rq = {type, gv, sb_str(&manager), r->subresource, now};
-    json_t *before = old ? as_go_writes(old, r) : zero_object(r, gv), *after = as_go_writes(obj, r);
-    set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
-    json_decref(before);
-    json_decref(after);
-    sb_free(&manager);
-  }
-  free(gv);
+  char now[21];
+  meta_format_time((int64_t)time(NULL), now);
+  strbuf manager = STRBUF_INIT;
+  srv_manager_name(req, &manager);
+  ssa_track_update(obj, old, r->wire, &(ssa_writer){sb_str(&manager), r->subresource, now});
+  sb_free(&manager);
+}
+
+void srv_track_controller_write(api_object *next, const api_object *old, const char *subresource) {
+  char now[21];
+  meta_format_time((int64_t)time(NULL), now);
+  ssa_track_update(next, old, NULL, &(ssa_writer){"kube-controller-manager", subresource, now});
 }
 
 bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,

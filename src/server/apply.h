@@ -20,6 +20,10 @@ void srv_manager_name(const http_request *req, strbuf *out);
  * (entries a client sent). */
 bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,
                               http_response *resp);
+/* Sets next's managedFields for kube-controller-manager's Update of old
+ * through subresource ("" or "status"): the garbage collector's and the
+ * namespace controller's writes. */
+void srv_track_controller_write(api_object *next, const api_object *old, const char *subresource);
 /* PATCH ...?fieldManager=x[&force=true] with an apply body. */
 void srv_apply_patch(dra_server *s, const route *r, const http_request *req, http_response *resp);
 /* A request being answered: what each attempt of a retried write needs. */

@@ -7,6 +7,7 @@
  * scanned (counted from the store's events), so the deletion of an object
  * nothing names costs no scan. */
 #include "server/gc.h"
+#include "server/apply.h"
 #include "server/deletion.h"
 #include "server/resources.h"
 #include "store/strmap.h"
@@ -212,6 +213,7 @@ static void drop_owner_refs(store *st, const store_obj *o, const char *const *ui
       m->owner_references.items[k++] = m->owner_references.items[r];
   m->owner_references.n = k;
   m->owner_references.set = k > 0;
+  srv_track_controller_write(next, o->object, "");
   store_status written = store_update(st, next, NULL);
   if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
@@ -283,6 +285,7 @@ static void remove_finalizer(store *st, const store_obj *o, const char *f) {
     if (strcmp(m->finalizers.items[i], f)) m->finalizers.items[k++] = m->finalizers.items[i];
   m->finalizers.n = k;
   m->finalizers.set = k > 0;
+  srv_track_controller_write(next, o->object, "");
   store_status written = store_update(st, next, NULL); /* the last finalizer: it goes */
   if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }

@@ -4,6 +4,7 @@
  * changes (a dependent deleted, a finalizer removed), which is when the
  * upstream retry would find something new. */
 #include "server/namespace_controller.h"
+#include "server/apply.h"
 #include "sched/rfc3339.h"
 #include "server/deletion.h"
 #include "server/resources.h"
@@ -216,7 +217,9 @@ static void write_conditions(store *st, const store_obj *ns, pass *p) {
   n->status = status;
   char now[21];
   meta_format_time((int64_t)time(NULL), now);
-  store_status written = update_conditions(status, p, now) ? store_update(st, next, NULL) : STORE_INVALID;
+  bool changed = update_conditions(status, p, now);
+  if (changed) srv_track_controller_write(next, ns->object, "status");
+  store_status written = changed ? store_update(st, next, NULL) : STORE_INVALID;
   if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }
 
@@ -334,6 +337,7 @@ static void finalize(store *st, const store_obj *nso) {
   for (i = 0; i < k; i++) json_array_append_new(list, json_string(keep[i]));
   free(keep);
   json_object_set_new(spec, "finalizers", list);
+  srv_track_controller_write(next, nso->object, "finalize");
   store_status written = store_update(st, next, NULL);
   if (written != STORE_OK && written != STORE_UNAVAILABLE) api_object_free(next);
 }

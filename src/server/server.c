@@ -525,7 +525,8 @@ static void start_loop(dra_server *s) {
       .alloc_max_steps = s->opts.alloc_max_steps,
       .alloc_timeout_seconds = s->opts.alloc_timeout_seconds,
       .joint_max_steps = s->opts.joint_max_steps,
-      .joint_timeout_seconds = s->opts.joint_timeout_seconds};
+      .joint_timeout_seconds = s->opts.joint_timeout_seconds,
+      .managed_fields = true};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st);
   s->gc = gc_new(s->st);

@@ -1,7 +1,8 @@
 /* test_ssa.c: server-side apply's pieces against upstream's behaviour:
  * FieldsV1 read and written in structured-merge-diff's order and form,
- * path texts, and an apply's conflict message with several managers and
- * its field removal (api/ssa_*.h, api/managed_fields.h). */
+ * path texts, an apply's conflict message with several managers and its
+ * field removal, list-map key defaults and managers of a missing version
+ * (api/ssa_*.h, api/managed_fields.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
+#include "api/ssa_typed.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,12 +139,53 @@ static void test_forced_apply_removes_and_takes(void **state) {
   ssa_apply_result_free(&res);
 }
 
+/* A port without protocol is keyed with the item type's default, TCP. */
+static void test_key_default(void **state) {
+  (void)state;
+  json_t *pod = json_loads("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"spec\":{\"containers\":[{\"name\":\"a\","
+                           "\"ports\":[{\"containerPort\":80}]}]}}",
+                           0, NULL);
+  ssa_set *set = ssa_set_new();
+  strbuf err = STRBUF_INIT;
+  assert_true(ssa_to_set(pod, ssa_type_of_kind("v1", "Pod"), set, &err));
+  json_t *fields = ssa_set_to_fields(set);
+  char *text = json_dumps(fields, JSON_COMPACT);
+  assert_non_null(strstr(text, "k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}"));
+  free(text);
+  json_decref(fields);
+  ssa_set_free(set);
+  sb_free(&err);
+  json_decref(pod);
+}
+
+/* A manager of a version the kind does not have is dropped by the next
+ * write, as upstream's converter's missing-version error drops it. */
+static void test_missing_version_manager_dropped(void **state) {
+  (void)state;
+  json_t *live = json_loads("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"uid\":\"u\","
+                            "\"labels\":{\"a\":\"1\"},\"managedFields\":[{\"manager\":\"old\",\"operation\":\"Update\","
+                            "\"apiVersion\":\"v0\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":"
+                            "{\"f:a\":{}}}}}]}}",
+                            0, NULL);
+  json_t *next = json_deep_copy(live);
+  json_object_set_new(json_object_get(json_object_get(next, "metadata"), "labels"), "b", json_string("2"));
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z"};
+  json_t *mf = ssa_update_managed_fields(&rq, live, next);
+  assert_int_equal(json_array_size(mf), 1);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(mf, 0), "manager")), "new");
+  json_decref(mf);
+  json_decref(next);
+  json_decref(live);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fields_order),
       cmocka_unit_test(test_managed_fields_errors),
       cmocka_unit_test(test_conflicts),
       cmocka_unit_test(test_forced_apply_removes_and_takes),
+      cmocka_unit_test(test_key_default),
+      cmocka_unit_test(test_missing_version_manager_dropped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

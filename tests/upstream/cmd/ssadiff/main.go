@@ -69,6 +69,16 @@ func init() {
 	)
 }
 
+// A port's protocol is part of its list-map key and defaults to TCP: an
+// apply that leaves it out and one that says TCP name the same port.
+func init() {
+	steps = append(steps,
+		step{"apply port without protocol", "apply", "porter", podJSON("k", ``, `{"name":"app","image":"nginx:1","ports":[{"containerPort":80}]}`)},
+		step{"apply port with TCP shares it", "apply", "tcp-porter", podJSON("k", ``, `{"name":"app","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"}]}`)},
+		step{"port without protocol given up", "apply", "porter", podJSON("k", `,"labels":{"k":"1"}`, `{"name":"app","image":"nginx:1"}`)},
+	)
+}
+
 // Twelve more Update managers on q: beyond ten the oldest are folded into
 // "ancient-changes".
 func init() {
@@ -78,8 +88,10 @@ func init() {
 }
 
 var (
-	server = flag.String("server", "", "dra serve's URL (plain HTTP)")
-	failed bool
+	live, draSeen      = map[string]*corev1.Pod{}, map[string]*corev1.Pod{} // upstream's view; dra's last answer
+	podFM, podStatusFM *managedfields.FieldManager
+	server             = flag.String("server", "", "dra serve's URL (plain HTTP)")
+	failed             bool
 )
 
 func request(method, path, contentType string, body []byte) (int, []byte) {
@@ -96,6 +108,40 @@ func request(method, path, contentType string, body []byte) (int, []byte) {
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, out
+}
+
+// settle waits for kube-scheduler's PodScheduled=False on pod name (there
+// are no nodes yet), so that no write of the scheduler's races a step.
+func settle(name string) {
+	for try := 0; try < 100; try++ {
+		_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
+		for _, c := range decode(now).(*corev1.Pod).Status.Conditions {
+			if c.Type == corev1.PodScheduled {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	panic("no PodScheduled condition on pod " + name)
+}
+
+// catchUp: upstream's view of pod name as it is now, after what the
+// control loop wrote since the last step (kube-scheduler's
+// PodScheduled=False: there are no nodes yet), replayed through
+// upstream's field manager as its writers make it.
+func catchUp(name string) *corev1.Pod {
+	_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
+	cur := decode(now).(*corev1.Pod)
+	if seen := draSeen[name]; seen != nil && seen.ResourceVersion != cur.ResourceVersion {
+		up, err := replay(live[name], cur, writers(seen, cur), podFM, podStatusFM)
+		if err != nil {
+			panic(err)
+		}
+		live[name] = up.(*corev1.Pod)
+		draSeen[name] = cur.DeepCopy()
+	}
+	cur.ManagedFields = live[name].ManagedFields
+	return cur
 }
 
 func decode(b []byte) runtime.Object {
@@ -125,6 +171,32 @@ func text(es []metav1.ManagedFieldsEntry) string {
 	return string(b)
 }
 
+// compareStep checks dra's answer (code, body) against upstream's result
+// of the same step: the same conflict message, or the same managedFields
+// (times aside). Whether the step wrote an object on both sides.
+func compareStep(name string, code int, body []byte, decode func([]byte) runtime.Object, ours runtime.Object, ourErr error) bool {
+	if ourErr != nil {
+		var st metav1.Status
+		json.Unmarshal(body, &st)
+		if code != 409 || st.Message != ourErr.Error() {
+			fail(name, "upstream: %v; dra: %d %s", ourErr, code, body)
+		} else {
+			fmt.Printf("ok   %s: %s\n", name, st.Message)
+		}
+		return false
+	}
+	if code >= 300 {
+		fail(name, "dra answered %d: %s", code, body)
+		return false
+	}
+	if got, want := text(entries(decode(body))), text(entries(ours)); got != want {
+		fail(name, "managedFields\n  dra:      %s\n  upstream: %s", got, want)
+	} else {
+		fmt.Printf("ok   %s: %d managers\n", name, len(entries(ours)))
+	}
+	return true
+}
+
 func fail(name, format string, args ...any) {
 	failed = true
 	fmt.Printf("FAIL %s: %s\n", name, fmt.Sprintf(format, args...))
@@ -152,7 +224,8 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	live := map[string]*corev1.Pod{} // upstream's view: dra's objects with upstream's managedFields
+	live = map[string]*corev1.Pod{} // upstream's view: dra's objects with upstream's managedFields
+	podFM, podStatusFM = fm, statusFM
 	for i, s := range steps {
 		var name string
 		var code int
@@ -186,9 +259,7 @@ func main() {
 			// the object as it is now: the scheduler writes pods' status
 			// meanwhile, so a 409 is retried on a fresh read, as clients do
 			for try := 0; try < 50; try++ {
-				_, now := request("GET", "/api/v1/namespaces/default/pods/"+name, "", nil)
-				cur := decode(now).(*corev1.Pod)
-				cur.ManagedFields = live[name].ManagedFields
+				cur := catchUp(name)
 				live[name] = cur.DeepCopy()
 				if s.op == "status" {
 					cur.Status.Message = "running fine"
@@ -223,35 +294,19 @@ func main() {
 			if s.op == "force" {
 				q += "&force=true"
 			}
-			code, body = request("PATCH", "/api/v1/namespaces/default/pods/"+name+q, "application/apply-patch+yaml", []byte(s.object))
 			var base runtime.Object
-			if l, ok := live[name]; ok {
-				base = l.DeepCopy()
+			if _, ok := live[name]; ok {
+				base = catchUp(name).DeepCopy()
 			} else {
 				base, _ = scheme.Scheme.New(gvk)
 			}
+			code, body = request("PATCH", "/api/v1/namespaces/default/pods/"+name+q, "application/apply-patch+yaml", []byte(s.object))
 			ours, ourErr = fm.Apply(base, u, s.manager, s.op == "force")
 		}
-		if ourErr != nil {
-			var st metav1.Status
-			json.Unmarshal(body, &st)
-			if code != 409 || st.Message != ourErr.Error() {
-				fail(s.name, "upstream: %v; dra: %d %s", ourErr, code, body)
-			} else {
-				fmt.Printf("ok   %s: %s\n", s.name, st.Message)
-			}
-			continue
-		}
-		if code >= 300 {
-			fail(s.name, "dra answered %d: %s", code, body)
+		if !compareStep(s.name, code, body, decode, ours, ourErr) {
 			continue
 		}
 		theirs := decode(body)
-		if got, want := text(entries(theirs)), text(entries(ours)); got != want {
-			fail(s.name, "managedFields\n  dra:      %s\n  upstream: %s", got, want)
-		} else {
-			fmt.Printf("ok   %s: %d managers\n", s.name, len(entries(ours)))
-		}
 		if s.op == "apply" || s.op == "force" { // the applied labels and annotations (last-applied too)
 			oa, _ := meta.Accessor(ours)
 			ta, _ := meta.Accessor(theirs)
@@ -266,7 +321,11 @@ func main() {
 		oa, _ := meta.Accessor(ours)
 		next.ManagedFields = oa.GetManagedFields()
 		live[name] = next
+		draSeen[name] = theirs.(*corev1.Pod)
+		settle(name)
 	}
+	runVersionSteps()
+	runControllerSteps()
 	if failed {
 		os.Exit(1)
 	}

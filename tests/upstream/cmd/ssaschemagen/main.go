@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -30,7 +31,13 @@ type node struct {
 	kind, relation string
 	elem           int
 	fields         []fieldRef
-	keys           []string
+	keys           []keyRef
+}
+
+// keyRef is a list-map key and its default (JSON text, "" for none): an
+// item that leaves the key out has the default as its key part.
+type keyRef struct {
+	name, def string
 }
 
 type fieldRef struct {
@@ -43,7 +50,7 @@ var (
 	nodes  []*node
 	named  = map[string]int{}
 	shapes = map[string]int{}
-	keyTab []string
+	keyTab []keyRef
 )
 
 func relation(r schema.ElementRelationship) string {
@@ -88,6 +95,27 @@ func ref(tr schema.TypeRef) int {
 	return len(nodes) - 1
 }
 
+// listKeys gives a list's keys with the defaults the item type declares
+// for them (as structured-merge-diff's getAssociativeKeyDefault reads them).
+func listKeys(l *schema.List) []keyRef {
+	var keys []keyRef
+	item, _ := sch.Resolve(l.ElementType)
+	for _, k := range l.Keys {
+		kr := keyRef{name: k}
+		if item.Map != nil {
+			if f, ok := item.Map.FindField(k); ok && f.Default != nil {
+				b, err := json.Marshal(f.Default)
+				if err != nil {
+					panic(err)
+				}
+				kr.def = string(b)
+			}
+		}
+		keys = append(keys, kr)
+	}
+	return keys
+}
+
 func build(a schema.Atom) node {
 	n := node{elem: -1, relation: "SSA_SEPARABLE"}
 	switch {
@@ -102,7 +130,7 @@ func build(a schema.Atom) node {
 	case a.List != nil:
 		n.kind = "SSA_LIST"
 		n.relation = relation(a.List.ElementRelationship)
-		n.keys = a.List.Keys
+		n.keys = listKeys(a.List)
 		n.elem = ref(a.List.ElementType)
 	case a.Map != nil:
 		n.kind = "SSA_MAP"
@@ -188,9 +216,13 @@ func main() {
 	for _, fr := range fields {
 		fmt.Fprintf(w, "    {%q, %d},\n", fr.name, fr.typ)
 	}
-	fmt.Fprint(w, "};\n\nconst char *const ssa_keys[] = {\n")
+	fmt.Fprint(w, "};\n\nconst ssa_key ssa_keys[] = {\n")
 	for _, k := range keyTab {
-		fmt.Fprintf(w, "    %q,\n", k)
+		if k.def == "" {
+			fmt.Fprintf(w, "    {%q, NULL},\n", k.name)
+		} else {
+			fmt.Fprintf(w, "    {%q, %q},\n", k.name, k.def)
+		}
 	}
 	fmt.Fprint(w, "};\n\nconst ssa_kind ssa_kinds[] = {\n")
 	for _, k := range kinds {

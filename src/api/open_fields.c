@@ -1,0 +1,195 @@
+/* open_fields.c: see open_fields.h. Type errors read as the decoder's
+ * (codec_decode.c): "cannot unmarshal <json> into field <path> of type
+ * <go type>". */
+#include "api/open_fields.h"
+#include "api/codec.h"
+#include "codec/pb_schema.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#define OPEN_MAX_DEPTH 64
+
+/* The open structs and their messages. */
+static const struct {
+  const char *type, *message;
+} schemas[] = {
+    {"pod_spec", "k8s.io.api.core.v1.PodSpec"},
+    {"container", "k8s.io.api.core.v1.Container"},
+    {"affinity", "k8s.io.api.core.v1.Affinity"},
+    {"node_affinity", "k8s.io.api.core.v1.NodeAffinity"},
+    {"pod_status", "k8s.io.api.core.v1.PodStatus"},
+    {"pod_condition", "k8s.io.api.core.v1.PodCondition"},
+    {"node_spec", "k8s.io.api.core.v1.NodeSpec"},
+    {"node_status", "k8s.io.api.core.v1.NodeStatus"},
+    {"toleration", "k8s.io.api.core.v1.Toleration"},
+    {"deployment_spec", "k8s.io.api.apps.v1.DeploymentSpec"},
+    {"deployment_status", "k8s.io.api.apps.v1.DeploymentStatus"},
+    {"replica_set_spec", "k8s.io.api.apps.v1.ReplicaSetSpec"},
+    {"replica_set_status", "k8s.io.api.apps.v1.ReplicaSetStatus"},
+    {"stateful_set_spec", "k8s.io.api.apps.v1.StatefulSetSpec"},
+    {"stateful_set_status", "k8s.io.api.apps.v1.StatefulSetStatus"},
+    {"daemon_set_spec", "k8s.io.api.apps.v1.DaemonSetSpec"},
+    {"daemon_set_status", "k8s.io.api.apps.v1.DaemonSetStatus"},
+    {"job_spec", "k8s.io.api.batch.v1.JobSpec"},
+    {"job_status", "k8s.io.api.batch.v1.JobStatus"},
+    {"cron_job_spec", "k8s.io.api.batch.v1.CronJobSpec"},
+    {"cron_job_status", "k8s.io.api.batch.v1.CronJobStatus"},
+    {"replication_controller_spec", "k8s.io.api.core.v1.ReplicationControllerSpec"},
+};
+#define N_SCHEMAS (sizeof schemas / sizeof schemas[0])
+
+static const pb_message *resolved[N_SCHEMAS];
+static pthread_once_t resolve_once = PTHREAD_ONCE_INIT;
+
+static void resolve(void) {
+  for (size_t i = 0; i < N_SCHEMAS; i++)
+    for (size_t m = 0; m < pb_n_messages && !resolved[i]; m++)
+      if (!strcmp(pb_messages[m].name, schemas[i].message)) resolved[i] = &pb_messages[m];
+}
+
+static const pb_message *message_of(const type_desc *td) {
+  pthread_once(&resolve_once, resolve);
+  for (size_t i = 0; i < N_SCHEMAS; i++)
+    if (!strcmp(td->name, schemas[i].type)) return resolved[i];
+  return NULL;
+}
+
+/* The field of m named json, inlined structs' fields included; NULL. */
+static const pb_field *field_named(const pb_message *m, const char *json, int depth) {
+  for (unsigned i = m->first; i < (unsigned)m->first + m->count; i++) {
+    const pb_field *f = &pb_fields[i];
+    if (!(f->flags & PB_INLINE)) {
+      if (!strcmp(f->json, json)) return f;
+    } else if (depth < OPEN_MAX_DEPTH) {
+      const pb_field *inner = field_named(pb_field_message(f), json, depth + 1);
+      if (inner) return inner;
+    }
+  }
+  return NULL;
+}
+
+static const char *go_type(const pb_field *f) {
+  switch (f->kind) {
+  case PBK_STRING:
+  case PBK_BYTES:
+  case PBK_TIME:
+  case PBK_MICRO_TIME:
+  case PBK_DURATION: return "string";
+  case PBK_BOOL: return "bool";
+  case PBK_INT32: return "int32";
+  case PBK_INT64: return "int64";
+  case PBK_UINT32: return "uint32";
+  case PBK_UINT64: return "uint64";
+  case PBK_DOUBLE: return "float64";
+  case PBK_QUANTITY: return "resource.Quantity";
+  case PBK_INT_OR_STRING: return "intstr.IntOrString";
+  default: return "object";
+  }
+}
+
+static void wrong_type(const json_t *v, const char *want, fpath *path, errlist *errs) {
+  strbuf sb = STRBUF_INIT;
+  sb_printf(&sb, "cannot unmarshal %s", codec_json_type_word(v));
+  if (json_is_integer(v)) sb_printf(&sb, " %" JSON_INTEGER_FORMAT, json_integer_value(v));
+  else if (json_is_real(v)) sb_printf(&sb, " %g", json_real_value(v));
+  sb_printf(&sb, " into field %s of type %s", fp_str(path), want);
+  fe_decode(errs, fp_str(path), sb_str(&sb));
+  sb_free(&sb);
+}
+
+static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth);
+
+/* One value (a list's element, a map's value, or the field itself) of f. */
+static void check_one(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth) {
+  if (json_is_null(v)) return; /* Go leaves the zero value */
+  bool ok;
+  switch (f->kind) {
+  case PBK_STRING:
+  case PBK_BYTES:
+  case PBK_TIME:
+  case PBK_MICRO_TIME:
+  case PBK_DURATION: ok = json_is_string(v); break;
+  case PBK_BOOL: ok = json_is_boolean(v); break;
+  case PBK_INT32:
+    ok = json_is_integer(v) && json_integer_value(v) >= INT32_MIN && json_integer_value(v) <= INT32_MAX;
+    break;
+  case PBK_UINT32: ok = json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= UINT32_MAX; break;
+  case PBK_UINT64: ok = json_is_integer(v) && json_integer_value(v) >= 0; break;
+  case PBK_INT64: ok = json_is_integer(v); break;
+  case PBK_DOUBLE: ok = json_is_number(v); break;
+  case PBK_QUANTITY: ok = json_is_string(v) || json_is_number(v); break; /* its own parser judges the text */
+  case PBK_INT_OR_STRING: ok = json_is_string(v) || json_is_integer(v); break;
+  case PBK_RAW_JSON: ok = true; break;
+  default: /* PBK_MESSAGE */
+    ok = json_is_object(v);
+    if (ok && depth < OPEN_MAX_DEPTH) check_object(pb_field_message(f), v, path, errs, depth + 1);
+  }
+  if (!ok) wrong_type(v, go_type(f), path, errs);
+}
+
+static void check_field(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth) {
+  if (json_is_null(v)) return;
+  if (f->flags & PB_MAP) {
+    if (!json_is_object(v)) {
+      wrong_type(v, "map", path, errs);
+      return;
+    }
+    const pb_field *value = pb_message_field(pb_field_message(f), 2);
+    const char *key;
+    json_t *item;
+    json_object_foreach(v, key, item) {
+      size_t mark = fp_key(path, key);
+      if (value) check_one(value, item, path, errs, depth);
+      fp_pop(path, mark);
+    }
+  } else if (f->flags & (PB_REPEATED | PB_WRAPPED)) {
+    if (!json_is_array(v)) {
+      wrong_type(v, "array", path, errs);
+      return;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(v, i, item) {
+      size_t mark = fp_index(path, i);
+      check_one(f, item, path, errs, depth);
+      fp_pop(path, mark);
+    }
+  } else check_one(f, v, path, errs, depth);
+}
+
+static void unknown_field(fpath *path, errlist *errs) {
+  strbuf sb = STRBUF_INIT;
+  sb_puts(&sb, "unknown field ");
+  sb_go_quote(&sb, fp_str(path));
+  fe_unknown_field(errs, fp_str(path), sb_str(&sb));
+  sb_free(&sb);
+}
+
+static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth) {
+  const char *key;
+  json_t *v;
+  void *tmp;
+  json_object_foreach_safe(obj, tmp, key, v) {
+    size_t mark = fp_field(path, key);
+    const pb_field *f = field_named(m, key, 0);
+    if (f) check_field(f, v, path, errs, depth);
+    else {
+      unknown_field(path, errs);
+      json_object_del(obj, key);
+    }
+    fp_pop(path, mark);
+  }
+}
+
+bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *path, errlist *errs) {
+  const pb_message *m = message_of(td);
+  if (!m) return true;
+  const pb_field *f = field_named(m, key, 0);
+  if (!f) {
+    unknown_field(path, errs);
+    return false;
+  }
+  check_field(f, val, path, errs, 0);
+  return true;
+}

@@ -1,0 +1,21 @@
+/* open_fields.h: the fields dra keeps as JSON in the open structs of Pod,
+ * Node and the workload kinds (types.h's _extra), checked against their
+ * full 1.37 schemas: the protobuf schema tables (codec/pb_schema.h),
+ * generated from k8s.io/api, list every field with its JSON name and
+ * type. A field the schema lacks is an unknown field, which field
+ * validation refuses (Strict) or drops with a warning (Warn) as
+ * kube-apiserver does; a value of the wrong JSON type is a decoding error. */
+#ifndef DRA_API_OPEN_FIELDS_H
+#define DRA_API_OPEN_FIELDS_H
+#include "api/schema.h"
+#include "util/fielderr.h"
+#include <jansson.h>
+#include <stdbool.h>
+
+/* Checks val, given for field key of open struct td at path (the field's
+ * own): false, with an unknown-field error, when td's schema has no such
+ * field. Unknown fields below are reported and removed from val; wrong
+ * types are reported. Structs without a schema take any field. */
+bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *path, errlist *errs);
+
+#endif

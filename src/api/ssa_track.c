@@ -1,0 +1,98 @@
+/* ssa_track.c: see ssa_track.h. */
+#include "api/ssa_track.h"
+#include "api/ssa_apply.h"
+#include "api/ssa_go_zero.h"
+#include "api/ssa_schema.h"
+#include "util/strbuf.h"
+#include <stdlib.h>
+
+static void release_json(void *p) { json_decref(p); }
+
+static void set_managed_fields(api_object *obj, json_t *mf) {
+  if (mf) arena_on_free(obj->arena, release_json, mf);
+  api_object_meta(obj)->managed_fields = mf;
+}
+
+/* o in version v as Go writes it. */
+static json_t *as_go_writes(const api_object *o, const api_version *v) {
+  json_t *j = api_object_encode(o);
+  if (v && !v->internal) api_version_from_internal(v, j);
+  ssa_fill_go_zero(j);
+  return j;
+}
+
+/* The kind's zero value in gv as Go writes it (upstream's creater.New). */
+static json_t *zero_object(const api_object *obj, const char *gv) {
+  json_t *zero = json_pack("{s:s,s:s}", "apiVersion", gv, "kind", obj->info->name);
+  ssa_fill_go_zero(zero);
+  return zero;
+}
+
+/* The apiVersion of obj's kind in v (NULL: the internal one). */
+static char *group_version(const api_object *obj, const api_version *v) {
+  const char *version = v ? v->version : obj->info->version;
+  strbuf gv = STRBUF_INIT;
+  if (obj->info->group[0]) sb_printf(&gv, "%s/", obj->info->group);
+  sb_puts(&gv, version);
+  return sb_detach(&gv);
+}
+
+void ssa_track_update(api_object *obj, const api_object *old, const api_version *v, const ssa_writer *w) {
+  char *gv = group_version(obj, v);
+  int type = ssa_type_of_kind(gv, obj->info->name);
+  if (type != SSA_NO_TYPE) {
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    json_t *before = old ? as_go_writes(old, v) : zero_object(obj, gv), *after = as_go_writes(obj, v);
+    set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
+    json_decref(before);
+    json_decref(after);
+  }
+  free(gv);
+}
+
+/* The apply configuration: obj's identity and its value at path. */
+static json_t *configuration(const json_t *full, const char *const *path, size_t depth) {
+  const json_t *meta = json_object_get(full, "metadata");
+  json_t *config = json_pack("{s:O,s:O,s:{}}", "apiVersion", json_object_get(full, "apiVersion"), "kind",
+                             json_object_get(full, "kind"), "metadata");
+  json_t *config_meta = json_object_get(config, "metadata");
+  const char *keys[] = {"name", "namespace"};
+  for (size_t i = 0; i < 2; i++)
+    if (json_is_string(json_object_get(meta, keys[i])))
+      json_object_set(config_meta, keys[i], json_object_get(meta, keys[i]));
+  const json_t *value = full;
+  json_t *at = config;
+  for (size_t i = 0; i < depth && value; i++) {
+    value = json_object_get(value, path[i]);
+    if (!value) break;
+    if (i + 1 == depth) json_object_set(at, path[i], (json_t *)value);
+    else {
+      json_t *next = json_object_get(at, path[i]);
+      if (!next) json_object_set_new(at, path[i], next = json_object());
+      at = next;
+    }
+  }
+  return config;
+}
+
+void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w, const char *const *path, size_t depth) {
+  char *gv = group_version(obj, NULL);
+  int type = ssa_type_of_kind(gv, obj->info->name);
+  if (type != SSA_NO_TYPE) {
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
+           *full = as_go_writes(obj, NULL);
+    json_t *config = configuration(full, path, depth);
+    ssa_apply_result res;
+    if (ssa_apply(&rq, zero, live, config, true, &res) == SSA_APPLY_OK) {
+      json_t *mf = json_object_get(json_object_get(res.object, "metadata"), "managedFields");
+      set_managed_fields(obj, mf ? json_incref(mf) : NULL);
+    }
+    ssa_apply_result_free(&res);
+    json_decref(config);
+    json_decref(full);
+    json_decref(live);
+    json_decref(zero);
+  }
+  free(gv);
+}

@@ -45,6 +45,11 @@ void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
 /* a holds every interned atom the struct points at (util/atom.h), so that
  * the struct keeps them alive whichever arena they came from. */
 void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
+/* The JSON values the struct keeps (raw fields, unknown fields of T_OPEN
+ * structs) that a owns become the process-wide copy of an equal value,
+ * so objects that carry the same values share them (codec_share.c). The
+ * struct must not change after this, nor the values it holds. */
+void codec_share_json(arena *a, const type_desc *td, void *v);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);

@@ -3,12 +3,14 @@
 #include "api/codec.h"
 #include "util/die.h"
 #include <stdlib.h>
+#include <string.h>
 #include <jansson.h>
 
 store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   /* a stored version keeps the atoms it names alive, those the code set in
    * it from other objects too (docs/server.md, "Bounded memory") */
   codec_hold_atoms(object->arena, object->info->desc, object->typed);
+  codec_share_json(object->arena, object->info->desc, object->typed);
   store_obj *o = xcalloc(1, sizeof *o);
   o->object = object;
   o->rv = rv;
@@ -33,6 +35,10 @@ const char *store_obj_json(store_obj *o) {
   char *text = atomic_load_explicit(&o->json, memory_order_acquire);
   if (text) return text;
   text = codec_encode_text(o->object->info->desc, o->object->typed);
+  /* kept as long as the version: no room left over from the encoder's
+   * doubling buffer (docs/server.md "Bounded memory") */
+  char *exact = realloc(text, strlen(text) + 1);
+  if (exact) text = exact;
   char *expected = NULL;
   if (!atomic_compare_exchange_strong_explicit(&o->json, &expected, text, memory_order_acq_rel, memory_order_acquire)) {
     free(text); /* another thread encoded it first */

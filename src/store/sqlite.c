@@ -111,6 +111,7 @@ static bool step_done(sqlite3_stmt *st) {
 /* Writes the rows in one transaction; on failure, SQLite's message in err. */
 static bool write_batch(durable_store *d, const pending_row *rows, size_t n, char *err, size_t err_len) {
   bool ok = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+  strbuf json = STRBUF_INIT; /* a row's JSON, bound until the row is written */
   for (size_t i = 0; ok && i < n; i++) {
     const store_obj *o = rows[i].obj;
     const object_meta *m = store_obj_meta(o);
@@ -121,7 +122,9 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n, cha
     if (!rows[i].deleted) {
       sqlite3_bind_int64(st, 4, (sqlite3_int64)rows[i].rv);
       sqlite3_bind_int64(st, 5, (sqlite3_int64)o->created_rv);
-      sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
+      sb_truncate(&json, 0);
+      store_obj_put_json(rows[i].obj, &json);
+      sqlite3_bind_text(st, 6, sb_str(&json), (int)json.len, SQLITE_STATIC);
     }
     ok = step_done(st);
     if (ok && rows[i].deleted) {
@@ -136,6 +139,7 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n, cha
     sqlite3_bind_int64(d->revision, 1, (sqlite3_int64)rows[n - 1].rv);
     ok = step_done(d->revision);
   }
+  sb_free(&json);
   ok = ok && sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
   if (!ok) {
     snprintf(err, err_len, "%s", sqlite3_errmsg(d->db));

@@ -69,10 +69,13 @@ json_t *codec_extra(arena *a, json_t **extra) {
   return *extra;
 }
 
+/* A raw field's value, shared with the document it came from rather than
+ * copied (jansson's deep copy costs about as much as reading the text):
+ * neither side writes it afterwards. */
 static json_t *keep_json(arena *a, const json_t *v) {
-  json_t *copy = json_deep_copy(v);
-  arena_on_free(a, release_json, copy);
-  return copy;
+  json_t *kept = json_incref((json_t *)v);
+  arena_on_free(a, release_json, kept);
+  return kept;
 }
 
 static void decode_quantity(const json_t *v, quantity *q, bool *set, fpath *path, errlist *errs) {

@@ -21,6 +21,7 @@ typedef struct share_table {
   json_t **by_value; /* cap slots */
   uint64_t *hashes;  /* the hash of by_value[i] */
   json_t **by_address;
+  uint64_t *address_hashes; /* the hash of by_address[i] */
   size_t n, cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
 } share_table;
@@ -97,7 +98,9 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   while (t->by_value[i]) i = (i + 1) & (t->cap - 1);
   t->by_value[i] = v;
   t->hashes[i] = h;
-  t->by_address[address_slot(t->by_address, t->cap, v)] = v;
+  size_t at = address_slot(t->by_address, t->cap, v);
+  t->by_address[at] = v;
+  t->address_hashes[at] = h;
   t->n++;
 }
 
@@ -115,7 +118,9 @@ static void rebuild(share_table *t, bool drop_unheld) {
   t->by_value = xcalloc(cap, sizeof *t->by_value);
   t->hashes = xcalloc(cap, sizeof *t->hashes);
   free(t->by_address);
+  free(t->address_hashes);
   t->by_address = xcalloc(cap, sizeof *t->by_address);
+  t->address_hashes = xcalloc(cap, sizeof *t->address_hashes);
   t->cap = cap;
   t->n = 0;
   for (size_t i = 0; i < old_cap; i++) {
@@ -130,11 +135,10 @@ static void rebuild(share_table *t, bool drop_unheld) {
 
 static bool is_container(const json_t *v) { return json_is_object(v) || json_is_array(v); }
 
-/* The table's value equal to v, or NULL; *h is v's hash. */
-static json_t *find_equal(share_table *t, const json_t *v, uint64_t *h) {
-  *h = hash_value(v);
-  for (size_t i = (size_t)*h & (t->cap - 1); t->by_value[i]; i = (i + 1) & (t->cap - 1))
-    if (t->hashes[i] == *h && same_value(t->by_value[i], v)) return t->by_value[i];
+/* The table's value equal to v, or NULL; h is v's hash. */
+static json_t *find_equal(share_table *t, const json_t *v, uint64_t h) {
+  for (size_t i = (size_t)h & (t->cap - 1); t->by_value[i]; i = (i + 1) & (t->cap - 1))
+    if (t->hashes[i] == h && same_value(t->by_value[i], v)) return t->by_value[i];
   return NULL;
 }
 
@@ -147,35 +151,47 @@ static void keep(share_table *t, json_t *v, uint64_t h) {
   insert(t, json_incref(v), h);
 }
 
-static json_t *share_tree(share_table *t, json_t *v);
+/* The table's value equal to v (a container), or v itself, then in the
+ * table; *h is its hash. A v only its holder holds (refcount 1) gets its
+ * own containers shared first, from the bottom up, so each is hashed once. */
+static json_t *share_tree(share_table *t, json_t *v, uint64_t *h);
 
-/* The containers inside v (which nothing else holds yet) become the
- * table's equal ones, or join the table. */
-static void share_children(share_table *t, json_t *v) {
+/* v's hash, from its members' (each shared first, then in place of its
+ * original when an equal one is in the table). */
+static uint64_t share_members(share_table *t, json_t *v) {
+  uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)json_typeof(v)), hm;
   if (json_is_object(v)) {
     const char *key;
     json_t *member;
     json_object_foreach(v, key, member) {
-      json_t *shared = share_tree(t, member);
+      json_t *shared = share_tree(t, member, &hm);
       if (shared != member) json_object_set(v, key, shared); /* an existing key: its place stays */
+      h = mix(mix_bytes(h, key, strlen(key)), hm);
     }
   } else {
     for (size_t i = 0; i < json_array_size(v); i++) {
-      json_t *item = json_array_get(v, i), *shared = share_tree(t, item);
+      json_t *item = json_array_get(v, i), *shared = share_tree(t, item, &hm);
       if (shared != item) json_array_set(v, i, shared);
+      h = mix(h, hm);
     }
   }
+  return h;
 }
 
-/* The table's value equal to the container v, or v itself (then in the
- * table, its own containers shared first when only its holder holds it). */
-static json_t *share_tree(share_table *t, json_t *v) {
-  if (!is_container(v) || in_table(t, v)) return v;
-  uint64_t h;
-  json_t *e = find_equal(t, v, &h);
+static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
+  if (!is_container(v)) {
+    *h = hash_value(v);
+    return v;
+  }
+  size_t at = address_slot(t->by_address, t->cap, v);
+  if (t->by_address[at]) {
+    *h = t->address_hashes[at];
+    return v;
+  }
+  *h = v->refcount == 1 ? share_members(t, v) : hash_value(v);
+  json_t *e = find_equal(t, v, *h);
   if (e) return e;
-  if (v->refcount == 1) share_children(t, v);
-  keep(t, v, h);
+  keep(t, v, *h);
   return v;
 }
 
@@ -191,14 +207,13 @@ static void share_slot(arena *a, json_t **slot) {
   if (!t->cap || t->n >= t->sweep_at) rebuild(t, t->cap != 0);
   if (!in_table(t, v)) {
     bool owned = arena_has_cleanup(a, v);
-    uint64_t h;
-    json_t *e = find_equal(t, v, &h);
+    uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
+    json_t *e = find_equal(t, v, h);
     if (e && owned) {
       arena_swap_cleanup(a, v, json_incref(e));
       *slot = e;
       json_decref(v);
     } else if (!e) {
-      if (owned && v->refcount == 1) share_children(t, v);
       keep(t, v, h);
     }
   }

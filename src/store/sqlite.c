@@ -18,6 +18,7 @@
 #include "store/sqlite.h"
 #include "api/codec.h"
 #include "store/memory_commit.h"
+#include "codec/doc_tokens.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
 #include "util/workqueue.h"
@@ -368,6 +369,22 @@ static const store_backend sqlite_backend = {
 
 bool store_is_sqlite(store *s) { return s->backend == &sqlite_backend; }
 
+/* A stored object from its JSON: straight from the text (the clean case,
+ * which every row the writer wrote is), else through the tree. */
+static api_object *decode_row(const char *text, size_t len, errlist *errs) {
+  tk_source *src = json_tokens_open(text, len);
+  tk t;
+  int line;
+  api_object *obj = src && src->next_doc(src, &t, &line) ? api_object_decode_tokens(src) : NULL;
+  if (src) src->close(src);
+  if (obj) return obj;
+  json_error_t jerr;
+  json_t *j = json_loadb(text, len, 0, &jerr);
+  obj = j ? api_object_decode(j, NULL, 0, errs) : NULL;
+  json_decref(j);
+  return obj;
+}
+
 /* Loads every stored object into the memory store with its resourceVersion. */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;
@@ -377,11 +394,9 @@ static bool restore(durable_store *d, strbuf *err) {
   }
   bool ok = true;
   while (ok && sqlite3_step(st) == SQLITE_ROW) {
-    json_error_t jerr;
-    json_t *j = json_loads((const char *)sqlite3_column_text(st, 0), 0, &jerr);
+    const char *text = (const char *)sqlite3_column_text(st, 0);
     errlist errs = {0};
-    api_object *obj = j ? api_object_decode(j, NULL, 0, &errs) : NULL;
-    json_decref(j);
+    api_object *obj = decode_row(text, (size_t)sqlite3_column_bytes(st, 0), &errs);
     if (!obj || errs.n) {
       sb_printf(err, "the store holds an object dra cannot read back (rv %lld)", (long long)sqlite3_column_int64(st, 1));
       api_object_free(obj);

@@ -42,6 +42,11 @@ char *codec_encode_text(const type_desc *td, const void *in);
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
+/* The same, but the copy holds the source's JSON values (raw fields and
+ * unknown fields) with a reference rather than copies: for a copy whose
+ * writers copy a JSON value before changing it, as the control loop's do
+ * (docs/server.md "Control loop writes"). */
+void codec_copy_sharing_json(arena *a, const type_desc *td, const void *in, void *out);
 /* a holds every interned atom the struct points at (util/atom.h), so that
  * the struct keeps them alive whichever arena they came from. */
 void codec_hold_atoms(arena *a, const type_desc *td, const void *v);

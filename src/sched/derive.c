@@ -4,7 +4,8 @@
  * new one keeps alive (util/arena.h arena_keep). Writers replace the
  * members they change and copy an array before writing into it
  * (sched_own), so a stored version is never written. A version that
- * already keeps an older one alive is copied whole instead, so an object
+ * already keeps an older one alive is copied instead (its JSON values
+ * shared, as writers copy those before changing them), so an object
  * the loop writes again and again keeps at most one old version's memory
  * (its replaced members) alive, not all of them. docs/server.md "Control
  * loop writes". */
@@ -17,7 +18,7 @@
 
 api_object *sched_derive(const store_obj *cur) {
   const api_object *from = cur->object;
-  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) return api_object_clone(from);
+  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) return api_object_clone_sharing_json(from);
   api_object *o = xcalloc(1, sizeof *o);
   o->info = from->info;
   o->arena = arena_new();

@@ -15,6 +15,7 @@
 #include "store/store_obj.h"
 #include "util/die.h"
 #include "util/log.h"
+#include "util/workqueue.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,8 +204,7 @@ typedef struct watch_stream {
    * list, so however long encoding takes, no event it must show leaves the
    * store's history meanwhile (a watch would else get 410 Expired). */
   bool holding;
-  store_event *held;
-  size_t n_held, cap_held;
+  workqueue held; /* store_event, each with its references */
   list_filter filter;
   api_kind kind;
   char namespace_[254];
@@ -343,7 +343,8 @@ static void show_event(watch_stream *w, const store_event *ev) {
   }
 }
 
-static void unref_event(const store_event *ev) {
+static void unref_event(void *item) {
+  store_event *ev = item;
   store_obj_unref(ev->obj);
   store_obj_unref(ev->prev);
 }
@@ -352,8 +353,8 @@ static void on_store_event(void *user, const store_event *ev) {
   watch_stream *w = user;
   pthread_mutex_lock(&w->lock);
   if (w->holding) {
-    w->held = xgrow(w->held, w->n_held, &w->cap_held, sizeof *w->held, 64);
-    w->held[w->n_held++] = (store_event){ev->type, store_obj_ref(ev->obj), ev->rv, ev->prev ? store_obj_ref(ev->prev) : NULL};
+    store_event kept = {ev->type, store_obj_ref(ev->obj), ev->rv, ev->prev ? store_obj_ref(ev->prev) : NULL};
+    wq_push(&w->held, &kept);
     pthread_mutex_unlock(&w->lock);
     return;
   }
@@ -365,19 +366,14 @@ static void on_store_event(void *user, const store_event *ev) {
  * the store's events through. */
 static void release_held(watch_stream *w) {
   for (;;) {
-    pthread_mutex_lock(&w->lock);
-    store_event *held = w->held;
-    size_t n = w->n_held;
-    w->held = NULL;
-    w->n_held = w->cap_held = 0;
+    size_t n;
+    pthread_mutex_lock(&w->lock); /* the flag goes with the queue's last take */
+    store_event *held = wq_take(&w->held, &n);
     if (!n) w->holding = false;
     pthread_mutex_unlock(&w->lock);
     if (!n) return;
-    for (size_t i = 0; i < n; i++) {
-      show_event(w, &held[i]);
-      unref_event(&held[i]);
-    }
-    free(held);
+    for (size_t i = 0; i < n; i++) show_event(w, &held[i]);
+    wq_free_batch(held, n, sizeof *held, unref_event);
   }
 }
 
@@ -451,8 +447,7 @@ static void watch_tick(void *ctx) {
 static void watch_close(void *ctx) {
   watch_stream *w = ctx;
   if (w->subscribed) store_unwatch(w->srv->committed, w->watch_id);
-  for (size_t i = 0; i < w->n_held; i++) unref_event(&w->held[i]);
-  free(w->held);
+  wq_destroy(&w->held, unref_event);
   filter_free(&w->filter);
   sb_free(&w->pending);
   free(w->gv);
@@ -509,6 +504,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   watch_stream *w = xcalloc(1, sizeof *w);
   w->srv = s;
   pthread_mutex_init(&w->lock, NULL);
+  wq_init(&w->held, sizeof(store_event));
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   w->gv = srv_api_version(r->resource->group, r->version);

@@ -104,7 +104,7 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   t->n++;
 }
 
-/* Rebuilds the table with room for twice what it holds, dropping (with
+/* Rebuilds the table at most half full, dropping (with
  * drop_unheld) the values only the table still holds. */
 static void rebuild(share_table *t, bool drop_unheld) {
   json_t **old = t->by_value;
@@ -114,7 +114,7 @@ static void rebuild(share_table *t, bool drop_unheld) {
   for (size_t i = 0; i < old_cap; i++)
     if (old[i] && !(drop_unheld && old[i]->refcount == 1)) kept++;
   size_t cap = 64;
-  while (cap < kept * 4) cap *= 2;
+  while (cap < kept * 2) cap *= 2;
   t->by_value = xcalloc(cap, sizeof *t->by_value);
   t->hashes = xcalloc(cap, sizeof *t->hashes);
   free(t->by_address);
@@ -147,7 +147,7 @@ static bool in_table(const share_table *t, const json_t *v) {
 }
 
 static void keep(share_table *t, json_t *v, uint64_t h) {
-  if ((t->n + 1) * 2 > t->cap) rebuild(t, false);
+  if ((t->n + 1) * 4 > t->cap * 3) rebuild(t, false);
   insert(t, json_incref(v), h);
 }
 

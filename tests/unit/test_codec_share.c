@@ -11,6 +11,7 @@
 
 #include "api/codec.h"
 #include "api/object.h"
+#include "test_store.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,16 +27,7 @@ static api_object *make_pod(const char *name, const char *time, const char *cont
   char format[1024];
   snprintf(format, sizeof format, "%s%s%s", POD_HEAD, MANAGED, SPEC);
   snprintf(text, sizeof text, format, name, time, container_extra);
-  json_error_t jerr;
-  json_t *j = json_loads(text, 0, &jerr);
-  assert_non_null(j);
-  errlist errs = {0};
-  api_object *o = api_object_decode(j, NULL, 0, &errs);
-  json_decref(j);
-  assert_non_null(o);
-  assert_int_equal(errs.n, 0);
-  errlist_free(&errs);
-  return o;
+  return test_obj(text);
 }
 
 static char *text_of(const api_object *o) { return codec_encode_text(o->info->desc, o->typed); }

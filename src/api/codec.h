@@ -49,9 +49,19 @@ char *codec_encode_text(const type_desc *td, const void *in);
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
 /* Deep copy of a struct into arena a (strings, lists, maps, raw JSON). */
 void codec_copy(arena *a, const type_desc *td, const void *in, void *out);
+/* The same, but the copy holds the source's JSON values (raw fields and
+ * unknown fields) with a reference rather than copies: for a copy whose
+ * writers copy a JSON value before changing it, as the control loop's do
+ * (docs/server.md "Control loop writes"). */
+void codec_copy_sharing_json(arena *a, const type_desc *td, const void *in, void *out);
 /* a holds every interned atom the struct points at (util/atom.h), so that
  * the struct keeps them alive whichever arena they came from. */
 void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
+/* The JSON values the struct keeps (raw fields, unknown fields of T_OPEN
+ * structs) that a owns become the process-wide copy of an equal value,
+ * so objects that carry the same values share them (codec_share.c). The
+ * struct must not change after this, nor the values it holds. */
+void codec_share_json(arena *a, const type_desc *td, void *v);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);

@@ -6,24 +6,29 @@
 
 static void release_json(void *p) { json_decref(p); }
 
-static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst);
+/* A JSON value of the source in the copy's arena: copied, or with
+ * share_json the same value with one more reference (neither side writes
+ * it: codec_copy_sharing_json). */
+static json_t *copy_json(arena *a, const json_t *v, bool share_json) {
+  if (!v) return NULL;
+  json_t *copy = share_json ? json_incref((json_t *)v) : json_deep_copy(v);
+  arena_on_free(a, release_json, copy);
+  return copy;
+}
 
-static void copy_struct(arena *a, const type_desc *td, const void *in, void *out) {
+static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst, bool share_json);
+
+static void copy_struct(arena *a, const type_desc *td, const void *in, void *out, bool share_json) {
   memcpy(out, in, td->size);
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    copy_value(a, f->kind, f->elem, (const char *)in + f->offset, (char *)out + f->offset);
+    copy_value(a, f->kind, f->elem, (const char *)in + f->offset, (char *)out + f->offset, share_json);
   }
   json_t *const *extra = (json_t *const *)((const char *)in + td->extra_offset);
-  json_t **out_extra = (json_t **)((char *)out + td->extra_offset);
-  *out_extra = NULL;
-  if (*extra) {
-    *out_extra = json_deep_copy(*extra);
-    arena_on_free(a, release_json, *out_extra);
-  }
+  *(json_t **)((char *)out + td->extra_offset) = copy_json(a, *extra, share_json);
 }
 
-static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst) {
+static void copy_value(arena *a, field_kind k, const type_desc *elem, const void *src, void *dst, bool share_json) {
   switch (k) {
   case K_STR: {
     const char *s = *(char *const *)src;
@@ -38,11 +43,11 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
     const void *obj = *(void *const *)src;
     if (!obj) return;
     void *copy = arena_alloc(a, elem->size);
-    copy_struct(a, elem, obj, copy);
+    copy_struct(a, elem, obj, copy, share_json);
     *(void **)dst = copy;
     return;
   }
-  case K_EMB: copy_struct(a, elem, src, dst); return;
+  case K_EMB: copy_struct(a, elem, src, dst, share_json); return;
   case K_LIST:
   case K_MAP: {
     const dlist *l = src;
@@ -58,22 +63,19 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
         *key = atom_copy_to(a, *key);
       }
       copy_value(a, elem->scalar, elem, (const char *)l->items + i * stride + value_off,
-                 (char *)out->items + i * stride + value_off);
+                 (char *)out->items + i * stride + value_off, share_json);
     }
     return;
   }
-  case K_RAW: {
-    const json_t *raw = *(json_t *const *)src;
-    if (!raw) return;
-    json_t *copy = json_deep_copy(raw);
-    arena_on_free(a, release_json, copy);
-    *(json_t **)dst = copy;
-    return;
-  }
+  case K_RAW: *(json_t **)dst = copy_json(a, *(json_t *const *)src, share_json); return;
   }
 }
 
-void codec_copy(arena *a, const type_desc *td, const void *in, void *out) { copy_struct(a, td, in, out); }
+void codec_copy(arena *a, const type_desc *td, const void *in, void *out) { copy_struct(a, td, in, out, false); }
+
+void codec_copy_sharing_json(arena *a, const type_desc *td, const void *in, void *out) {
+  copy_struct(a, td, in, out, true);
+}
 
 static void hold_value(arena *a, field_kind k, const type_desc *elem, const void *v);
 

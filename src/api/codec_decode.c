@@ -75,7 +75,10 @@ json_t *codec_own_json(arena *a, json_t *v) {
   return v;
 }
 
-static json_t *keep_json(arena *a, const json_t *v) { return codec_own_json(a, json_deep_copy(v)); }
+/* A raw field's value, shared with the document it came from rather than
+ * copied (jansson's deep copy costs about as much as reading the text):
+ * neither side writes it afterwards. */
+static json_t *keep_json(arena *a, const json_t *v) { return codec_own_json(a, json_incref((json_t *)v)); }
 
 static void decode_quantity(const json_t *v, quantity *q, bool *set, fpath *path, errlist *errs) {
   char buf[64];

@@ -169,14 +169,18 @@ char *api_decode_failure_message(const api_object *o, const errlist *errs) {
 
 json_t *api_object_encode(const api_object *o) { return codec_encode(o->info->desc, o->typed); }
 
-api_object *api_object_clone(const api_object *o) {
+static api_object *clone_with(const api_object *o, void (*copy)(arena *, const type_desc *, const void *, void *)) {
   api_object *c = object_alloc(o->info);
-  codec_copy(c->arena, o->info->desc, o->typed, c->typed);
+  copy(c->arena, o->info->desc, o->typed, c->typed);
   c->version = o->version;
   c->file = o->file;
   c->line = o->line;
   return c;
 }
+
+api_object *api_object_clone(const api_object *o) { return clone_with(o, codec_copy); }
+
+api_object *api_object_clone_sharing_json(const api_object *o) { return clone_with(o, codec_copy_sharing_json); }
 
 void api_object_free(api_object *o) {
   if (!o) return;

@@ -119,6 +119,8 @@ char *api_decode_failure_message(const api_object *o, const errlist *errs);
 json_t *api_object_encode(const api_object *o);
 api_object *api_object_new(api_kind k); /* empty object with apiVersion/kind set */
 api_object *api_object_clone(const api_object *o);
+/* A clone that shares o's JSON values (codec_copy_sharing_json). */
+api_object *api_object_clone_sharing_json(const api_object *o);
 void api_object_free(api_object *o);
 /* "ResourceClaim.resource.k8s.io" / "Pod" as in "<Kind>.<group> \"name\" is invalid". */
 const char *api_kind_qualified(const api_kind_info *info, char *buf, size_t n);

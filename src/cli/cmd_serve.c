@@ -16,6 +16,7 @@
 #include "server/server.h"
 #include "util/log.h"
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <signal.h>
@@ -100,7 +101,18 @@ static bool etcd_flags(const char *servers, const char *ca, const char *cert, co
   return true;
 }
 
+/* glibc gives each thread that allocates its own malloc arena, up to 8 per
+ * core; the server's objects, made on HTTP threads and freed on the loop's,
+ * then leave free room in every arena. Two keep the free room in one place
+ * (RSS at 5,000 pods 5 to 10% lower; docs/server.md "Bounded memory"). */
+static void fewer_malloc_arenas(void) {
+#ifdef M_ARENA_MAX
+  if (!getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 2);
+#endif
+}
+
 int cmd_serve(int argc, char **argv) {
+  fewer_malloc_arenas();
   const char *listen = "127.0.0.1:6443", *data_dir = "./dra-data", *token_file = NULL, *cert = NULL, *key = NULL;
   const char *client_ca = NULL, *verbosity = "0", *controllers = "*", *runtime_config = NULL;
   const char *authorization_mode = "RBAC", *request_timeout = "1m0s";

@@ -3,14 +3,22 @@
  * everything under it is shared with the stored version, whose arena the
  * new one keeps alive (util/arena.h arena_keep). Writers replace the
  * members they change and copy an array before writing into it
- * (sched_own), so a stored version is never written. docs/server.md
- * "Control loop writes". */
+ * (sched_own), so a stored version is never written. A version that
+ * already keeps an older one alive is copied instead (its JSON values
+ * shared, as writers copy those before changing them), so an object
+ * the loop writes again and again keeps at most one old version's memory
+ * (its replaced members) alive, not all of them. docs/server.md "Control
+ * loop writes". */
 #include "sched/internal.h"
 #include "util/die.h"
 #include <string.h>
 
+/* Kept arenas a derived version may chain to before it is a copy. */
+#define DERIVE_MAX_DEPTH 1
+
 api_object *sched_derive(const store_obj *cur) {
   const api_object *from = cur->object;
+  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) return api_object_clone_sharing_json(from);
   api_object *o = xcalloc(1, sizeof *o);
   o->info = from->info;
   o->arena = arena_new();

@@ -15,6 +15,7 @@
 #include "store/store_obj.h"
 #include "util/die.h"
 #include "util/log.h"
+#include "util/workqueue.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,12 @@ typedef struct watch_stream {
    * bookmarks in its event order) */
   uint64_t shown_rv;
   bool subscribed;
+  /* While the initial state is encoded, the store's events are held here
+   * (references) and sent after it: the watch subscribes right after the
+   * list, so however long encoding takes, no event it must show leaves the
+   * store's history meanwhile (a watch would else get 410 Expired). */
+  bool holding;
+  workqueue held; /* store_event, each with its references */
   list_filter filter;
   api_kind kind;
   char namespace_[254];
@@ -323,8 +330,7 @@ static void enqueue_deleted_as_was(watch_stream *w, const store_event *ev) {
  * (cacheWatcher.convertToWatchEvent): an object that comes into the
  * selection is ADDED, one that stays MODIFIED, one that leaves (or is
  * deleted while in it) DELETED; changes outside it are not seen. */
-static void on_store_event(void *user, const store_event *ev) {
-  watch_stream *w = user;
+static void show_event(watch_stream *w, const store_event *ev) {
   bool now_in = ev->type != STORE_DELETED && in_scope(w, ev->obj->object);
   bool was_in = ev->type == STORE_ADDED ? false : ev->prev ? in_scope(w, ev->prev->object) : in_scope(w, ev->obj->object);
   if (now_in) enqueue_event(w, was_in ? "MODIFIED" : "ADDED", ev->obj, ev->rv);
@@ -334,6 +340,40 @@ static void on_store_event(void *user, const store_event *ev) {
     pthread_mutex_lock(&w->lock);
     w->shown_rv = ev->rv;
     pthread_mutex_unlock(&w->lock);
+  }
+}
+
+static void unref_event(void *item) {
+  store_event *ev = item;
+  store_obj_unref(ev->obj);
+  store_obj_unref(ev->prev);
+}
+
+static void on_store_event(void *user, const store_event *ev) {
+  watch_stream *w = user;
+  pthread_mutex_lock(&w->lock);
+  if (w->holding) {
+    store_event kept = {ev->type, store_obj_ref(ev->obj), ev->rv, ev->prev ? store_obj_ref(ev->prev) : NULL};
+    wq_push(&w->held, &kept);
+    pthread_mutex_unlock(&w->lock);
+    return;
+  }
+  pthread_mutex_unlock(&w->lock);
+  show_event(w, ev);
+}
+
+/* Sends the events held while the initial state was encoded, then lets
+ * the store's events through. */
+static void release_held(watch_stream *w) {
+  for (;;) {
+    size_t n;
+    pthread_mutex_lock(&w->lock); /* the flag goes with the queue's last take */
+    store_event *held = wq_take(&w->held, &n);
+    if (!n) w->holding = false;
+    pthread_mutex_unlock(&w->lock);
+    if (!n) return;
+    for (size_t i = 0; i < n; i++) show_event(w, &held[i]);
+    wq_free_batch(held, n, sizeof *held, unref_event);
   }
 }
 
@@ -407,6 +447,7 @@ static void watch_tick(void *ctx) {
 static void watch_close(void *ctx) {
   watch_stream *w = ctx;
   if (w->subscribed) store_unwatch(w->srv->committed, w->watch_id);
+  wq_destroy(&w->held, unref_event);
   filter_free(&w->filter);
   sb_free(&w->pending);
   free(w->gv);
@@ -449,10 +490,21 @@ static json_t *expired_status(uint64_t since, uint64_t oldest) {
                    "Failure", "message", msg, "reason", "Expired", "code", 410);
 }
 
+/* Follows the store from since on; false with the oldest resourceVersion
+ * a watch may start from when since is older. */
+static bool subscribe(watch_stream *w, uint64_t since, uint64_t *oldest) {
+  /* oldest: the watch's id, or on STORE_GONE where the kept events start (store.h) */
+  if (store_watch(w->srv->committed, since, on_store_event, w, oldest) != STORE_OK) return false;
+  w->watch_id = *oldest;
+  w->subscribed = true;
+  return true;
+}
+
 void srv_watch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   watch_stream *w = xcalloc(1, sizeof *w);
   w->srv = s;
   pthread_mutex_init(&w->lock, NULL);
+  wq_init(&w->held, sizeof(store_event));
   w->kind = (api_kind)r->resource->api_kind;
   snprintf(w->namespace_, sizeof w->namespace_, "%s", r->namespace_);
   w->gv = srv_api_version(r->resource->group, r->version);
@@ -488,25 +540,31 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     /* the watch cache's refusal comes as the watch's one event */
     return refuse_watch(w, fresh_too_large_status(since, current), resp);
   }
+  resp->stream = xcalloc(1, sizeof *resp->stream);
+  w->stream = resp->stream; /* before the store's events can wake it */
   if (since == 0 || initial_events) {
     /* "" or "0": start with the current state as ADDED events */
     store_query q = query_for(r);
     store_list all = {0};
     store_list_query(s->committed, &q, &all);
+    since = all.rv ? all.rv : store_revision(s->committed);
+    w->shown_rv = since; /* not shared yet */
+    w->holding = true;
+    uint64_t oldest = 0;
+    if (!subscribe(w, since, &oldest)) {
+      store_list_free(&all);
+      return refuse_watch(w, expired_status(since, oldest), resp);
+    }
     for (size_t i = 0; i < all.n; i++)
       if (in_scope(w, all.items[i]->object)) enqueue_event(w, "ADDED", all.items[i], 0);
-    since = all.rv;
     if (initial_events && w->bookmarks) enqueue_bookmark_at(w, all.rv, true);
     store_list_free(&all);
+    release_held(w);
+  } else {
+    w->shown_rv = since; /* not shared yet */
+    uint64_t oldest = 0;
+    if (!subscribe(w, since, &oldest)) return refuse_watch(w, expired_status(since, oldest), resp);
   }
-  resp->stream = xcalloc(1, sizeof *resp->stream);
-  w->stream = resp->stream;
-  w->shown_rv = since ? since : store_revision(s->committed); /* not shared yet */
-  uint64_t oldest = 0; /* the watch's id, or on STORE_GONE where the kept events start (store.h) */
-  store_status st = store_watch(s->committed, since ? since : store_revision(s->committed), on_store_event, w, &oldest);
-  if (st != STORE_OK) return refuse_watch(w, expired_status(since, oldest), resp);
-  w->watch_id = oldest;
-  w->subscribed = true;
   /* the initial state and the replayed events are not held against it */
   pthread_mutex_lock(&w->lock);
   w->limit = w->pending.len - w->sent + WATCH_BUFFER_LIMIT;

@@ -305,7 +305,7 @@ json_t *srv_object_in_version(const api_object *o, const api_version *v) {
 
 void srv_put_object_text(strbuf *out, store_obj *o, const api_version *v) {
   if (!v || v->internal) {
-    sb_puts(out, store_obj_json(o));
+    store_obj_put_json(o, out);
     return;
   }
   json_t *j = srv_object_in_version(o->object, v);

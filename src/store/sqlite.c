@@ -18,6 +18,7 @@
 #include "store/sqlite.h"
 #include "api/codec.h"
 #include "store/memory_commit.h"
+#include "codec/doc_tokens.h"
 #include "store/memory_restore.h"
 #include "util/die.h"
 #include "util/workqueue.h"
@@ -111,6 +112,7 @@ static bool step_done(sqlite3_stmt *st) {
 /* Writes the rows in one transaction; on failure, SQLite's message in err. */
 static bool write_batch(durable_store *d, const pending_row *rows, size_t n, char *err, size_t err_len) {
   bool ok = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+  strbuf json = STRBUF_INIT; /* a row's JSON, bound until the row is written */
   for (size_t i = 0; ok && i < n; i++) {
     const store_obj *o = rows[i].obj;
     const object_meta *m = store_obj_meta(o);
@@ -121,7 +123,9 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n, cha
     if (!rows[i].deleted) {
       sqlite3_bind_int64(st, 4, (sqlite3_int64)rows[i].rv);
       sqlite3_bind_int64(st, 5, (sqlite3_int64)o->created_rv);
-      sqlite3_bind_text(st, 6, store_obj_json(rows[i].obj), -1, SQLITE_STATIC);
+      sb_truncate(&json, 0);
+      store_obj_put_json(rows[i].obj, &json);
+      sqlite3_bind_text(st, 6, sb_str(&json), (int)json.len, SQLITE_STATIC);
     }
     ok = step_done(st);
     if (ok && rows[i].deleted) {
@@ -136,6 +140,7 @@ static bool write_batch(durable_store *d, const pending_row *rows, size_t n, cha
     sqlite3_bind_int64(d->revision, 1, (sqlite3_int64)rows[n - 1].rv);
     ok = step_done(d->revision);
   }
+  sb_free(&json);
   ok = ok && sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
   if (!ok) {
     snprintf(err, err_len, "%s", sqlite3_errmsg(d->db));
@@ -364,6 +369,28 @@ static const store_backend sqlite_backend = {
 
 bool store_is_sqlite(store *s) { return s->backend == &sqlite_backend; }
 
+/* A stored object from its JSON: straight from the text (the clean case,
+ * which every row the writer wrote is), else through the tree. */
+static void take_row_object(void *user, api_object *o) { *(api_object **)user = o; }
+
+static api_object *decode_row(const char *text, size_t len, errlist *errs) {
+  tk_source *src = json_tokens_open(text, len);
+  tk t;
+  int line;
+  api_object *obj = NULL;
+  if (src && src->next_doc(src, &t, &line) && !api_objects_decode_tokens(src, false, take_row_object, &obj)) {
+    api_object_free(obj);
+    obj = NULL;
+  }
+  if (src) src->close(src);
+  if (obj) return obj;
+  json_error_t jerr;
+  json_t *j = json_loadb(text, len, 0, &jerr);
+  obj = j ? api_object_decode(j, NULL, 0, errs) : NULL;
+  json_decref(j);
+  return obj;
+}
+
 /* Loads every stored object into the memory store with its resourceVersion. */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;
@@ -373,11 +400,9 @@ static bool restore(durable_store *d, strbuf *err) {
   }
   bool ok = true;
   while (ok && sqlite3_step(st) == SQLITE_ROW) {
-    json_error_t jerr;
-    json_t *j = json_loads((const char *)sqlite3_column_text(st, 0), 0, &jerr);
+    const char *text = (const char *)sqlite3_column_text(st, 0);
     errlist errs = {0};
-    api_object *obj = j ? api_object_decode(j, NULL, 0, &errs) : NULL;
-    json_decref(j);
+    api_object *obj = decode_row(text, (size_t)sqlite3_column_bytes(st, 0), &errs);
     if (!obj || errs.n) {
       sb_printf(err, "the store holds an object dra cannot read back (rv %lld)", (long long)sqlite3_column_int64(st, 1));
       api_object_free(obj);

@@ -18,6 +18,7 @@
 #ifndef DRA_STORE_H
 #define DRA_STORE_H
 #include "api/object.h"
+#include "util/strbuf.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,14 +41,21 @@ typedef struct store_obj {
   uint64_t rv;              /* metadata.resourceVersion as a number */
   uint64_t created_rv;      /* rv of the create that made the object: its creation order */
   atomic_uint refs;
-  _Atomic(char *) json;     /* compact JSON, made once on first use (store_obj_json) */
+  atomic_uint recent;       /* events of the watch history that hold this version */
+  char *json;               /* compact JSON while recent (store_obj_put_json); its stripe lock guards it */
 } store_obj;
 
 store_obj *store_obj_ref(store_obj *o);
 void store_obj_unref(store_obj *o); /* NULL is fine */
-/* The version as compact JSON, encoded once and shared by every reader
- * (watch streams, the durable writer, responses). Owned by the version. */
-const char *store_obj_json(store_obj *o);
+/* Appends the version as compact JSON. While the version is in the watch
+ * history (recent), it is encoded once and shared by every reader (watch
+ * streams, the durable writer, responses); after that, it is encoded for
+ * each reader, so 100,000 stored objects do not keep their JSON beside
+ * their structs (docs/store.md "Memory"). */
+void store_obj_put_json(store_obj *o, strbuf *out);
+/* The watch history takes in (true) or lets go of (false) the version: the
+ * JSON is kept while it holds the version at least once. */
+void store_obj_set_recent(store_obj *o, bool recent);
 static inline const object_meta *store_obj_meta(const store_obj *o) { return api_object_meta(o->object); }
 
 typedef enum { STORE_ADDED, STORE_MODIFIED, STORE_DELETED } store_event_type;

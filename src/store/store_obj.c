@@ -2,13 +2,17 @@
 #include "store/store_obj.h"
 #include "api/codec.h"
 #include "util/die.h"
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <jansson.h>
 
 store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   /* a stored version keeps the atoms it names alive, those the code set in
    * it from other objects too (docs/server.md, "Bounded memory") */
   codec_hold_atoms(object->arena, object->info->desc, object->typed);
+  codec_share_json(object->arena, object->info->desc, object->typed);
   store_obj *o = xcalloc(1, sizeof *o);
   o->object = object;
   o->rv = rv;
@@ -25,20 +29,53 @@ store_obj *store_obj_ref(store_obj *o) {
 void store_obj_unref(store_obj *o) {
   if (!o || atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1) return;
   api_object_free((api_object *)o->object);
-  free(atomic_load(&o->json));
+  free(o->json);
   free(o);
 }
 
-const char *store_obj_json(store_obj *o) {
-  char *text = atomic_load_explicit(&o->json, memory_order_acquire);
-  if (text) return text;
-  text = codec_encode_text(o->object->info->desc, o->object->typed);
-  char *expected = NULL;
-  if (!atomic_compare_exchange_strong_explicit(&o->json, &expected, text, memory_order_acq_rel, memory_order_acquire)) {
-    free(text); /* another thread encoded it first */
-    return expected;
+/* Locks guarding the versions' JSON, chosen by address. */
+#define JSON_STRIPES 64
+static pthread_mutex_t json_locks[JSON_STRIPES] = {[0 ... JSON_STRIPES - 1] = PTHREAD_MUTEX_INITIALIZER};
+
+static pthread_mutex_t *json_lock(const store_obj *o) {
+  return &json_locks[((uintptr_t)o >> 6) % JSON_STRIPES];
+}
+
+void store_obj_put_json(store_obj *o, strbuf *out) {
+  pthread_mutex_t *lock = json_lock(o);
+  pthread_mutex_lock(lock);
+  if (o->json) {
+    sb_puts(out, o->json);
+    pthread_mutex_unlock(lock);
+    return;
   }
-  return text;
+  pthread_mutex_unlock(lock);
+  char *text = codec_encode_text(o->object->info->desc, o->object->typed);
+  pthread_mutex_lock(lock);
+  if (!o->json && atomic_load(&o->recent)) {
+    /* kept while recent: no room left over from the encoder's doubling buffer */
+    char *exact = realloc(text, strlen(text) + 1);
+    o->json = exact ? exact : text;
+    text = NULL;
+  }
+  sb_puts(out, o->json ? o->json : text);
+  pthread_mutex_unlock(lock);
+  free(text);
+}
+
+void store_obj_set_recent(store_obj *o, bool recent) {
+  if (recent) {
+    atomic_fetch_add(&o->recent, 1);
+    return;
+  }
+  if (atomic_fetch_sub(&o->recent, 1) != 1) return;
+  pthread_mutex_t *lock = json_lock(o);
+  pthread_mutex_lock(lock);
+  if (!atomic_load(&o->recent)) {
+    free(o->json);
+    o->json = NULL;
+  }
+  pthread_mutex_unlock(lock);
 }
 
 void store_list_free(store_list *l) {

@@ -46,7 +46,15 @@ void watchers_init(watchers *w, size_t history_max) {
   w->next_id = 1;
 }
 
+/* Drops a kept event, and the versions' JSON if no other kept event holds them. */
+static void forget(store_event ev) {
+  store_obj_set_recent(ev.obj, false);
+  if (ev.prev) store_obj_set_recent(ev.prev, false);
+  event_unref(ev);
+}
+
 void watchers_free(watchers *w) {
+  while (w->history.n) forget(queue_pop(&w->history));
   queue_free(&w->history);
   queue_free(&w->pending);
   free(w->subs);
@@ -59,10 +67,10 @@ static void remember(watchers *w, store_event ev) {
   while (w->history.n >= w->history_max && queue_at(&w->history, 0)->rv <= w->committed_rv) {
     store_event dropped = queue_pop(&w->history);
     w->kept_after = dropped.rv;
-    event_unref(dropped);
+    forget(dropped);
   }
-  store_obj_ref(ev.obj);
-  if (ev.prev) store_obj_ref(ev.prev);
+  store_obj_set_recent(store_obj_ref(ev.obj), true);
+  if (ev.prev) store_obj_set_recent(store_obj_ref(ev.prev), true);
   queue_push(&w->history, ev);
 }
 

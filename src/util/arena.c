@@ -34,6 +34,7 @@ struct arena {
   size_t total;
   size_t next_chunk; /* the size of the next ordinary chunk */
   void *atom_holds;  /* arena_atom_holds */
+  unsigned depth;    /* arena_keep_depth */
 };
 
 arena *arena_new(void) {
@@ -127,12 +128,30 @@ void arena_on_free(arena *a, void (*fn)(void *), void *p) {
   a->cleanups = c;
 }
 
+bool arena_has_cleanup(const arena *a, const void *p) {
+  for (const cleanup *c = a->cleanups; c; c = c->next)
+    if (c->p == p) return true;
+  return false;
+}
+
+bool arena_swap_cleanup(arena *a, const void *p, void *with) {
+  for (cleanup *c = a->cleanups; c; c = c->next)
+    if (c->p == p) {
+      c->p = with;
+      return true;
+    }
+  return false;
+}
+
 static void release_kept(void *kept) { arena_free(kept); }
 
 void arena_keep(arena *a, arena *other) {
   atomic_fetch_add(&other->holds, 1);
   arena_on_free(a, release_kept, other);
+  if (other->depth + 1 > a->depth) a->depth = other->depth + 1;
 }
+
+unsigned arena_keep_depth(const arena *a) { return a->depth; }
 
 size_t arena_used(const arena *a) { return a->total; }
 

@@ -5,6 +5,7 @@
  * can point at the unchanged parts of the old one instead of copying them. */
 #ifndef DRA_ARENA_H
 #define DRA_ARENA_H
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct arena arena;
@@ -17,6 +18,9 @@ void arena_free(arena *a);
 /* a keeps other's memory (and cleanups) alive until a itself is freed:
  * what a hands out may then point into other. */
 void arena_keep(arena *a, arena *other);
+/* How many arenas deep a's chain of kept arenas goes: 0 when it keeps none,
+ * else one more than the deepest it keeps. */
+unsigned arena_keep_depth(const arena *a);
 /* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_calloc(arena *a, size_t n, size_t size);
@@ -27,6 +31,12 @@ char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf,
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size);
 /* Runs fn(p) when the arena is freed, in reverse order of registration. */
 void arena_on_free(arena *a, void (*fn)(void *), void *p);
+/* Whether a cleanup registered on a itself (not on an arena it keeps)
+ * runs on p. */
+bool arena_has_cleanup(const arena *a, const void *p);
+/* The first cleanup registered on a itself for p runs on with instead;
+ * false when there is none. */
+bool arena_swap_cleanup(arena *a, const void *p, void *with);
 /* The slot where util/atom.c keeps the set of interned atoms a holds
  * (atom.h); NULL until a holds one. */
 void **arena_atom_holds(arena *a);

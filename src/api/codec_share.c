@@ -1,0 +1,251 @@
+/* codec_share.c: one copy of each JSON value (jansson) that stored objects
+ * keep outside their typed fields: the unknown fields of T_OPEN structs
+ * (a pod's containers' image and command, its restartPolicy, a node's
+ * status) and raw fields (managedFields' fieldsV1). Pods made from one
+ * template carry the same values; a jansson tree costs 10-20 times its
+ * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
+ * memory. A process-wide table holds each distinct value once; a stored
+ * object's value equal to one in the table is swapped for it.
+ * docs/server.md "Bounded memory". */
+#include "api/codec.h"
+#include "util/die.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Values in the table, each with one reference of the table's own. Open
+ * addressing by the value's hash (equal values) and, in a second array, by
+ * its address (a value shared already). */
+typedef struct share_table {
+  pthread_mutex_t lock;
+  json_t **by_value; /* cap slots */
+  uint64_t *hashes;  /* the hash of by_value[i] */
+  json_t **by_address;
+  uint64_t *address_hashes; /* the hash of by_address[i] */
+  size_t n, cap;
+  size_t sweep_at; /* n at which values no object holds any more are dropped */
+} share_table;
+
+/* Fewer values than this are never swept. */
+#define SHARE_MIN_SWEEP 1024
+
+static share_table table = {.lock = PTHREAD_MUTEX_INITIALIZER, .sweep_at = SHARE_MIN_SWEEP};
+
+static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
+
+static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) h = mix(h, (unsigned char)s[i]);
+  return mix(h, n);
+}
+
+/* The hash of a value as written: an object's members in their order,
+ * since the order is what encoding writes. */
+static uint64_t hash_value(const json_t *v) {
+  uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)json_typeof(v));
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    const char *key;
+    json_t *member;
+    json_object_foreach((json_t *)v, key, member) h = mix(mix_bytes(h, key, strlen(key)), hash_value(member));
+    return h;
+  }
+  case JSON_ARRAY:
+    for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, hash_value(json_array_get(v, i)));
+    return h;
+  case JSON_STRING: return mix_bytes(h, json_string_value(v), json_string_length(v));
+  case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
+  case JSON_REAL: {
+    double d = json_real_value(v);
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return mix(h, bits);
+  }
+  default: return h;
+  }
+}
+
+/* Equal and written the same: json_equal, with objects' members in the same order. */
+static bool same_value(const json_t *x, const json_t *y) {
+  if (x == y) return true;
+  if (json_typeof(x) != json_typeof(y)) return false;
+  switch (json_typeof(x)) {
+  case JSON_OBJECT: {
+    if (json_object_size(x) != json_object_size(y)) return false;
+    void *ix = json_object_iter((json_t *)x), *iy = json_object_iter((json_t *)y);
+    for (; ix && iy; ix = json_object_iter_next((json_t *)x, ix), iy = json_object_iter_next((json_t *)y, iy))
+      if (strcmp(json_object_iter_key(ix), json_object_iter_key(iy)) ||
+          !same_value(json_object_iter_value(ix), json_object_iter_value(iy)))
+        return false;
+    return !ix && !iy;
+  }
+  case JSON_ARRAY:
+    if (json_array_size(x) != json_array_size(y)) return false;
+    for (size_t i = 0; i < json_array_size(x); i++)
+      if (!same_value(json_array_get(x, i), json_array_get(y, i))) return false;
+    return true;
+  default: return json_equal(x, y);
+  }
+}
+
+static size_t address_slot(json_t *const *slots, size_t cap, const json_t *v) {
+  size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+  while (slots[i] && slots[i] != v) i = (i + 1) & (cap - 1);
+  return i;
+}
+
+static void insert(share_table *t, json_t *v, uint64_t h) {
+  size_t i = (size_t)h & (t->cap - 1);
+  while (t->by_value[i]) i = (i + 1) & (t->cap - 1);
+  t->by_value[i] = v;
+  t->hashes[i] = h;
+  size_t at = address_slot(t->by_address, t->cap, v);
+  t->by_address[at] = v;
+  t->address_hashes[at] = h;
+  t->n++;
+}
+
+/* Rebuilds the table at most half full, dropping (with
+ * drop_unheld) the values only the table still holds. */
+static void rebuild(share_table *t, bool drop_unheld) {
+  json_t **old = t->by_value;
+  uint64_t *old_hashes = t->hashes;
+  size_t old_cap = t->cap;
+  size_t kept = 0;
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i] && !(drop_unheld && old[i]->refcount == 1)) kept++;
+  size_t cap = 64;
+  while (cap < kept * 2) cap *= 2;
+  t->by_value = xcalloc(cap, sizeof *t->by_value);
+  t->hashes = xcalloc(cap, sizeof *t->hashes);
+  free(t->by_address);
+  free(t->address_hashes);
+  t->by_address = xcalloc(cap, sizeof *t->by_address);
+  t->address_hashes = xcalloc(cap, sizeof *t->address_hashes);
+  t->cap = cap;
+  t->n = 0;
+  for (size_t i = 0; i < old_cap; i++) {
+    if (!old[i]) continue;
+    if (drop_unheld && old[i]->refcount == 1) json_decref(old[i]);
+    else insert(t, old[i], old_hashes[i]);
+  }
+  free(old);
+  free(old_hashes);
+  if (drop_unheld) t->sweep_at = t->n * 2 > SHARE_MIN_SWEEP ? t->n * 2 : SHARE_MIN_SWEEP;
+}
+
+static bool is_container(const json_t *v) { return json_is_object(v) || json_is_array(v); }
+
+/* The table's value equal to v, or NULL; h is v's hash. */
+static json_t *find_equal(share_table *t, const json_t *v, uint64_t h) {
+  for (size_t i = (size_t)h & (t->cap - 1); t->by_value[i]; i = (i + 1) & (t->cap - 1))
+    if (t->hashes[i] == h && same_value(t->by_value[i], v)) return t->by_value[i];
+  return NULL;
+}
+
+static bool in_table(const share_table *t, const json_t *v) {
+  return t->by_address[address_slot(t->by_address, t->cap, v)] != NULL;
+}
+
+static void keep(share_table *t, json_t *v, uint64_t h) {
+  if ((t->n + 1) * 4 > t->cap * 3) rebuild(t, false);
+  insert(t, json_incref(v), h);
+}
+
+/* The table's value equal to v (a container), or v itself, then in the
+ * table; *h is its hash. A v only its holder holds (refcount 1) gets its
+ * own containers shared first, from the bottom up, so each is hashed once. */
+static json_t *share_tree(share_table *t, json_t *v, uint64_t *h);
+
+/* v's hash, from its members' (each shared first, then in place of its
+ * original when an equal one is in the table). */
+static uint64_t share_members(share_table *t, json_t *v) {
+  uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)json_typeof(v)), hm;
+  if (json_is_object(v)) {
+    const char *key;
+    json_t *member;
+    json_object_foreach(v, key, member) {
+      json_t *shared = share_tree(t, member, &hm);
+      if (shared != member) json_object_set(v, key, shared); /* an existing key: its place stays */
+      h = mix(mix_bytes(h, key, strlen(key)), hm);
+    }
+  } else {
+    for (size_t i = 0; i < json_array_size(v); i++) {
+      json_t *item = json_array_get(v, i), *shared = share_tree(t, item, &hm);
+      if (shared != item) json_array_set(v, i, shared);
+      h = mix(h, hm);
+    }
+  }
+  return h;
+}
+
+static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
+  if (!is_container(v)) {
+    *h = hash_value(v);
+    return v;
+  }
+  size_t at = address_slot(t->by_address, t->cap, v);
+  if (t->by_address[at]) {
+    *h = t->address_hashes[at];
+    return v;
+  }
+  *h = v->refcount == 1 ? share_members(t, v) : hash_value(v);
+  json_t *e = find_equal(t, v, *h);
+  if (e) return e;
+  keep(t, v, *h);
+  return v;
+}
+
+/* The value at *slot becomes the table's equal one when a owns it (an
+ * arena_on_free cleanup of a's own releases it); a value a does not own
+ * (one the version shares with an older version, or holds some other
+ * way) stays where it is. */
+static void share_slot(arena *a, json_t **slot) {
+  json_t *v = *slot;
+  if (!v || !is_container(v)) return;
+  share_table *t = &table;
+  pthread_mutex_lock(&t->lock);
+  if (!t->cap || t->n >= t->sweep_at) rebuild(t, t->cap != 0);
+  if (!in_table(t, v)) {
+    bool owned = arena_has_cleanup(a, v);
+    uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
+    json_t *e = find_equal(t, v, h);
+    if (e && owned) {
+      arena_swap_cleanup(a, v, json_incref(e));
+      *slot = e;
+      json_decref(v);
+    } else if (!e) {
+      keep(t, v, h);
+    }
+  }
+  pthread_mutex_unlock(&t->lock);
+}
+
+static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
+
+static void share_struct(arena *a, const type_desc *td, void *v) {
+  for (size_t i = 0; i < td->nfields; i++)
+    share_value(a, td->fields[i].kind, td->fields[i].elem, (char *)v + td->fields[i].offset);
+  share_slot(a, (json_t **)((char *)v + td->extra_offset));
+}
+
+static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) {
+  switch (k) {
+  case K_RAW: share_slot(a, (json_t **)v); return;
+  case K_OBJ:
+    if (*(void **)v) share_struct(a, elem, *(void **)v);
+    return;
+  case K_EMB: share_struct(a, elem, v); return;
+  case K_LIST:
+  case K_MAP: {
+    dlist *l = v;
+    bool is_map = k == K_MAP;
+    size_t stride = is_map ? elem->entry_size : elem->size;
+    for (uint32_t i = 0; i < l->n; i++)
+      share_value(a, elem->scalar, elem, (char *)l->items + i * stride + (is_map ? elem->entry_value : 0));
+    return;
+  }
+  default: return;
+  }
+}
+
+void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, td, v); }

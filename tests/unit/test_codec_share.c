@@ -1,0 +1,122 @@
+/* test_codec_share.c: codec_share_json (api/codec_share.c) gives objects
+ * that carry equal JSON values (unknown fields, managedFields) one copy,
+ * without changing what they encode to; values that differ only in their
+ * members' order stay apart; a value the object does not own is left
+ * where it is. Also arena_keep_depth (util/arena.h), which sched_derive
+ * reads to bound a chain of versions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "api/codec.h"
+#include "api/object.h"
+#include "test_store.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define POD_HEAD "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"default\","
+#define MANAGED                                                                                                    \
+  "\"managedFields\":[{\"manager\":\"bench\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"%s\","     \
+  "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{}," \
+  "\"f:image\":{},\"f:name\":{}}},\"f:restartPolicy\":{}}}}]},"
+#define SPEC "\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\",%s}]}}"
+
+static api_object *make_pod(const char *name, const char *time, const char *container_extra) {
+  char text[2048];
+  char format[1024];
+  snprintf(format, sizeof format, "%s%s%s", POD_HEAD, MANAGED, SPEC);
+  snprintf(text, sizeof text, format, name, time, container_extra);
+  return test_obj(text);
+}
+
+static char *text_of(const api_object *o) { return codec_encode_text(o->info->desc, o->typed); }
+
+static void share(api_object *o) { codec_share_json(o->arena, o->info->desc, o->typed); }
+
+static pod_spec *spec_of(api_object *o) { return &((pod *)o->typed)->spec; }
+
+static void test_equal_values_are_shared_and_encode_the_same(void **state) {
+  (void)state;
+  api_object *a = make_pod("a", "2026-01-01T00:00:00Z", "\"command\":[\"sleep\",\"1\"]");
+  api_object *b = make_pod("b", "2026-01-01T00:00:01Z", "\"command\":[\"sleep\",\"1\"]");
+  char *a_before = text_of(a), *b_before = text_of(b);
+  share(a);
+  share(b);
+  /* the pod spec's and the container's unknown fields: one copy each */
+  assert_ptr_equal(spec_of(a)->_extra, spec_of(b)->_extra);
+  assert_ptr_equal(((container *)spec_of(a)->containers.items)[0]._extra,
+                   ((container *)spec_of(b)->containers.items)[0]._extra);
+  /* managedFields differ in their time, but share the fieldsV1 inside */
+  json_t *mf_a = api_object_meta(a)->managed_fields, *mf_b = api_object_meta(b)->managed_fields;
+  assert_ptr_not_equal(mf_a, mf_b);
+  assert_ptr_equal(json_object_get(json_array_get(mf_a, 0), "fieldsV1"),
+                   json_object_get(json_array_get(mf_b, 0), "fieldsV1"));
+  char *a_after = text_of(a), *b_after = text_of(b);
+  assert_string_equal(a_after, a_before);
+  assert_string_equal(b_after, b_before);
+  free(a_before), free(b_before), free(a_after), free(b_after);
+  api_object_free(a);
+  /* b's values outlive a */
+  char *b_alone = text_of(b);
+  assert_string_equal(b_alone, b_after = text_of(b));
+  free(b_alone), free(b_after);
+  api_object_free(b);
+}
+
+static void test_member_order_keeps_values_apart(void **state) {
+  (void)state;
+  api_object *a = make_pod("a", "t", "\"stdin\":true,\"tty\":true");
+  api_object *b = make_pod("b", "t", "\"tty\":true,\"stdin\":true");
+  share(a);
+  share(b);
+  json_t *ea = ((container *)spec_of(a)->containers.items)[0]._extra;
+  json_t *eb = ((container *)spec_of(b)->containers.items)[0]._extra;
+  assert_ptr_not_equal(ea, eb);
+  char *text = text_of(b);
+  assert_non_null(strstr(text, "\"tty\":true,\"stdin\":true"));
+  free(text);
+  api_object_free(a);
+  api_object_free(b);
+}
+
+static void test_value_not_owned_stays(void **state) {
+  (void)state;
+  api_object *a = make_pod("a", "t", "\"workingDir\":\"/w\"");
+  share(a);
+  /* b holds a copy of its spec's unknown fields registered nowhere in its
+   * own arena: not b's to swap */
+  api_object *b = make_pod("b", "t", "\"workingDir\":\"/w\"");
+  json_t *own = spec_of(b)->_extra;
+  json_t *foreign = json_deep_copy(own);
+  spec_of(b)->_extra = foreign;
+  share(b);
+  assert_ptr_equal(spec_of(b)->_extra, foreign);
+  spec_of(b)->_extra = own;
+  json_decref(foreign);
+  api_object_free(a);
+  api_object_free(b);
+}
+
+static void test_arena_keep_depth(void **state) {
+  (void)state;
+  arena *first = arena_new(), *second = arena_new(), *third = arena_new();
+  assert_int_equal(arena_keep_depth(first), 0);
+  arena_keep(second, first);
+  assert_int_equal(arena_keep_depth(second), 1);
+  arena_keep(third, second);
+  assert_int_equal(arena_keep_depth(third), 2);
+  arena_free(first);
+  arena_free(second);
+  arena_free(third);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_equal_values_are_shared_and_encode_the_same),
+      cmocka_unit_test(test_member_order_keeps_values_apart),
+      cmocka_unit_test(test_value_not_owned_stays),
+      cmocka_unit_test(test_arena_keep_depth),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -24,6 +24,7 @@ find_upstream kube-apiserver
 start_etcd_free "$tmp" || skip $name "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
 ka=$tmp/kube-apiserver
 cleanup='[ -f "$ka/kube-apiserver.pid" ] && stop_kube_apiserver "$ka"; stop_etcd'
+kd_kube() { KUBECONFIG=$kube_kc kd "$@"; }
 kd() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer" UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer" "$plugin" "$@"; }
 
 serve_https "$tmp/data" --etcd-servers "$etcd_url" --etcd-compaction-interval 0
@@ -77,8 +78,8 @@ YAML
 sel='device.attributes["gpu.example.com"].type == "mig" && device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0'
 same() { # what, want (a substring of the answer), plugin arguments: the same answer through both servers
   what=$1 want=$2; shift 2
-  kd --kubeconfig "$dra_kc" "$@" >"$tmp/by-dra" 2>&1
-  kd --kubeconfig "$kube_kc" "$@" >"$tmp/by-kube" 2>&1
+  KUBECONFIG=$dra_kc kd "$@" >"$tmp/by-dra" 2>&1
+  KUBECONFIG=$kube_kc kd "$@" >"$tmp/by-kube" 2>&1
   if ! grep -qF -- "$want" "$tmp/by-dra"; then
     failed=$((failed + 1)); echo "FAIL $what: dra serve's answer lacks '$want':"; head -20 "$tmp/by-dra"
   elif ! cmp -s "$tmp/by-dra" "$tmp/by-kube"; then
@@ -108,14 +109,14 @@ same "taint --dry-run=client" "created (dry run)" taint gpu.example.com/gpu-node
 same "taint --dry-run=server" "created (server dry run)" taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=server
 same "taint --list" "gpu.example.com" taint --list
 check "taint through kube-apiserver" "devicetaintrule.resource.k8s.io/gpu-node-2-gpu-3-example.com-check created" \
-  kd --kubeconfig "$kube_kc" taint gpu.example.com/gpu-node-2/gpu-3 example.com/check=1:NoSchedule
-for i in $(seq 50); do kd --kubeconfig "$dra_kc" taint --list | grep -q example.com/check && break; sleep 0.1; done
+  kd_kube taint gpu.example.com/gpu-node-2/gpu-3 example.com/check=1:NoSchedule
+for i in $(seq 50); do KUBECONFIG=$dra_kc kd taint --list | grep -q example.com/check && break; sleep 0.1; done
 same "taint --list after it" "example.com/check=1:NoSchedule" taint --list
 same "untaint --dry-run=server" "deleted (server dry run)" untaint gpu.example.com/gpu-node-2/gpu-3 example.com/check:NoSchedule --dry-run=server
 same "untaint --dry-run=client" "deleted (dry run)" untaint gpu.example.com/gpu-node-2/gpu-3 example.com/check:NoSchedule --dry-run=client
-check "untaint through kube-apiserver" "deleted" kd --kubeconfig "$kube_kc" untaint gpu.example.com/gpu-node-2/gpu-3 example.com/check:NoSchedule
-for i in $(seq 50); do kd --kubeconfig "$dra_kc" taint --list | grep -q example.com/check || break; sleep 0.1; done
-check "dra serve saw the untaint" "gone" sh -c "kd() { '$plugin' \"\$@\"; }; kd --kubeconfig '$dra_kc' taint --list | grep example.com/check || echo gone"
+check "untaint through kube-apiserver" "deleted" kd_kube untaint gpu.example.com/gpu-node-2/gpu-3 example.com/check:NoSchedule
+for i in $(seq 50); do KUBECONFIG=$dra_kc kd taint --list | grep -q example.com/check || break; sleep 0.1; done
+check "dra serve saw the untaint" "gone" sh -c "KUBECONFIG='$dra_kc' '$plugin' taint --list | grep example.com/check || echo gone"
 if grep -ql 'ERROR: \|runtime error' "$tmp"/sanitizer* 2>/dev/null; then
   failed=$((failed + 1)); echo "FAIL kubectl-dra's sanitizer report:"; cat "$tmp"/sanitizer* | head -40
 fi

@@ -4,7 +4,8 @@
  *   container's limits fill its missing requests, so an extended resource
  *   asked for only under limits is requested (and scheduled) too; and
  *   SetDefaults_PodSpec's schedulerName "default-scheduler", without which
- *   a real kube-scheduler leaves the pod alone;
+ *   a real kube-scheduler leaves the pod alone, and the others of the
+ *   untyped spec (defaults_pod.c);
  * - the Pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
  *   status becomes {phase: Pending, qosClass: ...}, the QoS class computed
  *   as pkg/apis/core/helper/qos ComputePodQOS does;
@@ -47,8 +48,7 @@ void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj) {
   (void)ctx;
   default_requests_from_limits(a, &obj->spec.containers);
   default_requests_from_limits(a, &obj->spec.init_containers);
-  if (!json_object_get(obj->spec._extra, "schedulerName"))
-    json_object_set_new(codec_extra(a, &obj->spec._extra), "schedulerName", json_string("default-scheduler"));
+  defaults_pod_spec(a, &obj->spec);
 }
 
 /* ---- QoS class (ComputePodQOS) ---- */

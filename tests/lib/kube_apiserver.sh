@@ -4,10 +4,11 @@
 # after tests/lib/serve.sh (dra and tmp set), then
 #   find_upstream BINARY...: sets upstream_bin to the directory holding them
 #     (upstream/ next to dra, else build/upstream); skips (77) without them;
-#   start_kube_apiserver DIR ETCD_URL: kube-apiserver with its state in DIR,
-#     storing JSON (--storage-media-type=application/json) with dra's DRA
-#     gates and API versions on; KUBECONFIG for it in DIR/kubeconfig;
-#     false (its log printed) when it does not come up;
+#   start_kube_apiserver DIR ETCD_URL [with-scheduler]: kube-apiserver with
+#     its state in DIR, storing JSON (--storage-media-type=application/json)
+#     with dra's DRA gates and API versions on (and kube-scheduler with the
+#     gates); KUBECONFIG for it in DIR/kubeconfig; false (its log printed)
+#     when it does not come up;
 #   stop_kube_apiserver DIR: stops it (tests/upstream/e2e/stop.sh).
 # upstream_gates are the DRA feature gates dra turns on, as 1.37 names them.
 upstream_gates=DRAAdminAccess=true,DRAPrioritizedList=true,DRADeviceTaints=true,DRADeviceTaintRules=true
@@ -20,9 +21,11 @@ find_upstream() { # binaries
   for b in "$@"; do [ -x "$upstream_bin/$b" ] || skip "$name" "$upstream_bin/$b not built (make upstream-e2e)"; done
 }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start_kube_apiserver() { # dir, etcd url
+start_kube_apiserver() { # dir, etcd url[, with-scheduler]
   mkdir -p "$1"
-  ETCD_SERVERS=$2 NO_SCHEDULER=1 PORT=$(free_port) \
+  no_scheduler=1
+  [ "${3:-}" = with-scheduler ] && no_scheduler=
+  ETCD_SERVERS=$2 NO_SCHEDULER=$no_scheduler PORT=$(free_port) KUBE_SCHEDULER_FLAGS="--feature-gates=$upstream_gates" \
     KUBE_APISERVER_FLAGS="--storage-media-type=application/json --feature-gates=$upstream_gates --runtime-config=resource.k8s.io/v1beta2=true,scheduling.k8s.io/v1beta1=true" \
     sh tests/upstream/e2e/start.sh "$upstream_bin" "$1" >"$1/start.out" 2>&1 || { cat "$1/start.out"; return 1; }
 }

@@ -15,16 +15,9 @@
 # upstream-e2e), kubectl, python3, curl or openssl.
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
-name=upstream_etcd_layout
 . tests/lib/serve.sh
-. tests/lib/etcd.sh
 . tests/lib/kube_apiserver.sh
-for tool in kubectl python3 curl openssl; do skip_without $tool $name; done
-find_etcd || skip $name "no build/upstream/etcd (make etcd builds it)"
-find_upstream kube-apiserver
-start_etcd_free "$tmp" || skip $name "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
-ka=$tmp/kube-apiserver
-cleanup='[ -f "$ka/kube-apiserver.pid" ] && stop_kube_apiserver "$ka"; stop_etcd'
+upstream_setup upstream_etcd_layout kube-apiserver
 layout=tests/upstream/e2e/layout
 kinds="namespaces nodes deviceclasses.v1.resource.k8s.io resourceslices.v1.resource.k8s.io
   resourceclaimtemplates.v1.resource.k8s.io resourceclaims.v1.resource.k8s.io devicetaintrules.v1.resource.k8s.io

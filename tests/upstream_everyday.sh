@@ -16,24 +16,19 @@
 # kube-scheduler (make upstream-e2e), kubectl, python3, curl or openssl.
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
-name=upstream_everyday
 . tests/lib/serve.sh
-. tests/lib/etcd.sh
 . tests/lib/kube_apiserver.sh
-for tool in kubectl python3 curl openssl; do skip_without $tool $name; done
-find_etcd || skip $name "no build/upstream/etcd (make etcd builds it)"
-find_upstream kube-apiserver kube-scheduler
-start_etcd_free "$tmp" || skip $name "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
-ka=$tmp/kube-apiserver
+upstream_setup upstream_everyday kube-apiserver kube-scheduler
 claims_pid=
-cleanup='[ -n "$claims_pid" ] && kill $claims_pid && wait $claims_pid; [ -f "$ka/kube-apiserver.pid" ] && stop_kube_apiserver "$ka"; stop_etcd'
+cleanup='[ -n "$claims_pid" ] && kill $claims_pid && wait $claims_pid; '$cleanup
 everyday=tests/upstream/e2e/everyday
 start_kube_apiserver "$ka" "$etcd_url" with-scheduler ||
   { echo "FAIL kube-apiserver did not start"; exit 1; }
 kube="--kubeconfig $ka/kubeconfig"
 # the claim controller for kube-apiserver: dra serve on its etcd
-serve_log=claims serve "$tmp/claims" --etcd-servers "$etcd_url" --etcd-compaction-interval 0 --controllers=resourceclaim-controller
-claims_pid=$server
+serve_log=claims
+serve "$tmp/claims" --etcd-servers "$etcd_url" --etcd-compaction-interval 0 --controllers=resourceclaim-controller
+claims_pid=$server serve_log=
 serve "$tmp/dra" --controllers='*,-node-simulator' # no kubelet on either side
 drakc="--kubeconfig $tmp/dra/kubeconfig"
 

@@ -12,18 +12,11 @@
 # (make upstream-e2e), kubectl, python3, curl or openssl.
 dra=${1:-build/dra}
 case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
-name=upstream_kubectl_dra
 . tests/lib/serve.sh
-. tests/lib/etcd.sh
 . tests/lib/kube_apiserver.sh
 plugin=$(dirname "$dra")/kubectl-dra
-[ -x "$plugin" ] || skip $name "no $plugin"
-for tool in kubectl python3 curl openssl; do skip_without $tool $name; done
-find_etcd || skip $name "no build/upstream/etcd (make etcd builds it)"
-find_upstream kube-apiserver
-start_etcd_free "$tmp" || skip $name "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
-ka=$tmp/kube-apiserver
-cleanup='[ -f "$ka/kube-apiserver.pid" ] && stop_kube_apiserver "$ka"; stop_etcd'
+[ -x "$plugin" ] || skip upstream_kubectl_dra "no $plugin"
+upstream_setup upstream_kubectl_dra kube-apiserver
 kd_kube() { KUBECONFIG=$kube_kc kd "$@"; }
 kd() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer" UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer" "$plugin" "$@"; }
 
@@ -31,30 +24,7 @@ serve_https "$tmp/data" --etcd-servers "$etcd_url" --etcd-compaction-interval 0
 [ -n "$url" ] || { cat "$tmp/serve.log"; echo "FAIL dra serve did not start"; exit 1; }
 dra_kc=$tmp/data/kubeconfig
 export KUBECONFIG="$dra_kc"
-cat >"$tmp/pending.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: big-gpu, namespace: ml}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {expression: 'device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: big-trainer, namespace: ml}
-spec:
-  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-  containers:
-  - {name: t, image: x, resources: {claims: [{name: gpu}]}}
-  resourceClaims:
-  - {name: gpu, resourceClaimName: big-gpu}
-YAML
-kubectl apply -f examples/cluster -f "$tmp/pending.yaml" >"$tmp/apply.log" 2>&1 || { cat "$tmp/apply.log"; echo "FAIL kubectl apply"; exit 1; }
+kubectl apply -f examples/cluster -f tests/data/kubectl_dra/big-trainer.yaml >"$tmp/apply.log" 2>&1 || { cat "$tmp/apply.log"; echo "FAIL kubectl apply"; exit 1; }
 # until the scheduler has placed what fits (7 pods bound) and written its status
 for i in $(seq 100); do
   [ "$(kubectl get pods -A -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -c .)" = 7 ] && break
@@ -64,17 +34,6 @@ sleep 1
 start_kube_apiserver "$ka" "$etcd_url" || { echo "FAIL kube-apiserver did not start"; exit 1; }
 kube_kc=$ka/kubeconfig
 
-cat >"$tmp/embedder.yaml" <<'YAML'
-apiVersion: v1
-kind: Pod
-metadata: {name: embedder-4, namespace: inference}
-spec:
-  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-  containers:
-  - {name: server, image: x, resources: {claims: [{name: mig}]}}
-  resourceClaims:
-  - {name: mig, resourceClaimTemplateName: small-mig}
-YAML
 sel='device.attributes["gpu.example.com"].type == "mig" && device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0'
 same() { # what, want (a substring of the answer), plugin arguments: the same answer through both servers
   what=$1 want=$2; shift 2
@@ -103,7 +62,7 @@ same "explain resourceclaim/" "pod ml/big-trainer is Pending" explain resourcecl
 same "explain -o json" '"filter"' explain pod/big-trainer -n ml -o json
 same "explain: a scheduled pod" "pod inference/tokenizer is scheduled on node cpu-node-1" explain pod/tokenizer -n inference
 same "explain: not found" 'pods "nope" not found' explain pod/nope -n ml
-same "whatif" "embedder-4   gpu-node-2" whatif -f "$tmp/embedder.yaml"
+same "whatif" "embedder-4   gpu-node-2" whatif -f tests/data/kubectl_dra/embedder.yaml
 same "taint --preview" "would be evicted" taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --preview
 same "taint --dry-run=client" "created (dry run)" taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=client
 same "taint --dry-run=server" "created (server dry run)" taint gpu.example.com/gpu-node-2/gpu-0 example.com/broken=ecc:NoExecute --dry-run=server

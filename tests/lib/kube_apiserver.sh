@@ -2,6 +2,10 @@
 # upstream-e2e` for tests that compare it with dra serve, started by
 # tests/upstream/e2e/start.sh on an etcd the test already runs. Source it
 # after tests/lib/serve.sh (dra and tmp set), then
+#   upstream_setup NAME BINARY...: skips (77) without kubectl, python3,
+#     curl, openssl, the etcd of `make etcd` or the BINARYs; starts etcd in
+#     $tmp (etcd_url) and sets ka, the directory for kube-apiserver, and
+#     cleanup, which stops both;
 #   find_upstream BINARY...: sets upstream_bin to the directory holding them
 #     (upstream/ next to dra, else build/upstream); skips (77) without them;
 #   start_kube_apiserver DIR ETCD_URL [with-scheduler]: kube-apiserver with
@@ -30,3 +34,14 @@ start_kube_apiserver() { # dir, etcd url[, with-scheduler]
     sh tests/upstream/e2e/start.sh "$upstream_bin" "$1" >"$1/start.out" 2>&1 || { cat "$1/start.out"; return 1; }
 }
 stop_kube_apiserver() { sh tests/upstream/e2e/stop.sh "$1"; }
+. tests/lib/etcd.sh
+upstream_setup() { # test name, binaries
+  name=$1
+  shift
+  for tool in kubectl python3 curl openssl; do skip_without $tool "$name"; done
+  find_etcd || skip "$name" "no build/upstream/etcd (make etcd builds it)"
+  find_upstream "$@"
+  start_etcd_free "$tmp" || skip "$name" "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
+  ka=$tmp/kube-apiserver
+  cleanup='[ -f "$ka/kube-apiserver.pid" ] && stop_kube_apiserver "$ka"; stop_etcd'
+}

@@ -9,6 +9,9 @@
  * - the Pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
  *   status becomes {phase: Pending, qosClass: ...}, the QoS class computed
  *   as pkg/apis/core/helper/qos ComputePodQOS does;
+ * - a Node's status as Go always encodes it: daemonEndpoints.kubeletEndpoint
+ *   and nodeInfo are structs (k8s.io/api core/v1 NodeStatus), so an unset
+ *   one is {"Port": 0} and ten empty strings, never absent;
  * - Namespace defaulting, SetDefaults_Namespace: the
  *   kubernetes.io/metadata.name label is the name;
  * - the Namespace strategy's PrepareForCreate
@@ -49,6 +52,23 @@ void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj) {
   default_requests_from_limits(a, &obj->spec.containers);
   default_requests_from_limits(a, &obj->spec.init_containers);
   defaults_pod_spec(a, &obj->spec);
+}
+
+static const char *const node_info_fields[] = {"machineID",     "systemUUID",      "bootID",
+                                              "kernelVersion", "osImage",         "containerRuntimeVersion",
+                                              "kubeletVersion", "kubeProxyVersion", "operatingSystem",
+                                              "architecture"};
+
+void defaults_node(arena *a, node *obj) {
+  json_t *status = codec_extra(a, &obj->status._extra);
+  json_t *endpoints = json_object_get(status, "daemonEndpoints");
+  if (!json_is_object(endpoints)) json_object_set_new(status, "daemonEndpoints", endpoints = json_object());
+  if (!json_is_object(json_object_get(endpoints, "kubeletEndpoint")))
+    json_object_set_new(endpoints, "kubeletEndpoint", json_pack("{s:i}", "Port", 0));
+  json_t *info = json_object_get(status, "nodeInfo");
+  if (!json_is_object(info)) json_object_set_new(status, "nodeInfo", info = json_object());
+  for (size_t i = 0; i < sizeof node_info_fields / sizeof *node_info_fields; i++)
+    if (!json_object_get(info, node_info_fields[i])) json_object_set_new(info, node_info_fields[i], json_string(""));
 }
 
 /* ---- QoS class (ComputePodQOS) ---- */

@@ -216,6 +216,7 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     api_object_free(obj);
     return;
   }
+  admit_default_toleration_seconds(op, obj);
   if (http_query_get(req, "dryRun")) {
     const object_meta *m = api_object_meta(obj);
     store_obj *existing = NULL; /* the storage's create refuses it, dry run or not */

@@ -94,8 +94,9 @@ bool codec_field_present(const field_desc *f, const void *in) {
 }
 
 bool codec_field_null(const field_desc *f, const void *in) {
+  if (!(f->flags & F_TIME) || f->kind != K_STR) return false;
   const char *s = *(char *const *)((const char *)in + f->offset);
-  return (f->flags & F_TIME) && (!s || !*s);
+  return !s || !*s;
 }
 
 static json_t *encode_struct(const type_desc *td, const void *in) {

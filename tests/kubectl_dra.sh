@@ -42,28 +42,8 @@ export KUBECONFIG="$tmp/data/kubeconfig"
 # under sanitizers, the plugin's reports go to files checked at the end
 kd() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$tmp/sanitizer" UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$tmp/sanitizer" "$plugin" "$@"; }
 kubectl apply -f examples/cluster >"$tmp/apply.log" 2>&1 || { cat "$tmp/apply.log"; echo "FAIL kubectl apply"; exit 1; }
-cat >"$tmp/big.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: big-gpu, namespace: ml}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel: {expression: 'device.capacity["gpu.example.com"].memory.compareTo(quantity("80Gi")) >= 0'}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: big-trainer, namespace: ml}
-spec:
-  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-  containers:
-  - {name: t, image: x, resources: {claims: [{name: gpu}]}}
-  resourceClaims:
-  - {name: gpu, resourceClaimName: big-gpu}
+cp tests/data/kubectl_dra/big-trainer.yaml "$tmp/big.yaml"
+cat >>"$tmp/big.yaml" <<'YAML'
 ---
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaimTemplate
@@ -204,17 +184,7 @@ kubectl apply -f "$tmp/untolerating.yaml" >/dev/null 2>&1
 check "explain: TaintToleration per node" "gpu-node-1   TaintToleration    node(s) had untolerated taint(s)" kd explain pod/no-toleration -n ml
 
 # ---- whatif, then the scheduler ----
-cat >"$tmp/embedder.yaml" <<'YAML'
-apiVersion: v1
-kind: Pod
-metadata: {name: embedder-4, namespace: inference}
-spec:
-  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-  containers:
-  - {name: server, image: x, resources: {claims: [{name: mig}]}}
-  resourceClaims:
-  - {name: mig, resourceClaimTemplateName: small-mig}
-YAML
+cp tests/data/kubectl_dra/embedder.yaml "$tmp/embedder.yaml"
 kd whatif -f "$tmp/embedder.yaml" >"$tmp/whatif.out" 2>&1
 check "whatif: node and device" "inference   embedder-4   gpu-node-2   mig/1g=gpu.example.com/gpu-node-2/gpu-1-mig-1g-5gb-2" cat "$tmp/whatif.out"
 check "whatif wrote nothing" 'pods "embedder-4" not found' kubectl get pod embedder-4 -n inference

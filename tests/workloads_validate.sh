@@ -12,7 +12,7 @@ d=tests/data/workloads
 check "valid workloads" 0 "10 objects valid" "$dra" validate -f $d/valid/
 check "deployment claim name" 1 'spec.template.spec.resourceClaims[0].name: Invalid value: "GPU": a lowercase RFC 1123 label' \
   "$dra" validate -f $d/invalid/deployment-bad-claims.yaml
-check "deployment claim source" 1 'spec.template.spec.resourceClaims[1]: Invalid value: {"name":"nic"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`' \
+check "deployment claim source" 1 'spec.template.spec.resourceClaims[1]: Invalid value: {"Name":"nic","ResourceClaimName":null,"ResourceClaimTemplateName":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`' \
   "$dra" validate -f $d/invalid/deployment-bad-claims.yaml
 check "deployment container claim" 1 'spec.template.spec.containers[0].resources.claims[0]: Not found: "gpus": must be one of the names in pod.spec.resourceClaims: GPU, nic' \
   "$dra" validate -f $d/invalid/deployment-bad-claims.yaml
@@ -20,7 +20,7 @@ check "deployment selector" 1 'Deployment.apps "mismatch" is invalid: [spec.temp
   "$dra" validate -f $d/invalid/deployment-selector.yaml
 check "job template" 1 'Job.batch "job" is invalid: [spec.template.metadata.labels[job-name]: Invalid value: {"batch.kubernetes.io/job-name":"job","job-name":"other"}: must be '"'job'"', spec.template.spec.containers[0].resources.claims[0]: Not found: "missing": must be one of the names in pod.spec.resourceClaims which is empty, spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"]' \
   "$dra" validate -f $d/invalid/job-bad-template.yaml
-check "statefulset" 1 'StatefulSet.apps "sts" is invalid: [spec.podManagementPolicy: Invalid value: "Sometimes": must be '"'OrderedReady' or 'Parallel'"', spec.template.spec.resourceClaims[0]: Invalid value: {"name":"a","resourceClaimName":"one","resourceClaimTemplateName":"two"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified]' \
+check "statefulset" 1 'StatefulSet.apps "sts" is invalid: [spec.podManagementPolicy: Invalid value: "Sometimes": must be '"'OrderedReady' or 'Parallel'"', spec.template.spec.resourceClaims[0]: Invalid value: {"Name":"a","ResourceClaimName":"one","ResourceClaimTemplateName":"two"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified]' \
   "$dra" validate -f $d/invalid/statefulset-template-claim.yaml
 check "daemonset" 1 'DaemonSet.apps "ds" is invalid: [spec.selector: Invalid value: {}: empty selector is invalid for daemonset, spec.template.spec.resourceClaims[0].resourceClaimTemplateName: Invalid value: "Not_A_Name"' \
   "$dra" validate -f $d/invalid/daemonset-empty-selector.yaml

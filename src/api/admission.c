@@ -71,6 +71,7 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     validate_pod(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NODE:
+    defaults_node(a, obj->typed);
     validate_node(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NAMESPACE:

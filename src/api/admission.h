@@ -49,6 +49,14 @@ char *admit_priority(const admission_ctx *ctx, admit_op op, api_object *obj, con
  * is refused. NULL or the forbidden reason (malloc'd). */
 char *admit_priority_class_default(const admission_ctx *ctx, admit_op op, const api_object *obj);
 
+/* The DefaultTolerationSeconds admission plugin (admission_tolerations.c):
+ * a pod's NoExecute tolerations of the not-ready and unreachable node
+ * taints, 300 s, when it has none; on create and update. Run with Priority,
+ * before validation; as for Priority's fields, dra's managed fields then
+ * hold them, where kube-apiserver's field manager runs before mutating
+ * admission (tests/upstream/DISAGREEMENTS.md, "Everyday answers"). */
+void admit_default_toleration_seconds(admit_op op, api_object *obj);
+
 /* The whole-object message, as kube-apiserver's Status.message:
  * `ResourceClaim.resource.k8s.io "name" is invalid: <aggregate>`. malloc'd. */
 char *admission_invalid_message(const api_object *obj, const errlist *errs);

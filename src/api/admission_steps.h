@@ -57,8 +57,13 @@ void reset_meta_for_status(arena *a, object_meta *m, const object_meta *old);
  * Namespace defaulting (the kubernetes.io/metadata.name label) and
  * PrepareForCreate (status {phase: Active}, the "kubernetes" finalizer). */
 void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj);
+/* defaults_pod.c: SetDefaults_PodSpec and the defaults of the containers,
+ * probes and volumes, in the spec's untyped JSON. */
+void defaults_pod_spec(arena *a, pod_spec *spec);
 void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old);
 void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj);
+/* A Node's status.daemonEndpoints and status.nodeInfo, present as Go encodes them. */
+void defaults_node(arena *a, node *obj);
 void prepare_namespace(admit_op op, arena *a, namespace_obj *obj, const namespace_obj *old);
 
 /* prepare_workloads.c: the workload kinds' defaults (replicas, a

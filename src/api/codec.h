@@ -40,8 +40,11 @@ bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, vo
 json_t *codec_encode(const type_desc *td, const void *in);
 /* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */
 json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src);
-/* Whether codec_encode writes field f of in (Go's omitempty, F_KEEP_EMPTY). */
+/* Whether codec_encode writes field f of in (Go's omitempty, F_KEEP_EMPTY,
+ * F_ALWAYS, F_TIME). */
 bool codec_field_present(const field_desc *f, const void *in);
+/* Whether codec_encode writes field f of in as null (an unset F_TIME). */
+bool codec_field_null(const field_desc *f, const void *in);
 /* json_dumps(codec_encode(td, in), JSON_COMPACT) without the tree (malloc'd). */
 char *codec_encode_text(const type_desc *td, const void *in);
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep

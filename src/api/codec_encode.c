@@ -72,7 +72,7 @@ bool codec_field_present(const field_desc *f, const void *in) {
   switch (f->kind) {
   case K_STR: {
     const char *s = *(char *const *)p;
-    return s && (*s || keep_empty);
+    return (f->flags & (F_ALWAYS | F_TIME)) || (s && (*s || keep_empty));
   }
   case K_ATOM: {
     const atom *a = *(const atom *const *)p;
@@ -93,12 +93,20 @@ bool codec_field_present(const field_desc *f, const void *in) {
   return false;
 }
 
+bool codec_field_null(const field_desc *f, const void *in) {
+  if (!(f->flags & F_TIME) || f->kind != K_STR) return false;
+  const char *s = *(char *const *)((const char *)in + f->offset);
+  return !s || !*s;
+}
+
 static json_t *encode_struct(const type_desc *td, const void *in) {
   json_t *obj = json_object();
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
     if (!codec_field_present(f, in)) continue;
-    json_object_set_new(obj, f->json, codec_encode_value(f->kind, f->elem, (const char *)in + f->offset));
+    json_object_set_new(obj, f->json,
+                        codec_field_null(f, in) ? json_null()
+                                                : codec_encode_value(f->kind, f->elem, (const char *)in + f->offset));
   }
   const json_t *extra = *(json_t *const *)((const char *)in + td->extra_offset);
   if (extra) {

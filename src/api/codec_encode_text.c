@@ -144,7 +144,7 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
 }
 
 /* An unknown field kept in _extra: "key":value after the known ones, as
- * codec_encode appends them. */
+ * codec_encode appends them; also an unset F_TIME field's null. */
 static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
   size_t mark = sb->len;
   if (put_key(sb, *first, key, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
@@ -166,7 +166,8 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
   bool first = true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    if (codec_field_present(f, in))
+    if (codec_field_null(f, in)) put_extra_member(sb, &first, f->json, json_null(), level);
+    else if (codec_field_present(f, in))
       put_member(sb, &first, f->json, f->kind, f->elem, (const char *)in + f->offset, level);
   }
   const char *key;

@@ -3,16 +3,15 @@
  * - Pod defaulting, SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a
  *   container's limits fill its missing requests, so an extended resource
  *   asked for only under limits is requested (and scheduled) too; and
- *   SetDefaults_PodSpec's schedulerName "default-scheduler" (without which
- *   a real kube-scheduler leaves the pod alone), dnsPolicy ClusterFirst,
- *   restartPolicy Always, terminationGracePeriodSeconds 30,
- *   securityContext {} and enableServiceLinks true; SetDefaults_Container's
- *   terminationMessagePath, terminationMessagePolicy File and
- *   imagePullPolicy (Always for an image without a tag or tagged latest,
- *   else IfNotPresent), and each port's protocol TCP;
+ *   SetDefaults_PodSpec's schedulerName "default-scheduler", without which
+ *   a real kube-scheduler leaves the pod alone, and the others of the
+ *   untyped spec (defaults_pod.c);
  * - the Pod strategy's PrepareForCreate (pkg/registry/core/pod/strategy.go):
  *   status becomes {phase: Pending, qosClass: ...}, the QoS class computed
  *   as pkg/apis/core/helper/qos ComputePodQOS does;
+ * - a Node's status as Go always encodes it: daemonEndpoints.kubeletEndpoint
+ *   and nodeInfo are structs (k8s.io/api core/v1 NodeStatus), so an unset
+ *   one is {"Port": 0} and ten empty strings, never absent;
  * - Namespace defaulting, SetDefaults_Namespace: the
  *   kubernetes.io/metadata.name label is the name;
  * - the Namespace strategy's PrepareForCreate
@@ -48,47 +47,28 @@ static void default_requests_from_limits(arena *a, container_list *cl) {
   }
 }
 
-/* Sets key of *extra to value (taken) unless it has one. */
-static void default_field(arena *a, json_t **extra, const char *key, json_t *value) {
-  if (json_object_get(*extra, key)) json_decref(value);
-  else json_object_set_new(codec_extra(a, extra), key, value);
-}
-
-/* pkg/apis/core/v1 defaults.go: no tag (after the last '/') and no
- * digest, or the tag latest, pulls Always. */
-static const char *pull_policy(const char *image) {
-  if (!image || strchr(image, '@')) return "IfNotPresent";
-  const char *name = strrchr(image, '/'), *colon = strrchr(name ? name : image, ':');
-  return !colon || !strcmp(colon, ":latest") ? "Always" : "IfNotPresent";
-}
-
-static void default_containers(arena *a, container_list *cl) {
-  for (uint32_t i = 0; i < cl->n; i++) {
-    json_t **extra = &cl->items[i]._extra;
-    default_field(a, extra, "terminationMessagePath", json_string("/dev/termination-log"));
-    default_field(a, extra, "terminationMessagePolicy", json_string("File"));
-    default_field(a, extra, "imagePullPolicy", json_string(pull_policy(json_string_value(json_object_get(*extra, "image")))));
-    size_t k;
-    json_t *port;
-    json_array_foreach(json_object_get(*extra, "ports"), k, port) if (json_is_object(port) &&
-                                                                     !json_object_get(port, "protocol"))
-        json_object_set_new(port, "protocol", json_string("TCP"));
-  }
-}
-
 void defaults_pod(const admission_ctx *ctx, arena *a, pod *obj) {
   (void)ctx;
   default_requests_from_limits(a, &obj->spec.containers);
   default_requests_from_limits(a, &obj->spec.init_containers);
-  default_containers(a, &obj->spec.containers);
-  default_containers(a, &obj->spec.init_containers);
-  json_t **extra = &obj->spec._extra;
-  default_field(a, extra, "dnsPolicy", json_string("ClusterFirst"));
-  default_field(a, extra, "restartPolicy", json_string("Always"));
-  default_field(a, extra, "terminationGracePeriodSeconds", json_integer(30));
-  default_field(a, extra, "securityContext", json_object());
-  default_field(a, extra, "schedulerName", json_string("default-scheduler"));
-  default_field(a, extra, "enableServiceLinks", json_true());
+  defaults_pod_spec(a, &obj->spec);
+}
+
+static const char *const node_info_fields[] = {"machineID",     "systemUUID",      "bootID",
+                                              "kernelVersion", "osImage",         "containerRuntimeVersion",
+                                              "kubeletVersion", "kubeProxyVersion", "operatingSystem",
+                                              "architecture"};
+
+void defaults_node(arena *a, node *obj) {
+  json_t *status = codec_extra(a, &obj->status._extra);
+  json_t *endpoints = json_object_get(status, "daemonEndpoints");
+  if (!json_is_object(endpoints)) json_object_set_new(status, "daemonEndpoints", endpoints = json_object());
+  if (!json_is_object(json_object_get(endpoints, "kubeletEndpoint")))
+    json_object_set_new(endpoints, "kubeletEndpoint", json_pack("{s:i}", "Port", 0));
+  json_t *info = json_object_get(status, "nodeInfo");
+  if (!json_is_object(info)) json_object_set_new(status, "nodeInfo", info = json_object());
+  for (size_t i = 0; i < sizeof node_info_fields / sizeof *node_info_fields; i++)
+    if (!json_object_get(info, node_info_fields[i])) json_object_set_new(info, node_info_fields[i], json_string(""));
 }
 
 /* ---- QoS class (ComputePodQOS) ---- */

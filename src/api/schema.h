@@ -33,6 +33,9 @@ enum {
   F_KEEP_EMPTY = 1 << 0, /* encode "" / [] / {} when present (Go pointer or non-omitempty field); an
                             * absent OBJ as null (a Go pointer without omitempty) */
   F_INT32 = 1 << 1,      /* an INT that is a Go int32: a number out of its range does not decode */
+  F_ALWAYS = 1 << 2,     /* a STR that is a Go string without omitempty: encoded always, "" when unset */
+  F_TIME = 1 << 3,       /* a STR that is a Go metav1.Time, which omitempty never leaves out:
+                            * encoded always, null when unset */
 };
 
 enum {

@@ -440,8 +440,8 @@ DEFINE_STRUCT(pod_spec)
 #define pod_condition_FIELDS(X, S)                              \
   X(S, STR, type, "type", _, F_KEEP_EMPTY)                      \
   X(S, STR, status, "status", _, F_KEEP_EMPTY)                  \
-  X(S, STR, last_probe_time, "lastProbeTime", _, 0)             \
-  X(S, STR, last_transition_time, "lastTransitionTime", _, 0)   \
+  X(S, STR, last_probe_time, "lastProbeTime", _, F_TIME)        \
+  X(S, STR, last_transition_time, "lastTransitionTime", _, F_TIME) \
   X(S, STR, reason, "reason", _, 0)                             \
   X(S, STR, message, "message", _, 0)
 DEFINE_STRUCT(pod_condition)
@@ -640,12 +640,13 @@ DEFINE_STRUCT(event_source)
   X(S, STR, reason, "reason", _, 0)                                     \
   X(S, STR, message, "message", _, 0)                                   \
   X(S, EMB, source, "source", event_source, 0)                          \
-  X(S, STR, first_timestamp, "firstTimestamp", _, 0)                    \
-  X(S, STR, last_timestamp, "lastTimestamp", _, 0)                      \
+  X(S, STR, first_timestamp, "firstTimestamp", _, F_TIME)               \
+  X(S, STR, last_timestamp, "lastTimestamp", _, F_TIME)                 \
   X(S, INT, count, "count", _, 0)                                       \
   X(S, STR, type, "type", _, 0)                                         \
-  X(S, STR, reporting_component, "reportingComponent", _, 0)            \
-  X(S, STR, reporting_instance, "reportingInstance", _, 0)
+  X(S, STR, event_time, "eventTime", _, F_TIME)                         \
+  X(S, STR, reporting_component, "reportingComponent", _, F_ALWAYS)     \
+  X(S, STR, reporting_instance, "reportingInstance", _, F_ALWAYS)
 DEFINE_STRUCT(event)
 
 #endif

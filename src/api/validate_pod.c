@@ -25,6 +25,19 @@ static bool has_pod_claim(const pod_spec *s, const atom *name, uint32_t before) 
   return false;
 }
 
+/* The claim as kube-apiserver renders the bad value: the internal
+ * core.PodResourceClaim as JSON, which has Go's field names (no JSON tags)
+ * and null for an unset pointer. malloc'd. */
+static char *render_pod_claim(const pod_resource_claim *c) {
+  json_t *j = json_pack("{s:s, s:o, s:o}", "Name", atom_str(c->name), "ResourceClaimName",
+                        c->resource_claim_name ? json_string(c->resource_claim_name->str) : json_null(),
+                        "ResourceClaimTemplateName",
+                        c->resource_claim_template_name ? json_string(c->resource_claim_template_name->str) : json_null());
+  char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  return text;
+}
+
 static void validate_claim_source_name(errlist *e, fpath *p, const char *field, const atom *name) {
   if (!name) return;
   size_t m = fp_field(p, field);
@@ -43,12 +56,12 @@ static void validate_pod_claims(errlist *e, fpath *p, const pod_spec *s) {
     else vn_dns_label(e, p, c->name->str);
     fp_pop(p, mn);
     if (c->resource_claim_name && c->resource_claim_template_name) {
-      char *v = render_json_value(&pod_resource_claim_desc, c);
+      char *v = render_pod_claim(c);
       fe_invalid(e, p, v, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
       free(v);
     }
     if (!c->resource_claim_name && !c->resource_claim_template_name) {
-      char *v = render_json_value(&pod_resource_claim_desc, c);
+      char *v = render_pod_claim(c);
       fe_invalid(e, p, v, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
       free(v);
     }

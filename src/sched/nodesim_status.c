@@ -358,11 +358,13 @@ bool sched_nodesim_set_node_status(api_object *o, const char *now) {
                                                       "type", "Hostname", "address", n->metadata.name));
     changed = true;
   }
-  if (!json_object_get(extra, "daemonEndpoints")) {
+  /* absent, or the zero structs the API server encodes for an unset one */
+  if (!json_integer_value(json_object_get(json_object_get(json_object_get(extra, "daemonEndpoints"), "kubeletEndpoint"), "Port"))) {
     json_object_set_new(extra, "daemonEndpoints", json_pack("{s:{s:i}}", "kubeletEndpoint", "Port", 10250));
     changed = true;
   }
-  if (!json_object_get(extra, "nodeInfo")) {
+  const char *kubelet = json_string_value(json_object_get(json_object_get(extra, "nodeInfo"), "kubeletVersion"));
+  if (!kubelet || !*kubelet) {
     json_object_set_new(extra, "nodeInfo", node_info(n));
     changed = true;
   }

@@ -174,8 +174,10 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   }
   request_ctx rc = {.srv = s, .reads = srv_reads_of(s, req), .resp = resp};
   admission_ctx ctx = admission_for(&rc);
-  /* mutating admission (Priority) before validation, its validating half after */
+  /* mutating admission (Priority, DefaultTolerationSeconds) before
+   * validation, Priority's validating half after */
   char *forbidden = admit_priority(&ctx, op, obj, old);
+  if (!forbidden) admit_default_toleration_seconds(op, obj);
   errlist errs = {0};
   bool ok = !forbidden && admit_object(&ctx, op, obj, old, &errs);
   if (ok) forbidden = admit_priority_class_default(&ctx, op, obj);

@@ -136,13 +136,13 @@ static void test_pod_runs_then_succeeds(void **state) {
   char *s = status_of(st, "job-pod");
   assert_contains(s, "\"phase\":\"Running\"");
   assert_contains(s, "\"startTime\":\"2026-01-01T00:00:00Z\"");
-  assert_contains(s, "{\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"Ready\"}");
+  assert_contains(s, "{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"Ready\"}");
   assert_contains(s, "\"state\":{\"running\":{\"startedAt\":\"2026-01-01T00:00:00Z\"}}");
   assert_contains(s, "\"initContainerStatuses\":[{\"containerID\":\"dra-sim://");
   assert_contains(s, "\"reason\":\"Completed\"");
   assert_contains(s, "\"podIP\":\"10.244.");
   /* created bound: the kubelet's PodScheduled, last */
-  assert_contains(s, "\"status\":\"True\",\"type\":\"ContainersReady\"},{\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"PodScheduled\"}]");
+  assert_contains(s, "\"status\":\"True\",\"type\":\"ContainersReady\"},{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-01-01T00:00:00Z\",\"observedGeneration\":1,\"status\":\"True\",\"type\":\"PodScheduled\"}]");
   free(s);
   assert_int_equal(sched_loop_next_deadline(l), FIXTURE_NOW + 60);
   advance(t, 59);
@@ -154,7 +154,7 @@ static void test_pod_runs_then_succeeds(void **state) {
   assert_contains(s, "\"phase\":\"Succeeded\"");
   assert_contains(s, "\"finishedAt\":\"2026-01-01T00:01:00Z\"");
   assert_contains(s, "\"exitCode\":0");
-  assert_contains(s, "{\"lastTransitionTime\":\"2026-01-01T00:01:00Z\",\"observedGeneration\":1,\"reason\":\"PodCompleted\",\"status\":\"False\",\"type\":\"Ready\"}");
+  assert_contains(s, "{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-01-01T00:01:00Z\",\"observedGeneration\":1,\"reason\":\"PodCompleted\",\"status\":\"False\",\"type\":\"Ready\"}");
   free(s);
   s = status_of(st, "server");
   assert_contains(s, "\"phase\":\"Running\"");

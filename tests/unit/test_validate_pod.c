@@ -24,10 +24,11 @@ static const validate_case spec_cases[] = {
     {.name = "pod claim sources",
      .patch = "{'spec':{'resourceClaims':[{'name':'a','resourceClaimName':'x','resourceClaimTemplateName':'t'},"
               "{'name':'b'},{'name':'c','resourceClaimName':'X_1'},{'name':'d','resourceClaimTemplateName':'-t'}]}}",
-     .errors = {"spec.resourceClaims[0]: Invalid value: {\"name\":\"a\",\"resourceClaimName\":\"x\","
-                "\"resourceClaimTemplateName\":\"t\"}: at most one of `resourceClaimName` or "
+     .errors = {"spec.resourceClaims[0]: Invalid value: {\"Name\":\"a\",\"ResourceClaimName\":\"x\","
+                "\"ResourceClaimTemplateName\":\"t\"}: at most one of `resourceClaimName` or "
                 "`resourceClaimTemplateName` may be specified",
-                "spec.resourceClaims[1]: Invalid value: {\"name\":\"b\"}: must specify one of: `resourceClaimName`, "
+                "spec.resourceClaims[1]: Invalid value: {\"Name\":\"b\",\"ResourceClaimName\":null,"
+                "\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, "
                 "`resourceClaimTemplateName`",
                 "spec.resourceClaims[2].resourceClaimName: Invalid value: \"X_1\": " MSG_SUBDOMAIN,
                 "spec.resourceClaims[3].resourceClaimTemplateName: Invalid value: \"-t\": " MSG_SUBDOMAIN}},

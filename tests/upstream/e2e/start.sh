@@ -10,19 +10,28 @@
 # usage: sh tests/upstream/e2e/start.sh [bin-dir] [DIR]
 #   (default build/upstream, a new temporary directory; PORT default 26443,
 #   etcd on PORT+1 and PORT+2)
+# For the tests that share an etcd with dra serve: ETCD_SERVERS=URL uses
+# that etcd instead of starting one, KUBE_APISERVER_FLAGS adds flags
+# (words) to kube-apiserver's (KUBE_SCHEDULER_FLAGS to kube-scheduler's),
+# and NO_SCHEDULER=1 starts no kube-scheduler.
 set -e
 bin=${1:-build/upstream}
 dir=${2:-$(mktemp -d)}
 port=${PORT:-26443}
-etcd=http://127.0.0.1:$((port + 1))
+etcd=${ETCD_SERVERS:-http://127.0.0.1:$((port + 1))}
 mkdir -p "$dir"
-for b in etcd kube-apiserver kube-scheduler; do
+needed=kube-apiserver
+[ -n "${ETCD_SERVERS:-}" ] || needed="etcd $needed"
+[ -n "${NO_SCHEDULER:-}" ] || needed="$needed kube-scheduler"
+for b in $needed; do
   [ -x "$bin/$b" ] || { echo "$bin/$b is not built (make upstream-e2e)"; exit 1; }
 done
-"$bin/etcd" --data-dir "$dir/etcd" --listen-client-urls "$etcd" --advertise-client-urls "$etcd" \
-  --listen-peer-urls "http://127.0.0.1:$((port + 2))" --initial-advertise-peer-urls "http://127.0.0.1:$((port + 2))" \
-  --initial-cluster "default=http://127.0.0.1:$((port + 2))" >"$dir/etcd.log" 2>&1 &
-echo $! >"$dir/etcd.pid"
+if [ -z "${ETCD_SERVERS:-}" ]; then
+  "$bin/etcd" --data-dir "$dir/etcd" --listen-client-urls "$etcd" --advertise-client-urls "$etcd" \
+    --listen-peer-urls "http://127.0.0.1:$((port + 2))" --initial-advertise-peer-urls "http://127.0.0.1:$((port + 2))" \
+    --initial-cluster "default=http://127.0.0.1:$((port + 2))" >"$dir/etcd.log" 2>&1 &
+  echo $! >"$dir/etcd.pid"
+fi
 openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
 openssl rsa -in "$dir/sa.key" -pubout -out "$dir/sa.pub" 2>/dev/null
 token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -31,7 +40,7 @@ echo "$token,admin,admin,system:masters" >"$dir/tokens.csv"
   --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$dir/sa.pub" \
   --service-account-signing-key-file "$dir/sa.key" --token-auth-file "$dir/tokens.csv" \
   --authorization-mode RBAC --service-cluster-ip-range 10.0.0.0/24 \
-  --runtime-config resource.k8s.io/v1=true >"$dir/kube-apiserver.log" 2>&1 &
+  --runtime-config resource.k8s.io/v1=true ${KUBE_APISERVER_FLAGS:-} >"$dir/kube-apiserver.log" 2>&1 &
 echo $! >"$dir/kube-apiserver.pid"
 cat >"$dir/kubeconfig" <<KUBECONFIG
 apiVersion: v1
@@ -53,8 +62,10 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 [ "$ready" = ok ] || { echo "kube-apiserver not ready; its log:"; tail -n 20 "$dir/kube-apiserver.log"; exit 1; }
-"$bin/kube-scheduler" --kubeconfig "$dir/kubeconfig" --authentication-kubeconfig "$dir/kubeconfig" \
-  --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port $((port + 3)) \
-  >"$dir/kube-scheduler.log" 2>&1 &
-echo $! >"$dir/kube-scheduler.pid"
+if [ -z "${NO_SCHEDULER:-}" ]; then
+  "$bin/kube-scheduler" --kubeconfig "$dir/kubeconfig" --authentication-kubeconfig "$dir/kubeconfig" \
+    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port $((port + 3)) \
+    ${KUBE_SCHEDULER_FLAGS:-} >"$dir/kube-scheduler.log" 2>&1 &
+  echo $! >"$dir/kube-scheduler.pid"
+fi
 echo "up: KUBECONFIG=$dir/kubeconfig (kube-apiserver https://127.0.0.1:$port, etcd $etcd); stop: sh tests/upstream/e2e/stop.sh $dir"

@@ -153,6 +153,11 @@ const pod_group_resource_claim *sched_group_entry_for(const pod_group *g, const 
   return NULL;
 }
 
+const char *sched_pod_scheduler_name(const pod *p) {
+  const char *n = json_string_value(json_object_get(p->spec._extra, "schedulerName"));
+  return n && *n ? n : SCHED_DEFAULT_SCHEDULER;
+}
+
 bool sched_pod_is_done(const pod *p) {
   const char *ph = p->status.phase;
   if (ph && (!strcmp(ph, "Succeeded") || !strcmp(ph, "Failed"))) return true;

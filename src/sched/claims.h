@@ -45,6 +45,10 @@ const owner_reference *sched_controller_owner(const object_meta *m);
 /* Whether the pod no longer needs its claims: deleted, terminal phase, or
  * being deleted before it was ever bound. */
 bool sched_pod_is_done(const pod *p);
+/* The scheduler a pod asks for: spec.schedulerName, "default-scheduler"
+ * when unset (SetDefaults_PodSpec). */
+#define SCHED_DEFAULT_SCHEDULER "default-scheduler"
+const char *sched_pod_scheduler_name(const pod *p);
 /* A metadata string map lookup (labels, annotations). */
 const char *sched_meta_get(const dstr_map *m, const char *key);
 bool sched_has_finalizer(const object_meta *m, const char *f);

@@ -32,17 +32,11 @@
 #include <string.h>
 
 #define COND_TYPE "PodGroupInitiallyScheduled"
-#define DEFAULT_SCHEDULER "default-scheduler"
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
 static bool pod_live(const pod *p) { return !p->metadata.deletion_timestamp && !sched_pod_is_done(p); }
 static bool pod_bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
-
-static const char *scheduler_name(const pod *p) {
-  const char *n = json_string_value(json_object_get(p->spec._extra, "schedulerName"));
-  return n && *n ? n : DEFAULT_SCHEDULER;
-}
 
 /* ---- assumed placements ---- */
 
@@ -127,9 +121,9 @@ static void collect(sched_loop *l, const char *ns, const char *group, int64_t pr
     for (size_t i = 0; i < (pass ? lst->n : gp->n_queued); i++) {
       const pod *p = (pass ? lst->items[i] : gp->queued[i])->object->typed;
       if (!pod_live(p) || (pass && !pod_bound(p))) continue;
-      if (!gp->first_name) gp->first_name = scheduler_name(p);
+      if (!gp->first_name) gp->first_name = sched_pod_scheduler_name(p);
       if (gp->mismatch_name || gp->priority_mismatch) continue;
-      if (strcmp(scheduler_name(p), gp->first_name)) gp->mismatch_name = scheduler_name(p);
+      if (strcmp(sched_pod_scheduler_name(p), gp->first_name)) gp->mismatch_name = sched_pod_scheduler_name(p);
       else if (p->spec.priority != priority) gp->priority_mismatch = true, gp->bad_priority = p->spec.priority;
     }
 }

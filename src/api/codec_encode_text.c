@@ -11,7 +11,6 @@
 #include "codec/doc.h"
 #include "util/die.h"
 #include "util/strbuf.h"
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,17 +35,16 @@ static bool put_jansson(strbuf *sb, json_t *v, int level) {
   return true;
 }
 
-/* Where a member or item starts: a line of its own unless compact. */
-static void indent(strbuf *sb, int level) {
-  static const char line[] = "\n                                                                ";
-  if (level == COMPACT) return;
-  size_t n = 4 * (size_t)level, most = sizeof line - 2;
-  if (n <= most) {
-    sb_add(sb, line, n + 1);
+/* Where a member or item starts: a comma unless it is the first, then a
+ * line of its own unless compact, in one write. */
+static void put_line(strbuf *sb, bool first, int level) {
+  if (level == COMPACT) {
+    if (!first) sb_putc(sb, ',');
     return;
   }
-  sb_putc(sb, '\n');
-  for (size_t k; n; n -= k) sb_add(sb, line + 1, k = n < most ? n : most);
+  char *to = sb_reserve(sb, 4 * (size_t)level + 2), *at = to;
+  if (!first) *at++ = ',';
+  sb_commit(sb, (size_t)(doc_json_line(at, level) - to));
 }
 
 static int deeper(int level) { return level == COMPACT ? level : level + 1; }
@@ -79,11 +77,13 @@ static bool put_string(strbuf *sb, const char *s, int level) {
 /* What comes before a member's value: a comma after the first, its line,
  * "key": ; false when the key could not be written. */
 static bool put_key(strbuf *sb, bool first, const char *key, int level) {
+  if (level != COMPACT) {
+    doc_write_json_key(sb, first, key, strlen(key), deeper(level));
+    return true;
+  }
   if (!first) sb_putc(sb, ',');
-  indent(sb, deeper(level));
   if (!put_string(sb, key, level)) return false;
-  if (level == COMPACT) sb_putc(sb, ':');
-  else sb_add(sb, ": ", 2);
+  sb_putc(sb, ':');
   return true;
 }
 
@@ -97,7 +97,7 @@ static void put_member(strbuf *sb, bool *first, const char *key, field_kind k, c
 
 /* The end of a container: on its own line, unless it is empty ("{}", "[]"). */
 static void close_container(strbuf *sb, bool empty, char c, int level) {
-  if (!empty) indent(sb, level);
+  if (!empty) put_line(sb, true, level);
   sb_putc(sb, c);
 }
 
@@ -106,8 +106,7 @@ static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l, int l
   bool first = true;
   for (uint32_t i = 0; i < l->n; i++) {
     size_t mark = sb->len;
-    if (!first) sb_putc(sb, ',');
-    indent(sb, deeper(level));
+    put_line(sb, first, deeper(level));
     if (encode_value(sb, elem->scalar, elem, (const char *)l->items + i * elem->size, deeper(level))) first = false;
     else sb_truncate(sb, mark);
   }
@@ -186,8 +185,11 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
     const atom *a = *(const atom *const *)src;
     return put_string(sb, a ? a->str : "", level);
   }
-  case K_BOOL: sb_puts(sb, *(const bool *)src ? "true" : "false"); return true;
-  case K_INT: sb_printf(sb, "%" PRId64, *(const int64_t *)src); return true;
+  case K_BOOL:
+    if (*(const bool *)src) sb_add(sb, "true", 4);
+    else sb_add(sb, "false", 5);
+    return true;
+  case K_INT: sb_put_int(sb, *(const int64_t *)src); return true;
   case K_QTY: {
     char buf[128];
     return put_string(sb, quantity_format_str(src, buf, sizeof buf), level);

@@ -76,9 +76,9 @@ static bool put_string(strbuf *sb, const char *s, int level) {
 
 /* What comes before a member's value: a comma after the first, its line,
  * "key": ; false when the key could not be written. */
-static bool put_key(strbuf *sb, bool first, const char *key, int level) {
+static bool put_key(strbuf *sb, bool first, const char *key, size_t len, int level) {
   if (level != COMPACT) {
-    doc_write_json_key(sb, first, key, strlen(key), deeper(level));
+    doc_write_json_key(sb, first, key, len, deeper(level));
     return true;
   }
   if (!first) sb_putc(sb, ',');
@@ -88,10 +88,10 @@ static bool put_key(strbuf *sb, bool first, const char *key, int level) {
 }
 
 /* A member: "key":value, or nothing when the value is dropped. */
-static void put_member(strbuf *sb, bool *first, const char *key, field_kind k, const type_desc *elem, const void *src,
-                       int level) {
+static void put_member(strbuf *sb, bool *first, const char *key, size_t len, field_kind k, const type_desc *elem,
+                       const void *src, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
+  if (put_key(sb, *first, key, len, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
@@ -135,7 +135,8 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
   bool first = true;
   for (uint32_t i = 0; i < m->n; i++) {
     const char *entry = order[i];
-    put_member(sb, &first, (*(const atom *const *)entry)->str, elem->scalar, elem, entry + elem->entry_value, level);
+    const char *key = (*(const atom *const *)entry)->str;
+    put_member(sb, &first, key, strlen(key), elem->scalar, elem, entry + elem->entry_value, level);
   }
   close_container(sb, first, '}', level);
   if (order != small) free(order);
@@ -146,7 +147,7 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
  * codec_encode appends them. */
 static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
+  if (put_key(sb, *first, key, strlen(key), level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
@@ -158,6 +159,19 @@ static bool extra_shadows_field(const type_desc *td, const void *in, const json_
   return false;
 }
 
+/* A present string field in kubectl's style, written in line: most members
+ * are strings, and they cannot be dropped (nothing to undo). */
+static bool put_string_member(strbuf *sb, bool first, const field_desc *f, const char *src, int level) {
+  const char *s;
+  if (level == COMPACT) return false;
+  if (f->kind == K_STR) s = *(char *const *)src;
+  else if (f->kind == K_ATOM) s = (*(const atom *const *)src)->str;
+  else return false;
+  doc_write_json_key(sb, first, f->json, f->json_len, deeper(level));
+  doc_write_json_string(sb, s, strlen(s));
+  return true;
+}
+
 static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int level) {
   json_t *extra = *(json_t *const *)((const char *)in + td->extra_offset);
   if (extra && extra_shadows_field(td, in, extra)) return put_jansson(sb, codec_encode(td, in), level);
@@ -165,8 +179,9 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
   bool first = true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    if (codec_field_present(f, in))
-      put_member(sb, &first, f->json, f->kind, f->elem, (const char *)in + f->offset, level);
+    if (!codec_field_present(f, in)) continue;
+    if (put_string_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
+    else put_member(sb, &first, f->json, f->json_len, f->kind, f->elem, (const char *)in + f->offset, level);
   }
   const char *key;
   json_t *v;

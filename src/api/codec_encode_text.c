@@ -75,10 +75,12 @@ static bool put_string(strbuf *sb, const char *s, int level) {
 }
 
 /* What comes before a member's value: a comma after the first, its line,
- * "key": ; false when the key could not be written. */
-static bool put_key(strbuf *sb, bool first, const char *key, size_t len, int level) {
+ * "key": ; false when the key could not be written. A field's name (field)
+ * needs no escaping (test_codec_encode_text checks every table). */
+static bool put_key(strbuf *sb, bool first, const char *key, size_t len, bool field, int level) {
   if (level != COMPACT) {
-    doc_write_json_key(sb, first, key, len, deeper(level));
+    if (field) doc_write_json_plain_key(sb, first, key, len, deeper(level));
+    else doc_write_json_key(sb, first, key, len, deeper(level));
     return true;
   }
   if (!first) sb_putc(sb, ',');
@@ -88,10 +90,10 @@ static bool put_key(strbuf *sb, bool first, const char *key, size_t len, int lev
 }
 
 /* A member: "key":value, or nothing when the value is dropped. */
-static void put_member(strbuf *sb, bool *first, const char *key, size_t len, field_kind k, const type_desc *elem,
-                       const void *src, int level) {
+static void put_member(strbuf *sb, bool *first, const char *key, size_t len, bool field, field_kind k,
+                       const type_desc *elem, const void *src, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, len, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
+  if (put_key(sb, *first, key, len, field, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
@@ -136,7 +138,7 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
   for (uint32_t i = 0; i < m->n; i++) {
     const char *entry = order[i];
     const char *key = (*(const atom *const *)entry)->str;
-    put_member(sb, &first, key, strlen(key), elem->scalar, elem, entry + elem->entry_value, level);
+    put_member(sb, &first, key, strlen(key), false, elem->scalar, elem, entry + elem->entry_value, level);
   }
   close_container(sb, first, '}', level);
   if (order != small) free(order);
@@ -147,7 +149,7 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
  * codec_encode appends them. */
 static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, strlen(key), level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
+  if (put_key(sb, *first, key, strlen(key), false, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
@@ -167,7 +169,7 @@ static bool put_string_member(strbuf *sb, bool first, const field_desc *f, const
   if (f->kind == K_STR) s = *(char *const *)src;
   else if (f->kind == K_ATOM) s = (*(const atom *const *)src)->str;
   else return false;
-  doc_write_json_key(sb, first, f->json, f->json_len, deeper(level));
+  doc_write_json_plain_key(sb, first, f->json, f->json_len, deeper(level));
   doc_write_json_string(sb, s, strlen(s));
   return true;
 }
@@ -181,7 +183,7 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
     const field_desc *f = &td->fields[i];
     if (!codec_field_present(f, in)) continue;
     if (put_string_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
-    else put_member(sb, &first, f->json, f->json_len, f->kind, f->elem, (const char *)in + f->offset, level);
+    else put_member(sb, &first, f->json, f->json_len, true, f->kind, f->elem, (const char *)in + f->offset, level);
   }
   const char *key;
   json_t *v;

@@ -95,6 +95,11 @@ void doc_write_json_string(strbuf *out, const char *s, size_t len);
 /* A member's start in an object whose members are level deep (< 0:
  * compact): a comma unless it is the first, its own line, "key": . */
 void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int level);
+/* The same for a key known to need no escaping (doc_json_plain): a
+ * field's name from the API's tables. */
+void doc_write_json_plain_key(strbuf *out, bool first, const char *k, size_t klen, int level);
+/* Whether Go writes s as it is inside its quotes (no escape). */
+bool doc_json_plain(const char *s, size_t len);
 void doc_write_json_at(strbuf *out, const json_t *v, int level);
 /* A new line indented level deep, written at `at` (room for 1 + 4 * level
  * bytes); returns where it ends. */

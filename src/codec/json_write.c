@@ -61,11 +61,26 @@ void doc_write_json_string(strbuf *out, const char *s, size_t len) {
   sb_putc(out, '"');
 }
 
-void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int level) {
+/* ",\n    \"" before a key: where the key's text goes, in room for klen + 3 more. */
+static char *key_start(strbuf *out, bool first, size_t klen, int level, char **start) {
   char *to = sb_reserve(out, klen + (level < 0 ? 0 : 4 * (size_t)level) + 6), *at = to;
   if (!first) *at++ = ',';
   if (level >= 0) at = doc_json_line(at, level);
   *at++ = '"';
+  *start = to;
+  return at;
+}
+
+/* "\": " (or "\":" compact) after a key's text. */
+static void key_end(strbuf *out, char *to, char *at, int level) {
+  *at++ = '"';
+  *at++ = ':';
+  if (level >= 0) *at++ = ' ';
+  sb_commit(out, (size_t)(at - to));
+}
+
+void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int level) {
+  char *to, *at = key_start(out, first, klen, level, &to);
   const unsigned char *p = (const unsigned char *)k;
   size_t plain = 0;
   for (; plain < klen && plain_byte[p[plain]]; plain++) at[plain] = k[plain];
@@ -75,11 +90,19 @@ void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int
     sb_add(out, ": ", level < 0 ? 1 : 2);
     return;
   }
-  at += klen;
-  *at++ = '"';
-  *at++ = ':';
-  if (level >= 0) *at++ = ' ';
-  sb_commit(out, (size_t)(at - to));
+  key_end(out, to, at + klen, level);
+}
+
+void doc_write_json_plain_key(strbuf *out, bool first, const char *k, size_t klen, int level) {
+  char *to, *at = key_start(out, first, klen, level, &to);
+  memcpy(at, k, klen);
+  key_end(out, to, at + klen, level);
+}
+
+bool doc_json_plain(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (!plain_byte[(unsigned char)s[i]]) return false;
+  return true;
 }
 
 static int deeper(int level) { return level < 0 ? level : level + 1; }

@@ -4,7 +4,6 @@
 #include "codec/doc.h"
 #include "codec/gofloat.h"
 #include "util/utf8.h"
-#include <stdint.h>
 #include <string.h>
 
 /* level < 0: compact (json.Marshal's form), no line breaks or indent. */
@@ -19,31 +18,12 @@ static const bool plain_byte[256] = {
     [' ' ... '!'] = true, ['#' ... '%'] = true, ['\'' ... ';'] = true, ['='] = true, ['?' ... '['] = true, [']' ... 0x7f] = true,
 };
 
-/* Whether any of the 8 bytes in w is one Go escapes: below 0x20, above
- * 0x7f, '"', '\\', '<', '>' or '&' (each test: a zero byte in w ^ c). */
-static bool word_has_special(uint64_t w) {
-  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-  uint64_t hit = w & highs;
-  hit |= (w - 0x20 * ones) & ~w;
-  static const unsigned char specials[] = {'"', '\\', '<', '>', '&'};
-  for (size_t i = 0; i < sizeof specials; i++) {
-    uint64_t t = w ^ (specials[i] * ones);
-    hit |= (t - ones) & ~t;
-  }
-  return (hit & highs) != 0;
-}
-
 void doc_write_json_string(strbuf *out, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   const unsigned char *p = (const unsigned char *)s;
   char *to = sb_reserve(out, len + 2);
   to[0] = '"';
   size_t plain = 0;
-  for (uint64_t w; plain + 8 <= len; plain += 8) { /* 8 bytes at a time while none is special */
-    memcpy(&w, s + plain, 8);
-    if (word_has_special(w)) break;
-    memcpy(to + 1 + plain, &w, 8);
-  }
   for (; plain < len && plain_byte[p[plain]]; plain++) to[plain + 1] = s[plain]; /* copied as it is checked */
   if (plain == len) { /* the common case: in one piece */
     to[len + 1] = '"';

@@ -190,8 +190,8 @@ static void go_escape(strbuf *sb, unsigned char c) {
   }
 }
 
-/* One byte to escape at every place of strings long enough for the
- * writer's 8-bytes-at-a-time check, next to plain bytes of every value. */
+/* One byte to escape at every place of strings up to 24 bytes, next to
+ * plain bytes of every value. */
 static void test_json_string_escapes_everywhere(void **state) {
   (void)state;
   const unsigned char specials[] = {'"', '\\', '<', '>', '&', '\n', '\t', '\r', '\b', '\f', 0x01, 0x1f, 0x00};

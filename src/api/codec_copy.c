@@ -96,9 +96,14 @@ static bool value_holds_atoms(field_kind k, const type_desc *elem) {
 /* Worked out once per type; a type met again while it is being worked out
  * (a recursive type) counts as holding atoms, which is never wrong. Threads
  * racing here store the same answer. */
-static bool type_holds_atoms(const type_desc *td) {
+static bool work_out_atoms(const type_desc *td);
+
+static inline bool type_holds_atoms(const type_desc *td) {
   unsigned char known = td->atoms ? __atomic_load_n(td->atoms, __ATOMIC_RELAXED) : ATOMS_UNKNOWN;
-  if (known != ATOMS_UNKNOWN) return known == ATOMS_SOME;
+  return known == ATOMS_UNKNOWN ? work_out_atoms(td) : known == ATOMS_SOME;
+}
+
+static bool work_out_atoms(const type_desc *td) {
   if (td->atoms) __atomic_store_n(td->atoms, ATOMS_SOME, __ATOMIC_RELAXED);
   bool some = false;
   for (size_t i = 0; i < td->nfields && !some; i++) some = value_holds_atoms(td->fields[i].kind, td->fields[i].elem);

@@ -155,9 +155,16 @@ static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v
 
 /* Whether an unknown field has the name of a known one that is written: the
  * tree then holds it in the known field's place, which only the tree gets right. */
-static bool extra_shadows_field(const type_desc *td, const void *in, const json_t *extra) {
-  for (size_t i = 0; i < td->nfields; i++)
-    if (json_object_get(extra, td->fields[i].json) && codec_field_present(&td->fields[i], in)) return true;
+static bool extra_shadows_field(const type_desc *td, const void *in, json_t *extra) {
+  const char *key;
+  size_t len;
+  json_t *v;
+  json_object_keylen_foreach(extra, key, len, v) { /* unknown fields are few, a struct's fields many */
+    for (size_t i = 0; i < td->nfields; i++) {
+      const field_desc *f = &td->fields[i];
+      if (f->json_len == len && !memcmp(f->json, key, len) && codec_field_present(f, in)) return true;
+    }
+  }
   return false;
 }
 

@@ -99,8 +99,13 @@ static void put_member(strbuf *sb, bool *first, const char *key, size_t len, boo
 
 /* The end of a container: on its own line, unless it is empty ("{}", "[]"). */
 static void close_container(strbuf *sb, bool empty, char c, int level) {
-  if (!empty) put_line(sb, true, level);
-  sb_putc(sb, c);
+  if (empty || level == COMPACT) {
+    sb_putc(sb, c);
+    return;
+  }
+  char *to = sb_reserve(sb, 4 * (size_t)level + 2), *at = doc_json_line(to, level);
+  *at++ = c;
+  sb_commit(sb, (size_t)(at - to));
 }
 
 static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l, int level) {
@@ -168,16 +173,30 @@ static bool extra_shadows_field(const type_desc *td, const void *in, json_t *ext
   return false;
 }
 
-/* A present string field in kubectl's style, written in line: most members
- * are strings, and they cannot be dropped (nothing to undo). */
-static bool put_string_member(strbuf *sb, bool first, const field_desc *f, const char *src, int level) {
-  const char *s;
-  if (level == COMPACT) return false;
-  if (f->kind == K_STR) s = *(char *const *)src;
-  else if (f->kind == K_ATOM) s = (*(const atom *const *)src)->str;
-  else return false;
+static void put_bool(strbuf *sb, bool b) {
+  if (b) sb_add(sb, "true", 4);
+  else sb_add(sb, "false", 5);
+}
+
+/* A present string, boolean or integer field in kubectl's style, written
+ * in line: most members are, and they cannot be dropped (nothing to undo). */
+static bool put_scalar_member(strbuf *sb, bool first, const field_desc *f, const char *src, int level) {
+  if (level == COMPACT || f->kind > K_INT) return false;
   doc_write_json_plain_key(sb, first, f->json, f->json_len, deeper(level));
-  doc_write_json_string(sb, s, strlen(s));
+  switch (f->kind) {
+  case K_STR: {
+    const char *s = *(char *const *)src;
+    doc_write_json_string(sb, s, strlen(s));
+    break;
+  }
+  case K_ATOM: {
+    const char *s = (*(const atom *const *)src)->str;
+    doc_write_json_string(sb, s, strlen(s));
+    break;
+  }
+  case K_BOOL: put_bool(sb, *(const bool *)src); break;
+  default: sb_put_int(sb, *(const int64_t *)src); break;
+  }
   return true;
 }
 
@@ -189,7 +208,7 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
     if (!codec_field_present(f, in)) continue;
-    if (put_string_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
+    if (put_scalar_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
     else put_member(sb, &first, f->json, f->json_len, true, f->kind, f->elem, (const char *)in + f->offset, level);
   }
   const char *key;
@@ -209,10 +228,7 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
     const atom *a = *(const atom *const *)src;
     return put_string(sb, a ? a->str : "", level);
   }
-  case K_BOOL:
-    if (*(const bool *)src) sb_add(sb, "true", 4);
-    else sb_add(sb, "false", 5);
-    return true;
+  case K_BOOL: put_bool(sb, *(const bool *)src); return true;
   case K_INT: sb_put_int(sb, *(const int64_t *)src); return true;
   case K_QTY: {
     char buf[128];

@@ -62,7 +62,7 @@ void doc_write_json_string(strbuf *out, const char *s, size_t len) {
 }
 
 /* ",\n    \"" before a key: where the key's text goes, in room for klen + 3 more. */
-static char *key_start(strbuf *out, bool first, size_t klen, int level, char **start) {
+static inline char *key_start(strbuf *out, bool first, size_t klen, int level, char **start) {
   char *to = sb_reserve(out, klen + (level < 0 ? 0 : 4 * (size_t)level) + 6), *at = to;
   if (!first) *at++ = ',';
   if (level >= 0) at = doc_json_line(at, level);
@@ -72,7 +72,7 @@ static char *key_start(strbuf *out, bool first, size_t klen, int level, char **s
 }
 
 /* "\": " (or "\":" compact) after a key's text. */
-static void key_end(strbuf *out, char *to, char *at, int level) {
+static inline void key_end(strbuf *out, char *to, char *at, int level) {
   *at++ = '"';
   *at++ = ':';
   if (level >= 0) *at++ = ' ';

@@ -22,12 +22,16 @@
 
 #define MEASURE __attribute__((noinline))
 
+static void parser_on(yaml_parser_t *p, const strbuf *text) {
+  yaml_parser_initialize(p);
+  yaml_parser_set_input_string(p, (const unsigned char *)text->buf, text->len);
+}
+
 MEASURE size_t measure_libyaml_events(const strbuf *text) {
   yaml_parser_t p;
   yaml_event_t ev;
   size_t n = 0;
-  yaml_parser_initialize(&p);
-  yaml_parser_set_input_string(&p, (const unsigned char *)text->buf, text->len);
+  parser_on(&p, text);
   while (yaml_parser_parse(&p, &ev)) {
     yaml_event_type_t type = ev.type;
     yaml_event_delete(&ev);
@@ -44,13 +48,11 @@ MEASURE size_t measure_libyaml_tokens(const strbuf *text) {
   yaml_parser_t p;
   yaml_token_t tok;
   size_t n = 0;
-  yaml_parser_initialize(&p);
-  yaml_parser_set_input_string(&p, (const unsigned char *)text->buf, text->len);
-  while (yaml_parser_scan(&p, &tok)) {
-    yaml_token_type_t type = tok.type;
+  bool end = false;
+  parser_on(&p, text);
+  for (; !end && yaml_parser_scan(&p, &tok); n++) {
+    end = tok.type == YAML_STREAM_END_TOKEN || tok.type == YAML_NO_TOKEN;
     yaml_token_delete(&tok);
-    n++;
-    if (type == YAML_STREAM_END_TOKEN || type == YAML_NO_TOKEN) break;
   }
   yaml_parser_delete(&p);
   return n;

@@ -4,7 +4,8 @@
  * (objects_load_direct) and through the document tree (objects_load_tree),
  * writing them as kubectl -o json does straight from the structs
  * (codec_encode_json) and through the tree, next to what libyaml and
- * jansson alone cost on the same text (parsing every event; json_loadb of
+ * jansson alone cost on the same text (parsing every event; scanning every
+ * token, yaml_parser_scan without the parser; json_loadb of
  * every document; json_dumps of every tree with a 4-space indent). Before
  * each step the heap is trimmed, so no step pays for tidying up the frees
  * of the one before it (as a process doing only that step would not). The JSON
@@ -21,17 +22,37 @@
 
 #define MEASURE __attribute__((noinline))
 
+static void parser_on(yaml_parser_t *p, const strbuf *text) {
+  yaml_parser_initialize(p);
+  yaml_parser_set_input_string(p, (const unsigned char *)text->buf, text->len);
+}
+
 MEASURE size_t measure_libyaml_events(const strbuf *text) {
   yaml_parser_t p;
   yaml_event_t ev;
   size_t n = 0;
-  yaml_parser_initialize(&p);
-  yaml_parser_set_input_string(&p, (const unsigned char *)text->buf, text->len);
+  parser_on(&p, text);
   while (yaml_parser_parse(&p, &ev)) {
     yaml_event_type_t type = ev.type;
     yaml_event_delete(&ev);
     n++;
     if (type == YAML_STREAM_END_EVENT) break;
+  }
+  yaml_parser_delete(&p);
+  return n;
+}
+
+/* libyaml's scanner alone (yaml_parser_scan): the tokens without the
+ * parser's events on top, the floor of anything built on libyaml. */
+MEASURE size_t measure_libyaml_tokens(const strbuf *text) {
+  yaml_parser_t p;
+  yaml_token_t tok;
+  size_t n = 0;
+  bool end = false;
+  parser_on(&p, text);
+  for (; !end && yaml_parser_scan(&p, &tok); n++) {
+    end = tok.type == YAML_STREAM_END_TOKEN || tok.type == YAML_NO_TOKEN;
+    yaml_token_delete(&tok);
   }
   yaml_parser_delete(&p);
   return n;
@@ -128,6 +149,8 @@ int main(int argc, char **argv) {
   malloc_trim(0);
   size_t events = measure_libyaml_events(&yaml);
   malloc_trim(0);
+  size_t tokens = measure_libyaml_tokens(&yaml);
+  malloc_trim(0);
   measure_yaml_direct(&yaml, &sets[0]);
   malloc_trim(0);
   measure_yaml_tree(&yaml, &sets[1]);
@@ -146,7 +169,7 @@ int main(int argc, char **argv) {
   bool same = direct_out.len == tree_out.len && !memcmp(direct_out.buf, tree_out.buf, tree_out.len);
   printf("yaml_bytes %zu\njson_bytes %zu\noutput_bytes %zu\njansson_output_bytes %zu\nobjects %zu\n", yaml.len,
          json.len, direct_out.len, dumped, sets[0].n);
-  printf("libyaml_events %zu\njansson_documents %zu\n", events, docs);
+  printf("libyaml_events %zu\nlibyaml_tokens %zu\njansson_documents %zu\n", events, tokens, docs);
   for (int i = 0; i < 4; i++) object_set_free(&sets[i]);
   free(trees);
   docset_free(&ds);

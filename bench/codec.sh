@@ -29,6 +29,7 @@ echo "input: $yaml bytes of YAML; the same as kubectl -o json: $json bytes; writ
 row "YAML decode, direct (libyaml events)" "$(inclusive "$dir/codec.out" measure_yaml_direct)" "$yaml" "YAML byte"
 row "YAML decode, through the tree" "$(inclusive "$dir/codec.out" measure_yaml_tree)" "$yaml" "YAML byte"
 row "libyaml alone (every event)" "$(inclusive "$dir/codec.out" measure_libyaml_events)" "$yaml" "YAML byte"
+row "libyaml's scanner alone (every token)" "$(inclusive "$dir/codec.out" measure_libyaml_tokens)" "$yaml" "YAML byte"
 row "JSON decode, direct" "$(inclusive "$dir/codec.out" measure_json_direct)" "$json" "JSON byte"
 row "JSON decode, through the tree" "$(inclusive "$dir/codec.out" measure_json_tree)" "$json" "JSON byte"
 row "jansson alone (json_loadb)" "$(inclusive "$dir/codec.out" measure_jansson_load)" "$json" "JSON byte"

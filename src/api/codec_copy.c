@@ -77,33 +77,83 @@ void codec_copy_sharing_json(arena *a, const type_desc *td, const void *in, void
   copy_struct(a, td, in, out, true);
 }
 
-static void hold_value(arena *a, field_kind k, const type_desc *elem, const void *v);
+/* What type_desc.atoms remembers of a type: whether its values can point at
+ * an atom. Most of an object's structs cannot (container specs, volumes,
+ * probes), and skipping them is most of what holding costs. */
+enum { ATOMS_UNKNOWN, ATOMS_NONE, ATOMS_SOME };
 
-static void hold_struct(arena *a, const type_desc *td, const void *v) {
-  for (size_t i = 0; i < td->nfields; i++)
-    hold_value(a, td->fields[i].kind, td->fields[i].elem, (const char *)v + td->fields[i].offset);
+static bool type_holds_atoms(const type_desc *td);
+
+static bool value_holds_atoms(field_kind k, const type_desc *elem) {
+  switch (k) {
+  case K_ATOM:
+  case K_MAP: return true; /* a map's keys are atoms */
+  case K_OBJ:
+  case K_EMB: return type_holds_atoms(elem);
+  case K_LIST: return elem->scalar == K_LIST || value_holds_atoms(elem->scalar, elem);
+  default: return false;
+  }
 }
 
-static void hold_value(arena *a, field_kind k, const type_desc *elem, const void *v) {
-  switch (k) {
-  case K_ATOM: atom_hold(a, *(const atom *const *)v); return;
-  case K_OBJ:
-    if (*(void *const *)v) hold_struct(a, elem, *(void *const *)v);
-    return;
-  case K_EMB: hold_struct(a, elem, v); return;
-  case K_LIST:
-  case K_MAP: {
-    const dlist *l = v;
-    bool is_map = k == K_MAP;
-    size_t stride = is_map ? elem->entry_size : elem->size;
-    for (uint32_t i = 0; i < l->n; i++) {
-      const char *item = (const char *)l->items + i * stride;
-      if (is_map) atom_hold(a, *(const atom *const *)item);
-      hold_value(a, elem->scalar, elem, item + (is_map ? elem->entry_value : 0));
+/* Worked out once per type; a type met again while it is being worked out
+ * (a recursive type) counts as holding atoms, which is never wrong. Threads
+ * racing here store the same answer. */
+static bool work_out_atoms(const type_desc *td);
+
+static inline bool type_holds_atoms(const type_desc *td) {
+  unsigned char known = td->atoms ? __atomic_load_n(td->atoms, __ATOMIC_RELAXED) : ATOMS_UNKNOWN;
+  return known == ATOMS_UNKNOWN ? work_out_atoms(td) : known == ATOMS_SOME;
+}
+
+static bool work_out_atoms(const type_desc *td) {
+  if (td->atoms) __atomic_store_n(td->atoms, ATOMS_SOME, __ATOMIC_RELAXED);
+  bool some = false;
+  for (size_t i = 0; i < td->nfields && !some; i++) some = value_holds_atoms(td->fields[i].kind, td->fields[i].elem);
+  if (td->atoms) __atomic_store_n(td->atoms, some ? ATOMS_SOME : ATOMS_NONE, __ATOMIC_RELAXED);
+  return some;
+}
+
+static void hold_struct(arena *a, const type_desc *td, const void *v);
+
+/* Each item of a list or map (a map's keys are atoms too). */
+static void hold_items(arena *a, field_kind k, const type_desc *elem, const dlist *l) {
+  bool is_map = k == K_MAP;
+  size_t stride = is_map ? elem->entry_size : elem->size;
+  for (uint32_t i = 0; i < l->n; i++) {
+    const char *item = (const char *)l->items + i * stride;
+    if (is_map) atom_hold(a, *(const atom *const *)item);
+    item += is_map ? elem->entry_value : 0;
+    switch (elem->scalar) {
+    case K_ATOM: atom_hold(a, *(const atom *const *)item); break;
+    case K_OBJ:
+      if (*(void *const *)item) hold_struct(a, elem, *(void *const *)item);
+      break;
+    case K_EMB: hold_struct(a, elem, item); break;
+    case K_LIST:
+    case K_MAP: hold_items(a, elem->scalar, elem, (const dlist *)item); break;
+    default: break;
     }
-    return;
   }
-  default: return;
+}
+
+/* Scalars other than atoms are passed over in line: they are most fields. */
+static void hold_struct(arena *a, const type_desc *td, const void *v) {
+  if (!type_holds_atoms(td)) return;
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    const char *p = (const char *)v + f->offset;
+    switch (f->kind) {
+    case K_ATOM: atom_hold(a, *(const atom *const *)p); break;
+    case K_OBJ:
+      if (*(void *const *)p) hold_struct(a, f->elem, *(void *const *)p);
+      break;
+    case K_EMB: hold_struct(a, f->elem, p); break;
+    case K_LIST:
+    case K_MAP:
+      if (((const dlist *)p)->n && value_holds_atoms(f->kind, f->elem)) hold_items(a, f->kind, f->elem, (const dlist *)p);
+      break;
+    default: break;
+    }
   }
 }
 

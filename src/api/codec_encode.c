@@ -66,33 +66,6 @@ json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src)
   return json_null();
 }
 
-bool codec_field_present(const field_desc *f, const void *in) {
-  const char *p = (const char *)in + f->offset;
-  bool keep_empty = f->flags & F_KEEP_EMPTY;
-  switch (f->kind) {
-  case K_STR: {
-    const char *s = *(char *const *)p;
-    return (f->flags & (F_ALWAYS | F_TIME)) || (s && (*s || keep_empty));
-  }
-  case K_ATOM: {
-    const atom *a = *(const atom *const *)p;
-    return a && (a->len || keep_empty);
-  }
-  case K_BOOL:
-  case K_INT:
-  case K_QTY: return keep_empty || *((const bool *)in + f->set_offset);
-  case K_OBJ: return keep_empty || *(void *const *)p != NULL; /* a Go pointer without omitempty: null */
-  case K_RAW: return *(void *const *)p != NULL;
-  case K_EMB: return true;
-  case K_LIST:
-  case K_MAP: {
-    const dlist *l = (const dlist *)p;
-    return l->set && (l->n || keep_empty);
-  }
-  }
-  return false;
-}
-
 bool codec_field_null(const field_desc *f, const void *in) {
   if (!(f->flags & F_TIME) || f->kind != K_STR) return false;
   const char *s = *(char *const *)((const char *)in + f->offset);

@@ -11,7 +11,6 @@
 #include "codec/doc.h"
 #include "util/die.h"
 #include "util/strbuf.h"
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,17 +35,16 @@ static bool put_jansson(strbuf *sb, json_t *v, int level) {
   return true;
 }
 
-/* Where a member or item starts: a line of its own unless compact. */
-static void indent(strbuf *sb, int level) {
-  static const char line[] = "\n                                                                ";
-  if (level == COMPACT) return;
-  size_t n = 4 * (size_t)level, most = sizeof line - 2;
-  if (n <= most) {
-    sb_add(sb, line, n + 1);
+/* Where a member or item starts: a comma unless it is the first, then a
+ * line of its own unless compact, in one write. */
+static void put_line(strbuf *sb, bool first, int level) {
+  if (level == COMPACT) {
+    if (!first) sb_putc(sb, ',');
     return;
   }
-  sb_putc(sb, '\n');
-  for (size_t k; n; n -= k) sb_add(sb, line + 1, k = n < most ? n : most);
+  char *to = sb_reserve(sb, 4 * (size_t)level + 2), *at = to;
+  if (!first) *at++ = ',';
+  sb_commit(sb, (size_t)(doc_json_line(at, level) - to));
 }
 
 static int deeper(int level) { return level == COMPACT ? level : level + 1; }
@@ -77,28 +75,37 @@ static bool put_string(strbuf *sb, const char *s, int level) {
 }
 
 /* What comes before a member's value: a comma after the first, its line,
- * "key": ; false when the key could not be written. */
-static bool put_key(strbuf *sb, bool first, const char *key, int level) {
+ * "key": ; false when the key could not be written. A field's name (field)
+ * needs no escaping (test_codec_encode_text checks every table). */
+static bool put_key(strbuf *sb, bool first, const char *key, size_t len, bool field, int level) {
+  if (level != COMPACT) {
+    if (field) doc_write_json_plain_key(sb, first, key, len, deeper(level));
+    else doc_write_json_key(sb, first, key, len, deeper(level));
+    return true;
+  }
   if (!first) sb_putc(sb, ',');
-  indent(sb, deeper(level));
   if (!put_string(sb, key, level)) return false;
-  if (level == COMPACT) sb_putc(sb, ':');
-  else sb_add(sb, ": ", 2);
+  sb_putc(sb, ':');
   return true;
 }
 
 /* A member: "key":value, or nothing when the value is dropped. */
-static void put_member(strbuf *sb, bool *first, const char *key, field_kind k, const type_desc *elem, const void *src,
-                       int level) {
+static void put_member(strbuf *sb, bool *first, const char *key, size_t len, bool field, field_kind k,
+                       const type_desc *elem, const void *src, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
+  if (put_key(sb, *first, key, len, field, level) && encode_value(sb, k, elem, src, deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
 /* The end of a container: on its own line, unless it is empty ("{}", "[]"). */
 static void close_container(strbuf *sb, bool empty, char c, int level) {
-  if (!empty) indent(sb, level);
-  sb_putc(sb, c);
+  if (empty || level == COMPACT) {
+    sb_putc(sb, c);
+    return;
+  }
+  char *to = sb_reserve(sb, 4 * (size_t)level + 2), *at = doc_json_line(to, level);
+  *at++ = c;
+  sb_commit(sb, (size_t)(at - to));
 }
 
 static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l, int level) {
@@ -106,8 +113,7 @@ static bool encode_list(strbuf *sb, const type_desc *elem, const dlist *l, int l
   bool first = true;
   for (uint32_t i = 0; i < l->n; i++) {
     size_t mark = sb->len;
-    if (!first) sb_putc(sb, ',');
-    indent(sb, deeper(level));
+    put_line(sb, first, deeper(level));
     if (encode_value(sb, elem->scalar, elem, (const char *)l->items + i * elem->size, deeper(level))) first = false;
     else sb_truncate(sb, mark);
   }
@@ -136,7 +142,8 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
   bool first = true;
   for (uint32_t i = 0; i < m->n; i++) {
     const char *entry = order[i];
-    put_member(sb, &first, (*(const atom *const *)entry)->str, elem->scalar, elem, entry + elem->entry_value, level);
+    const char *key = (*(const atom *const *)entry)->str;
+    put_member(sb, &first, key, strlen(key), false, elem->scalar, elem, entry + elem->entry_value, level);
   }
   close_container(sb, first, '}', level);
   if (order != small) free(order);
@@ -147,16 +154,51 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
  * codec_encode appends them; also an unset F_TIME field's null. */
 static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
+  if (put_key(sb, *first, key, strlen(key), false, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
 /* Whether an unknown field has the name of a known one that is written: the
  * tree then holds it in the known field's place, which only the tree gets right. */
-static bool extra_shadows_field(const type_desc *td, const void *in, const json_t *extra) {
-  for (size_t i = 0; i < td->nfields; i++)
-    if (json_object_get(extra, td->fields[i].json) && codec_field_present(&td->fields[i], in)) return true;
+static bool extra_shadows_field(const type_desc *td, const void *in, json_t *extra) {
+  const char *key;
+  size_t len;
+  json_t *v;
+  json_object_keylen_foreach(extra, key, len, v) { /* unknown fields are few, a struct's fields many */
+    for (size_t i = 0; i < td->nfields; i++) {
+      const field_desc *f = &td->fields[i];
+      if (f->json_len == len && !memcmp(f->json, key, len) && codec_field_present(f, in)) return true;
+    }
+  }
   return false;
+}
+
+static void put_bool(strbuf *sb, bool b) {
+  if (b) sb_add(sb, "true", 4);
+  else sb_add(sb, "false", 5);
+}
+
+/* A present string, boolean or integer field in kubectl's style, written
+ * in line: most members are, and they cannot be dropped (nothing to undo). */
+static bool put_scalar_member(strbuf *sb, bool first, const field_desc *f, const char *src, int level) {
+  if (level == COMPACT || f->kind > K_INT) return false;
+  doc_write_json_plain_key(sb, first, f->json, f->json_len, deeper(level));
+  switch (f->kind) {
+  case K_STR: { /* NULL only for an F_ALWAYS field: Go writes its "" */
+    const char *s = *(char *const *)src;
+    if (!s) s = "";
+    doc_write_json_string(sb, s, strlen(s));
+    break;
+  }
+  case K_ATOM: {
+    const char *s = (*(const atom *const *)src)->str;
+    doc_write_json_string(sb, s, strlen(s));
+    break;
+  }
+  case K_BOOL: put_bool(sb, *(const bool *)src); break;
+  default: sb_put_int(sb, *(const int64_t *)src); break;
+  }
+  return true;
 }
 
 static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int level) {
@@ -166,9 +208,13 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
   bool first = true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
-    if (codec_field_null(f, in)) put_extra_member(sb, &first, f->json, json_null(), level);
-    else if (codec_field_present(f, in))
-      put_member(sb, &first, f->json, f->kind, f->elem, (const char *)in + f->offset, level);
+    if (codec_field_null(f, in)) {
+      put_extra_member(sb, &first, f->json, json_null(), level);
+      continue;
+    }
+    if (!codec_field_present(f, in)) continue;
+    if (put_scalar_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
+    else put_member(sb, &first, f->json, f->json_len, true, f->kind, f->elem, (const char *)in + f->offset, level);
   }
   const char *key;
   json_t *v;
@@ -187,8 +233,8 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
     const atom *a = *(const atom *const *)src;
     return put_string(sb, a ? a->str : "", level);
   }
-  case K_BOOL: sb_puts(sb, *(const bool *)src ? "true" : "false"); return true;
-  case K_INT: sb_printf(sb, "%" PRId64, *(const int64_t *)src); return true;
+  case K_BOOL: put_bool(sb, *(const bool *)src); return true;
+  case K_INT: sb_put_int(sb, *(const int64_t *)src); return true;
   case K_QTY: {
     char buf[128];
     return put_string(sb, quantity_format_str(src, buf, sizeof buf), level);

@@ -52,6 +52,7 @@ typedef struct field_desc {
   uint32_t set_offset; /* of cname_set for BOOL/INT/QTY */
   const type_desc *elem;
   uint32_t flags;
+  uint32_t json_len; /* strlen(json) */
 } field_desc;
 
 struct type_desc {
@@ -64,6 +65,7 @@ struct type_desc {
   const field_desc *fields;
   size_t nfields;
   uint32_t flags;       /* T_OPEN */
+  unsigned char *atoms; /* whether a value can point at an atom: 0 not known yet, see codec_copy.c */
 };
 
 /* Generic container layouts every *_list / *_map shares. */

@@ -97,7 +97,7 @@ DEFINE_DESC(pod_group, T_STRICT)
 /* No fields: an empty initializer is not C17, so its table is written out. */
 const type_desc empty_object_desc = {"empty_object", K_EMB, sizeof(empty_object), sizeof(empty_object_entry),
                                      offsetof(empty_object_entry, value), offsetof(empty_object, _extra), NULL, 0,
-                                     T_STRICT};
+                                     T_STRICT, NULL};
 DEFINE_DESC(gang_scheduling_policy, T_STRICT)
 DEFINE_DESC(pod_group_scheduling_policy, T_STRICT)
 DEFINE_DESC(topology_constraint, T_STRICT)

@@ -40,6 +40,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Limits against hostile input; exceeding one is a clean load error. */
 #define DOC_MAX_BYTES ((size_t)64 << 20)   /* per file or buffer */
@@ -91,7 +92,22 @@ void doc_write_json(strbuf *out, const json_t *v);
  * (api/codec_encode_text.c): a string as Go escapes it, and a value nested
  * level deep (its lines indented by 4 * level spaces; no newline after). */
 void doc_write_json_string(strbuf *out, const char *s, size_t len);
+/* A member's start in an object whose members are level deep (< 0:
+ * compact): a comma unless it is the first, its own line, "key": . */
+void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int level);
+/* The same for a key known to need no escaping (doc_json_plain): a
+ * field's name from the API's tables. */
+void doc_write_json_plain_key(strbuf *out, bool first, const char *k, size_t klen, int level);
+/* Whether Go writes s as it is inside its quotes (no escape). */
+bool doc_json_plain(const char *s, size_t len);
 void doc_write_json_at(strbuf *out, const json_t *v, int level);
+/* A new line indented level deep, written at `at` (room for 1 + 4 * level
+ * bytes); returns where it ends. */
+static inline char *doc_json_line(char *at, int level) {
+  *at++ = '\n';
+  for (int i = 0; i < level; i++, at += 4) memcpy(at, "    ", 4);
+  return at;
+}
 /* json.Marshal's compact form of the same (no newline at the end). */
 void doc_write_json_compact(strbuf *out, const json_t *v);
 

@@ -9,8 +9,8 @@
 /* level < 0: compact (json.Marshal's form), no line breaks or indent. */
 static void indent(strbuf *out, int level) {
   if (level < 0) return;
-  sb_putc(out, '\n');
-  for (int i = 0; i < level; i++) sb_puts(out, "    ");
+  char *to = sb_reserve(out, 4 * (size_t)level + 1);
+  sb_commit(out, (size_t)(doc_json_line(to, level) - to));
 }
 
 /* Bytes written as they are: printable ASCII but for what Go escapes. */
@@ -21,18 +21,17 @@ static const bool plain_byte[256] = {
 void doc_write_json_string(strbuf *out, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   const unsigned char *p = (const unsigned char *)s;
+  char *to = sb_reserve(out, len + 2);
+  to[0] = '"';
   size_t plain = 0;
-  while (plain < len && plain_byte[p[plain]]) plain++;
+  for (; plain < len && plain_byte[p[plain]]; plain++) to[plain + 1] = s[plain]; /* copied as it is checked */
   if (plain == len) { /* the common case: in one piece */
-    char *to = sb_reserve(out, len + 2);
-    to[0] = '"';
-    memcpy(to + 1, s, len);
     to[len + 1] = '"';
     sb_commit(out, len + 2);
     return;
   }
-  sb_putc(out, '"');
-  for (size_t i = 0; i < len;) {
+  sb_commit(out, plain + 1);
+  for (size_t i = plain; i < len;) {
     size_t run = i;
     while (run < len && plain_byte[p[run]]) run++;
     if (run > i) {
@@ -62,6 +61,50 @@ void doc_write_json_string(strbuf *out, const char *s, size_t len) {
   sb_putc(out, '"');
 }
 
+/* ",\n    \"" before a key: where the key's text goes, in room for klen + 3 more. */
+static inline char *key_start(strbuf *out, bool first, size_t klen, int level, char **start) {
+  char *to = sb_reserve(out, klen + (level < 0 ? 0 : 4 * (size_t)level) + 6), *at = to;
+  if (!first) *at++ = ',';
+  if (level >= 0) at = doc_json_line(at, level);
+  *at++ = '"';
+  *start = to;
+  return at;
+}
+
+/* "\": " (or "\":" compact) after a key's text. */
+static inline void key_end(strbuf *out, char *to, char *at, int level) {
+  *at++ = '"';
+  *at++ = ':';
+  if (level >= 0) *at++ = ' ';
+  sb_commit(out, (size_t)(at - to));
+}
+
+void doc_write_json_key(strbuf *out, bool first, const char *k, size_t klen, int level) {
+  char *to, *at = key_start(out, first, klen, level, &to);
+  const unsigned char *p = (const unsigned char *)k;
+  size_t plain = 0;
+  for (; plain < klen && plain_byte[p[plain]]; plain++) at[plain] = k[plain];
+  if (plain < klen) { /* a key to escape: the string writer's slow path */
+    sb_commit(out, (size_t)(at - 1 - to));
+    doc_write_json_string(out, k, klen);
+    sb_add(out, ": ", level < 0 ? 1 : 2);
+    return;
+  }
+  key_end(out, to, at + klen, level);
+}
+
+void doc_write_json_plain_key(strbuf *out, bool first, const char *k, size_t klen, int level) {
+  char *to, *at = key_start(out, first, klen, level, &to);
+  memcpy(at, k, klen);
+  key_end(out, to, at + klen, level);
+}
+
+bool doc_json_plain(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (!plain_byte[(unsigned char)s[i]]) return false;
+  return true;
+}
+
 static int deeper(int level) { return level < 0 ? level : level + 1; }
 
 static void put_value(strbuf *out, const json_t *v, int level) {
@@ -76,10 +119,7 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     size_t klen, n = 0;
     json_t *child;
     json_object_keylen_foreach((json_t *)v, k, klen, child) {
-      if (n++) sb_putc(out, ',');
-      indent(out, deeper(level));
-      doc_write_json_string(out, k, klen);
-      sb_puts(out, level < 0 ? ":" : ": ");
+      doc_write_json_key(out, n++ == 0, k, klen, deeper(level));
       put_value(out, child, deeper(level));
     }
     indent(out, level);

@@ -39,7 +39,7 @@ static bool resolve_word(const char *s, size_t len, yr_value *out) {
   if (len > 5) return false; /* the longest word is "false" */
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     const word *w = &words[i];
-    if (w->len != len || memcmp(w->text, s, len)) continue;
+    if (w->len != len || (len && w->text[0] != s[0]) || memcmp(w->text, s, len)) continue; /* most differ at once */
     out->kind = w->kind;
     out->b = w->value != 0;
     out->f = w->value;

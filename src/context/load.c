@@ -107,6 +107,9 @@ typedef struct loading {
   size_t n_held, cap_held;
   size_t skipped;
   arena *builtins; /* system PriorityClasses a lookup made, or NULL */
+  loaded_object **priority_classes; /* the set's PriorityClasses, listed at the first lookup */
+  size_t n_priority_classes;
+  bool priority_classes_listed;
 } loading;
 
 static void hold(loading *l, store_obj *o) {
@@ -149,6 +152,18 @@ static const priority_class *builtin_priority_class(loading *l, const char *name
   return NULL;
 }
 
+/* The set's PriorityClasses, once: every pod's admission looks them up, and
+ * walking the whole set per pod made loading quadratic in the pods. */
+static void list_priority_classes(loading *l) {
+  l->priority_classes = xcalloc(l->set.n + 1, sizeof *l->priority_classes);
+  for (size_t i = 0; i < l->set.n; i++) {
+    loaded_object *lo = &l->set.items[i];
+    if (loaded_object_ok(lo) && lo->obj->info->kind == KIND_PRIORITY_CLASS)
+      l->priority_classes[l->n_priority_classes++] = lo;
+  }
+  l->priority_classes_listed = true;
+}
+
 /* The PriorityClass named (name NULL: the global default) in the store,
  * else among the documents being loaded (as find_namespace), else a
  * system class. A loaded class not admitted yet has no preemptionPolicy:
@@ -158,9 +173,10 @@ static const priority_class *find_priority_class(void *user, const char *name) {
   store_obj *stored = sched_priority_class_get(l->ctx->objects, name);
   const priority_class *found = stored ? stored->object->typed : NULL;
   if (stored) hold(l, stored);
-  for (size_t i = 0; !l->req->keep_going && i < l->set.n; i++) {
-    loaded_object *lo = &l->set.items[i];
-    if (!loaded_object_ok(lo) || lo->obj->info->kind != KIND_PRIORITY_CLASS) continue;
+  if (!l->req->keep_going && !l->priority_classes_listed) list_priority_classes(l);
+  for (size_t i = 0; !l->req->keep_going && i < l->n_priority_classes; i++) {
+    loaded_object *lo = l->priority_classes[i];
+    if (!loaded_object_ok(lo)) continue;
     priority_class *pc = lo->obj->typed;
     if (!pc->metadata.name || (name && (found || strcmp(pc->metadata.name, name)))) continue;
     if (!name && priority_class_pick_default(found, pc) == found) continue;
@@ -349,6 +365,7 @@ static size_t admit_all(loading *l) {
 static void loading_free(loading *l) {
   for (size_t i = 0; i < l->n_held; i++) store_obj_unref(l->held[i]);
   free(l->held);
+  free(l->priority_classes);
   free(l->order);
   free(l->passed);
   object_set_free(&l->set);

@@ -22,11 +22,15 @@ typedef struct sched_counted {
 static const char *s_or(const char *s) { return s ? s : ""; }
 
 const char *sched_key(strbuf *sb, const char *prefix, const char *ns, const char *name) {
+  const char *n = s_or(ns), *m = s_or(name);
+  size_t lp = strlen(prefix), ln = strlen(n), lm = strlen(m);
   sb_truncate(sb, 0);
-  sb_puts(sb, prefix);
-  sb_puts(sb, s_or(ns));
-  sb_putc(sb, '/');
-  sb_puts(sb, s_or(name));
+  char *to = sb_reserve(sb, lp + ln + 1 + lm); /* one write: keys are made for every event */
+  memcpy(to, prefix, lp);
+  memcpy(to + lp, n, ln);
+  to[lp + ln] = '/';
+  memcpy(to + lp + ln + 1, m, lm);
+  sb_commit(sb, lp + ln + 1 + lm);
   return sb->buf;
 }
 

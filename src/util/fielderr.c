@@ -15,7 +15,9 @@ size_t fp_field(fpath *p, const char *name) {
 
 size_t fp_index(fpath *p, size_t i) {
   size_t mark = p->sb.len;
-  sb_printf(&p->sb, "[%zu]", i);
+  sb_putc(&p->sb, '[');
+  sb_put_uint(&p->sb, i);
+  sb_putc(&p->sb, ']');
   return mark;
 }
 

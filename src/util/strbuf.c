@@ -8,12 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void reserve(strbuf *sb, size_t extra) {
-  if (sb->len + extra + 1 <= sb->cap) return;
+void sb_grow(strbuf *sb, size_t extra) {
   size_t cap = sb->cap ? sb->cap : 64;
   while (cap < sb->len + extra + 1) cap *= 2;
   sb->buf = xrealloc(sb->buf, cap);
   sb->cap = cap;
+}
+
+static void reserve(strbuf *sb, size_t extra) {
+  if (sb->len + extra + 1 > sb->cap) sb_grow(sb, extra);
 }
 
 void sb_add(strbuf *sb, const char *s, size_t n) {
@@ -24,7 +27,18 @@ void sb_add(strbuf *sb, const char *s, size_t n) {
 }
 
 void sb_puts(strbuf *sb, const char *s) { sb_add(sb, s, strlen(s)); }
-void sb_putc(strbuf *sb, char c) { sb_add(sb, &c, 1); }
+
+void sb_put_uint(strbuf *sb, uint64_t v) {
+  char digits[20], *p = digits + sizeof digits;
+  do *--p = (char)('0' + v % 10);
+  while (v /= 10);
+  sb_add(sb, p, (size_t)(digits + sizeof digits - p));
+}
+
+void sb_put_int(strbuf *sb, int64_t v) {
+  if (v < 0) sb_putc(sb, '-');
+  sb_put_uint(sb, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
 
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) {
   va_list again;
@@ -114,9 +128,4 @@ char *sb_read_file(const char *path, size_t *len) {
   fclose(f);
   if (len) *len = sb.len;
   return sb_detach(&sb);
-}
-
-char *sb_reserve(strbuf *sb, size_t n) {
-  reserve(sb, n);
-  return sb->buf + sb->len;
 }

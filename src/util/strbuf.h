@@ -3,6 +3,7 @@
 #define DRA_STRBUF_H
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct strbuf {
   char *buf;   /* always NUL-terminated once anything was added */
@@ -12,7 +13,16 @@ typedef struct strbuf {
 #define STRBUF_INIT {0, 0, 0}
 void sb_add(strbuf *sb, const char *s, size_t n);
 void sb_puts(strbuf *sb, const char *s);
-void sb_putc(strbuf *sb, char c);
+/* Room for n more bytes (and the NUL) past len; see sb_reserve. */
+void sb_grow(strbuf *sb, size_t n);
+static inline void sb_putc(strbuf *sb, char c) {
+  if (sb->len + 2 > sb->cap) sb_grow(sb, 1);
+  sb->buf[sb->len++] = c;
+  sb->buf[sb->len] = 0;
+}
+/* An integer in decimal, as printf's %" PRId64 " and %" PRIu64 " write it. */
+void sb_put_int(strbuf *sb, int64_t v);
+void sb_put_uint(strbuf *sb, uint64_t v);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Go's strconv.Quote of s: "..." with \" \\ \n \t and \u/\x escapes. */
@@ -26,7 +36,10 @@ void sb_free(strbuf *sb);
 char *sb_read_file(const char *path, size_t *len);
 /* For writers that fill the buffer themselves: room for n more bytes, and
  * where they go; sb_commit then counts the k of them that were written. */
-char *sb_reserve(strbuf *sb, size_t n);
+static inline char *sb_reserve(strbuf *sb, size_t n) {
+  if (sb->len + n + 1 > sb->cap) sb_grow(sb, n);
+  return sb->buf + sb->len;
+}
 static inline void sb_commit(strbuf *sb, size_t k) {
   sb->len += k;
   sb->buf[sb->len] = 0;

@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 #include "api/codec.h"
+#include "api/object.h"
+#include "codec/doc.h"
 #include "load/objects.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +69,37 @@ static void test_special_text(void **state) {
   sb_free(&err);
 }
 
+/* Every field name a type's table holds (and the types it leads to) is
+ * written without escaping, and its length is right: the indented writer
+ * copies field names as they are (doc_write_json_plain_key). */
+static void check_field_names(const type_desc *td, const type_desc **seen, size_t *n_seen) {
+  if (!td || !td->fields) return;
+  for (size_t i = 0; i < *n_seen; i++)
+    if (seen[i] == td) return;
+  assert_true(*n_seen < 4096);
+  seen[(*n_seen)++] = td;
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    assert_int_equal(f->json_len, strlen(f->json));
+    if (!doc_json_plain(f->json, f->json_len)) fail_msg("%s.%s needs escaping", td->name, f->json);
+    check_field_names(f->elem, seen, n_seen);
+  }
+}
+
+static void test_field_names_plain(void **state) {
+  (void)state;
+  static const type_desc *seen[4096];
+  size_t n_seen = 0;
+  for (api_kind k = 0; k < KIND_COUNT; k++) check_field_names(api_kind_info_of(k)->desc, seen, &n_seen);
+  assert_true(n_seen > 50);
+  assert_false(doc_json_plain("a<b", 3));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repository_manifests),
       cmocka_unit_test(test_special_text),
+      cmocka_unit_test(test_field_names_plain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,6 +175,47 @@ static void assert_survives(const json_t *v, const char *where) {
   sb_free(&j);
 }
 
+/* Go's escape of one byte c in a string, as encoding/json writes it: a
+ * short escape where it has one, else \u00XX. */
+static void go_escape(strbuf *sb, unsigned char c) {
+  static const char *const short_escape[128] = {['"'] = "\\\"", ['\\'] = "\\\\", ['\n'] = "\\n", ['\t'] = "\\t",
+                                                ['\r'] = "\\r", ['\b'] = "\\b", ['\f'] = "\\f"};
+  if (c < 128 && short_escape[c]) sb_puts(sb, short_escape[c]);
+  else sb_printf(sb, "\\u%04x", c);
+}
+
+/* One byte to escape at every place of strings up to 24 bytes, next to
+ * plain bytes of every value. */
+static void test_json_string_escapes_everywhere(void **state) {
+  (void)state;
+  const unsigned char specials[] = {'"', '\\', '<', '>', '&', '\n', '\t', '\r', '\b', '\f', 0x01, 0x1f, 0x00};
+  for (size_t k = 0; k < sizeof specials; k++)
+    for (size_t len = 1; len <= 24; len++)
+      for (size_t at = 0; at < len; at++) {
+        char text[24];
+        for (size_t i = 0; i < len; i++) text[i] = (char)(0x20 + (i * 7 + k) % 0x60); /* plain bytes, 0x7f among them */
+        for (size_t i = 0; i < len; i++)
+          if (text[i] == '"' || text[i] == '\\' || text[i] == '<' || text[i] == '>' || text[i] == '&') text[i] = 'x';
+        text[at] = (char)specials[k];
+        strbuf got = STRBUF_INIT, want = STRBUF_INIT;
+        doc_write_json_string(&got, text, len);
+        sb_putc(&want, '"');
+        for (size_t i = 0; i < len; i++) {
+          if (i == at) go_escape(&want, specials[k]);
+          else sb_putc(&want, text[i]);
+        }
+        sb_putc(&want, '"');
+        assert_int_equal(got.len, want.len);
+        assert_memory_equal(got.buf, want.buf, want.len);
+        sb_free(&got);
+        sb_free(&want);
+      }
+  strbuf sb = STRBUF_INIT; /* a byte above 0x7f past the first word: UTF-8 kept, invalid bytes replaced */
+  doc_write_json_string(&sb, "abcdefghij\xc3\xa9kl\xffmnopqrstu", 24);
+  assert_string_equal(sb_str(&sb), "\"abcdefghij\xc3\xa9kl\\ufffdmnopqrstu\"");
+  sb_free(&sb);
+}
+
 /* YAML -> json_t -> YAML -> json_t gives an equal value, and writing is stable. */
 static void test_round_trip(void **state) {
   (void)state;
@@ -252,7 +293,7 @@ int main(void) {
       cmocka_unit_test(test_yaml_layout),  cmocka_unit_test(test_yaml_key_order), cmocka_unit_test(test_yaml_scalars),
       cmocka_unit_test(test_yaml_numbers), cmocka_unit_test(test_yaml_multiline), cmocka_unit_test(test_json_writer),
       cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_round_trip_examples),
-      cmocka_unit_test(test_kubectl_golden),
+      cmocka_unit_test(test_kubectl_golden),  cmocka_unit_test(test_json_string_escapes_everywhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

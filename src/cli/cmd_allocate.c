@@ -122,6 +122,32 @@ static int allocate(const opts *o, dra_ctx *ctx) {
 
 /* ---- --batch: NDJSON cases on stdin, NDJSON results on stdout ---- */
 
+static int append_text(const char *buffer, size_t size, void *data) {
+  sb_add(data, buffer, size);
+  return 0;
+}
+
+/* The case's objects as text for the loader: a stream of JSON documents on
+ * one line when every object is a JSON object (the loader decodes those
+ * straight into typed structs, not through a document tree as a List),
+ * else a List (the loader's messages for an item that is no object). */
+static void objects_text(json_t *objects, strbuf *out) {
+  size_t i;
+  json_t *o;
+  bool all_objects = true;
+  json_array_foreach(objects, i, o) all_objects = all_objects && json_is_object(o);
+  if (!all_objects) {
+    json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
+    json_dump_callback(list, append_text, out, JSON_COMPACT);
+    json_decref(list);
+    return;
+  }
+  json_array_foreach(objects, i, o) {
+    if (i) sb_putc(out, ' ');
+    json_dump_callback(o, append_text, out, JSON_COMPACT);
+  }
+}
+
 /* Runs one case into res (which already holds its id). */
 static void batch_case(void *user, json_t *c, json_t *res) {
   const opts *o = user;
@@ -140,16 +166,15 @@ static void batch_case(void *user, json_t *c, json_t *res) {
   }
   dra_ctx *ctx = cli_batch_open(c, res);
   if (!ctx) return;
-  json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
-  char *text = json_dumps(list, JSON_COMPACT);
-  json_decref(list);
-  if (dra_load_buffer(ctx, "case", text, strlen(text), DRA_LOAD_AS_STORED) != DRA_OK) {
+  strbuf text = STRBUF_INIT;
+  objects_text(objects, &text);
+  if (dra_load_buffer(ctx, "case", text.buf ? text.buf : "", text.len, DRA_LOAD_AS_STORED) != DRA_OK) {
     cli_batch_error(res, "load: ", dra_errmsg(ctx));
-    free(text);
+    sb_free(&text);
     dra_close(ctx);
     return;
   }
-  free(text);
+  sb_free(&text);
   const char **names = NULL;
   if (n_claims) {
     names = xcalloc(n_claims + 1, sizeof *names);

@@ -275,7 +275,7 @@ func caseYAML(c *Case, up Result, class string) string {
 	b, _ := yaml.Marshal(header)
 	sb.Write(b)
 	for _, o := range c.Objects {
-		y, err := yaml.JSONToYAML(o)
+		y, err := yaml.JSONToYAML(pruned(o))
 		if err != nil {
 			y = o
 		}

@@ -41,7 +41,7 @@ var (
 	flagOut      = flag.String("out", "", "directory for minimized disagreements in the allocator vector format")
 	flagTimeout  = flag.Duration("timeout", 10*time.Second, "upstream's budget of CPU time per case (and dra's --timeout)")
 	flagShow     = flag.Int("show", 3, "minimized cases printed per disagreement class (all are counted)")
-	flagVerbose  = flag.Bool("v", false, "print a line per 10,000 cases, and each new disagreement class")
+	flagVerbose  = flag.Bool("v", false, "print a line per 10,000 cases, each new disagreement class and each skipped case")
 	flagCases    = flag.String("cases", "", "judge the NDJSON cases of this file instead of generated ones")
 	flagWorkers  = flag.Int("j", runtime.GOMAXPROCS(0), "workers: cases answered at once, each worker with its own dra process")
 	flagProfile  = flag.String("cpuprofile", "", "write a Go CPU profile of the run to this file")
@@ -144,9 +144,11 @@ func upstreamMode() int {
 }
 
 // runDraOne answers one case with a fresh dra process (for minimizing).
-func runDraOne(c *Case) Result {
+func runDraOne(c *Case) Result { return runDraWith(c, *flagTimeout) }
+
+func runDraWith(c *Case, budget time.Duration) Result {
 	var r Result
-	if err := ndjson.One(*flagDra, c, &r, draArgs()...); err != nil {
+	if err := ndjson.One(*flagDra, c, &r, draArgs(budget)...); err != nil {
 		return Result{ID: c.ID, Status: "crash", Error: err.Error()}
 	}
 	return r
@@ -154,11 +156,22 @@ func runDraOne(c *Case) Result {
 
 // draArgs: `dra allocate --batch` with upstream's budget, so that a case
 // upstream gives up on does not cost dra more.
-func draArgs() []string { return []string{"allocate", "--batch", "--timeout", flagTimeout.String()} }
+func draArgs(budget time.Duration) []string {
+	return []string{"allocate", "--batch", "--timeout", budget.String()}
+}
+
+// draBudgetRetry: dra's budget is wall-clock time, upstream's CPU time; on
+// a loaded machine dra can run out where upstream did not. Such a case
+// is asked again with this many times the budget before it is skipped.
+const draBudgetRetry = 10
 
 // draBudgetPrefix starts dra's error for a search cut by its budget: like
 // upstream's timeout, no verdict.
 const draBudgetPrefix = "allocation aborted: "
+
+func isDraBudget(r Result) bool {
+	return r.Status == statusError && strings.HasPrefix(r.Error, draBudgetPrefix)
+}
 
 // job is one case on its way through a worker: generated, answered by
 // the worker's dra process and by upstream at the same time, compared.
@@ -189,13 +202,13 @@ type worker struct{ p *ndjson.Proc }
 
 func (w *worker) dra(c *Case) Result {
 	if w.p == nil {
-		p, err := ndjson.Start(*flagDra, draArgs()...)
+		p, err := ndjson.Start(*flagDra, draArgs(*flagTimeout)...)
 		if err != nil {
 			return Result{ID: c.ID, Status: "crash", Error: err.Error()}
 		}
 		w.p = p
 	}
-	if err := w.p.Send(c); err != nil {
+	if err := w.p.SendLine(c.line()); err != nil {
 		return w.crashed(c, err)
 	}
 	return Result{}
@@ -231,6 +244,9 @@ func (w *worker) run(j *job) {
 	if sent.Status == "" {
 		j.dr = w.read(j.c)
 	}
+	if isDraBudget(j.dr) && !noVerdict(j.up) {
+		j.dr = runDraWith(j.c, draBudgetRetry**flagTimeout)
+	}
 	switch {
 	case j.dr.ID != j.c.ID && j.dr.Status != "crash":
 		j.class, j.detail = "dra answered another case", fmt.Sprintf("dra answered %s for case %s", j.dr.ID, j.c.ID)
@@ -238,7 +254,7 @@ func (w *worker) run(j *job) {
 	case noVerdict(j.up):
 		j.skip = j.up.Error
 		return
-	case j.dr.Status == statusError && strings.HasPrefix(j.dr.Error, draBudgetPrefix):
+	case isDraBudget(j.dr):
 		j.skip = draBudgetPrefix + "dra's budget"
 		return
 	}
@@ -325,6 +341,8 @@ func diffMode() int {
 			skips[reason]++
 			if j.skip != errUpstreamTimeout.Error() && !strings.HasPrefix(j.skip, draBudgetPrefix) {
 				fmt.Fprintf(os.Stderr, "generator bug? seed %d case %s: %s\n", *flagSeed, j.c.ID, j.skip)
+			} else if *flagVerbose {
+				fmt.Fprintf(os.Stderr, "skipped case %s: %s\n", j.c.ID, j.skip)
 			}
 			continue
 		}

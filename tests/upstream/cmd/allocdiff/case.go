@@ -15,6 +15,10 @@ type Case struct {
 	Node         string            `json:"node"`
 	Claims       []string          `json:"claims,omitempty"`
 	Objects      []json.RawMessage `json:"objects"`
+	// typed: the generator's own objects, which Objects holds marshalled
+	// (nil for cases read or minimized from JSON): upstream takes them
+	// without decoding Objects again.
+	typed *cluster
 }
 
 // Result is one answer. Allocations holds status.allocation of each claim,

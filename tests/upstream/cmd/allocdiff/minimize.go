@@ -189,6 +189,7 @@ func sortedKeys(m map[string]any) []string {
 
 func cloneCase(c *Case) *Case {
 	v := *c
+	v.typed = nil // the copy's objects are changed as JSON
 	v.Claims = append([]string(nil), c.Claims...)
 	v.Objects = nil
 	v.Objects = append([]json.RawMessage(nil), c.Objects...)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +80,17 @@ func decodeObjects(objs []json.RawMessage) (*cluster, error) {
 		}
 	}
 	return cl, nil
+}
+
+// cluster: the case's objects for upstream. A run gets lists of its own
+// (the objects are shared, and upstream does not change them).
+func (c *Case) cluster() (*cluster, error) {
+	if c.typed == nil {
+		return decodeObjects(c.Objects)
+	}
+	t := c.typed
+	return &cluster{nodes: slices.Clone(t.nodes), classes: slices.Clone(t.classes), slices: slices.Clone(t.slices),
+		claims: slices.Clone(t.claims)}, nil
 }
 
 // features maps the gates as kube-scheduler does (pkg/scheduler/framework/plugins/feature).
@@ -218,7 +230,7 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 		res.Status, res.Error = statusError, "load: "+err.Error()
 		return res, ""
 	}
-	cl, err := decodeObjects(c.Objects)
+	cl, err := c.cluster()
 	if err != nil {
 		return fail(err)
 	}

@@ -3,8 +3,10 @@
 # interface, tests/upstream/README.md): one answer a case in input order;
 # an allocation, an unsatisfiable case, and the load errors of a case's
 # objects, worded as the loader words them whether the objects come as a
-# stream of documents (all objects) or as a List (an item that is no
-# object); a line that is no JSON case ends the run with exit 2.
+# stream of documents (all objects, in their own text: a duplicate field
+# is refused as kube-apiserver's strict decoding refuses it) or as a List
+# (an item that is no object); a line that is no JSON case ends the run
+# with exit 2.
 # $1 is the dra binary.
 dra=$1
 data=tests/data/allocate_batch

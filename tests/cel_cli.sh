@@ -18,6 +18,16 @@ check derived "gpu.example.com/node1/gpu-0: 0
 gpu.example.com/node1/gpu-1: 10
 gpu.example.com/node1/gpu-2: error: attribute fw: parse semantic version: No Major.Minor.Patch elements found" \
   "$dra" cel --derived -e 'device.attributes["gpu.example.com"].index * 10' -f "$slice"
+# cel-go's != is "not Equal() == true": a semver and a string are unequal,
+# while == between them is no such overload (found by celdiff, seed 20261204)
+check "!= across kinds" "gpu.example.com/node1/gpu-0: true
+gpu.example.com/node1/gpu-1: true
+gpu.example.com/node1/gpu-2: error: attribute fw: parse semantic version: No Major.Minor.Patch elements found" \
+  "$dra" cel -e 'device.attributes["gpu.example.com"].fw != device.attributes["gpu.example.com"].model' -f "$slice"
+check "== across kinds" "gpu.example.com/node1/gpu-0: error: no such overload
+gpu.example.com/node1/gpu-1: error: no such overload
+gpu.example.com/node1/gpu-2: error: attribute fw: parse semantic version: No Major.Minor.Patch elements found" \
+  "$dra" cel -e 'device.attributes["gpu.example.com"].fw == device.attributes["gpu.example.com"].model' -f "$slice"
 "$dra" cel -e 'device.nope' >/dev/null 2>&1; [ $? = 2 ] || { echo "FAIL refusal exit code"; fail=1; }
 check refusal "compilation failed: ERROR: <input>:1:7: undefined field 'nope'
  | device.nope

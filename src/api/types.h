@@ -385,8 +385,8 @@ DEFINE_STRUCT(device_taint_rule)
 /* ---- core/v1 Pod: DRA parts (T_OPEN structs keep the rest) ---- */
 #define pod_resource_claim_FIELDS(X, S)                                     \
   X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                                 \
-  X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)                \
-  X(S, ATOM, resource_claim_template_name, "resourceClaimTemplateName", _, 0)
+  X(S, ATOM, resource_claim_name, "resourceClaimName", _, F_KEEP_EMPTY)     \
+  X(S, ATOM, resource_claim_template_name, "resourceClaimTemplateName", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_resource_claim)
 
 #define container_resource_claim_FIELDS(X, S) \
@@ -448,7 +448,7 @@ DEFINE_STRUCT(pod_condition)
 
 #define pod_resource_claim_status_FIELDS(X, S)              \
   X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                 \
-  X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)
+  X(S, ATOM, resource_claim_name, "resourceClaimName", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_resource_claim_status)
 
 #define container_extended_resource_request_FIELDS(X, S)   \
@@ -547,13 +547,13 @@ DEFINE_STRUCT(workload_reference)
 
 #define pod_group_resource_claim_FIELDS(X, S)                               \
   X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                                 \
-  X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)                \
-  X(S, ATOM, resource_claim_template_name, "resourceClaimTemplateName", _, 0)
+  X(S, ATOM, resource_claim_name, "resourceClaimName", _, F_KEEP_EMPTY)     \
+  X(S, ATOM, resource_claim_template_name, "resourceClaimTemplateName", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_group_resource_claim)
 
 #define pod_group_resource_claim_status_FIELDS(X, S)        \
   X(S, ATOM, name, "name", _, F_KEEP_EMPTY)                 \
-  X(S, ATOM, resource_claim_name, "resourceClaimName", _, 0)
+  X(S, ATOM, resource_claim_name, "resourceClaimName", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_group_resource_claim_status)
 
 /* parentCompositePodGroupName belongs to CompositePodGroup (alpha, off):

@@ -361,9 +361,8 @@ EV(ev_eq_string_const) {
   if (a.kind != V_STRING) {
     if (a.kind == V_ERR) return failed_call(ev, n, a);
     cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
-    cel_val r = cel_equals(&args[0], &args[1]);
+    cel_val r = n->name[1] == '!' ? cel_not_equals(&args[0], &args[1]) : cel_equals(&args[0], &args[1]);
     cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
-    if (r.kind == V_BOOL && n->name[1] == '!') r.b = !r.b;
     return r;
   }
   cel_eval_charge(ev, eq_cost(a.s, a.len, n->const_cp));
@@ -493,10 +492,9 @@ EV(ev_eq) {
   cel_val a = cel_eval_node(ev, n->args[0]);
   cel_val b = cel_eval_node(ev, n->args[1]);
   if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, a.kind == V_ERR ? a : b);
-  cel_val r = cel_equals(&a, &b);
+  cel_val r = n->fast == F_NE ? cel_not_equals(&a, &b) : cel_equals(&a, &b);
   cel_val args[2] = {a, b};
   cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
-  if (r.kind == V_BOOL && n->fast == F_NE) r.b = !r.b;
   return r;
 }
 

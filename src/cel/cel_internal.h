@@ -112,6 +112,10 @@ cel_val cel_map_value_at(const cel_val *m, size_t i);
 /* CEL equality: true/false, or an error for Kubernetes types on the left. */
 cel_val cel_equals(const cel_val *a, const cel_val *b);
 bool cel_equal_bool(const cel_val *a, const cel_val *b);
+/* a != b as cel-go's interpreter has it (evalNe: Equal(a, b) != True):
+ * equality's own error, e.g. no such overload between a semver or
+ * quantity and another type, makes the values unequal, not an error. */
+cel_val cel_not_equals(const cel_val *a, const cel_val *b);
 /* Ordering for <, <=, >, >= with cross-type numbers; *ok false: no overload. */
 int cel_compare(const cel_val *a, const cel_val *b, bool *ok);
 const cel_type *cel_val_type(const cel_val *v);

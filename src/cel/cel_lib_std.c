@@ -116,12 +116,7 @@ FN(f_gt) { UNUSED; return ordering(&A[0], &A[1], 1, 1); }
 FN(f_ge) { UNUSED; return ordering(&A[0], &A[1], 0, 1); }
 
 FN(f_eq) { UNUSED; return cel_equals(&A[0], &A[1]); }
-FN(f_ne) {
-  UNUSED;
-  cel_val r = cel_equals(&A[0], &A[1]);
-  if (r.kind == V_BOOL) r.b = !r.b;
-  return r;
-}
+FN(f_ne) { UNUSED; return cel_not_equals(&A[0], &A[1]); }
 
 FN(f_index) { UNUSED; return cel_index(&A[0], &A[1]); }
 

@@ -442,6 +442,8 @@ bool cel_equal_bool(const cel_val *a, const cel_val *b) {
   return r.kind == V_BOOL && r.b;
 }
 
+cel_val cel_not_equals(const cel_val *a, const cel_val *b) { return cel_bool(!cel_equal_bool(a, b)); }
+
 cel_val cel_equals(const cel_val *a, const cel_val *b) {
   if (is_num(a) && is_num(b)) {
     bool un;

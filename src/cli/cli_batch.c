@@ -1,5 +1,6 @@
 /* cli_batch.c: see cli_batch.h. */
 #include "cli_batch.h"
+#include "codec/json_skip.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,71 @@ dra_ctx *cli_batch_open(json_t *c, json_t *res) {
   return ctx;
 }
 
-int cli_batch_run(cli_batch_fn fn, void *user) {
+/* Where the case's "objects" array is: its elements' text into objects
+ * (separated by a blank), the line with null in its place into rest. False
+ * when the line is not a JSON object with one member "objects" (written so,
+ * without escapes) holding an array of objects: jansson then reads it all. */
+static bool split_case(const char *line, size_t n, strbuf *rest, strbuf *objects) {
+  size_t p = json_skip_blanks(line, n, 0), from = 0, to = 0;
+  if (p >= n || line[p] != '{') return false;
+  p = json_skip_blanks(line, n, p + 1);
+  while (p < n && line[p] == '"') {
+    size_t key = p;
+    if (!(p = json_skip_value(line, n, p))) return false;
+    bool is_objects = p - key == 9 && !memcmp(line + key, "\"objects\"", 9);
+    p = json_skip_blanks(line, n, p);
+    if (p >= n || line[p] != ':') return false;
+    p = json_skip_blanks(line, n, p + 1);
+    if (!is_objects) {
+      if (!(p = json_skip_value(line, n, p))) return false;
+    } else {
+      if (to || p >= n || line[p] != '[') return false;
+      from = p;
+      p = json_skip_blanks(line, n, p + 1);
+      for (bool first = true; p < n && line[p] != ']'; first = false) {
+        if (!first) {
+          if (line[p] != ',') return false;
+          p = json_skip_blanks(line, n, p + 1);
+        }
+        size_t end = p < n && line[p] == '{' ? json_skip_value(line, n, p) : 0;
+        if (!end) return false;
+        if (!first) sb_putc(objects, ' ');
+        sb_add(objects, line + p, end - p);
+        p = json_skip_blanks(line, n, end);
+      }
+      if (p >= n) return false;
+      to = ++p;
+    }
+    p = json_skip_blanks(line, n, p);
+    if (p < n && line[p] == ',') p = json_skip_blanks(line, n, p + 1);
+    else break;
+  }
+  if (p >= n || line[p] != '}' || json_skip_blanks(line, n, p + 1) != n || !to) return false;
+  sb_add(rest, line, from);
+  sb_puts(rest, "null");
+  sb_add(rest, line + to, n - to);
+  return true;
+}
+
+/* The case of a line, split as split_case says when asked and possible;
+ * NULL, with jerr set, when the line is no JSON. */
+static json_t *read_case(const char *line, size_t n, bool split, strbuf *objects, bool *is_split, json_error_t *jerr) {
+  strbuf rest = STRBUF_INIT;
+  json_t *c = NULL;
+  *is_split = false;
+  if (split && split_case(line, n, &rest, objects)) {
+    c = json_loadb(rest.buf, rest.len, 0, jerr);
+    *is_split = c != NULL;
+  }
+  sb_free(&rest);
+  if (!c) {
+    sb_truncate(objects, 0);
+    c = json_loadb(line, n, 0, jerr);
+  }
+  return c;
+}
+
+int cli_batch_run(cli_batch_fn fn, void *user, bool split_objects) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -59,8 +124,11 @@ int cli_batch_run(cli_batch_fn fn, void *user) {
     lineno++;
     if (strspn(line, " \t\r\n") == (size_t)n) continue;
     json_error_t jerr;
-    json_t *c = json_loadb(line, (size_t)n, 0, &jerr);
+    strbuf objects = STRBUF_INIT;
+    bool is_split;
+    json_t *c = read_case(line, (size_t)n, split_objects, &objects, &is_split, &jerr);
     if (!json_is_object(c)) {
+      sb_free(&objects);
       fprintf(stderr, "error: stdin:%lu: not a JSON case: %s\n", lineno, c ? "not an object" : jerr.text);
       json_decref(c);
       rc = 2;
@@ -68,7 +136,8 @@ int cli_batch_run(cli_batch_fn fn, void *user) {
     }
     json_t *res = json_object();
     json_object_set(res, "id", json_object_get(c, "id") ? json_object_get(c, "id") : json_null());
-    fn(user, c, res);
+    fn(user, c, is_split ? &objects : NULL, res);
+    sb_free(&objects);
     char *out = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
     fputs(out, stdout);
     fputc('\n', stdout);

@@ -33,7 +33,8 @@ static const char *const help =
     "  {\"id\": ..., \"featureGates\": {\"DRAAdminAccess\": true, ...}, \"node\": \"node-1\",\n"
     "   \"claims\": [\"ns/name\", ...], \"objects\": [<Kubernetes objects as JSON>]}\n"
     "(gates not named keep dra's default, on; claims empty or absent: every unallocated claim;\n"
-    "objects are loaded as stored), and writes one JSON result a line, in input order:\n"
+    "objects are loaded as stored, from their own text: a duplicate field is refused), and\n"
+    "writes one JSON result a line, in input order:\n"
     "  {\"id\": ..., \"status\": \"ok\"|\"unsatisfiable\"|\"error\", \"error\": \"text\",\n"
     "   \"allocations\": [<status.allocation of each claim, in order>]}\n"
     "\"error\" only with status error (\"load: ...\" when the case itself is bad), \"allocations\"\n"
@@ -122,15 +123,42 @@ static int allocate(const opts *o, dra_ctx *ctx) {
 
 /* ---- --batch: NDJSON cases on stdin, NDJSON results on stdout ---- */
 
+static int append_text(const char *buffer, size_t size, void *data) {
+  sb_add(data, buffer, size);
+  return 0;
+}
+
+/* The case's objects (read by jansson: the case was not split) as text for
+ * the loader: a stream of JSON documents on one line when every object is
+ * a JSON object (the loader decodes those straight into typed structs, not
+ * through a document tree as a List), else a List (the loader's messages
+ * for an item that is no object). */
+static void write_objects(json_t *objects, strbuf *out) {
+  size_t i;
+  json_t *o;
+  bool all_objects = true;
+  json_array_foreach(objects, i, o) all_objects = all_objects && json_is_object(o);
+  if (!all_objects) {
+    json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
+    json_dump_callback(list, append_text, out, JSON_COMPACT);
+    json_decref(list);
+    return;
+  }
+  json_array_foreach(objects, i, o) {
+    if (i) sb_putc(out, ' ');
+    json_dump_callback(o, append_text, out, JSON_COMPACT);
+  }
+}
+
 /* Runs one case into res (which already holds its id). */
-static void batch_case(void *user, json_t *c, json_t *res) {
+static void batch_case(void *user, json_t *c, const strbuf *objects_text, json_t *res) {
   const opts *o = user;
   const char *err = NULL;
   json_t *node = json_object_get(c, "node"), *claims = json_object_get(c, "claims");
   json_t *objects = json_object_get(c, "objects");
   if (!json_is_string(node)) err = "node is not a string";
   else if (claims && !json_is_array(claims)) err = "claims is not an array";
-  else if (!json_is_array(objects)) err = "objects is not an array";
+  else if (!objects_text && !json_is_array(objects)) err = "objects is not an array";
   size_t n_claims = claims ? json_array_size(claims) : 0;
   for (size_t i = 0; !err && i < n_claims; i++)
     if (!json_is_string(json_array_get(claims, i))) err = "claims holds a non-string";
@@ -140,16 +168,16 @@ static void batch_case(void *user, json_t *c, json_t *res) {
   }
   dra_ctx *ctx = cli_batch_open(c, res);
   if (!ctx) return;
-  json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
-  char *text = json_dumps(list, JSON_COMPACT);
-  json_decref(list);
-  if (dra_load_buffer(ctx, "case", text, strlen(text), DRA_LOAD_AS_STORED) != DRA_OK) {
+  strbuf text = STRBUF_INIT;
+  if (!objects_text) write_objects(objects, &text);
+  const strbuf *t = objects_text ? objects_text : &text;
+  dra_status st = dra_load_buffer(ctx, "case", t->buf ? t->buf : "", t->len, DRA_LOAD_AS_STORED);
+  sb_free(&text);
+  if (st != DRA_OK) {
     cli_batch_error(res, "load: ", dra_errmsg(ctx));
-    free(text);
     dra_close(ctx);
     return;
   }
-  free(text);
   const char **names = NULL;
   if (n_claims) {
     names = xcalloc(n_claims + 1, sizeof *names);
@@ -157,7 +185,7 @@ static void batch_case(void *user, json_t *c, json_t *res) {
   }
   dra_set_alloc_limits(ctx, o->max_steps, o->timeout_seconds);
   dra_result *r = NULL;
-  dra_status st = dra_allocate(ctx, json_string_value(node), names, 0, &r);
+  st = dra_allocate(ctx, json_string_value(node), names, 0, &r);
   if (st == DRA_OK) {
     json_t *doc = json_loads(dra_result_json(r), 0, NULL);
     json_t *allocs = json_array();
@@ -183,7 +211,7 @@ static void batch_case(void *user, json_t *c, json_t *res) {
 int cmd_allocate(int argc, char **argv) {
   opts o = {0};
   int rc = parse_args(argc, argv, &o);
-  if (!rc && o.batch) rc = cli_batch_run(batch_case, &o);
+  if (!rc && o.batch) rc = cli_batch_run(batch_case, &o, true);
   else if (!rc) {
     dra_ctx *ctx = cli_open(&o.common);
     cli_load(ctx, &o.common, CTX_LOAD_AS_STORED, false, NULL);

@@ -81,8 +81,8 @@ static dra_status load_json(dra_ctx *ctx, json_t *v, ctx_load_mode mode, const c
   return st;
 }
 
-static void batch_case(void *user, json_t *c, json_t *res) {
-  (void)user;
+static void batch_case(void *user, json_t *c, const strbuf *objects_text, json_t *res) {
+  (void)user, (void)objects_text; /* cases come whole: cli_batch_run without split_objects */
   json_t *object = json_object_get(c, "object"), *old = json_object_get(c, "old");
   json_t *objects = json_object_get(c, "objects");
   if (!json_is_object(object) || (old && !json_is_object(old)) || (objects && !json_is_array(objects))) {
@@ -125,7 +125,7 @@ int cmd_validate(int argc, char **argv) {
       return 2;
     }
     cli_common_free(&opts);
-    return cli_batch_run(batch_case, NULL);
+    return cli_batch_run(batch_case, NULL, false);
   }
   if (!cli_require_files(&opts)) return 2;
   dra_ctx *ctx = cli_open(&opts);

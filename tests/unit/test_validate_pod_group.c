@@ -37,6 +37,13 @@ static const validate_case cases[] = {
      .patch = "{'spec':{'resourceClaims':[{'resourceClaimName':'x'},{'resourceClaimName':'x'}]}}",
      .errors = {"spec.resourceClaims[1]: Duplicate value: {\"name\":\"\",\"resourceClaimName\":\"x\"}",
                 "spec.resourceClaims[0].name: Required value", "spec.resourceClaims[1].name: Required value"}},
+    /* an optional name set to "" is a Go *string: it shows in the duplicate (found by validdiff) */
+    {.name = "duplicate claims with an empty template name",
+     .patch = "{'spec':{'resourceClaims':[{'name':'a','resourceClaimTemplateName':''},"
+              "{'name':'a','resourceClaimTemplateName':''}]}}",
+     .errors = {"spec.resourceClaims[1]: Duplicate value: {\"name\":\"a\",\"resourceClaimTemplateName\":\"\"}",
+                "spec.resourceClaims[0].resourceClaimTemplateName: Invalid value: \"\": " MSG_SUBDOMAIN,
+                "spec.resourceClaims[1].resourceClaimTemplateName: Invalid value: \"\": " MSG_SUBDOMAIN}},
     {.name = "claim sources union",
      .patch = "{'spec':{'resourceClaims':[{'name':'a'},{'name':'b','resourceClaimName':'x','resourceClaimTemplateName':'t'}]}}",
      .errors = {"spec.resourceClaims[0]: Invalid value: \"\": " UNION,

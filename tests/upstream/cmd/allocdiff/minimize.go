@@ -189,6 +189,7 @@ func sortedKeys(m map[string]any) []string {
 
 func cloneCase(c *Case) *Case {
 	v := *c
+	v.typed = nil // the copy's objects are changed as JSON
 	v.Claims = append([]string(nil), c.Claims...)
 	v.Objects = nil
 	v.Objects = append([]json.RawMessage(nil), c.Objects...)
@@ -275,7 +276,7 @@ func caseYAML(c *Case, up Result, class string) string {
 	b, _ := yaml.Marshal(header)
 	sb.Write(b)
 	for _, o := range c.Objects {
-		y, err := yaml.JSONToYAML(o)
+		y, err := yaml.JSONToYAML(pruned(o))
 		if err != nil {
 			y = o
 		}

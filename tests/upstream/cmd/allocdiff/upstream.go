@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +80,17 @@ func decodeObjects(objs []json.RawMessage) (*cluster, error) {
 		}
 	}
 	return cl, nil
+}
+
+// cluster: the case's objects for upstream. A run gets lists of its own
+// (the objects are shared, and upstream does not change them).
+func (c *Case) cluster() (*cluster, error) {
+	if c.typed == nil {
+		return decodeObjects(c.Objects)
+	}
+	t := c.typed
+	return &cluster{nodes: slices.Clone(t.nodes), classes: slices.Clone(t.classes), slices: slices.Clone(t.slices),
+		claims: slices.Clone(t.claims)}, nil
 }
 
 // features maps the gates as kube-scheduler does (pkg/scheduler/framework/plugins/feature).
@@ -218,7 +230,7 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 		res.Status, res.Error = statusError, "load: "+err.Error()
 		return res, ""
 	}
-	cl, err := decodeObjects(c.Objects)
+	cl, err := c.cluster()
 	if err != nil {
 		return fail(err)
 	}
@@ -236,11 +248,21 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 		return fail(err)
 	}
 	f, cf := features(c)
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
+	withCPUBudget(timeout, func(ctx context.Context) {
+		res, channel = allocate(ctx, c, cl, node, toAllocate, f, cf)
+	})
+	return res, channel
+}
+
+// allocate runs NewAllocator and Allocate; the channel is the variant
+// NewAllocator picked.
+func allocate(ctx context.Context, c *Case, cl *cluster, node *v1.Node, toAllocate []*resourceapi.ResourceClaim,
+	f structured.Features, cf cel.Features) (res Result, channel string) {
+	res = Result{ID: c.ID}
 	alloc, err := structured.NewAllocator(ctx, f, allocatedState(cl.claims, f.ConsumableCapacity), cl.classes, cl.slices, celCacheFor(cf))
 	if err != nil {
-		return fail(err)
+		res.Status, res.Error = statusError, "load: "+err.Error()
+		return res, ""
 	}
 	channel = strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%T", alloc), "*"), ".Allocator")
 	results, err := alloc.Allocate(ctx, node, toAllocate)
@@ -256,7 +278,8 @@ func runUpstreamWith(c *Case, timeout time.Duration, force string) (res Result, 
 		for _, r := range results {
 			b, err := json.Marshal(r)
 			if err != nil {
-				return fail(err)
+				res.Status, res.Error, res.Allocations = statusError, "load: "+err.Error(), nil
+				return res, ""
 			}
 			res.Allocations = append(res.Allocations, b)
 		}

@@ -31,8 +31,6 @@ const (
 	whyDerived = "derivedAttributes: kube-apiserver checks that a name is referenced by a constraint (and the " +
 		"expression) by hand, for every entry whatever the list's length, and the name's format, its presence " +
 		"and the list's limit declaratively, after all hand-written errors; dra checks each entry in place"
-	whyEmptyPointer = "a duplicate entry whose optional name (a Go *string) is set to \"\": upstream shows it, " +
-		"dra's encoder leaves empty strings out"
 	whyDVWording = "declarative validation's wording (\"bytes\" for long names and counter names, " +
 		"extended resource names checked as qualified names, an empty schedulingGroup) and its errors' " +
 		"place after the hand-written ones (attributes, driver); dra follows the hand-written validation's"
@@ -65,7 +63,6 @@ var known = []struct{ match, reason string }{
 	{"sharedCounters[*].name", whyDVWording},
 	{"FieldValueInvalid spec.driver", whyDVWording},
 	{"derivedAttributes[*].name", whyDerived},
-	{"PodGroup create: different text FieldValueDuplicate spec.resourceClaims[*]", whyEmptyPointer},
 }
 
 func knownReason(class string) string {

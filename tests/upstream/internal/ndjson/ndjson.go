@@ -49,6 +49,13 @@ func (p *Proc) Send(v any) error {
 	return err
 }
 
+// SendLine writes line, which must be one JSON value without newlines,
+// and a newline (for callers that have the bytes already).
+func (p *Proc) SendLine(line []byte) error {
+	_, err := p.in.Write(append(line, '\n'))
+	return err
+}
+
 // CloseInput tells the process no more cases come.
 func (p *Proc) CloseInput() { p.in.Close() }
 

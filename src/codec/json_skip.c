@@ -1,0 +1,95 @@
+/* json_skip.c: see json_skip.h. */
+#include "codec/json_skip.h"
+#include <stdbool.h>
+#include <string.h>
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+size_t json_skip_blanks(const char *data, size_t len, size_t pos) {
+  while (pos < len && is_blank(data[pos])) pos++;
+  return pos;
+}
+
+/* After the opening quote at pos. */
+static size_t skip_string(const char *s, size_t len, size_t pos) {
+  for (pos++; pos < len; pos++) {
+    unsigned char c = (unsigned char)s[pos];
+    if (c == '"') return pos + 1;
+    if (c < 0x20) return 0;
+    if (c != '\\') continue;
+    if (++pos >= len) return 0;
+    if (s[pos] == 'u') {
+      for (int i = 0; i < 4; i++)
+        if (++pos >= len || !is_hex(s[pos])) return 0;
+    } else if (!strchr("\"\\/bfnrt", s[pos]) || !s[pos]) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/* At least one digit from pos: the position after them, or 0. */
+static size_t skip_digits(const char *s, size_t len, size_t pos) {
+  size_t start = pos;
+  while (pos < len && is_digit(s[pos])) pos++;
+  return pos > start ? pos : 0;
+}
+
+static size_t skip_number(const char *s, size_t len, size_t pos) {
+  if (s[pos] == '-') pos++;
+  if (pos < len && s[pos] == '0') pos++;
+  else if (!(pos = skip_digits(s, len, pos))) return 0;
+  if (pos < len && s[pos] == '.' && !(pos = skip_digits(s, len, pos + 1))) return 0;
+  if (pos < len && (s[pos] == 'e' || s[pos] == 'E')) {
+    pos++;
+    if (pos < len && (s[pos] == '+' || s[pos] == '-')) pos++;
+    if (!(pos = skip_digits(s, len, pos))) return 0;
+  }
+  return pos;
+}
+
+static size_t skip_literal(const char *s, size_t len, size_t pos, const char *word) {
+  size_t n = strlen(word);
+  return len - pos >= n && !memcmp(s + pos, word, n) ? pos + n : 0;
+}
+
+static size_t skip(const char *s, size_t len, size_t pos, int depth);
+
+/* After the opening bracket or brace at pos: the members up to close. */
+static size_t skip_container(const char *s, size_t len, size_t pos, int depth, char close) {
+  if (depth >= JSON_SKIP_MAX_DEPTH) return 0;
+  pos = json_skip_blanks(s, len, pos + 1);
+  if (pos < len && s[pos] == close) return pos + 1;
+  for (;;) {
+    if (close == '}') {
+      if (pos >= len || s[pos] != '"' || !(pos = skip_string(s, len, pos))) return 0;
+      pos = json_skip_blanks(s, len, pos);
+      if (pos >= len || s[pos] != ':') return 0;
+      pos++;
+    }
+    if (!(pos = skip(s, len, pos, depth + 1))) return 0;
+    pos = json_skip_blanks(s, len, pos);
+    if (pos >= len) return 0;
+    if (s[pos] == close) return pos + 1;
+    if (s[pos] != ',') return 0;
+    pos = json_skip_blanks(s, len, pos + 1);
+  }
+}
+
+static size_t skip(const char *s, size_t len, size_t pos, int depth) {
+  pos = json_skip_blanks(s, len, pos);
+  if (pos >= len) return 0;
+  switch (s[pos]) {
+  case '{': return skip_container(s, len, pos, depth, '}');
+  case '[': return skip_container(s, len, pos, depth, ']');
+  case '"': return skip_string(s, len, pos);
+  case 't': return skip_literal(s, len, pos, "true");
+  case 'f': return skip_literal(s, len, pos, "false");
+  case 'n': return skip_literal(s, len, pos, "null");
+  default: return s[pos] == '-' || is_digit(s[pos]) ? skip_number(s, len, pos) : 0;
+  }
+}
+
+size_t json_skip_value(const char *data, size_t len, size_t pos) { return skip(data, len, pos, 0); }

@@ -115,10 +115,14 @@ etcd:
 # cores with a cold build cache. tests/upstream/e2e/README.md says how to
 # start them.
 K8S_VERSION = v1.37.2
+# The CTests that need them (each skips without them, as in CI): the real
+# clients against dra serve and dra serve against the real control plane.
+UPSTREAM_E2E_TESTS = ^upstream_(scheduler|resourceslice|etcd_layout|kubectl_dra|everyday)$$
 K8S_LDFLAGS = -X k8s.io/component-base/version.gitVersion=$(K8S_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
-upstream-e2e: etcd
+upstream-e2e: all etcd
 	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler
+	cd $(BUILD) && ctest --output-on-failure -R '$(UPSTREAM_E2E_TESTS)'
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

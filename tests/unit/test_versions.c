@@ -162,7 +162,7 @@ static json_t *to_version(const char *v1_text, api_kind k, const char *version) 
   api_object *o = decode_clean(doc);
   json_t *internal = api_object_encode(o);
   json_t *out = json_deep_copy(internal);
-  api_version_from_internal(api_version_find(k, version), out);
+  api_version_from_internal(api_version_find(k, NULL, version), out);
   dump_pair(internal, out);
   json_decref(internal);
   api_object_free(o);
@@ -267,14 +267,14 @@ static void test_v1beta1_paths_inside_moved_fields(void **state) {
 
 static void test_deprecation_and_hint(void **state) {
   (void)state;
-  char *w = api_version_deprecation(api_version_find(KIND_DEVICE_CLASS, "v1beta1"));
+  char *w = api_version_deprecation(api_version_find(KIND_DEVICE_CLASS, NULL, "v1beta1"));
   assert_string_equal(w, "resource.k8s.io/v1beta1 DeviceClass is deprecated in v1.35+, unavailable in v1.38+");
   free(w);
-  w = api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, "v1beta2"));
+  w = api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1beta2"));
   assert_string_equal(w, "resource.k8s.io/v1beta2 ResourceClaim is deprecated in v1.36+, unavailable in v1.39+");
   free(w);
-  assert_null(api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, "v1")));
-  assert_null(api_version_find(KIND_RESOURCE_CLAIM, "v1alpha3"));
+  assert_null(api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1")));
+  assert_null(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1alpha3"));
   json_t *doc = parse("{\"apiVersion\":\"scheduling.k8s.io/v1alpha2\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"g\"}}");
   errlist errs = {0};
   assert_null(api_object_decode(doc, NULL, 0, &errs));

@@ -9,15 +9,14 @@ dra=${1:-build/dra}
 skip_without kubectl serve_events
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-create() { printf '%s\n' "$1" | kubectl create -f - 2>&1; }
-described_events() { kubectl describe pod p | sed -n '/^Events:/,$p' | tr -s ' '; } # the ages vary: not checked
-check "pod" "pod/p created" create '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c","image":"x"}]}}'
+check "pod" "pod/p created" kubectl_doc create '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c","image":"x"}]}}'
 uid=$(kubectl get pod p -o jsonpath='{.metadata.uid}')
 ref='"kind":"Pod","namespace":"default","name":"p","uid":"'$uid'","apiVersion":"v1"'
 rv=$(kubectl get --raw /apis/events.k8s.io/v1/namespaces/default/events | sed -n 's/.*"resourceVersion":"\([0-9]*\)".*/\1/p')
+described_events() { kubectl describe pod p | sed -n '/^Events:/,$p' | tr -s ' '; } # the ages vary: not checked
 
 # events.k8s.io/v1 -> core v1
-check "events.k8s.io create" "event.events.k8s.io/bound created" create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"bound","namespace":"default"},"eventTime":"2026-12-01T10:00:00.000000Z","reportingController":"example.com/scheduler","reportingInstance":"sched-1","action":"Binding","reason":"Scheduled","type":"Normal","note":"Successfully assigned default/p","regarding":{'"$ref"'}}'
+check "events.k8s.io create" "event.events.k8s.io/bound created" kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"bound","namespace":"default"},"eventTime":"2026-12-01T10:00:00.000000Z","reportingController":"example.com/scheduler","reportingInstance":"sched-1","action":"Binding","reason":"Scheduled","type":"Normal","note":"Successfully assigned default/p","regarding":{'"$ref"'}}'
 check "core list shows it" "Normal   Scheduled   pod/p    Successfully assigned default/p" kubectl get events --field-selector involvedObject.name=p,reason=Scheduled
 check "core fields" "v1|Successfully assigned default/p|p|example.com/scheduler|sched-1|Binding|" \
   kubectl get events bound -o jsonpath='{.apiVersion}|{.message}|{.involvedObject.name}|{.reportingComponent}|{.reportingInstance}|{.action}|{.count}'
@@ -25,7 +24,7 @@ check "describe pod shows it" "Normal Scheduled " described_events
 check "describe pod: from, message" " example.com/scheduler Successfully assigned default/p" described_events
 
 # core v1 -> events.k8s.io/v1
-check "core create" "event/pulled created" create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"pulled","namespace":"default"},"involvedObject":{'"$ref"',"fieldPath":"spec.containers{c}"},"reason":"Pulled","message":"Container image \"x\" already present","type":"Normal","source":{"component":"kubelet","host":"node-1"},"firstTimestamp":"2026-12-01T10:00:01Z","lastTimestamp":"2026-12-01T10:00:05Z","count":2}'
+check "core create" "event/pulled created" kubectl_doc create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"pulled","namespace":"default"},"involvedObject":{'"$ref"',"fieldPath":"spec.containers{c}"},"reason":"Pulled","message":"Container image \"x\" already present","type":"Normal","source":{"component":"kubelet","host":"node-1"},"firstTimestamp":"2026-12-01T10:00:01Z","lastTimestamp":"2026-12-01T10:00:05Z","count":2}'
 check "events.k8s.io fields" 'events.k8s.io/v1|Container image "x" already present|p|spec.containers{c}|kubelet|node-1|2|2026-12-01T10:00:01Z|' \
   kubectl get events.events.k8s.io pulled -o jsonpath='{.apiVersion}|{.note}|{.regarding.name}|{.regarding.fieldPath}|{.deprecatedSource.component}|{.deprecatedSource.host}|{.deprecatedCount}|{.deprecatedFirstTimestamp}|{.message}'
 check "events.k8s.io list shows it" "Normal   Pulled   pod/p    Container image \"x\" already present" kubectl get events.events.k8s.io --field-selector regarding.name=p,reason=Pulled
@@ -46,11 +45,11 @@ check "events.k8s.io reportingController label" "bound" kubectl get events.event
 
 # validation by the request's group (pkg/apis/core/validation events.go)
 new='"eventTime":"2026-12-01T10:00:00.000000Z","reportingInstance":"i","action":"A","reason":"R","type":"Normal","regarding":{'"$ref"'}'
-check "events.k8s.io: reportingController" "reportingController: Required value" create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x1","namespace":"default"},'"$new"'}'
-check "core: reportingComponent" "reportingComponent: Required value" create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"x2","namespace":"default"},"eventTime":"2026-12-01T10:00:00.000000Z","reportingInstance":"i","action":"A","reason":"R","type":"Normal","involvedObject":{'"$ref"'}}'
-check "core: no eventTime is legacy" "event/old created" create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"old","namespace":"default"},"reason":"R","involvedObject":{'"$ref"'}}'
-check "events.k8s.io: eventTime required" "eventTime: Required value" create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x3","namespace":"default"},"reason":"R","type":"Normal","regarding":{'"$ref"'}}'
-check "events.k8s.io: core names unknown" 'unknown field "involvedObject"' create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x4","namespace":"default"},"involvedObject":{}}'
+check "events.k8s.io: reportingController" "reportingController: Required value" kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x1","namespace":"default"},'"$new"'}'
+check "core: reportingComponent" "reportingComponent: Required value" kubectl_doc create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"x2","namespace":"default"},"eventTime":"2026-12-01T10:00:00.000000Z","reportingInstance":"i","action":"A","reason":"R","type":"Normal","involvedObject":{'"$ref"'}}'
+check "core: no eventTime is legacy" "event/old created" kubectl_doc create '{"apiVersion":"v1","kind":"Event","metadata":{"name":"old","namespace":"default"},"reason":"R","involvedObject":{'"$ref"'}}'
+check "events.k8s.io: eventTime required" "eventTime: Required value" kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x3","namespace":"default"},"reason":"R","type":"Normal","regarding":{'"$ref"'}}'
+check "events.k8s.io: core names unknown" 'unknown field "involvedObject"' kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x4","namespace":"default"},"involvedObject":{}}'
 check "events.k8s.io update: immutable" 'message: Invalid value: "changed": field is immutable' kubectl patch events.events.k8s.io bound --type=merge -p '{"note":"changed"}'
 check "core update: mutable" "event/bound patched" kubectl patch events bound --type=merge -p '{"message":"changed"}'
 check "the other group sees the update" "changed" kubectl get events.events.k8s.io bound -o jsonpath='{.note}'

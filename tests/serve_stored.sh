@@ -10,7 +10,7 @@ dra=${1:-build/dra}
 skip_without kubectl serve_stored
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-apply() { printf '%s\n' "$1" | kubectl apply -f - 2>&1; }
+apply() { kubectl_doc apply "$1"; }
 joined() { apply "$1" | tr '\n' '|'; } # kubectl prints one error a line: the lines in order
 check "discovery" "storageclasses" sh -c "kubectl api-resources | grep -E '^storageclasses +sc +storage.k8s.io/v1 '"
 check "discovery: events.k8s.io" "events.k8s.io/v1" kubectl api-resources --api-group=events.k8s.io

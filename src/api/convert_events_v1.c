@@ -2,8 +2,8 @@
  * stored Event resource kube-apiserver serves in both groups
  * (k8s.io/kubernetes pkg/apis/events/v1 conversion.go). Field names differ;
  * the values are the same. The events.k8s.io document is written as Go's
- * encoding/json writes k8s.io/api events/v1 types.go: strings and the count
- * are omitempty, structs and times always present. */
+ * encoding/json writes k8s.io/api events/v1 types.go: in its field order,
+ * strings and the count omitempty, structs and times always present. */
 #include "api/convert.h"
 #include "util/strbuf.h"
 #include <string.h>
@@ -65,6 +65,17 @@ void convert_core_to_events_v1(json_t *root) {
   always(root, "deprecatedSource", json_object());
   always(root, "deprecatedFirstTimestamp", json_null());
   always(root, "deprecatedLastTimestamp", json_null());
+  /* k8s.io/api events/v1 types.go's field order, after apiVersion and kind */
+  static const char *const go_order[] = {"metadata", "eventTime", "series", "reportingController",
+                                         "reportingInstance", "action", "reason", "regarding", "related", "note",
+                                         "type", "deprecatedSource", "deprecatedFirstTimestamp",
+                                         "deprecatedLastTimestamp", "deprecatedCount"};
+  for (size_t i = 0; i < sizeof go_order / sizeof *go_order; i++) {
+    json_t *v = json_incref(json_object_get(root, go_order[i]));
+    if (!v) continue;
+    json_object_del(root, go_order[i]);
+    json_object_set_new(root, go_order[i], v);
+  }
 }
 
 bool convert_core_path_to_events_v1(const char *path, strbuf *out) {

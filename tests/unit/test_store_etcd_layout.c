@@ -76,6 +76,23 @@ static void values_without_resource_version(void **state) {
   api_object_free(back);
   api_object_free(rule);
   free(value);
+
+  /* an Event written through events.k8s.io/v1 is stored as core v1, as
+   * kube-apiserver stores it; one in etcd in events.k8s.io/v1 still reads */
+  api_object *ev = test_obj("{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"e\","
+                            "\"namespace\":\"ns\"},\"note\":\"n\",\"regarding\":{\"name\":\"p\"}}");
+  value = etcd_value(ev);
+  assert_non_null(strstr(value, "\"apiVersion\":\"v1\",\"kind\":\"Event\""));
+  assert_non_null(strstr(value, "\"involvedObject\":{\"name\":\"p\"}"));
+  assert_non_null(strstr(value, "\"message\":\"n\""));
+  free(value);
+  const char *events_v1 = "{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"e\","
+                          "\"namespace\":\"ns\"},\"note\":\"n\"}";
+  back = etcd_value_decode("/registry/events/ns/e", events_v1, strlen(events_v1), why, sizeof why);
+  assert_non_null(back);
+  assert_int_equal(back->info->kind, KIND_EVENT);
+  api_object_free(back);
+  api_object_free(ev);
 }
 
 static void gateway_replies(void **state) {

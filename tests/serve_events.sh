@@ -55,4 +55,21 @@ check "core update: mutable" "event/bound patched" kubectl patch events bound --
 check "the other group sees the update" "changed" kubectl get events.events.k8s.io bound -o jsonpath='{.note}'
 check "delete through the other group" 'event.events.k8s.io "pulled" deleted' kubectl delete events.events.k8s.io pulled
 check "gone from core" 'events "pulled" not found' kubectl get events pulled
+
+# a data directory from when the two groups were two kinds (its README)
+kill $server; wait $server
+mkdir -p "$tmp/old"
+cp tests/data/serve/datadir-two-event-kinds/dra.db "$tmp/old/dra.db"
+chmod u+w "$tmp/old/dra.db"
+serve "$tmp/old" --controllers='*,-node-simulator'
+export KUBECONFIG="$tmp/old/kubeconfig"
+check "old: PriorityClass kept" "1000" kubectl get priorityclass high -o jsonpath='{.value}'
+check "old: the later Event of one key stays" "Newer" kubectl get events same -o jsonpath='{.reason}'
+check "old: an events.k8s.io Event is an Event" "OnlyNew|events.k8s.io only" kubectl get events.events.k8s.io only-new -o jsonpath='{.reason}|{.note}'
+check "old: deleted" 'event "only-new" deleted' kubectl delete events only-new
+kill $server; wait $server
+serve "$tmp/old" --controllers='*,-node-simulator'
+check "old, restarted: stays deleted" 'events "only-new" not found' kubectl get events only-new
+check "old, restarted: one Event left" "events: event/same." sh -c 'echo "events: $(kubectl get events -o name | tr "\n" " " | sed "s/ $//")."'
+check "old, restarted: PriorityClass kept" "1000" kubectl get priorityclass high -o jsonpath='{.value}'
 summary

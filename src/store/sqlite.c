@@ -404,8 +404,8 @@ typedef struct renumbered_row {
  * resourceVersion stays, as it does in memory after the restore. */
 static bool renumber_rows(durable_store *d, const renumbered_row *rows, size_t n, strbuf *err) {
   static const char *const steps[] = {
-      "DELETE FROM objects WHERE rowid IN (SELECT o.rowid FROM objects o, objects r WHERE r.rowid=?2 AND o.kind=?1"
-      " AND o.namespace=r.namespace AND o.name=r.name AND o.rv < r.rv)",
+      ("DELETE FROM objects WHERE rowid IN (SELECT o.rowid FROM objects o, objects r WHERE r.rowid=?2 AND o.kind=?1"
+       " AND o.namespace=r.namespace AND o.name=r.name AND o.rv < r.rv)"),
       "UPDATE OR IGNORE objects SET kind=?1 WHERE rowid=?2",
       "DELETE FROM objects WHERE rowid=?2 AND kind<>?1"};
   bool ok = true;

@@ -8,7 +8,9 @@
  * has the same JSON in v1, v1beta2 (introduced 1.36, so deprecated 1.39) and
  * v1alpha3 (introduced 1.33, deprecated 1.36, removed 1.39): no conversion.
  * A version warns only once deprecated at 1.37, as the apiserver's
- * deprecation.IsDeprecated decides it. */
+ * deprecation.IsDeprecated decides it. The core Event's second version is
+ * in another group, events.k8s.io/v1 (one stored resource served in two
+ * groups, as k8s.io/kubernetes pkg/registry/core/event). */
 #include "api/versions.h"
 #include "api/convert.h"
 #include "util/build_info.h"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 
 static void read_kv(const etcd_kv *kv) {
-  api_kind kinds[2];
+  api_kind kind;
   char *ns = NULL, *name = NULL, why[128];
-  if (etcd_key_parse(kv->key, kinds, &ns, &name)) {
+  if (etcd_key_parse(kv->key, &kind, &ns, &name)) {
     free(ns);
     free(name);
   }

@@ -17,7 +17,9 @@ static void check_version(const json_t *root, api_kind k, const api_version *v) 
   json_t *as_written = json_deep_copy(root);
   json_object_set_new(as_written, "kind", json_string(info->name));
   char gv[128];
-  snprintf(gv, sizeof gv, "%s/%s", info->group, v->version);
+  const char *group = api_version_group(v); /* the Event's events.k8s.io/v1 is in a group of its own */
+  if (*group) snprintf(gv, sizeof gv, "%s/%s", group, v->version);
+  else snprintf(gv, sizeof gv, "%s", v->version);
   json_object_set_new(as_written, "apiVersion", json_string(gv));
   errlist errs = {0};
   api_object *o = api_object_decode(as_written, NULL, 0, &errs);

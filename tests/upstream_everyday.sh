@@ -86,6 +86,24 @@ done
 
 set +f
 
+# ---- Events: one resource in two groups on both sides ----
+# kube-scheduler writes its Scheduled Events through events.k8s.io/v1, dra
+# serve's scheduler through core v1; each side lists them in both groups
+# (what kubectl get events and kubectl describe pod read).
+scheduled() { # kubeconfig flags, resource, object field, message field
+  kubectl $1 get $2 -n everyday --field-selector reason=Scheduled \
+    -o jsonpath="{range .items[*]}{.$3.kind}/{.$3.name} {.type} {.reason} {.$4}{'\\n'}{end}" | sort
+}
+for side in kube drakc; do
+  eval "kc=\$$side"
+  scheduled "$kc" events involvedObject message >"$tmp/$side-core-events"
+  scheduled "$kc" events.v1.events.k8s.io regarding note >"$tmp/$side-events-events"
+done
+check "kube-apiserver lists kube-scheduler's Events as core v1" "3" sh -c "grep -c 'Normal Scheduled Successfully assigned' $tmp/kube-core-events"
+check "dra serve lists its scheduler's Events as events.k8s.io/v1" "3" sh -c "grep -c 'Normal Scheduled Successfully assigned' $tmp/drakc-events-events"
+check "the Scheduled Events are the same in both groups on both sides" "same" sh -c "cmp $tmp/kube-core-events $tmp/kube-events-events &&
+  cmp $tmp/kube-core-events $tmp/drakc-core-events && cmp $tmp/kube-core-events $tmp/drakc-events-events && echo same || head $tmp/*-events"
+
 # ---- invalid objects: the same refusal ----
 python3 -c 'import sys
 for i, doc in enumerate(open(sys.argv[1]).read().split("\n---\n")):

@@ -108,7 +108,6 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_PERSISTENT_VOLUME_CLAIM:
   case KIND_SERVICE:
   case KIND_POD_DISRUPTION_BUDGET:
-  case KIND_EVENTS_EVENT:
     defaults_stored(a, obj);
     prepare_stored(op, a, obj, old);
     validate_stored(ctx, op, obj, old, errs);
@@ -117,7 +116,7 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
     defaults_priority_class(a, obj->typed);
     validate_priority_class(op, obj->typed, prev, errs);
     break;
-  case KIND_EVENT: /* no DRA rules */
+  case KIND_EVENT: validate_event(ctx, obj, old, errs); break;
   case KIND_COUNT:
     break;
   }

@@ -7,6 +7,7 @@
 #define DRA_ADMISSION_H
 #include "api/gates.h"
 #include "api/object.h"
+#include "api/versions.h"
 
 typedef enum { ADMIT_CREATE, ADMIT_UPDATE, ADMIT_STATUS_UPDATE } admit_op;
 
@@ -23,6 +24,9 @@ typedef struct admission_ctx {
    * classes marked globalDefault, the lowest value). NULL when there is
    * none or the front end has no classes (admission_priority.c). */
   const priority_class *(*get_priority_class)(void *user, const char *name);
+  /* The version the request was written in, for rules that depend on it
+   * (the Event's); NULL: the kind's internal version. */
+  const api_version *request_version;
 } admission_ctx;
 
 /* Runs the pipeline on obj (modified in place: defaults, dropped fields).

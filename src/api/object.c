@@ -50,29 +50,17 @@ static const api_kind_info kinds[KIND_COUNT] = {
     {KIND_SERVICE, "Service", "", "v1", "services", true, &stored_object_desc},
     {KIND_POD_DISRUPTION_BUDGET, "PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", true,
      &stored_object_desc},
-    {KIND_EVENTS_EVENT, "Event", "events.k8s.io", "v1", "events", true, &stored_object_desc},
     {KIND_PRIORITY_CLASS, "PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", false, &priority_class_desc},
 };
 
 const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kinds[k] : NULL; }
 
-static bool in_group(const api_kind_info *k, const char *api_version) {
-  if (!api_version) return false;
-  const char *slash = strchr(api_version, '/');
-  size_t len = slash ? (size_t)(slash - api_version) : 0;
-  return strlen(k->group) == len && !strncmp(k->group, api_version, len);
-}
-
-/* Two kinds share a name (core/v1 and events.k8s.io/v1 Event): the one of
- * the document's group wins, else the first. */
+/* Kind names are unique: the events.k8s.io Event is a version of the core
+ * one (versions.c). */
 const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, bool *version_ok) {
   const api_kind_info *found = NULL;
-  for (size_t i = 0; i < KIND_COUNT; i++) {
-    const api_kind_info *k = &kinds[i];
-    if (!kind || strcmp(k->name, kind) != 0) continue;
-    if (!found || in_group(k, api_version)) found = k;
-    if (in_group(k, api_version)) break;
-  }
+  for (size_t i = 0; i < KIND_COUNT && !found; i++)
+    if (kind && !strcmp(kinds[i].name, kind)) found = &kinds[i];
   if (found && version_ok) {
     char want[96];
     if (found->group[0]) snprintf(want, sizeof want, "%s/%s", found->group, found->version);

@@ -24,7 +24,7 @@ typedef enum {
   KIND_POD_GROUP,
   KIND_RESOURCE_CLAIM,
   KIND_POD,
-  KIND_EVENT, /* core/v1 Event: written by the control loop, never restored */
+  KIND_EVENT, /* core/v1 Event, also served as events.k8s.io/v1 (versions.c): never restored */
   KIND_DEVICE_TAINT_RULE,
   /* workload kinds (types_workloads.h): after the pods, so the pods of a
    * dump exist when their controllers first look */
@@ -53,7 +53,6 @@ typedef enum {
   KIND_PERSISTENT_VOLUME_CLAIM,
   KIND_SERVICE,
   KIND_POD_DISRUPTION_BUDGET,
-  KIND_EVENTS_EVENT, /* events.k8s.io/v1 Event, stored apart from core/v1 Events */
   KIND_PRIORITY_CLASS, /* scheduling.k8s.io/v1 (types_priority.h) */
   KIND_COUNT
 } api_kind;

@@ -6,10 +6,7 @@
  * phase, Service type, session affinity and port protocol), the status a
  * create starts with (pkg/registry/<group>/<kind>/strategy.go
  * PrepareForCreate; a PersistentVolume's lastPhaseTransitionTime is not
- * set, the api layer has no clock), an events.k8s.io/v1 Event's fields that
- * Go's encoding never leaves out (deprecatedSource {}, the deprecated
- * timestamps null: k8s.io/api events/v1 types.go has them as a struct and
- * metav1.Time), and Lease's fields of the CoordinatedLeaderElection
+ * set, the api layer has no clock), and Lease's fields of the CoordinatedLeaderElection
  * gate, which is off in 1.37. The content is JSON (stored_object's _extra). */
 #include "api/admission_steps.h"
 #include "api/codec.h"
@@ -85,11 +82,6 @@ void defaults_stored(arena *a, api_object *obj) {
     default_str(child(root, "status"), "phase", "Pending");
     break;
   case KIND_SERVICE: defaults_service(root); break;
-  case KIND_EVENTS_EVENT:
-    child(root, "deprecatedSource");
-    if (!json_object_get(root, "deprecatedFirstTimestamp")) json_object_set_new(root, "deprecatedFirstTimestamp", json_null());
-    if (!json_object_get(root, "deprecatedLastTimestamp")) json_object_set_new(root, "deprecatedLastTimestamp", json_null());
-    break;
   default: break;
   }
 }

@@ -42,9 +42,14 @@ void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *
 
 /* The kinds served for clients (validate_stored.c, types_stored.h): Lease,
  * the storage.k8s.io kinds, PersistentVolume(Claim), Service,
- * PodDisruptionBudget, events.k8s.io Event; metadata and required fields. */
+ * PodDisruptionBudget; metadata and required fields. */
 void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *obj, const api_object *old,
                      errlist *errs);
+
+/* Event (validate_event.c): the legacy rules for either group, the strict
+ * ones of events.k8s.io/v1 when ctx->request_version is that version. */
+void validate_event(const admission_ctx *ctx, const api_object *obj, const api_object *old,
+                    errlist *errs);
 
 /* ObjectMeta (validate_meta.c), as corevalidation.ValidateObjectMeta: at the
  * path p (which names the metadata field, e.g. "metadata"): name or

@@ -3,8 +3,8 @@
  * rules) and the required and enumerated fields of k8s.io/kubernetes
  * pkg/apis/coordination/validation (Lease, in full), pkg/apis/storage/validation
  * (StorageClass, CSINode, CSIDriver, CSIStorageCapacity, VolumeAttachment),
- * pkg/apis/core/validation (PersistentVolume, PersistentVolumeClaim, Service;
- * events.go for events.k8s.io/v1 Events) with their field paths and texts.
+ * pkg/apis/core/validation (PersistentVolume, PersistentVolumeClaim, Service)
+ * with their field paths and texts.
  * Deeper rules of those kinds (volume sources' own fields, Service IPs and
  * ports, PodDisruptionBudget selectors) are not checked: docs/server.md,
  * "Kinds served for clients". Content other than Lease's is JSON. */
@@ -17,14 +17,6 @@ static json_t *fields_of(const api_object *o) { return ((const stored_object *)o
 static const char *str_at(const json_t *obj, const char *key) {
   return json_string_value(json_object_get(obj, key));
 }
-
-/* Runs check on obj[key] at p.key. */
-#define AT(p, key, stmt)                \
-  do {                                  \
-    size_t mark_ = fp_field(p, key);    \
-    stmt;                               \
-    fp_pop(p, mark_);                   \
-  } while (0)
 
 static void one_of(errlist *e, fpath *p, const char *key, const char *value, const char *const *allowed) {
   if (!value) return;
@@ -202,73 +194,6 @@ static void validate_service(errlist *e, fpath *p, const json_t *svc) {
   fp_pop(p, mark);
 }
 
-/* ---- events.k8s.io/v1 Event: ValidateEventCreate for that version.
- * Paths are the internal Event's, as upstream reports them
- * (involvedObject, message, firstTimestamp, ...). ---- */
-enum { EVENT_INSTANCE_MAX = 128, EVENT_ACTION_MAX = 128, EVENT_REASON_MAX = 128, EVENT_NOTE_MAX = 1024 };
-
-static void at_most(errlist *e, fpath *p, const char *key, const char *v, size_t max) {
-  if (!v || strlen(v) <= max) return;
-  char detail[64];
-  snprintf(detail, sizeof detail, "can have at most %zu characters", max);
-  AT(p, key, fe_invalid_str(e, p, "", detail));
-}
-
-static bool set_nonzero(const json_t *v) {
-  return v && !json_is_null(v) && !(json_is_string(v) && !*json_string_value(v)) &&
-         !(json_is_integer(v) && !json_integer_value(v));
-}
-
-static void validate_events_event(errlist *e, fpath *p, const json_t *ev, const char *ns) {
-  const char *controller = str_at(ev, "reportingController"), *instance = str_at(ev, "reportingInstance");
-  const char *action = str_at(ev, "action"), *reason = str_at(ev, "reason");
-  const char *regarding_ns = str_at(json_object_get(ev, "regarding"), "namespace");
-  bool has_time = set_nonzero(json_object_get(ev, "eventTime"));
-  ns = ns ? ns : "";
-  if (!regarding_ns || !*regarding_ns) {
-    bool ok = has_time ? !strcmp(ns, "default") || !strcmp(ns, "kube-system") : !*ns || !strcmp(ns, "default");
-    if (!ok) AT(p, "involvedObject", AT(p, "namespace", fe_invalid_str(e, p, "", "does not match event.namespace")));
-  } else if (!has_time && strcmp(ns, regarding_ns)) {
-    AT(p, "involvedObject", AT(p, "namespace", fe_invalid_str(e, p, regarding_ns, "does not match event.namespace")));
-  }
-  if (has_time) {
-    if (!controller || !*controller) AT(p, "reportingController", fe_required(e, p, NULL));
-    AT(p, "reportingController", vn_label_key(e, p, controller ? controller : ""));
-    if (!instance || !*instance) AT(p, "reportingInstance", fe_required(e, p, NULL));
-    at_most(e, p, "reportingInstance", instance, EVENT_INSTANCE_MAX);
-    if (!action || !*action) AT(p, "action", fe_required(e, p, NULL));
-    at_most(e, p, "action", action, EVENT_ACTION_MAX);
-    if (!reason || !*reason) AT(p, "reason", fe_required(e, p, NULL));
-    at_most(e, p, "reason", reason, EVENT_REASON_MAX);
-    at_most(e, p, "message", str_at(ev, "note"), EVENT_NOTE_MAX);
-  }
-}
-
-static void validate_events_event_strict(errlist *e, fpath *p, const json_t *ev) {
-  const json_t *series = json_object_get(ev, "series");
-  if (series) {
-    if (json_integer_value(json_object_get(series, "count")) < 2)
-      AT(p, "series.count", fe_invalid_str(e, p, "", "should be at least 2"));
-    if (!set_nonzero(json_object_get(series, "lastObservedTime")))
-      AT(p, "series.lastObservedTime", fe_required(e, p, NULL));
-  }
-  if (!set_nonzero(json_object_get(ev, "eventTime"))) AT(p, "eventTime", fe_required(e, p, NULL));
-  const char *type = str_at(ev, "type");
-  if (!type || (strcmp(type, "Normal") && strcmp(type, "Warning"))) {
-    char detail[256];
-    snprintf(detail, sizeof detail, "has invalid value: %.200s", type ? type : "");
-    AT(p, "type", fe_invalid_str(e, p, "", detail));
-  }
-  static const char *const unset[][2] = {{"deprecatedFirstTimestamp", "firstTimestamp"},
-                                         {"deprecatedLastTimestamp", "lastTimestamp"},
-                                         {"deprecatedCount", "count"}};
-  for (size_t i = 0; i < sizeof unset / sizeof *unset; i++)
-    if (set_nonzero(json_object_get(ev, unset[i][0]))) AT(p, unset[i][1], fe_invalid_str(e, p, "", "needs to be unset"));
-  const json_t *source = json_object_get(ev, "deprecatedSource");
-  if (set_nonzero(json_object_get(source, "component")) || set_nonzero(json_object_get(source, "host")))
-    AT(p, "source", fe_invalid_str(e, p, "", "needs to be unset"));
-}
-
 static void validate_content(errlist *e, fpath *p, const api_object *obj) {
   const json_t *f = fields_of(obj);
   switch (obj->info->kind) {
@@ -292,7 +217,6 @@ void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *ob
   api_kind k = obj->info->kind;
   fpath p = {STRBUF_INIT};
   const object_meta *meta = api_object_meta(obj);
-  if (k == KIND_EVENTS_EVENT && op == ADMIT_CREATE) validate_events_event(errs, &p, fields_of(obj), meta->namespace_);
   size_t m = fp_field(&p, "metadata");
   if (op != ADMIT_CREATE) validate_object_meta_update(errs, &p, meta, api_object_meta(old));
   if (op != ADMIT_STATUS_UPDATE && k == KIND_SERVICE) {
@@ -302,7 +226,6 @@ void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *ob
     validate_object_meta(errs, &p, meta, obj->info->namespaced);
   }
   fp_pop(&p, m);
-  if (k == KIND_EVENTS_EVENT && op == ADMIT_CREATE) validate_events_event_strict(errs, &p, fields_of(obj));
   if (op != ADMIT_STATUS_UPDATE) validate_content(errs, &p, obj);
   if (op == ADMIT_UPDATE && k == KIND_STORAGE_CLASS) validate_storage_class_update(errs, &p, fields_of(obj), fields_of(old));
   fp_free(&p);

@@ -8,7 +8,9 @@
  * has the same JSON in v1, v1beta2 (introduced 1.36, so deprecated 1.39) and
  * v1alpha3 (introduced 1.33, deprecated 1.36, removed 1.39): no conversion.
  * A version warns only once deprecated at 1.37, as the apiserver's
- * deprecation.IsDeprecated decides it. */
+ * deprecation.IsDeprecated decides it. The core Event's second version is
+ * in another group, events.k8s.io/v1 (one stored resource served in two
+ * groups, as k8s.io/kubernetes pkg/registry/core/event). */
 #include "api/versions.h"
 #include "api/convert.h"
 #include "util/build_info.h"
@@ -17,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INTERNAL(k, v) {k, v, true, true, 0, 0, NULL, NULL, NULL}
+#define INTERNAL(k, v) {k, v, true, true, 0, 0, NULL, NULL, NULL, NULL, NULL}
 #define RESOURCE_V1BETA1(k)                                                                                   \
-  {k, "v1beta1", false, false, 35, 38, convert_v1beta1_to_v1, convert_v1_to_v1beta1, convert_v1_path_to_v1beta1}
-#define RESOURCE_V1BETA2(k) {k, "v1beta2", false, false, 36, 39, NULL, NULL, NULL}
+  {k, "v1beta1", false, false, 35, 38, convert_v1beta1_to_v1, convert_v1_to_v1beta1, convert_v1_path_to_v1beta1, NULL, NULL}
+#define RESOURCE_V1BETA2(k) {k, "v1beta2", false, false, 36, 39, NULL, NULL, NULL, NULL, NULL}
 
 static const api_version device_class_versions[] = {
     INTERNAL(KIND_DEVICE_CLASS, "v1"), RESOURCE_V1BETA2(KIND_DEVICE_CLASS), RESOURCE_V1BETA1(KIND_DEVICE_CLASS)};
@@ -33,10 +35,10 @@ static const api_version claim_versions[] = {
     INTERNAL(KIND_RESOURCE_CLAIM, "v1"), RESOURCE_V1BETA2(KIND_RESOURCE_CLAIM), RESOURCE_V1BETA1(KIND_RESOURCE_CLAIM)};
 static const api_version taint_rule_versions[] = {
     INTERNAL(KIND_DEVICE_TAINT_RULE, "v1"),
-    {KIND_DEVICE_TAINT_RULE, "v1beta2", false, false, 39, 42, NULL, NULL, NULL},
-    {KIND_DEVICE_TAINT_RULE, "v1alpha3", false, false, 36, 39, NULL, NULL, NULL}};
+    {KIND_DEVICE_TAINT_RULE, "v1beta2", false, false, 39, 42, NULL, NULL, NULL, NULL, NULL},
+    {KIND_DEVICE_TAINT_RULE, "v1alpha3", false, false, 36, 39, NULL, NULL, NULL, NULL, NULL}};
 static const api_version pod_group_versions[] = {INTERNAL(KIND_POD_GROUP, "v1beta1"),
-                                                 {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL}};
+                                                 {KIND_POD_GROUP, "v1alpha3", false, false, 0, 0, NULL, NULL, NULL, NULL, NULL}};
 
 typedef struct kind_versions {
   api_kind kind;
@@ -45,6 +47,13 @@ typedef struct kind_versions {
 } kind_versions;
 
 #define VERSIONS(k, a) {k, a, sizeof a / sizeof a[0]}
+/* core v1 Event is the internal one; events.k8s.io/v1 is served by default
+ * (k8s.io/kubernetes pkg/apis/events/v1 conversion.go). */
+static const api_version event_versions[] = {
+    INTERNAL(KIND_EVENT, "v1"),
+    {KIND_EVENT, "v1", false, true, 0, 0, convert_events_v1_to_core, convert_core_to_events_v1,
+     convert_core_path_to_events_v1, convert_events_v1_field_label, "events.k8s.io"}};
+
 static const kind_versions table[] = {
     VERSIONS(KIND_DEVICE_CLASS, device_class_versions),
     VERSIONS(KIND_RESOURCE_SLICE, resource_slice_versions),
@@ -52,6 +61,7 @@ static const kind_versions table[] = {
     VERSIONS(KIND_RESOURCE_CLAIM, claim_versions),
     VERSIONS(KIND_POD_GROUP, pod_group_versions),
     VERSIONS(KIND_DEVICE_TAINT_RULE, taint_rule_versions),
+    VERSIONS(KIND_EVENT, event_versions),
 };
 
 /* Every kind's list, the kinds without table entries holding their one
@@ -80,11 +90,16 @@ const api_version *const *api_versions_of(api_kind k, size_t *n) {
   return k < KIND_COUNT ? lists[k] : NULL;
 }
 
-const api_version *api_version_find(api_kind k, const char *version) {
+const char *api_version_group(const api_version *v) {
+  return v->group ? v->group : api_kind_info_of(v->kind)->group;
+}
+
+const api_version *api_version_find(api_kind k, const char *group, const char *version) {
   size_t n = 0;
   const api_version *const *all = api_versions_of(k, &n);
+  if (!group) group = api_kind_info_of(k)->group;
   for (size_t i = 0; version && i < n; i++)
-    if (!strcmp(all[i]->version, version)) return all[i];
+    if (!strcmp(all[i]->version, version) && !strcmp(api_version_group(all[i]), group)) return all[i];
   return NULL;
 }
 
@@ -92,8 +107,11 @@ const api_version *api_version_of_document(const api_kind_info *info, const char
   if (!api_version) return NULL;
   const char *slash = strchr(api_version, '/');
   size_t group_len = slash ? (size_t)(slash - api_version) : 0;
-  if (strlen(info->group) != group_len || strncmp(info->group, api_version, group_len)) return NULL;
-  return api_version_find(info->kind, slash ? slash + 1 : api_version);
+  char group[256];
+  if (group_len >= sizeof group) return NULL;
+  memcpy(group, api_version, group_len);
+  group[group_len] = 0;
+  return api_version_find(info->kind, group, slash ? slash + 1 : api_version);
 }
 
 void api_versions_hint(strbuf *sb, const api_kind_info *info) {
@@ -102,7 +120,7 @@ void api_versions_hint(strbuf *sb, const api_kind_info *info) {
   sb_printf(sb, "\nhint: dra has %s in ", info->name);
   for (size_t i = 0; i < n; i++) {
     if (i) sb_puts(sb, ", ");
-    if (info->group[0]) sb_printf(sb, "%s/", info->group);
+    if (api_version_group(all[i])[0]) sb_printf(sb, "%s/", api_version_group(all[i]));
     sb_puts(sb, all[i]->version);
   }
 }
@@ -116,10 +134,9 @@ char *api_version_deprecation(const api_version *v) {
   return sb_detach(&sb);
 }
 
-static void set_api_version(json_t *root, api_kind k, const char *version) {
-  const api_kind_info *info = api_kind_info_of(k);
+static void set_api_version(json_t *root, const char *group, const char *version) {
   strbuf sb = STRBUF_INIT;
-  if (info->group[0]) sb_printf(&sb, "%s/%s", info->group, version);
+  if (group[0]) sb_printf(&sb, "%s/%s", group, version);
   else sb_puts(&sb, version);
   json_object_set_new(root, "apiVersion", json_string(sb_str(&sb)));
   sb_free(&sb);
@@ -127,12 +144,13 @@ static void set_api_version(json_t *root, api_kind k, const char *version) {
 
 void api_version_from_internal(const api_version *v, json_t *root) {
   if (v->from_internal) v->from_internal(root);
-  set_api_version(root, v->kind, v->version);
+  set_api_version(root, api_version_group(v), v->version);
 }
 
 void api_version_to_internal(const api_version *v, json_t *root, errlist *errs) {
   if (v->to_internal) v->to_internal(root, errs);
-  set_api_version(root, v->kind, api_kind_info_of(v->kind)->version);
+  const api_kind_info *info = api_kind_info_of(v->kind);
+  set_api_version(root, info->group, info->version);
 }
 
 json_t *api_version_convert(const json_t *doc, const char *to_api_version) {

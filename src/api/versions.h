@@ -31,13 +31,24 @@ typedef struct api_version {
    * internal version, for strict-decoding errors; false when it is the
    * same. NULL: always the same. */
   bool (*path_from_internal)(const char *path, strbuf *out);
+  /* The internal field label of a field selector's label in this version
+   * (upstream's AddFieldLabelConversionFunc), NULL when this version does
+   * not support it. NULL: the labels are the internal version's. */
+  const char *(*field_label_to_internal)(const char *label);
+  /* The version's API group when it is not the kind's: events.k8s.io/v1
+   * Event is a version of the core Event (one stored resource served in two
+   * groups, as k8s.io/kubernetes pkg/registry/core/event). NULL: the kind's. */
+  const char *group;
 } api_version;
 
 /* The versions of kind k, the internal one first, then newest first
  * (the order of kube-apiserver's discovery). */
 const api_version *const *api_versions_of(api_kind k, size_t *n);
-/* The version of kind k named version ("v1beta1"), or NULL. */
-const api_version *api_version_find(api_kind k, const char *version);
+/* The version of kind k named version ("v1beta1") in group (NULL: the
+ * kind's group), or NULL. */
+const api_version *api_version_find(api_kind k, const char *group, const char *version);
+/* v's API group ("" for core). */
+const char *api_version_group(const api_version *v);
 /* The version of info's kind an apiVersion ("resource.k8s.io/v1beta1") names. */
 const api_version *api_version_of_document(const api_kind_info *info, const char *api_version);
 /* Appends "\nhint: dra has <Kind> in <group/version>, ..." naming every

@@ -244,7 +244,7 @@ static void report_forbidden(dra_ctx *ctx, const loaded_object *lo, char *why) {
 /* kube-apiserver's warning for a request in a deprecated version, which
  * kubectl prints before anything else of the request. */
 static void warn_deprecated(dra_ctx *ctx, const api_object *o) {
-  char *text = o ? api_version_deprecation(api_version_find(o->info->kind, o->version)) : NULL;
+  char *text = o ? api_version_deprecation(api_version_find(o->info->kind, NULL, o->version)) : NULL;
   if (!text) return;
   strbuf line = STRBUF_INIT;
   sb_printf(&line, "Warning: %s", text);
@@ -352,7 +352,7 @@ static void put_in_order(loading *l) {
 static size_t admit_all(loading *l) {
   char now[21];
   meta_format_time(dra_ctx_now(l->ctx), now);
-  admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn, find_priority_class};
+  admission_ctx ac = {l->ctx->gates, now, find_namespace, l, warn, find_priority_class, NULL};
   bool store_now = l->req->keep_going && !checking(l->req->mode);
   size_t refused = 0;
   for (size_t i = 0; i < l->set.n; i++) {

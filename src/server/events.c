@@ -1,4 +1,5 @@
 /* events.c: see events.h. */
+#include "sched/controllers.h"
 #include "sched/lifecycle.h"
 #include "server/events.h"
 #include "store/meta.h"
@@ -28,6 +29,7 @@ struct event_recorder {
   strmap seen;          /* pod uid -> pod_seen */
   workqueue pending;    /* pending_event, written by event_recorder_flush */
   unsigned long long last_nanos;
+  bool scheduler, claims; /* the controllers whose Events are recorded */
 };
 
 static void queue(event_recorder *r, const object_meta *m, const char *reason, const char *message, const char *type,
@@ -42,6 +44,27 @@ static const pod_condition *scheduled_condition(const pod *p) {
     if (p->status.conditions.items[i].type && !strcmp(p->status.conditions.items[i].type, "PodScheduled"))
       return &p->status.conditions.items[i];
   return NULL;
+}
+
+/* The scheduler's Events: Scheduled once bound, else FailedScheduling. */
+static void note_scheduling(event_recorder *r, pod_seen *s, const pod *p) {
+  const object_meta *m = &p->metadata;
+  if (s->scheduled) return;
+  if (p->spec.node_name && *p->spec.node_name) {
+    s->scheduled = true;
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
+    queue(r, m, "Scheduled", sb_str(&msg), "Normal", "default-scheduler");
+    sb_free(&msg);
+    return;
+  }
+  const pod_condition *c = scheduled_condition(p);
+  if (c && c->status && !strcmp(c->status, "False") && c->message &&
+      (!s->last_failure || strcmp(s->last_failure, c->message))) {
+    free(s->last_failure);
+    s->last_failure = xstrdup(c->message);
+    queue(r, m, "FailedScheduling", c->message, "Warning", "default-scheduler");
+  }
 }
 
 static void on_pod(event_recorder *r, const store_event *ev) {
@@ -65,7 +88,7 @@ static void on_pod(event_recorder *r, const store_event *ev) {
   for (uint32_t i = 0; i < p->status.resource_claim_statuses.n; i++) {
     const pod_resource_claim_status *cs = &p->status.resource_claim_statuses.items[i];
     if (!cs->resource_claim_name) continue;
-    if (++generated <= s->claims) continue;
+    if (++generated <= s->claims || !r->claims) continue;
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "Created ResourceClaim %s for pod claim %s", cs->resource_claim_name->str,
               cs->name ? cs->name->str : "");
@@ -73,21 +96,7 @@ static void on_pod(event_recorder *r, const store_event *ev) {
     sb_free(&msg);
   }
   if (generated > s->claims) s->claims = generated;
-  if (p->spec.node_name && *p->spec.node_name && !s->scheduled) {
-    s->scheduled = true;
-    strbuf msg = STRBUF_INIT;
-    sb_printf(&msg, "Successfully assigned %s/%s to %s", m->namespace_, m->name, p->spec.node_name);
-    queue(r, m, "Scheduled", sb_str(&msg), "Normal", "default-scheduler");
-    sb_free(&msg);
-  } else if (!s->scheduled) {
-    const pod_condition *c = scheduled_condition(p);
-    if (c && c->status && !strcmp(c->status, "False") && c->message &&
-        (!s->last_failure || strcmp(s->last_failure, c->message))) {
-      free(s->last_failure);
-      s->last_failure = xstrdup(c->message);
-      queue(r, m, "FailedScheduling", c->message, "Warning", "default-scheduler");
-    }
-  }
+  if (r->scheduler) note_scheduling(r, s, p);
   pthread_mutex_unlock(&r->lock);
 }
 
@@ -95,9 +104,11 @@ static void on_change(void *user, const store_event *ev) {
   if (ev->obj->object->info->kind == KIND_POD) on_pod(user, ev);
 }
 
-event_recorder *event_recorder_new(store *s) {
+event_recorder *event_recorder_new(store *s, unsigned disabled_controllers) {
   event_recorder *r = xcalloc(1, sizeof *r);
   r->st = s;
+  r->scheduler = !(disabled_controllers & CTRL_SCHEDULER);
+  r->claims = !(disabled_controllers & CTRL_RESOURCECLAIM);
   pthread_mutex_init(&r->lock, NULL);
   wq_init(&r->pending, sizeof(pending_event));
   store_watch(s, 0, on_change, r, &r->watch_id);

@@ -2,7 +2,9 @@
  * what the control loop does to pods: Scheduled when a pod is bound,
  * FailedScheduling with the scheduler's message while it stays Pending
  * (once per distinct message), and the claim controller's generated
- * claims (the pod's resourceClaimStatuses). Changes are noticed by a store
+ * claims (the pod's resourceClaimStatuses), each only when the controller
+ * that did it runs here: a pod kube-scheduler bound has kube-scheduler's
+ * Event, not a second one from dra. Changes are noticed by a store
  * watcher and written later by the loop thread (event_recorder_flush), so
  * no store write happens inside a store callback. */
 #ifndef DRA_SRV_EVENTS_H
@@ -11,7 +13,9 @@
 
 typedef struct event_recorder event_recorder;
 
-event_recorder *event_recorder_new(store *s);
+/* disabled_controllers: sched/controllers.h's CTRL_ bits of the
+ * controllers not running here, whose Events are not dra's to write. */
+event_recorder *event_recorder_new(store *s, unsigned disabled_controllers);
 /* Writes the events noticed since the last flush; returns how many. */
 size_t event_recorder_flush(event_recorder *r);
 /* Forgets the events noticed since the last flush, still remembering

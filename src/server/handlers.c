@@ -174,6 +174,7 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   }
   request_ctx rc = {.srv = s, .reads = srv_reads_of(s, req), .resp = resp};
   admission_ctx ctx = admission_for(&rc);
+  ctx.request_version = r->wire;
   /* mutating admission (Priority, DefaultTolerationSeconds) before
    * validation, Priority's validating half after */
   char *forbidden = admit_priority(&ctx, op, obj, old);
@@ -305,7 +306,7 @@ static void handle_create(dra_server *s, const route *r, const http_request *req
  * Store.Update). */
 static bool creates_on_update(const route *r) {
   int k = r->resource->api_kind;
-  return !r->subresource[0] && (k == KIND_LEASE || k == KIND_SERVICE || k == KIND_EVENT || k == KIND_EVENTS_EVENT);
+  return !r->subresource[0] && (k == KIND_LEASE || k == KIND_SERVICE || k == KIND_EVENT);
 }
 
 /* The strategies whose AllowUnconditionalUpdate is false for the served

@@ -43,14 +43,17 @@ typedef struct list_filter {
   selector labels, fields;
 } list_filter;
 
-static bool parse_filter(const http_request *req, list_filter *f, http_response *resp) {
+/* The selectors of the request, the field labels in the internal version. */
+static bool parse_filter(const http_request *req, const route *r, list_filter *f, http_response *resp) {
   memset(f, 0, sizeof *f);
   strbuf err = STRBUF_INIT;
   if (!label_selector_parse(http_query_get(req, "labelSelector"), &f->labels, &err) ||
-      !field_selector_parse(http_query_get(req, "fieldSelector"), &f->fields, &err)) {
+      !field_selector_parse(http_query_get(req, "fieldSelector"), &f->fields, &err) ||
+      !field_selector_to_internal(&f->fields, r->wire, &err)) {
     srv_status_bad_request(resp, sb_str(&err));
     sb_free(&err);
     selector_free(&f->labels);
+    selector_free(&f->fields);
     return false;
   }
   sb_free(&err);
@@ -74,7 +77,7 @@ static store_query query_for(const route *r) {
 void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   if (!fresh_check(s->committed, req, resp)) return;
   list_filter f;
-  if (!parse_filter(req, &f, resp)) return;
+  if (!parse_filter(req, r, &f, resp)) return;
   char *start = NULL;
   const char *cont = http_query_get(req, "continue");
   if (cont && *cont && !continue_token_parse(cont, &start)) {
@@ -141,7 +144,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
 
 void srv_delete_collection(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   list_filter f;
-  if (!parse_filter(req, &f, resp)) return;
+  if (!parse_filter(req, r, &f, resp)) return;
   delete_options o;
   if (!srv_delete_options(req, resp, &o)) {
     filter_free(&f);
@@ -525,7 +528,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   if (t && atol(t) > 0) timeout = atol(t);
   w->deadline = time(NULL) + timeout;
   w->next_bookmark = time(NULL) + 60;
-  if (!parse_filter(req, &w->filter, resp)) {
+  if (!parse_filter(req, r, &w->filter, resp)) {
     free(w->filter.labels.reqs);
     watch_close(w);
     return;

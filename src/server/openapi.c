@@ -2,6 +2,7 @@
  * (io.k8s.api.resource.v1.ResourceClaim); struct names are derived from the
  * C names of types.h (resource_claim -> ResourceClaim). */
 #include "server/openapi.h"
+#include "api/types_stored.h"
 #include "util/build_info.h"
 #include "server/openapi_v2_pb.h"
 #include "server/status.h"
@@ -248,7 +249,10 @@ static void add_group_version(const srv_served *served, json_t *schemas, json_t 
   for (size_t i = 0; i < srv_n_resources; i++) {
     const srv_resource *res = &srv_resources[i];
     if (strcmp(res->group, group) || !srv_served_in(served, res, version)) continue;
-    const type_desc *td = api_kind_info_of((api_kind)res->api_kind)->desc;
+    /* a version served in another group than its kind's (the events.k8s.io
+     * Event) names its fields its own way: an open schema, as before */
+    const api_version *v = srv_served_version(served, res, version);
+    const type_desc *td = v && v->group ? &stored_object_desc : api_kind_info_of((api_kind)res->api_kind)->desc;
     add_struct_schema(g, td);
     char name[700];
     schema_name(td, pkg, name, sizeof name);

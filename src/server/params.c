@@ -48,7 +48,8 @@ static bool field_labels_ok(const http_request *req, const route *r, http_respon
   selector sel;
   strbuf err = STRBUF_INIT;
   bool ok = !field_selector_parse(http_query_get(req, "fieldSelector"), &sel, &err) ||
-            field_selector_check(&sel, (api_kind)r->resource->api_kind, &err);
+            (field_selector_to_internal(&sel, r->wire, &err) &&
+             field_selector_check(&sel, (api_kind)r->resource->api_kind, &err));
   if (!ok) srv_status_bad_request(resp, sb_str(&err));
   selector_free(&sel);
   sb_free(&err);

@@ -53,7 +53,7 @@ const srv_resource srv_resources[] = {
     {"services", "service", "Service", "", "v1", true, "svc", "status", KIND_SERVICE, "all"},
     {"poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", "policy", "v1", true, "pdb", "status",
      KIND_POD_DISRUPTION_BUDGET, NULL},
-    {"events", "event", "Event", "events.k8s.io", "v1", true, "ev", "", KIND_EVENTS_EVENT, NULL},
+    {"events", "event", "Event", "events.k8s.io", "v1", true, "ev", "", KIND_EVENT, NULL},
     {"priorityclasses", "priorityclass", "PriorityClass", "scheduling.k8s.io", "v1", false, "pc", "",
      KIND_PRIORITY_CLASS, NULL},
 };

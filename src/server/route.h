@@ -26,7 +26,7 @@ typedef struct route {
   route_type type;
   char group[254], version[254];
   const srv_resource *resource; /* ROUTE_RESOURCE */
-  const api_version *wire;      /* ROUTE_RESOURCE: the version asked for; NULL for events (stored as written) */
+  const api_version *wire;      /* ROUTE_RESOURCE: the version asked for */
   char namespace_[254];         /* "" = all namespaces / cluster scope */
   char name[254];               /* "" = collection */
   char subresource[254];        /* "" = main resource */

@@ -172,6 +172,19 @@ static const kind_field_labels kind_field_label_table[] = {
     {KIND_RESOURCE_SLICE, slice_labels, "field label not supported for resource.k8s.io/v1, Kind=ResourceSlice: %s"},
 };
 
+bool field_selector_to_internal(selector *sel, const api_version *v, strbuf *err) {
+  for (size_t i = 0; v && v->field_label_to_internal && i < sel->n; i++) {
+    const char *internal = v->field_label_to_internal(sel->reqs[i].key);
+    if (!internal) {
+      sb_printf(err, "field label not supported: %s", sel->reqs[i].key);
+      return false;
+    }
+    free(sel->reqs[i].key);
+    sel->reqs[i].key = xstrdup(internal);
+  }
+  return true;
+}
+
 bool field_selector_check(const selector *sel, api_kind kind, strbuf *err) {
   const kind_field_labels *fk = NULL;
   for (size_t i = 0; i < sizeof kind_field_label_table / sizeof *kind_field_label_table; i++)

@@ -4,6 +4,7 @@
 #ifndef DRA_SRV_SELECTOR_H
 #define DRA_SRV_SELECTOR_H
 #include "api/object.h"
+#include "api/versions.h"
 #include "util/strbuf.h"
 
 typedef enum { SEL_EQUALS, SEL_NOT_EQUALS, SEL_IN, SEL_NOT_IN, SEL_EXISTS, SEL_DOES_NOT_EXIST } sel_op;
@@ -28,6 +29,10 @@ bool field_selector_parse(const char *text, selector *out, strbuf *err);
  * or `"x" is not a known field selector: only ...` for kinds without their
  * own labels). */
 bool field_selector_check(const selector *sel, api_kind kind, strbuf *err);
+/* Renames sel's labels, written in version v, to the internal version's
+ * (the events.k8s.io Event's regarding.name is involvedObject.name); false
+ * with "field label not supported: x" for one v does not have. */
+bool field_selector_to_internal(selector *sel, const api_version *v, strbuf *err);
 bool label_selector_matches(const selector *sel, const object_meta *meta);
 /* Field selectors, once field_selector_check accepted them for obj's kind;
  * a field the object lacks matches as "". */

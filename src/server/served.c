@@ -19,6 +19,11 @@ void srv_served_default(srv_served *s) {
   }
 }
 
+/* v is served by res: a kind's versions may span groups (the Event). */
+static bool of_resource(const api_version *v, const srv_resource *res) {
+  return !strcmp(api_version_group(v), res->group);
+}
+
 typedef enum { STABILITY_GA, STABILITY_BETA, STABILITY_ALPHA, STABILITY_OTHER } stability;
 
 /* gaPattern ^v\d+$, betaPattern ^v\d+beta\d+$, alphaPattern ^v\d+alpha\d+$ */
@@ -45,7 +50,8 @@ static void set_matching(srv_served *s, const char *group, const char *version, 
     size_t n = 0;
     const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
     for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++)
-      if ((!version || !strcmp(all[i]->version, version)) && (st == STABILITY_OTHER || stability_of(all[i]->version) == st))
+      if (of_resource(all[i], res) && (!version || !strcmp(all[i]->version, version)) &&
+          (st == STABILITY_OTHER || stability_of(all[i]->version) == st))
         s->on[res->api_kind][i] = on;
   }
 }
@@ -62,7 +68,7 @@ static bool version_known(const char *group, const char *version) {
     const srv_resource *res = &srv_resources[r];
     if (strcmp(res->group, group)) continue;
     if (res->api_kind < 0 ? !strcmp(res->version, version)
-                          : api_version_find((api_kind)res->api_kind, version) != NULL)
+                          : api_version_find((api_kind)res->api_kind, group, version) != NULL)
       return true;
   }
   return false;
@@ -228,7 +234,7 @@ const api_version *srv_served_version(const srv_served *s, const srv_resource *r
   size_t n = 0;
   const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
   for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++)
-    if (!strcmp(all[i]->version, version)) return s->on[res->api_kind][i] ? all[i] : NULL;
+    if (of_resource(all[i], res) && !strcmp(all[i]->version, version)) return s->on[res->api_kind][i] ? all[i] : NULL;
   return NULL;
 }
 
@@ -264,7 +270,7 @@ size_t srv_served_group_versions(const srv_served *s, srv_group_version *out, si
     const api_version *const *all = res->api_kind < 0 ? NULL : api_versions_of((api_kind)res->api_kind, &nv);
     for (size_t i = 0; i < nv; i++) {
       const char *version = all ? all[i]->version : res->version;
-      if (!srv_served_in(s, res, version)) continue;
+      if ((all && !of_resource(all[i], res)) || !srv_served_in(s, res, version)) continue;
       /* a group's versions stay together, the preferred first */
       size_t at = n;
       bool seen = false, placed = false;
@@ -291,7 +297,8 @@ bool srv_group_version_served(const srv_served *s, const char *group, const char
     const api_version *const *all = res->api_kind < 0 ? NULL : api_versions_of((api_kind)res->api_kind, &nv);
     for (size_t i = 0; i < nv; i++) {
       const char *v = all ? all[i]->version : res->version;
-      if ((!version || !strcmp(v, version)) && srv_served_in(s, res, v)) return true;
+      if ((!all || of_resource(all[i], res)) && (!version || !strcmp(v, version)) && srv_served_in(s, res, v))
+        return true;
     }
   }
   return false;

@@ -528,7 +528,7 @@ static void start_loop(dra_server *s) {
       .joint_timeout_seconds = s->opts.joint_timeout_seconds,
       .managed_fields = true};
   s->loop = sched_loop_new(s->st, &so);
-  s->events = event_recorder_new(s->st);
+  s->events = event_recorder_new(s->st, s->opts.disabled_controllers);
   s->gc = gc_new(s->st);
   s->nsc = nsc_new(s->st);
   s->loop_dirty = true;

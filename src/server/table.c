@@ -137,19 +137,6 @@ static void pod_group_cells(json_t *cells, const void *typed) {
   json_array_append_new(cells, json_string(pod_group_printed_status(g)));
 }
 
-static void event_cells(json_t *cells, const void *typed) {
-  const event *e = typed;
-  json_array_append_new(cells, json_string(e->type ? e->type : ""));
-  json_array_append_new(cells, json_string(e->reason ? e->reason : ""));
-  strbuf object = STRBUF_INIT;
-  sb_printf(&object, "%s/%s", e->involved_object.kind ? e->involved_object.kind : "",
-            e->involved_object.name ? e->involved_object.name : "");
-  for (char *c = object.buf; *c != '/'; c++) *c = (char)tolower((unsigned char)*c);
-  json_array_append_new(cells, json_string(object.buf));
-  sb_free(&object);
-  json_array_append_new(cells, json_string(e->message ? e->message : ""));
-}
-
 /* kube-apiserver's node printer (pkg/printers/internalversion printNode):
  * Ready or NotReady from the Ready condition (Unknown without one), plus
  * SchedulingDisabled; roles from the node-role.kubernetes.io/<role> and
@@ -271,12 +258,6 @@ static const kind_table kind_tables[] = {
        "TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was "
        "modified."}},
      taint_rule_cells, {0}, NULL},
-    {KIND_EVENT,
-     {{"Type", "string", "Normal or Warning"},
-      {"Reason", "string", "why the event happened"},
-      {"Object", "string", "the object the event is about"},
-      {"Message", "string", "what happened"}},
-     event_cells, {0}, NULL},
     {KIND_NAMESPACE,
      {{"Status", "string", "The status of the namespace"}},
      namespace_cells, {0}, NULL},

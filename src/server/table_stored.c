@@ -2,6 +2,7 @@
  * the kinds' content is JSON (api/types_stored.h). */
 #include "server/table_stored.h"
 #include "server/table.h"
+#include "api/versions.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 #include <ctype.h>
@@ -243,9 +244,9 @@ static void pdb_cells(json_t *cells, const json_t *o) {
   add_age_of(cells, o);
 }
 
-/* printEvent on the internal Event an events.k8s.io/v1 Event converts to
- * (regarding is involvedObject, note the message, deprecated* the old
- * timestamps, count and source). */
+/* printEvent (the same for both groups), read from the events.k8s.io/v1
+ * shape of the Event (regarding is involvedObject, note the message,
+ * deprecated* the old timestamps, count and source). */
 static void events_event_cells(json_t *cells, const json_t *o) {
   char first[32], last[32];
   const char *first_ts = json_string_value(obj_at(o, "deprecatedFirstTimestamp"));
@@ -380,7 +381,7 @@ static void append_column(json_t *columns, const stored_column *c) {
 
 bool srv_stored_columns(int kind, json_t *columns) {
   const stored_table *t = table_of(kind);
-  const stored_column *list = kind == KIND_EVENTS_EVENT ? event_columns : t ? t->columns : NULL;
+  const stored_column *list = kind == KIND_EVENT ? event_columns : t ? t->columns : NULL;
   if (!list) return false;
   static const stored_column name = {"Name", "string", "name", 0};
   if (t) append_column(columns, &name);
@@ -395,6 +396,7 @@ void srv_stored_cells(const api_object *o, json_t *cells) {
     add_str(cells, str_at(obj_at(obj, "metadata"), "name"));
     t->cells(cells, obj);
   } else {
+    api_version_from_internal(api_version_find(KIND_EVENT, "events.k8s.io", "v1"), obj);
     events_event_cells(cells, obj);
   }
   json_decref(obj);

@@ -47,8 +47,7 @@
 
 /* A change the watch saw, decoded, waiting to go into the cache. */
 typedef struct fed_change {
-  api_kind kinds[2];
-  size_t n_kinds;
+  api_kind kind;
   char *namespace_, *name;
   api_object *obj; /* NULL: deleted (or a value dra cannot read) */
   uint64_t rv, created_rv;
@@ -135,13 +134,9 @@ static void fed_change_free(fed_change *c) {
   free(c->name);
 }
 
-/* Puts one change into the cache. A delete names its kind by what the
- * cache holds (two kinds share /registry/events). */
+/* Puts one change into the cache. */
 static void feed(etcd_store *e, fed_change *c) {
-  api_kind kind = c->obj ? c->obj->info->kind : c->kinds[0];
-  for (size_t i = 0; !c->obj && i < c->n_kinds; i++)
-    if (store_get(e->cache, c->kinds[i], c->namespace_, c->name, NULL) == STORE_OK) kind = c->kinds[i];
-  store_memory_feed(e->cache, kind, c->namespace_, c->name, c->obj, c->rv, c->created_rv);
+  store_memory_feed(e->cache, c->kind, c->namespace_, c->name, c->obj, c->rv, c->created_rv);
   c->obj = NULL;
   fed_change_free(c);
 }
@@ -249,8 +244,7 @@ static bool on_watch_message(void *user, const etcd_reply *m) {
     const etcd_kv *kv = &m->events[i].kv;
     if ((uint64_t)kv->mod_revision > e->watched_rv) e->watched_rv = (uint64_t)kv->mod_revision;
     fed_change *c = &batch[n];
-    c->n_kinds = etcd_key_parse(kv->key, c->kinds, &c->namespace_, &c->name);
-    if (!c->n_kinds) continue; /* not one of dra's kinds */
+    if (!etcd_key_parse(kv->key, &c->kind, &c->namespace_, &c->name)) continue; /* not one of dra's kinds */
     c->rv = (uint64_t)kv->mod_revision;
     c->created_rv = (uint64_t)kv->create_revision;
     if (!m->events[i].deleted) {
@@ -405,7 +399,7 @@ static int64_t event_lease(etcd_store *e) {
   return id;
 }
 
-static bool is_event(api_kind k) { return k == KIND_EVENT || k == KIND_EVENTS_EVENT; }
+static bool is_event(api_kind k) { return k == KIND_EVENT; }
 
 typedef enum { TXN_DONE, TXN_STALE, TXN_FAILED } txn_result;
 
@@ -750,9 +744,9 @@ static bool load(etcd_store *e, strbuf *err) {
     if (!(ok = etcd_call(e->client, "/v3/kv/range", req, &r, err))) break;
     if (!at) at = r.revision;
     for (size_t i = 0; i < r.n_kvs; i++) {
-      api_kind kinds[2];
+      api_kind kind;
       char *ns = NULL, *name = NULL, why[128];
-      if (!etcd_key_parse(r.kvs[i].key, kinds, &ns, &name)) continue;
+      if (!etcd_key_parse(r.kvs[i].key, &kind, &ns, &name)) continue;
       free(ns);
       free(name);
       api_object *o = etcd_value_decode(r.kvs[i].key, r.kvs[i].value, r.kvs[i].value_len, why, sizeof why);

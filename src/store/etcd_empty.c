@@ -13,12 +13,12 @@
 static json_t *key_json(const char *key) { return etcd_bytes_json(key, strlen(key)); }
 
 static bool is_dras(const char *key) {
-  api_kind kinds[2];
+  api_kind kind;
   char *namespace_ = NULL, *name = NULL;
-  size_t n = etcd_key_parse(key, kinds, &namespace_, &name);
+  bool dras = etcd_key_parse(key, &kind, &namespace_, &name);
   free(namespace_);
   free(name);
-  return n > 0;
+  return dras;
 }
 
 bool store_etcd_empty(const etcd_options *eo, size_t *deleted, strbuf *err) {

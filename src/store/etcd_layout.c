@@ -7,7 +7,9 @@
  * those of k8s.io/kubernetes test/integration/etcd data.go for 1.37: each
  * kind's internal version but DeviceTaintRule, stored as v1beta2 for
  * downgrades (pkg/kubeapiserver default_storage_factory_builder.go).
- * events.k8s.io/v1 Events share /registry/events with core/v1 ones. */
+ * Events written through events.k8s.io/v1 are core v1 Events (one kind,
+ * api/versions.c), stored as core v1 under /registry/events as
+ * kube-apiserver stores them. */
 #include "store/etcd_layout.h"
 #include "api/versions.h"
 #include "util/die.h"
@@ -35,12 +37,10 @@ char *etcd_key(api_kind kind, const char *namespace_, const char *name) {
   return key;
 }
 
-size_t etcd_key_parse(const char *key, api_kind kinds[2], char **namespace_, char **name) {
-  size_t n = 0;
-  const char *rest = NULL;
-  if (strncmp(key, ETCD_REGISTRY, strlen(ETCD_REGISTRY))) return 0;
+bool etcd_key_parse(const char *key, api_kind *kind, char **namespace_, char **name) {
+  if (strncmp(key, ETCD_REGISTRY, strlen(ETCD_REGISTRY))) return false;
   key += strlen(ETCD_REGISTRY);
-  for (api_kind k = 0; k < KIND_COUNT && n < 2; k++) {
+  for (api_kind k = 0; k < KIND_COUNT; k++) {
     const char *prefix = prefix_of(k);
     size_t len = strlen(prefix);
     if (strncmp(key, prefix, len) || key[len] != '/') continue;
@@ -48,15 +48,12 @@ size_t etcd_key_parse(const char *key, api_kind kinds[2], char **namespace_, cha
     bool namespaced = api_kind_info_of(k)->namespaced;
     if (!*after || (namespaced ? !slash || slash == after || !slash[1] || strchr(slash + 1, '/') : slash != NULL))
       continue;
-    if (n && (rest != after)) continue;
-    rest = after;
-    kinds[n++] = k;
+    *kind = k;
+    *namespace_ = namespaced ? xstrndup(after, (size_t)(slash - after)) : NULL;
+    *name = xstrdup(namespaced ? slash + 1 : after);
+    return true;
   }
-  if (!n) return 0;
-  const char *slash = api_kind_info_of(kinds[0])->namespaced ? strchr(rest, '/') : NULL;
-  *namespace_ = slash ? xstrndup(rest, (size_t)(slash - rest)) : NULL;
-  *name = xstrdup(slash ? slash + 1 : rest);
-  return n;
+  return false;
 }
 
 char *etcd_value(const api_object *o) {
@@ -64,22 +61,22 @@ char *etcd_value(const api_object *o) {
   json_t *meta = json_object_get(j, "metadata");
   if (meta) json_object_del(meta, "resourceVersion");
   const char *version = storage_version(o->info->kind);
-  if (version) api_version_from_internal(api_version_find(o->info->kind, version), j);
+  if (version) api_version_from_internal(api_version_find(o->info->kind, NULL, version), j);
   char *text = json_dumps(j, JSON_COMPACT);
   json_decref(j);
   return text;
 }
 
 api_object *etcd_value_decode(const char *key, const char *value, size_t len, char *why, size_t why_len) {
-  api_kind kinds[2];
+  api_kind kind;
   char *ns = NULL, *name = NULL;
-  size_t n = etcd_key_parse(key, kinds, &ns, &name);
+  bool n = etcd_key_parse(key, &kind, &ns, &name);
   json_error_t jerr;
   json_t *j = n ? json_loadb(value, len, 0, &jerr) : NULL;
   errlist errs = {0};
   api_object *o = j ? api_object_decode(j, NULL, 0, &errs) : NULL;
   json_decref(j);
-  bool fits = o && !errs.n && (o->info->kind == kinds[0] || (n == 2 && o->info->kind == kinds[1]));
+  bool fits = o && !errs.n && o->info->kind == kind;
   if (fits) {
     const object_meta *m = api_object_meta(o);
     fits = m->name && !strcmp(m->name, name) && !strcmp(m->namespace_ ? m->namespace_ : "", ns ? ns : "");

@@ -12,10 +12,9 @@
 
 /* "/registry/minions/node-1", "/registry/resourceclaims/ns/claim". malloc'd. */
 char *etcd_key(api_kind kind, const char *namespace_, const char *name);
-/* The kinds a key may hold (Events of core/v1 and events.k8s.io/v1 share
- * /registry/events) and its namespace and name (malloc'd). 0 when the key
- * is none of dra's kinds. */
-size_t etcd_key_parse(const char *key, api_kind kinds[2], char **namespace_, char **name);
+/* The kind a key holds and its namespace and name (malloc'd); false when
+ * the key is none of dra's kinds. */
+bool etcd_key_parse(const char *key, api_kind *kind, char **namespace_, char **name);
 /* The value kube-apiserver stores: compact JSON in the storage version,
  * metadata.resourceVersion left out. malloc'd. */
 char *etcd_value(const api_object *o);

@@ -391,14 +391,49 @@ static api_object *decode_row(const char *text, size_t len, errlist *errs) {
   return obj;
 }
 
+/* A row whose kind column is not its object's kind: written before a kind
+ * number changed (the events.k8s.io Event, once a kind of its own, is the
+ * core Event since; the kinds after it moved down by one). */
+typedef struct renumbered_row {
+  sqlite3_int64 rowid;
+  int kind;
+} renumbered_row;
+
+/* Gives the rows their kind's current number. Of two rows that then have
+ * one key (an Event of each group, once two kinds) the later
+ * resourceVersion stays, as it does in memory after the restore. */
+static bool renumber_rows(durable_store *d, const renumbered_row *rows, size_t n, strbuf *err) {
+  static const char *const steps[] = {
+      ("DELETE FROM objects WHERE rowid IN (SELECT o.rowid FROM objects o, objects r WHERE r.rowid=?2 AND o.kind=?1"
+       " AND o.namespace=r.namespace AND o.name=r.name AND o.rv < r.rv)"),
+      "UPDATE OR IGNORE objects SET kind=?1 WHERE rowid=?2",
+      "DELETE FROM objects WHERE rowid=?2 AND kind<>?1"};
+  bool ok = true;
+  for (size_t s = 0; ok && n && s < sizeof steps / sizeof *steps; s++) {
+    sqlite3_stmt *st = NULL;
+    ok = sqlite3_prepare_v2(d->db, steps[s], -1, &st, NULL) == SQLITE_OK;
+    for (size_t i = 0; ok && i < n; i++) {
+      sqlite3_bind_int(st, 1, rows[i].kind);
+      sqlite3_bind_int64(st, 2, rows[i].rowid);
+      ok = step_done(st);
+    }
+    sqlite3_finalize(st);
+  }
+  if (!ok) sb_printf(err, "renumbering the store's kinds: %s", sqlite3_errmsg(d->db));
+  return ok;
+}
+
 /* Loads every stored object into the memory store with its resourceVersion. */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv FROM objects ORDER BY rv", -1, &st, NULL) != SQLITE_OK) {
+  if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv, kind, rowid FROM objects ORDER BY rv", -1, &st, NULL) !=
+      SQLITE_OK) {
     sb_printf(err, "reading the store: %s", sqlite3_errmsg(d->db));
     return false;
   }
   bool ok = true;
+  renumbered_row *renumber = NULL;
+  size_t n_renumber = 0, cap_renumber = 0;
   while (ok && sqlite3_step(st) == SQLITE_ROW) {
     const char *text = (const char *)sqlite3_column_text(st, 0);
     errlist errs = {0};
@@ -408,11 +443,17 @@ static bool restore(durable_store *d, strbuf *err) {
       api_object_free(obj);
       ok = false;
     } else {
+      if (sqlite3_column_int(st, 3) != (int)obj->info->kind) {
+        renumber = xgrow(renumber, n_renumber, &cap_renumber, sizeof *renumber, 8);
+        renumber[n_renumber++] = (renumbered_row){sqlite3_column_int64(st, 4), (int)obj->info->kind};
+      }
       store_memory_restore(d->mem, obj, (uint64_t)sqlite3_column_int64(st, 1), (uint64_t)sqlite3_column_int64(st, 2));
     }
     errlist_free(&errs);
   }
   sqlite3_finalize(st);
+  ok = ok && renumber_rows(d, renumber, n_renumber, err);
+  free(renumber);
   if (ok && sqlite3_prepare_v2(d->db, "SELECT kind, namespace, name, n FROM deletes", -1, &st, NULL) == SQLITE_OK) {
     while (sqlite3_step(st) == SQLITE_ROW) {
       int kind = sqlite3_column_int(st, 0);

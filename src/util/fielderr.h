@@ -43,6 +43,13 @@ size_t fp_field(fpath *p, const char *name);   /* ".name" (no dot at the root) *
 size_t fp_index(fpath *p, size_t i);           /* "[i]" */
 size_t fp_key(fpath *p, const char *key);      /* "[key]" unquoted */
 void fp_pop(fpath *p, size_t mark);
+/* Runs stmt (a check reporting at p) with p at p.key. */
+#define AT(p, key, stmt)                \
+  do {                                  \
+    size_t mark_ = fp_field(p, key);    \
+    stmt;                               \
+    fp_pop(p, mark_);                   \
+  } while (0)
 const char *fp_str(fpath *p);
 void fp_free(fpath *p);
 

@@ -55,6 +55,9 @@ dra_cli() {
   cat "$tmp/cli.out" >>"$tmp/cli.log"
   return $cli_rc
 }
+kubectl_doc() { # verb, document: kubectl <verb> -f - of the document, errors included
+  printf '%s\n' "$2" | kubectl "$1" -f - 2>&1
+}
 passed=0; failed=0; skipped=0
 check() { # name, expected substring, command...
   name=$1; want=$2; shift 2

@@ -162,7 +162,7 @@ static json_t *to_version(const char *v1_text, api_kind k, const char *version) 
   api_object *o = decode_clean(doc);
   json_t *internal = api_object_encode(o);
   json_t *out = json_deep_copy(internal);
-  api_version_from_internal(api_version_find(k, version), out);
+  api_version_from_internal(api_version_find(k, NULL, version), out);
   dump_pair(internal, out);
   json_decref(internal);
   api_object_free(o);
@@ -267,14 +267,14 @@ static void test_v1beta1_paths_inside_moved_fields(void **state) {
 
 static void test_deprecation_and_hint(void **state) {
   (void)state;
-  char *w = api_version_deprecation(api_version_find(KIND_DEVICE_CLASS, "v1beta1"));
+  char *w = api_version_deprecation(api_version_find(KIND_DEVICE_CLASS, NULL, "v1beta1"));
   assert_string_equal(w, "resource.k8s.io/v1beta1 DeviceClass is deprecated in v1.35+, unavailable in v1.38+");
   free(w);
-  w = api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, "v1beta2"));
+  w = api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1beta2"));
   assert_string_equal(w, "resource.k8s.io/v1beta2 ResourceClaim is deprecated in v1.36+, unavailable in v1.39+");
   free(w);
-  assert_null(api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, "v1")));
-  assert_null(api_version_find(KIND_RESOURCE_CLAIM, "v1alpha3"));
+  assert_null(api_version_deprecation(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1")));
+  assert_null(api_version_find(KIND_RESOURCE_CLAIM, NULL, "v1alpha3"));
   json_t *doc = parse("{\"apiVersion\":\"scheduling.k8s.io/v1alpha2\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"g\"}}");
   errlist errs = {0};
   assert_null(api_object_decode(doc, NULL, 0, &errs));
@@ -292,6 +292,60 @@ static void test_deprecation_and_hint(void **state) {
   json_decref(doc);
 }
 
+/* The Event: core v1 internal, events.k8s.io/v1 a version in another group
+ * (k8s.io/kubernetes pkg/apis/events/v1 conversion.go). */
+static void test_event_two_groups(void **state) {
+  (void)state;
+  const api_version *core = api_version_find(KIND_EVENT, NULL, "v1"),
+                    *events = api_version_find(KIND_EVENT, "events.k8s.io", "v1");
+  assert_true(core && core->internal);
+  assert_true(events && !events->internal);
+  assert_string_equal(api_version_group(events), "events.k8s.io");
+  assert_null(api_version_find(KIND_EVENT, "events.k8s.io", "v1beta1"));
+  json_t *doc = parse("{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"e\",\"namespace\":\"ns\"},"
+                      "\"eventTime\":\"2026-12-01T10:00:00.000000Z\",\"reportingController\":\"c\",\"reportingInstance\":\"i\","
+                      "\"action\":\"Binding\",\"reason\":\"Scheduled\",\"type\":\"Normal\",\"note\":\"n\","
+                      "\"regarding\":{\"kind\":\"Pod\",\"name\":\"p\"},\"deprecatedCount\":2,"
+                      "\"deprecatedSource\":{\"component\":\"k\"}}");
+  api_object *o = decode_clean(doc);
+  assert_int_equal(o->info->kind, KIND_EVENT);
+  const event *ev = o->typed;
+  assert_string_equal(ev->message, "n");
+  assert_string_equal(ev->involved_object.name, "p");
+  assert_string_equal(ev->reporting_component, "c");
+  assert_string_equal(ev->source.component, "k");
+  assert_int_equal(ev->count, 2);
+  json_t *back = api_object_encode(o);
+  api_version_from_internal(events, back);
+  assert_text_is("{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"e\",\"namespace\":\"ns\"},"
+                 "\"eventTime\":\"2026-12-01T10:00:00.000000Z\",\"reportingController\":\"c\",\"reportingInstance\":\"i\","
+                 "\"action\":\"Binding\",\"reason\":\"Scheduled\",\"regarding\":{\"kind\":\"Pod\",\"name\":\"p\"},"
+                 "\"note\":\"n\",\"type\":\"Normal\",\"deprecatedSource\":{\"component\":\"k\"},"
+                 "\"deprecatedFirstTimestamp\":null,\"deprecatedLastTimestamp\":null,\"deprecatedCount\":2}",
+                 back);
+  json_decref(back);
+  api_object_free(o);
+  json_decref(doc);
+
+  errlist errs = {0};
+  doc = parse("{\"apiVersion\":\"events.k8s.io/v1\",\"kind\":\"Event\",\"metadata\":{\"name\":\"e\"},\"message\":\"m\"}");
+  api_object_free(api_object_decode(doc, NULL, 0, &errs));
+  assert_int_equal(errs.n, 1);
+  assert_string_equal(errs.items[0].body, "unknown field \"message\"");
+  errlist_free(&errs);
+  json_decref(doc);
+
+  strbuf path = STRBUF_INIT;
+  assert_true(events->path_from_internal("involvedObject.name", &path));
+  assert_string_equal(sb_str(&path), "regarding.name");
+  assert_false(events->path_from_internal("messages", &path));
+  sb_free(&path);
+  assert_string_equal(events->field_label_to_internal("regarding.uid"), "involvedObject.uid");
+  assert_string_equal(events->field_label_to_internal("reportingController"), "reportingComponent");
+  assert_null(events->field_label_to_internal("involvedObject.name"));
+  assert_null(events->field_label_to_internal("source"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_trip_every_field),
@@ -299,6 +353,7 @@ int main(void) {
       cmocka_unit_test(test_v1beta1_unknown_fields),
       cmocka_unit_test(test_v1beta1_paths_inside_moved_fields),
       cmocka_unit_test(test_deprecation_and_hint),
+      cmocka_unit_test(test_event_two_groups),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

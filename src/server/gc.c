@@ -137,7 +137,8 @@ static void each_dependent(garbage_collector *g, const char *ns, const char *uid
   bool go_on = kinds.total > 0;
   for (size_t i = 0; i < srv_n_resources && go_on; i++) {
     const srv_resource *res = &srv_resources[i];
-    if ((ns && *ns && !res->namespaced) || res->api_kind < 0 || !kinds.by_kind[res->api_kind]) continue;
+    if ((ns && *ns && !res->namespaced) || !kinds.by_kind[res->api_kind] || !srv_resource_is_kinds_first(res))
+      continue;
     store_query q = {.kind = (api_kind)res->api_kind, .namespace_ = ns, .order = STORE_BY_CREATION};
     if (q.kind == KIND_RESOURCE_CLAIM) {
       q.index = STORE_INDEX_CLAIM_OWNER;
@@ -334,7 +335,7 @@ static int by_uid(const void *a, const void *b) { return strcmp(((const gc_item 
 static uint64_t count_stored_owners(garbage_collector *g) {
   uint64_t rv = store_revision(g->st);
   for (size_t i = 0; i < srv_n_resources; i++) {
-    if (srv_resources[i].api_kind < 0) continue;
+    if (!srv_resource_is_kinds_first(&srv_resources[i])) continue;
     store_query q = {.kind = (api_kind)srv_resources[i].api_kind};
     store_list l = {0};
     if (store_list_query(g->st, &q, &l) != STORE_OK) continue;

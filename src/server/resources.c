@@ -73,6 +73,8 @@ const srv_resource *srv_resource_for_kind(api_kind k) {
   return NULL;
 }
 
+bool srv_resource_is_kinds_first(const srv_resource *r) { return srv_resource_for_kind((api_kind)r->api_kind) == r; }
+
 bool srv_resource_has_subresource(const srv_resource *r, const char *sub) {
   size_t n = strlen(sub);
   for (const char *p = r->subresources; *p;) {

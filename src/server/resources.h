@@ -15,7 +15,7 @@ typedef struct srv_resource {
   bool namespaced;
   const char *short_names; /* comma separated, "" if none */
   const char *subresources; /* comma separated: "status", "status,binding" */
-  int api_kind;            /* api_kind, or -1 for events (stored as raw JSON) */
+  int api_kind;            /* the api_kind stored */
   const char *categories;  /* comma separated, NULL if none: upstream's (pods are in "all") */
 } srv_resource;
 
@@ -31,6 +31,10 @@ extern const size_t srv_n_resources;
  * one: served.h says in which versions it is served). */
 const srv_resource *srv_resource_find(const char *group, const char *plural);
 const srv_resource *srv_resource_for_kind(api_kind k);
+/* Whether r is its kind's first resource: a kind served through two groups
+ * (Event: core and events.k8s.io) is one set of stored objects, to be
+ * listed once when walking every kind. */
+bool srv_resource_is_kinds_first(const srv_resource *r);
 bool srv_resource_has_subresource(const srv_resource *r, const char *sub);
 /* "group/version", or "version" for the core group (""); caller frees. */
 char *srv_api_version(const char *group, const char *version);

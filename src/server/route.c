@@ -31,7 +31,6 @@ static void copy(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%
 static const srv_resource *served_resource(const srv_served *served, route *r, const char *plural) {
   const srv_resource *res = srv_resource_find(r->group, plural);
   if (!res) return NULL;
-  if (res->api_kind < 0) return strcmp(res->version, r->version) ? NULL : res;
   r->wire = srv_served_version(served, res, r->version);
   return r->wire ? res : NULL;
 }

@@ -45,7 +45,7 @@ static void set_matching(srv_served *s, const char *group, const char *version, 
                          bool on) {
   for (size_t r = 0; r < srv_n_resources; r++) {
     const srv_resource *res = &srv_resources[r];
-    if (res->api_kind < 0 || (group && strcmp(res->group, group)) || (plural && strcmp(res->plural, plural)))
+    if ((group && strcmp(res->group, group)) || (plural && strcmp(res->plural, plural)))
       continue;
     size_t n = 0;
     const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
@@ -56,7 +56,6 @@ static void set_matching(srv_served *s, const char *group, const char *version, 
   }
 }
 
-/* Events (api_kind -1) are served with the core group. */
 static bool group_known(const char *group) {
   for (size_t r = 0; r < srv_n_resources; r++)
     if (!strcmp(srv_resources[r].group, group)) return true;
@@ -67,9 +66,7 @@ static bool version_known(const char *group, const char *version) {
   for (size_t r = 0; r < srv_n_resources; r++) {
     const srv_resource *res = &srv_resources[r];
     if (strcmp(res->group, group)) continue;
-    if (res->api_kind < 0 ? !strcmp(res->version, version)
-                          : api_version_find((api_kind)res->api_kind, group, version) != NULL)
-      return true;
+    if (api_version_find((api_kind)res->api_kind, group, version)) return true;
   }
   return false;
 }
@@ -230,7 +227,6 @@ bool srv_served_parse(srv_served *s, const char *spec, strbuf *err) {
 }
 
 const api_version *srv_served_version(const srv_served *s, const srv_resource *res, const char *version) {
-  if (res->api_kind < 0) return NULL;
   size_t n = 0;
   const api_version *const *all = api_versions_of((api_kind)res->api_kind, &n);
   for (size_t i = 0; i < n && i < API_MAX_VERSIONS; i++)
@@ -239,7 +235,6 @@ const api_version *srv_served_version(const srv_served *s, const srv_resource *r
 }
 
 bool srv_served_in(const srv_served *s, const srv_resource *res, const char *version) {
-  if (res->api_kind < 0) return !strcmp(res->version, version);
   return srv_served_version(s, res, version) != NULL;
 }
 
@@ -266,11 +261,11 @@ size_t srv_served_group_versions(const srv_served *s, srv_group_version *out, si
   size_t n = 0;
   for (size_t r = 0; r < srv_n_resources; r++) {
     const srv_resource *res = &srv_resources[r];
-    size_t nv = 1;
-    const api_version *const *all = res->api_kind < 0 ? NULL : api_versions_of((api_kind)res->api_kind, &nv);
+    size_t nv = 0;
+    const api_version *const *all = api_versions_of((api_kind)res->api_kind, &nv);
     for (size_t i = 0; i < nv; i++) {
-      const char *version = all ? all[i]->version : res->version;
-      if ((all && !of_resource(all[i], res)) || !srv_served_in(s, res, version)) continue;
+      const char *version = all[i]->version;
+      if (!of_resource(all[i], res) || !srv_served_in(s, res, version)) continue;
       /* a group's versions stay together, the preferred first */
       size_t at = n;
       bool seen = false, placed = false;
@@ -293,11 +288,11 @@ bool srv_group_version_served(const srv_served *s, const char *group, const char
   for (size_t r = 0; r < srv_n_resources; r++) {
     const srv_resource *res = &srv_resources[r];
     if (strcmp(res->group, group)) continue;
-    size_t nv = 1;
-    const api_version *const *all = res->api_kind < 0 ? NULL : api_versions_of((api_kind)res->api_kind, &nv);
+    size_t nv = 0;
+    const api_version *const *all = api_versions_of((api_kind)res->api_kind, &nv);
     for (size_t i = 0; i < nv; i++) {
-      const char *v = all ? all[i]->version : res->version;
-      if ((!all || of_resource(all[i], res)) && (!version || !strcmp(v, version)) && srv_served_in(s, res, v))
+      const char *v = all[i]->version;
+      if (of_resource(all[i], res) && (!version || !strcmp(v, version)) && srv_served_in(s, res, v))
         return true;
     }
   }

@@ -275,7 +275,7 @@ static void cap_update_managers(mf_list *l) {
       if (first[j] == SIZE_MAX && !strcmp(l->items[u[j].index].api_version, m->api_version)) seen = u[j].index;
     if (seen == SIZE_MAX) continue; /* the first of its version stays for now */
     first[i] = seen;
-    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL};
+    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL, NULL, NULL};
     mf_entry *b = mf_find(l, &bucket);
     if (!b) { /* the first of the version becomes the bucket */
       mf_entry *f = &l->items[seen];
@@ -364,7 +364,7 @@ static bool update_last_applied(const ssa_request *rq, const json_t *live, const
  * it changed (managedFieldsUpdater, stripMeta, merge.Updater.Update). */
 static void record_update(const ssa_request *rq, mf_list *managers, const char *manager, const json_t *live,
                           const json_t *next) {
-  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
   ssa_set *ignore = reset_fields(rq);
   ssa_comparison cmp;
   conflict *conflicts;
@@ -402,12 +402,13 @@ json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, con
                                                                   json_is_object(json_array_get(sent, 0)) &&
                                                                   !json_object_size(json_array_get(sent, 0))));
   bool subresource = rq->subresource[0] != 0;
+  bool (*decode)(const json_t *, mf_list *, strbuf *) = rq->own_managed_fields ? mf_decode_own : mf_decode;
   if (!reset) {
-    if (subresource || !sent || json_is_null(sent) || !mf_decode(sent, &managers, &err) || !managers.n) {
+    if (subresource || !sent || json_is_null(sent) || !decode(sent, &managers, &err) || !managers.n) {
       mf_free(&managers);
       sb_free(&err);
       const json_t *theirs = json_object_get(json_object_get(live, "metadata"), "managedFields");
-      if (theirs && !mf_decode(theirs, &managers, &err)) mf_free(&managers);
+      if (theirs && !decode(theirs, &managers, &err)) mf_free(&managers);
     }
   }
   sb_free(&err);
@@ -635,7 +636,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   }
   ssa_set *ignore = reset_fields(rq);
   filter(&set, ignore);
-  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
   mf_entry *prev = mf_find(&managers, &self);
   ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
   char *last_version = prev ? xstrdup(prev->api_version) : NULL;

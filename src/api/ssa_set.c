@@ -110,6 +110,17 @@ static ssa_pe pe_copy(const ssa_pe *pe) {
   return c;
 }
 
+bool ssa_set_equal(const ssa_set *a, const ssa_set *b) {
+  if (a == b) return true;
+  if (a->n_members != b->n_members || a->n_children != b->n_children) return false;
+  for (size_t i = 0; i < a->n_members; i++)
+    if (ssa_pe_compare(&a->members[i], &b->members[i])) return false;
+  for (size_t i = 0; i < a->n_children; i++)
+    if (ssa_pe_compare(&a->children[i].pe, &b->children[i].pe) || !ssa_set_equal(a->children[i].set, b->children[i].set))
+      return false;
+  return true;
+}
+
 ssa_set *ssa_set_new(void) { return xcalloc(1, sizeof(ssa_set)); }
 
 void ssa_set_free(ssa_set *s) {

@@ -44,6 +44,8 @@ ssa_set *ssa_set_new(void);
 void ssa_set_free(ssa_set *s);
 ssa_set *ssa_set_copy(const ssa_set *s);
 bool ssa_set_empty(const ssa_set *s);
+/* Whether a and b hold the same paths (fieldpath.Set.Equals). */
+bool ssa_set_equal(const ssa_set *a, const ssa_set *b);
 /* Makes path a member (children created on the way). */
 void ssa_set_insert(ssa_set *s, const ssa_pe *path, size_t n);
 bool ssa_set_has(const ssa_set *s, const ssa_pe *path, size_t n);

@@ -13,11 +13,15 @@ static void set_managed_fields(api_object *obj, json_t *mf) {
   api_object_meta(obj)->managed_fields = mf;
 }
 
-/* o in version v as Go writes it. */
+/* o in version v as Go writes it, with o's own managedFields (the stored
+ * value, not a copy: its entries' fieldsV1 are written again as they are
+ * where they stay the same; mf_decode_own). */
 static json_t *as_go_writes(const api_object *o, const api_version *v) {
   json_t *j = api_object_encode(o);
   if (v && !v->internal) api_version_from_internal(v, j);
   ssa_fill_go_zero(j);
+  json_t *stored = api_object_meta(o)->managed_fields, *meta = json_object_get(j, "metadata");
+  if (stored && json_object_get(meta, "managedFields")) json_object_set(meta, "managedFields", stored);
   return j;
 }
 
@@ -41,7 +45,7 @@ void ssa_track_update(api_object *obj, const api_object *old, const api_version 
   char *gv = group_version(obj, v);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
     json_t *before = old ? as_go_writes(old, v) : zero_object(obj, gv), *after = as_go_writes(obj, v);
     set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
     json_decref(before);
@@ -79,7 +83,7 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   char *gv = group_version(obj, NULL);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, false};
     json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
            *full = as_go_writes(obj, NULL);
     json_t *config = configuration(full, path, depth);

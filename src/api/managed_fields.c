@@ -151,8 +151,7 @@ json_t *mf_encode(const mf_list *l) {
     json_object_set_new(o, "apiVersion", json_string(e->api_version));
     if (e->time) json_object_set_new(o, "time", json_string(e->time));
     json_object_set_new(o, "fieldsType", json_string("FieldsV1"));
-    bool unchanged = e->fields && ssa_set_equal(e->set, e->decoded);
-    json_object_set_new(o, "fieldsV1", unchanged ? json_incref(e->fields) : ssa_set_to_fields(e->set));
+    json_object_set_new(o, "fieldsV1", ssa_set_to_fields_after(e->set, e->decoded, e->fields));
     if (*e->subresource) json_object_set_new(o, "subresource", json_string(e->subresource));
     json_array_append_new(out, o);
   }

@@ -35,8 +35,9 @@ typedef struct mf_list {
 bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err);
 /* mf_decode of managedFields mf_encode wrote (a stored version's): each
  * entry's fieldsV1 is kept, and mf_encode writes that same value again
- * while the entry's set is unchanged rather than building it anew (and
- * the store's sharing of values finds it at once; docs/server.md). */
+ * where the entry's set is unchanged, and its nodes where only part of
+ * the set changed, rather than building them anew (the store's sharing
+ * of values then finds them by address; docs/server.md). */
 bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err);
 /* The managedFields array, sorted; NULL when there are no managers. */
 json_t *mf_encode(const mf_list *l);

@@ -73,6 +73,12 @@ static json_t *without_managed_fields(const json_t *obj) {
   return copy;
 }
 
+/* The managers of managedFields mf; those a stored version has keep
+ * their fieldsV1 (ssa_request.own_managed_fields). */
+static bool decode_managers(const ssa_request *rq, const json_t *mf, mf_list *out, strbuf *err) {
+  return rq->own_managed_fields ? mf_decode_own(mf, out, err) : mf_decode(mf, out, err);
+}
+
 static bool has_uid(const json_t *obj) {
   const char *uid = json_string_value(json_object_get(json_object_get(obj, "metadata"), "uid"));
   return uid && *uid;
@@ -402,13 +408,12 @@ json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, con
                                                                   json_is_object(json_array_get(sent, 0)) &&
                                                                   !json_object_size(json_array_get(sent, 0))));
   bool subresource = rq->subresource[0] != 0;
-  bool (*decode)(const json_t *, mf_list *, strbuf *) = rq->own_managed_fields ? mf_decode_own : mf_decode;
   if (!reset) {
-    if (subresource || !sent || json_is_null(sent) || !decode(sent, &managers, &err) || !managers.n) {
+    if (subresource || !sent || json_is_null(sent) || !decode_managers(rq, sent, &managers, &err) || !managers.n) {
       mf_free(&managers);
       sb_free(&err);
       const json_t *theirs = json_object_get(json_object_get(live, "metadata"), "managedFields");
-      if (theirs && !decode(theirs, &managers, &err)) mf_free(&managers);
+      if (theirs && !decode_managers(rq, theirs, &managers, &err)) mf_free(&managers);
     }
   }
   sb_free(&err);
@@ -605,7 +610,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   }
   mf_list managers = {0};
   const json_t *stored = json_object_get(json_object_get(live_in, "metadata"), "managedFields");
-  if (stored && !mf_decode(stored, &managers, &out->message)) {
+  if (stored && !decode_managers(rq, stored, &managers, &out->message)) {
     strbuf why = out->message;
     out->message = (strbuf)STRBUF_INIT;
     sb_printf(&out->message, "failed to decode managed fields: %s", sb_str(&why));

@@ -352,18 +352,27 @@ void ssa_path_text(strbuf *out, const ssa_pe *path, size_t n) {
 
 /* ---- FieldsV1 ---- */
 
-static char *pe_key(const ssa_pe *pe) {
-  strbuf k = STRBUF_INIT;
+/* pe's FieldsV1 key in k (emptied first). */
+static const char *pe_key(strbuf *k, const ssa_pe *pe) {
   char *v;
+  sb_truncate(k, 0);
   switch (pe->kind) {
-  case SSA_PE_FIELD: sb_printf(&k, "f:%s", json_string_value(pe->value)); break;
-  case SSA_PE_INDEX: sb_printf(&k, "i:%ld", pe->index); break;
+  case SSA_PE_FIELD:
+    sb_add(k, "f:", 2);
+    sb_puts(k, json_string_value(pe->value));
+    break;
+  case SSA_PE_INDEX:
+    sb_add(k, "i:", 2);
+    sb_put_int(k, pe->index);
+    break;
   default:
     v = json_dumps(pe->value, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-    sb_printf(&k, "%c:%s", pe->kind == SSA_PE_KEY ? 'k' : 'v', v ? v : "null");
+    sb_putc(k, pe->kind == SSA_PE_KEY ? 'k' : 'v');
+    sb_putc(k, ':');
+    sb_puts(k, v ? v : "null");
     free(v);
   }
-  return sb_detach(&k);
+  return sb_str(k);
 }
 
 /* s's FieldsV1 members into out; prev (NULL: none) is the set whose
@@ -371,12 +380,13 @@ static char *pe_key(const ssa_pe *pe) {
 static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, json_t *prev_out) {
   if (self && (s->n_members || s->n_children)) json_object_set_new(out, ".", json_object());
   size_t mi = 0, ci = 0;
+  strbuf k = STRBUF_INIT;
   while (mi < s->n_members || ci < s->n_children) {
     int c = mi >= s->n_members   ? 1
             : ci >= s->n_children ? -1
                                   : ssa_pe_compare(&s->members[mi], &s->children[ci].pe);
     const ssa_pe *pe = c <= 0 ? &s->members[mi] : &s->children[ci].pe;
-    char *key = pe_key(pe);
+    const char *key = pe_key(&k, pe);
     json_t *node = NULL;
     if (c >= 0) {
       const ssa_set *child = s->children[ci].set, *was = prev ? ssa_set_child(prev, pe) : NULL;
@@ -385,10 +395,10 @@ static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, 
       else emit(child, c == 0, node = json_object(), was_out ? was : NULL, was_out);
     }
     json_object_set_new(out, key, node ? node : json_object());
-    free(key);
     if (c <= 0) mi++;
     if (c >= 0) ci++;
   }
+  sb_free(&k);
 }
 
 json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields) {

@@ -83,7 +83,7 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   char *gv = group_version(obj, NULL);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, false};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
     json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
            *full = as_go_writes(obj, NULL);
     json_t *config = configuration(full, path, depth);

@@ -3,8 +3,11 @@
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
+#include "api/codec.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
+#include <string.h>
 
 static void release_json(void *p) { json_decref(p); }
 
@@ -13,15 +16,22 @@ static void set_managed_fields(api_object *obj, json_t *mf) {
   api_object_meta(obj)->managed_fields = mf;
 }
 
-/* o in version v as Go writes it, with o's own managedFields (the stored
- * value, not a copy: its entries' fieldsV1 are written again as they are
- * where they stay the same; mf_decode_own). */
+/* o in version v as Go writes it, with o's own managedFields: the stored
+ * value, not a copy (its entries' fieldsV1 are written again as they are
+ * where they stay the same; mf_decode_own). The encoding leaves them out
+ * rather than copying them first: it encodes a shallow copy of o's
+ * struct without them (nothing in it is written). */
 static json_t *as_go_writes(const api_object *o, const api_version *v) {
-  json_t *j = api_object_encode(o);
+  size_t size = o->info->desc->size;
+  api_head *head = xmalloc(size);
+  memcpy(head, o->typed, size);
+  json_t *stored = head->metadata.managed_fields;
+  head->metadata.managed_fields = NULL;
+  json_t *j = codec_encode(o->info->desc, head);
+  free(head);
   if (v && !v->internal) api_version_from_internal(v, j);
-  ssa_fill_go_zero(j);
-  json_t *stored = api_object_meta(o)->managed_fields, *meta = json_object_get(j, "metadata");
-  if (stored && json_object_get(meta, "managedFields")) json_object_set(meta, "managedFields", stored);
+  ssa_fill_go_zero(j); /* managedFields' entries have nothing to fill: all omitempty */
+  if (stored) json_object_set(json_object_get(j, "metadata"), "managedFields", stored);
   return j;
 }
 

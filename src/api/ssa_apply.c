@@ -12,11 +12,12 @@
 #include "api/ssa_typed.h"
 #include "api/versions.h"
 #include "util/die.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The metadata no manager owns (upstream's stripMetaManager). */
-static ssa_set *strip_set(void) {
+static ssa_set *build_strip_set(void) {
   static const char *const meta[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
                                      "generation", "managedFields", "resourceVersion"};
   ssa_set *s = ssa_set_new();
@@ -36,6 +37,16 @@ static ssa_set *strip_set(void) {
   }
   ssa_pe_release(&path[0]);
   return s;
+}
+
+static pthread_once_t strip_once = PTHREAD_ONCE_INIT;
+static ssa_set *strip; /* built once, only read: every write subtracts it */
+
+static void build_strip(void) { strip = build_strip_set(); }
+
+static const ssa_set *strip_set(void) {
+  pthread_once(&strip_once, build_strip);
+  return strip;
 }
 
 /* The fields a write through this endpoint never takes over: status on
@@ -382,9 +393,7 @@ static void record_update(const ssa_request *rq, mf_list *managers, const char *
   ssa_set *set = ssa_set_difference(changed, cmp.removed);
   ssa_set_free(changed);
   filter(&set, ignore);
-  ssa_set *strip = strip_set();
-  subtract(&set, strip);
-  ssa_set_free(strip);
+  subtract(&set, strip_set());
   if (!ssa_set_empty(set)) {
     mf_entry *prev = mf_find(managers, &self);
     if (prev) {
@@ -674,9 +683,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   ssa_set_free(ignore);
   out->changed = !json_equal(live, merged);
   mf_entry *mine = mf_find(&managers, &self);
-  ssa_set *strip = strip_set();
-  subtract(&mine->set, strip);
-  ssa_set_free(strip);
+  subtract(&mine->set, strip_set());
   free(mine->time);
   mine->time = out->changed ? xstrdup(rq->now) : kept_time;
   if (out->changed) free(kept_time);

@@ -18,21 +18,85 @@
 
 static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src, int level);
 
-/* The tree writer's text of a value it owns; false (nothing written) for
- * NULL, as json_object_set_new / json_array_append_new drop a NULL value. */
-static bool put_jansson(strbuf *sb, json_t *v, int level) {
-  if (!v) return false;
-  if (level != COMPACT) {
-    doc_write_json_at(sb, v, level);
-    json_decref(v);
-    return true;
-  }
+static bool plain_ascii(const char *s);
+static bool put_string(strbuf *sb, const char *s, int level);
+
+/* json_dumps's compact text of v itself: the values jansson spells its own
+ * way (reals, strings with control or non-ASCII bytes or a NUL) go to it. */
+static bool put_dumped(strbuf *sb, const json_t *v) {
   char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-  json_decref(v);
   if (!text) return false;
   sb_puts(sb, text);
   free(text);
   return true;
+}
+
+/* A string as json_dumps writes it when all of it is printable ASCII:
+ * quotes and backslashes escaped, nothing else. */
+static void put_plain_string(strbuf *sb, const char *s) {
+  sb_putc(sb, '"');
+  for (const char *p = s;;) {
+    size_t run = strcspn(p, "\"\\");
+    sb_add(sb, p, run);
+    p += run;
+    if (!*p) break;
+    sb_putc(sb, '\\');
+    sb_putc(sb, *p++);
+  }
+  sb_putc(sb, '"');
+}
+
+/* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) byte for byte, without
+ * its per-container bookkeeping (most of its cost on managedFields'
+ * fieldsV1 trees): members in insertion order, as jansson keeps them. */
+static bool put_compact_tree(strbuf *sb, const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: {
+    const char *key;
+    json_t *member;
+    bool first = true;
+    sb_putc(sb, '{');
+    json_object_foreach((json_t *)v, key, member) {
+      if (!first) sb_putc(sb, ',');
+      first = false;
+      if (!put_string(sb, key, COMPACT)) return false;
+      sb_putc(sb, ':');
+      if (!put_compact_tree(sb, member)) return false;
+    }
+    sb_putc(sb, '}');
+    return true;
+  }
+  case JSON_ARRAY:
+    sb_putc(sb, '[');
+    for (size_t i = 0; i < json_array_size(v); i++) {
+      if (i) sb_putc(sb, ',');
+      if (!put_compact_tree(sb, json_array_get(v, i))) return false;
+    }
+    sb_putc(sb, ']');
+    return true;
+  case JSON_STRING: {
+    const char *s = json_string_value(v);
+    if (strlen(s) != json_string_length(v) || !plain_ascii(s)) return put_dumped(sb, v);
+    put_plain_string(sb, s);
+    return true;
+  }
+  case JSON_INTEGER: sb_printf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return true;
+  case JSON_TRUE: sb_puts(sb, "true"); return true;
+  case JSON_FALSE: sb_puts(sb, "false"); return true;
+  case JSON_NULL: sb_puts(sb, "null"); return true;
+  default: return put_dumped(sb, v);
+  }
+}
+
+/* The tree writer's text of a value it owns; false (nothing written) for
+ * NULL, as json_object_set_new / json_array_append_new drop a NULL value. */
+static bool put_jansson(strbuf *sb, json_t *v, int level) {
+  if (!v) return false;
+  bool ok = true;
+  if (level != COMPACT) doc_write_json_at(sb, v, level);
+  else ok = put_compact_tree(sb, v);
+  json_decref(v);
+  return ok;
 }
 
 /* Where a member or item starts: a comma unless it is the first, then a
@@ -61,16 +125,7 @@ static bool put_string(strbuf *sb, const char *s, int level) {
     return true;
   }
   if (!plain_ascii(s)) return put_jansson(sb, json_string(s), level);
-  sb_putc(sb, '"');
-  for (const char *p = s;;) {
-    size_t run = strcspn(p, "\"\\");
-    sb_add(sb, p, run);
-    p += run;
-    if (!*p) break;
-    sb_putc(sb, '\\');
-    sb_putc(sb, *p++);
-  }
-  sb_putc(sb, '"');
+  put_plain_string(sb, s);
   return true;
 }
 

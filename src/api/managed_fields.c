@@ -15,6 +15,8 @@ static void entry_free(mf_entry *e) {
   free(e->subresource);
   free(e->time);
   ssa_set_free(e->set);
+  json_decref(e->fields);
+  ssa_set_free(e->decoded);
 }
 
 void mf_free(mf_list *l) {
@@ -44,7 +46,7 @@ void mf_put(mf_list *l, const mf_entry *who, ssa_set *set, const char *time) {
     }
     e = &l->items[l->n++];
     *e = (mf_entry){xstrdup(who->manager), xstrdup(who->operation), xstrdup(who->api_version),
-                    xstrdup(who->subresource), NULL, NULL};
+                    xstrdup(who->subresource), NULL, NULL, NULL, NULL};
   }
   free(e->api_version); /* an Apply manager takes the version it applied last */
   e->api_version = xstrdup(who->api_version);
@@ -72,7 +74,7 @@ static const char *str_field(const json_t *o, const char *name) {
   return s ? s : "";
 }
 
-bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
+static bool decode(const json_t *managed_fields, bool own, mf_list *out, strbuf *err) {
   *out = (mf_list){0};
   size_t i;
   json_t *e;
@@ -101,14 +103,26 @@ bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
       return false;
     }
     mf_entry who = {(char *)str_field(e, "manager"), (char *)op, (char *)version, (char *)str_field(e, "subresource"),
-                    NULL, NULL};
+                    NULL, NULL, NULL, NULL};
     const char *time = json_string_value(json_object_get(e, "time"));
     mf_put(out, &who, set, NULL);
     mf_entry *put = mf_find(out, &who);
     free(put->time);
     put->time = dup_or_null(time);
+    json_decref(put->fields);
+    ssa_set_free(put->decoded);
+    put->fields = own && fields ? json_incref(fields) : NULL;
+    put->decoded = put->fields ? ssa_set_copy(set) : NULL;
   }
   return true;
+}
+
+bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
+  return decode(managed_fields, false, out, err);
+}
+
+bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err) {
+  return decode(managed_fields, true, out, err);
 }
 
 static int compare_entries(const void *x, const void *y) {
@@ -137,7 +151,7 @@ json_t *mf_encode(const mf_list *l) {
     json_object_set_new(o, "apiVersion", json_string(e->api_version));
     if (e->time) json_object_set_new(o, "time", json_string(e->time));
     json_object_set_new(o, "fieldsType", json_string("FieldsV1"));
-    json_object_set_new(o, "fieldsV1", ssa_set_to_fields(e->set));
+    json_object_set_new(o, "fieldsV1", ssa_set_to_fields_after(e->set, e->decoded, e->fields));
     if (*e->subresource) json_object_set_new(o, "subresource", json_string(e->subresource));
     json_array_append_new(out, o);
   }

@@ -12,11 +12,12 @@
 #include "api/ssa_typed.h"
 #include "api/versions.h"
 #include "util/die.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The metadata no manager owns (upstream's stripMetaManager). */
-static ssa_set *strip_set(void) {
+static ssa_set *build_strip_set(void) {
   static const char *const meta[] = {"name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
                                      "generation", "managedFields", "resourceVersion"};
   ssa_set *s = ssa_set_new();
@@ -36,6 +37,16 @@ static ssa_set *strip_set(void) {
   }
   ssa_pe_release(&path[0]);
   return s;
+}
+
+static pthread_once_t strip_once = PTHREAD_ONCE_INIT;
+static ssa_set *strip; /* built once, only read: every write subtracts it */
+
+static void build_strip(void) { strip = build_strip_set(); }
+
+static const ssa_set *strip_set(void) {
+  pthread_once(&strip_once, build_strip);
+  return strip;
 }
 
 /* The fields a write through this endpoint never takes over: status on
@@ -71,6 +82,12 @@ static json_t *without_managed_fields(const json_t *obj) {
     json_object_set_new(copy, "metadata", trimmed);
   }
   return copy;
+}
+
+/* The managers of managedFields mf; those a stored version has keep
+ * their fieldsV1 (ssa_request.own_managed_fields). */
+static bool decode_managers(const ssa_request *rq, const json_t *mf, mf_list *out, strbuf *err) {
+  return rq->own_managed_fields ? mf_decode_own(mf, out, err) : mf_decode(mf, out, err);
 }
 
 static bool has_uid(const json_t *obj) {
@@ -275,7 +292,7 @@ static void cap_update_managers(mf_list *l) {
       if (first[j] == SIZE_MAX && !strcmp(l->items[u[j].index].api_version, m->api_version)) seen = u[j].index;
     if (seen == SIZE_MAX) continue; /* the first of its version stays for now */
     first[i] = seen;
-    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL};
+    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL, NULL, NULL};
     mf_entry *b = mf_find(l, &bucket);
     if (!b) { /* the first of the version becomes the bucket */
       mf_entry *f = &l->items[seen];
@@ -364,7 +381,7 @@ static bool update_last_applied(const ssa_request *rq, const json_t *live, const
  * it changed (managedFieldsUpdater, stripMeta, merge.Updater.Update). */
 static void record_update(const ssa_request *rq, mf_list *managers, const char *manager, const json_t *live,
                           const json_t *next) {
-  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
   ssa_set *ignore = reset_fields(rq);
   ssa_comparison cmp;
   conflict *conflicts;
@@ -376,9 +393,7 @@ static void record_update(const ssa_request *rq, mf_list *managers, const char *
   ssa_set *set = ssa_set_difference(changed, cmp.removed);
   ssa_set_free(changed);
   filter(&set, ignore);
-  ssa_set *strip = strip_set();
-  subtract(&set, strip);
-  ssa_set_free(strip);
+  subtract(&set, strip_set());
   if (!ssa_set_empty(set)) {
     mf_entry *prev = mf_find(managers, &self);
     if (prev) {
@@ -403,11 +418,11 @@ json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, con
                                                                   !json_object_size(json_array_get(sent, 0))));
   bool subresource = rq->subresource[0] != 0;
   if (!reset) {
-    if (subresource || !sent || json_is_null(sent) || !mf_decode(sent, &managers, &err) || !managers.n) {
+    if (subresource || !sent || json_is_null(sent) || !decode_managers(rq, sent, &managers, &err) || !managers.n) {
       mf_free(&managers);
       sb_free(&err);
       const json_t *theirs = json_object_get(json_object_get(live, "metadata"), "managedFields");
-      if (theirs && !mf_decode(theirs, &managers, &err)) mf_free(&managers);
+      if (theirs && !decode_managers(rq, theirs, &managers, &err)) mf_free(&managers);
     }
   }
   sb_free(&err);
@@ -604,7 +619,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   }
   mf_list managers = {0};
   const json_t *stored = json_object_get(json_object_get(live_in, "metadata"), "managedFields");
-  if (stored && !mf_decode(stored, &managers, &out->message)) {
+  if (stored && !decode_managers(rq, stored, &managers, &out->message)) {
     strbuf why = out->message;
     out->message = (strbuf)STRBUF_INIT;
     sb_printf(&out->message, "failed to decode managed fields: %s", sb_str(&why));
@@ -635,7 +650,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   }
   ssa_set *ignore = reset_fields(rq);
   filter(&set, ignore);
-  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL};
+  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
   mf_entry *prev = mf_find(&managers, &self);
   ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
   char *last_version = prev ? xstrdup(prev->api_version) : NULL;
@@ -668,9 +683,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   ssa_set_free(ignore);
   out->changed = !json_equal(live, merged);
   mf_entry *mine = mf_find(&managers, &self);
-  ssa_set *strip = strip_set();
-  subtract(&mine->set, strip);
-  ssa_set_free(strip);
+  subtract(&mine->set, strip_set());
   free(mine->time);
   mine->time = out->changed ? xstrdup(rq->now) : kept_time;
   if (out->changed) free(kept_time);

@@ -19,6 +19,9 @@ typedef struct ssa_request {
   const char *manager;     /* fieldManager, or the user agent's prefix */
   const char *subresource; /* "" or "status" */
   const char *now;         /* RFC 3339, seconds */
+  /* The objects' managedFields are stored versions' (mf_encode's own
+   * text): unchanged entries keep their fieldsV1 (mf_decode_own). */
+  bool own_managed_fields;
 } ssa_request;
 
 /* The managedFields an update (or create: live NULL) from live to

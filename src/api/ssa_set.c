@@ -110,6 +110,17 @@ static ssa_pe pe_copy(const ssa_pe *pe) {
   return c;
 }
 
+bool ssa_set_equal(const ssa_set *a, const ssa_set *b) {
+  if (a == b) return true;
+  if (a->n_members != b->n_members || a->n_children != b->n_children) return false;
+  for (size_t i = 0; i < a->n_members; i++)
+    if (ssa_pe_compare(&a->members[i], &b->members[i])) return false;
+  for (size_t i = 0; i < a->n_children; i++)
+    if (ssa_pe_compare(&a->children[i].pe, &b->children[i].pe) || !ssa_set_equal(a->children[i].set, b->children[i].set))
+      return false;
+  return true;
+}
+
 ssa_set *ssa_set_new(void) { return xcalloc(1, sizeof(ssa_set)); }
 
 void ssa_set_free(ssa_set *s) {
@@ -341,43 +352,63 @@ void ssa_path_text(strbuf *out, const ssa_pe *path, size_t n) {
 
 /* ---- FieldsV1 ---- */
 
-static char *pe_key(const ssa_pe *pe) {
-  strbuf k = STRBUF_INIT;
+/* pe's FieldsV1 key in k (emptied first). */
+static const char *pe_key(strbuf *k, const ssa_pe *pe) {
   char *v;
+  sb_truncate(k, 0);
   switch (pe->kind) {
-  case SSA_PE_FIELD: sb_printf(&k, "f:%s", json_string_value(pe->value)); break;
-  case SSA_PE_INDEX: sb_printf(&k, "i:%ld", pe->index); break;
+  case SSA_PE_FIELD:
+    sb_add(k, "f:", 2);
+    sb_puts(k, json_string_value(pe->value));
+    break;
+  case SSA_PE_INDEX:
+    sb_add(k, "i:", 2);
+    sb_put_int(k, pe->index);
+    break;
   default:
     v = json_dumps(pe->value, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-    sb_printf(&k, "%c:%s", pe->kind == SSA_PE_KEY ? 'k' : 'v', v ? v : "null");
+    sb_putc(k, pe->kind == SSA_PE_KEY ? 'k' : 'v');
+    sb_putc(k, ':');
+    sb_puts(k, v ? v : "null");
     free(v);
   }
-  return sb_detach(&k);
+  return sb_str(k);
 }
 
-static void emit(const ssa_set *s, bool self, json_t *out) {
+/* s's FieldsV1 members into out; prev (NULL: none) is the set whose
+ * FieldsV1 prev_out is, its nodes taken where a child is the same. */
+static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, json_t *prev_out) {
   if (self && (s->n_members || s->n_children)) json_object_set_new(out, ".", json_object());
   size_t mi = 0, ci = 0;
+  strbuf k = STRBUF_INIT;
   while (mi < s->n_members || ci < s->n_children) {
     int c = mi >= s->n_members   ? 1
             : ci >= s->n_children ? -1
                                   : ssa_pe_compare(&s->members[mi], &s->children[ci].pe);
     const ssa_pe *pe = c <= 0 ? &s->members[mi] : &s->children[ci].pe;
-    json_t *node = json_object();
-    if (c >= 0) emit(s->children[ci].set, c == 0, node);
-    char *key = pe_key(pe);
-    json_object_set_new(out, key, node);
-    free(key);
+    const char *key = pe_key(&k, pe);
+    json_t *node = NULL;
+    if (c >= 0) {
+      const ssa_set *child = s->children[ci].set, *was = prev ? ssa_set_child(prev, pe) : NULL;
+      json_t *was_out = was ? json_object_get(prev_out, key) : NULL;
+      if (was_out && ssa_set_equal(child, was) && (c == 0) == ssa_set_is_member(prev, pe)) node = json_incref(was_out);
+      else emit(child, c == 0, node = json_object(), was_out ? was : NULL, was_out);
+    }
+    json_object_set_new(out, key, node ? node : json_object());
     if (c <= 0) mi++;
     if (c >= 0) ci++;
   }
+  sb_free(&k);
 }
 
-json_t *ssa_set_to_fields(const ssa_set *s) {
+json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields) {
+  if (prev && prev_fields && ssa_set_equal(s, prev)) return json_incref(prev_fields);
   json_t *out = json_object();
-  emit(s, false, out);
+  emit(s, false, out, prev_fields ? prev : NULL, prev_fields);
   return out;
 }
+
+json_t *ssa_set_to_fields(const ssa_set *s) { return ssa_set_to_fields_after(s, NULL, NULL); }
 
 /* 1 with *pe, 0 with err, -1 for an element of a kind upstream skips. */
 static int parse_pe(const char *key, ssa_pe *pe, strbuf *err) {

@@ -44,6 +44,8 @@ ssa_set *ssa_set_new(void);
 void ssa_set_free(ssa_set *s);
 ssa_set *ssa_set_copy(const ssa_set *s);
 bool ssa_set_empty(const ssa_set *s);
+/* Whether a and b hold the same paths (fieldpath.Set.Equals). */
+bool ssa_set_equal(const ssa_set *a, const ssa_set *b);
 /* Makes path a member (children created on the way). */
 void ssa_set_insert(ssa_set *s, const ssa_pe *path, size_t n);
 bool ssa_set_has(const ssa_set *s, const ssa_pe *path, size_t n);
@@ -70,6 +72,10 @@ void ssa_path_text(strbuf *out, const ssa_pe *path, size_t n);
 
 /* The FieldsV1 object of s (a new reference). */
 json_t *ssa_set_to_fields(const ssa_set *s);
+/* The same, sharing prev_fields' nodes (prev's FieldsV1 as
+ * ssa_set_to_fields wrote it) wherever s holds the same subtree as prev:
+ * prev_fields itself when s equals prev. */
+json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields);
 /* s from a FieldsV1 object; NULL with err set when it is not one. */
 ssa_set *ssa_set_from_fields(const json_t *fields, strbuf *err);
 

@@ -3,8 +3,11 @@
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
+#include "api/codec.h"
+#include "util/die.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
+#include <string.h>
 
 static void release_json(void *p) { json_decref(p); }
 
@@ -13,11 +16,22 @@ static void set_managed_fields(api_object *obj, json_t *mf) {
   api_object_meta(obj)->managed_fields = mf;
 }
 
-/* o in version v as Go writes it. */
+/* o in version v as Go writes it, with o's own managedFields: the stored
+ * value, not a copy (its entries' fieldsV1 are written again as they are
+ * where they stay the same; mf_decode_own). The encoding leaves them out
+ * rather than copying them first: it encodes a shallow copy of o's
+ * struct without them (nothing in it is written). */
 static json_t *as_go_writes(const api_object *o, const api_version *v) {
-  json_t *j = api_object_encode(o);
+  size_t size = o->info->desc->size;
+  api_head *head = xmalloc(size);
+  memcpy(head, o->typed, size);
+  json_t *stored = head->metadata.managed_fields;
+  head->metadata.managed_fields = NULL;
+  json_t *j = codec_encode(o->info->desc, head);
+  free(head);
   if (v && !v->internal) api_version_from_internal(v, j);
-  ssa_fill_go_zero(j);
+  ssa_fill_go_zero(j); /* managedFields' entries have nothing to fill: all omitempty */
+  if (stored) json_object_set(json_object_get(j, "metadata"), "managedFields", stored);
   return j;
 }
 
@@ -41,7 +55,7 @@ void ssa_track_update(api_object *obj, const api_object *old, const api_version 
   char *gv = group_version(obj, v);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
     json_t *before = old ? as_go_writes(old, v) : zero_object(obj, gv), *after = as_go_writes(obj, v);
     set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
     json_decref(before);
@@ -79,7 +93,7 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   char *gv = group_version(obj, NULL);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
     json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
            *full = as_go_writes(obj, NULL);
     json_t *config = configuration(full, path, depth);

@@ -14,6 +14,10 @@ typedef struct ssa_writer {
   const char *manager;
   const char *subresource; /* "" for the main resource */
   const char *now;         /* RFC 3339, seconds */
+  /* The written object's managedFields are a stored version's or this
+   * module's (the control loop's writes), never a client's: unchanged
+   * entries keep their fieldsV1 (ssa_request.own_managed_fields). */
+  bool own_managed_fields;
 } ssa_writer;
 
 /* Sets obj's managedFields to what an Update by w from old (NULL: a

@@ -39,14 +39,14 @@ static api_object *with_finalizers_of(const api_object *old, const api_object *o
 
 void sched_track_write(api_object *obj, const api_object *old, sched_writer w, const char *now) {
   if (!writers[w].manager) return; /* managedFields stay as they were */
-  ssa_writer who = {writers[w].manager, writers[w].subresource, now};
+  ssa_writer who = {writers[w].manager, writers[w].subresource, now, true};
   if (writers[w].applied) {
     ssa_track_apply(obj, old, &who, writers[w].applied, writers[w].depth);
     return;
   }
   if (w == WRITER_SCHEDULER_ALLOCATION && old) {
     api_object *mid = with_finalizers_of(old, obj);
-    ssa_track_update(mid, old, NULL, &(ssa_writer){SCHEDULER, "", now});
+    ssa_track_update(mid, old, NULL, &(ssa_writer){SCHEDULER, "", now, true});
     ssa_track_update(obj, mid, NULL, &who); /* a status write starts from mid's managedFields */
     api_object_free(mid);
     return;

@@ -100,14 +100,14 @@ static void record_update(const route *r, const http_request *req, api_object *o
   meta_format_time((int64_t)time(NULL), now);
   strbuf manager = STRBUF_INIT;
   srv_manager_name(req, &manager);
-  ssa_track_update(obj, old, r->wire, &(ssa_writer){sb_str(&manager), r->subresource, now});
+  ssa_track_update(obj, old, r->wire, &(ssa_writer){sb_str(&manager), r->subresource, now, false});
   sb_free(&manager);
 }
 
 void srv_track_controller_write(api_object *next, const api_object *old, const char *subresource) {
   char now[21];
   meta_format_time((int64_t)time(NULL), now);
-  ssa_track_update(next, old, NULL, &(ssa_writer){"kube-controller-manager", subresource, now});
+  ssa_track_update(next, old, NULL, &(ssa_writer){"kube-controller-manager", subresource, now, false});
 }
 
 bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,
@@ -228,7 +228,7 @@ static bool apply_once(void *ctx) {
     json_t *live = old ? as_go_writes(old->object, r) : json_incref(zero);
     char now[21];
     meta_format_time((int64_t)time(NULL), now);
-    ssa_request rq = {type, gv, http_query_get(req, "fieldManager"), r->subresource, now};
+    ssa_request rq = {type, gv, http_query_get(req, "fieldManager"), r->subresource, now, false};
     ssa_apply_result res;
     ssa_apply_status st = ssa_apply(&rq, zero, live, config, http_query_bool(req, "force"), &res);
     if (st != SSA_APPLY_OK) answer_failure(st, &res, resp);

@@ -69,6 +69,31 @@ static void test_special_text(void **state) {
   sb_free(&err);
 }
 
+static void release_json(void *v) { json_decref(v); }
+
+/* Raw JSON (managedFields) is written by codec_encode_text's own walk of
+ * the tree: every kind of value, nesting and escape, against jansson's. */
+static void test_raw_trees(void **state) {
+  (void)state;
+  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n";
+  object_set set = {0};
+  strbuf err = STRBUF_INIT;
+  assert_int_equal(objects_load_buffer("raw", doc, sizeof doc - 1, &set, &err), 0);
+  api_object *o = set.items[0].obj;
+  assert_non_null(o);
+  json_t *raw = json_pack("[{s:s,s:{s:{},s:{s:{}},s:[],s:[i,i,f,f,f,b,b,n]},s:s,s:s,s:s,s:s}]", "manager", "m",
+                          "fieldsV1", "f:metadata", "k:{\"name\":\"a\\\\b\"}", ".", "e", "n", 0, -42, 1.5,
+                          1e300, -0.25, 1, 0, "tab", "a\tb\n\x01\x1f", "quote", "\"/\\", "utf8", "\u00e9t\u00e9 \u2028",
+                          "del", "\x7f~");
+  json_object_set_new(json_array_get(raw, 0), "k\u00e9y\t", json_stringn("nul\0inside", 11));
+  json_object_set_new(json_array_get(raw, 0), "empty", json_object());
+  arena_on_free(o->arena, release_json, raw);
+  api_object_meta(o)->managed_fields = raw;
+  assert_same_text(o);
+  object_set_free(&set);
+  sb_free(&err);
+}
+
 /* Every field name a type's table holds (and the types it leads to) is
  * written without escaping, and its length is right: the indented writer
  * copies field names as they are (doc_write_json_plain_key). */
@@ -99,6 +124,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repository_manifests),
       cmocka_unit_test(test_special_text),
+      cmocka_unit_test(test_raw_trees),
       cmocka_unit_test(test_field_names_plain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

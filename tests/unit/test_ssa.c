@@ -47,6 +47,86 @@ static void test_fields_order(void **state) {
   sb_free(&err);
 }
 
+static ssa_set *set_of(const char *fields) {
+  strbuf err = STRBUF_INIT;
+  json_t *j = json_loads(fields, 0, NULL);
+  ssa_set *s = ssa_set_from_fields(j, &err);
+  json_decref(j);
+  assert_non_null(s);
+  sb_free(&err);
+  return s;
+}
+
+static void assert_fields_text(const json_t *fields, const char *want) {
+  char *t = json_dumps(fields, JSON_COMPACT);
+  assert_string_equal(t, want);
+  free(t);
+}
+
+/* A set written after an earlier one: the text of the set alone, the
+ * earlier FieldsV1 itself when the sets are equal, and its nodes where a
+ * subtree is the same (a member's "." decides too). */
+static void test_fields_after(void **state) {
+  (void)state;
+  static const char was_text[] =
+      "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:a\":{}}},\"f:spec\":{\"f:x\":{\"f:y\":{}}},"
+      "\"f:status\":{\"f:c\":{}}}";
+  static const char now_text[] =
+      "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:a\":{}}},\"f:spec\":{\"f:x\":{\".\":{},\"f:y\":{}}},"
+      "\"f:status\":{\"f:c\":{},\"f:d\":{}}}";
+  ssa_set *was = set_of(was_text), *now = set_of(now_text), *same = set_of(was_text);
+  json_t *was_fields = ssa_set_to_fields(was);
+  assert_fields_text(was_fields, was_text);
+  json_t *again = ssa_set_to_fields_after(same, was, was_fields);
+  assert_ptr_equal(again, was_fields);
+  json_decref(again);
+  json_t *after = ssa_set_to_fields_after(now, was, was_fields);
+  assert_fields_text(after, now_text);
+  assert_ptr_equal(json_object_get(after, "f:metadata"), json_object_get(was_fields, "f:metadata"));
+  /* spec.x became a member: its node is new */
+  assert_ptr_not_equal(json_object_get(json_object_get(after, "f:spec"), "f:x"),
+                       json_object_get(json_object_get(was_fields, "f:spec"), "f:x"));
+  assert_ptr_not_equal(json_object_get(after, "f:status"), json_object_get(was_fields, "f:status"));
+  json_decref(after);
+  json_decref(was_fields);
+  ssa_set_free(was);
+  ssa_set_free(now);
+  ssa_set_free(same);
+}
+
+/* mf_decode_own keeps each entry's fieldsV1: mf_encode writes the same
+ * value again for an unchanged set, and a new one for a changed set. */
+static void test_decode_own_keeps_fields(void **state) {
+  (void)state;
+  json_t *mf = json_loads("[{\"manager\":\"a\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
+                          "\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\","
+                          "\"fieldsV1\":{\"f:spec\":{\"f:x\":{}}}},"
+                          "{\"manager\":\"b\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
+                          "\"time\":\"2026-01-01T00:00:01Z\",\"fieldsType\":\"FieldsV1\","
+                          "\"fieldsV1\":{\"f:spec\":{\"f:y\":{}}}}]",
+                          0, NULL);
+  mf_list l;
+  strbuf err = STRBUF_INIT;
+  assert_true(mf_decode_own(mf, &l, &err));
+  ssa_set *more = set_of("{\"f:spec\":{\"f:y\":{},\"f:z\":{}}}");
+  ssa_set_free(l.items[1].set);
+  l.items[1].set = more;
+  json_t *out = mf_encode(&l);
+  const json_t *a = json_object_get(json_array_get(mf, 0), "fieldsV1"), *b = json_object_get(json_array_get(mf, 1), "fieldsV1");
+  assert_ptr_equal(json_object_get(json_array_get(out, 0), "fieldsV1"), a);
+  assert_ptr_not_equal(json_object_get(json_array_get(out, 1), "fieldsV1"), b);
+  assert_fields_text(json_object_get(json_array_get(out, 1), "fieldsV1"), "{\"f:spec\":{\"f:y\":{},\"f:z\":{}}}");
+  json_decref(out);
+  mf_free(&l);
+  assert_true(mf_decode(mf, &l, &err)); /* a client's: written anew */
+  out = mf_encode(&l);
+  assert_ptr_not_equal(json_object_get(json_array_get(out, 0), "fieldsV1"), a);
+  json_decref(out);
+  mf_free(&l);
+  json_decref(mf);
+  sb_free(&err);
+}
+
 static void test_managed_fields_errors(void **state) {
   (void)state;
   static const struct {
@@ -85,7 +165,7 @@ static ssa_apply_status run_apply(const char *config_text, bool force, ssa_apply
   json_t *live = json_loads(live_pod, 0, NULL), *config = json_loads(config_text, 0, NULL);
   json_t *zero = json_pack("{s:s,s:s}", "apiVersion", "v1", "kind", "Pod");
   ssa_fill_go_zero(zero);
-  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "me", "", "2026-01-02T00:00:00Z"};
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "me", "", "2026-01-02T00:00:00Z", false};
   ssa_apply_status st = ssa_apply(&rq, zero, live, config, force, res);
   json_decref(live);
   json_decref(config);
@@ -169,7 +249,7 @@ static void test_missing_version_manager_dropped(void **state) {
                             0, NULL);
   json_t *next = json_deep_copy(live);
   json_object_set_new(json_object_get(json_object_get(next, "metadata"), "labels"), "b", json_string("2"));
-  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z"};
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z", false};
   json_t *mf = ssa_update_managed_fields(&rq, live, next);
   assert_int_equal(json_array_size(mf), 1);
   assert_string_equal(json_string_value(json_object_get(json_array_get(mf, 0), "manager")), "new");
@@ -181,6 +261,8 @@ static void test_missing_version_manager_dropped(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fields_order),
+      cmocka_unit_test(test_fields_after),
+      cmocka_unit_test(test_decode_own_keeps_fields),
       cmocka_unit_test(test_managed_fields_errors),
       cmocka_unit_test(test_conflicts),
       cmocka_unit_test(test_forced_apply_removes_and_takes),

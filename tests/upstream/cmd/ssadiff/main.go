@@ -144,8 +144,11 @@ func catchUp(name string) *corev1.Pod {
 	return cur
 }
 
-func decode(b []byte) runtime.Object {
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(b, nil, nil)
+func decode(b []byte) runtime.Object { return decodeWith(scheme.Codecs.UniversalDeserializer(), b) }
+
+// decodeWith decodes b with d, and stops the run if it cannot.
+func decodeWith(d runtime.Decoder, b []byte) runtime.Object {
+	obj, _, err := d.Decode(b, nil, nil)
 	if err != nil {
 		panic(fmt.Sprintf("%v: %s", err, b))
 	}

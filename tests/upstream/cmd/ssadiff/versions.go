@@ -74,11 +74,7 @@ func sliceManager(version string) *managedfields.FieldManager {
 }
 
 func decodeLegacy(b []byte) runtime.Object {
-	obj, _, err := legacyscheme.Codecs.UniversalDeserializer().Decode(b, nil, nil)
-	if err != nil {
-		panic(fmt.Sprintf("%v: %s", err, b))
-	}
-	return obj
+	return decodeWith(legacyscheme.Codecs.UniversalDeserializer(), b)
 }
 
 func runVersionSteps() {

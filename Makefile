@@ -110,8 +110,9 @@ etcd:
 	@echo "run: $(BUILD)/upstream/etcd --data-dir /tmp/etcd --listen-client-urls http://127.0.0.1:23790 --advertise-client-urls http://127.0.0.1:23790"
 
 # The real control plane to compare dra serve with end to end: kube-apiserver
-# and kube-scheduler of k8s.io/kubernetes v1.37.2 (tests/upstream/e2e, a
-# module of its own), and etcd. Slow: about 20 min per binary on 2 busy
+# and kube-scheduler of k8s.io/kubernetes v1.37.2, and its kubectl (the tests
+# use it instead of the machine's with DRA_TEST_KUBECTL=build/upstream/kubectl)
+# (tests/upstream/e2e, a module of its own), and etcd. Slow: about 20 min per binary on 2 busy
 # cores with a cold build cache. tests/upstream/e2e/README.md says how to
 # start them.
 K8S_VERSION = v1.37.2
@@ -122,6 +123,7 @@ K8S_LDFLAGS = -X k8s.io/component-base/version.gitVersion=$(K8S_VERSION) -X k8s.
 upstream-e2e: all etcd
 	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler
+	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kubectl k8s.io/kubernetes/cmd/kubectl
 	cd $(BUILD) && ctest --output-on-failure -R '$(UPSTREAM_E2E_TESTS)'
 
 clean:

@@ -4,6 +4,13 @@
 # with the server, starting dra serve on a free port (setting server and
 # url; `serve` over plain HTTP, `serve_https` as dra serve starts by
 # default), and the check/summary helpers.
+# DRA_TEST_KUBECTL=path runs the tests with that kubectl instead of the one
+# on PATH: make upstream-e2e builds kubectl 1.37 as build/upstream/kubectl,
+# the client of dra serve's own level (commands run through timeout or
+# xargs still take PATH's).
+if [ -n "${DRA_TEST_KUBECTL:-}" ]; then
+  kubectl() { "$DRA_TEST_KUBECTL" "$@"; }
+fi
 skip() { # test name, why: the whole test is skipped
   echo "$1: skipped: $2"
   echo "0 passed, 0 failed, 1 skipped"

@@ -67,6 +67,20 @@ typedef struct field_doc_row {
 #define GENERATED_CLAIM_DOC                                                                                          \
   "Name of the ResourceClaim made from the entry's template. Unset while there is none, or when none is needed."
 
+/* The policy fields a PodGroup shares with the templates of a Workload. */
+#define POD_GROUP_POLICY_ROWS(T) \
+    {T, "schedulingPolicy", \
+     "How the pods are admitted: basic (each pod on its own) or gang (all or nothing). Exactly one is set."}, \
+    {T, "schedulingConstraints", "Placement constraints for the group as a whole, such as topology."}, \
+    {T, "resourceClaims", \
+     "ResourceClaims shared by all pods of the group, named as in a pod's resourceClaims. At most 4."}, \
+    {T, "disruptionMode", \
+     "Whether the group's pods may be disrupted one by one (single) or only all together (all)."}, \
+    {T, "priorityClassName", "The PriorityClass of the group; its value becomes priority."}, \
+    {T, "priority", "The group's priority, set from priorityClassName. Higher goes first."}, \
+    {T, "preemptionPolicy", \
+     "PreemptLowerPriority (the default) lets the group evict lower-priority pods to fit; Never does not."},
+
 static const field_doc_row rows[] = {
     /* every kind documented here */
     {NULL, "apiVersion", "The group and version of this object's schema, such as resource.k8s.io/v1."},
@@ -370,17 +384,9 @@ static const field_doc_row rows[] = {
     {"pod_group_spec", "parentCompositePodGroupName",
      "Name of the composite group this group is part of, if any. Cannot be changed."},
     {"pod_group_spec", "workloadRef", "The Workload and its template this group was made from, if any."},
-    {"pod_group_spec", "schedulingPolicy",
-     "How the pods are admitted: basic (each pod on its own) or gang (all or nothing). Exactly one is set."},
-    {"pod_group_spec", "schedulingConstraints", "Placement constraints for the group as a whole, such as topology."},
-    {"pod_group_spec", "resourceClaims",
-     "ResourceClaims shared by all pods of the group, named as in a pod's resourceClaims. At most 4."},
-    {"pod_group_spec", "disruptionMode",
-     "Whether the group's pods may be disrupted one by one (single) or only all together (all)."},
-    {"pod_group_spec", "priorityClassName", "The PriorityClass of the group; its value becomes priority."},
-    {"pod_group_spec", "priority", "The group's priority, set from priorityClassName. Higher goes first."},
-    {"pod_group_spec", "preemptionPolicy",
-     "PreemptLowerPriority (the default) lets the group evict lower-priority pods to fit; Never does not."},
+    POD_GROUP_POLICY_ROWS("pod_group_spec")
+    POD_GROUP_POLICY_ROWS("pod_group_template")
+    {"pod_group_template", "name", "Name of the template, a DNS label unique in the Workload; PodGroups refer to it."},
     {"pod_group_scheduling_policy", "basic", "Each pod is scheduled on its own, as if there were no group."},
     {"pod_group_scheduling_policy", "gang",
      "The group is scheduled all or nothing: no pod binds until at least minCount of them fit."},

@@ -257,7 +257,8 @@ static const field_doc_row rows[] = {
     {"resource_slice_spec", "nodeSelector", NODE_SELECTOR_DOC},
     {"resource_slice_spec", "allNodes", ALL_NODES_DOC},
     {"resource_slice_spec", "devices",
-     "The devices of this slice. At most 128, or 64 when devices use taints, counters or their own node selection."},
+     "The devices of this slice. At most 128, or 64 when a device has taints, consumes counters or has list-valued "
+     "attributes."},
     {"resource_slice_spec", "perDeviceNodeSelection",
      "True when each device says itself which nodes can reach it (nodeName, nodeSelector or allNodes)."},
     {"resource_slice_spec", "sharedCounters",

@@ -253,7 +253,8 @@ static const field_doc_row rows[] = {
      "The pool these devices belong to, and how many slices it has: the scheduler only uses a pool once it has seen "
      "all of them."},
     {"resource_slice_spec", "nodeName",
-     NODE_NAME_DOC " Exactly one of nodeName, nodeSelector, allNodes and perDeviceNodeSelection is set."},
+     NODE_NAME_DOC " A slice sets one, and only one, of nodeName, nodeSelector, allNodes and "
+     "perDeviceNodeSelection."},
     {"resource_slice_spec", "nodeSelector", NODE_SELECTOR_DOC},
     {"resource_slice_spec", "allNodes", ALL_NODES_DOC},
     {"resource_slice_spec", "devices",

@@ -62,7 +62,7 @@ check "beta group versions" '"versions":[{"groupVersion":"resource.k8s.io/v1","v
   curl -s "$url$R"
 check "beta resource list" '"groupVersion":"resource.k8s.io/v1beta1"' curl -s "$url$R/v1beta1"
 check "beta openapi" '"version":"v1beta2"' curl -s "$url/openapi/v3/apis/resource.k8s.io/v1beta2"
-check "v1beta1 openapi: basic" '"basic":{"allOf":[{"$ref":"#/components/schemas/io.k8s.api.resource.v1beta1.BasicDevice"}]}' \
+check "v1beta1 openapi: basic" '"basic":{"allOf":[{"$ref":"#/components/schemas/io.k8s.api.resource.v1beta1.BasicDevice"}]' \
   curl -s "$url/openapi/v3/apis/resource.k8s.io/v1beta1"
 check "v1beta1 openapi: inline request" 'firstAvailable deviceClassName selectors allocationMode count' sh -c "curl -s '$url/openapi/v3/apis/resource.k8s.io/v1beta1' | jq -r '.components.schemas[\"io.k8s.api.resource.v1beta1.DeviceRequest\"].properties | keys_unsorted | join(\" \")'"
 

@@ -2,6 +2,7 @@
  * (io.k8s.api.resource.v1.ResourceClaim); struct names are derived from the
  * C names of types.h (resource_claim -> ResourceClaim). */
 #include "server/openapi.h"
+#include "api/field_docs.h"
 #include "api/types_stored.h"
 #include "util/build_info.h"
 #include "server/openapi_v2_pb.h"
@@ -105,6 +106,12 @@ static json_t *value_schema(const schema_gen *g, field_kind k, const type_desc *
   return s;
 }
 
+/* The description of a schema or property (api/field_docs.c), if it has one. */
+static void describe(json_t *schema, const char *type, const char *json) {
+  const char *text = field_doc(type, json);
+  if (text) json_object_set_new(schema, "description", json_string(text));
+}
+
 static void add_struct_schema(const schema_gen *g, const type_desc *td) {
   char name[700];
   schema_name(td, g->pkg, name, sizeof name);
@@ -112,9 +119,13 @@ static void add_struct_schema(const schema_gen *g, const type_desc *td) {
   json_t *s = json_object();
   json_object_set_new(g->schemas, name, s); /* before recursing: stops cycles */
   json_object_set_new(s, "type", json_string("object"));
+  describe(s, td->name, NULL);
   json_t *props = json_object();
-  for (size_t i = 0; i < td->nfields; i++)
-    json_object_set_new(props, td->fields[i].json, value_schema(g, td->fields[i].kind, td->fields[i].elem));
+  for (size_t i = 0; i < td->nfields; i++) {
+    json_t *prop = value_schema(g, td->fields[i].kind, td->fields[i].elem);
+    describe(prop, td->name, td->fields[i].json);
+    json_object_set_new(props, td->fields[i].json, prop);
+  }
   json_object_set_new(s, "properties", props);
   if (td->flags & T_OPEN) json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
 }
@@ -232,6 +243,7 @@ static void reshape_v1beta1(const schema_gen *g) {
   json_object_set_new(device, "name", name_prop);
   json_t *ref = ref_to(g, name);
   if (!g->v2) ref = json_pack("{s:[o]}", "allOf", ref);
+  describe(ref, "device", "basic");
   json_object_set_new(device, "basic", ref);
   json_object_del(request, "exactly");
   json_object_update(request, exact);

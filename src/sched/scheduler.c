@@ -364,6 +364,12 @@ void sched_attempt_free(sched_attempt *at) {
   cycle_free(&at->cy, &at->cands);
 }
 
+static bool any_node(sched_loop *l) {
+  size_t n = 0;
+  sched_nodes(l, &n);
+  return n > 0;
+}
+
 void sched_attempt_finish(sched_attempt *at) {
   sched_cycle *cy = &at->cy;
   sched_loop *l = cy->l;
@@ -374,8 +380,10 @@ void sched_attempt_finish(sched_attempt *at) {
       count_attempt(l, SCHED_SCHEDULED, &at->start);
       return;
     }
-  } else if (at->attempted && !strcmp(at->reason, "Unschedulable") && !sched_pod_group_name(cy->p)) {
-    /* PostFilter; a PodGroup's pods do not preempt (docs/overview.md, 'Preemption') */
+  } else if (at->attempted && !strcmp(at->reason, "Unschedulable") && !sched_pod_group_name(cy->p) && any_node(l)) {
+    /* PostFilter; a PodGroup's pods do not preempt (docs/overview.md,
+     * 'Preemption'); without nodes there is no FitError to run it on, only
+     * ErrNoNodesAvailable (schedule_one.go's schedulingCycle) */
     char *preempted = sched_preempt(cy, at->preemptable, &nominated);
     if (preempted) {
       strbuf msg = STRBUF_INIT;

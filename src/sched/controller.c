@@ -366,6 +366,7 @@ static const struct {
     {"nodesim-node:", CTRL_NODE_SIMULATOR, sched_nodesim_node_sync},
     {"podgc:", CTRL_POD_GC, sched_podgc_sync},
     {"gangbackoff:", CTRL_SCHEDULER, sched_gang_backoff_sync},
+    {"podretry:", CTRL_SCHEDULER, sched_pod_retry_sync},
     {"pdb:", CTRL_DISRUPTION, sched_disruption_sync},
 };
 

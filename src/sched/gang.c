@@ -247,7 +247,7 @@ static void group_backoff(sched_loop *l, const char *ns, const char *group, bool
   sched_key(&key, "gangbackoff:", ns, group);
   const char *group_key = sb_str(&key) + strlen("gangbackoff:");
   if (!failed) {
-    sched_deadline_forget(&l->gang_backoff, sb_str(&key));
+    sched_deadline_forget(&l->backoff, sb_str(&key));
     free(strmap_remove(&l->gang_attempts, group_key));
     sb_free(&key);
     return;
@@ -260,7 +260,7 @@ static void group_backoff(sched_loop *l, const char *ns, const char *group, bool
   int64_t failures = ++*attempts, wait = GANG_INITIAL_BACKOFF_SECONDS;
   for (int64_t i = 1; i < failures && wait < GANG_MAX_BACKOFF_SECONDS; i++) wait *= 2;
   if (wait > GANG_MAX_BACKOFF_SECONDS) wait = GANG_MAX_BACKOFF_SECONDS;
-  sched_deadline_set(&l->gang_backoff, sb_str(&key), l->opt.now + wait);
+  sched_deadline_set(&l->backoff, sb_str(&key), l->opt.now + wait);
   sb_free(&key);
 }
 

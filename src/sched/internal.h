@@ -77,7 +77,10 @@ struct sched_loop {
   sched_deadlines nodesim_due;      /* nodesim.c: "nodesim:" keys of pods whose containers end then */
   sched_deadlines podgc_quarantine; /* podgc.c: "podgc:" keys of missing nodes, due after quarantine */
   sched_deadlines cronjob_due;      /* cronjob.c: "cronjob:" keys, due at their next schedule time */
-  sched_deadlines gang_backoff;     /* gang.c: "gangbackoff:" keys of failed pod groups, due when their backoff ends */
+  /* the scheduler's keys due when their backoff ends: "gangbackoff:" of
+   * failed pod groups (gang.c), "podretry:" of pods whose write failed
+   * (sched_retry_pod) */
+  sched_deadlines backoff;
   strmap gang_attempts;             /* gang.c: "ns/group" -> int64_t *: its failed cycles since it last placed */
   strmap nominated;      /* nominated.c: pod uid -> a pending pod nominated to a node */
   strmap assumed_claims; /* assumed.c: "ns/name" -> claim with the pod-group trial's allocation */
@@ -90,6 +93,10 @@ struct sched_loop {
 void sched_wake_all(sched_loop *l);              /* parked pods back to the active queue */
 void sched_wake_namespace(sched_loop *l, const char *ns);
 void sched_park(sched_loop *l, const store_obj *pod, char *explain);
+/* The pod's attempt failed on a write: it is tried again after a while
+ * ("podretry:" keys, sched_pod_retry_sync). */
+void sched_retry_pod(sched_loop *l, const store_obj *pod);
+void sched_pod_retry_sync(sched_loop *l, const char *ns, const char *name);
 void sched_enqueue_pod(sched_loop *l, const store_obj *pod);
 void sched_push_claim_key(sched_loop *l, const char *ns, const char *name);
 /* Fresh reference to an object, or NULL. */

@@ -125,6 +125,25 @@ void sched_park(sched_loop *l, const store_obj *o, char *explain) {
   sched_podq_remove(&l->active, pk->key);
 }
 
+/* kube-scheduler's backoff queue takes a pod whose PreBind or Bind failed
+ * and tries it again after podInitialBackoffDuration, 1 s
+ * (k8s.io/kubernetes pkg/scheduler/backend/queue/scheduling_queue.go); a
+ * cluster event may wake it earlier. */
+#define POD_RETRY_SECONDS 1
+
+void sched_retry_pod(sched_loop *l, const store_obj *o) {
+  const object_meta *m = store_obj_meta(o);
+  strbuf key = STRBUF_INIT;
+  sched_deadline_set(&l->backoff, sched_key(&key, "podretry:", m->namespace_, m->name), l->opt.now + POD_RETRY_SECONDS);
+  sb_free(&key);
+}
+
+void sched_pod_retry_sync(sched_loop *l, const char *ns, const char *name) {
+  store_obj *o = sched_get(l, KIND_POD, ns, name);
+  if (o && pod_pending(o->object->typed)) sched_enqueue_pod(l, o);
+  store_obj_unref(o);
+}
+
 typedef struct wake_ctx {
   sched_loop *l;
   const char *ns; /* NULL: every namespace */
@@ -530,7 +549,7 @@ static size_t pop_due(sched_loop *l, sched_controller c, sched_deadlines *d) {
 
 int64_t sched_loop_next_deadline(sched_loop *l) {
   int64_t due[6] = {next_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due), next_due(l, CTRL_POD_GC, &l->podgc_quarantine),
-                    next_due(l, CTRL_CRONJOB, &l->cronjob_due), 0, 0, next_due(l, CTRL_SCHEDULER, &l->gang_backoff)},
+                    next_due(l, CTRL_CRONJOB, &l->cronjob_due), 0, 0, next_due(l, CTRL_SCHEDULER, &l->backoff)},
           first = 0;
   if (!(l->opt.disabled_controllers & CTRL_DEVICE_TAINT_EVICTION)) {
     due[3] = sched_taint_eviction_next(l);
@@ -569,7 +588,7 @@ size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
     /* pods whose run time is over, nodes out of quarantine, CronJobs due,
      * pod groups out of backoff: their keys are queued now */
     if (pop_due(l, CTRL_NODE_SIMULATOR, &l->nodesim_due) + pop_due(l, CTRL_POD_GC, &l->podgc_quarantine) +
-        pop_due(l, CTRL_CRONJOB, &l->cronjob_due) + pop_due(l, CTRL_SCHEDULER, &l->gang_backoff))
+        pop_due(l, CTRL_CRONJOB, &l->cronjob_due) + pop_due(l, CTRL_SCHEDULER, &l->backoff))
       continue;
     break;
   }
@@ -623,7 +642,7 @@ void sched_loop_free(sched_loop *l) {
   sched_deadlines_free(&l->nodesim_due);
   sched_deadlines_free(&l->podgc_quarantine);
   sched_deadlines_free(&l->cronjob_due);
-  sched_deadlines_free(&l->gang_backoff);
+  sched_deadlines_free(&l->backoff);
   strmap_free(&l->gang_attempts, free);
   arena_free(l->spec_arena);
   sched_metrics_free(&l->metrics);

@@ -7,7 +7,13 @@
  * checked (dra cannot wait for a driver, so an unready device leaves the pod
  * pending with kube-scheduler's text) and the pod is bound. The 256-entry
  * limit of reservedFor is checked before anything is written, with the API
- * server's message. */
+ * server's message. A write that does not succeed stops there, as a PreBind
+ * or Bind error stops kube-scheduler: the pod is never bound unless its
+ * claims' allocations and reservations are committed, and it is tried again
+ * later (sched_retry_pod) from the claims as the store then has them, so a
+ * write whose outcome was unknown (an etcd member died with it in flight)
+ * is read back before anything else is done (docs/store.md "etcd
+ * backend"). */
 #include "sched/lifecycle.h"
 #include "api/codec.h"
 #include "sched/claims.h"
@@ -65,6 +71,28 @@ static char *too_many(const resource_claim *c) {
             s_or(c->metadata.namespace_), c->metadata.name, c->metadata.name, c->status.reserved_for.n + 1,
             SCHED_RESERVED_FOR_MAX);
   return sb_detach(&sb);
+}
+
+/* A write of a claim or of the pod that did not succeed, in kube-scheduler's
+ * words (dynamicresources.go bindClaim, schedule_one.go's bind): what was
+ * written (e.g. "running PreBind plugin \"DynamicResources\": add allocation
+ * and reservation to claim ns/name"), then the API server's error. The pod
+ * is tried again later. */
+static char *write_failed(sched_cycle *cy, strbuf *what, api_kind kind, const char *name, store_status st,
+                          const char **reason) {
+  sb_puts(what, ": ");
+  if (st == STORE_UNAVAILABLE) {
+    char why[400];
+    store_last_error(cy->l->st, why, sizeof why);
+    sb_printf(what, "Internal error occurred: %s", why);
+  } else {
+    char *msg = store_status_message(st, api_kind_info_of(kind), name);
+    sb_puts(what, msg);
+    free(msg);
+  }
+  sched_retry_pod(cy->l, cy->pod_obj);
+  *reason = "SchedulerError";
+  return sb_detach(what);
 }
 
 static const allocated_device_status *device_status(const resource_claim *c,
@@ -144,8 +172,8 @@ static char *binding_wait(sched_cycle *cy, const sched_candidate *cand, const ch
   return sb_detach(&sb);
 }
 
-static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *ext,
-                     const allocation_result *ext_alloc) {
+static store_status bind_pod(sched_cycle *cy, const char *node_name, const api_object *ext,
+                             const allocation_result *ext_alloc) {
   sched_loop *l = cy->l;
   api_object *o = sched_derive(cy->pod_obj); /* nothing wrote the pod during the cycle */
   pod *p = o->typed;
@@ -168,7 +196,7 @@ static void bind_pod(sched_cycle *cy, const char *node_name, const api_object *e
     p->status.extended_resource_claim_status = x;
   }
   sched_pod_condition(l, o, true, NULL, NULL);
-  sched_update_changed(l, o, WRITER_BINDING); /* a pending pod gets its node */
+  return sched_update_changed(l, o, WRITER_BINDING); /* a pending pod gets its node */
 }
 
 char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const char **reason) {
@@ -195,7 +223,14 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
       set_allocation(o, a, l);
     }
     if (!reserved) append_target(o, cy, ref->for_group);
-    sched_update_changed(l, o, WRITER_SCHEDULER_ALLOCATION); /* allocated now, or reserved for one more */
+    store_status st = sched_update_changed(l, o, WRITER_SCHEDULER_ALLOCATION); /* allocated now, or reserved for one more */
+    if (st != STORE_OK) {
+      const object_meta *m = &ref->c->metadata;
+      strbuf what = STRBUF_INIT;
+      sb_printf(&what, "running PreBind plugin \"DynamicResources\": add %sreservation to claim %s/%s",
+                a ? "allocation and " : "", s_or(m->namespace_), m->name);
+      return write_failed(cy, &what, KIND_RESOURCE_CLAIM, m->name, st, reason);
+    }
   }
   const allocation_result *ext_alloc = cand->extended ? cand->results[k] : NULL;
   if (cand->extended) {
@@ -204,11 +239,19 @@ char *sched_reserve_and_bind(sched_cycle *cy, const sched_candidate *cand, const
     set_allocation(o, ext_alloc, l);
     append_target(o, cy, false);
     api_object_meta(o)->creation_timestamp = NULL;
+    strbuf what = STRBUF_INIT;
+    sb_printf(&what, "running PreBind plugin \"DynamicResources\": create claim for extended resources %s/%s",
+              s_or(api_object_meta(o)->namespace_), s_or(api_object_meta(o)->name));
     store_status st = sched_create(l, o, NULL, WRITER_SCHEDULER);
     if (st != STORE_OK && st != STORE_UNAVAILABLE) api_object_free(o);
+    if (st != STORE_OK) return write_failed(cy, &what, KIND_RESOURCE_CLAIM, NULL, st, reason);
+    sb_free(&what);
   }
   char *wait = binding_wait(cy, cand, api_object_meta(cand->node->object)->name, reason);
   if (wait) return wait;
-  bind_pod(cy, api_object_meta(cand->node->object)->name, cand->extended, ext_alloc);
-  return NULL;
+  store_status st = bind_pod(cy, api_object_meta(cand->node->object)->name, cand->extended, ext_alloc);
+  if (st == STORE_OK) return NULL;
+  strbuf what = STRBUF_INIT;
+  sb_puts(&what, "running Bind plugin \"DefaultBinder\"");
+  return write_failed(cy, &what, KIND_POD, p->metadata.name, st, reason);
 }

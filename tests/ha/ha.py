@@ -20,7 +20,8 @@ usage: python3 ha.py [--short] DRA ETCD [RUNS]
 environment: HA_SEED (1), HA_PODS, HA_NODES, HA_DEVICES (10), HA_RATE,
 HA_TIMINGS (DRA_LEADER_ELECTION_TIMINGS: lease, renew deadline, retry),
 HA_PORT_BASE (etcd's ports; else from the pid), HA_RUN_LIMIT (seconds a
-run may take: 240)."""
+run may take: 240), HA_RUN (only run N, seed HA_SEED * 1000 + N: one
+seed again)."""
 import os
 import random
 import shutil
@@ -346,11 +347,13 @@ class Run:
 
 def main():
     failed = 0
-    for n in range(1, RUNS + 1):
+    only = int(os.environ.get("HA_RUN", "0"))
+    numbers = [only] if only else range(1, RUNS + 1)
+    for n in numbers:
         r = Run(n)
         r.run()
         failed += bool(r.failures)
-    print(f"ha: {RUNS} run(s), {failed} failed")
+    print(f"ha: {len(numbers)} run(s), {failed} failed")
     sys.exit(1 if failed else 0)
 
 

@@ -4,9 +4,17 @@ partition would. It listens on a free port (written to PORTFILE) and
 relays every connection to 127.0.0.1:TARGET_PORT.
 
 SIGUSR1 stalls it: nothing more is relayed either way; what the client
-sends is read and dropped. With TRIGGER, SIGUSR1 only arms it: it stalls
-at the next piece of a request that holds TRIGGER, which it drops (so
-that request is in flight: a test sees what becomes of it). SIGHUP stalls only the etcd watches
+sends is read and dropped. With TRIGGER (a regular expression), SIGUSR1
+only arms it: it stalls at the next piece of a request that matches
+TRIGGER, which it drops (so that request is in flight: a test sees what
+becomes of it). Two more faults hit only the next request matching
+TRIGGER, and leave the others alone: after SIGTTIN it is lost (dropped:
+etcd never sees it); after SIGTTOU its answer is lost (relayed, etcd
+applies it, its reply dropped). Either way the client gets the first
+line of an answer and then a connection reset, as from a member that
+died while answering: it cannot know what became of the request (and
+libcurl does not send it again, as it would after a reset with nothing
+read on a connection it reused). SIGHUP stalls only the etcd watches
 (connections whose last request was /v3/watch): the client's cache stops
 hearing of changes while its other calls go on. SIGUSR2 ends a stall:
 the stalled connections are closed (the partition healed, their TCP
@@ -17,20 +25,26 @@ LOG gets one line per event, with the wall-clock time:
   TIME inflight CONN PATH  at the stall: a request relayed, not answered yet
   TIME request CONN PATH   a request line read during a stall
   TIME close CONN          the client closed a connection during a stall
+  TIME lost CONN PATH      a request dropped after SIGTTIN
+  TIME unanswered CONN PATH  a request whose reply was dropped after SIGTTOU
 tests/serve_etcd_stall.sh reads it to see when the cut-off client gave up
-its requests and whether it still sent writes."""
+its requests and whether it still sent writes; tests/serve_etcd_lost_write.sh
+loses a claim's allocation write or its answer."""
 import os
 import re
 import select
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
 
 port_file, log_path, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
-trigger = sys.argv[4].encode() if len(sys.argv) > 4 else None
+trigger = re.compile(sys.argv[4].encode()) if len(sys.argv) > 4 else None
 armed = threading.Event()
+lose_request = threading.Event()
+lose_reply = threading.Event()
 stalled = threading.Event()
 watches_stalled = threading.Event()
 lock = threading.Lock()
@@ -46,6 +60,29 @@ def note(*words):
         log.write("%.3f %s\n" % (time.time(), " ".join(str(w) for w in words)))
 
 
+def reset(sock):
+    """Cuts sock off in the middle of an answer, as a peer that died."""
+    try:
+        sock.sendall(b"HTTP/1.1 200 OK\r\n")
+        time.sleep(0.05)
+    except OSError:
+        pass
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    sock.close()
+
+
+def take(fault, data):
+    """Whether data is the request the armed fault hits (disarming it)."""
+    with lock:
+        if not fault.is_set() or not trigger or not trigger.search(data):
+            return False
+        fault.clear()
+        return True
+
+
 def relay(n, client):
     try:
         upstream = socket.create_connection(("127.0.0.1", target))
@@ -53,6 +90,7 @@ def relay(n, client):
         client.close()
         return
     peers = {client: upstream, upstream: client}
+    unanswered = None  # the path of the request whose reply is to be lost
     try:
         while True:
             ready, _, _ = select.select(list(peers), [], [], 0.05)
@@ -76,7 +114,17 @@ def relay(n, client):
                     continue  # dropped
                 if not data:
                     return
-                if s is client and armed.is_set() and trigger in data:
+                if s is client and take(lose_request, data):
+                    note("lost", n, b" ".join(REQUEST.findall(data)).decode() or last_path.get(n, "?"))
+                    reset(client)
+                    return
+                if s is client and take(lose_reply, data):
+                    unanswered = b" ".join(REQUEST.findall(data)).decode() or last_path.get(n, "?")
+                elif s is upstream and unanswered:
+                    note("unanswered", n, unanswered)
+                    reset(client)
+                    return
+                if s is client and armed.is_set() and trigger.search(data):
                     armed.clear()
                     stall()
                     for path in REQUEST.findall(data) or [last_path.get(n, "?").encode()]:
@@ -136,6 +184,8 @@ def on_resume(signum, frame):
 signal.signal(signal.SIGUSR1, on_stall)
 signal.signal(signal.SIGHUP, on_stall_watches)
 signal.signal(signal.SIGUSR2, on_resume)
+signal.signal(signal.SIGTTIN, lambda signum, frame: lose_request.set())
+signal.signal(signal.SIGTTOU, lambda signum, frame: lose_reply.set())
 listener = socket.socket()
 listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 listener.bind(("127.0.0.1", 0))

@@ -138,9 +138,17 @@ static bool endpoint_failed(CURLcode rc) {
          rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_SSL_CONNECT_ERROR;
 }
 
-/* Errors after which the request cannot have reached etcd. */
-static bool not_sent(CURLcode rc) {
-  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_SSL_CONNECT_ERROR;
+/* Whether h's request cannot have reached etcd: it could not connect, and
+ * sent nothing before. libcurl sends a request again on a new connection
+ * when the one it reused closes with nothing read, so "could not connect"
+ * may come after the request went out on the old one (a member killed
+ * while it answered: its connection reset, its port then refused); the
+ * request size, counted over the whole transfer, tells. */
+static bool not_sent(CURL *h, CURLcode rc) {
+  long sent = 0;
+  curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent);
+  return (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_SSL_CONNECT_ERROR) &&
+         sent == 0;
 }
 
 bool etcd_call(etcd_client *c, const char *path, json_t *body, etcd_reply *out, strbuf *err) {
@@ -178,7 +186,11 @@ bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etc
       sb_truncate(err, 0);
       sb_printf(err, "etcd %s: %s", c->endpoints[at],
                 rc == CURLE_ABORTED_BY_CALLBACK ? "given up by the caller" : curl_easy_strerror(rc));
-      if (endpoint_failed(rc) && (repeatable || not_sent(rc))) continue;
+      if (!endpoint_failed(rc)) break;
+      /* the next call starts elsewhere: this member may be gone */
+      size_t expected = at;
+      atomic_compare_exchange_strong(&c->current, &expected, (at + 1) % c->n_endpoints);
+      if (repeatable || not_sent(h, rc)) continue;
       break;
     }
     answered = true;

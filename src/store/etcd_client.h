@@ -2,9 +2,10 @@
  * libcurl): unary calls (range, txn, compaction, lease grant) and the
  * streaming watch and snapshot. Several endpoints: a read that cannot
  * reach one (connect error, reset, timeout) goes on to the next; a write
- * only when it cannot have reached it (a reset or a timeout leaves its
- * outcome unknown: an error). Thread-safe: connections are pooled and kept
- * alive. See docs/store.md "etcd backend". */
+ * only when it cannot have reached it (nothing of it was sent: a reset or
+ * a timeout leaves its outcome unknown: an error). The next call starts at
+ * the endpoint after one that failed. Thread-safe: connections are pooled
+ * and kept alive. See docs/store.md "etcd backend". */
 #ifndef DRA_STORE_ETCD_CLIENT_H
 #define DRA_STORE_ETCD_CLIENT_H
 #include "store/etcd_json.h"

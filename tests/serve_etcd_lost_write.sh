@@ -25,16 +25,8 @@ export DRA_LEADER_ELECTION_TIMINGS=4,2,0.5
 
 # the compare of an update (not a create) of a claim's key in a transaction
 claims=$(printf /registry/resourceclaims | base64)
-python3 tests/lib/stall_proxy.py "$tmp/proxy.port" "$tmp/proxy.events" "${etcd_url##*:}" \
-  "\"key\":\"$claims[^\"]*\",\"target\":\"MOD\"" 2>"$tmp/proxy.log" &
-proxy=$!
-for _ in $(seq 50); do [ -s "$tmp/proxy.port" ] && break; sleep 0.1; done
-until_true() { # seconds, command...: retries every 0.1 s
-  n=$(($1 * 10)); shift
-  for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  return 1
-}
-serve "$tmp/a" --etcd-servers "http://127.0.0.1:$(cat "$tmp/proxy.port")"
+start_stall_proxy "\"key\":\"$claims[^\"]*\",\"target\":\"MOD\""
+serve "$tmp/a" --etcd-servers "http://127.0.0.1:$proxy_port"
 until_true 10 grep -q 'acquired the controllers' "$tmp/serve.log"
 kb="kubectl --kubeconfig $tmp/a/kubeconfig"
 check "cluster created" 'resourceslice.resource.k8s.io/node-1-gpus created' $kb apply -f tests/data/serve/cluster.yaml

@@ -33,16 +33,8 @@ export DRA_LEADER_ELECTION_TIMINGS=$lease,$renew,$retry
 
 # a full stall comes at a write of a pod's key (/registry/po..., base64 in
 # the transaction's JSON): a write of the loop is then in flight
-python3 tests/lib/stall_proxy.py "$tmp/proxy.port" "$tmp/proxy.events" "${etcd_url##*:}" \
-  "$(printf /registry/po | base64)" 2>"$tmp/proxy.log" &
-proxy=$!
-for _ in $(seq 50); do [ -s "$tmp/proxy.port" ] && break; sleep 0.1; done
-until_true() { # seconds, command...: retries every 0.1 s
-  n=$(($1 * 10)); shift
-  for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  return 1
-}
-serve_log=a serve "$tmp/a" --etcd-servers "http://127.0.0.1:$(cat "$tmp/proxy.port")"
+start_stall_proxy "$(printf /registry/po | base64)"
+serve_log=a serve "$tmp/a" --etcd-servers "http://127.0.0.1:$proxy_port"
 server_a=$server
 until_true 10 grep -q 'acquired the controllers' "$tmp/a.log"
 check "the replica behind the proxy leads" 'acquired the controllers' cat "$tmp/a.log"

@@ -73,3 +73,18 @@ serve_on_etcd_setup() { # test name
   skip_without curl "$1"
   start_etcd_free "$tmp" || skip "$1" "etcd did not start: $(tail -n 3 "$tmp/etcd.log")"
 }
+# For tests that fault a replica's etcd traffic (after tests/lib/serve.sh,
+# with tmp and etcd_url set): starts tests/lib/stall_proxy.py in front of
+# etcd, firing on TRIGGER (a regular expression); its pid in $proxy, its
+# port in $proxy_port, what it did in $tmp/proxy.events.
+start_stall_proxy() { # trigger
+  python3 tests/lib/stall_proxy.py "$tmp/proxy.port" "$tmp/proxy.events" "${etcd_url##*:}" "$1" 2>"$tmp/proxy.log" &
+  proxy=$!
+  for _ in $(seq 50); do [ -s "$tmp/proxy.port" ] && break; sleep 0.1; done
+  proxy_port=$(cat "$tmp/proxy.port")
+}
+until_true() { # seconds, command...: retries every 0.1 s
+  n=$(($1 * 10)); shift
+  for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  return 1
+}

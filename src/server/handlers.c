@@ -147,12 +147,7 @@ static void apply_finalizers(api_object *obj, json_t *finalizers, errlist *errs)
     json_decref(finalizers);
     return;
   }
-  size_t n = json_array_size(finalizers), i;
-  const char **names = xcalloc(n + 1, sizeof *names);
-  json_t *f;
-  json_array_foreach(finalizers, i, f) names[i] = json_string_value(f) ? json_string_value(f) : "";
-  validate_namespace_finalizers(errs, names, n);
-  free(names);
+  validate_namespace_finalizers(errs, finalizers, true);
   json_object_set_new(ns->spec, "finalizers", finalizers);
 }
 

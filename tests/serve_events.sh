@@ -7,6 +7,7 @@
 dra=${1:-build/dra}
 . tests/lib/serve.sh
 skip_without kubectl serve_events
+skip_without curl serve_events
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
 check "pod" "pod/p created" kubectl_doc create '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c","image":"x"}]}}'
@@ -53,6 +54,15 @@ check "core: no eventTime is legacy" "event/old created" kubectl_doc create '{"a
 check "events.k8s.io: eventTime required" "eventTime: Required value" kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x3","namespace":"default"},"reason":"R","type":"Normal","regarding":{'"$ref"'}}'
 check "events.k8s.io: core names unknown" 'unknown field "involvedObject"' kubectl_doc create '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"x4","namespace":"default"},"involvedObject":{}}'
 check "events.k8s.io update: immutable" 'message: Invalid value: "changed": field is immutable' kubectl patch events.events.k8s.io bound --type=merge -p '{"note":"changed"}'
+# every field ValidateEventUpdate holds, in its order, valued as kube-apiserver 1.37 renders them
+ev2='{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e2","namespace":"default"},"eventTime":"2026-12-02T08:00:00.123456Z","reportingController":"example.com/ctl","reportingInstance":"i1","action":"Act","reason":"R","note":"hello","type":"Normal","regarding":{"kind":"Pod","namespace":"default","name":"p","uid":"u1","apiVersion":"v1"}}'
+ev2_changed='{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"e2","namespace":"default"},"eventTime":"2026-12-02T08:00:01.500000Z","reportingController":"example.com/ctl2","reportingInstance":"i2","action":"Act2","reason":"R2","note":"hello2","type":"Warning","regarding":{"kind":"Pod","namespace":"default","name":"p2","uid":"u1","apiVersion":"v1"},"related":{"kind":"Node","name":"n"},"deprecatedSource":{"component":"c","host":"h"},"deprecatedFirstTimestamp":"2026-12-02T08:00:00Z","deprecatedLastTimestamp":"2026-12-02T08:00:05Z","deprecatedCount":3}'
+check "events.k8s.io e2" "event.events.k8s.io/e2 created" kubectl_doc create "$ev2"
+check "events.k8s.io update: all immutable" 'Event \"e2\" is invalid: [involvedObject: Invalid value: {\"Kind\":\"Pod\",\"Namespace\":\"default\",\"Name\":\"p2\",\"UID\":\"u1\",\"APIVersion\":\"v1\",\"ResourceVersion\":\"\",\"FieldPath\":\"\"}: field is immutable, reason: Invalid value: \"R2\": field is immutable, message: Invalid value: \"hello2\": field is immutable, source: Invalid value: {\"Component\":\"c\",\"Host\":\"h\"}: field is immutable, firstTimestamp: Invalid value: \"2026-12-02T08:00:00Z\": field is immutable, lastTimestamp: Invalid value: \"2026-12-02T08:00:05Z\": field is immutable, count: Invalid value: 3: field is immutable, type: Invalid value: \"Warning\": field is immutable, eventTime: Invalid value: \"2026-12-02T08:00:01.500000Z\": field is immutable, action: Invalid value: \"Act2\": field is immutable, related: Invalid value: {\"Kind\":\"Node\",\"Namespace\":\"\",\"Name\":\"n\",\"UID\":\"\",\"APIVersion\":\"\",\"ResourceVersion\":\"\",\"FieldPath\":\"\"}: field is immutable, reportingController: Invalid value: \"example.com/ctl2\": field is immutable, reportingInstance: Invalid value: \"i2\": field is immutable]' \
+  curl -s -X PUT -H 'Content-Type: application/json' "$url/apis/events.k8s.io/v1/namespaces/default/events/e2" -d "$ev2_changed"
+check "events.k8s.io update: a series may change" '"series":{"count":2,"lastObservedTime":"2026-12-02T08:00:02.000000Z"}' \
+  curl -s -X PUT -H 'Content-Type: application/json' "$url/apis/events.k8s.io/v1/namespaces/default/events/e2" \
+  -d "$(echo "$ev2" | sed 's/}$/,"series":{"count":2,"lastObservedTime":"2026-12-02T08:00:02.000000Z"}}/')"
 check "core update: mutable" "event/bound patched" kubectl patch events bound --type=merge -p '{"message":"changed"}'
 check "the other group sees the update" "changed" kubectl get events.events.k8s.io bound -o jsonpath='{.note}'
 check "delete through the other group" 'event.events.k8s.io "pulled" deleted' kubectl delete events.events.k8s.io pulled

@@ -63,6 +63,27 @@ check "events.k8s.io update: all immutable" 'Event \"e2\" is invalid: [involvedO
 check "events.k8s.io update: a series may change" '"series":{"count":2,"lastObservedTime":"2026-12-02T08:00:02.000000Z"}' \
   curl -s -X PUT -H 'Content-Type: application/json' "$url/apis/events.k8s.io/v1/namespaces/default/events/e2" \
   -d "$(echo "$ev2" | sed 's/}$/,"series":{"count":2,"lastObservedTime":"2026-12-02T08:00:02.000000Z"}}/')"
+# managedFields of an Event are recorded in the group it was written
+# through, and a write through one group drops the other group's managers:
+# kube-apiserver's field manager for each group converts only within it
+# (each result is kube-apiserver 1.37's for the same requests)
+managers() { echo "managers: $(kubectl get events mf -o jsonpath='{range .metadata.managedFields[*]}{.manager}/{.apiVersion}/{.operation} {end}' --show-managed-fields)."; }
+mf_base='"metadata":{"name":"mf","namespace":"default","labels":{"a":"b"}},"eventTime":"2026-12-02T08:00:00.123456Z","reportingInstance":"i1","action":"Act","reason":"R","type":"Normal"'
+check "mf: created through events.k8s.io" "event.events.k8s.io/mf created" kubectl_doc create \
+  '{"apiVersion":"events.k8s.io/v1","kind":"Event",'"$mf_base"',"reportingController":"example.com/ctl","note":"hello","regarding":{'"$ref"'}}'
+check "mf: its fields, in its group" 'events.k8s.io/v1 {"f:action":{},"f:eventTime":{},"f:metadata":{"f:labels":{".":{},"f:a":{}}},"f:note":{},"f:reason":{},"f:regarding":{},"f:reportingController":{},"f:reportingInstance":{},"f:type":{}}' \
+  kubectl get events mf --show-managed-fields -o jsonpath='{.metadata.managedFields[0].apiVersion} {.metadata.managedFields[0].fieldsV1}'
+ssa_doc() { # field manager, document: kubectl apply --server-side of it
+  printf '%s\n' "$2" | kubectl apply --server-side --field-manager="$1" -f - 2>&1
+}
+check "mf: core patch" "event/mf patched" kubectl patch events mf --type=merge -p '{"message":"by core","metadata":{"labels":{"b":"B"}}}'
+check "mf: the events.k8s.io manager is dropped" "managers: kubectl-patch/v1/Update ." managers
+check "mf: apply through events.k8s.io" "event.events.k8s.io/mf serverside-applied" \
+  ssa_doc C '{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"mf","namespace":"default","labels":{"c":"C"}}}'
+check "mf: the core manager is dropped" "managers: C/events.k8s.io/v1/Apply ." managers
+check "mf: so no conflict over the message" "event/mf serverside-applied" \
+  ssa_doc D '{"apiVersion":"v1","kind":"Event","metadata":{"name":"mf","namespace":"default"},"message":"by D","count":5}'
+check "mf: one manager again" "managers: D/v1/Apply ." managers
 check "core update: mutable" "event/bound patched" kubectl patch events bound --type=merge -p '{"message":"changed"}'
 check "the other group sees the update" "changed" kubectl get events.events.k8s.io bound -o jsonpath='{.note}'
 check "delete through the other group" 'event.events.k8s.io "pulled" deleted' kubectl delete events.events.k8s.io pulled

@@ -1,7 +1,8 @@
 /* update_keep.c: admit_keep_from_old (api/admission.h), what an update takes
  * from the stored object before admission: status updates keep the old spec
- * and metadata (a Namespace's only the spec), main updates keep the old status, as kube-apiserver's
- * registry strategies do in PrepareForUpdate (docs/server.md, 'CRUD'); and
+ * and metadata (a Namespace's only the spec), main updates keep the old
+ * status, as kube-apiserver's registry strategies do in PrepareForUpdate
+ * (docs/server.md, 'CRUD'); and
  * what k8s.io/apiserver rest.BeforeUpdate keeps: the uid when none is given,
  * creationTimestamp, generation, deletionTimestamp and
  * deletionGracePeriodSeconds. */

@@ -101,6 +101,22 @@ static const char *const ref_fields[][2] = {{"Kind", "kind"},
                                             {"FieldPath", "fieldPath"}};
 static const char *const source_fields[][2] = {{"Component", "component"}, {"Host", "host"}};
 
+/* JSON text as Go's encoding/json writes it: <, >, & and the line and
+ * paragraph separators escaped (jansson writes them as they are). */
+static char *go_json_escapes(const char *json) {
+  strbuf out = STRBUF_INIT;
+  for (const char *c = json; *c; c++) {
+    if (*c == '<') sb_puts(&out, "\\u003c");
+    else if (*c == '>') sb_puts(&out, "\\u003e");
+    else if (*c == '&') sb_puts(&out, "\\u0026");
+    else if (!strncmp(c, "\xe2\x80\xa8", 3) || !strncmp(c, "\xe2\x80\xa9", 3)) {
+      sb_puts(&out, c[2] == '\xa8' ? "\\u2028" : "\\u2029");
+      c += 2;
+    } else sb_putc(&out, *c);
+  }
+  return sb_detach(&out);
+}
+
 /* A struct of string fields as Go's JSON has it: an internal type has no
  * JSON tags, so the keys are Go's field names; a nil pointer (pointer and
  * v absent) is null. */
@@ -108,8 +124,11 @@ static char *render_struct(const json_t *v, const char *const (*fields)[2], size
   if (pointer && !json_is_object(v)) return xstrdup("null");
   json_t *o = json_object();
   for (size_t i = 0; i < n; i++) json_object_set_new(o, fields[i][0], json_string(str_at(v, fields[i][1])));
-  char *s = json_dumps(o, JSON_COMPACT);
+  char *dumped = json_dumps(o, JSON_COMPACT);
   json_decref(o);
+  if (!dumped) die_oom();
+  char *s = go_json_escapes(dumped);
+  free(dumped);
   return s;
 }
 

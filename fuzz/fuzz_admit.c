@@ -3,9 +3,11 @@
  * is a JSON object decoded strictly; whatever decodes is admitted as a create,
  * then as an update and a status update against a copy of itself (taking
  * from it what an update keeps, admit_keep_from_old), each after the
- * Priority admission plugin, which knows one default class "high". */
+ * Priority admission plugin, which knows one default class "high"; in the
+ * version the document was written in (an Event's rules depend on it). */
 #include "api/admission.h"
 #include "api/object.h"
+#include "api/versions.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   errlist errs = {0};
   api_object *obj = api_object_decode(root, NULL, 0, &errs);
+  /* written in the document's version: an events.k8s.io Event gets the strict rules */
+  if (obj) ctx.request_version = api_version_of_document(obj->info, json_string_value(json_object_get(root, "apiVersion")));
   json_decref(root);
   if (obj && !errlist_has_decode(&errs)) {
     api_object *old = api_object_clone(obj);

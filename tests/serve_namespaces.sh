@@ -68,6 +68,33 @@ check "finalize keeps status" '"example.com/x"' \
   sh -c "kubectl get namespace fin -o json | sed 's/\"kubernetes\"/\"example.com\\/x\"/' | kubectl replace --raw /api/v1/namespaces/fin/finalize -f -"
 check "finalize discovery" "finalize" sh -c "kubectl get --raw /api/v1 | tr '{' '\n' | grep namespaces/finalize"
 
+# spec and status as the namespace strategy keeps them and
+# ValidateNamespace/ValidateNamespaceStatusUpdate check them (the texts are
+# kube-apiserver 1.37's for the same commands)
+ns_file() { printf 'apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n%s\n' "$1" "$2" >"$tmp/$1.yaml"; echo "$tmp/$1.yaml"; }
+check "create checks finalizers" 'The Namespace "badfin" is invalid: spec.finalizers: Invalid value: "nope": name is neither a standard finalizer name nor is it fully qualified' \
+  kubectl create -f "$(ns_file badfin 'spec: {finalizers: [nope]}')"
+check "finalizer is a qualified name" 'spec.finalizers: Invalid value: \"a b/c\": prefix part a lowercase RFC 1123 subdomain must consist of' \
+  curl -s -X POST -H 'Content-Type: application/json' "$url/api/v1/namespaces" \
+  -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"badfin"},"spec":{"finalizers":["a b/c"]}}'
+check "finalizers are strings" 'Namespace in version \"v1\" cannot be handled as a Namespace: cannot unmarshal string into field spec.finalizers' \
+  curl -s -X POST -H 'Content-Type: application/json' "$url/api/v1/namespaces" \
+  -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"badfin"},"spec":{"finalizers":"x"}}'
+check "spec fields known" 'strict decoding error: unknown field "spec.foo"' kubectl create -f "$(ns_file badfin 'spec: {foo: 1}')"
+check "status set on create" 'namespace/st created' kubectl create -f "$(ns_file st 'status: {phase: Terminating}')"
+check "created Active" 'Active ["kubernetes"]' kubectl get namespace st -o jsonpath='{.status.phase} {.spec.finalizers}'
+check "status refused" 'The Namespace "st" is invalid: status.Phase: Invalid value: "Terminating": may only be '"'Active'"' if `deletionTimestamp` is empty' \
+  kubectl patch namespace st --subresource=status --type=merge -p '{"status":{"phase":"Terminating"}}'
+check "update keeps finalizers and status" 'Active ["kubernetes"]' sh -c "kubectl patch namespace st --type=merge \
+  -p '{\"spec\":{\"finalizers\":[\"example.com/a\"]},\"status\":{\"phase\":\"Terminating\"}}' >/dev/null &&
+  kubectl get namespace st -o jsonpath='{.status.phase} {.spec.finalizers}'"
+check "status writes metadata, not spec" 'a ["kubernetes"]' sh -c "kubectl patch namespace st --subresource=status --type=merge \
+  -p '{\"metadata\":{\"labels\":{\"team\":\"a\"}},\"spec\":{\"finalizers\":[\"example.com/a\"]}}' >/dev/null &&
+  kubectl get namespace st -o jsonpath='{.metadata.labels.team} {.spec.finalizers}'"
+check "phase defaulted" '"status":{"phase":"Active","conditions":[{"type":"A","status":"True","lastTransitionTime":null,"reason":"R"}]}' \
+  curl -s -X PUT -H 'Content-Type: application/json' "$url/api/v1/namespaces/st/status" \
+  -d '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"st"},"status":{"conditions":[{"type":"A","status":"True","reason":"R"}]}}'
+
 # cascading deletes of a Deployment (pods without claims: a bound pod
 # deleted in the foreground keeps its claims reserved until a kubelet
 # stops it, and dra serve has no kubelet)

@@ -75,4 +75,16 @@ check "invalid manager" 'Namespace \"bad\" is invalid: metadata.managedFields[0]
 # an empty list resets them: the object is no longer tracked
 check "reset" "managers: 0" sh -c "kubectl patch pod p1 --type=merge -p '{\"metadata\":{\"managedFields\":[]}}' >/dev/null &&
   echo managers: \$(kubectl get pod p1 -o yaml --show-managed-fields | grep -c 'manager:')"
+# the field manager records a write as decoded and defaulted, before
+# mutating admission and the strategy, as kube-apiserver's handlers do:
+# the defaults are the writer's; Priority's and DefaultTolerationSeconds'
+# fields, and what PrepareForUpdate puts back, are no one's (the texts are
+# kube-apiserver 1.37's for the same commands)
+run_entry='{"f:metadata":{"f:labels":{".":{},"f:run":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"p3\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:enableServiceLinks":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}'
+check "run" "pod/p3 created" kubectl run p3 --image=busybox
+check "admission's fields are no one's" "$run_entry 0 300" kubectl get pod p3 --show-managed-fields \
+  -o jsonpath='{.metadata.managedFields[?(@.manager=="kubectl-run")].fieldsV1} {.spec.priority} {.spec.tolerations[0].tolerationSeconds}'
+check "finalizers patched" "namespace/ssa patched" kubectl patch namespace ssa -p '{"spec":{"finalizers":["example.com/a"]}}'
+check "patch owns what it sent" '{"f:spec":{"f:finalizers":{}}} ["kubernetes"]' kubectl get namespace ssa --show-managed-fields \
+  -o jsonpath='{.metadata.managedFields[?(@.manager=="kubectl-patch")].fieldsV1} {.spec.finalizers}'
 summary

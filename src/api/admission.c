@@ -26,56 +26,71 @@ void admission_warn_dropped_named(const admission_ctx *ctx, const char *kind, co
   sb_free(&sb);
 }
 
-bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs) {
+/* The pipeline's steps for obj's kind: the defaults decoding applies
+ * (each kind's SetDefaults_*), the rest in the strategies' order
+ * (PrepareForCreate/PrepareForUpdate, dropping gated fields, validation),
+ * or both. */
+static bool admit_steps(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs,
+                        bool defaults, bool rest) {
   size_t errs_before = errs->n;
   const void *prev = old ? old->typed : NULL;
   arena *a = obj->arena;
   switch (obj->info->kind) {
   case KIND_DEVICE_CLASS:
+    if (!rest) break;
     drop_gated_device_class(ctx, op, obj->typed, prev);
     validate_device_class(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_RESOURCE_CLAIM:
-    defaults_resource_claim(ctx, a, obj->typed, obj->version);
+    if (defaults) defaults_resource_claim(ctx, a, obj->typed, obj->version);
+    if (!rest) break;
     prepare_resource_claim(op, a, obj->typed, prev);
     drop_gated_resource_claim(ctx, op, obj->typed, prev);
     validate_resource_claim(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_RESOURCE_CLAIM_TEMPLATE:
-    defaults_resource_claim_template(ctx, a, obj->typed, obj->version);
+    if (defaults) defaults_resource_claim_template(ctx, a, obj->typed, obj->version);
+    if (!rest) break;
     drop_gated_resource_claim_template(ctx, op, obj->typed, prev);
     validate_resource_claim_template(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_RESOURCE_SLICE:
-    defaults_resource_slice(ctx, a, obj->typed);
+    if (defaults) defaults_resource_slice(ctx, a, obj->typed);
+    if (!rest) break;
     drop_gated_resource_slice(ctx, op, obj->typed, prev);
     validate_resource_slice(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_DEVICE_TAINT_RULE:
-    defaults_device_taint_rule(ctx, a, obj->typed);
+    if (defaults) defaults_device_taint_rule(ctx, a, obj->typed);
+    if (!rest) break;
     prepare_device_taint_rule(ctx, op, a, obj->typed, prev);
     validate_device_taint_rule(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_POD_GROUP:
-    defaults_pod_group(ctx, a, obj->typed);
+    if (defaults) defaults_pod_group(ctx, a, obj->typed);
+    if (!rest) break;
     drop_gated_pod_group(ctx, op, obj->typed, prev);
     validate_pod_group(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_WORKLOAD:
+    if (!rest) break;
     drop_gated_workload(ctx, op, obj->typed, prev);
     validate_scheduling_workload(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_POD:
-    defaults_pod(ctx, a, obj->typed);
+    if (defaults) defaults_pod(ctx, a, obj->typed);
+    if (!rest) break;
     prepare_pod(op, a, obj->typed, prev);
     validate_pod(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NODE:
-    defaults_node(a, obj->typed);
+    if (defaults) defaults_node(a, obj->typed);
+    if (!rest) break;
     validate_node(ctx, op, obj->typed, prev, errs);
     break;
   case KIND_NAMESPACE:
-    defaults_namespace(ctx, a, obj->typed);
+    if (defaults) defaults_namespace(ctx, a, obj->typed);
+    if (!rest) break;
     prepare_namespace(op, a, obj->typed, prev);
     validate_namespace(ctx, op, obj->typed, prev, errs);
     break;
@@ -87,7 +102,8 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_CRON_JOB:
   case KIND_REPLICATION_CONTROLLER:
   case KIND_POD_TEMPLATE:
-    defaults_workload(a, obj);
+    if (defaults) defaults_workload(a, obj);
+    if (!rest) break;
     prepare_workload(ctx, op, obj, old);
     validate_workload(ctx, op, obj, old, errs);
     break;
@@ -95,7 +111,8 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_CLUSTER_ROLE:
   case KIND_ROLE_BINDING:
   case KIND_CLUSTER_ROLE_BINDING:
-    defaults_rbac(a, obj);
+    if (defaults) defaults_rbac(a, obj);
+    if (!rest) break;
     validate_rbac(op, obj, old, errs);
     break;
   case KIND_LEASE:
@@ -108,19 +125,36 @@ bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const 
   case KIND_PERSISTENT_VOLUME_CLAIM:
   case KIND_SERVICE:
   case KIND_POD_DISRUPTION_BUDGET:
-    defaults_stored(a, obj);
+    if (defaults) defaults_stored(a, obj);
+    if (!rest) break;
     prepare_stored(op, a, obj, old);
     validate_stored(ctx, op, obj, old, errs);
     break;
   case KIND_PRIORITY_CLASS:
-    defaults_priority_class(a, obj->typed);
+    if (defaults) defaults_priority_class(a, obj->typed);
+    if (!rest) break;
     validate_priority_class(op, obj->typed, prev, errs);
     break;
-  case KIND_EVENT: validate_event(ctx, obj, old, errs); break;
+  case KIND_EVENT:
+    if (rest) validate_event(ctx, obj, old, errs);
+    break;
   case KIND_COUNT:
     break;
   }
   return errs->n == errs_before;
+}
+
+bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs) {
+  return admit_steps(ctx, op, obj, old, errs, true, true);
+}
+
+void admit_defaults(const admission_ctx *ctx, api_object *obj) {
+  errlist none = {0}; /* defaults report nothing */
+  admit_steps(ctx, ADMIT_CREATE, obj, NULL, &none, true, false);
+}
+
+bool admit_defaulted(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs) {
+  return admit_steps(ctx, op, obj, old, errs, false, true);
 }
 
 char *admission_invalid_message(const api_object *obj, const errlist *errs) {

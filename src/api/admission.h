@@ -33,6 +33,12 @@ typedef struct admission_ctx {
  * old is the stored object for updates, NULL on create. Returns true when
  * obj is valid; otherwise errs holds every error, in kube-apiserver's order. */
 bool admit_object(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs);
+/* admit_object in two halves, for dra serve, which records managedFields
+ * between them as kube-apiserver's handlers do: the defaults decoding
+ * applies (which the writer's manager owns), then the rest (strategy,
+ * gated fields, validation; what it changes is owned by no one). */
+void admit_defaults(const admission_ctx *ctx, api_object *obj);
+bool admit_defaulted(const admission_ctx *ctx, admit_op op, api_object *obj, const api_object *old, errlist *errs);
 
 /* Before admit_object on ADMIT_UPDATE or ADMIT_STATUS_UPDATE: what obj takes
  * from the stored object old (update_keep.c): the old status on an update,
@@ -56,9 +62,8 @@ char *admit_priority_class_default(const admission_ctx *ctx, admit_op op, const 
 /* The DefaultTolerationSeconds admission plugin (admission_tolerations.c):
  * a pod's NoExecute tolerations of the not-ready and unreachable node
  * taints, 300 s, when it has none; on create and update. Run with Priority,
- * before validation; as for Priority's fields, dra's managed fields then
- * hold them, where kube-apiserver's field manager runs before mutating
- * admission (tests/upstream/DISAGREEMENTS.md, "Everyday answers"). */
+ * before validation and after the managedFields are recorded, so that, as
+ * for Priority's fields, no manager owns them. */
 void admit_default_toleration_seconds(admit_op op, api_object *obj);
 
 /* The whole-object message, as kube-apiserver's Status.message:

@@ -230,7 +230,11 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
     if ((f->flags & F_INT32) && json_is_integer(val) &&
         (json_integer_value(val) > INT32_MAX || json_integer_value(val) < INT32_MIN))
       int32_overflow(val, path, errs);
-    else codec_decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
+    else if (f->flags & F_SCHEMA) { /* the checked copy: the check drops unknown fields */
+      json_t *copy = json_deep_copy(val);
+      open_field_check(td, key, copy, path, errs);
+      *(json_t **)((char *)out + f->offset) = codec_own_json(a, copy);
+    } else codec_decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
     fp_pop(path, mark);
   }
 }

@@ -247,6 +247,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
     advance(d);
     if (t->kind == TK_NULL && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
     if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
+    if (f->flags & F_SCHEMA) return false; /* checked on the tree path (open_fields.h) */
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;
     if (!decode_value(d, f->kind, f->elem, (char *)out + f->offset, set)) return false;
   }

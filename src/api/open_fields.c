@@ -36,6 +36,7 @@ static const struct {
     {"cron_job_spec", "k8s.io.api.batch.v1.CronJobSpec"},
     {"cron_job_status", "k8s.io.api.batch.v1.CronJobStatus"},
     {"replication_controller_spec", "k8s.io.api.core.v1.ReplicationControllerSpec"},
+    {"namespace_obj", "k8s.io.api.core.v1.Namespace"}, /* its F_SCHEMA spec and status */
 };
 #define N_SCHEMAS (sizeof schemas / sizeof schemas[0])
 

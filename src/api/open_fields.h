@@ -4,7 +4,9 @@
  * generated from k8s.io/api, list every field with its JSON name and
  * type. A field the schema lacks is an unknown field, which field
  * validation refuses (Strict) or drops with a warning (Warn) as
- * kube-apiserver does; a value of the wrong JSON type is a decoding error. */
+ * kube-apiserver does; a value of the wrong JSON type is a decoding error.
+ * A Namespace's spec and status, RAW fields marked F_SCHEMA (schema.h), are
+ * checked the same way against the Namespace message. */
 #ifndef DRA_API_OPEN_FIELDS_H
 #define DRA_API_OPEN_FIELDS_H
 #include "api/schema.h"

@@ -149,8 +149,51 @@ void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old) {
   obj->metadata.generation_set = true;
 }
 
+/* v's members in Go's field order (keys first, then the rest as they
+ * came), with a null for time_key when it is missing: how Go writes a
+ * decoded struct back (a zero metav1.Time is null). */
+static json_t *go_ordered(const json_t *v, const char *const *keys, size_t n, const char *time_key) {
+  json_t *out = json_object();
+  for (size_t i = 0; i < n; i++) {
+    json_t *m = json_object_get(v, keys[i]);
+    if (m) json_object_set(out, keys[i], m);
+    else if (time_key && !strcmp(keys[i], time_key)) json_object_set_new(out, keys[i], json_null());
+  }
+  const char *key;
+  json_t *m;
+  json_object_foreach((json_t *)v, key, m) if (!json_object_get(out, key)) json_object_set(out, key, m);
+  return out;
+}
+
+/* SetDefaults_NamespaceStatus: every decoded Namespace has a phase; the
+ * status and its conditions read back as Go writes them. */
+static void default_namespace_status(arena *a, namespace_obj *obj) {
+  static const char *const condition_keys[] = {"type", "status", "lastTransitionTime", "reason", "message"};
+  const json_t *given = json_is_object(obj->status) ? obj->status : NULL;
+  const char *phase = json_string_value(json_object_get(given, "phase"));
+  json_t *status = json_pack("{s:s}", "phase", phase && *phase ? phase : "Active");
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)given, key, v) {
+    if (!strcmp(key, "phase")) continue;
+    if (strcmp(key, "conditions") || !json_is_array(v)) {
+      json_object_set(status, key, v);
+      continue;
+    }
+    json_t *ordered = json_array(), *c;
+    size_t i;
+    json_array_foreach(v, i, c)
+      json_array_append_new(ordered, json_is_object(c) ? go_ordered(c, condition_keys, 5, "lastTransitionTime")
+                                                       : json_incref(c));
+    json_object_set_new(status, key, ordered);
+  }
+  arena_on_free(a, release_json, status);
+  obj->status = status;
+}
+
 void defaults_namespace(const admission_ctx *ctx, arena *a, namespace_obj *obj) {
   (void)ctx;
+  default_namespace_status(a, obj);
   object_meta *m = &obj->metadata;
   if (!m->name || !*m->name) return; /* as upstream: not for generateName */
   const atom *key = atom_cstr("kubernetes.io/metadata.name");

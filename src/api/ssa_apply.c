@@ -95,16 +95,27 @@ static bool has_uid(const json_t *obj) {
   return uid && *uid;
 }
 
+/* Whether two apiVersions ("v1", "events.k8s.io/v1") are of one group. */
+static bool same_group(const char *a, const char *b) {
+  const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
+  size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+  return la == lb && !strncmp(a, b, la);
+}
+
 /* obj (a new reference) as a manager of api_version sees it: converted
  * (the converter's work in upstream's field manager) and as Go writes it,
  * with that version's type in *type; NULL when the kind has no such
- * version (upstream then drops the manager). */
+ * version (upstream then drops the manager). An endpoint's converter
+ * knows its own group only: an Event written through core v1 cannot be
+ * seen as events.k8s.io/v1 or the other way round, so the other group's
+ * managers are dropped, as kube-apiserver drops them. */
 static json_t *in_version(const json_t *obj, const char *api_version, int *type) {
   const char *kind = json_string_value(json_object_get(obj, "kind")),
              *have = json_string_value(json_object_get(obj, "apiVersion"));
   *type = ssa_type_of_kind(api_version, kind ? kind : "");
   if (*type == SSA_NO_TYPE) return NULL;
   if (have && !strcmp(have, api_version)) return json_incref((json_t *)obj);
+  if (have && !same_group(have, api_version)) return NULL;
   json_t *v = api_version_convert(obj, api_version);
   if (v) ssa_go_round_trip(v);
   return v;

@@ -42,11 +42,12 @@ static json_t *zero_object(const api_object *obj, const char *gv) {
   return zero;
 }
 
-/* The apiVersion of obj's kind in v (NULL: the internal one). */
+/* The apiVersion of obj's kind in v (NULL: the internal one), in v's own
+ * group: an Event written through events.k8s.io/v1 is recorded there. */
 static char *group_version(const api_object *obj, const api_version *v) {
-  const char *version = v ? v->version : obj->info->version;
+  const char *version = v ? v->version : obj->info->version, *group = v ? api_version_group(v) : obj->info->group;
   strbuf gv = STRBUF_INIT;
-  if (obj->info->group[0]) sb_printf(&gv, "%s/", obj->info->group);
+  if (group[0]) sb_printf(&gv, "%s/", group);
   sb_puts(&gv, version);
   return sb_detach(&gv);
 }

@@ -507,8 +507,8 @@ DEFINE_STRUCT(node)
   X(S, STR, api_version, "apiVersion", _, 0)        \
   X(S, STR, kind, "kind", _, 0)                     \
   X(S, EMB, metadata, "metadata", object_meta, 0)   \
-  X(S, RAW, spec, "spec", _, 0)                     \
-  X(S, RAW, status, "status", _, 0)
+  X(S, RAW, spec, "spec", _, F_SCHEMA)              \
+  X(S, RAW, status, "status", _, F_SCHEMA)
 DEFINE_STRUCT(namespace_obj)
 
 /* ---- scheduling.k8s.io/v1beta1 PodGroup and Workload (k8s.io/api

@@ -1,7 +1,8 @@
 /* update_keep.c: admit_keep_from_old (api/admission.h), what an update takes
  * from the stored object before admission: status updates keep the old spec
- * and metadata, main updates keep the old status, as kube-apiserver's
- * registry strategies do in PrepareForUpdate (docs/server.md, 'CRUD'); and
+ * and metadata (a Namespace's only the spec), main updates keep the old
+ * status, as kube-apiserver's registry strategies do in PrepareForUpdate
+ * (docs/server.md, 'CRUD'); and
  * what k8s.io/apiserver rest.BeforeUpdate keeps: the uid when none is given,
  * creationTimestamp, generation, deletionTimestamp and
  * deletionGracePeriodSeconds. */
@@ -43,7 +44,9 @@ static void carry_over(bool status_update, api_object *obj, const api_object *ol
       if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
     }
   }
-  if (status_update) keep_old_meta(obj, old);
+  /* namespaceStatusStrategy resets only the spec: the request's labels and
+   * annotations are written */
+  if (status_update && obj->info->kind != KIND_NAMESPACE) keep_old_meta(obj, old);
 }
 
 /* The kinds of types_stored.h keep their status in _extra: a status update

@@ -72,10 +72,16 @@ void validate_pod_spec_dra(errlist *errs, fpath *p, const pod_spec *spec);
  * deletionTimestamp, deletionGracePeriodSeconds immutable; generation not
  * decremented; no new finalizers while deleting. */
 void validate_object_meta_update(errlist *errs, fpath *p, const object_meta *meta, const object_meta *old);
-/* ValidateNamespaceFinalizeUpdate's check of a /finalize body's
- * spec.finalizers: each a qualified name, and one of the standard names
- * (kubernetes, orphan, foregroundDeletion) when it has no '/'. */
-void validate_namespace_finalizers(errlist *errs, const char *const *names, size_t n);
+/* ValidateObjectMetaUpdate's checks of the new values: labels,
+ * annotations, owner references (for updates that skip ValidateObjectMeta,
+ * such as a Namespace's /status). */
+void validate_object_meta_update_values(errlist *errs, fpath *p, const object_meta *meta);
+/* validateFinalizerName on each of a Namespace's spec.finalizers (a JSON
+ * array): a qualified name, and one of the standard names (kubernetes,
+ * orphan, foregroundDeletion) when it has no '/'. Reported at each entry
+ * (at_index: ValidateNamespaceFinalizeUpdate, for /finalize) or at the list
+ * itself (ValidateNamespace, for create and update). */
+void validate_namespace_finalizers(errlist *errs, const json_t *finalizers, bool at_index);
 
 /* PriorityClass (validate_priority_class.c): preemptionPolicy's default
  * PreemptLowerPriority (SetDefaults_PriorityClass; an explicit false

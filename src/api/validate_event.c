@@ -3,11 +3,15 @@
  * events.go, ValidateEventCreate/ValidateEventUpdate): every Event passes
  * the legacy rules; one written through events.k8s.io/v1 also passes the
  * strict ones (metadata, eventTime, type, the deprecated fields unset) and,
- * on update, keeps its fields. Paths are the core Event's, as upstream
+ * on update, keeps its fields: the regarding object, reason, note, source,
+ * the times, count, type, action, related and the reporting fields. Paths are the core Event's, as upstream
  * reports them for either group. */
 #include "api/validate.h"
 #include "api/validate_names.h"
 #include "api/versions.h"
+#include "codec/pb_time.h"
+#include "util/die.h"
+#include <stdlib.h>
 #include <string.h>
 
 enum { EVENT_INSTANCE_MAX = 128, EVENT_ACTION_MAX = 128, EVENT_REASON_MAX = 128, EVENT_NOTE_MAX = 1024 };
@@ -84,19 +88,129 @@ static void validate_strict_create(errlist *e, fpath *p, const json_t *ev) {
     AT(p, "source", fe_invalid_str(e, p, "", "needs to be unset"));
 }
 
+/* ---- ValidateEventUpdate's immutable fields: compared as
+ * apiequality.Semantic compares the internal core.Event's, and rendered
+ * as field.Invalid renders them (the JSON of the Go value). ---- */
+
+static const char *const ref_fields[][2] = {{"Kind", "kind"},
+                                            {"Namespace", "namespace"},
+                                            {"Name", "name"},
+                                            {"UID", "uid"},
+                                            {"APIVersion", "apiVersion"},
+                                            {"ResourceVersion", "resourceVersion"},
+                                            {"FieldPath", "fieldPath"}};
+static const char *const source_fields[][2] = {{"Component", "component"}, {"Host", "host"}};
+
+/* JSON text as Go's encoding/json writes it: <, >, & and the line and
+ * paragraph separators escaped (jansson writes them as they are). */
+static char *go_json_escapes(const char *json) {
+  strbuf out = STRBUF_INIT;
+  for (const char *c = json; *c; c++) {
+    if (*c == '<') sb_puts(&out, "\\u003c");
+    else if (*c == '>') sb_puts(&out, "\\u003e");
+    else if (*c == '&') sb_puts(&out, "\\u0026");
+    else if (!strncmp(c, "\xe2\x80\xa8", 3) || !strncmp(c, "\xe2\x80\xa9", 3)) {
+      sb_puts(&out, c[2] == '\xa8' ? "\\u2028" : "\\u2029");
+      c += 2;
+    } else sb_putc(&out, *c);
+  }
+  return sb_detach(&out);
+}
+
+/* A struct of string fields as Go's JSON has it: an internal type has no
+ * JSON tags, so the keys are Go's field names; a nil pointer (pointer and
+ * v absent) is null. */
+static char *render_struct(const json_t *v, const char *const (*fields)[2], size_t n, bool pointer) {
+  if (pointer && !json_is_object(v)) return xstrdup("null");
+  json_t *o = json_object();
+  for (size_t i = 0; i < n; i++) json_object_set_new(o, fields[i][0], json_string(str_at(v, fields[i][1])));
+  char *dumped = json_dumps(o, JSON_COMPACT);
+  json_decref(o);
+  if (!dumped) die_oom();
+  char *s = go_json_escapes(dumped);
+  free(dumped);
+  return s;
+}
+
+static bool same_struct(const json_t *a, const json_t *b, const char *const (*fields)[2], size_t n, bool pointer) {
+  if (pointer && json_is_object(a) != json_is_object(b)) return false;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(str_at(a, fields[i][1]), str_at(b, fields[i][1]))) return false;
+  return true;
+}
+
+static void immutable_struct(errlist *e, fpath *p, const char *path, const char *key, const json_t *ev,
+                             const json_t *old, const char *const (*fields)[2], size_t n, bool pointer) {
+  const json_t *now = json_object_get(ev, key), *before = json_object_get(old, key);
+  if (same_struct(now, before, fields, n, pointer)) return;
+  char *rendered = render_struct(now, fields, n, pointer);
+  AT(p, path, fe_invalid(e, p, rendered, "field is immutable"));
+  free(rendered);
+}
+
+static void immutable_str(errlist *e, fpath *p, const char *path, const char *key, const json_t *ev, const json_t *old) {
+  const char *now = str_at(ev, key);
+  if (strcmp(now, str_at(old, key))) AT(p, path, fe_invalid_str(e, p, now, "field is immutable"));
+}
+
+/* A metav1.Time or MicroTime as seconds and nanoseconds since the epoch;
+ * Go's zero time (0001-01-01) when absent or not a time. */
+enum { GO_ZERO_TIME = -62135596800 };
+typedef struct go_time {
+  int64_t seconds;
+  int32_t nanos;
+} go_time;
+
+static go_time time_at(const json_t *ev, const char *key) {
+  go_time t;
+  const char *s = json_string_value(json_object_get(ev, key));
+  if (!s || !pb_parse_rfc3339(s, &t.seconds, &t.nanos)) t = (go_time){GO_ZERO_TIME, 0};
+  return t;
+}
+
+/* The time as its MarshalJSON writes it: null for the zero time, else
+ * quoted RFC 3339 in UTC (with six decimals for a MicroTime). */
+static void immutable_time(errlist *e, fpath *p, const char *key, const json_t *ev, const json_t *old, bool micro) {
+  go_time now = time_at(ev, key), before = time_at(old, key);
+  if (micro) { /* sub-microsecond changes are tolerated */
+    now.nanos -= now.nanos % 1000;
+    before.nanos -= before.nanos % 1000;
+  }
+  if (now.seconds == before.seconds && now.nanos == before.nanos) return;
+  strbuf rendered = STRBUF_INIT;
+  if (now.seconds == GO_ZERO_TIME && !now.nanos) sb_puts(&rendered, "null");
+  else {
+    sb_putc(&rendered, '"');
+    pb_format_rfc3339(&rendered, now.seconds, now.nanos, micro);
+    sb_putc(&rendered, '"');
+  }
+  AT(p, key, fe_invalid(e, p, sb_str(&rendered), "field is immutable"));
+  sb_free(&rendered);
+}
+
 /* ValidateEventUpdate past the legacy rules and the metadata: the series
- * when it changed, and ValidateImmutableField for the string fields. */
+ * when it changed, then each field upstream holds immutable, in its
+ * order. Upstream checks reason twice; the identical error is reported
+ * once, as kube-apiserver's answer has it (its error list drops exact
+ * repeats). Paths are the core Event's: reportingController holds
+ * reportingComponent, involvedObject regarding, message note. */
 static void validate_strict_update(errlist *e, fpath *p, const json_t *ev, const json_t *old) {
   if (!json_equal(json_object_get(ev, "series"), json_object_get(old, "series"))) validate_series(e, p, ev);
-  static const char *const immutable[][2] = {{"reason", "reason"},
-                                             {"message", "message"},
-                                             {"type", "type"},
-                                             {"action", "action"},
-                                             {"reportingComponent", "reportingController"},
-                                             {"reportingInstance", "reportingInstance"}};
-  for (size_t i = 0; i < sizeof immutable / sizeof *immutable; i++)
-    if (strcmp(str_at(ev, immutable[i][0]), str_at(old, immutable[i][0])))
-      AT(p, immutable[i][1], fe_invalid_str(e, p, str_at(ev, immutable[i][0]), "field is immutable"));
+  immutable_struct(e, p, "involvedObject", "involvedObject", ev, old, ref_fields, 7, false);
+  immutable_str(e, p, "reason", "reason", ev, old);
+  immutable_str(e, p, "message", "message", ev, old);
+  immutable_struct(e, p, "source", "source", ev, old, source_fields, 2, false);
+  immutable_time(e, p, "firstTimestamp", ev, old, false);
+  immutable_time(e, p, "lastTimestamp", ev, old, false);
+  json_int_t count = json_integer_value(json_object_get(ev, "count"));
+  if (count != json_integer_value(json_object_get(old, "count")))
+    AT(p, "count", fe_invalid_int(e, p, count, "field is immutable"));
+  immutable_str(e, p, "type", "type", ev, old);
+  immutable_time(e, p, "eventTime", ev, old, true);
+  immutable_str(e, p, "action", "action", ev, old);
+  immutable_struct(e, p, "related", "related", ev, old, ref_fields, 7, true);
+  immutable_str(e, p, "reportingController", "reportingComponent", ev, old);
+  immutable_str(e, p, "reportingInstance", "reportingInstance", ev, old);
 }
 
 void validate_event(const admission_ctx *ctx, const api_object *obj, const api_object *old,

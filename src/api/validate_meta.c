@@ -56,15 +56,18 @@ static void validate_kube_finalizers(errlist *e, fpath *p, const dstr_list *fina
   }
 }
 
-void validate_namespace_finalizers(errlist *e, const char *const *names, size_t n) {
+void validate_namespace_finalizers(errlist *e, const json_t *finalizers, bool at_index) {
   fpath p = {STRBUF_INIT};
   fp_field(&p, "spec");
   fp_field(&p, "finalizers");
-  for (size_t i = 0; i < n; i++) {
-    size_t mark = fp_index(&p, i);
-    vn_qualified_name(e, &p, names[i]);
-    if (!strchr(names[i], '/') && !standard_finalizer(names[i]))
-      fe_invalid_str(e, &p, names[i], "name is neither a standard finalizer name nor is it fully qualified");
+  size_t i;
+  const json_t *f;
+  json_array_foreach(finalizers, i, f) {
+    size_t mark = at_index ? fp_index(&p, i) : p.sb.len;
+    const char *name = or_empty(json_string_value(f));
+    vn_label_key(e, &p, name); /* IsQualifiedName */
+    if (!strchr(name, '/') && !standard_finalizer(name))
+      fe_invalid_str(e, &p, name, "name is neither a standard finalizer name nor is it fully qualified");
     fp_pop(&p, mark);
   }
   fp_free(&p);
@@ -136,6 +139,12 @@ void validate_object_meta_but_name(errlist *e, fpath *p, const object_meta *m, b
   validate_owner_references(e, p, &m->owner_references);
   validate_finalizer_names(e, p, &m->finalizers);
   validate_kube_finalizers(e, p, &m->finalizers);
+}
+
+void validate_object_meta_update_values(errlist *e, fpath *p, const object_meta *m) {
+  validate_labels(e, p, "labels", &m->labels);
+  validate_annotations(e, p, &m->annotations);
+  validate_owner_references(e, p, &m->owner_references);
 }
 
 /* A string field that must not change; NULL and "" are both empty, except

@@ -110,9 +110,11 @@ void srv_track_controller_write(api_object *next, const api_object *old, const c
   ssa_track_update(next, old, NULL, &(ssa_writer){"kube-controller-manager", subresource, now, false});
 }
 
-bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,
-                              http_response *resp) {
+void srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old) {
   if (!srv_is_apply(req)) record_update(r, req, obj, old); /* an apply recorded its own */
+}
+
+bool srv_managed_fields_valid(api_object *obj, http_response *resp) {
   errlist errs = {0};
   mf_validate(api_object_meta(obj)->managed_fields, &errs);
   if (errs.n) srv_status_invalid(resp, obj, &errs);

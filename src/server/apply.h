@@ -15,11 +15,13 @@ bool srv_is_apply(const http_request *req);
  * first '/' (printable characters, at most 128 bytes), else "unknown". */
 void srv_manager_name(const http_request *req, strbuf *out);
 /* Sets obj's managedFields for a create (old NULL) or update by req's
- * manager, as upstream's fieldmanager does before a write; false with the
- * 422 answered when the result fails ObjectMeta's managedFields checks
- * (entries a client sent). */
-bool srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old,
-                              http_response *resp);
+ * manager, as upstream's fieldmanager does in the handler: on the object
+ * as decoded and defaulted, before mutating admission and the strategy's
+ * PrepareForCreate/PrepareForUpdate, so what those add is no one's. */
+void srv_track_managed_fields(const route *r, const http_request *req, api_object *obj, const api_object *old);
+/* false with the 422 answered when obj's managedFields fail ObjectMeta's
+ * managedFields checks (entries a client sent). */
+bool srv_managed_fields_valid(api_object *obj, http_response *resp);
 /* Sets next's managedFields for kube-controller-manager's Update of old
  * through subresource ("" or "status"): the garbage collector's and the
  * namespace controller's writes. */

@@ -147,12 +147,7 @@ static void apply_finalizers(api_object *obj, json_t *finalizers, errlist *errs)
     json_decref(finalizers);
     return;
   }
-  size_t n = json_array_size(finalizers), i;
-  const char **names = xcalloc(n + 1, sizeof *names);
-  json_t *f;
-  json_array_foreach(finalizers, i, f) names[i] = json_string_value(f) ? json_string_value(f) : "";
-  validate_namespace_finalizers(errs, names, n);
-  free(names);
+  validate_namespace_finalizers(errs, finalizers, true);
   json_object_set_new(ns->spec, "finalizers", finalizers);
 }
 
@@ -175,12 +170,15 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
   request_ctx rc = {.srv = s, .reads = srv_reads_of(s, req), .resp = resp};
   admission_ctx ctx = admission_for(&rc);
   ctx.request_version = r->wire;
-  /* mutating admission (Priority, DefaultTolerationSeconds) before
-   * validation, Priority's validating half after */
+  /* decoding's defaults, then managedFields (the handler's field
+   * manager), then mutating admission (Priority, DefaultTolerationSeconds)
+   * and the strategy with validation, Priority's validating half after */
+  admit_defaults(&ctx, obj);
+  srv_track_managed_fields(r, req, obj, old);
   char *forbidden = admit_priority(&ctx, op, obj, old);
   if (!forbidden) admit_default_toleration_seconds(op, obj);
   errlist errs = {0};
-  bool ok = !forbidden && admit_object(&ctx, op, obj, old, &errs);
+  bool ok = !forbidden && admit_defaulted(&ctx, op, obj, old, &errs);
   if (ok) forbidden = admit_priority_class_default(&ctx, op, obj);
   release(&rc);
   if (forbidden) {
@@ -215,7 +213,7 @@ static void write_object(dra_server *s, const route *r, const http_request *req,
     return;
   }
   errlist_free(&errs);
-  if (!srv_track_managed_fields(r, req, obj, old, resp)) {
+  if (!srv_managed_fields_valid(obj, resp)) {
     api_object_free(obj);
     return;
   }

@@ -1,6 +1,7 @@
 /* test_validate_core.c: Node and Namespace admission: object
- * metadata of cluster-scoped objects, the Namespace's DNS-label name, and
- * metadata immutability on update. */
+ * metadata of cluster-scoped objects, the Namespace's DNS-label name,
+ * metadata immutability on update, and the Namespace's spec.finalizers and
+ * status.phase (ValidateNamespace, ValidateNamespaceStatusUpdate). */
 #include "validate_cases.h"
 
 static const char node_base[] = "{'apiVersion':'v1','kind':'Node','metadata':{'name':'node-1','labels':{'region':'r1'}}}";
@@ -38,6 +39,33 @@ static const validate_case ns_cases[] = {
      .patch = "{'metadata':{'name':null}}",
      .errors = {"metadata.name: Required value: name or generateName is required"}},
     {.name = "admin-access label", .patch = "{'metadata':{'labels':{'resource.kubernetes.io/admin-access':'true'}}}"},
+    /* ValidateNamespace: each finalizer at the list's own path */
+    {.name = "namespace finalizers",
+     .patch = "{'spec':{'finalizers':['nope','a b/c','example.com/x','orphan']}}",
+     .errors = {"spec.finalizers: Invalid value: \"nope\": name is neither a standard finalizer name nor is it fully qualified",
+                "spec.finalizers: Invalid value: \"a b/c\": prefix part " MSG_SUBDOMAIN}},
+    /* an update keeps the stored finalizers (PrepareForUpdate) */
+    {.name = "namespace update keeps finalizers",
+     .op = ADMIT_UPDATE,
+     .old_patch = "{}",
+     .patch = "{'spec':{'finalizers':['nope']}}"},
+    /* ValidateNamespaceStatusUpdate */
+    {.name = "namespace status Terminating while live",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{}",
+     .patch = "{'status':{'phase':'Terminating'}}",
+     .errors = {"status.Phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty"}},
+    {.name = "namespace status phase defaults to Active", .op = ADMIT_STATUS_UPDATE, .old_patch = "{}", .patch = "{'status':{}}"},
+    {.name = "namespace status Active while deleting",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{'metadata':{'deletionTimestamp':'2026-11-30T00:00:00Z'}}",
+     .patch = "{'metadata':{'deletionTimestamp':'2026-11-30T00:00:00Z'},'status':{'phase':'Active'}}",
+     .errors = {"status.Phase: Invalid value: \"Active\": may only be 'Terminating' if `deletionTimestamp` is not empty"}},
+    {.name = "namespace status labels checked",
+     .op = ADMIT_STATUS_UPDATE,
+     .old_patch = "{}",
+     .patch = "{'metadata':{'labels':{'x':'-bad'}}}",
+     .errors = {"metadata.labels: Invalid value: \"-bad\": " MSG_LABEL_VALUE}},
 };
 
 int main(void) {

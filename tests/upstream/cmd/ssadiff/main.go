@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/client-go/applyconfigurations"
 	"k8s.io/client-go/kubernetes/scheme"
+	podDefaults "k8s.io/kubernetes/pkg/apis/core/v1"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
@@ -146,6 +147,17 @@ func catchUp(name string) *corev1.Pod {
 
 func decode(b []byte) runtime.Object { return decodeWith(scheme.Codecs.UniversalDeserializer(), b) }
 
+// asHandlerSees: a pod as kube-apiserver's handler has it when its field
+// manager runs: decoded with the defaults decoding applies
+// (SetObjectDefaults_Pod), before mutating admission (Priority,
+// DefaultTolerationSeconds) and the strategy, whose fields no manager owns.
+func asHandlerSees(b []byte) runtime.Object {
+	p := decode(b).(*corev1.Pod)
+	podDefaults.SetObjectDefaults_Pod(p)
+	p.ManagedFields = nil
+	return p
+}
+
 // decodeWith decodes b with d, and stops the run if it cannot.
 func decodeWith(d runtime.Decoder, b []byte) runtime.Object {
 	obj, _, err := d.Decode(b, nil, nil)
@@ -244,11 +256,8 @@ func main() {
 			name = u.GetName()
 			code, body = request("POST", "/api/v1/namespaces/default/pods?fieldManager="+s.manager, "application/json", []byte(s.object))
 			if code == 201 {
-				created := decode(body)
-				a, _ := meta.Accessor(created)
-				a.SetManagedFields(nil)
 				empty, _ := scheme.Scheme.New(gvk)
-				ours = fm.UpdateNoErrors(empty, created, s.manager)
+				ours = fm.UpdateNoErrors(empty, asHandlerSees([]byte(s.object)), s.manager)
 			}
 		case "update", "status":
 			name = "p"
@@ -261,6 +270,7 @@ func main() {
 			}
 			// the object as it is now: the scheduler writes pods' status
 			// meanwhile, so a 409 is retried on a fresh read, as clients do
+			var sent []byte
 			for try := 0; try < 50; try++ {
 				cur := catchUp(name)
 				live[name] = cur.DeepCopy()
@@ -274,18 +284,15 @@ func main() {
 					cur.Labels["by-"+s.manager] = "1" // a field each updater keeps
 				}
 				cur.ManagedFields = nil
-				b, _ := json.Marshal(cur)
-				code, body = request("PUT", path+"?fieldManager="+s.manager, "application/json", b)
+				sent, _ = json.Marshal(cur)
+				code, body = request("PUT", path+"?fieldManager="+s.manager, "application/json", sent)
 				if code != 409 {
 					break
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
 			if code == 200 {
-				updated := decode(body)
-				a, _ := meta.Accessor(updated)
-				a.SetManagedFields(nil)
-				ours = manager.UpdateNoErrors(live[name].DeepCopy(), updated, s.manager)
+				ours = manager.UpdateNoErrors(live[name].DeepCopy(), asHandlerSees(sent), s.manager)
 			}
 		default:
 			u := &unstructured.Unstructured{}

@@ -16,7 +16,9 @@
  *   others wait with their own message); on failure every pod waits, the
  *   placed ones with the group's message, and none binds;
  * - the pods must share a schedulerName and have the group's priority,
- *   otherwise every pod and the group get a SchedulerError;
+ *   otherwise every pod and the group get a SchedulerError; the group's
+ *   pending pods for another scheduler are left alone entirely, as
+ *   kube-scheduler never queues them (its bound ones are checked);
  * - the PodGroupInitiallyScheduled condition says how the cycle ended
  *   (True/Scheduled, False/Unschedulable, False/SchedulerError) and never
  *   leaves True once there.
@@ -35,8 +37,15 @@
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
-static bool pod_live(const pod *p) { return !p->metadata.deletion_timestamp && !sched_pod_is_done(p); }
 static bool pod_bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
+/* Live and known to the scheduler: bound (kube-scheduler's cache holds every
+ * assigned pod), or pending for this scheduler (only those enter its queue
+ * and the group's state; a pending pod for another scheduler is no part
+ * of the cycle, counts for neither minCount nor the schedulerName check,
+ * and gets no condition or event). */
+static bool pod_live(const pod *p) {
+  return !p->metadata.deletion_timestamp && !sched_pod_is_done(p) && (pod_bound(p) || sched_pod_ours(p));
+}
 
 /* ---- assumed placements ---- */
 

@@ -74,13 +74,16 @@ void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device
 /* What one alloc_run may not take of a device, beyond what the index
  * holds. Without capacity the device is not used at all, and nothing else
  * changes: its shared counters stay free for the other devices drawing on
- * them. With capacity (a device that allows multiple allocations), the
- * call's requests together consume less than below (in nanos) of it. The
- * pod-group search uses these for its alternatives (sched/joint.c). */
+ * them, unless spend_counters (then the call sees them spent, as a claim
+ * holding the device would make them). With capacity (a device that allows
+ * multiple allocations), the call's requests together consume less than
+ * below (in nanos) of it. The pod-group search uses these for its
+ * alternatives (sched/joint.c). */
 typedef struct alloc_device_limit {
   const atom *driver, *pool, *device;
   const atom *capacity;
   __int128 below;
+  bool spend_counters;
 } alloc_device_limit;
 
 typedef struct alloc_limits {

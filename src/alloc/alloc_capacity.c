@@ -158,6 +158,8 @@ void alloc_apply_device_limits(alloc_call *k, const alloc_device_limit *v, size_
       if (c->dev->driver != v[i].driver || c->dev->pool != v[i].pool || c->dev->name != v[i].device) continue;
       if (!v[i].capacity) {
         c->barred = true;
+        for (uint32_t u = 0; v[i].spend_counters && u < c->n_use; u++)
+          c->pool->ctrs[c->use_ctr[u]].avail -= c->use_nanos[u];
         continue;
       }
       const device_capacity_map *m = &c->dev->d->capacity;

@@ -110,6 +110,7 @@ typedef struct jstate {
   size_t *placeable_from; /* [i]: pods from i on that fit somewhere alone */
   bool cross_node;  /* pools shared between nodes: no backjumping */
   bool enumerate;   /* a node's batch may have to give up devices others need: try its alternatives */
+  bool quick;       /* the quick pass: a refused device takes its shared counters along */
   size_t words;     /* uint64_t words of a pod set */
   uint64_t *conf;   /* per depth: the conflict set of the last failure */
   uint64_t *blame;  /* scratch set */
@@ -481,9 +482,16 @@ typedef struct taking_sink {
   const exclusion *e; /* push_children: the refusals the choice was made under */
   taken *list;        /* else: the list they join (in x's arena) */
   size_t stage, cap;
+  bool quick; /* push_children in the quick pass (jstate.quick) */
 } taking_sink;
 
 static void take_into(taking_sink *k, alloc_device_limit t) {
+  if (!k->list && k->quick) {
+    /* the quick pass refuses the device whole, with its counters */
+    push_refusal(k->x, k->g, k->e,
+                 (alloc_device_limit){.driver = t.driver, .pool = t.pool, .device = t.device, .spend_counters = true});
+    return;
+  }
   if (!k->list) {
     push_refusal(k->x, k->g, k->e, t);
     return;
@@ -506,7 +514,7 @@ static void each_taking(jstate *s, const stage *g, taking_sink *k) {
     for (uint32_t d = 0; r && r->devices && d < r->devices->results.n; d++) {
       const device_request_allocation_result *dv = &r->devices->results.items[d];
       if (!g->every_device && !sched_devices_pool_shared(s->l, dv->driver, dv->pool)) continue;
-      alloc_device_limit t = {dv->driver, dv->pool, dv->device, NULL, 0};
+      alloc_device_limit t = {.driver = dv->driver, .pool = dv->pool, .device = dv->device};
       bool by_capacity = false;
       for (uint32_t q = 0; q < dv->consumed_capacity.n; q++) {
         t.capacity = dv->consumed_capacity.items[q].key;
@@ -515,7 +523,7 @@ static void each_taking(jstate *s, const stage *g, taking_sink *k) {
         by_capacity = true;
         take_into(k, t);
       }
-      if (!by_capacity) take_into(k, (alloc_device_limit){dv->driver, dv->pool, dv->device, NULL, 0});
+      if (!by_capacity) take_into(k, (alloc_device_limit){.driver = dv->driver, .pool = dv->pool, .device = dv->device});
     }
   }
 }
@@ -524,7 +532,7 @@ static void each_taking(jstate *s, const stage *g, taking_sink *k) {
  * its refusal. */
 static void push_children(jstate *s, jalt *x, stage *g, const exclusion *e) {
   if (!s->enumerate) return;
-  taking_sink k = {.x = x, .g = g, .e = e};
+  taking_sink k = {.x = x, .g = g, .e = e, .quick = s->quick};
   each_taking(s, g, &k);
 }
 
@@ -1099,7 +1107,16 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
     fit_nodes[i] = 0;
     for (size_t n = 0; s.pods[i].ok && n < s.n_nodes; n++) fit_nodes[i] += s.fits[s.pods[i].cls * s.n_nodes + n];
   }
+  /* with shared pools, a quick pass first: refusing a device whole, with
+   * the counters it draws on, prunes the partition layouts of one device
+   * that are alike for the other nodes; the complete pass runs only when
+   * the quick one finds nothing */
+  s.quick = s.enumerate;
   jresult r = search(&s, 0, need);
+  if (r == J_FAIL && s.quick) {
+    s.quick = false;
+    r = search(&s, 0, need);
+  }
   uint64_t steps = steps_taken(&s);
   sched_metrics_joint(&l->metrics, r == J_FOUND ? SCHED_JOINT_PLACED : r == J_FAIL ? SCHED_JOINT_NONE : SCHED_JOINT_ABORTED,
                       steps, (double)(timing_now_ms() - t0) / 1000);

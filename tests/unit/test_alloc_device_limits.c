@@ -1,7 +1,7 @@
 /* test_alloc_device_limits.c: alloc_limits.devices, the per-call limits the
  * pod-group search refuses takings with (sched/joint.c): a device refused
  * is not used, and its shared counters stay free for the partitions drawing
- * on them; a capacity limit makes the call consume less of a device that
+ * on them (unless spend_counters); a capacity limit makes the call consume less of a device that
  * allows multiple allocations, and the device stays usable. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,8 +44,11 @@ static const char *capacity =
 #define GI ((__int128)1024 * 1024 * 1024 * 1000000000)
 
 static alloc_device_limit refuse(const char *device, const char *cap, __int128 below) {
-  return (alloc_device_limit){atom_cstr("gpu.example.com"), atom_cstr("pool-1"), atom_cstr(device),
-                              cap ? atom_cstr(cap) : NULL, below};
+  return (alloc_device_limit){.driver = atom_cstr("gpu.example.com"),
+                              .pool = atom_cstr("pool-1"),
+                              .device = atom_cstr(device),
+                              .capacity = cap ? atom_cstr(cap) : NULL,
+                              .below = below};
 }
 
 /* "request=device" of the claim's one result under the limits, or "none". */
@@ -78,6 +81,10 @@ static void test_refused_partition_leaves_its_counters(void **state) {
   assert_string_equal(pick(partitions, v, 1, got), "r=half-a");
   assert_string_equal(pick(partitions, v, 2, got), "r=half-b");
   assert_string_equal(pick(partitions, v, 3, got), "none");
+  /* spend_counters: refused as a claim holding it would, the halves go too */
+  alloc_device_limit held = refuse("whole", NULL, 0);
+  held.spend_counters = true;
+  assert_string_equal(pick(partitions, &held, 1, got), "none");
 }
 
 static void test_capacity_limit_takes_less_of_the_device(void **state) {

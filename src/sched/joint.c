@@ -31,7 +31,9 @@
  * batch also has alternatives (other devices or less capacity of the shared
  * pools, another allocation of a claim whose pods run elsewhere), tried in
  * turn before the search backtracks over pods, skipping one that takes at
- * least what a failed one took (docs/overview.md, "Joint gang placement"). */
+ * least what a failed one took; a quick pass whose refusals spend the
+ * refused devices' counters runs first (docs/overview.md, "Joint gang
+ * placement"). */
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/cycle.h"

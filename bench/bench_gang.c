@@ -18,15 +18,20 @@
  *   (allNodes: 8 NICs the gang's class does not select). Its presence
  *   switches on what pools shared between nodes need: the search tries a
  *   node's other device choices, and the device bounds and backjumping are
- *   off (joint.c).
+ *   off (joint.c);
+ * - shape "partitions": the fits shape, each pod also taking one device of
+ *   a pool shared by all nodes that publishes ceil(P/2) network GPUs each
+ *   whole and as two halves drawing on one counter set (KEP-4815). The
+ *   allocator's first choice is a whole GPU, so greedy strands half the
+ *   gang; only a half for every pod places it all.
  *
  * Each run builds the objects, creates them in a fresh in-memory store and
  * runs the claim controller and scheduler until idle (timed), with
  * --gang-placement=upstream and with joint (best of two runs each); it
  * prints pods bound, the time, and the joint search's steps (node trials
  * plus allocator steps).
- * usage: bench_gang [--shape fits|trap|sorted|network] [pods] (default: every shape,
- * 8, 64 and 256 pods) */
+ * usage: bench_gang [--shape fits|trap|sorted|network|partitions] [pods]
+ * (default: every shape, 8, 64 and 256 pods; partitions 4, 8 and 16) */
 #include "fixture_cluster.h"
 #include "sched/metrics.h"
 #include <stdio.h>
@@ -37,18 +42,18 @@
 #define NODES 500
 #define GPUS 8
 
-typedef enum { SHAPE_FITS, SHAPE_TRAP, SHAPE_SORTED, SHAPE_NETWORK, N_SHAPES } gang_shape;
-static const char *const shape_names[] = {"fits", "trap", "sorted", "network"};
+typedef enum { SHAPE_FITS, SHAPE_TRAP, SHAPE_SORTED, SHAPE_NETWORK, SHAPE_PARTITIONS, N_SHAPES } gang_shape;
+static const char *const shape_names[] = {"fits", "trap", "sorted", "network", "partitions"};
 
 /* GPUs of pod p's claim. */
 static int pod_gpus(gang_shape shape, int p, int pods) {
-  if (shape == SHAPE_FITS) return 4;
+  if (shape == SHAPE_FITS || shape == SHAPE_PARTITIONS) return 4;
   if (shape == SHAPE_TRAP || shape == SHAPE_NETWORK) return p % 3 == 2 ? 4 : 2;
   return p < pods - pods / 3 ? 2 : 4;
 }
 
 static void build_yaml(strbuf *y, gang_shape shape, int pods) {
-  bool trap = shape != SHAPE_FITS;
+  bool trap = shape != SHAPE_FITS && shape != SHAPE_PARTITIONS;
   int gpu_nodes = trap ? (pods + 2) / 3 : (pods + 1) / 2;
   sb_printf(y, "apiVersion: v1\nkind: Namespace\nmetadata: {name: ml}\n---\n"
                "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
@@ -71,11 +76,29 @@ static void build_yaml(strbuf *y, gang_shape shape, int pods) {
                  "  pool: {name: fabric, generation: 1, resourceSliceCount: 1}\n  devices:\n");
     for (int d = 0; d < GPUS; d++) sb_printf(y, "  - {name: nic-%d}\n", d);
   }
+  if (shape == SHAPE_PARTITIONS) {
+    int net = (pods + 1) / 2;
+    sb_printf(y, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: fabric}\n"
+                 "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"fabric.example.com\"'}\n");
+    for (int part = 0; part < 2; part++) {
+      sb_printf(y, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: fabric-%s}\n"
+                   "spec:\n  driver: fabric.example.com\n  allNodes: true\n"
+                   "  pool: {name: fabric, generation: 1, resourceSliceCount: 2}\n  %s:\n",
+                part ? "gpus" : "counters", part ? "devices" : "sharedCounters");
+      for (int g = 0; g < net; g++) {
+        if (!part) sb_printf(y, "  - {name: gpu-%d, counters: {memory: {value: 80Gi}}}\n", g);
+        for (int h = 0; part && h < 3; h++)
+          sb_printf(y, "  - {name: gpu-%d%s, consumesCounters: [{counterSet: gpu-%d, counters: {memory: {value: %s}}}]}\n",
+                    g, h ? h == 1 ? "-half-a" : "-half-b" : "", g, h ? "40Gi" : "80Gi");
+      }
+    }
+  }
   for (int size = 2; size <= 4; size += 2)
     sb_printf(y, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: gpus-%d, namespace: ml}\n"
                  "spec:\n  spec:\n    devices:\n      requests:\n      - name: gpus\n"
                  "        exactly: {deviceClassName: gpu, count: %d}\n"
-                 "      constraints:\n      - {requests: [gpus], matchAttribute: gpu.example.com/nvlinkDomain}\n", size, size);
+                 "%s      constraints:\n      - {requests: [gpus], matchAttribute: gpu.example.com/nvlinkDomain}\n",
+              size, size, shape == SHAPE_PARTITIONS ? "      - {name: fabric, exactly: {deviceClassName: fabric}}\n" : "");
   sb_printf(y, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: training, namespace: ml}\n"
                "spec:\n  schedulingPolicy:\n    gang: {minCount: %d}\n", pods);
   for (int p = 0; p < pods; p++)
@@ -163,7 +186,8 @@ int main(int argc, char **argv) {
   printf("| shape | pods | upstream (greedy): bound, time, pod attempts | joint: bound, time, pod attempts | joint search: steps, time |\n"
          "| --- | --- | --- | --- | --- |\n");
   /* the trap bites when a node's last pod is a 4-GPU one: multiples of 3 */
-  static const int sizes[N_SHAPES][3] = {{8, 64, 256}, {9, 66, 255}, {9, 66, 255}, {9, 66, 255}};
+  /* partitions: the search's alternatives multiply past 8 pods (bench/README.md) */
+  static const int sizes[N_SHAPES][3] = {{8, 64, 256}, {9, 66, 255}, {9, 66, 255}, {9, 66, 255}, {4, 8, 16}};
   for (int t = 0; t < N_SHAPES; t++) {
     if (shape >= 0 && shape != t) continue;
     if (argc > 1) bench(t, atoi(argv[1]));

@@ -71,10 +71,27 @@ void alloc_device_view(arena *a, const atom *driver, const device *d, cel_device
 #define ALLOC_DEFAULT_MAX_STEPS 100000000ull
 #define ALLOC_DEFAULT_TIMEOUT_SECONDS 10.0
 
+/* What one alloc_run may not take of a device, beyond what the index
+ * holds. Without capacity the device is not used at all, and nothing else
+ * changes: its shared counters stay free for the other devices drawing on
+ * them, unless spend_counters (then the call sees them spent, as a claim
+ * holding the device would make them). With capacity (a device that allows
+ * multiple allocations), the call's requests together consume less than
+ * below (in nanos) of it. The pod-group search uses these for its
+ * alternatives (sched/joint.c). */
+typedef struct alloc_device_limit {
+  const atom *driver, *pool, *device;
+  const atom *capacity;
+  __int128 below;
+  bool spend_counters;
+} alloc_device_limit;
+
 typedef struct alloc_limits {
   uint64_t max_steps;     /* 0: ALLOC_DEFAULT_MAX_STEPS */
   double timeout_seconds; /* 0: ALLOC_DEFAULT_TIMEOUT_SECONDS; < 0: none */
   bool no_pruning;        /* search exactly as upstream does (tests, benchmarks) */
+  const alloc_device_limit *devices;
+  size_t n_devices;
 } alloc_limits;
 
 typedef enum { ALLOC_OK = 0, ALLOC_UNSATISFIABLE = 1, ALLOC_ERROR = 2 } alloc_status;

@@ -116,12 +116,13 @@ static bool fits(alloc_call *k, uint32_t ci, const preq *r, bool in_use) {
     while (j < m->n && m->items[j].key != r->capreq->requests.items[i].key) j++;
     if (j == m->n) return false;
   }
-  const __int128 *inf = in_use ? k->cands[ci].infcap : NULL;
+  const __int128 *inf = in_use ? k->cands[ci].infcap : NULL, *below = in_use ? k->cands[ci].below : NULL;
   for (uint32_t i = 0; i < m->n; i++) {
     const device_capacity *dc = &m->items[i].value;
     __int128 a = amount(r, m->items[i].key, dc);
     if (violates(dc->request_policy, a)) return false;
     if ((in_use ? held_capacity(dv, m->items[i].key) : 0) + a + (inf ? inf[i] : 0) > dc->value.nanos) return false;
+    if (below && below[i] && a + (inf ? inf[i] : 0) >= below[i]) return false;
   }
   return true;
 }
@@ -146,4 +147,26 @@ bool alloc_tolerated(const device *d, const device_toleration_list *tols) {
     if (!ok) return false;
   }
   return true;
+}
+
+/* ---- the call's device limits ---- */
+
+void alloc_apply_device_limits(alloc_call *k, const alloc_device_limit *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t ci = 0; ci < k->n_cands; ci++) {
+      alloc_cand *c = &k->cands[ci];
+      if (c->dev->driver != v[i].driver || c->dev->pool != v[i].pool || c->dev->name != v[i].device) continue;
+      if (!v[i].capacity) {
+        c->barred = true;
+        for (uint32_t u = 0; v[i].spend_counters && u < c->n_use; u++)
+          c->pool->ctrs[c->use_ctr[u]].avail -= c->use_nanos[u];
+        continue;
+      }
+      const device_capacity_map *m = &c->dev->d->capacity;
+      for (uint32_t j = 0; j < m->n; j++) {
+        if (m->items[j].key != v[i].capacity) continue;
+        if (!c->below) c->below = arena_calloc(k->a, m->n, sizeof *c->below);
+        if (!c->below[j] || v[i].below < c->below[j]) c->below[j] = v[i].below;
+      }
+    }
 }

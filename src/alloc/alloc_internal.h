@@ -124,6 +124,9 @@ typedef struct alloc_cand {
   uint32_t excl;      /* exclusive in-flight holders */
   uint32_t shares;    /* in-flight shares */
   __int128 *infcap;   /* per device capacity: in-flight consumption (lazy) */
+  /* the call's alloc_device_limits */
+  bool barred;        /* not to be used */
+  __int128 *below;    /* per device capacity: in-flight consumption stays under it (0: no limit; lazy) */
 } alloc_cand;
 
 /* ---- constraint values and trackers (alloc_constraint.c) ---- */
@@ -282,6 +285,8 @@ void alloc_consumed(alloc_call *k, uint32_t cand, const preq *r, __int128 *out);
 bool alloc_counters_charge(alloc_call *k, uint32_t cand);
 void alloc_counters_release(alloc_call *k, uint32_t cand);
 bool alloc_tolerated(const device *d, const device_toleration_list *tols);
+/* Marks the candidates the call's alloc_device_limits name. */
+void alloc_apply_device_limits(alloc_call *k, const alloc_device_limit *v, size_t n);
 
 /* alloc_search.c */
 typedef enum { ST_OK, ST_FAIL, ST_TOO_MANY, ST_ERR } step_result;

@@ -38,8 +38,11 @@ static double since(const struct timespec *t0) {
   return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static alloc_status run(alloc_call *k, const resource_claim *const *claims, size_t n, arena *out, alloc_outcome *res) {
-  if (alloc_gather_pools(k) < 0 || alloc_prepare_claims(k, claims, n) < 0) return ALLOC_ERROR;
+static alloc_status run(alloc_call *k, const resource_claim *const *claims, size_t n, const alloc_limits *lim,
+                        arena *out, alloc_outcome *res) {
+  if (alloc_gather_pools(k) < 0) return ALLOC_ERROR;
+  if (lim) alloc_apply_device_limits(k, lim->devices, lim->n_devices);
+  if (alloc_prepare_claims(k, claims, n) < 0) return ALLOC_ERROR;
   step_result r = alloc_search(k);
   if (r == ST_ERR) return ALLOC_ERROR;
   if (r == ST_OK) {
@@ -67,7 +70,7 @@ alloc_status alloc_run(alloc_index *ix, const node *nd, const resource_claim *co
   if (lim && lim->max_steps) k.max_steps = lim->max_steps;
   if (lim && lim->no_pruning) k.prune = false;
   set_deadline(&k, lim && lim->timeout_seconds ? lim->timeout_seconds : ALLOC_DEFAULT_TIMEOUT_SECONDS);
-  res->status = run(&k, claims, n, out, res);
+  res->status = run(&k, claims, n, lim, out, res);
   if (res->status == ALLOC_ERROR) res->error = arena_strdup(out, sb_str(&k.err));
   res->steps = k.steps;
   res->seconds = since(&t0);

@@ -18,7 +18,7 @@ bool alloc_claim_holds(const pclaim *pc, uint32_t ci) {
 
 bool alloc_in_use(const alloc_call *k, uint32_t ci) {
   const alloc_dev *dv = k->cands[ci].dev;
-  return (!k->ignore_held && dv->held && dv->held->exclusive) || k->cands[ci].excl > 0;
+  return (!k->ignore_held && dv->held && dv->held->exclusive) || k->cands[ci].excl > 0 || k->cands[ci].barred;
 }
 
 static bool is_multi(const alloc_call *k, const alloc_dev *dv) {

@@ -158,6 +158,8 @@ const char *sched_pod_scheduler_name(const pod *p) {
   return n && *n ? n : SCHED_DEFAULT_SCHEDULER;
 }
 
+bool sched_pod_ours(const pod *p) { return !strcmp(sched_pod_scheduler_name(p), SCHED_DEFAULT_SCHEDULER); }
+
 bool sched_pod_is_done(const pod *p) {
   const char *ph = p->status.phase;
   if (ph && (!strcmp(ph, "Succeeded") || !strcmp(ph, "Failed"))) return true;

@@ -49,6 +49,11 @@ bool sched_pod_is_done(const pod *p);
  * when unset (SetDefaults_PodSpec). */
 #define SCHED_DEFAULT_SCHEDULER "default-scheduler"
 const char *sched_pod_scheduler_name(const pod *p);
+/* Whether dra's scheduler schedules the pod: its schedulerName names dra's
+ * one profile, default-scheduler. kube-scheduler leaves any other pod to
+ * the scheduler it names, even inside a pod group (responsibleForPod,
+ * k8s.io/kubernetes pkg/scheduler/eventhandlers.go). */
+bool sched_pod_ours(const pod *p);
 /* A metadata string map lookup (labels, annotations). */
 const char *sched_meta_get(const dstr_map *m, const char *key);
 bool sched_has_finalizer(const object_meta *m, const char *f);

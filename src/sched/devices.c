@@ -544,10 +544,14 @@ static alloc_index *index_for(sched_loop *l, const char *node_name) {
   return nd->ix;
 }
 
-static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
-                        arena *a, allocation_result ***out, char **err) {
+static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const alloc_device_limit *limits,
+                        size_t n_limits, const resource_claim *const *claims, size_t n, arena *a,
+                        allocation_result ***out, char **err) {
   alloc_outcome res = {0};
-  alloc_limits lim = {.max_steps = l->opt.alloc_max_steps, .timeout_seconds = l->opt.alloc_timeout_seconds};
+  alloc_limits lim = {.max_steps = l->opt.alloc_max_steps,
+                      .timeout_seconds = l->opt.alloc_timeout_seconds,
+                      .devices = limits,
+                      .n_devices = n_limits};
   alloc_status st = alloc_run(ix, nd, claims, n, &lim, a, &res);
   sched_metrics_allocation(&l->metrics, st, res.steps, res.seconds);
   l->alloc_steps += res.steps;
@@ -565,7 +569,13 @@ static sched_fit run_on(sched_loop *l, alloc_index *ix, const node *nd, const re
 
 sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                                  arena *a, allocation_result ***out, char **err) {
-  return run_on(l, index_for(l, nd->metadata.name), nd, claims, n, a, out, err);
+  return sched_devices_allocate_limited(l, nd, NULL, 0, claims, n, a, out, err);
+}
+
+sched_fit sched_devices_allocate_limited(sched_loop *l, const node *nd, const alloc_device_limit *limits,
+                                         size_t n_limits, const resource_claim *const *claims, size_t n, arena *a,
+                                         allocation_result ***out, char **err) {
+  return run_on(l, index_for(l, nd->metadata.name), nd, limits, n_limits, claims, n, a, out, err);
 }
 
 sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_obj *const *freed, size_t n_freed,
@@ -573,7 +583,7 @@ sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_ob
                                          allocation_result ***out, char **err) {
   if (!n_freed) return sched_devices_allocate(l, nd, claims, n, a, out, err);
   alloc_index *ix = build_index(l, nd->metadata.name, freed, n_freed);
-  sched_fit fit = run_on(l, ix, nd, claims, n, a, out, err);
+  sched_fit fit = run_on(l, ix, nd, NULL, 0, claims, n, a, out, err);
   alloc_index_free(ix);
   return fit;
 }

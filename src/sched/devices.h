@@ -40,6 +40,11 @@ typedef enum { SCHED_FIT, SCHED_NO_FIT, SCHED_NODE_ERROR, SCHED_ALLOC_ERROR } sc
  * by a. SCHED_NODE_ERROR / SCHED_ALLOC_ERROR: *err (malloc'd). */
 sched_fit sched_devices_allocate(sched_loop *l, const node *nd, const resource_claim *const *claims, size_t n,
                                  arena *a, allocation_result ***out, char **err);
+/* The same, taking of the devices no more than limits allow (alloc.h's
+ * alloc_device_limit). */
+sched_fit sched_devices_allocate_limited(sched_loop *l, const node *nd, const struct alloc_device_limit *limits,
+                                         size_t n_limits, const resource_claim *const *claims, size_t n, arena *a,
+                                         allocation_result ***out, char **err);
 /* The same, as if the held claims in freed (preemption's victims' claims)
  * held no devices: on an index built for this call. */
 sched_fit sched_devices_allocate_without(sched_loop *l, const node *nd, store_obj *const *freed, size_t n_freed,

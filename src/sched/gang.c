@@ -15,8 +15,11 @@
  *   bound on the nodes found (pods beyond minCount that fit bind too, the
  *   others wait with their own message); on failure every pod waits, the
  *   placed ones with the group's message, and none binds;
- * - the pods must share a schedulerName and have the group's priority,
- *   otherwise every pod and the group get a SchedulerError;
+ * - the pods must share a schedulerName and a preemption policy (the
+ *   group's with PodGroupPreemptionPolicy on) and have the group's
+ *   priority, otherwise every pod and the group get a SchedulerError; the group's
+ *   pending pods for another scheduler are left alone entirely, as
+ *   kube-scheduler never queues them (its bound ones are checked);
  * - the PodGroupInitiallyScheduled condition says how the cycle ended
  *   (True/Scheduled, False/Unschedulable, False/SchedulerError) and never
  *   leaves True once there.
@@ -25,6 +28,7 @@
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
+#include "sched/preemption.h"
 #include "store/meta.h"
 #include "util/die.h"
 #include <stdio.h>
@@ -35,8 +39,15 @@
 
 static const char *s_or(const char *s) { return s ? s : ""; }
 
-static bool pod_live(const pod *p) { return !p->metadata.deletion_timestamp && !sched_pod_is_done(p); }
 static bool pod_bound(const pod *p) { return p->spec.node_name && *p->spec.node_name; }
+/* Live and known to the scheduler: bound (kube-scheduler's cache holds every
+ * assigned pod), or pending for this scheduler (only those enter its queue
+ * and the group's state; a pending pod for another scheduler is no part
+ * of the cycle, counts for neither minCount nor the schedulerName check,
+ * and gets no condition or event). */
+static bool pod_live(const pod *p) {
+  return !p->metadata.deletion_timestamp && !sched_pod_is_done(p) && (pod_bound(p) || sched_pod_ours(p));
+}
 
 /* ---- assumed placements ---- */
 
@@ -90,9 +101,7 @@ typedef struct group_pods {
   size_t n_queued;
   size_t n_all;       /* live pods of the group (AllPodsCount) */
   size_t n_scheduled; /* live bound pods */
-  const char *mismatch_name; /* first pod whose schedulerName differs, or NULL */
-  const char *first_name;
-  int64_t bad_priority; bool priority_mismatch;
+  strbuf invalid; /* validatePodGroup's error, empty when the pods conform */
 } group_pods;
 
 static int cmp_queue(const void *a, const void *b) {
@@ -102,7 +111,45 @@ static int cmp_queue(const void *a, const void *b) {
   return x->created_rv < y->created_rv ? -1 : x->created_rv > y->created_rv;
 }
 
-static void collect(sched_loop *l, const char *ns, const char *group, int64_t priority, group_pods *gp,
+/* What the group's pods must share (validatePodGroup): the first pod's
+ * schedulerName, the group's priority, and the preemption policy (the
+ * group's with PodGroupPreemptionPolicy on, else the first pod's). */
+typedef struct group_rules {
+  const char *scheduler;
+  int64_t priority;
+  const char *policy;
+  bool policy_from_group;
+} group_rules;
+
+static const char *policy_or_default(const char *p) { return p && *p ? p : "PreemptLowerPriority"; }
+
+/* validatePodGroup's validatePod: false with upstream's error in err. */
+static bool validate_pod(const pod *p, group_rules *r, strbuf *err) {
+  const char *scheduler = sched_pod_scheduler_name(p);
+  if (!r->scheduler) r->scheduler = scheduler;
+  if (strcmp(scheduler, r->scheduler)) {
+    sb_printf(err, "all pods in a single pod group should have the same .spec.schedulerName set, got: \"%s\" and \"%s\"",
+              scheduler, r->scheduler);
+    return false;
+  }
+  if (p->spec.priority != r->priority) {
+    sb_printf(err,
+              "all pods in a single pod group should have the same priority as the pod group's priority, got %lld and "
+              "%lld",
+              (long long)p->spec.priority, (long long)r->priority);
+    return false;
+  }
+  const char *policy = policy_or_default(sched_pod_preemption_policy(p));
+  if (!r->policy) r->policy = policy;
+  if (strcmp(policy, r->policy)) {
+    sb_printf(err, "all pods in a single pod group should have the same preemption policy%s, got %s and %s",
+              r->policy_from_group ? " as the pod group's preemption policy" : "", policy, r->policy);
+    return false;
+  }
+  return true;
+}
+
+static void collect(sched_loop *l, const char *ns, const char *group, group_rules *rules, group_pods *gp,
                     store_list *lst) {
   store_query q = {.kind = KIND_POD, .namespace_ = ns, .index = STORE_INDEX_POD_GROUP, .key = group,
                    .order = STORE_BY_CREATION};
@@ -120,11 +167,8 @@ static void collect(sched_loop *l, const char *ns, const char *group, int64_t pr
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < (pass ? lst->n : gp->n_queued); i++) {
       const pod *p = (pass ? lst->items[i] : gp->queued[i])->object->typed;
-      if (!pod_live(p) || (pass && !pod_bound(p))) continue;
-      if (!gp->first_name) gp->first_name = sched_pod_scheduler_name(p);
-      if (gp->mismatch_name || gp->priority_mismatch) continue;
-      if (strcmp(sched_pod_scheduler_name(p), gp->first_name)) gp->mismatch_name = sched_pod_scheduler_name(p);
-      else if (p->spec.priority != priority) gp->priority_mismatch = true, gp->bad_priority = p->spec.priority;
+      if (!pod_live(p) || (pass && !pod_bound(p)) || gp->invalid.len) continue;
+      validate_pod(p, rules, &gp->invalid);
     }
 }
 
@@ -372,31 +416,26 @@ bool sched_pod_group_cycle(sched_loop *l, store_obj *po) {
   const char *ns = s_or(p->metadata.namespace_);
   store_obj *go = sched_get(l, KIND_POD_GROUP, ns, group);
   const pod_group *g = go ? go->object->typed : NULL;
-  int64_t priority = g && g->spec.priority_set ? g->spec.priority : 0;
+  group_rules rules = {.priority = g && g->spec.priority_set ? g->spec.priority : 0};
+  if (gate_on(&l->opt.gates, GATE_POD_GROUP_PREEMPTION_POLICY)) {
+    rules.policy = policy_or_default(g ? g->spec.preemption_policy : NULL);
+    rules.policy_from_group = true;
+  }
   group_pods gp = {0};
   store_list lst = {0};
-  collect(l, ns, group, priority, &gp, &lst);
+  collect(l, ns, group, &rules, &gp, &lst);
   if (pre_enqueue(l, po, g, group, gp.n_all)) {
-    strbuf err = STRBUF_INIT;
-    if (gp.mismatch_name)
-      sb_printf(&err,
-                "all pods in a single pod group should have the same .spec.schedulerName set, got: \"%s\" and \"%s\"",
-                gp.mismatch_name, gp.first_name);
-    else if (gp.priority_mismatch)
-      sb_printf(&err,
-                "all pods in a single pod group should have the same priority as the pod group's priority, got %lld "
-                "and %lld",
-                (long long)gp.bad_priority, (long long)priority);
-    if (err.len) {
+    strbuf *err = &gp.invalid;
+    if (err->len) {
       for (size_t i = 0; i < gp.n_queued; i++)
-        park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(&err), NULL);
-      set_condition(l, ns, group, false, "SchedulerError", sb_str(&err));
+        park_unattempted(l, gp.queued[i], group, "SchedulerError", sb_str(err), NULL);
+      set_condition(l, ns, group, false, "SchedulerError", sb_str(err));
       group_backoff(l, ns, group, true);
     } else {
       run_cycle(l, ns, group, g, &gp);
     }
-    sb_free(&err);
   }
+  sb_free(&gp.invalid);
   free(gp.queued);
   store_list_free(&lst);
   store_obj_unref(go);

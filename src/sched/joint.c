@@ -28,9 +28,12 @@
  * Once minCount is reached the remaining pods take the first node that
  * fits, as greedy would; the placement is then bound pod by pod with the
  * devices the search chose. When pools are shared between nodes, a node's
- * batch also has alternatives (other devices of the shared pools, another
- * allocation of a claim whose pods run elsewhere), tried in turn before the
- * search backtracks over pods (docs/overview.md, "Joint gang placement"). */
+ * batch also has alternatives (other devices or less capacity of the shared
+ * pools, another allocation of a claim whose pods run elsewhere), tried in
+ * turn before the search backtracks over pods, skipping one that takes at
+ * least what a failed one took; a quick pass whose refusals spend the
+ * refused devices' counters runs first (docs/overview.md, "Joint gang
+ * placement"). */
 #include "alloc/alloc.h"
 #include "api/codec.h"
 #include "sched/cycle.h"
@@ -109,6 +112,7 @@ typedef struct jstate {
   size_t *placeable_from; /* [i]: pods from i on that fit somewhere alone */
   bool cross_node;  /* pools shared between nodes: no backjumping */
   bool enumerate;   /* a node's batch may have to give up devices others need: try its alternatives */
+  bool quick;       /* the quick pass: a refused device takes its shared counters along */
   size_t words;     /* uint64_t words of a pod set */
   uint64_t *conf;   /* per depth: the conflict set of the last failure */
   uint64_t *blame;  /* scratch set */
@@ -322,25 +326,32 @@ static size_t usable_on(const jstate *s, size_t n) {
  *
  * One allocator call gives one choice of devices for a node's batch. When
  * devices of a pool shared between nodes are in play, that choice reaches
- * other nodes: the devices it takes from the shared pool, and the node
- * selector of a claim whose pods run on several nodes. A batch then has
- * alternatives, tried in turn when the search below it fails. They are
- * made in stages: each claim used by more than one pod alone (its devices,
- * hence its node selector, matter to its pods elsewhere), then the node's
- * other claims together (only the shared-pool devices they take matter).
- * A stage's alternatives come from excluding, one at a time, each device
- * that matters of the choice before (held by a claim pinned to the node
- * while the allocator runs). That misses no choice that could do better:
- * a choice using none of the excluded devices is found below, and one using
- * them all takes at least what the choice before took, so it leaves others
- * no more room and gives a claim no wider node selector. */
-
-typedef struct devkey {
-  const atom *driver, *pool, *device;
-} devkey;
+ * other nodes: the devices it takes from the shared pool (with the shared
+ * counters those draw on, and the capacity it consumes of devices that
+ * allow multiple allocations), and the node selector of a claim whose pods
+ * run on several nodes. A batch then has alternatives, tried in turn when
+ * the search below it fails. They are made in stages: each claim used by
+ * more than one pod alone (its devices, hence its node selector, matter to
+ * its pods elsewhere), then the node's other claims together (only what
+ * they take of shared pools matters).
+ *
+ * A choice's "takings" are what matters of it: each device it uses, or, of
+ * a device allowing multiple allocations, each capacity it consumes there
+ * (the sum over the stage's requests). A stage's alternatives come from
+ * refusing, one at a time, each taking of the choice before, on top of the
+ * refusals that led to it: the device is not used (its counters stay free),
+ * or less of that capacity is consumed (alloc_device_limit). That misses no
+ * choice that could do better: a choice that refuses some taking is found
+ * below, and one that makes them all takes at least what the choice before
+ * took (every device, hence every counter, and no less capacity), so it
+ * leaves others no more room and gives a claim no wider node selector.
+ * Refusing by holding the device (a claim allocated to it) would be
+ * wrong: the hold would spend the device's counters too, and a choice of
+ * another partition drawing on them would be lost (tests/data/sched/
+ * gang-joint-partitions). */
 
 typedef struct exclusion {
-  devkey *v;
+  alloc_device_limit *v;
   size_t n;
 } exclusion;
 
@@ -358,6 +369,8 @@ typedef struct jalt {
   stage *st;
   size_t n_st;
   arena *a;
+  struct taken *tried; /* the takings of every choice given out */
+  size_t n_tried;
 } jalt;
 
 static void alt_free(jalt *x) {
@@ -365,23 +378,36 @@ static void alt_free(jalt *x) {
     free(x->st[j].todo);
     strmap_free(&x->st[j].seen, NULL);
   }
+  free(x->tried);
   free(x->st);
   if (x->a) arena_free(x->a);
   *x = (jalt){0};
 }
 
-static int cmp_devkey(const void *a, const void *b) {
-  const devkey *x = a, *y = b;
+static const char *atom_or_empty(const atom *a) { return a ? a->str : ""; }
+
+/* Orders refusals by device, then capacity (the device itself first). */
+static int cmp_refusal(const void *a, const void *b) {
+  const alloc_device_limit *x = a, *y = b;
   int c = strcmp(x->driver->str, y->driver->str);
   if (!c) c = strcmp(x->pool->str, y->pool->str);
-  return c ? c : strcmp(x->device->str, y->device->str);
+  if (!c) c = strcmp(x->device->str, y->device->str);
+  return c ? c : strcmp(atom_or_empty(x->capacity), atom_or_empty(y->capacity));
+}
+
+/* A taking or refusal as canonical text: device, capacity and amount. */
+static void limit_text(strbuf *sb, const alloc_device_limit *v) {
+  sb_printf(sb, "%s/%s/%s/%s", v->driver->str, v->pool->str, v->device->str, atom_or_empty(v->capacity));
+  if (v->capacity)
+    sb_printf(sb, "<%llx:%llx", (unsigned long long)((unsigned __int128)v->below >> 64), (unsigned long long)v->below);
+  sb_putc(sb, ';');
 }
 
 /* Pushes e (owned by the stage's arena) unless the same set was pushed before. */
 static void push_exclusion(jalt *x, stage *g, exclusion e) {
-  if (e.n) qsort(e.v, e.n, sizeof *e.v, cmp_devkey);
+  if (e.n) qsort(e.v, e.n, sizeof *e.v, cmp_refusal);
   strbuf key = STRBUF_INIT;
-  for (size_t k = 0; k < e.n; k++) sb_printf(&key, "%s/%s/%s;", e.v[k].driver->str, e.v[k].pool->str, e.v[k].device->str);
+  for (size_t k = 0; k < e.n; k++) limit_text(&key, &e.v[k]);
   bool fresh = !strmap_get(&g->seen, sb_str(&key));
   if (fresh) strmap_put(&g->seen, sb_str(&key), x);
   sb_free(&key);
@@ -417,61 +443,136 @@ static void alt_start(jstate *s, jalt *x, size_t n_shared, size_t nb) {
   restart_stage(x, &x->st[0]);
 }
 
-/* A claim pinned to node nd holding the devices of e: the allocator sees
- * them taken. */
-static store_obj *hold_exclusion(jstate *s, const node *nd, const exclusion *e) {
-  if (!e->n) return NULL;
-  api_object *o = api_object_new(KIND_RESOURCE_CLAIM);
-  resource_claim *c = o->typed;
-  c->metadata.namespace_ = arena_strdup(o->arena, "");
-  c->metadata.name = arena_strdup(o->arena, "dra-joint-placement-exclusion");
-  allocation_result *r = c->status.allocation = arena_calloc(o->arena, 1, sizeof *r);
-  r->devices = arena_calloc(o->arena, 1, sizeof *r->devices);
-  r->devices->results.items = arena_calloc(o->arena, e->n, sizeof *r->devices->results.items);
-  r->devices->results.n = (uint32_t)e->n;
-  for (size_t k = 0; k < e->n; k++) {
-    device_request_allocation_result *d = &r->devices->results.items[k];
-    d->request = arena_strdup(o->arena, "excluded");
-    d->driver = e->v[k].driver, d->pool = e->v[k].pool, d->device = e->v[k].device;
-  }
-  node_selector *sel = r->node_selector = arena_calloc(o->arena, 1, sizeof *sel);
-  node_selector_term *t = sel->node_selector_terms.items = arena_calloc(o->arena, 1, sizeof *t);
-  sel->node_selector_terms.n = 1;
-  node_selector_requirement *q = t->match_fields.items = arena_calloc(o->arena, 1, sizeof *q);
-  t->match_fields.n = 1;
-  q->key = arena_strdup(o->arena, "metadata.name");
-  q->operator_ = arena_strdup(o->arena, "In");
-  q->values.items = arena_calloc(o->arena, 1, sizeof *q->values.items);
-  q->values.items[0] = arena_strdup(o->arena, nd->metadata.name);
-  q->values.n = 1;
-  store_obj *f = store_obj_new(o, 0, 0);
-  sched_devices_claim_changed(s->l, f, false);
-  return f;
+/* Pushes e plus the refusal t: with t's capacity, in place of e's refusal
+ * of the same device and capacity (t asks for less, as the choice made
+ * under e consumed less than e allowed). */
+static void push_refusal(jalt *x, stage *g, const exclusion *e, alloc_device_limit t) {
+  exclusion c = {arena_calloc(x->a, e->n + 1, sizeof *c.v), 0};
+  for (size_t q = 0; q < e->n; q++)
+    if (cmp_refusal(&e->v[q], &t)) c.v[c.n++] = e->v[q];
+  c.v[c.n++] = t;
+  push_exclusion(x, g, c);
 }
 
-static void release_exclusion(jstate *s, store_obj *f) {
-  if (!f) return;
-  sched_devices_claim_changed(s->l, f, true);
-  store_obj_unref(f);
-}
-
-/* Pushes, for each device of the stage's choice that matters beyond the
- * node, the exclusion set e plus that device. */
-static void push_children(jstate *s, jalt *x, stage *g, const exclusion *e) {
-  if (!s->enumerate) return;
+/* The consumption of capacity name of device dv over the stage's choice. */
+static __int128 consumed_by_stage(const stage *g, const device_request_allocation_result *dv, const atom *name) {
+  __int128 sum = 0;
   for (size_t k = 0; k < g->hi - g->lo; k++) {
     const allocation_result *r = g->chosen[k];
     for (uint32_t d = 0; r && r->devices && d < r->devices->results.n; d++) {
-      const device_request_allocation_result *dv = &r->devices->results.items[d];
-      if (!g->every_device && !sched_devices_pool_shared(s->l, dv->driver, dv->pool)) continue;
-      exclusion c = {arena_calloc(x->a, e->n + 1, sizeof *c.v), e->n + 1};
-      if (e->n) memcpy(c.v, e->v, e->n * sizeof *c.v);
-      c.v[e->n] = (devkey){dv->driver, dv->pool, dv->device};
-      bool already = false;
-      for (size_t q = 0; q < e->n && !already; q++) already = !cmp_devkey(&e->v[q], &c.v[e->n]);
-      if (!already) push_exclusion(x, g, c);
+      const device_request_allocation_result *o = &r->devices->results.items[d];
+      if (o->driver != dv->driver || o->pool != dv->pool || o->device != dv->device) continue;
+      for (uint32_t q = 0; q < o->consumed_capacity.n; q++)
+        if (o->consumed_capacity.items[q].key == name) sum += o->consumed_capacity.items[q].value.nanos;
     }
   }
+  return sum;
+}
+
+/* The takings of a choice given out, with the stage of each. */
+typedef struct taken {
+  alloc_device_limit *v;
+  size_t *stage;
+  size_t n;
+} taken;
+
+/* What a stage's takings go to: the refusals of push_children, or the
+ * list of a choice's takings. */
+typedef struct taking_sink {
+  jalt *x;
+  stage *g;
+  const exclusion *e; /* push_children: the refusals the choice was made under */
+  taken *list;        /* else: the list they join (in x's arena) */
+  size_t stage, cap;
+  bool quick; /* push_children in the quick pass (jstate.quick) */
+} taking_sink;
+
+static void take_into(taking_sink *k, alloc_device_limit t) {
+  if (!k->list && k->quick) {
+    /* the quick pass refuses the device whole, with its counters */
+    push_refusal(k->x, k->g, k->e,
+                 (alloc_device_limit){.driver = t.driver, .pool = t.pool, .device = t.device, .spend_counters = true});
+    return;
+  }
+  if (!k->list) {
+    push_refusal(k->x, k->g, k->e, t);
+    return;
+  }
+  taken *l = k->list;
+  if (l->n == k->cap) {
+    size_t cap = k->cap ? 2 * k->cap : 8;
+    l->v = arena_grow(k->x->a, l->v, k->cap * sizeof *l->v, cap * sizeof *l->v);
+    l->stage = arena_grow(k->x->a, l->stage, k->cap * sizeof *l->stage, cap * sizeof *l->stage);
+    k->cap = cap;
+  }
+  l->v[l->n] = t;
+  l->stage[l->n++] = k->stage;
+}
+
+/* Each taking of the stage's choice that matters beyond the node, into k. */
+static void each_taking(jstate *s, const stage *g, taking_sink *k) {
+  for (size_t c = 0; c < g->hi - g->lo; c++) {
+    const allocation_result *r = g->chosen[c];
+    for (uint32_t d = 0; r && r->devices && d < r->devices->results.n; d++) {
+      const device_request_allocation_result *dv = &r->devices->results.items[d];
+      if (!g->every_device && !sched_devices_pool_shared(s->l, dv->driver, dv->pool)) continue;
+      alloc_device_limit t = {.driver = dv->driver, .pool = dv->pool, .device = dv->device};
+      bool by_capacity = false;
+      for (uint32_t q = 0; q < dv->consumed_capacity.n; q++) {
+        t.capacity = dv->consumed_capacity.items[q].key;
+        t.below = consumed_by_stage(g, dv, t.capacity);
+        if (t.below <= 0) continue;
+        by_capacity = true;
+        take_into(k, t);
+      }
+      if (!by_capacity) take_into(k, (alloc_device_limit){.driver = dv->driver, .pool = dv->pool, .device = dv->device});
+    }
+  }
+}
+
+/* Pushes, for each taking of the stage's choice, the exclusion set e plus
+ * its refusal. */
+static void push_children(jstate *s, jalt *x, stage *g, const exclusion *e) {
+  if (!s->enumerate) return;
+  taking_sink k = {.x = x, .g = g, .e = e, .quick = s->quick};
+  each_taking(s, g, &k);
+}
+
+/* Whether taking t covers u: the same device, and as much of the same
+ * capacity or more. */
+static bool covers(const alloc_device_limit *t, size_t t_stage, const alloc_device_limit *u, size_t u_stage) {
+  return t_stage == u_stage && !cmp_refusal(t, u) && (!t->capacity || t->below >= u->below);
+}
+
+/* Whether choice c takes at least what choice d took, stage by stage. */
+static bool takes_at_least(const taken *c, const taken *d) {
+  for (size_t k = 0; k < d->n; k++) {
+    bool covered = false;
+    for (size_t q = 0; q < c->n && !covered; q++) covered = covers(&c->v[q], c->stage[q], &d->v[k], d->stage[k]);
+    if (!covered) return false;
+  }
+  return true;
+}
+
+/* Whether the current choice takes at least what a choice given out before
+ * took: the search below that one failed (or the other nodes' pods refused
+ * it), and this one leaves them no more room and its claims no wider node
+ * selectors, so it fails too. What a batch takes of the node's own pools
+ * does not count: it is remade whenever a pod joins the node. Remembers
+ * the choice otherwise. */
+static bool tried_before(jstate *s, jalt *x) {
+  if (!s->enumerate) return false;
+  taken c = {0};
+  taking_sink k = {.x = x, .list = &c};
+  for (size_t j = 0; j < x->n_st; j++) {
+    k.g = &x->st[j], k.stage = j;
+    each_taking(s, &x->st[j], &k);
+  }
+  for (size_t t = 0; t < x->n_tried; t++)
+    if (takes_at_least(&c, &x->tried[t])) return true;
+  x->tried = xrealloc(x->tried, (x->n_tried + 1) * sizeof *x->tried);
+  x->tried[x->n_tried++] = c;
+  return false;
 }
 
 /* The next choice of devices for claims[0..nb) on node nd (the claims of
@@ -494,15 +595,14 @@ static bool alt_next(jstate *s, jalt *x, const node *nd, const size_t *ids, cons
      * one is made */
     store_obj **held = xcalloc(g->lo + 1, sizeof *held);
     for (size_t k = 0; k < g->lo; k++) held[k] = sched_assume_claim(s->l, s->claims[ids[k]].stored, x->st[k].chosen[0]);
-    store_obj *ex = hold_exclusion(s, nd, &e);
     allocation_result **results = NULL;
     char *err = NULL;
     size_t n = g->hi - g->lo;
     /* one stage: its choice is the batch's, made in a */
     arena *into = x->n_st == 1 ? a : x->a;
-    bool fit = !n || sched_devices_allocate(s->l, nd, claims + g->lo, n, into, &results, &err) == SCHED_FIT;
+    bool fit = !n || sched_devices_allocate_limited(s->l, nd, e.v, e.n, claims + g->lo, n, into, &results, &err) ==
+                         SCHED_FIT;
     free(err);
-    release_exclusion(s, ex);
     for (size_t k = g->lo; k-- > 0;) sched_forget_claim(s->l, held[k]);
     free(held);
     if (!fit) continue;
@@ -512,6 +612,7 @@ static bool alt_next(jstate *s, jalt *x, const node *nd, const size_t *ids, cons
       restart_stage(x, &x->st[++j]);
       continue;
     }
+    if (tried_before(s, x)) continue;
     if (x->n_st == 1) {
       *out = results ? results : arena_calloc(a, 1, sizeof *results);
       return true;
@@ -1008,7 +1109,16 @@ bool sched_joint_place(sched_loop *l, store_obj *const *pods, size_t m, int64_t 
     fit_nodes[i] = 0;
     for (size_t n = 0; s.pods[i].ok && n < s.n_nodes; n++) fit_nodes[i] += s.fits[s.pods[i].cls * s.n_nodes + n];
   }
+  /* with shared pools, a quick pass first: refusing a device whole, with
+   * the counters it draws on, prunes the partition layouts of one device
+   * that are alike for the other nodes; the complete pass runs only when
+   * the quick one finds nothing */
+  s.quick = s.enumerate;
   jresult r = search(&s, 0, need);
+  if (r == J_FAIL && s.quick) {
+    s.quick = false;
+    r = search(&s, 0, need);
+  }
   uint64_t steps = steps_taken(&s);
   sched_metrics_joint(&l->metrics, r == J_FOUND ? SCHED_JOINT_PLACED : r == J_FAIL ? SCHED_JOINT_NONE : SCHED_JOINT_ABORTED,
                       steps, (double)(timing_now_ms() - t0) / 1000);

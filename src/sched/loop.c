@@ -93,13 +93,10 @@ static void unpark(sched_loop *l, const char *key) {
   if (pk) free_parked(pk);
 }
 
-/* Unbound, live, and for this scheduler: kube-scheduler leaves a pod whose
- * schedulerName names none of its profiles to the scheduler it names
- * (responsibleForPod, pkg/scheduler/eventhandlers.go); dra's one profile is
- * default-scheduler. */
+/* Unbound, live, and for this scheduler (sched_pod_ours). */
 static bool pod_pending(const pod *p) {
   return !(p->spec.node_name && *p->spec.node_name) && !p->metadata.deletion_timestamp && !sched_pod_is_done(p) &&
-         !strcmp(sched_pod_scheduler_name(p), SCHED_DEFAULT_SCHEDULER);
+         sched_pod_ours(p);
 }
 
 void sched_enqueue_pod(sched_loop *l, const store_obj *o) {

@@ -3,11 +3,13 @@
  * nodes (cpu for 1 to 3 pods, 1 to 4 GPUs with a model and an NVLink-like
  * domain), maybe up to 3 network-attached GPUs shared between nodes (each
  * its own pool, on a slice with allNodes or a nodeSelector naming some of
- * the nodes), a gang of 2 to 4 pods (minCount 2 up to all), each pod with
+ * the nodes; a partitionable one is published whole and as two halves that
+ * draw on one shared counter set, KEP-4815), a gang of 2 to 4 pods (minCount 2 up to all), each pod with
  * its own claim (1 or 2 GPUs, maybe a model selector, maybe matchAttribute
  * on the domain) and maybe a claim the pods share, which may already be
  * allocated (to a GPU of a node or a network one). The oracle tries every
- * pod-to-node map and every device choice; dra schedule must bind at least
+ * pod-to-node map and every device choice (a whole GPU excludes its
+ * halves); dra schedule must bind at least
  * minCount pods exactly when the oracle finds a placement, the devices it
  * binds must be valid, and whenever --gang-placement=upstream places the
  * group, the default must give the very same objects. A failure names the
@@ -30,6 +32,7 @@
 #define MAX_PODS 4
 #define MAX_NET 3
 #define NET MAX_NODES /* the "node" index of the network devices */
+#define UNITS (2 * MAX_NET) /* what a device takes: a node GPU one unit, a network GPU its two halves */
 
 typedef struct gclaim {
   int count;  /* GPUs */
@@ -45,6 +48,7 @@ typedef struct cluster {
   int n_net;                 /* network devices: model[NET][d], domain[NET][d] */
   bool reach[MAX_NET][MAX_NODES]; /* which nodes reach network device d */
   bool all_nodes[MAX_NET];   /* its slice says allNodes */
+  bool part[MAX_NET];        /* partitionable: gpu-0 whole, gpu-0-a and gpu-0-b its halves */
   int n_pods, min_count;
   gclaim own[MAX_PODS];
   bool has_shared, uses_shared[MAX_PODS];
@@ -101,14 +105,27 @@ static void generate(cluster *c, unsigned seed) {
     for (int d = 0; d < nd; d++)
       if (!c->shared.model || c->model[n][d] == c->shared.model) c->pre_node = n, c->pre_dev = d;
   }
+  /* last, so that the other choices of a seed stay as they were before */
+  for (int d = 0; d < c->n_net; d++) c->part[d] = roll(2);
 }
 
 /* ---- the oracle ---- */
 
-/* A device: a node's (node, d) or a network one (NET, d). */
+/* A device: a node's (node, d) or a network one (NET, d), which, when
+ * partitionable, is half a or b (half 1, 2) or whole (0). */
 typedef struct gdev {
-  int node, d;
+  int node, d, half;
 } gdev;
+
+/* Takes (or gives back) what device x uses: a network GPU's two halves
+ * are units 2d and 2d+1. false: some of it is taken already. */
+static bool take(bool used[][UNITS], gdev x, bool on) {
+  int lo = x.node == NET ? 2 * x.d + (x.half == 2) : x.d, hi = x.node == NET && !x.half ? lo + 1 : lo;
+  for (int u = lo; on && u <= hi; u++)
+    if (used[x.node][u]) return false;
+  for (int u = lo; u <= hi; u++) used[x.node][u] = on;
+  return true;
+}
 
 static bool selects(const cluster *c, gdev x, const gclaim *g) { return !g->model || c->model[x.node][x.d] == g->model; }
 
@@ -124,45 +141,44 @@ typedef struct want {
   unsigned nodes; /* the nodes of the pods using it */
 } want;
 
-static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][MAX_DEVS]);
+static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][UNITS]);
 
 /* The devices every node of w reaches, in a fixed order. */
 static int candidates(const cluster *c, const want *w, const gclaim *g, gdev *out) {
   int k = 0;
   for (int n = 0; n <= NET; n++) {
     int nd = n == NET ? c->n_net : n < c->n_nodes ? c->n_devs[n] : 0;
-    for (int d = 0; d < nd; d++) {
-      gdev x = {n, d};
-      if (reaches(c, x, w->nodes) && selects(c, x, g)) out[k++] = x;
-    }
+    for (int d = 0; d < nd; d++)
+      for (int half = 0; half <= (n == NET && c->part[d] ? 2 : 0); half++) {
+        gdev x = {n, d, half};
+        if (reaches(c, x, w->nodes) && selects(c, x, g)) out[k++] = x;
+      }
   }
   return k;
 }
 
 /* Claim k as g asks (its first choice), then claims k+1.. */
-static bool place_as(const cluster *c, const gclaim *g, const want *list, int k, int n_list, bool used[][MAX_DEVS]) {
-  gdev cand[(MAX_NODES + 1) * MAX_DEVS];
+static bool place_as(const cluster *c, const gclaim *g, const want *list, int k, int n_list, bool used[][UNITS]) {
+  gdev cand[MAX_NODES * MAX_DEVS + 3 * MAX_NET];
   int nc = candidates(c, &list[k], g, cand);
   for (int i = 0; i < nc; i++) {
     gdev x = cand[i];
-    if (used[x.node][x.d]) continue;
-    used[x.node][x.d] = true;
-    if (g->count == 1 && place_claims(c, list, k + 1, n_list, used)) return used[x.node][x.d] = false, true;
+    if (!take(used, x, true)) continue;
+    if (g->count == 1 && place_claims(c, list, k + 1, n_list, used)) return take(used, x, false), true;
     for (int j = i + 1; g->count == 2 && j < nc; j++) {
       gdev y = cand[j];
-      if (used[y.node][y.d] || (g->match && c->domain[y.node][y.d] != c->domain[x.node][x.d])) continue;
-      used[y.node][y.d] = true;
+      if ((g->match && c->domain[y.node][y.d] != c->domain[x.node][x.d]) || !take(used, y, true)) continue;
       bool ok = place_claims(c, list, k + 1, n_list, used);
-      used[y.node][y.d] = false;
-      if (ok) return used[x.node][x.d] = false, true;
+      take(used, y, false);
+      if (ok) return take(used, x, false), true;
     }
-    used[x.node][x.d] = false;
+    take(used, x, false);
   }
   return false;
 }
 
 /* Claims k.. of list with the devices in used taken. */
-static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][MAX_DEVS]) {
+static bool place_claims(const cluster *c, const want *list, int k, int n_list, bool used[][UNITS]) {
   if (k == n_list) return true;
   const gclaim *g = list[k].g;
   if (place_as(c, g, list, k, n_list, used)) return true;
@@ -181,11 +197,11 @@ static bool placement_fits(const cluster *c, const int *where) {
     if (++pods[where[p]] > c->cpu[where[p]]) return false;
     if (c->uses_shared[p]) shared_nodes |= 1u << where[p];
   }
-  bool used[MAX_NODES + 1][MAX_DEVS] = {{false}};
+  bool used[MAX_NODES + 1][UNITS] = {{false}};
   if (c->pre_node >= 0) {
-    gdev x = {c->pre_node, c->pre_dev};
+    gdev x = {c->pre_node, c->pre_dev, 0};
     if (!reaches(c, x, shared_nodes)) return false;
-    used[x.node][x.d] = true;
+    take(used, x, true);
   } else if (shared_nodes) {
     list[k++] = (want){&c->shared, shared_nodes};
   }
@@ -272,14 +288,23 @@ static char *yaml(const cluster *c) {
           c->model[n][d], c->domain[n][d]);
   }
   for (int d = 0; d < c->n_net; d++) {
-    add(&y, &len,
-        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: net-%d}\n"
-        "spec:\n  driver: gpu.example.com\n  pool: {name: net-%d, generation: 1, resourceSliceCount: 1}\n",
-        d, d);
-    if (c->all_nodes[d]) add(&y, &len, "  allNodes: true\n");
-    else net_selector(&y, &len, "  ", d);
-    add(&y, &len, "  devices:\n  - {name: gpu-0, attributes: {model: {string: \"%c\"}, domain: {int: %d}}}\n",
-        c->model[NET][d], c->domain[NET][d]);
+    for (int counters = c->part[d]; counters >= 0; counters--) {
+      add(&y, &len,
+          "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: net-%d%s}\n"
+          "spec:\n  driver: gpu.example.com\n  pool: {name: net-%d, generation: 1, resourceSliceCount: %d}\n",
+          d, counters ? "-counters" : "", d, 1 + c->part[d]);
+      if (c->all_nodes[d]) add(&y, &len, "  allNodes: true\n");
+      else net_selector(&y, &len, "  ", d);
+      if (counters) add(&y, &len, "  sharedCounters:\n  - name: gpu-0\n    counters: {memory: {value: 2Gi}}\n");
+    }
+    add(&y, &len, "  devices:\n");
+    for (int half = 0; half <= (c->part[d] ? 2 : 0); half++) {
+      add(&y, &len, "  - name: gpu-0%s\n    attributes: {model: {string: \"%c\"}, domain: {int: %d}}\n",
+          half ? half == 1 ? "-a" : "-b" : "", c->model[NET][d], c->domain[NET][d]);
+      if (c->part[d])
+        add(&y, &len, "    consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: %s}}}]\n",
+            half ? "1Gi" : "2Gi");
+    }
   }
   if (c->has_shared) claim_yaml(&y, &len, "shared", &c->shared);
   if (c->pre_node >= 0) {
@@ -329,7 +354,7 @@ static outcome schedule(const char *text, unsigned flags, unsigned seed, const c
   outcome o = {0};
   /* devices bound: no device twice (the shared claim counted once) */
   char seen[64][48];
-  int n_seen = 0;
+  int n_seen = 0, halves[MAX_NET] = {0};
   for (int p = 0; p < c->n_pods; p++) {
     char name[16];
     snprintf(name, sizeof name, "pod-%d", p);
@@ -350,6 +375,11 @@ static outcome schedule(const char *text, unsigned flags, unsigned seed, const c
           for (int s = 0; s < n_seen; s++)
             if (!strcmp(seen[s], id)) fail_msg("seed %u: device %s allocated twice", seed, id);
           if (n_seen < 64) strcpy(seen[n_seen++], id);
+          /* a network GPU's whole and halves share its counters */
+          int net;
+          if (sscanf(d->pool, "net-%d", &net) == 1 && net >= 0 && net < MAX_NET &&
+              (halves[net] += strchr(d->device + strlen("gpu-0"), '-') ? 1 : 2) > 2)
+            fail_msg("seed %u: network GPU %s allocated beyond its counters", seed, d->pool);
         }
       }
     }

@@ -463,6 +463,31 @@ uint64_t cel_estimate(cel_ast *ast) {
 
 static uint64_t rsize(const cel_val *v) { return cel_val_size(v); }
 
+/* Kubernetes' traversalCost (k8s.io/apiserver pkg/cel/library/cost.go): a
+ * tenth of a string's or bytes' length (truncated), the sum over a list's
+ * elements and a map's keys and values, 1 for anything else; includes() on a
+ * scalar attribute is priced this way too. */
+static uint64_t traversal_cost(const cel_val *v) {
+  uint64_t c = 0;
+  switch (v->kind) {
+  case V_STRING:
+  case V_BYTES: return v->len / 10;
+  case V_LIST:
+    for (size_t i = 0, n = cel_list_len(v); i < n; i++) {
+      cel_val e = cel_list_at(v, i);
+      c = cel_sat_add(c, traversal_cost(&e));
+    }
+    return c;
+  case V_MAP:
+    for (size_t i = 0, n = cel_map_len(v); i < n; i++) {
+      cel_val k = cel_map_key_at(v, i), e = cel_map_value_at(v, i);
+      c = cel_sat_add(c, cel_sat_add(traversal_cost(&k), traversal_cost(&e)));
+    }
+    return c;
+  default: return 1;
+  }
+}
+
 uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t n, cel_val result) {
   switch (o->cost) {
   case K_LOGIC:
@@ -495,14 +520,7 @@ uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t
   case K_TARGET_02: return cel_cost_factor(rsize(&a[0]), 2, 10);
   case K_JOIN: return result.kind == V_STRING ? cel_cost_factor(result.len, 2, 10) : 1;
   case K_INCLUDES:
-  case K_LIST_TRAVERSE: { /* library/cost.go traversalCost: 1 an element, a tenth of a string's bytes (truncated) */
-    uint64_t c = 0;
-    for (size_t i = 0; i < a[0].len; i++) {
-      cel_val e = cel_list_at(&a[0], i);
-      c += (e.kind == V_STRING || e.kind == V_BYTES) ? e.len / 10 : 1;
-    }
-    return c;
-  }
+  case K_LIST_TRAVERSE: return traversal_cost(&a[0]);
   default: return 1;
   }
 }

@@ -248,11 +248,19 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
   case K_INCLUDES:
   case K_LIST_TRAVERSE: { /* library/cost.go: a size per element, more for strings */
     range s = size_of(c, t);
-    if (t->type->kind != TY_LIST) /* no element type: includes() a list's size, the others a string's */
+    if (t->type->kind != TY_LIST && t->type->kind != TY_MAP) /* no element type: includes() a list's size, the others a string's */
       return o->cost == K_INCLUDES ? s : rfactor(s, 1, 10);
+    /* listElementNode: a map's first type parameter, its key, is taken as
+     * the element, but sized by the map's path plus @items (its values) */
     const cel_type *et = t->type->p[0];
     range per = R_ONE;
-    if (et->kind == TY_STRING || et->kind == TY_BYTES) per = radd(R_ONE, rfactor(R_UNKNOWN, 1, 10));
+    if (et->kind == TY_STRING || et->kind == TY_BYTES) {
+      path items;
+      range es = R_UNKNOWN;
+      set_path_to(&items, path_of(c, t), "@items");
+      if (t->type->kind == TY_MAP && !dra_size(&items, &es)) es = R_UNKNOWN;
+      per = radd(R_ONE, rfactor(es, 1, 10));
+    }
     return rmul(s, per);
   }
   case K_FIND:

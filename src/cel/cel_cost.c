@@ -248,11 +248,19 @@ static range function_cost(coster *c, const cel_node *n, const cel_overload *o, 
   case K_INCLUDES:
   case K_LIST_TRAVERSE: { /* library/cost.go: a size per element, more for strings */
     range s = size_of(c, t);
-    if (t->type->kind != TY_LIST) /* no element type: includes() a list's size, the others a string's */
+    if (t->type->kind != TY_LIST && t->type->kind != TY_MAP) /* no element type: includes() a list's size, the others a string's */
       return o->cost == K_INCLUDES ? s : rfactor(s, 1, 10);
+    /* listElementNode: a map's first type parameter, its key, is taken as
+     * the element, but sized by the map's path plus @items (its values) */
     const cel_type *et = t->type->p[0];
     range per = R_ONE;
-    if (et->kind == TY_STRING || et->kind == TY_BYTES) per = radd(R_ONE, rfactor(R_UNKNOWN, 1, 10));
+    if (et->kind == TY_STRING || et->kind == TY_BYTES) {
+      path items;
+      range es = R_UNKNOWN;
+      set_path_to(&items, path_of(c, t), "@items");
+      if (t->type->kind == TY_MAP && !dra_size(&items, &es)) es = R_UNKNOWN;
+      per = radd(R_ONE, rfactor(es, 1, 10));
+    }
     return rmul(s, per);
   }
   case K_FIND:
@@ -463,6 +471,31 @@ uint64_t cel_estimate(cel_ast *ast) {
 
 static uint64_t rsize(const cel_val *v) { return cel_val_size(v); }
 
+/* Kubernetes' traversalCost (k8s.io/apiserver pkg/cel/library/cost.go): a
+ * tenth of a string's or bytes' length (truncated), the sum over a list's
+ * elements and a map's keys and values, 1 for anything else; includes() on a
+ * scalar attribute is priced this way too. */
+static uint64_t traversal_cost(const cel_val *v) {
+  uint64_t c = 0;
+  switch (v->kind) {
+  case V_STRING:
+  case V_BYTES: return v->len / 10;
+  case V_LIST:
+    for (size_t i = 0, n = cel_list_len(v); i < n; i++) {
+      cel_val e = cel_list_at(v, i);
+      c = cel_sat_add(c, traversal_cost(&e));
+    }
+    return c;
+  case V_MAP:
+    for (size_t i = 0, n = cel_map_len(v); i < n; i++) {
+      cel_val k = cel_map_key_at(v, i), e = cel_map_value_at(v, i);
+      c = cel_sat_add(c, cel_sat_add(traversal_cost(&k), traversal_cost(&e)));
+    }
+    return c;
+  default: return 1;
+  }
+}
+
 uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t n, cel_val result) {
   switch (o->cost) {
   case K_LOGIC:
@@ -495,14 +528,7 @@ uint64_t cel_call_runtime_cost(const cel_overload *o, const cel_val *a, uint32_t
   case K_TARGET_02: return cel_cost_factor(rsize(&a[0]), 2, 10);
   case K_JOIN: return result.kind == V_STRING ? cel_cost_factor(result.len, 2, 10) : 1;
   case K_INCLUDES:
-  case K_LIST_TRAVERSE: { /* library/cost.go traversalCost: 1 an element, a tenth of a string's bytes (truncated) */
-    uint64_t c = 0;
-    for (size_t i = 0; i < a[0].len; i++) {
-      cel_val e = cel_list_at(&a[0], i);
-      c += (e.kind == V_STRING || e.kind == V_BYTES) ? e.len / 10 : 1;
-    }
-    return c;
-  }
+  case K_LIST_TRAVERSE: return traversal_cost(&a[0]);
   default: return 1;
   }
 }

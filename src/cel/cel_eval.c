@@ -128,11 +128,18 @@ static cel_val index_value(const cel_val *t, const cel_val *k) {
   return cel_no_overload();
 }
 
+/* A select or index starting a relative attribute charges its 1 when the
+ * attribute is observed, whether it resolved or failed (interpreter
+ * decorators.go evalWatchAttr, runtimecost.go InterpretableAttribute).
+ * has() on a value is the exception: its 1 is the presence test's
+ * qualifier, which is not reached when the value failed (Kubernetes
+ * prices the test-only attribute itself at 0: PresenceTestHasCost(false)). */
 static cel_val eval_select(cel_eval *ev, const cel_node *n) {
   cel_val t = cel_eval_node(ev, n->target);
+  if (t.kind == V_ERR && n->test_only) return t;
+  cel_eval_charge(ev, n->extra_cost);
   if (t.kind == V_ERR) return t;
   size_t flen = strlen(n->name);
-  cel_eval_charge(ev, n->extra_cost);
   if (n->test_only) {
     if (t.kind == V_OPT) {
       if (!t.opt) return cel_bool(false);
@@ -286,15 +293,20 @@ static cel_val eval_aggregate(cel_eval *ev, const cel_node *n) {
   return is_map ? cel_map(items, cnt) : cel_list(items, cnt);
 }
 
-/* A call whose argument failed: cel-go evaluates both arguments of a unary
- * or binary call, returns the first error and still charges the call
- * (1: an error's size is 1); with more arguments it stops at the error,
- * uncharged (interpreter/interpretable.go evalBinary, evalVarArgs). */
-static cel_val failed_call(cel_eval *ev, const cel_node *n, cel_val err) {
+/* A call whose argument failed: cel-go returns the first error and still
+ * charges the call when every argument was evaluated, which its cost
+ * tracker needs to find them on its stack (interpreter/runtimecost.go
+ * dropArgs); evalVarArgs stops at the error, so a call whose failed
+ * argument is not the last is uncharged. The charge is the call's own cost
+ * rule with the error as an argument of size 1 (actualSize), e.g. 0 for
+ * `err == ""`. args holds the values of all n's arguments when
+ * all_evaluated. */
+static cel_val failed_call(cel_eval *ev, const cel_node *n, const cel_val *args, cel_val err, bool all_evaluated) {
   /* matches() of a constant pattern is cel-go's precompiled regex
    * (OptimizeRegex), which charges nothing when its argument failed */
   bool precompiled = n->novs && n->ovs[0]->cost == K_MATCHES && n->args[n->nargs - 1]->kind == N_CONST;
-  if (n->nargs <= 2 && !n->uncharged && !precompiled) cel_eval_charge(ev, 1);
+  if (!all_evaluated || n->uncharged || precompiled) return err;
+  cel_eval_charge(ev, n->novs ? cel_node_runtime_cost(n, n->ovs[0], args, n->nargs, err) : 1);
   return err;
 }
 
@@ -302,13 +314,19 @@ static cel_val eval_call(cel_eval *ev, const cel_node *n) {
   cel_val stack[8];
   cel_val *args = n->nargs <= 8 ? stack : cel_scratch_alloc(n->nargs * sizeof *args);
   const cel_val *err = NULL;
-  for (uint32_t i = 0; i < n->nargs && !(err && n->nargs > 2); i++) {
-    args[i] = cel_eval_node(ev, n->args[i]);
-    if (args[i].kind == V_ERR && !err) err = &args[i];
+  uint32_t evaluated = 0;
+  while (evaluated < n->nargs && !(err && n->stops_at_error)) {
+    cel_val *a = &args[evaluated];
+    *a = cel_eval_node(ev, n->args[evaluated++]);
+    if (a->kind == V_ERR && !err) err = a;
   }
-  if (err) return failed_call(ev, n, *err);
+  if (err) return failed_call(ev, n, args, *err, evaluated == n->nargs);
   const cel_overload *o = dispatch(n, args);
-  if (!o) return cel_no_overload();
+  if (!o) { /* cel-go charges the call that found no overload for its values as any other */
+    cel_val r = cel_no_overload();
+    if (!n->uncharged && n->novs) cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, n->nargs, r));
+    return r;
+  }
   cel_val r = o->fn(ev, args, n->nargs);
   if (!n->uncharged) cel_eval_charge(ev, cel_node_runtime_cost(n, o, args, n->nargs, r));
   return r;
@@ -359,8 +377,8 @@ EV(ev_eq_string_const) {
   const cel_val *k = &n->args[const_left ? 0 : 1]->cval;
   cel_val a = cel_eval_node(ev, other);
   if (a.kind != V_STRING) {
-    if (a.kind == V_ERR) return failed_call(ev, n, a);
     cel_val args[2] = {const_left ? *k : a, const_left ? a : *k};
+    if (a.kind == V_ERR) return failed_call(ev, n, args, a, true);
     cel_val r = n->name[1] == '!' ? cel_not_equals(&args[0], &args[1]) : cel_equals(&args[0], &args[1]);
     cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
     return r;
@@ -491,19 +509,25 @@ int cel_test_fused(const cel_node *n, const cel_device *d) {
 EV(ev_eq) {
   cel_val a = cel_eval_node(ev, n->args[0]);
   cel_val b = cel_eval_node(ev, n->args[1]);
-  if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, a.kind == V_ERR ? a : b);
-  cel_val r = n->fast == F_NE ? cel_not_equals(&a, &b) : cel_equals(&a, &b);
   cel_val args[2] = {a, b};
+  if (a.kind == V_ERR || b.kind == V_ERR) return failed_call(ev, n, args, a.kind == V_ERR ? a : b, true);
+  cel_val r = n->fast == F_NE ? cel_not_equals(&a, &b) : cel_equals(&a, &b);
   cel_eval_charge(ev, cel_node_runtime_cost(n, n->ovs[0], args, 2, r));
   return r;
 }
 
+/* The key of an index is a qualifier that cel-go observes (1) also when
+ * computing it failed (interpreter.go evalWatchAttrQual.Qualify); an
+ * optional one only when the entry is there (QualifyIfPresent). */
 EV(ev_index) {
   cel_val t = cel_eval_node(ev, n->args[0]);
+  cel_eval_charge(ev, n->extra_cost);
   if (t.kind == V_ERR) return t;
   cel_val k = cel_eval_node(ev, n->args[1]);
-  if (k.kind == V_ERR) return k;
-  cel_eval_charge(ev, n->extra_cost);
+  if (k.kind == V_ERR) {
+    cel_eval_charge(ev, t.kind != V_OPT);
+    return k;
+  }
   if (t.kind == V_OPT) { /* optional chaining: m[?k][j] (charged when present) */
     if (!t.opt) return t;
     cel_val r = index_value(t.opt, &k);
@@ -519,10 +543,10 @@ EV(ev_index) {
  * there (attributes.go, evalWatchConstQual.QualifyIfPresent). */
 EV(ev_opt_select) {
   cel_val t = cel_eval_node(ev, n->args[0]);
+  cel_eval_charge(ev, n->extra_cost);
   if (t.kind == V_ERR) return t;
   cel_val k = cel_eval_node(ev, n->args[1]);
   if (k.kind == V_ERR) return k;
-  cel_eval_charge(ev, n->extra_cost);
   if (t.kind == V_OPT) {
     if (!t.opt) return t;
     t = *t.opt;
@@ -716,6 +740,28 @@ static void mark_base_free(cel_node *n) {
   }
 }
 
+/* The functions cel-go's standard library binds once for all their
+ * overloads (common/stdlib/standard.go, decls.Singleton*Binding): a call of
+ * them is evalUnary/evalBinary whatever its candidate overloads. */
+static bool singleton_bound(const char *name) {
+  static const char *const names[] = {"_+_", "_-_", "_*_", "_/_", "_%_", "-_",    "!_",   "_<_",   "_<=_",
+                                      "_>_", "_>=_", "@in", "size", "type", "dyn", "matches"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(name, names[i])) return true;
+  return false;
+}
+
+/* Whether cel-go plans the call n as evalVarArgs, which evaluates its
+ * arguments in order and stops at the first error: a call of more than two
+ * arguments, or one checked against several overloads of a function bound
+ * per overload, which the planner gives the function's dynamic dispatch, a
+ * FunctionOp only (interpreter/planner.go planCall, common/decls
+ * FunctionDecl.Bindings). Other unary and binary calls are
+ * evalUnary/evalBinary, which evaluate every argument first. */
+static bool stops_at_error(const cel_node *n) {
+  return n->nargs > 2 || (n->novs > 1 && !singleton_bound(n->name));
+}
+
 static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   if (!n) return;
   switch ((cel_nkind)n->kind) {
@@ -723,6 +769,7 @@ static void plan(cel_ast *ast, cel_node *n, bool device_env) {
   case N_CALL:
     for (uint32_t i = 0; i < n->nargs; i++) plan(ast, n->args[i], device_env);
     n->fast = F_CALL;
+    n->stops_at_error = stops_at_error(n);
     if (!strcmp(n->name, "_&&_")) n->fast = F_AND;
     else if (!strcmp(n->name, "_||_")) n->fast = F_OR;
     else if (!strcmp(n->name, "_?_:_")) {

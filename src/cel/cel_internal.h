@@ -157,6 +157,7 @@ typedef struct cel_node {
   uint64_t extra_cost;
   bool uncharged;       /* a call cel-go plans to cost nothing (`in` a constant list: a set lookup) */
   bool base_free;       /* an attribute a conditional resolves: its base cost (the 1 of its root) is not charged */
+  bool stops_at_error;  /* a call cel-go plans as evalVarArgs: arguments in order, none after the first error (cel_eval.c) */
   uint8_t kind;
   uint8_t test_only; /* has() */
   uint8_t fast;

@@ -327,7 +327,8 @@ func (c testCase) describe() string {
 
 func main() {
 	helper := flag.String("dra", "build/bench_cel_diff", "dra's side: the bench_cel_diff binary")
-	in := flag.String("exprs", "-", "expressions, one JSON string a line (- for stdin)")
+	in := flag.String("exprs", "-", "expressions, one JSON string a line (- for stdin); a line may also be a device case as bench_cel_diff reads it, {\"expr\", \"driver\", \"device\"}")
+	printAll := flag.Bool("print", false, "print both answers of every case, agreeing or not")
 	seed := flag.String("seed", "?", "the generator's seed, printed with each disagreement")
 	devices := flag.Int("devices", 0, "device-shaped cases to generate (devicegen.go) from -seed")
 	flag.Parse()
@@ -347,8 +348,17 @@ func main() {
 	for sc.Scan() {
 		var e string
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			fmt.Println("celdiff: input is not a JSON string:", sc.Text())
-			os.Exit(2)
+			var dc struct {
+				Expr   string              `json:"expr"`
+				Driver string              `json:"driver"`
+				Device *resourceapi.Device `json:"device"`
+			}
+			if err := json.Unmarshal(sc.Bytes(), &dc); err != nil || dc.Device == nil {
+				fmt.Println("celdiff: input is neither a JSON string nor a device case:", sc.Text())
+				os.Exit(2)
+			}
+			cases = append(cases, testCase{expr: dc.Expr, driver: dc.Driver, dev: dc.Device})
+			continue
 		}
 		if !seen[e] {
 			seen[e] = true
@@ -427,7 +437,13 @@ func main() {
 			runtimes++
 		}
 		what := differ(u, d)
+		if *printAll {
+			fmt.Printf("CASE: %s\n  upstream: %s\n  dra:      %s\n", c.describe(), u, d)
+		}
 		why, isKnown := known[c.expr]
+		if bug := knownUpstreamError(u); bug != "" && what != "" {
+			why, isKnown = bug, true
+		}
 		switch {
 		case what == "" && isKnown && (c.dev != nil) == strings.Contains(c.expr, "device."):
 			fmt.Printf("FIXED (remove from known in celdiff and DISAGREEMENTS.md): %s\n", c.expr)

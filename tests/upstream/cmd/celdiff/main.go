@@ -157,7 +157,15 @@ func actualCost(d *cel.EvalDetails) string {
 	return strconv.FormatUint(*d.ActualCost(), 10)
 }
 
-func upstream(c testCase) result {
+// upstream answers c with cel-go; a panic outside cel-go's own recovery
+// (planning a map literal with bytes keys panics) becomes an evaluation
+// error, so the case is reported as a difference instead of ending the run.
+func upstream(c testCase) (r result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = result{Stage: "eval", Error: fmt.Sprintf("upstream panic: %v", p)}
+		}
+	}()
 	ctx := context.Background()
 	expr, dev := c.expr, c.celDevice()
 	sel := compiler.CompileCELExpression(expr, dracel.Options{})
@@ -194,7 +202,7 @@ func upstream(c testCase) result {
 		}
 		return result{Stage: "eval", Error: err.Error()}
 	}
-	r := derivedResult(attr, t, asText)
+	r = derivedResult(attr, t, asText)
 	if !r.Opaque {
 		r.Actual = actualCost(details)
 	}

@@ -29,7 +29,7 @@ run() { # label, controllers, with kube-scheduler (yes/no)
   kubectl apply -f "$tmp/cluster.yaml" >/dev/null
   who=$server
   if [ "$3" = yes ]; then
-    "$ks" --kubeconfig="$KUBECONFIG" --kube-api-content-type=application/json --leader-elect=false \
+    "$ks" --kubeconfig="$KUBECONFIG" --leader-elect=false \
       --secure-port=0 -v=2 >"$tmp/ks.log" 2>&1 &
     ks_pid=$!; who=$ks_pid
     for i in $(seq 300); do grep -q 'Caches populated.*ResourceSlice' "$tmp/ks.log" && break; sleep 0.1; done

@@ -82,6 +82,10 @@ DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
 #define DRA_LOAD_RESTORE 2u   /* admission as on create, but keep each object's status, uid,
                                  finalizers and spec.nodeName: a cluster dump, as `dra schedule`
                                  reads it (allocations and bindings survive) */
+#define DRA_LOAD_NO_MANAGED_FIELDS 4u /* with either: leave every object's
+                                       metadata.managedFields out, not decoded: for a snapshot
+                                       that is read and scheduled, never applied to, it saves
+                                       their decoding and memory (kubectl dra loads so) */
 
 /* Reads every object of a file, a directory (its *.yaml, *.yml and *.json
  * files, by name) or "-" (stdin), multi-document YAML, JSON and `kind: List`

@@ -82,6 +82,8 @@ typedef struct ctx_load_request {
    * admission plugin (dra validate --batch, which upstream's strategies
    * judge without admission plugins). */
   bool validation_only;
+  /* metadata.managedFields is not read (DRA_LOAD_NO_MANAGED_FIELDS). */
+  bool without_managed_fields;
 } ctx_load_request;
 
 typedef struct ctx_load_counts {

@@ -7,6 +7,7 @@
  * dump's allocations and bindings survive. */
 #include "context/context.h"
 #include "api/admission.h"
+#include "api/codec.h"
 #include "api/versions.h"
 #include "load/objects.h"
 #include "sched/priority_classes.h"
@@ -374,6 +375,7 @@ static void loading_free(loading *l) {
 
 dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts) {
   loading l = {.ctx = ctx, .req = req};
+  l.set.skip = req->without_managed_fields ? CODEC_SKIP_MANAGED_FIELDS : 0;
   strbuf err = STRBUF_INIT;
   int rc = req->paths ? objects_load_paths(req->paths, req->n_paths, req->recursive, &l.set, &err)
                       : objects_load_buffer(req->name, req->data ? req->data : "", req->len, &l.set, &err);
@@ -397,12 +399,14 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
 
 static dra_status load(dra_ctx *ctx, ctx_load_request *req, unsigned flags) {
   dra_begin(ctx);
-  if (!dra_flags_ok(ctx, "dra_load", flags, DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE)) return ctx->err;
+  if (!dra_flags_ok(ctx, "dra_load", flags, DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE | DRA_LOAD_NO_MANAGED_FIELDS))
+    return ctx->err;
   if ((flags & DRA_LOAD_AS_STORED) && (flags & DRA_LOAD_RESTORE))
     return dra_fail(ctx, DRA_MISUSE, "dra_load: DRA_LOAD_AS_STORED and DRA_LOAD_RESTORE exclude each other");
   req->mode = flags & DRA_LOAD_AS_STORED ? CTX_LOAD_AS_STORED
               : flags & DRA_LOAD_RESTORE ? CTX_LOAD_RESTORE
                                          : CTX_LOAD_CREATE;
+  req->without_managed_fields = flags & DRA_LOAD_NO_MANAGED_FIELDS;
   return ctx_load(ctx, req, NULL);
 }
 

@@ -85,6 +85,11 @@ typedef struct api_object {
    * resourceVersion names and certainly changed it: the store then skips
    * comparing the two (store/meta.c meta_changed). */
   bool known_changed;
+  /* Its JSON values (unknown fields, raw fields) stay its own when it is
+   * stored, not swapped for the process-wide shared copies (codec_share_json):
+   * for a short-lived snapshot, where sharing costs more time than the
+   * memory it saves is worth (DRA_LOAD_UNSHARED). */
+  bool unshared;
 } api_object;
 
 const api_kind_info *api_kind_info_of(api_kind k);

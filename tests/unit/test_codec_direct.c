@@ -191,8 +191,8 @@ static void test_managed_fields_left_out(void **state) {
   const char *texts[] = {
       CLAIM_LIST("{\"metadata\":{\"name\":\"a\",\"managedFields\":" MANAGED ",\"uid\":\"u\"}}"),
       CLAIM_JSON(",\"metadata\":{\"managedFields\":" MANAGED ",\n\"name\":\"a\",\"uid\":\"u\"}"),
-      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: a\n  managedFields:\n"
-      "  - manager: m\n    fieldsV1: {f:spec: {}}\n  uid: u\n",
+      ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: a\n  managedFields:\n"
+       "  - manager: m\n    fieldsV1: {f:spec: {}}\n  uid: u\n"),
   };
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
     const char *text = texts[i];

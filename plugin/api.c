@@ -183,8 +183,11 @@ static int take_page(void *user, const char *body, size_t len, json_t *doc, char
       json_object_set_new(item, "kind", json_string(ps->kind));
       json_array_append(ps->items, item);
     }
-  /* the page as sent: a typed List, whose items take its kind and apiVersion */
-  if (ps->ctx && dra_load_buffer(ps->ctx, ps->resource, body, len, DRA_LOAD_AS_STORED) != DRA_OK) {
+  /* the page as sent: a typed List, whose items take its kind and apiVersion;
+   * nothing reads their managedFields back, and the context lives for one
+   * command (docs/kubectl-dra.md "Speed") */
+  unsigned flags = DRA_LOAD_AS_STORED | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED;
+  if (ps->ctx && dra_load_buffer(ps->ctx, ps->resource, body, len, flags) != DRA_OK) {
     snprintf(err, errlen, "reading %s: %s", ps->resource, dra_errmsg(ps->ctx));
     return -1;
   }

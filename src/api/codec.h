@@ -28,14 +28,18 @@ void codec_decode_value(arena *a, field_kind k, const type_desc *elem, const jso
  * type, duplicate key, bad quantity) or the source gave up; the caller then
  * decodes through the tree, so results and errors stay the tree path's. */
 bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, void *out);
+/* What the two calls below can leave out unread (skip): objects' metadata.managedFields,
+ * checked for JSON's grammar only, for objects that are only read and scheduled
+ * (kubectl dra's snapshot; docs/kubectl-dra.md "Speed"). */
+#define CODEC_SKIP_MANAGED_FIELDS 1u
 /* The rest of a mapping whose first members the caller read and stored
  * itself; done names their fields, so that a repeat is a duplicate. */
-bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
-                                size_t n_done);
+bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, unsigned skip, void *out,
+                                const char *const *done, size_t n_done);
 /* A whole mapping, the current token its start, and whether each of its
  * members names[k] appeared (with any value, null included) in present[k]. */
-bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
-                               size_t n, bool *present);
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, unsigned skip, void *out,
+                               const char *const *names, size_t n, bool *present);
 /* A new JSON value in the API's field order (maps with sorted keys, as Go). */
 json_t *codec_encode(const type_desc *td, const void *in);
 /* One value of kind k (elem: its type) as codec_encode encodes it in a struct. */

@@ -9,6 +9,8 @@
  * such a tree, kept as it is. */
 #include "api/codec.h"
 #include "api/open_fields.h"
+#include "api/types.h"
+#include <stddef.h>
 #include "util/die.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@ typedef struct direct {
   arena *a;
   tk_source *src;
   tk *t; /* the current token */
+  unsigned skip; /* CODEC_SKIP_* */
 } direct;
 
 static void advance(direct *d) { d->src->next(d->src, d->t); }
@@ -231,6 +234,12 @@ static bool keep_unknown(direct *d, const type_desc *td, void *out) {
   return ok;
 }
 
+/* Whether the field is one d leaves out unread. */
+static bool skipped(const direct *d, const type_desc *td, const field_desc *f) {
+  return (d->skip & CODEC_SKIP_MANAGED_FIELDS) && td == &object_meta_desc &&
+         f->offset == offsetof(object_meta, managed_fields);
+}
+
 static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen) {
   size_t hint = 0;
   tk *t = d->t;
@@ -245,6 +254,10 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
     if (seen[i / 64] >> (i % 64) & 1) return false; /* a duplicate key */
     seen[i / 64] |= (uint64_t)1 << (i % 64);
     advance(d);
+    if (skipped(d, td, f)) {
+      if (!tk_skip_value(d->src, t)) return false;
+      continue;
+    }
     if (t->kind == TK_NULL && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
     if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
     if (f->flags & F_SCHEMA) return false; /* checked on the tree path (open_fields.h) */
@@ -255,7 +268,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
 }
 
 bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, void *out) {
-  direct d = {a, src, t};
+  direct d = {a, src, t, 0};
   return t->kind == TK_OBJECT && decode_struct(&d, td, out);
 }
 
@@ -267,10 +280,10 @@ static bool field_bit(const type_desc *td, const char *name, size_t *bit) {
   return f != NULL;
 }
 
-bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *done,
-                                size_t n_done) {
+bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, unsigned skip, void *out,
+                                const char *const *done, size_t n_done) {
   tk t;
-  direct d = {a, src, &t};
+  direct d = {a, src, &t, skip};
   uint64_t seen[MAX_FIELDS / 64] = {0};
   if (td->nfields > MAX_FIELDS) return false;
   for (size_t k = 0; k < n_done; k++) {
@@ -281,10 +294,10 @@ bool codec_decode_token_members(arena *a, const type_desc *td, tk_source *src, v
   return decode_members(&d, td, out, seen);
 }
 
-bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, void *out, const char *const *names,
-                               size_t n, bool *present) {
+bool codec_decode_token_object(arena *a, const type_desc *td, tk_source *src, unsigned skip, void *out,
+                               const char *const *names, size_t n, bool *present) {
   tk t;
-  direct d = {a, src, &t};
+  direct d = {a, src, &t, skip};
   uint64_t seen[MAX_FIELDS / 64] = {0};
   if (td->nfields > MAX_FIELDS || !decode_members(&d, td, out, seen)) return false;
   for (size_t k = 0; k < n; k++) {

@@ -204,7 +204,8 @@ static bool read_head(tk_source *src, doc_head *h) {
  * are read; otherwise the mapping has just opened, as an item of a typed
  * List, which takes the List's kind and apiVersion when it has neither (as
  * codec/doc_load.c's inherit_kind) and must otherwise name them both. */
-static api_object *decode_body(tk_source *src, const char *group_version, const char *kind, bool head_read) {
+static api_object *decode_body(tk_source *src, unsigned skip, const char *group_version, const char *kind,
+                               bool head_read) {
   const api_kind_info *info = api_kind_lookup(group_version, kind, NULL);
   const api_version *version = info ? api_version_of_document(info, group_version) : NULL;
   if (!version || !version->internal) return NULL;
@@ -213,8 +214,8 @@ static api_object *decode_body(tk_source *src, const char *group_version, const 
   api_head *head = api_object_head(o);
   static const char *const names[] = {"apiVersion", "kind"};
   bool present[2] = {false, false};
-  bool ok = head_read ? codec_decode_token_members(o->arena, info->desc, src, o->typed, names, 2)
-                      : codec_decode_token_object(o->arena, info->desc, src, o->typed, names, 2, present);
+  bool ok = head_read ? codec_decode_token_members(o->arena, info->desc, src, skip, o->typed, names, 2)
+                      : codec_decode_token_object(o->arena, info->desc, src, skip, o->typed, names, 2, present);
   if (ok && !present[0] && !present[1]) {
     head->api_version = arena_strdup(o->arena, group_version);
     head->kind = arena_strdup(o->arena, kind);
@@ -226,21 +227,10 @@ static api_object *decode_body(tk_source *src, const char *group_version, const 
   return o;
 }
 
-/* A value's tokens passed over, the current token its first; false when
- * the source gives up. */
-static bool skip_value(tk_source *src, tk *t) {
-  for (int depth = 0;; src->next(src, t)) {
-    if (t->kind == TK_GIVE_UP) return false;
-    if (t->kind == TK_OBJECT || t->kind == TK_ARRAY) depth++;
-    else if (t->kind == TK_END) depth--;
-    if (depth == 0) return true;
-  }
-}
-
 /* The items of a List, the current token the items array's start: each
  * with its own apiVersion and kind first (kind "List"), or of the List's
  * item kind (a typed List, kind "ResourceClaimList"). */
-static bool decode_items(tk_source *src, tk *t, const doc_head *list, api_object_sink add, void *user) {
+static bool decode_items(tk_source *src, unsigned skip, tk *t, const doc_head *list, api_object_sink add, void *user) {
   size_t n = strlen(list->text[1]);
   bool typed = n > 4;
   char *item_kind = xstrndup(list->text[1], n - 4);
@@ -248,10 +238,10 @@ static bool decode_items(tk_source *src, tk *t, const doc_head *list, api_object
   for (src->next(src, t); ok && t->kind == TK_OBJECT; src->next(src, t)) {
     api_object *o = NULL;
     if (typed) {
-      o = decode_body(src, list->text[0], item_kind, false);
+      o = decode_body(src, skip, list->text[0], item_kind, false);
     } else {
       doc_head h = {{NULL, NULL}};
-      o = read_head(src, &h) ? decode_body(src, h.text[0], h.text[1], true) : NULL;
+      o = read_head(src, &h) ? decode_body(src, skip, h.text[0], h.text[1], true) : NULL;
       free(h.text[0]);
       free(h.text[1]);
     }
@@ -264,7 +254,7 @@ static bool decode_items(tk_source *src, tk *t, const doc_head *list, api_object
 
 /* The rest of a List after its apiVersion and kind: its metadata passed
  * over, its items decoded, nothing else. */
-static bool decode_list(tk_source *src, const doc_head *list, api_object_sink add, void *user) {
+static bool decode_list(tk_source *src, unsigned skip, const doc_head *list, api_object_sink add, void *user) {
   tk t;
   bool metadata = false, items = false;
   for (src->next(src, &t); t.kind != TK_END; src->next(src, &t)) {
@@ -272,22 +262,22 @@ static bool decode_list(tk_source *src, const doc_head *list, api_object_sink ad
     bool is_metadata = t.kind == TK_STRING && t.len == 8 && !memcmp(t.s, "metadata", 8);
     if ((!is_items && !is_metadata) || (is_items && items) || (is_metadata && metadata)) return false;
     src->next(src, &t);
-    if (is_metadata && (t.kind != TK_OBJECT || !skip_value(src, &t))) return false;
-    if (is_items && (t.kind != TK_ARRAY || !decode_items(src, &t, list, add, user))) return false;
+    if (is_metadata && (t.kind != TK_OBJECT || !tk_skip_value(src, &t))) return false;
+    if (is_items && (t.kind != TK_ARRAY || !decode_items(src, skip, &t, list, add, user))) return false;
     items |= is_items;
     metadata |= is_metadata;
   }
   return items;
 }
 
-bool api_objects_decode_tokens(tk_source *src, bool lists, api_object_sink add, void *user) {
+bool api_objects_decode_tokens(tk_source *src, bool lists, unsigned skip, api_object_sink add, void *user) {
   doc_head h = {{NULL, NULL}};
   bool ok = read_head(src, &h);
   size_t n = ok ? strlen(h.text[1]) : 0;
   if (ok && lists && n >= 4 && !strcmp(h.text[1] + n - 4, "List")) {
-    ok = decode_list(src, &h, add, user);
+    ok = decode_list(src, skip, &h, add, user);
   } else if (ok) {
-    api_object *o = decode_body(src, h.text[0], h.text[1], true);
+    api_object *o = decode_body(src, skip, h.text[0], h.text[1], true);
     if (o) add(user, o);
     ok = o != NULL;
   }

@@ -85,6 +85,11 @@ typedef struct api_object {
    * resourceVersion names and certainly changed it: the store then skips
    * comparing the two (store/meta.c meta_changed). */
   bool known_changed;
+  /* Its JSON values (unknown fields, raw fields) stay its own when it is
+   * stored, not swapped for the process-wide shared copies (codec_share_json):
+   * for a short-lived snapshot, where sharing costs more time than the
+   * memory it saves is worth (DRA_LOAD_UNSHARED). */
+  bool unshared;
 } api_object;
 
 const api_kind_info *api_kind_info_of(api_kind k);
@@ -107,9 +112,10 @@ api_object *api_object_decode(const json_t *root, const char *const *dup_fields,
  * or a typed List such as "ResourceClaimList" as an API server sends one)
  * with nothing but metadata and items hands each item to add, as
  * codec/doc_load.c flattens it. false otherwise (some objects may have gone
- * to add); the caller then decodes the tree (see codec_decode_tokens). */
+ * to add); the caller then decodes the tree (see codec_decode_tokens).
+ * skip: what the objects leave out unread (CODEC_SKIP_*, api/codec.h). */
 typedef void (*api_object_sink)(void *user, api_object *o);
-bool api_objects_decode_tokens(tk_source *src, bool lists, api_object_sink add, void *user);
+bool api_objects_decode_tokens(tk_source *src, bool lists, unsigned skip, api_object_sink add, void *user);
 /* kube-apiserver's text for an object that could not be decoded:
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: ` then the
  * malformed values (FE_DECODE) when there are any, else `strict decoding

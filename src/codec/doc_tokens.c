@@ -26,3 +26,16 @@ json_t *tk_scalar_json(const tk *t) {
   default: return NULL;
   }
 }
+
+bool tk_skip_value(tk_source *src, tk *t) {
+  if (src->skip && t->kind != TK_GIVE_UP) {
+    src->skip(src, t);
+    return t->kind != TK_GIVE_UP;
+  }
+  for (int depth = 0;; src->next(src, t)) {
+    if (t->kind == TK_GIVE_UP) return false;
+    if (t->kind == TK_OBJECT || t->kind == TK_ARRAY) depth++;
+    else if (t->kind == TK_END) depth--;
+    if (depth == 0) return true;
+  }
+}

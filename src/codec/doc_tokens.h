@@ -45,11 +45,18 @@ struct tk_source {
    * with t->kind == TK_GIVE_UP. */
   bool (*next_doc)(tk_source *src, tk *t, int *line);
   void (*close)(tk_source *src);
+  /* Optional: passes over the rest of the value whose first token *t is
+   * (read already), leaving in *t its last token, or TK_GIVE_UP. A source
+   * without it is read token by token (tk_skip_value). */
+  void (*skip)(tk_source *src, tk *t);
 };
 
 /* A number as the tree readers store it: integral values within int64 are
  * integers, others reals (doc_number). */
 void tk_set_number(tk *t, double f);
+/* Passes over the value whose first token *t is, as src->skip or token by
+ * token; false when the source gives up. */
+bool tk_skip_value(tk_source *src, tk *t);
 /* The token's scalar as a new json_t (TK_STRING, TK_INTEGER ... TK_NULL). */
 json_t *tk_scalar_json(const tk *t);
 

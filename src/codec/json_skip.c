@@ -12,18 +12,24 @@ size_t json_skip_blanks(const char *data, size_t len, size_t pos) {
   return pos;
 }
 
+/* Bytes a string holds as they are (not '"', '\\' or a control byte), and
+ * those that may follow a backslash but for 'u'. */
+static const unsigned char plain_in_string[256] = {[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... 0xff] = 1};
+static const unsigned char short_escape[256] = {['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1,
+                                                ['f'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1};
+
 /* After the opening quote at pos. */
 static size_t skip_string(const char *s, size_t len, size_t pos) {
+  const unsigned char *u = (const unsigned char *)s;
   for (pos++; pos < len; pos++) {
-    unsigned char c = (unsigned char)s[pos];
-    if (c == '"') return pos + 1;
-    if (c < 0x20) return 0;
-    if (c != '\\') continue;
-    if (++pos >= len) return 0;
-    if (s[pos] == 'u') {
+    while (pos < len && plain_in_string[u[pos]]) pos++;
+    if (pos >= len || u[pos] < 0x20) return 0;
+    if (u[pos] == '"') return pos + 1;
+    if (++pos >= len) return 0; /* after a backslash */
+    if (u[pos] == 'u') {
       for (int i = 0; i < 4; i++)
         if (++pos >= len || !is_hex(s[pos])) return 0;
-    } else if (!strchr("\"\\/bfnrt", s[pos]) || !s[pos]) {
+    } else if (!short_escape[u[pos]]) {
       return 0;
     }
   }

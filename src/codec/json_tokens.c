@@ -6,6 +6,7 @@
  * give up: the tree path then reports them in its words. */
 #include "codec/doc_reader.h"
 #include "codec/doc_tokens.h"
+#include "codec/json_skip.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,20 @@ static void next(tk_source *src, tk *t) {
   else read_value(j, t);
 }
 
+/* A container passed over by json_skip's grammar check alone: its strings'
+ * contents are not decoded, as nothing reads them. */
+static void skip(tk_source *src, tk *t) {
+  json_tokens *j = (json_tokens *)src;
+  if (t->kind != TK_OBJECT && t->kind != TK_ARRAY) return; /* a scalar is read whole */
+  size_t end = json_skip_value(j->s, j->len, j->pos - 1);
+  if (!end) return give_up(t);
+  for (const char *nl = j->s + j->pos; (nl = memchr(nl, '\n', (size_t)(j->s + end - nl))); nl++) j->line++;
+  j->pos = end;
+  j->depth--;
+  j->state = AFTER_VALUE;
+  t->kind = TK_END;
+}
+
 static bool next_doc(tk_source *src, tk *t, int *line) {
   json_tokens *j = (json_tokens *)src;
   t->kind = TK_END;
@@ -184,7 +199,7 @@ static void close_source(tk_source *src) {
 
 tk_source *json_tokens_open(const char *data, size_t len) {
   json_tokens *j = xcalloc(1, sizeof *j);
-  j->src = (tk_source){next, next_doc, close_source};
+  j->src = (tk_source){next, next_doc, close_source, skip};
   j->s = data;
   j->len = len;
   j->line = 1;

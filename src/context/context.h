@@ -82,6 +82,10 @@ typedef struct ctx_load_request {
    * admission plugin (dra validate --batch, which upstream's strategies
    * judge without admission plugins). */
   bool validation_only;
+  /* metadata.managedFields is not read (DRA_LOAD_NO_MANAGED_FIELDS). */
+  bool without_managed_fields;
+  /* The objects keep their JSON values unshared (DRA_LOAD_UNSHARED). */
+  bool unshared;
 } ctx_load_request;
 
 typedef struct ctx_load_counts {

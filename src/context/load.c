@@ -7,6 +7,7 @@
  * dump's allocations and bindings survive. */
 #include "context/context.h"
 #include "api/admission.h"
+#include "api/codec.h"
 #include "api/versions.h"
 #include "load/objects.h"
 #include "sched/priority_classes.h"
@@ -316,6 +317,7 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
 /* Stores the object (the store takes it); false when the store refuses it. */
 static bool store_one(loading *l, loaded_object *lo) {
   if (!lo->obj) return true; /* skipped */
+  lo->obj->unshared = l->req->unshared;
   store_status st = store_create(l->ctx->objects, lo->obj, NULL);
   if (st != STORE_OK) {
     dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);
@@ -374,6 +376,7 @@ static void loading_free(loading *l) {
 
 dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts) {
   loading l = {.ctx = ctx, .req = req};
+  l.set.skip = req->without_managed_fields ? CODEC_SKIP_MANAGED_FIELDS : 0;
   strbuf err = STRBUF_INIT;
   int rc = req->paths ? objects_load_paths(req->paths, req->n_paths, req->recursive, &l.set, &err)
                       : objects_load_buffer(req->name, req->data ? req->data : "", req->len, &l.set, &err);
@@ -397,12 +400,16 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
 
 static dra_status load(dra_ctx *ctx, ctx_load_request *req, unsigned flags) {
   dra_begin(ctx);
-  if (!dra_flags_ok(ctx, "dra_load", flags, DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE)) return ctx->err;
+  if (!dra_flags_ok(ctx, "dra_load", flags,
+                    DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED))
+    return ctx->err;
   if ((flags & DRA_LOAD_AS_STORED) && (flags & DRA_LOAD_RESTORE))
     return dra_fail(ctx, DRA_MISUSE, "dra_load: DRA_LOAD_AS_STORED and DRA_LOAD_RESTORE exclude each other");
   req->mode = flags & DRA_LOAD_AS_STORED ? CTX_LOAD_AS_STORED
               : flags & DRA_LOAD_RESTORE ? CTX_LOAD_RESTORE
                                          : CTX_LOAD_CREATE;
+  req->without_managed_fields = flags & DRA_LOAD_NO_MANAGED_FIELDS;
+  req->unshared = flags & DRA_LOAD_UNSHARED;
   return ctx_load(ctx, req, NULL);
 }
 

@@ -1,5 +1,6 @@
 /* objects.c: see objects.h. */
 #include "load/objects.h"
+#include "api/codec.h"
 #include "codec/doc.h"
 #include "codec/doc_tokens.h"
 #include "util/die.h"
@@ -50,6 +51,7 @@ static void decode_docs(docset *ds, object_set *out) {
     const char *version = json_string_value(json_object_get(d->root, "apiVersion"));
     loaded_object *lo = add_object(out, d->file, d->line, kind, version);
     lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
+    if (lo->obj && (out->skip & CODEC_SKIP_MANAGED_FIELDS)) api_object_meta(lo->obj)->managed_fields = NULL;
     if (lo->obj) place_object(lo);
   }
 }
@@ -95,7 +97,7 @@ bool objects_load_direct(const char *name, const char *data, size_t len, object_
   bool lists = one_line(data, len), decoded = true;
   direct_sink ds = {out, name, 0};
   tk t;
-  while (decoded && src->next_doc(src, &t, &ds.line)) decoded = api_objects_decode_tokens(src, lists, add_direct, &ds);
+  while (decoded && src->next_doc(src, &t, &ds.line)) decoded = api_objects_decode_tokens(src, lists, out->skip, add_direct, &ds);
   bool ok = decoded && t.kind != TK_GIVE_UP;
   src->close(src);
   if (ok) return true;

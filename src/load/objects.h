@@ -19,6 +19,9 @@ typedef struct loaded_object {
 typedef struct object_set {
   loaded_object *items;
   size_t n, cap;
+  /* Set before loading: what the objects leave out (CODEC_SKIP_*,
+   * api/codec.h), unread on the direct path and dropped on the tree path. */
+  unsigned skip;
 } object_set;
 
 /* Returns 0, or 2 when a file can't be read or has a syntax error (message in

@@ -378,7 +378,7 @@ static api_object *decode_row(const char *text, size_t len, errlist *errs) {
   tk t;
   int line;
   api_object *obj = NULL;
-  if (src && src->next_doc(src, &t, &line) && !api_objects_decode_tokens(src, false, take_row_object, &obj)) {
+  if (src && src->next_doc(src, &t, &line) && !api_objects_decode_tokens(src, false, 0, take_row_object, &obj)) {
     api_object_free(obj);
     obj = NULL;
   }

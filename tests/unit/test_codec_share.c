@@ -2,7 +2,8 @@
  * that carry equal JSON values (unknown fields, managedFields) one copy,
  * without changing what they encode to; values that differ only in their
  * members' order stay apart; a value the object does not own is left
- * where it is. Also arena_keep_depth (util/arena.h), which sched_derive
+ * where it is; an object marked unshared keeps its own values when stored
+ * (store_obj_new). Also arena_keep_depth (util/arena.h), which sched_derive
  * reads to bound a chain of versions. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include "api/codec.h"
 #include "api/object.h"
+#include "store/store_obj.h"
 #include "test_store.h"
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,19 @@ static void test_equal_values_are_shared_and_encode_the_same(void **state) {
   api_object_free(b);
 }
 
+static void test_unshared_objects_keep_their_values(void **state) {
+  (void)state;
+  api_object *a = make_pod("a", "t", "\"command\":[\"x\"]"), *b = make_pod("b", "t", "\"command\":[\"x\"]");
+  api_object *c = make_pod("c", "t", "\"command\":[\"x\"]");
+  b->unshared = c->unshared = true;
+  store_obj *sa = store_obj_new(a, 1, 1), *sb = store_obj_new(b, 2, 2), *sc = store_obj_new(c, 3, 3);
+  assert_ptr_not_equal(spec_of(a)->_extra, spec_of(b)->_extra);
+  assert_ptr_not_equal(spec_of(b)->_extra, spec_of(c)->_extra);
+  store_obj *sb2 = store_obj_new(api_object_clone(b), 4, 2); /* a later version (a clone) shares again */
+  assert_ptr_equal(spec_of(a)->_extra, spec_of((api_object *)sb2->object)->_extra);
+  store_obj_unref(sa), store_obj_unref(sb), store_obj_unref(sc), store_obj_unref(sb2);
+}
+
 static void test_member_order_keeps_values_apart(void **state) {
   (void)state;
   api_object *a = make_pod("a", "t", "\"stdin\":true,\"tty\":true");
@@ -114,6 +129,7 @@ static void test_arena_keep_depth(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_equal_values_are_shared_and_encode_the_same),
+      cmocka_unit_test(test_unshared_objects_keep_their_values),
       cmocka_unit_test(test_member_order_keeps_values_apart),
       cmocka_unit_test(test_value_not_owned_stays),
       cmocka_unit_test(test_arena_keep_depth),

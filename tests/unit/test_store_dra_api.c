@@ -115,6 +115,36 @@ static void as_stored_keeps_status_and_defaults_the_namespace(void **state) {
   dra_close(ctx);
 }
 
+/* DRA_LOAD_NO_MANAGED_FIELDS leaves managedFields out and nothing else;
+ * DRA_LOAD_UNSHARED changes nothing one can read. */
+static void managed_fields_left_out(void **state) {
+  (void)state;
+  static const char pod[] = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+                            "\"managedFields\":[{\"manager\":\"kubelet\",\"fieldsV1\":{\"f:status\":{}}}]},"
+                            "\"spec\":{\"nodeName\":\"node-1\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}";
+  dra_ctx *ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, pod, DRA_LOAD_AS_STORED | DRA_LOAD_NO_MANAGED_FIELDS), DRA_OK);
+  char *json = get(ctx, "Pod", NULL, "p");
+  assert_null(strstr(json, "managedFields"));
+  contains(json, "\"image\": \"i\"");
+  contains(json, "\"nodeName\": \"node-1\"");
+  dra_free(json);
+  dra_close(ctx);
+  ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, pod, DRA_LOAD_AS_STORED), DRA_OK);
+  json = get(ctx, "Pod", NULL, "p");
+  contains(json, "\"manager\": \"kubelet\"");
+  dra_close(ctx);
+  /* unshared values print the same */
+  ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, pod, DRA_LOAD_AS_STORED | DRA_LOAD_UNSHARED), DRA_OK);
+  char *unshared = get(ctx, "Pod", NULL, "p");
+  assert_string_equal(unshared, json);
+  dra_free(unshared);
+  dra_free(json);
+  dra_close(ctx);
+}
+
 /* A restore admits (defaults are set) but keeps the status, uid and a pod's node. */
 static void restore_admits_and_keeps_status(void **state) {
   (void)state;
@@ -132,7 +162,7 @@ static void restore_admits_and_keeps_status(void **state) {
   contains(pod, "\"uid\": \"1234-abcd\"");
   dra_free(pod);
   assert_int_equal(load(ctx, allocated_claim, DRA_LOAD_RESTORE | DRA_LOAD_AS_STORED), DRA_MISUSE);
-  assert_int_equal(load(ctx, allocated_claim, 8), DRA_MISUSE);
+  assert_int_equal(load(ctx, allocated_claim, 16), DRA_MISUSE);
   dra_close(ctx);
 }
 
@@ -274,6 +304,7 @@ int main(void) {
       cmocka_unit_test(admitted_in_restore_order),
       cmocka_unit_test(as_stored_keeps_status_and_defaults_the_namespace),
       cmocka_unit_test(restore_admits_and_keeps_status),
+      cmocka_unit_test(managed_fields_left_out),
       cmocka_unit_test(bad_input_stores_nothing),
       cmocka_unit_test(names_taken_stop_the_load),
       cmocka_unit_test(feature_gates_and_warnings),

@@ -32,9 +32,10 @@ struct arena {
   chunk *head;
   cleanup *cleanups;
   size_t total;
-  size_t next_chunk; /* the size of the next ordinary chunk */
-  void *atom_holds;  /* arena_atom_holds */
-  unsigned depth;    /* arena_keep_depth */
+  size_t next_chunk;  /* the size of the next ordinary chunk */
+  size_t first_chunk; /* arena_new_sized: the size of the first chunk */
+  void *atom_holds;   /* arena_atom_holds */
+  unsigned depth;     /* arena_keep_depth */
 };
 
 arena *arena_new(void) {
@@ -42,6 +43,12 @@ arena *arena_new(void) {
   if (!a) die_oom();
   atomic_init(&a->holds, 1);
   a->next_chunk = ARENA_FIRST_CHUNK;
+  return a;
+}
+
+arena *arena_new_sized(size_t first_chunk) {
+  arena *a = arena_new();
+  a->first_chunk = first_chunk > ARENA_MAX_CHUNK ? ARENA_MAX_CHUNK : first_chunk;
   return a;
 }
 
@@ -62,9 +69,10 @@ void *arena_alloc(arena *a, size_t size) {
   if (size == 0) size = ARENA_ALIGN;
   chunk *c = a->head;
   if (!c || c->size - c->used < size) {
-    bool big = size > a->next_chunk / 2;
-    size_t cap = big ? size : a->next_chunk;
-    if (!big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
+    bool first = !c && a->first_chunk >= size;
+    bool big = !first && size > a->next_chunk / 2;
+    size_t cap = first ? a->first_chunk : big ? size : a->next_chunk;
+    if (!first && !big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
     chunk *n = malloc(sizeof *n + cap);
     if (!n) die_oom();
     n->size = cap;

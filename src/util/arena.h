@@ -11,6 +11,11 @@
 typedef struct arena arena;
 
 arena *arena_new(void);
+/* The same, with a first chunk of first_chunk bytes (at most 16 KiB) for
+ * an owner that knows about how much it will hold: one chunk then holds
+ * it all, with no room left over from the doubling chunks. Later chunks
+ * grow as arena_new's do. */
+arena *arena_new_sized(size_t first_chunk);
 /* Frees a's memory, or only drops a's own hold on it while arenas that
  * arena_keep it still live (then the last of them frees it). Thread-safe
  * against those other arenas' frees. */
@@ -40,7 +45,8 @@ bool arena_swap_cleanup(arena *a, const void *p, void *with);
 /* The slot where util/atom.c keeps the set of interned atoms a holds
  * (atom.h); NULL until a holds one. */
 void **arena_atom_holds(arena *a);
-/* Bytes handed out so far (for memory figures in benchmarks). */
+/* Bytes handed out so far (for memory figures in benchmarks, and the size
+ * hint of api/object.c). */
 size_t arena_used(const arena *a);
 
 #endif

@@ -4,7 +4,8 @@
  * members' order stay apart; a value the object does not own is left
  * where it is; the values of dropped objects leave the table in one
  * sweep, however deep. Also arena_keep_depth (util/arena.h), which
- * sched_derive reads to bound a chain of versions, and arena_new_sized. */
+ * sched_derive reads to bound a chain of versions, arena_new_sized, and
+ * strings packed without padding. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,6 +145,23 @@ static void test_arena_new_sized(void **state) {
   arena_free(a);
 }
 
+/* Strings take their bytes and no padding to 16, and stay apart from the
+ * aligned blocks around them. */
+static void test_arena_strings_pack(void **state) {
+  (void)state;
+  arena *a = arena_new_sized(256);
+  char *s[10];
+  for (size_t i = 0; i < 10; i++) s[i] = arena_strdup(a, i % 2 ? "a" : "bc");
+  assert_int_equal(arena_used(a), 5 * 2 + 5 * 3);
+  unsigned char *block = arena_alloc(a, 24);
+  assert_int_equal((uintptr_t)block % 16, 0);
+  memset(block, 0xff, 24);
+  char *printed = arena_printf(a, "%s-%d", "x", 7);
+  for (size_t i = 0; i < 10; i++) assert_string_equal(s[i], i % 2 ? "a" : "bc");
+  assert_string_equal(printed, "x-7");
+  arena_free(a);
+}
+
 static void test_arena_keep_depth(void **state) {
   (void)state;
   arena *first = arena_new(), *second = arena_new(), *third = arena_new();
@@ -164,6 +182,7 @@ int main(void) {
       cmocka_unit_test(test_value_not_owned_stays),
       cmocka_unit_test(test_dropped_trees_leave_in_one_sweep),
       cmocka_unit_test(test_arena_new_sized),
+      cmocka_unit_test(test_arena_strings_pack),
       cmocka_unit_test(test_arena_keep_depth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,7 @@ unsigned arena_keep_depth(const arena *a);
 /* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_calloc(arena *a, size_t n, size_t size);
+/* Strings are not aligned: they take their bytes, with no padding. */
 char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

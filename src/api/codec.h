@@ -94,6 +94,9 @@ void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
  * so objects that carry the same values share them (codec_share.c). The
  * struct must not change after this, nor the values it holds. */
 void codec_share_json(arena *a, const type_desc *td, void *v);
+/* How many values the process-wide table holds (for tests and memory
+ * figures). */
+size_t codec_share_count(void);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);

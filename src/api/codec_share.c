@@ -133,6 +133,19 @@ static void rebuild(share_table *t, bool drop_unheld) {
   if (drop_unheld) t->sweep_at = t->n * 2 > SHARE_MIN_SWEEP ? t->n * 2 : SHARE_MIN_SWEEP;
 }
 
+/* Drops the values no object holds any more. A dropped value lets go of
+ * its members, which the table holds too: those only it held are dropped
+ * in the next round, so a dead tree goes in as many rounds as it is deep
+ * (a managedFields entry 7), not in one more sweep per level while the
+ * table doubles in between. */
+static void sweep(share_table *t) {
+  size_t before;
+  do {
+    before = t->n;
+    rebuild(t, true);
+  } while (t->n < before);
+}
+
 static bool is_container(const json_t *v) { return json_is_object(v) || json_is_array(v); }
 
 /* The table's value equal to v, or NULL; h is v's hash. */
@@ -204,7 +217,8 @@ static void share_slot(arena *a, json_t **slot) {
   if (!v || !is_container(v)) return;
   share_table *t = &table;
   pthread_mutex_lock(&t->lock);
-  if (!t->cap || t->n >= t->sweep_at) rebuild(t, t->cap != 0);
+  if (!t->cap) rebuild(t, false);
+  else if (t->n >= t->sweep_at) sweep(t);
   if (!in_table(t, v)) {
     bool owned = arena_has_cleanup(a, v);
     uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
@@ -249,3 +263,10 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) 
 }
 
 void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, td, v); }
+
+size_t codec_share_count(void) {
+  pthread_mutex_lock(&table.lock);
+  size_t n = table.n;
+  pthread_mutex_unlock(&table.lock);
+  return n;
+}

@@ -576,7 +576,8 @@ void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t creat
   meta_set_resource_version(obj, rv);
   char *key = key_of(obj);
   store_obj *old = strmap_get(&m->objects[obj->info->kind], key);
-  install(m, key, old, store_obj_new(obj, rv, created_rv));
+  if (old && old->rv > rv) api_object_free(obj); /* the later version of the key came first */
+  else install(m, key, old, store_obj_new(obj, rv, created_rv));
   free(key);
   if (rv > m->rv) set_restored_revision(m, rv);
   unlock(m);

@@ -7,7 +7,8 @@
 #include "store/store.h"
 
 /* Installs obj (the store takes it) as stored at rv, created at created_rv;
- * emits no event. Only for a store made by store_memory_open. */
+ * emits no event. Of two objects of one key the one of the later rv stays,
+ * in whichever order they come. Only for a store made by store_memory_open. */
 void store_memory_restore(store *s, api_object *obj, uint64_t rv, uint64_t created_rv);
 /* How often the object (kind, namespace, name) was deleted: the
  * incarnation its uid gets on the next create (uid.h). A durable backend

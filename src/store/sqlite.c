@@ -423,11 +423,14 @@ static bool renumber_rows(durable_store *d, const renumbered_row *rows, size_t n
   return ok;
 }
 
-/* Loads every stored object into the memory store with its resourceVersion. */
+/* Loads every stored object into the memory store with its resourceVersion.
+ * The table is read in its own order: store_memory_restore keeps the later
+ * resourceVersion of a key whichever comes first, and ORDER BY rv made
+ * SQLite sort the whole table, JSON and all, in a temporary B-tree (for
+ * 20,000 pods and their Events, 190 MB: 5 s on a loaded machine). */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv, kind, rowid FROM objects ORDER BY rv", -1, &st, NULL) !=
-      SQLITE_OK) {
+  if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv, kind, rowid FROM objects", -1, &st, NULL) != SQLITE_OK) {
     sb_printf(err, "reading the store: %s", sqlite3_errmsg(d->db));
     return false;
   }

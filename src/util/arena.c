@@ -15,9 +15,12 @@
 #define ARENA_MAX_CHUNK 16384
 #define ARENA_ALIGN 16
 
+/* A chunk fills from both ends: aligned blocks from the bottom (used),
+ * strings, which need no alignment, from the top down (top), so a string
+ * costs its bytes and no padding to 16. */
 typedef struct chunk {
   struct chunk *next;
-  size_t size, used;
+  size_t size, used, top;
   _Alignas(16) unsigned char data[];
 } chunk;
 
@@ -32,9 +35,10 @@ struct arena {
   chunk *head;
   cleanup *cleanups;
   size_t total;
-  size_t next_chunk; /* the size of the next ordinary chunk */
-  void *atom_holds;  /* arena_atom_holds */
-  unsigned depth;    /* arena_keep_depth */
+  size_t next_chunk;  /* the size of the next ordinary chunk */
+  size_t first_chunk; /* arena_new_sized: the size of the first chunk */
+  void *atom_holds;   /* arena_atom_holds */
+  unsigned depth;     /* arena_keep_depth */
 };
 
 arena *arena_new(void) {
@@ -42,6 +46,12 @@ arena *arena_new(void) {
   if (!a) die_oom();
   atomic_init(&a->holds, 1);
   a->next_chunk = ARENA_FIRST_CHUNK;
+  return a;
+}
+
+arena *arena_new_sized(size_t first_chunk) {
+  arena *a = arena_new();
+  a->first_chunk = first_chunk > ARENA_MAX_CHUNK ? ARENA_MAX_CHUNK : first_chunk;
   return a;
 }
 
@@ -57,33 +67,47 @@ void arena_free(arena *a) {
   free(a);
 }
 
+/* A chunk with size bytes free: the head, or a new one. */
+static chunk *room(arena *a, size_t size) {
+  chunk *c = a->head;
+  if (c && c->top - c->used >= size) return c;
+  bool first = !c && a->first_chunk >= size;
+  bool big = !first && size > a->next_chunk / 2;
+  size_t cap = first ? a->first_chunk : big ? size : a->next_chunk;
+  if (!first && !big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
+  chunk *n = malloc(sizeof *n + cap);
+  if (!n) die_oom();
+  n->size = n->top = cap;
+  n->used = 0;
+  if (c && big) {
+    /* big block: keep the current chunk as head so its free space stays usable */
+    n->next = c->next;
+    c->next = n;
+  } else {
+    n->next = c;
+    a->head = n;
+  }
+  return n;
+}
+
 void *arena_alloc(arena *a, size_t size) {
   size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
   if (size == 0) size = ARENA_ALIGN;
-  chunk *c = a->head;
-  if (!c || c->size - c->used < size) {
-    bool big = size > a->next_chunk / 2;
-    size_t cap = big ? size : a->next_chunk;
-    if (!big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
-    chunk *n = malloc(sizeof *n + cap);
-    if (!n) die_oom();
-    n->size = cap;
-    n->used = 0;
-    if (c && big) {
-      /* big block: keep the current chunk as head so its free space stays usable */
-      n->next = c->next;
-      c->next = n;
-    } else {
-      n->next = c;
-      a->head = n;
-    }
-    c = n;
-  }
+  chunk *c = room(a, size);
   void *p = c->data + c->used;
   c->used += size;
   a->total += size;
   memset(p, 0, size);
   return p;
+}
+
+/* n bytes with no alignment, from the top of a chunk (not zeroed: the
+ * caller writes them all). */
+static char *take_bytes(arena *a, size_t n) {
+  chunk *c = room(a, n);
+  c->top -= n;
+  a->total += n;
+  return (char *)c->data + c->top;
 }
 
 void *arena_calloc(arena *a, size_t n, size_t size) {
@@ -92,7 +116,7 @@ void *arena_calloc(arena *a, size_t n, size_t size) {
 }
 
 char *arena_strndup(arena *a, const char *s, size_t n) {
-  char *p = arena_alloc(a, n + 1);
+  char *p = take_bytes(a, n + 1);
   memcpy(p, s, n);
   p[n] = 0;
   return p;
@@ -106,7 +130,7 @@ char *arena_printf(arena *a, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  char *p = arena_alloc(a, (size_t)n + 1);
+  char *p = take_bytes(a, (size_t)n + 1);
   if ((size_t)n < sizeof small) return memcpy(p, small, (size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(p, (size_t)n + 1, fmt, ap);

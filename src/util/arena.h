@@ -11,6 +11,11 @@
 typedef struct arena arena;
 
 arena *arena_new(void);
+/* The same, with a first chunk of first_chunk bytes (at most 16 KiB) for
+ * an owner that knows about how much it will hold: one chunk then holds
+ * it all, with no room left over from the doubling chunks. Later chunks
+ * grow as arena_new's do. */
+arena *arena_new_sized(size_t first_chunk);
 /* Frees a's memory, or only drops a's own hold on it while arenas that
  * arena_keep it still live (then the last of them frees it). Thread-safe
  * against those other arenas' frees. */
@@ -24,6 +29,7 @@ unsigned arena_keep_depth(const arena *a);
 /* Zeroed, 16-byte aligned memory; aborts on out-of-memory. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_calloc(arena *a, size_t n, size_t size);
+/* Strings are not aligned: they take their bytes, with no padding. */
 char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -40,7 +46,8 @@ bool arena_swap_cleanup(arena *a, const void *p, void *with);
 /* The slot where util/atom.c keeps the set of interned atoms a holds
  * (atom.h); NULL until a holds one. */
 void **arena_atom_holds(arena *a);
-/* Bytes handed out so far (for memory figures in benchmarks). */
+/* Bytes handed out so far (for memory figures in benchmarks, and the size
+ * hint of api/object.c). */
 size_t arena_used(const arena *a);
 
 #endif

@@ -3,8 +3,10 @@
  * without changing what they encode to; values that differ only in their
  * members' order stay apart; a value the object does not own is left
  * where it is; an object marked unshared keeps its own values when stored
- * (store_obj_new). Also arena_keep_depth (util/arena.h), which sched_derive
- * reads to bound a chain of versions. */
+ * (store_obj_new); the values of dropped objects leave the table in one
+ * sweep, however deep. Also arena_keep_depth (util/arena.h), which
+ * sched_derive reads to bound a chain of versions, arena_new_sized, and
+ * strings packed without padding. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,8 @@
 #include "api/object.h"
 #include "store/store_obj.h"
 #include "test_store.h"
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +117,66 @@ static void test_value_not_owned_stays(void **state) {
   api_object_free(b);
 }
 
+/* Pods whose container carries a value of its own three containers deep
+ * (extra, env array, env var): every one of them a value of the table. */
+static void share_pods(api_object **pods, size_t n, const char *tag) {
+  for (size_t i = 0; i < n; i++) {
+    char name[32], env[96];
+    snprintf(name, sizeof name, "%s-%zu", tag, i);
+    snprintf(env, sizeof env, "\"env\":[{\"name\":\"E\",\"value\":\"%s-%zu\"}]", tag, i);
+    pods[i] = make_pod(name, "t", env);
+    share(pods[i]);
+  }
+}
+
+static void test_dropped_trees_leave_in_one_sweep(void **state) {
+  (void)state;
+  enum { N = 3000 };
+  static api_object *old[N], *young[N];
+  size_t at_start = codec_share_count();
+  share_pods(old, N, "old");
+  for (size_t i = 0; i < N; i++) api_object_free(old[i]);
+  /* as many new values again: the table sweeps on the way */
+  share_pods(young, N, "young");
+  /* the young pods' 3 values each (9,000 here), and few of the old: a
+   * sweep that let go of one level of a dead tree at a time kept 4,000 */
+  assert_true(codec_share_count() - at_start < 3 * N + N / 2);
+  for (size_t i = 0; i < N; i++) api_object_free(young[i]);
+}
+
+static void test_arena_new_sized(void **state) {
+  (void)state;
+  arena *a = arena_new_sized(100);
+  unsigned char *p[40];
+  for (size_t i = 0; i < 40; i++) {
+    size_t size = 8 + i * 13;
+    p[i] = arena_alloc(a, size);
+    assert_int_equal((uintptr_t)p[i] % 16, 0);
+    for (size_t j = 0; j < size; j++) assert_int_equal(p[i][j], 0);
+    memset(p[i], (int)i + 1, size);
+  }
+  for (size_t i = 0; i < 40; i++) assert_int_equal(p[i][0], i + 1); /* no two overlap */
+  assert_true(arena_used(a) >= 40 * 8);
+  arena_free(a);
+}
+
+/* Strings take their bytes and no padding to 16, and stay apart from the
+ * aligned blocks around them. */
+static void test_arena_strings_pack(void **state) {
+  (void)state;
+  arena *a = arena_new_sized(256);
+  char *s[10];
+  for (size_t i = 0; i < 10; i++) s[i] = arena_strdup(a, i % 2 ? "a" : "bc");
+  assert_int_equal(arena_used(a), 5 * 2 + 5 * 3);
+  unsigned char *block = arena_alloc(a, 24);
+  assert_int_equal((uintptr_t)block % 16, 0);
+  memset(block, 0xff, 24);
+  char *printed = arena_printf(a, "%s-%d", "x", 7);
+  for (size_t i = 0; i < 10; i++) assert_string_equal(s[i], i % 2 ? "a" : "bc");
+  assert_string_equal(printed, "x-7");
+  arena_free(a);
+}
+
 static void test_arena_keep_depth(void **state) {
   (void)state;
   arena *first = arena_new(), *second = arena_new(), *third = arena_new();
@@ -132,6 +196,9 @@ int main(void) {
       cmocka_unit_test(test_unshared_objects_keep_their_values),
       cmocka_unit_test(test_member_order_keeps_values_apart),
       cmocka_unit_test(test_value_not_owned_stays),
+      cmocka_unit_test(test_dropped_trees_leave_in_one_sweep),
+      cmocka_unit_test(test_arena_new_sized),
+      cmocka_unit_test(test_arena_strings_pack),
       cmocka_unit_test(test_arena_keep_depth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

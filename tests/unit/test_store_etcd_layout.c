@@ -1,8 +1,9 @@
 /* test_store_etcd_layout.c: the etcd backend's pieces that need no etcd:
  * kube-apiserver's keys (prefixes, scope, the Events both groups share),
  * values in the storage version without resourceVersion, reading them
- * back, the gateway's replies, and a memory store fed with etcd's
- * revisions (gaps included) as the cache is. */
+ * back, the gateway's replies, a memory store fed with etcd's
+ * revisions (gaps included) as the cache is, and one restored out of
+ * resourceVersion order as the SQLite backend restores. */
 #include "store/etcd_json.h"
 #include "store/etcd_layout.h"
 #include "store/memory_feed.h"
@@ -156,6 +157,28 @@ static void count(void *user, const store_event *ev) {
   (*(int *)user)++;
 }
 
+/* A durable backend restores rows in its table's order (sqlite.c): of two
+ * rows of one key the later resourceVersion stays, whichever comes first. */
+static void restore_keeps_the_later_version(void **state) {
+  (void)state;
+  store *s = test_store_open(16);
+  store_memory_restore(s, test_obj(CLAIM_FINALIZED("ns", "a", "[\"later\"]")), 7, 3);
+  store_memory_restore(s, test_obj(CLAIM("ns", "a")), 3, 3);
+  store_memory_restore(s, test_obj(CLAIM("ns", "b")), 4, 4);
+  store_memory_restore(s, test_obj(CLAIM_FINALIZED("ns", "b", "[\"later\"]")), 6, 4);
+  const char *const names[] = {"a", "b"};
+  const uint64_t rvs[] = {7, 6};
+  for (size_t i = 0; i < 2; i++) {
+    store_obj *o = NULL;
+    assert_int_equal(store_get(s, KIND_RESOURCE_CLAIM, "ns", names[i], &o), STORE_OK);
+    assert_int_equal(o->rv, rvs[i]);
+    assert_int_equal(store_obj_meta(o)->finalizers.n, 1);
+    store_obj_unref(o);
+  }
+  assert_int_equal(store_revision(s), 7);
+  store_close(s);
+}
+
 /* The cache: fed with etcd's revisions, which skip numbers; a watch from
  * any of them resumes, one from before the start is Expired. */
 static void fed_with_gaps(void **state) {
@@ -200,6 +223,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(keys_as_kube_apiserver),   cmocka_unit_test(keys_that_are_not_dras),
       cmocka_unit_test(values_without_resource_version), cmocka_unit_test(gateway_replies),
+      cmocka_unit_test(restore_keeps_the_later_version),
       cmocka_unit_test(fed_with_gaps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

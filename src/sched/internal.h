@@ -60,6 +60,7 @@ struct sched_loop {
   uint64_t watch_id;
   sched_keyq ctrl;   /* controller keys: "pod:", "claim:", "podgroup:" */
   sched_podq active; /* pods to try */
+  size_t ctrl_streak; /* loop.c: controller steps taken in a row while a pod was ready */
   strmap parked;     /* pod key -> sched_parked */
   /* nodes in name order, refreshed after node events */
   struct sched_node_entry *nodes;

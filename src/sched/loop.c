@@ -562,15 +562,20 @@ size_t sched_loop_run(sched_loop *l) { return sched_loop_run_some(l, SIZE_MAX); 
 size_t sched_loop_run_some(sched_loop *l, size_t max_steps) {
   size_t steps = 0;
   while (steps < max_steps) {
-    char *key = sched_keyq_pop(&l->ctrl);
+    bool pod_waits = l->active.n > 0;
+    if (!pod_waits) l->ctrl_streak = 0;
+    size_t budget = l->opt.controller_steps_per_pod;
+    char *key = !budget || l->ctrl_streak < budget ? sched_keyq_pop(&l->ctrl) : NULL;
     if (key) {
       sched_controller_sync(l, key);
       free(key);
+      l->ctrl_streak += pod_waits;
       steps++;
       continue;
     }
     sched_pod_entry e;
     if (sched_podq_pop(&l->active, &e)) {
+      l->ctrl_streak = 0;
       sched_schedule_one(l, e.key);
       free(e.key);
       steps++;

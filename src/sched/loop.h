@@ -53,6 +53,13 @@ typedef struct sched_options {
    * defaults, as joint_*. */
   uint64_t alloc_max_steps;
   double alloc_timeout_seconds;
+  /* Controller work comes before pods, but a ready pod waits behind at most
+   * this many controller steps in a row, then one pod is tried: in a cluster
+   * kube-scheduler runs beside kube-controller-manager, so work arriving
+   * faster than the loop does it must not stop scheduling (docs/overview.md
+   * "The control loop's order"). 0: controllers first until their queue is
+   * empty, as `dra schedule` runs it (to idle, with no new work coming). */
+  size_t controller_steps_per_pod;
 } sched_options;
 
 typedef struct sched_loop sched_loop;

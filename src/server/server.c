@@ -526,6 +526,8 @@ static void start_loop(dra_server *s) {
       .alloc_timeout_seconds = s->opts.alloc_timeout_seconds,
       .joint_max_steps = s->opts.joint_max_steps,
       .joint_timeout_seconds = s->opts.joint_timeout_seconds,
+      /* a ready pod is tried at least once in every slice */
+      .controller_steps_per_pod = LOOP_SLICE_STEPS / 2,
       .managed_fields = true};
   s->loop = sched_loop_new(s->st, &so);
   s->events = event_recorder_new(s->st, s->opts.disabled_controllers);

@@ -4,7 +4,8 @@
  * PodGroup deleted later releases and deletes the group's claim; a loop
  * started on a filled store replays what is there; a tolerated NoExecute
  * taint gives a deadline and evicts when the clock reaches it, and so does a
- * NoExecute DeviceTaintRule, whose EvictionInProgress condition follows. */
+ * NoExecute DeviceTaintRule, whose EvictionInProgress condition follows;
+ * a flood of controller work does not keep a ready pod from its node. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -240,6 +241,57 @@ static void test_stored_versions_never_written(void **state) {
   store_close(st);
 }
 
+/* Creates n PodDisruptionBudgets named <round>-<i>: each queues a
+ * controller key ("pdb:"), work the loop takes before pods. */
+static void create_budgets(store *st, int round, int n) {
+  strbuf y = STRBUF_INIT;
+  for (int i = 0; i < n; i++)
+    sb_printf(&y,
+              "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: flood-%d-%d, namespace: " FIXTURE_NAMESPACE
+              "}\nspec: {minAvailable: 1, selector: {matchLabels: {app: flood}}}\n",
+              round, i);
+  fixture_create(st, sb_str(&y));
+  sb_free(&y);
+}
+
+enum { ROUND_STEPS = 8, FLOOD_ROUNDS = 20 };
+
+/* Rounds of the loop, each after 2 * ROUND_STEPS more controller keys (work
+ * arriving faster than the loop does it, as when its store writes slow
+ * down: docs/ha.md), until the pod "first" is bound: FLOOD_ROUNDS if never. */
+static int rounds_to_bind(size_t controller_steps_per_pod) {
+  int64_t now = FIXTURE_NOW;
+  store *st = fixture_store_open(&now);
+  sched_options opt = {.now = now, .controller_steps_per_pod = controller_steps_per_pod};
+  gates_default(&opt.gates);
+  sched_loop *l = sched_loop_new(st, &opt);
+  create_cluster(st);
+  sched_loop_run(l);
+  create_pod(st, "first", false);
+  int rounds = 0;
+  while (!*node_of(st, "first") && rounds < FLOOD_ROUNDS) {
+    create_budgets(st, rounds++, 2 * ROUND_STEPS);
+    assert_int_equal(sched_loop_run_some(l, ROUND_STEPS), ROUND_STEPS); /* the backlog only grows */
+  }
+  sched_loop_run(l); /* all of it is done once the flood stops */
+  assert_int_equal(sched_loop_run_some(l, 1), 0);
+  assert_string_equal(node_of(st, "first"), NODE);
+  sched_loop_free(l);
+  store_close(st);
+  return rounds;
+}
+
+/* With a budget, the flood does not keep a ready pod from its node:
+ * controller work still comes first (the first step makes its claim), and
+ * the pod is the step after controller_steps_per_pod of it. Without one
+ * (`dra schedule`), it waits until the flood stops. */
+static void test_controller_flood_does_not_starve_pods(void **state) {
+  (void)state;
+  assert_int_equal(rounds_to_bind(16), 16 / ROUND_STEPS + 1);
+  assert_int_equal(rounds_to_bind(20), 20 / ROUND_STEPS + 1);
+  assert_int_equal(rounds_to_bind(0), FLOOD_ROUNDS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pod_deleted_releases_device),
@@ -247,6 +299,7 @@ int main(void) {
       cmocka_unit_test(test_eviction_deadline),
       cmocka_unit_test(test_rule_eviction_and_status),
       cmocka_unit_test(test_stored_versions_never_written),
+      cmocka_unit_test(test_controller_flood_does_not_starve_pods),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

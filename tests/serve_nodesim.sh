@@ -53,6 +53,23 @@ check "node Ready reason" "KubeletReady" kubectl get node node-1 -o jsonpath='{.
 check "node labels as kubelet registers them" "linux node-1" kubectl get node node-1 -o jsonpath='{.metadata.labels.kubernetes\.io/os} {.metadata.labels.kubernetes\.io/hostname}'
 check "describe node: simulated" "dra.k8s.io/simulated-by: node-simulator" kubectl describe node node-1
 check "describe node: runtime" "Container Runtime Version:  dra-sim://" kubectl describe node node-1
+# capacity and allocatable: KWOK's fake node's on a Node with neither, so
+# describe's percentages are sane; a Node's own are kept, the other copied
+printf 'apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: small}\nstatus: {capacity: {cpu: "4", memory: 16Gi, pods: "20"}}\n' |
+  kubectl apply -f - >/dev/null
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: sized}\nspec:\n  nodeName: bare\n  containers: [{name: c, image: x, resources: {requests: {cpu: "8", memory: 64Gi}}}]\n' |
+  kubectl apply -f - >/dev/null
+resources() { kubectl get node "$1" -o jsonpath='{.status.capacity} {.status.allocatable}'; }
+ready() { for i in $(seq 100); do kubectl get node "$1" | grep -q ' Ready' && break; sleep 0.1; done; resources "$1"; }
+check "KWOK's capacity and allocatable" '{"cpu":"32","memory":"256Gi","pods":"110"} {"cpu":"32","memory":"256Gi","pods":"110"}' ready bare
+check "own capacity kept, allocatable the same" '{"cpu":"4","memory":"16Gi","pods":"20"} {"cpu":"4","memory":"16Gi","pods":"20"}' ready small
+check "own allocatable kept, capacity the same" '{"cpu":"8","memory":"32Gi","pods":"110"} {"cpu":"8","memory":"32Gi","pods":"110"}' resources node-1
+check "sized pod Running" "condition met" kubectl wait --for=condition=Ready pod/sized --timeout=20s
+allocated() { kubectl describe node bare | sed -n '/^Allocated resources/,/^Events/p' | grep -E '^  (cpu|memory) ' | tr -s ' '; }
+check "describe node: cpu allocated 25%" " cpu 8 (25%) 0 (0%)" allocated
+check "describe node: memory allocated 25%" " memory 64Gi (25%) 0 (0%)" allocated
+describe_capacity() { kubectl describe node bare | sed -n "/^Capacity:/,/^Allocatable:/p" | tr -s " "; }
+check "describe node: Capacity pods" " pods: 110" describe_capacity
 # graceful delete: Terminating with deletionTimestamp and the grace period,
 # then the simulated kubelet deletes it for good
 check "graceful delete" "deleted" kubectl delete $pod --grace-period=60 --wait=false

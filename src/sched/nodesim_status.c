@@ -346,9 +346,41 @@ static bool add_metadata(api_object *o) {
   return m->labels.n + m->annotations.n != before;
 }
 
+static quantity_map copy_quantities(arena *a, const quantity_map *m) {
+  quantity_entry *items = arena_calloc(a, m->n, sizeof *items);
+  memcpy(items, m->items, m->n * sizeof *items);
+  return (quantity_map){items, m->n, true};
+}
+
+/* status.capacity and status.allocatable, typed (NodeResourcesFit reads
+ * allocatable): with neither, KWOK's fake node's (kwokctl's node template,
+ * sigs.k8s.io/kwok kustomize/kwokctl/resource/node.yaml: cpu 32, memory
+ * 256Gi, pods 110) in both; with one, the other the same, as a kubelet
+ * without reservations reports allocatable equal to capacity. */
+static bool add_resources(api_object *o) {
+  node_status *s = &((node *)o->typed)->status;
+  if (s->capacity.n && s->allocatable.n) return false;
+  if (!s->capacity.n && !s->allocatable.n) {
+    const struct {
+      const char *name;
+      quantity value;
+    } kwok[] = {{"cpu", quantity_from_int(32, QUANTITY_DECIMAL_SI)},
+                {"memory", quantity_from_int(256LL << 30, QUANTITY_BINARY_SI)},
+                {"pods", quantity_from_int(110, QUANTITY_DECIMAL_SI)}};
+    size_t n = sizeof kwok / sizeof *kwok;
+    quantity_entry *items = arena_calloc(o->arena, n, sizeof *items);
+    for (size_t i = 0; i < n; i++) items[i] = (quantity_entry){atom_cstr_in(o->arena, kwok[i].name), kwok[i].value};
+    s->capacity = (quantity_map){items, (uint32_t)n, true};
+  }
+  if (!s->capacity.n) s->capacity = copy_quantities(o->arena, &s->allocatable);
+  if (!s->allocatable.n) s->allocatable = copy_quantities(o->arena, &s->capacity);
+  return true;
+}
+
 bool sched_nodesim_set_node_status(api_object *o, const char *now) {
   node *n = o->typed;
   bool changed = add_metadata(o);
+  changed |= add_resources(o);
   json_t *extra = owned_copy(o->arena, n->status._extra);
   changed |= add_conditions(extra, now);
   if (!json_object_get(extra, "addresses")) {

@@ -45,8 +45,10 @@ const char *sched_nodesim_started_at(const pod *p);
 void sched_nodesim_set_succeeded(api_object *pod, const char *now);
 /* Node (on a clone): what a kubelet reports that is missing: the
  * MemoryPressure, DiskPressure, PIDPressure and Ready conditions,
- * addresses, daemonEndpoints, nodeInfo, the kubernetes.io/hostname, os
- * and arch labels; and the simulated-by annotation. false when nothing
+ * addresses, daemonEndpoints, nodeInfo, capacity and allocatable (KWOK's
+ * cpu 32, memory 256Gi, pods 110, or the one the Node has), the
+ * kubernetes.io/hostname, os and arch labels; and the simulated-by
+ * annotation. false when nothing
  * was missing. */
 bool sched_nodesim_set_node_status(api_object *node, const char *now);
 

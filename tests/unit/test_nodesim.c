@@ -3,7 +3,7 @@
  * status (the same every time), ends at its dra.k8s.io/run-duration and
  * succeeds, one whose claim is missing waits with kubelet's conditions
  * saying why, a gracefully deleted one goes at once, a node gets kubelet's
- * conditions; an orphaned pod fails and goes after the 40 s quarantine,
+ * conditions and capacity; an orphaned pod fails and goes after the 40 s quarantine,
  * not before, and not when its node appears. Also the pure parts: run
  * durations as Go reads them, image references as a runtime reports them. */
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include "api/codec.h"
 #include "api/label_selector.h"
 #include "fixture_cluster.h"
+#include "sched/filter.h"
 #include "sched/nodesim_status.h"
 #include "sched/run_duration.h"
 
@@ -229,6 +230,49 @@ static void test_graceful_delete_and_node_status(void **state) {
   store_obj_unref(o);
 }
 
+/* The node's status.capacity or allocatable as "cpu=32 memory=256Gi ...",
+ * each key checked to be the interned atom the scheduler compares with. */
+static void quantities_text(const quantity_map *m, strbuf *out) {
+  for (uint32_t i = 0; i < m->n; i++) {
+    char buf[64];
+    assert_ptr_equal(m->items[i].key, atom_cstr(m->items[i].key->str));
+    sb_printf(out, "%s%s=%s", i ? " " : "", m->items[i].key->str, quantity_format_str(&m->items[i].value, buf, sizeof buf));
+  }
+}
+
+static void assert_resources(store *st, const char *name, const char *capacity, const char *allocatable,
+                             int64_t max_pods) {
+  store_obj *o = NULL;
+  assert_int_equal(store_get(st, KIND_NODE, NULL, name, &o), STORE_OK);
+  const node *n = o->object->typed;
+  strbuf c = STRBUF_INIT, a = STRBUF_INIT;
+  quantities_text(&n->status.capacity, &c);
+  quantities_text(&n->status.allocatable, &a);
+  assert_string_equal(sb_str(&c), capacity);
+  assert_string_equal(sb_str(&a), allocatable);
+  assert_null(json_object_get(n->status._extra, "capacity"));
+  assert_null(json_object_get(n->status._extra, "allocatable"));
+  sched_node_usage u = {0};
+  sched_node_capacity(n, &u);
+  assert_int_equal(u.max_pods, max_pods);
+  sb_free(&c);
+  sb_free(&a);
+  store_obj_unref(o);
+}
+
+/* Typed capacity and allocatable: KWOK's fake node's on a Node with
+ * neither; a Node's own kept, the other the same. */
+static void test_node_resources(void **state) {
+  sim *t = *state;
+  fixture_create(t->st, "apiVersion: v1\nkind: Node\nmetadata: {name: bare}\n---\n"
+                        "apiVersion: v1\nkind: Node\nmetadata: {name: small}\n"
+                        "status: {capacity: {cpu: \"2\", pods: \"5\"}}\n");
+  sched_loop_run(t->l);
+  assert_resources(t->st, "bare", "cpu=32 memory=256Gi pods=110", "cpu=32 memory=256Gi pods=110", 110);
+  assert_resources(t->st, "small", "cpu=2 pods=5", "cpu=2 pods=5", 5);
+  assert_resources(t->st, NODE, "cpu=4 memory=32Gi pods=110", "cpu=4 memory=32Gi pods=110", 110);
+}
+
 static void test_orphans_collected_after_quarantine(void **state) {
   sim *t = *state;
   store *st = t->st;
@@ -263,6 +307,7 @@ int main(void) {
       cmocka_unit_test(test_same_input_same_status),
       cmocka_unit_test_setup_teardown(test_claim_not_prepared, sim_setup, sim_teardown),
       cmocka_unit_test_setup_teardown(test_graceful_delete_and_node_status, sim_setup, sim_teardown),
+      cmocka_unit_test_setup_teardown(test_node_resources, sim_setup, sim_teardown),
       cmocka_unit_test_setup_teardown(test_orphans_collected_after_quarantine, sim_setup, sim_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

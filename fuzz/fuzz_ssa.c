@@ -6,6 +6,7 @@
  * live object (with those managedFields) is updated to config and config
  * applied over it. */
 #include "api/managed_fields.h"
+#include "api/object.h"
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
@@ -55,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ssa_fill_go_zero(zero);
   ssa_fill_go_zero(live);
   ssa_request rq = {ssa_type_of_kind(version, kind), version, "fuzz", (data[0] / n_kinds) & 2 ? "status" : "",
-                    "2026-01-01T00:00:00Z", (data[0] / n_kinds) & 4}; /* own: fieldsV1 reused, any input */
+                    "2026-01-01T00:00:00Z", (data[0] / n_kinds) & 4, /* own: fieldsV1 reused, any input */
+                    api_kind_lookup(version, kind, NULL)->kind};
   json_decref(ssa_update_managed_fields(&rq, live, config));
   ssa_apply_result res;
   ssa_apply(&rq, zero, live, config, (data[0] / n_kinds) & 1, &res);

@@ -42,15 +42,10 @@ void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const re
  * (pkg/registry/resource/devicetaintrule/strategy.go): taint timeAdded
  * defaults to ctx->now; status wiped on create and kept on update; a changed
  * effect with an unchanged timeAdded gets timeAdded = ctx->now; a status
- * update keeps the stored spec and metadata. */
+ * update keeps the stored spec (its metadata: status_meta.h). */
 void defaults_device_taint_rule(const admission_ctx *ctx, arena *a, device_taint_rule *obj);
 void prepare_device_taint_rule(const admission_ctx *ctx, admit_op op, arena *a, device_taint_rule *obj,
                                const device_taint_rule *old);
-
-/* prepare_status_meta.c: metav1.ResetObjectMetaForStatus: a status update
- * keeps the stored generation, labels, annotations, finalizers, owner
- * references and deletionTimestamp (copied into a). */
-void reset_meta_for_status(arena *a, object_meta *m, const object_meta *old);
 
 /* prepare_core.c: Pod defaulting (limits fill missing requests) and
  * PrepareForCreate (status {phase: Pending, qosClass}, generation 1);

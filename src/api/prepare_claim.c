@@ -1,8 +1,8 @@
 /* prepare_claim.c: the ResourceClaim strategy's PrepareForCreate and
  * PrepareForUpdate (pkg/registry/resource/resourceclaim/strategy.go): clients
  * cannot set status on create; an update of the main resource keeps the stored
- * status; a status update keeps the stored spec and metadata (except what
- * status writers may carry) and drops status.devices entries whose device was
+ * status; a status update keeps the stored spec (its metadata: status_meta.c)
+ * and drops status.devices entries whose device was
  * deallocated. */
 #include "api/admission_steps.h"
 #include "api/codec.h"
@@ -29,7 +29,6 @@ void prepare_resource_claim(admit_op op, arena *a, resource_claim *obj, const re
   case ADMIT_STATUS_UPDATE:
     if (!old) break;
     codec_copy(a, &resource_claim_spec_desc, &old->spec, &obj->spec);
-    reset_meta_for_status(a, &obj->metadata, &old->metadata);
     drop_deallocated_devices(&obj->status, &old->status);
     break;
   }

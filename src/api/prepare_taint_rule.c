@@ -30,7 +30,6 @@ void prepare_device_taint_rule(const admission_ctx *ctx, admit_op op, arena *a, 
   case ADMIT_STATUS_UPDATE:
     if (!old) break;
     codec_copy(a, &device_taint_rule_spec_desc, &old->spec, &obj->spec);
-    reset_meta_for_status(a, &obj->metadata, &old->metadata);
     break;
   }
 }

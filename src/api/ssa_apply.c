@@ -7,6 +7,7 @@
  * upkeep and the conflicts it allows. */
 #include "api/ssa_apply.h"
 #include "api/managed_fields.h"
+#include "api/status_meta.h"
 #include "api/ssa_schema.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_typed.h"
@@ -49,13 +50,32 @@ static const ssa_set *strip_set(void) {
   return strip;
 }
 
+/* Adds the path field[.member] (member NULL: field alone) to s. */
+static void insert_path(ssa_set *s, const char *field, const char *member) {
+  const char *names[2] = {field, member};
+  size_t n = member ? 2 : 1;
+  ssa_pe path[2];
+  for (size_t i = 0; i < n; i++) path[i] = ssa_pe_field(names[i]);
+  ssa_set_insert(s, path, n);
+  for (size_t i = 0; i < n; i++) ssa_pe_release(&path[i]);
+}
+
 /* The fields a write through this endpoint never takes over: status on
- * the main resource, spec through /status (the strategies' reset fields). */
+ * the main resource; through /status the spec and the metadata its kind's
+ * strategy keeps (the strategies' GetResetFields, status_meta.h). */
 static ssa_set *reset_fields(const ssa_request *rq) {
   ssa_set *s = ssa_set_new();
-  ssa_pe pe = ssa_pe_field(!strcmp(rq->subresource, "status") ? "spec" : "status");
-  ssa_set_insert(s, &pe, 1);
-  ssa_pe_release(&pe);
+  if (strcmp(rq->subresource, "status")) {
+    insert_path(s, "status", NULL);
+    return s;
+  }
+  insert_path(s, "spec", NULL);
+  const char *kept[STATUS_META_MAX];
+  bool whole;
+  size_t n = status_reset_meta_fields((api_kind)rq->kind, kept, &whole);
+  if (whole) insert_path(s, "metadata", NULL);
+  else
+    for (size_t i = 0; i < n; i++) insert_path(s, "metadata", kept[i]);
   return s;
 }
 

@@ -22,6 +22,7 @@ typedef struct ssa_request {
   /* The objects' managedFields are stored versions' (mf_encode's own
    * text): unchanged entries keep their fieldsV1 (mf_decode_own). */
   bool own_managed_fields;
+  int kind; /* the object's api_kind (api/object.h): what its /status resets */
 } ssa_request;
 
 /* The managedFields an update (or create: live NULL) from live to

@@ -56,7 +56,7 @@ void ssa_track_update(api_object *obj, const api_object *old, const api_version 
   char *gv = group_version(obj, v);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
     json_t *before = old ? as_go_writes(old, v) : zero_object(obj, gv), *after = as_go_writes(obj, v);
     set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
     json_decref(before);
@@ -94,7 +94,7 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   char *gv = group_version(obj, NULL);
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
-    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields};
+    ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
     json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
            *full = as_go_writes(obj, NULL);
     json_t *config = configuration(full, path, depth);

@@ -8,6 +8,7 @@
  * deletionGracePeriodSeconds. */
 #include "api/admission.h"
 #include "api/codec.h"
+#include "api/status_meta.h"
 #include <string.h>
 
 static bool kind_has_status(const api_object *o) {
@@ -17,12 +18,9 @@ static bool kind_has_status(const api_object *o) {
   return false;
 }
 
-/* A status update takes the stored metadata, all but the resourceVersion. */
+/* A status update keeps what its kind's strategy keeps of the metadata. */
 static void keep_old_meta(api_object *obj, const api_object *old) {
-  object_meta *m = api_object_meta(obj);
-  const char *rv = m->resource_version;
-  codec_copy(obj->arena, &object_meta_desc, api_object_meta(old), m);
-  m->resource_version = rv ? arena_strdup(obj->arena, rv) : NULL;
+  status_keep_meta(obj->info->kind, obj->arena, api_object_meta(obj), api_object_meta(old));
 }
 
 static void carry_over(bool status_update, api_object *obj, const api_object *old) {
@@ -44,9 +42,7 @@ static void carry_over(bool status_update, api_object *obj, const api_object *ol
       if (raw) arena_on_free(obj->arena, (void (*)(void *))json_decref, *(json_t **)dst);
     }
   }
-  /* namespaceStatusStrategy resets only the spec: the request's labels and
-   * annotations are written */
-  if (status_update && obj->info->kind != KIND_NAMESPACE) keep_old_meta(obj, old);
+  if (status_update) keep_old_meta(obj, old);
 }
 
 /* The kinds of types_stored.h keep their status in _extra: a status update

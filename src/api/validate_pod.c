@@ -296,6 +296,7 @@ void validate_pod(const admission_ctx *ctx, admit_op op, pod *obj, const pod *ol
   size_t m = fp_field(&p, "metadata");
   if (op != ADMIT_CREATE) validate_object_meta_update(errs, &p, &obj->metadata, &old->metadata);
   if (op != ADMIT_STATUS_UPDATE) validate_object_meta(errs, &p, &obj->metadata, true);
+  else validate_object_meta_update_values(errs, &p, &obj->metadata); /* pods/status writes labels */
   fp_pop(&p, m);
   m = fp_field(&p, op == ADMIT_STATUS_UPDATE ? "status" : "spec");
   if (op == ADMIT_STATUS_UPDATE) {

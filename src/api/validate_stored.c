@@ -224,6 +224,8 @@ void validate_stored(const admission_ctx *ctx, admit_op op, const api_object *ob
     validate_object_meta_but_name(errs, &p, meta, true);
   } else if (op != ADMIT_STATUS_UPDATE) {
     validate_object_meta(errs, &p, meta, obj->info->namespaced);
+  } else {
+    validate_object_meta_update_values(errs, &p, meta); /* /status writes them */
   }
   fp_pop(&p, m);
   if (op != ADMIT_STATUS_UPDATE) validate_content(errs, &p, obj);

@@ -377,6 +377,7 @@ void validate_workload(const admission_ctx *ctx, admit_op op, const api_object *
   size_t m = fp_field(&p, "metadata");
   if (op != ADMIT_CREATE) validate_object_meta_update(errs, &p, api_object_meta(obj), api_object_meta(old));
   if (op != ADMIT_STATUS_UPDATE) validate_object_meta(errs, &p, api_object_meta(obj), true);
+  else validate_object_meta_update_values(errs, &p, api_object_meta(obj)); /* /status writes them */
   fp_pop(&p, m);
   if (op != ADMIT_STATUS_UPDATE) validate_spec(errs, &p, obj, op == ADMIT_CREATE ? NULL : old);
   if (op == ADMIT_UPDATE) validate_spec_update(errs, obj, old);

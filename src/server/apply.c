@@ -230,7 +230,7 @@ static bool apply_once(void *ctx) {
     json_t *live = old ? as_go_writes(old->object, r) : json_incref(zero);
     char now[21];
     meta_format_time((int64_t)time(NULL), now);
-    ssa_request rq = {type, gv, http_query_get(req, "fieldManager"), r->subresource, now, false};
+    ssa_request rq = {type, gv, http_query_get(req, "fieldManager"), r->subresource, now, false, r->resource->api_kind};
     ssa_apply_result res;
     ssa_apply_status st = ssa_apply(&rq, zero, live, config, http_query_bool(req, "force"), &res);
     if (st != SSA_APPLY_OK) answer_failure(st, &res, resp);

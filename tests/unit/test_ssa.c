@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include "api/managed_fields.h"
+#include "api/object.h"
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
@@ -165,7 +166,7 @@ static ssa_apply_status run_apply(const char *config_text, bool force, ssa_apply
   json_t *live = json_loads(live_pod, 0, NULL), *config = json_loads(config_text, 0, NULL);
   json_t *zero = json_pack("{s:s,s:s}", "apiVersion", "v1", "kind", "Pod");
   ssa_fill_go_zero(zero);
-  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "me", "", "2026-01-02T00:00:00Z", false};
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "me", "", "2026-01-02T00:00:00Z", false, KIND_POD};
   ssa_apply_status st = ssa_apply(&rq, zero, live, config, force, res);
   json_decref(live);
   json_decref(config);
@@ -249,7 +250,7 @@ static void test_missing_version_manager_dropped(void **state) {
                             0, NULL);
   json_t *next = json_deep_copy(live);
   json_object_set_new(json_object_get(json_object_get(next, "metadata"), "labels"), "b", json_string("2"));
-  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z", false};
+  ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z", false, KIND_POD};
   json_t *mf = ssa_update_managed_fields(&rq, live, next);
   assert_int_equal(json_array_size(mf), 1);
   assert_string_equal(json_string_value(json_object_get(json_array_get(mf, 0), "manager")), "new");

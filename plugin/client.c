@@ -161,16 +161,6 @@ int client_request(client *c, const char *method, const char *path, const char *
   return 0;
 }
 
-int client_get(client *c, const char *path, response *r, long *status, char *err, size_t errlen) {
-  *status = 0;
-  if (client_request(c, "GET", path, NULL, NULL, r, err, errlen)) return -1;
-  *status = r->status;
-  if (r->status < 400) return 0;
-  response_error(r, err, errlen);
-  response_free(r);
-  return -1;
-}
-
 void response_free(response *r) {
   free(r->body);
   memset(r, 0, sizeof *r);

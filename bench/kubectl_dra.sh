@@ -9,6 +9,8 @@
 # With valgrind, each command runs once more under callgrind: its
 # user-space instructions, and those of the compute part (everything but
 # client_request, the HTTP transfer: decoding, libdra, printing), per node.
+# With BEFORE=path/to/kubectl-dra, that binary runs the two commands too,
+# on the same server, after this build's (to compare two versions).
 # usage: sh bench/kubectl_dra.sh [build-dir] [PODS] [NODES] [DEVICES]
 set -e
 build=${1:-build}; pods=${2:-20000}; nodes=${3:-5000}; devices=${4:-8}
@@ -38,15 +40,24 @@ run() {
   name=$1; shift
   s0=$(server_ms); w0=$(ms)
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$plugin" "$@" >"$tmp/$name.out"
+    /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$bin" "$@" >"$tmp/$name.out"
     cpu=$(awk '{printf "%d", ($1 + $2) * 1000}' "$tmp/cpu")
   else
-    "$plugin" "$@" >"$tmp/$name.out"; cpu="?"
+    "$bin" "$@" >"$tmp/$name.out"; cpu="?"
   fi
   echo "$name: $(($(ms) - w0)) ms wall, plugin CPU $cpu ms, server CPU $(($(server_ms) - s0)) ms"
 }
+bin=$plugin
 run capacity capacity
 run explain explain pod/waiting -n default
+if [ -n "${BEFORE:-}" ]; then
+  bin=$BEFORE
+  run capacity.before capacity
+  run explain.before explain pod/waiting -n default
+  for name in capacity explain; do
+    cmp -s "$tmp/$name.out" "$tmp/$name.before.out" && echo "$name: same output as before" || echo "$name: output DIFFERS from before"
+  done
+fi
 grep -c . "$tmp/capacity.out" | sed 's/^/capacity lines: /'
 sed -n '1p;/would fit now with one of (/,/^$/p' "$tmp/explain.out" | head -6
 # user-space instructions of one run under callgrind: all, and the compute

@@ -258,6 +258,14 @@ kubeconfig "$tmp/kc/token" "    token: tok-other" "$ca_file"
 check "a user without rights: RBAC's 403" \
   'Error from server (Forbidden): resourceclaims.resource.k8s.io is forbidden: User "other" cannot list resource "resourceclaims" in API group "resource.k8s.io" in the namespace "ml"' \
   kd claims --kubeconfig "$tmp/kc/token"
+# an error on a later list, while the reader thread has read pages ahead:
+# the same error, after the lists before it (pods come last for explain)
+kubectl create clusterrole no-pods --verb list --resource namespaces,nodes,deviceclasses.resource.k8s.io,resourceslices.resource.k8s.io,devicetaintrules.resource.k8s.io,resourceclaimtemplates.resource.k8s.io,resourceclaims.resource.k8s.io,podgroups.scheduling.k8s.io >/dev/null
+kubectl create clusterrolebinding other-no-pods --clusterrole no-pods --user other >/dev/null
+check "an error on the last list, pages read ahead" \
+  'Error from server (Forbidden): pods is forbidden: User "other" cannot list resource "pods"' \
+  kd explain pod/eval-0 -n ml --chunk-size 1 --kubeconfig "$tmp/kc/token"
+kubectl delete clusterrolebinding other-no-pods >/dev/null
 kubectl create clusterrolebinding other-view --clusterrole view --user other >/dev/null
 check "token (a user bound to view)" "big-gpu" kd claims --kubeconfig "$tmp/kc/token"
 printf 'tok-admin\n' >"$tmp/kc/token.txt"

@@ -91,6 +91,14 @@ DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
                                 its container statuses), instead of one copy shared by all
                                 objects with equal values: a quarter faster to load for more
                                 memory, for a short-lived snapshot (kubectl dra) */
+#define DRA_LOAD_SCHEDULING_ONLY 16u /* with either: of the fields dra keeps as JSON
+                                      without modelling them (a pod's container statuses, IPs and
+                                      images, a node's addresses), keep only those scheduling reads
+                                      (a pod's schedulerName, preemptionPolicy, restartPolicy,
+                                      terminationGracePeriodSeconds, status.nominatedNodeName and
+                                      startTime); the rest is checked for JSON's grammar only and
+                                      left out, so dra_get_json and dra_list_json lack it: for a
+                                      snapshot that is scheduled, never written back (kubectl dra) */
 
 /* Reads every object of a file, a directory (its *.yaml, *.yml and *.json
  * files, by name) or "-" (stdin), multi-document YAML, JSON and `kind: List`

@@ -247,7 +247,13 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
     if (t->kind != TK_STRING) return false;
     const field_desc *f = t->len ? find_field(td, t->s, t->len, &hint) : NULL;
     if (!f) {
-      if (!(td->flags & T_OPEN) || !keep_unknown(d, td, out)) return false;
+      if (!(td->flags & T_OPEN)) return false;
+      if ((d->skip & CODEC_SKIP_UNSCHEDULED) && !open_field_scheduled(td, t->s, t->len)) {
+        advance(d);
+        if (!tk_skip_value(d->src, t)) return false;
+      } else if (!keep_unknown(d, td, out)) {
+        return false;
+      }
       continue;
     }
     size_t i = (size_t)(f - td->fields);

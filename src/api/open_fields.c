@@ -3,6 +3,7 @@
  * <go type>". */
 #include "api/open_fields.h"
 #include "api/codec.h"
+#include "api/types.h"
 #include "codec/pb_schema.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -194,3 +195,57 @@ bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *
   check_field(f, val, path, errs, 0);
   return true;
 }
+
+/* The unknown fields of open structs that src/sched reads from _extra:
+ * claims.c (schedulerName), preemption.c (preemptionPolicy,
+ * terminationGracePeriodSeconds, startTime, nominatedNodeName), nominated.c
+ * and group_preemption.c (nominatedNodeName), nodesim.c (restartPolicy). A
+ * new read there must be listed here, or DRA_LOAD_SCHEDULING_ONLY's
+ * snapshot would schedule differently. */
+static const struct {
+  const type_desc *td;
+  const char *field;
+} scheduled[] = {
+    {&pod_spec_desc, "schedulerName"},
+    {&pod_spec_desc, "preemptionPolicy"},
+    {&pod_spec_desc, "restartPolicy"},
+    {&pod_spec_desc, "terminationGracePeriodSeconds"},
+    {&pod_status_desc, "nominatedNodeName"},
+    {&pod_status_desc, "startTime"},
+};
+
+bool open_field_scheduled(const type_desc *td, const char *key, size_t len) {
+  for (size_t i = 0; i < sizeof scheduled / sizeof *scheduled; i++)
+    if (scheduled[i].td == td && !strncmp(scheduled[i].field, key, len) && !scheduled[i].field[len]) return true;
+  return false;
+}
+
+static void drop_in(const type_desc *td, void *obj);
+
+static void drop_value(const field_desc *f, void *at) {
+  const type_desc *elem = f->elem;
+  if (!elem || elem->scalar != K_EMB) return;
+  if (f->kind == K_EMB) {
+    drop_in(elem, at);
+  } else if (f->kind == K_OBJ) {
+    if (*(void **)at) drop_in(elem, *(void **)at);
+  } else if (f->kind == K_LIST) {
+    const dlist *l = at;
+    for (uint32_t i = 0; i < l->n; i++) drop_in(elem, (char *)l->items + (size_t)i * elem->size);
+  } else if (f->kind == K_MAP) {
+    const dmap *m = at;
+    for (uint32_t i = 0; i < m->n; i++) drop_in(elem, (char *)m->items + (size_t)i * elem->entry_size + elem->entry_value);
+  }
+}
+
+static void drop_in(const type_desc *td, void *obj) {
+  for (size_t i = 0; i < td->nfields; i++) drop_value(&td->fields[i], (char *)obj + td->fields[i].offset);
+  json_t *extra = (td->flags & T_OPEN) ? *(json_t **)((char *)obj + td->extra_offset) : NULL;
+  const char *key;
+  json_t *v, *tmp;
+  json_object_foreach_safe(extra, tmp, key, v) {
+    if (!open_field_scheduled(td, key, strlen(key))) json_object_del(extra, key);
+  }
+}
+
+void open_fields_drop_unscheduled(const type_desc *td, void *obj) { drop_in(td, obj); }

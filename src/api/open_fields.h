@@ -20,4 +20,11 @@
  * types are reported. Structs without a schema take any field. */
 bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *path, errlist *errs);
 
+/* Whether the scheduler (src/sched) reads field key (len bytes) of open
+ * struct td from its _extra: what DRA_LOAD_SCHEDULING_ONLY keeps. */
+bool open_field_scheduled(const type_desc *td, const char *key, size_t len);
+/* Removes from the _extra of every open struct in obj (of type td) the
+ * fields open_field_scheduled does not keep. */
+void open_fields_drop_unscheduled(const type_desc *td, void *obj);
+
 #endif

@@ -86,6 +86,9 @@ typedef struct ctx_load_request {
   bool without_managed_fields;
   /* The objects keep their JSON values unshared (DRA_LOAD_UNSHARED). */
   bool unshared;
+  /* Of the unmodelled fields only those scheduling reads are kept
+   * (DRA_LOAD_SCHEDULING_ONLY). */
+  bool scheduling_only;
 } ctx_load_request;
 
 typedef struct ctx_load_counts {

@@ -376,7 +376,8 @@ static void loading_free(loading *l) {
 
 dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *counts) {
   loading l = {.ctx = ctx, .req = req};
-  l.set.skip = req->without_managed_fields ? CODEC_SKIP_MANAGED_FIELDS : 0;
+  l.set.skip = (req->without_managed_fields ? CODEC_SKIP_MANAGED_FIELDS : 0) |
+               (req->scheduling_only ? CODEC_SKIP_UNSCHEDULED : 0);
   strbuf err = STRBUF_INIT;
   int rc = req->paths ? objects_load_paths(req->paths, req->n_paths, req->recursive, &l.set, &err)
                       : objects_load_buffer(req->name, req->data ? req->data : "", req->len, &l.set, &err);
@@ -401,7 +402,8 @@ dra_status ctx_load(dra_ctx *ctx, const ctx_load_request *req, ctx_load_counts *
 static dra_status load(dra_ctx *ctx, ctx_load_request *req, unsigned flags) {
   dra_begin(ctx);
   if (!dra_flags_ok(ctx, "dra_load", flags,
-                    DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED))
+                    DRA_LOAD_AS_STORED | DRA_LOAD_RESTORE | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED |
+                        DRA_LOAD_SCHEDULING_ONLY))
     return ctx->err;
   if ((flags & DRA_LOAD_AS_STORED) && (flags & DRA_LOAD_RESTORE))
     return dra_fail(ctx, DRA_MISUSE, "dra_load: DRA_LOAD_AS_STORED and DRA_LOAD_RESTORE exclude each other");
@@ -410,6 +412,7 @@ static dra_status load(dra_ctx *ctx, ctx_load_request *req, unsigned flags) {
                                          : CTX_LOAD_CREATE;
   req->without_managed_fields = flags & DRA_LOAD_NO_MANAGED_FIELDS;
   req->unshared = flags & DRA_LOAD_UNSHARED;
+  req->scheduling_only = flags & DRA_LOAD_SCHEDULING_ONLY;
   return ctx_load(ctx, req, NULL);
 }
 

@@ -1,6 +1,7 @@
 /* objects.c: see objects.h. */
 #include "load/objects.h"
 #include "api/codec.h"
+#include "api/open_fields.h"
 #include "codec/doc.h"
 #include "codec/doc_tokens.h"
 #include "util/die.h"
@@ -52,6 +53,7 @@ static void decode_docs(docset *ds, object_set *out) {
     loaded_object *lo = add_object(out, d->file, d->line, kind, version);
     lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
     if (lo->obj && (out->skip & CODEC_SKIP_MANAGED_FIELDS)) api_object_meta(lo->obj)->managed_fields = NULL;
+    if (lo->obj && (out->skip & CODEC_SKIP_UNSCHEDULED)) open_fields_drop_unscheduled(lo->obj->info->desc, lo->obj->typed);
     if (lo->obj) place_object(lo);
   }
 }

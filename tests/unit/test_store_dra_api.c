@@ -145,6 +145,72 @@ static void managed_fields_left_out(void **state) {
   dra_close(ctx);
 }
 
+/* DRA_LOAD_SCHEDULING_ONLY keeps, of the fields dra does not model, those
+ * the scheduler reads, on the direct path (JSON) and the tree path (YAML
+ * with an anchor), and the scheduler still reads them: a pod for another
+ * scheduler stays unbound. */
+static void scheduling_only_keeps_what_scheduling_reads(void **state) {
+  (void)state;
+  static const char node[] = "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-1\"},"
+                             "\"status\":{\"allocatable\":{\"cpu\":\"8\",\"pods\":\"110\"},"
+                             "\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.0.1\"}]}}";
+  static const char pods[] =
+      "{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"items\":["
+      "{\"metadata\":{\"name\":\"other\",\"namespace\":\"default\"},\"spec\":{\"schedulerName\":\"other-scheduler\","
+      "\"dnsPolicy\":\"ClusterFirst\",\"securityContext\":{},\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},"
+      "\"status\":{\"phase\":\"Pending\",\"startTime\":\"2026-01-01T00:00:00Z\",\"podIPs\":[{\"ip\":\"10.1.0.1\"}],"
+      "\"containerStatuses\":[{\"name\":\"c\",\"ready\":false}]}},"
+      "{\"metadata\":{\"name\":\"mine\",\"namespace\":\"default\"},\"spec\":{\"schedulerName\":\"default-scheduler\","
+      "\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}]}";
+  static const char yaml_pod[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: default}\n"
+                                 "spec:\n  schedulerName: &s other-scheduler\n  dnsPolicy: ClusterFirst\n"
+                                 "  securityContext: {}\n  containers: [{name: c, image: i}]\n"
+                                 "status:\n  phase: Pending\n  startTime: \"2026-01-01T00:00:00Z\"\n"
+                                 "  podIPs: [{ip: 10.1.0.1}]\n  containerStatuses: [{name: c, ready: false}]\n";
+  unsigned flags = DRA_LOAD_AS_STORED | DRA_LOAD_SCHEDULING_ONLY;
+  dra_ctx *ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, node, flags), DRA_OK);
+  assert_int_equal(load(ctx, pods, flags), DRA_OK);
+  char *json = get(ctx, "Pod", "default", "other");
+  contains(json, "\"schedulerName\": \"other-scheduler\"");
+  contains(json, "\"startTime\": \"2026-01-01T00:00:00Z\"");
+  contains(json, "\"phase\": \"Pending\"");
+  assert_null(strstr(json, "dnsPolicy"));
+  assert_null(strstr(json, "securityContext"));
+  assert_null(strstr(json, "image"));
+  assert_null(strstr(json, "podIPs"));
+  assert_null(strstr(json, "containerStatuses"));
+  char *node_json = get(ctx, "Node", NULL, "node-1");
+  assert_null(strstr(node_json, "addresses"));
+  contains(node_json, "\"pods\": \"110\"");
+  dra_free(node_json);
+  assert_int_equal(dra_schedule(ctx, 0, NULL), DRA_OK);
+  char *other = get(ctx, "Pod", "default", "other"), *mine = get(ctx, "Pod", "default", "mine");
+  assert_null(strstr(other, "nodeName"));
+  contains(mine, "\"nodeName\": \"node-1\"");
+  dra_free(other);
+  dra_free(mine);
+  dra_close(ctx);
+  /* the tree path leaves out the same */
+  ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, node, flags), DRA_OK);
+  assert_int_equal(load(ctx, yaml_pod, flags), DRA_OK);
+  char *tree = get(ctx, "Pod", "default", "other");
+  assert_string_equal(tree, json);
+  dra_free(tree);
+  dra_free(json);
+  dra_close(ctx);
+  /* without the flag they are all kept */
+  ctx = open_ctx(NULL);
+  assert_int_equal(load(ctx, pods, DRA_LOAD_AS_STORED), DRA_OK);
+  json = get(ctx, "Pod", "default", "other");
+  contains(json, "\"dnsPolicy\": \"ClusterFirst\"");
+  contains(json, "\"containerStatuses\"");
+  contains(json, "\"image\": \"i\"");
+  dra_free(json);
+  dra_close(ctx);
+}
+
 /* A restore admits (defaults are set) but keeps the status, uid and a pod's node. */
 static void restore_admits_and_keeps_status(void **state) {
   (void)state;
@@ -162,7 +228,7 @@ static void restore_admits_and_keeps_status(void **state) {
   contains(pod, "\"uid\": \"1234-abcd\"");
   dra_free(pod);
   assert_int_equal(load(ctx, allocated_claim, DRA_LOAD_RESTORE | DRA_LOAD_AS_STORED), DRA_MISUSE);
-  assert_int_equal(load(ctx, allocated_claim, 16), DRA_MISUSE);
+  assert_int_equal(load(ctx, allocated_claim, 32), DRA_MISUSE);
   dra_close(ctx);
 }
 
@@ -305,6 +371,7 @@ int main(void) {
       cmocka_unit_test(as_stored_keeps_status_and_defaults_the_namespace),
       cmocka_unit_test(restore_admits_and_keeps_status),
       cmocka_unit_test(managed_fields_left_out),
+      cmocka_unit_test(scheduling_only_keeps_what_scheduling_reads),
       cmocka_unit_test(bad_input_stores_nothing),
       cmocka_unit_test(names_taken_stop_the_load),
       cmocka_unit_test(feature_gates_and_warnings),

@@ -1,27 +1,16 @@
 /* api.c: discovery, paginated lists and snapshots (see api.h). */
 #include "api.h"
+#include "pages.h"
 #include <curl/curl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* GET path: 0 with the response (freed by the caller), or -1 with err on a
- * transport error or status >= 400 (*status says which, 0 for transport). */
-static int get(api *a, const char *path, response *r, long *status, char *err, size_t errlen) {
-  *status = 0;
-  if (client_request(a->c, "GET", path, NULL, NULL, r, err, errlen)) return -1;
-  *status = r->status;
-  if (r->status < 400) return 0;
-  response_error(r, err, errlen);
-  response_free(r);
-  return -1;
-}
-
 /* GET path as JSON; NULL with err as get, or when the answer is not JSON. */
 static json_t *get_json(api *a, const char *path, long *status, char *err, size_t errlen) {
   response r;
-  if (get(a, path, &r, status, err, errlen)) return NULL;
+  if (client_get(a->c, path, &r, status, err, errlen)) return NULL;
   json_t *doc = json_loadb(r.body, r.len, 0, NULL);
   if (!doc) snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
   response_free(&r);
@@ -86,96 +75,15 @@ int api_discover(api *a, char *err, size_t errlen) {
   return 0;
 }
 
-/* At p, "key" then optional blanks and a colon: what follows it; else NULL. */
-static const char *after_key(const char *p, const char *end, const char *key) {
-  size_t n = strlen(key);
-  if ((size_t)(end - p) < n + 2 || p[0] != '"' || memcmp(p + 1, key, n) || p[n + 1] != '"') return NULL;
-  for (p += n + 2; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
-  if (p == end || *p != ':') return NULL;
-  for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++) {}
-  return p;
-}
-
-/* A page's metadata.continue, found in the text before the items (where
- * kube-apiserver and dra serve write a List's metadata) without parsing the
- * page; NULL when there is none. *unsure when the page is not laid out so
- * (no items key, or a token with escapes): then parse it. */
-static char *continue_of(const char *body, size_t len, bool *unsure) {
-  const char *end = body + len, *at = NULL;
-  *unsure = true;
-  for (const char *p = body; p < end; p++) {
-    if (*p != '"') continue;
-    if (after_key(p, end, "items")) {
-      *unsure = false;
-      break;
-    }
-    const char *v = at ? NULL : after_key(p, end, "continue");
-    if (v && v < end && *v == '"') at = v + 1;
-  }
-  if (*unsure || !at) return NULL;
-  const char *q = at;
-  while (q < end && *q != '"' && *q != '\\') q++;
-  if (q == end || *q == '\\') {
-    *unsure = true;
-    return NULL;
-  }
-  return q > at ? strndup(at, (size_t)(q - at)) : NULL;
-}
-
-/* Calls page(user, body, len, doc) for every page of a resource (in a
- * namespace, or all with NULL); doc is the parsed page when parse is set
- * (else NULL). -1 with err on a failed request or page. */
-typedef int (*page_fn)(void *user, const char *body, size_t len, json_t *doc, char *err, size_t errlen);
-static int each_page(api *a, const char *group_version, const char *resource, const char *namespace_, bool parse,
-                     page_fn page, void *user, char *err, size_t errlen) {
-  char *cont = NULL;
-  const char *prefix = strchr(group_version, '/') ? "/apis/" : "/api/";
-  do {
-    char path[2048];
-    int n = snprintf(path, sizeof path, "%s%s%s%s/%s?limit=%ld", prefix, group_version,
-                     namespace_ ? "/namespaces/" : "", namespace_ ? namespace_ : "", resource, a->chunk_size);
-    if (cont) {
-      char *esc = curl_easy_escape(NULL, cont, 0);
-      snprintf(path + n, sizeof path - (size_t)n, "&continue=%s", esc);
-      curl_free(esc);
-      free(cont);
-      cont = NULL;
-    }
-    response r;
-    long status;
-    if (get(a, path, &r, &status, err, errlen)) return -1;
-    bool unsure = false;
-    if (!parse) cont = continue_of(r.body, r.len, &unsure);
-    json_t *doc = parse || unsure ? json_loadb(r.body, r.len, 0, NULL) : NULL;
-    if ((parse || unsure) && !doc) {
-      snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
-      response_free(&r);
-      return -1;
-    }
-    if (doc) {
-      const char *next = json_string_value(json_object_get(json_object_get(doc, "metadata"), "continue"));
-      free(cont);
-      cont = next && *next ? strdup(next) : NULL;
-    }
-    int rc = page(user, r.body, r.len, parse ? doc : NULL, err, errlen);
-    json_decref(doc);
-    response_free(&r);
-    if (rc) {
-      free(cont);
-      return -1;
-    }
-  } while (cont);
-  return 0;
-}
-
 typedef struct page_sink {
   json_t *items;      /* the items, each with apiVersion and kind, or NULL: not kept */
   const char *gv, *kind, *resource;
   dra_ctx *ctx;       /* load the pages into it, or NULL */
 } page_sink;
 
-static int take_page(void *user, const char *body, size_t len, json_t *doc, char *err, size_t errlen) {
-  page_sink *ps = user;
+/* Takes a page: its items into ps->items (doc is the page parsed) and the
+ * page into ps->ctx. */
+static int take_page(page_sink *ps, const char *body, size_t len, json_t *doc, char *err, size_t errlen) {
   size_t i;
   json_t *item;
   if (ps->items) json_array_foreach(json_object_get(doc, "items"), i, item) {
@@ -184,9 +92,10 @@ static int take_page(void *user, const char *body, size_t len, json_t *doc, char
       json_array_append(ps->items, item);
     }
   /* the page as sent: a typed List, whose items take its kind and apiVersion;
-   * nothing reads their managedFields back, and the context lives for one
-   * command (docs/kubectl-dra.md "Speed") */
-  unsigned flags = DRA_LOAD_AS_STORED | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED;
+   * nothing reads their managedFields or unmodelled fields back but the
+   * scheduler, and the context lives for one command (docs/kubectl-dra.md
+   * "Speed") */
+  unsigned flags = DRA_LOAD_AS_STORED | DRA_LOAD_NO_MANAGED_FIELDS | DRA_LOAD_UNSHARED | DRA_LOAD_SCHEDULING_ONLY;
   if (ps->ctx && dra_load_buffer(ps->ctx, ps->resource, body, len, flags) != DRA_OK) {
     snprintf(err, errlen, "reading %s: %s", ps->resource, dra_errmsg(ps->ctx));
     return -1;
@@ -194,10 +103,38 @@ static int take_page(void *user, const char *body, size_t len, json_t *doc, char
   return 0;
 }
 
+/* Reads the lists (n of them) into their sinks, each page as the server
+ * sent it; the pages come from a reader thread (pages.h) while this one
+ * takes them. -1 with the first error. */
+static int read_lists(api *a, const pages_list *lists, page_sink *sinks, size_t n, char *err, size_t errlen) {
+  if (!n) return 0;
+  pages *p = pages_start(a->c, a->chunk_size, lists, n);
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    page pg = {.last = false};
+    while (!rc && !pg.last) {
+      if ((rc = pages_next(p, &pg, err, errlen))) break;
+      bool parse = sinks[i].items != NULL;
+      json_t *doc = pg.doc;
+      if (parse && !doc && !(doc = json_loadb(pg.r.body, pg.r.len, 0, NULL))) {
+        snprintf(err, errlen, "the server's answer to GET %s is not JSON", pg.path);
+        rc = -1;
+      } else {
+        rc = take_page(&sinks[i], pg.r.body, pg.r.len, parse ? doc : NULL, err, errlen);
+      }
+      json_decref(doc);
+      response_free(&pg.r);
+    }
+  }
+  pages_stop(p);
+  return rc;
+}
+
 json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
                  char *err, size_t errlen) {
   page_sink ps = {json_array(), group_version, kind, resource, NULL};
-  if (each_page(a, group_version, resource, namespace_, true, take_page, &ps, err, errlen)) {
+  pages_list list = {group_version, resource, namespace_};
+  if (read_lists(a, &list, &ps, 1, err, errlen)) {
     json_decref(ps.items);
     return NULL;
   }
@@ -225,7 +162,12 @@ static const snap_kind snap_kinds[] = {
 
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen) {
   if (!a->read) a->read = json_object();
-  for (size_t k = 0; k < sizeof snap_kinds / sizeof *snap_kinds; k++) {
+  enum { KINDS = sizeof snap_kinds / sizeof *snap_kinds };
+  pages_list lists[KINDS];
+  page_sink sinks[KINDS];
+  const snap_kind *listed[KINDS];
+  size_t n = 0;
+  for (size_t k = 0; k < KINDS; k++) {
     const snap_kind *s = &snap_kinds[k];
     if (!(what & s->bit)) continue;
     const char *gv = s->group == 0 ? "v1" : s->group == 1 ? a->resource_gv : s->group == 2 ? a->taint_gv : a->scheduling_gv;
@@ -239,15 +181,21 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
     /* kept as read: what capacity and claims use without libdra, and the
      * inventory's kinds; with SNAP_LOAD_ALL the rest is in ctx alone */
     bool keep = v1 && (!(what & SNAP_LOAD_ALL) || (s->bit & SNAP_INVENTORY));
-    page_sink ps = {keep ? json_array() : NULL, gv, s->kind, s->resource, load ? ctx : NULL};
-    if (each_page(a, gv, s->resource, s->namespaced ? namespace_ : NULL, keep, take_page, &ps, err, errlen)) {
-      json_decref(ps.items);
-      return -1;
-    }
-    if (!v1) ps.items = api_items(ctx, s->kind); /* what libdra converted */
-    if (ps.items) json_object_set_new(a->read, s->kind, ps.items);
+    lists[n] = (pages_list){gv, s->resource, s->namespaced ? namespace_ : NULL};
+    sinks[n] = (page_sink){keep ? json_array() : NULL, gv, s->kind, s->resource, load ? ctx : NULL};
+    listed[n++] = s;
   }
-  return 0;
+  int rc = read_lists(a, lists, sinks, n, err, errlen);
+  for (size_t i = 0; i < n; i++) {
+    if (rc) {
+      json_decref(sinks[i].items);
+      continue;
+    }
+    const char *slash = strrchr(sinks[i].gv, '/');
+    if (strcmp(slash ? slash + 1 : sinks[i].gv, "v1")) sinks[i].items = api_items(ctx, listed[i]->kind); /* what libdra converted */
+    if (sinks[i].items) json_object_set_new(a->read, listed[i]->kind, sinks[i].items);
+  }
+  return rc;
 }
 
 const json_t *api_read(const api *a, const char *kind) { return json_object_get(a->read, kind); }

@@ -105,12 +105,26 @@ void client_close(client *c) {
   free(c);
 }
 
+/* Where a response is read to, and by which handle. */
+typedef struct sink {
+  response *r;
+  CURL *h;
+} sink;
+
 static size_t collect(char *data, size_t size, size_t n, void *user) {
-  response *r = user;
-  size_t add = size * n;
-  if (r->len + add + 1 > r->cap) { /* doubling: a 20 MB list is not copied at every 16 KB read */
-    r->cap = 2 * (r->len + add + 1);
-    if (!(r->body = realloc(r->body, r->cap))) abort();
+  response *r = ((sink *)user)->r;
+  size_t add = size * n, need = r->len + add + 1;
+  if (need > r->cap) {
+    /* the first read takes the body's Content-Length at once (a 2 MB page
+     * is not copied at every doubling); else doubling: a 20 MB list is not
+     * copied at every 16 KB read */
+    size_t cap = 2 * need;
+    curl_off_t announced = -1;
+    if (!r->body && curl_easy_getinfo(((sink *)user)->h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced) == CURLE_OK &&
+        announced >= (curl_off_t)add && announced < ((curl_off_t)1 << 40))
+      cap = (size_t)announced + 1;
+    if (!(r->body = realloc(r->body, cap))) abort();
+    r->cap = cap;
   }
   memcpy(r->body + r->len, data, add);
   r->len += add;
@@ -145,7 +159,8 @@ int client_request(client *c, const char *method, const char *path, const char *
   curl_easy_setopt(h, CURLOPT_HTTPGET, body ? 0L : 1L);
   if (!body) curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, strcmp(method, "GET") ? method : NULL);
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
+  sink to = {r, h};
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &to);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
   CURLcode rc = curl_easy_perform(h);
   curl_slist_free_all(headers);
@@ -159,6 +174,16 @@ int client_request(client *c, const char *method, const char *path, const char *
   curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
   if (!r->body) r->body = calloc(1, 1);
   return 0;
+}
+
+int client_get(client *c, const char *path, response *r, long *status, char *err, size_t errlen) {
+  *status = 0;
+  if (client_request(c, "GET", path, NULL, NULL, r, err, errlen)) return -1;
+  *status = r->status;
+  if (r->status < 400) return 0;
+  response_error(r, err, errlen);
+  response_free(r);
+  return -1;
 }
 
 void response_free(response *r) {

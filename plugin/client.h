@@ -23,6 +23,9 @@ void client_close(client *c);
  * "Unable to connect to the server: ..." in err. */
 int client_request(client *c, const char *method, const char *path, const char *body, const char *content_type,
                    response *r, char *err, size_t errlen);
+/* GET path: 0 with the response (freed by the caller), or -1 with err on a
+ * transport error or status >= 400 (*status says which, 0 for transport). */
+int client_get(client *c, const char *path, response *r, long *status, char *err, size_t errlen);
 void response_free(response *r);
 /* The error of a response >= 400 as kubectl prints it: "Error from server
  * (NotFound): <message>" from its Status body. */

@@ -43,6 +43,7 @@ typedef struct store_obj {
   atomic_uint refs;
   atomic_uint recent;       /* events of the watch history that hold this version */
   char *json;               /* compact JSON while recent (store_obj_put_json); its stripe lock guards it */
+  size_t json_len;
 } store_obj;
 
 store_obj *store_obj_ref(store_obj *o);

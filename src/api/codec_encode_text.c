@@ -30,13 +30,31 @@ static bool put_dumped(strbuf *sb, const json_t *v) {
   return true;
 }
 
+/* Whether any of the 8 bytes of w is not copied as it is: below 0x20,
+ * from 0x80, '"' or '\\' (bytes that are zero after an xor, or below 0x20,
+ * set their high bit in the subtraction; the answer for the whole word is
+ * exact). */
+static bool word_needs_care(uint64_t w) {
+  const uint64_t ones = 0x0101010101010101ull, highs = ones * 0x80;
+  uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w) & highs;
+}
+
 /* The n bytes at s as json_dumps writes a string when all of it is
  * printable ASCII: quotes and backslashes escaped, nothing else. In one
- * pass; false, with nothing written, at any other byte (a NUL too). */
+ * pass, 8 bytes at a time while none needs care; false, with nothing
+ * written, at any other byte (a NUL too). */
 static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
   char *to = sb_reserve(sb, 2 * n + 2), *at = to;
   *at++ = '"';
   for (size_t i = 0; i < n; i++) {
+    uint64_t w;
+    if (i + 8 <= n && (memcpy(&w, s + i, 8), !word_needs_care(w))) {
+      memcpy(at, s + i, 8);
+      at += 8;
+      i += 7;
+      continue;
+    }
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c >= 0x80) return false;
     if (c == '"' || c == '\\') *at++ = '\\';

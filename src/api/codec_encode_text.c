@@ -40,6 +40,13 @@ static bool word_needs_care(uint64_t w) {
   return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w) & highs;
 }
 
+enum { CARE_ESCAPE = 1, CARE_NOT_PLAIN = 2 };
+/* What a byte of a plain string needs: nothing, a backslash before it, or
+ * the tree writer (control and non-ASCII bytes). */
+static const unsigned char byte_care[256] = {
+    [0x00 ... 0x1f] = CARE_NOT_PLAIN, ['"'] = CARE_ESCAPE, ['\\'] = CARE_ESCAPE, [0x80 ... 0xff] = CARE_NOT_PLAIN,
+};
+
 /* The n bytes at s as json_dumps writes a string when all of it is
  * printable ASCII: quotes and backslashes escaped, nothing else. In one
  * pass, 8 bytes at a time while none needs care; false, with nothing
@@ -47,18 +54,23 @@ static bool word_needs_care(uint64_t w) {
 static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
   char *to = sb_reserve(sb, 2 * n + 2), *at = to;
   *at++ = '"';
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n;) {
+    size_t end = n - i < 8 ? n : i + 8;
     uint64_t w;
-    if (i + 8 <= n && (memcpy(&w, s + i, 8), !word_needs_care(w))) {
+    if (end - i == 8 && (memcpy(&w, s + i, 8), !word_needs_care(w))) {
       memcpy(at, s + i, 8);
       at += 8;
-      i += 7;
+      i = end;
       continue;
     }
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x20 || c >= 0x80) return false;
-    if (c == '"' || c == '\\') *at++ = '\\';
-    *at++ = (char)c;
+    for (; i < end; i++) { /* a word with a byte that needs care, or the last bytes */
+      unsigned char c = (unsigned char)s[i];
+      if (byte_care[c]) {
+        if (byte_care[c] == CARE_NOT_PLAIN) return false;
+        *at++ = '\\';
+      }
+      *at++ = (char)c;
+    }
   }
   *at++ = '"';
   sb_commit(sb, (size_t)(at - to));

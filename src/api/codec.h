@@ -79,6 +79,8 @@ static inline bool codec_field_present(const field_desc *f, const void *in) {
 bool codec_field_null(const field_desc *f, const void *in);
 /* json_dumps(codec_encode(td, in), JSON_COMPACT) without the tree (malloc'd). */
 char *codec_encode_text(const type_desc *td, const void *in);
+/* The same text appended to sb. */
+void codec_encode_text_to(strbuf *sb, const type_desc *td, const void *in);
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
  * (see doc_write_json_at); no newline after it. */
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);

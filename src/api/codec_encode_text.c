@@ -18,7 +18,6 @@
 
 static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const void *src, int level);
 
-static bool plain_ascii(const char *s);
 static bool put_string(strbuf *sb, const char *s, int level);
 
 /* json_dumps's compact text of v itself: the values jansson spells its own
@@ -31,19 +30,51 @@ static bool put_dumped(strbuf *sb, const json_t *v) {
   return true;
 }
 
-/* A string as json_dumps writes it when all of it is printable ASCII:
- * quotes and backslashes escaped, nothing else. */
-static void put_plain_string(strbuf *sb, const char *s) {
-  sb_putc(sb, '"');
-  for (const char *p = s;;) {
-    size_t run = strcspn(p, "\"\\");
-    sb_add(sb, p, run);
-    p += run;
-    if (!*p) break;
-    sb_putc(sb, '\\');
-    sb_putc(sb, *p++);
+/* Whether any of the 8 bytes of w is not copied as it is: below 0x20,
+ * from 0x80, '"' or '\\' (bytes that are zero after an xor, or below 0x20,
+ * set their high bit in the subtraction; the answer for the whole word is
+ * exact). */
+static bool word_needs_care(uint64_t w) {
+  const uint64_t ones = 0x0101010101010101ull, highs = ones * 0x80;
+  uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w) & highs;
+}
+
+enum { CARE_ESCAPE = 1, CARE_NOT_PLAIN = 2 };
+/* What a byte of a plain string needs: nothing, a backslash before it, or
+ * the tree writer (control and non-ASCII bytes). */
+static const unsigned char byte_care[256] = {
+    [0x00 ... 0x1f] = CARE_NOT_PLAIN, ['"'] = CARE_ESCAPE, ['\\'] = CARE_ESCAPE, [0x80 ... 0xff] = CARE_NOT_PLAIN,
+};
+
+/* The n bytes at s as json_dumps writes a string when all of it is
+ * printable ASCII: quotes and backslashes escaped, nothing else. In one
+ * pass, 8 bytes at a time while none needs care; false, with nothing
+ * written, at any other byte (a NUL too). */
+static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
+  char *to = sb_reserve(sb, 2 * n + 2), *at = to;
+  *at++ = '"';
+  for (size_t i = 0; i < n;) {
+    size_t end = n - i < 8 ? n : i + 8;
+    uint64_t w;
+    if (end - i == 8 && (memcpy(&w, s + i, 8), !word_needs_care(w))) {
+      memcpy(at, s + i, 8);
+      at += 8;
+      i = end;
+      continue;
+    }
+    for (; i < end; i++) { /* a word with a byte that needs care, or the last bytes */
+      unsigned char c = (unsigned char)s[i];
+      if (byte_care[c]) {
+        if (byte_care[c] == CARE_NOT_PLAIN) return false;
+        *at++ = '\\';
+      }
+      *at++ = (char)c;
+    }
   }
-  sb_putc(sb, '"');
+  *at++ = '"';
+  sb_commit(sb, (size_t)(at - to));
+  return true;
 }
 
 /* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) byte for byte, without
@@ -53,13 +84,14 @@ static bool put_compact_tree(strbuf *sb, const json_t *v) {
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
     const char *key;
+    size_t len;
     json_t *member;
     bool first = true;
     sb_putc(sb, '{');
-    json_object_foreach((json_t *)v, key, member) {
+    json_object_keylen_foreach((json_t *)v, key, len, member) {
       if (!first) sb_putc(sb, ',');
       first = false;
-      if (!put_string(sb, key, COMPACT)) return false;
+      if (!put_plain_string(sb, key, len) && !put_string(sb, key, COMPACT)) return false;
       sb_putc(sb, ':');
       if (!put_compact_tree(sb, member)) return false;
     }
@@ -74,13 +106,8 @@ static bool put_compact_tree(strbuf *sb, const json_t *v) {
     }
     sb_putc(sb, ']');
     return true;
-  case JSON_STRING: {
-    const char *s = json_string_value(v);
-    if (strlen(s) != json_string_length(v) || !plain_ascii(s)) return put_dumped(sb, v);
-    put_plain_string(sb, s);
-    return true;
-  }
-  case JSON_INTEGER: sb_printf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return true;
+  case JSON_STRING: return put_plain_string(sb, json_string_value(v), json_string_length(v)) || put_dumped(sb, v);
+  case JSON_INTEGER: sb_put_int(sb, json_integer_value(v)); return true;
   case JSON_TRUE: sb_puts(sb, "true"); return true;
   case JSON_FALSE: sb_puts(sb, "false"); return true;
   case JSON_NULL: sb_puts(sb, "null"); return true;
@@ -113,20 +140,13 @@ static void put_line(strbuf *sb, bool first, int level) {
 
 static int deeper(int level) { return level == COMPACT ? level : level + 1; }
 
-static bool plain_ascii(const char *s) {
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-    if (*p < 0x20 || *p >= 0x80) return false;
-  return true;
-}
-
 static bool put_string(strbuf *sb, const char *s, int level) {
+  size_t n = strlen(s);
   if (level != COMPACT) {
-    doc_write_json_string(sb, s, strlen(s));
+    doc_write_json_string(sb, s, n);
     return true;
   }
-  if (!plain_ascii(s)) return put_jansson(sb, json_string(s), level);
-  put_plain_string(sb, s);
-  return true;
+  return put_plain_string(sb, s, n) || put_jansson(sb, json_string(s), level);
 }
 
 /* What comes before a member's value: a comma after the first, its line,
@@ -139,6 +159,15 @@ static bool put_key(strbuf *sb, bool first, const char *key, size_t len, bool fi
     return true;
   }
   if (!first) sb_putc(sb, ',');
+  if (field) { /* "key": in one write */
+    char *to = sb_reserve(sb, len + 3);
+    to[0] = '"';
+    memcpy(to + 1, key, len);
+    to[len + 1] = '"';
+    to[len + 2] = ':';
+    sb_commit(sb, len + 3);
+    return true;
+  }
   if (!put_string(sb, key, level)) return false;
   sb_putc(sb, ':');
   return true;
@@ -312,9 +341,11 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
   return true;
 }
 
+void codec_encode_text_to(strbuf *sb, const type_desc *td, const void *in) { encode_struct(sb, td, in, COMPACT); }
+
 char *codec_encode_text(const type_desc *td, const void *in) {
   strbuf sb = STRBUF_INIT;
-  encode_struct(&sb, td, in, COMPACT);
+  codec_encode_text_to(&sb, td, in);
   return sb_detach(&sb);
 }
 

@@ -1,6 +1,7 @@
 /* list.c: list, watch and deletecollection for list.h. Lists come from the
  * store in namespace/name order; a continue token carries the last key
- * returned, so a page resumes after it. */
+ * returned, so a page resumes after it: the store starts the page there
+ * and stops once it is full. */
 #include "server/list.h"
 #include "api/label_selector.h"
 #include "codec/pb_codec.h"
@@ -21,23 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Where m sorts against the key a page ended at ("<namespace>/<name>", see
- * continue_token.h), in the store's STORE_BY_NAME order: namespace first,
- * then name. Comparing the joined text would not do: "team/z" sorts after
- * "team-b/a" as text ('/' > '-') but before it in the store, so a page
- * boundary inside namespace "team" would skip all of "team-b". Neither a
- * namespace nor a name can contain '/', so the first '/' splits the key. */
-static int compare_key(const object_meta *m, const char *start) {
-  const char *slash = strchr(start, '/');
-  size_t ns_len = slash ? (size_t)(slash - start) : strlen(start);
-  const char *ns = m->namespace_ ? m->namespace_ : "", *name = m->name ? m->name : "";
-  size_t n = strlen(ns);
-  int c = memcmp(ns, start, n < ns_len ? n : ns_len);
-  if (!c) c = (n > ns_len) - (n < ns_len);
-  if (c) return c;
-  return strcmp(name, slash ? slash + 1 : "");
-}
 
 typedef struct list_filter {
   selector labels, fields;
@@ -63,6 +47,9 @@ static bool parse_filter(const http_request *req, const route *r, list_filter *f
 static bool filter_matches(const list_filter *f, const api_object *o) {
   return label_selector_matches(&f->labels, api_object_meta(o)) && field_selector_matches(&f->fields, o);
 }
+
+/* filter_matches as a store_query's match. */
+static bool query_matches(void *f, const api_object *o) { return filter_matches(f, o); }
 
 static void filter_free(list_filter *f) {
   selector_free(&f->labels);
@@ -93,31 +80,34 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     limit = strtol(limit_text, &end, 10);
     if (*end || errno || limit < 0) limit = 0;
   }
+  /* The store's order is namespace first, then name: a key "team/z"
+   * sorts before "team-b/a" though '/' > '-' as text. Neither a namespace
+   * nor a name can contain '/', so the first '/' splits the key. */
+  char *slash = start ? strchr(start, '/') : NULL;
+  if (slash) *slash = '\0';
   store_query q = query_for(r);
-  store_list all = {0};
-  store_list_query(s->committed, &q, &all);
-  store_obj **page = xcalloc(all.n + 1, sizeof *page);
-  size_t n = 0;
+  q.after_namespace = start;
+  q.after_name = start ? (slash ? slash + 1 : "") : NULL;
+  q.match = query_matches;
+  q.match_user = &f;
+  q.limit = limit ? (size_t)limit + 1 : 0; /* one more tells whether another page follows */
+  store_list page = {0};
+  store_list_query(s->committed, &q, &page);
+  size_t n = page.n;
   char *next = NULL;
-  for (size_t i = 0; i < all.n; i++) {
-    const api_object *o = all.items[i]->object;
-    if (start && compare_key(api_object_meta(o), start) <= 0) continue;
-    if (!filter_matches(&f, o)) continue;
-    if (limit && n == (size_t)limit) {
-      next = continue_token_make(all.rv, api_object_meta(page[n - 1]->object));
-      break;
-    }
-    page[n++] = all.items[i];
+  if (limit && n > (size_t)limit) {
+    n = (size_t)limit;
+    next = continue_token_make(page.rv, store_obj_meta(page.items[n - 1]));
   }
   char rv[32];
-  snprintf(rv, sizeof rv, "%llu", (unsigned long long)all.rv);
+  snprintf(rv, sizeof rv, "%llu", (unsigned long long)page.rv);
   srv_include_object include = SRV_INCLUDE_METADATA;
   strbuf err = STRBUF_INIT;
   bool table = srv_wants_table(req->accept);
   if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
     srv_status_bad_request(resp, sb_str(&err));
   } else if (table) {
-    srv_json_response(resp, 200, srv_table(r, page, n, rv, next, include, true));
+    srv_json_response(resp, 200, srv_table(r, page.items, n, rv, next, include, true));
   } else {
     char *gv = srv_api_version(r->resource->group, r->version);
     /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
@@ -129,16 +119,15 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     sb_puts(&resp->body, "},\"items\":[");
     for (size_t i = 0; i < n; i++) {
       if (i) sb_putc(&resp->body, ',');
-      srv_put_object_text(&resp->body, page[i], r->wire);
+      srv_put_object_text(&resp->body, page.items[i], r->wire);
     }
     sb_puts(&resp->body, "]}\n");
     free(gv);
   }
   sb_free(&err);
   free(next);
-  free(page);
   free(start);
-  store_list_free(&all);
+  store_list_free(&page);
   filter_free(&f);
 }
 

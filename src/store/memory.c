@@ -12,6 +12,7 @@
 #include "store/memory_feed.h"
 #include "store/memory_restore.h"
 #include "store/meta.h"
+#include "store/ordered.h"
 #include "store/shadow.h"
 #include "store/store_obj.h"
 #include "store/strmap.h"
@@ -33,16 +34,6 @@ typedef struct bucket {
   size_t n, cap;
 } bucket;
 
-/* Every current version of one kind in one store_order, for lists without
- * an index. Borrowed pointers (the table holds the references); rebuilt on
- * the next list after a create or delete, patched in place by updates. */
-typedef struct sorted_kind {
-  store_obj **items;
-  size_t n, cap;
-  bool valid;
-} sorted_kind;
-
-
 typedef struct memory_store {
   store base;
   pthread_mutex_t lock;
@@ -51,7 +42,7 @@ typedef struct memory_store {
   strmap objects[KIND_COUNT];          /* key -> store_obj * */
   strmap indexes[STORE_INDEX_COUNT];   /* index key -> bucket * */
   strmap incarnations[KIND_COUNT];     /* key -> (uintptr_t) deletes so far, for uids */
-  sorted_kind sorted[KIND_COUNT][STORE_ORDER_COUNT];
+  ordered sorted[KIND_COUNT][STORE_ORDER_COUNT]; /* every current version, for lists without an index */
   watchers events;
   bool deferred;                 /* commits come from store_memory_commit */
   _Atomic uint64_t committed_rv; /* what committed reads show; written under lock */
@@ -130,20 +121,53 @@ static void file_indexes(memory_store *m, store_obj *o, bool add) {
 
 static int strcmp_null(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
 
-static int cmp_by_name(const void *x, const void *y) {
-  const object_meta *a = store_obj_meta(*(store_obj *const *)x), *b = store_obj_meta(*(store_obj *const *)y);
+/* A namespace and name, where a page starts after. */
+typedef struct name_key {
+  const char *namespace_, *name;
+} name_key;
+
+static int cmp_keys(const name_key *a, const name_key *b) {
   int c = strcmp_null(a->namespace_, b->namespace_);
   return c ? c : strcmp_null(a->name, b->name);
 }
 
-static int cmp_by_creation(const void *x, const void *y) {
-  uint64_t a = (*(store_obj *const *)x)->created_rv, b = (*(store_obj *const *)y)->created_rv;
-  return (a > b) - (a < b);
+static name_key key_of_obj(const store_obj *o) {
+  const object_meta *m = store_obj_meta(o);
+  return (name_key){m->namespace_, m->name};
 }
 
-static int (*const comparators[STORE_ORDER_COUNT])(const void *, const void *) = {
+static int cmp_name_key(const void *key, const store_obj *o) {
+  name_key k = key_of_obj(o);
+  return cmp_keys(key, &k);
+}
+
+static int cmp_by_name(const store_obj *a, const store_obj *b) {
+  name_key k = key_of_obj(a);
+  return cmp_name_key(&k, b);
+}
+
+/* Creates at one revision (an etcd transaction fed to a cache) go by name. */
+static int cmp_by_creation(const store_obj *a, const store_obj *b) {
+  if (a->created_rv != b->created_rv) return a->created_rv < b->created_rv ? -1 : 1;
+  return cmp_by_name(a, b);
+}
+
+static const ordered_cmp comparators[STORE_ORDER_COUNT] = {
     [STORE_BY_NAME] = cmp_by_name,
     [STORE_BY_CREATION] = cmp_by_creation,
+};
+
+static int qsort_cmp_by_name(const void *x, const void *y) {
+  return cmp_by_name(*(store_obj *const *)x, *(store_obj *const *)y);
+}
+
+static int qsort_cmp_by_creation(const void *x, const void *y) {
+  return cmp_by_creation(*(store_obj *const *)x, *(store_obj *const *)y);
+}
+
+static int (*const qsort_comparators[STORE_ORDER_COUNT])(const void *, const void *) = {
+    [STORE_BY_NAME] = qsort_cmp_by_name,
+    [STORE_BY_CREATION] = qsort_cmp_by_creation,
 };
 
 
@@ -154,17 +178,17 @@ static char *key_of(const api_object *o) {
 
 /* Makes o the current version under key (replacing old, if any). */
 static void install(memory_store *m, const char *key, store_obj *old, store_obj *o) {
-  sorted_kind *sorted = m->sorted[o->object->info->kind];
+  ordered *sorted = m->sorted[o->object->info->kind];
   if (old) file_indexes(m, old, false);
   for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) {
-    if (!old || !sorted[ord].valid || old->created_rv != o->created_rv) {
-      sorted[ord].valid = false;
-      continue;
+    if (!old) {
+      ordered_insert(&sorted[ord], o);
+    } else if (!comparators[ord](old, o)) { /* same namespace, name and created_rv */
+      ordered_replace(&sorted[ord], o);
+    } else {
+      ordered_remove(&sorted[ord], old);
+      ordered_insert(&sorted[ord], o);
     }
-    /* o sorts where old did: same namespace, name and created_rv. */
-    store_obj **slot = bsearch(&o, sorted[ord].items, sorted[ord].n, sizeof *sorted[ord].items, comparators[ord]);
-    if (!slot) die_bug("store: sorted list lost an object");
-    *slot = o;
   }
   strmap_put(&m->objects[o->object->info->kind], key, o);
   file_indexes(m, o, true);
@@ -175,7 +199,7 @@ static void uninstall(memory_store *m, const char *key, store_obj *old) {
   api_kind kind = old->object->info->kind;
   file_indexes(m, old, false);
   strmap_remove(&m->objects[kind], key);
-  for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) m->sorted[kind][ord].valid = false;
+  for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) ordered_remove(&m->sorted[kind][ord], old);
   uintptr_t deletes = (uintptr_t)strmap_get(&m->incarnations[kind], key);
   strmap_put(&m->incarnations[kind], key, (void *)(deletes + 1));
   store_obj_unref(old);
@@ -338,55 +362,80 @@ static store_status mem_remove(store *s, api_kind kind, const char *namespace_, 
 /* ---- list ---- */
 
 typedef struct collector {
+  const store_query *q;
   store_list *out;
   size_t cap;
   const char *namespace_; /* NULL: any */
   uint64_t visible_rv;    /* newer versions are not collected (committed lists) */
-  store_index index;      /* the query's, for versions from the shadow */
-  const char *key;
-  bool from_shadow; /* a version from the shadow was collected: the order is lost */
+  const char *key;        /* the query's index key, for versions from the shadow */
+  name_key after;         /* with q->after_name */
 } collector;
 
-static void collect(void *ctx, void *value) {
-  collector *c = ctx;
-  store_obj *o = value;
-  const char *ns = store_obj_meta(o)->namespace_;
-  if (o->rv > c->visible_rv) return;
-  if (c->namespace_ && (!ns || strcmp(ns, c->namespace_) != 0)) return;
+static void add(collector *c, store_obj *o) {
   c->out->items = xgrow(c->out->items, c->out->n, &c->cap, sizeof *c->out->items, 16);
   c->out->items[c->out->n++] = store_obj_ref(o);
 }
 
-/* A committed version from the shadow, collected if the query's index
- * files it under the query's key. */
+static bool page_full(const collector *c) { return c->q->limit && c->out->n >= c->q->limit; }
+
+/* o is visible, in the query's namespace and accepted by its match. The
+ * page's start is the caller's. */
+static bool fits(const collector *c, const store_obj *o) {
+  const char *ns = store_obj_meta(o)->namespace_;
+  if (o->rv > c->visible_rv) return false;
+  if (c->namespace_ && (!ns || strcmp(ns, c->namespace_) != 0)) return false;
+  return !c->q->match || c->q->match(c->q->match_user, o->object);
+}
+
+static bool after_start(const collector *c, const store_obj *o) {
+  return !c->q->after_name || cmp_name_key(&c->after, o) < 0;
+}
+
+/* A committed version from the shadow, if it fits, starts after the
+ * page's start and the query's index files it under the query's key. */
 static void collect_committed(void *ctx, store_obj *o) {
   collector *c = ctx;
-  bool filed = c->index == STORE_INDEX_NONE;
+  bool filed = !c->key;
   if (!filed) {
     index_keys keys = {0};
-    index_keys_of(c->index, o->object, &keys);
+    index_keys_of(c->q->index, o->object, &keys);
     for (size_t i = 0; i < keys.n && !filed; i++) filed = !strcmp(keys.items[i], c->key);
     index_keys_free(&keys);
   }
-  size_t n = c->out->n;
-  if (filed) collect(c, o);
-  if (c->out->n > n) c->from_shadow = true;
+  if (filed && after_start(c, o) && fits(c, o)) add(c, o);
 }
 
-static void add_borrowed(void *ctx, void *value) {
-  sorted_kind *order = ctx;
-  order->items = xgrow(order->items, order->n, &order->cap, sizeof *order->items, 64);
-  order->items[order->n++] = value;
+/* Cuts l to the query's limit. */
+static void cut_to_limit(const store_query *q, store_list *l) {
+  while (q->limit && l->n > q->limit) store_obj_unref(l->items[--l->n]);
 }
 
-static const sorted_kind *sorted_list(memory_store *m, api_kind kind, store_order ord) {
-  sorted_kind *order = &m->sorted[kind][ord];
-  if (order->valid) return order;
-  order->n = 0;
-  strmap_each(&m->objects[kind], add_borrowed, order);
-  if (order->n > 1) qsort(order->items, order->n, sizeof *order->items, comparators[ord]);
-  order->valid = true;
-  return order;
+/* Where a walk in namespace/name order starts (NULL: at the first
+ * object): after the page's start, and not before the query's namespace
+ * (no object has the name ""). */
+static const name_key *walk_start(const collector *c, name_key *ns_start) {
+  *ns_start = (name_key){c->namespace_, ""};
+  if (!c->namespace_) return c->q->after_name ? &c->after : NULL;
+  return c->q->after_name && cmp_keys(&c->after, ns_start) > 0 ? &c->after : ns_start;
+}
+
+/* The query without an index: a walk of the kind's objects in the query's
+ * order from the page's start, merged with extra (the shadow's versions
+ * that fit, in that order), until the page is full. */
+static void walk(memory_store *m, collector *c, const store_list *extra) {
+  bool by_name = c->q->order == STORE_BY_NAME;
+  name_key ns_start;
+  ordered_cursor cur = ordered_after(&m->sorted[c->q->kind][c->q->order], cmp_name_key,
+                                     by_name ? walk_start(c, &ns_start) : NULL);
+  ordered_cmp cmp = comparators[c->q->order];
+  size_t e = 0;
+  for (store_obj *o; !page_full(c) && (o = ordered_next(&cur));) {
+    if (by_name && c->namespace_ && strcmp_null(store_obj_meta(o)->namespace_, c->namespace_)) break;
+    if (!fits(c, o)) continue;
+    while (e < extra->n && !page_full(c) && cmp(extra->items[e], o) < 0) add(c, extra->items[e++]);
+    if (!page_full(c)) add(c, o);
+  }
+  while (e < extra->n && !page_full(c)) add(c, extra->items[e++]);
 }
 
 /* The query on the current state, or with committed, on the state of the
@@ -396,23 +445,36 @@ static store_status list_at(memory_store *m, const store_query *q, bool committe
   *out = (store_list){0};
   if (q->kind >= KIND_COUNT || q->order >= STORE_ORDER_COUNT) return STORE_INVALID;
   if (q->index != STORE_INDEX_NONE && index_kind(q->index) != q->kind) return STORE_INVALID;
+  if (q->after_name && q->order != STORE_BY_NAME) return STORE_INVALID;
   char *key = NULL;
   if (q->index != STORE_INDEX_NONE && !(key = index_query_key(q))) return STORE_INVALID;
   bool by_namespace = api_kind_info_of(q->kind)->namespaced && q->namespace_ && *q->namespace_;
-  collector c = {out, 0, by_namespace ? q->namespace_ : NULL, UINT64_MAX, q->index, key, false};
+  store_list extra = {0};
+  collector c = {q, out, 0, by_namespace ? q->namespace_ : NULL, UINT64_MAX, key, {q->after_namespace, q->after_name}};
   lock(m);
   out->rv = committed ? atomic_load(&m->committed_rv) : m->rv;
-  if (committed) c.visible_rv = out->rv;
+  if (committed) {
+    c.visible_rv = out->rv;
+    collector shadowed = c;
+    shadowed.out = &extra;
+    shadowed.cap = 0;
+    shadow_each(&m->shadow, q->kind, collect_committed, &shadowed);
+    if (extra.n > 1) qsort(extra.items, extra.n, sizeof *extra.items, qsort_comparators[q->order]);
+  }
   if (!key) {
-    const sorted_kind *order = sorted_list(m, q->kind, q->order);
-    for (size_t i = 0; i < order->n; i++) collect(&c, order->items[i]);
+    walk(m, &c, &extra);
   } else {
     bucket *b = strmap_get(&m->indexes[q->index], key);
-    for (size_t i = 0; b && i < b->n; i++) collect(&c, b->items[i]);
+    for (size_t i = 0; b && i < b->n; i++)
+      if (after_start(&c, b->items[i]) && fits(&c, b->items[i])) add(&c, b->items[i]);
   }
-  if (committed) shadow_each(&m->shadow, q->kind, collect_committed, &c);
   unlock(m);
-  if ((key || c.from_shadow) && out->n > 1) qsort(out->items, out->n, sizeof *out->items, comparators[q->order]);
+  if (key) {
+    for (size_t i = 0; i < extra.n; i++) add(&c, extra.items[i]);
+    if (out->n > 1) qsort(out->items, out->n, sizeof *out->items, qsort_comparators[q->order]);
+    cut_to_limit(q, out);
+  }
+  store_list_free(&extra);
   free(key);
   return STORE_OK;
 }
@@ -452,7 +514,7 @@ static void mem_close(store *s) {
   for (size_t k = 0; k < KIND_COUNT; k++) {
     strmap_free(&m->objects[k], unref_value);
     strmap_free(&m->incarnations[k], NULL);
-    for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) free(m->sorted[k][ord].items);
+    for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) ordered_free(&m->sorted[k][ord]);
   }
   for (size_t ix = 0; ix < STORE_INDEX_COUNT; ix++) strmap_free(&m->indexes[ix], bucket_free);
   strmap_free(&m->fed_keys, NULL);
@@ -556,6 +618,8 @@ store *store_memory_open(const store_options *opts) {
   pthread_mutex_init(&m->lock, &attr);
   pthread_mutexattr_destroy(&attr);
   watchers_init(&m->events, m->opts.history);
+  for (size_t k = 0; k < KIND_COUNT; k++)
+    for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) ordered_init(&m->sorted[k][ord], comparators[ord]);
   return &m->base;
 }
 

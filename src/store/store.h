@@ -43,6 +43,7 @@ typedef struct store_obj {
   atomic_uint refs;
   atomic_uint recent;       /* events of the watch history that hold this version */
   char *json;               /* compact JSON while recent (store_obj_put_json); its stripe lock guards it */
+  size_t json_len;
 } store_obj;
 
 store_obj *store_obj_ref(store_obj *o);
@@ -102,6 +103,18 @@ typedef struct store_query {
   store_index index;
   const char *key, *key2; /* index keys, see store_index */
   store_order order;
+  /* A page of the list. after_name non-NULL (STORE_BY_NAME only, else
+   * STORE_INVALID): only the objects that sort after after_namespace
+   * (NULL: "") / after_name. match non-NULL: only the objects it accepts;
+   * it is called with the store locked, so it must not call the store.
+   * limit > 0: the first limit objects. Without an index, a page costs
+   * O(log n) to find its start, then the objects it looks at: limit, plus
+   * those match refuses, plus (with a namespace, in creation order) the
+   * other namespaces' objects it passes. */
+  const char *after_namespace, *after_name;
+  bool (*match)(void *user, const api_object *o);
+  void *match_user;
+  size_t limit;
 } store_query;
 
 typedef struct store_list {

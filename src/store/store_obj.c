@@ -46,22 +46,30 @@ void store_obj_put_json(store_obj *o, strbuf *out) {
   pthread_mutex_t *lock = json_lock(o);
   pthread_mutex_lock(lock);
   if (o->json) {
-    sb_puts(out, o->json);
+    sb_add(out, o->json, o->json_len);
     pthread_mutex_unlock(lock);
     return;
   }
+  bool keep = atomic_load(&o->recent);
   pthread_mutex_unlock(lock);
-  char *text = codec_encode_text(o->object->info->desc, o->object->typed);
+  if (!keep) { /* encoded straight into out */
+    codec_encode_text_to(out, o->object->info->desc, o->object->typed);
+    return;
+  }
+  strbuf text = STRBUF_INIT;
+  codec_encode_text_to(&text, o->object->info->desc, o->object->typed);
   pthread_mutex_lock(lock);
   if (!o->json && atomic_load(&o->recent)) {
     /* kept while recent: no room left over from the encoder's doubling buffer */
-    char *exact = realloc(text, strlen(text) + 1);
-    o->json = exact ? exact : text;
-    text = NULL;
+    o->json_len = text.len;
+    char *exact = realloc(text.buf, text.len + 1);
+    o->json = exact ? exact : text.buf;
+    text = (strbuf)STRBUF_INIT;
   }
-  sb_puts(out, o->json ? o->json : text);
+  if (o->json) sb_add(out, o->json, o->json_len);
+  else sb_add(out, text.buf, text.len);
   pthread_mutex_unlock(lock);
-  free(text);
+  sb_free(&text);
 }
 
 void store_obj_set_recent(store_obj *o, bool recent) {

@@ -94,6 +94,41 @@ static void test_raw_trees(void **state) {
   sb_free(&err);
 }
 
+/* Strings and keys are checked 8 bytes at a time: each byte that needs
+ * care (or the bytes around those limits), at each place of a word and
+ * past it, as a string of a raw tree and as a key, against jansson. */
+static void test_bytes_at_every_place(void **state) {
+  (void)state;
+  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n";
+  static const char *const specials[] = {"\"", "\\", "\x01", "\x1f", " ", "!", "[", "]", "\x7f", "~", "\u00e9", ""};
+  object_set set = {0};
+  strbuf err = STRBUF_INIT;
+  assert_int_equal(objects_load_buffer("raw", doc, sizeof doc - 1, &set, &err), 0);
+  api_object *o = set.items[0].obj;
+  assert_non_null(o);
+  json_t *raw = json_array(), *keys = json_object();
+  json_array_append_new(raw, keys);
+  for (size_t k = 0; k < sizeof specials / sizeof *specials; k++)
+    for (size_t len = 1; len <= 19; len++)
+      for (size_t at = 0; at < len; at++) {
+        const char *special = specials[k];
+        size_t n = *special ? strlen(special) : 1; /* "": a NUL inside */
+        char text[32];
+        memset(text, 'a', at);
+        memcpy(text + at, special, n);
+        memset(text + at + n, 'a', len - at - 1);
+        size_t total = len - 1 + n;
+        text[total] = '\0';
+        json_array_append_new(raw, json_stringn(text, total));
+        if (*special) json_object_set_new(keys, text, json_integer((json_int_t)(len * 100 + at)));
+      }
+  arena_on_free(o->arena, release_json, raw);
+  api_object_meta(o)->managed_fields = raw;
+  assert_same_text(o);
+  object_set_free(&set);
+  sb_free(&err);
+}
+
 /* Every field name a type's table holds (and the types it leads to) is
  * written without escaping, and its length is right: the indented writer
  * copies field names as they are (doc_write_json_plain_key). */
@@ -125,6 +160,7 @@ int main(void) {
       cmocka_unit_test(test_repository_manifests),
       cmocka_unit_test(test_special_text),
       cmocka_unit_test(test_raw_trees),
+      cmocka_unit_test(test_bytes_at_every_place),
       cmocka_unit_test(test_field_names_plain),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

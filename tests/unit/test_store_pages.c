@@ -1,0 +1,252 @@
+/* test_store_pages.c: pages of a list (store_query after_name, match,
+ * limit), as `dra serve` answers ?limit=&continue=. 1,500 claims in five
+ * namespaces, created in a scrambled order so the store's ordered blocks
+ * split, then changed at random between pages (creates, updates, deletes,
+ * two thirds of them at once so blocks merge), on the store and on its
+ * committed view (versions from the shadow). Every page must be the first
+ * limit objects after its start of the whole list at that moment, the
+ * whole list must be what the test's model says, and a walk over pages
+ * must show every object that lived through it exactly once. */
+#include "test_store.h"
+#include "store/memory_commit.h"
+
+#define N_NS 5
+#define N_NAMES 300
+
+static const char *const namespaces[N_NS] = {"a", "team", "team-b", "b", "b-c"};
+
+typedef struct model {
+  bool alive[N_NS][N_NAMES];
+} model;
+
+static unsigned next_random(unsigned *seed) {
+  *seed = *seed * 1103515245u + 12345u;
+  return (*seed >> 16) & 0x7fff;
+}
+
+static api_object *claim(unsigned ns, unsigned i, const char *label) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c%04u\","
+           "\"namespace\":\"%s\",\"labels\":{\"v\":\"%s\"}}}",
+           i, namespaces[ns], label);
+  return test_obj(text);
+}
+
+static void set(store *s, model *m, unsigned ns, unsigned i, bool alive, const char *label) {
+  char name[16];
+  snprintf(name, sizeof name, "c%04u", i);
+  if (!alive && m->alive[ns][i])
+    assert_int_equal(store_delete(s, KIND_RESOURCE_CLAIM, namespaces[ns], name, NULL, NULL), STORE_OK);
+  else if (alive && m->alive[ns][i]) assert_int_equal(store_update(s, claim(ns, i, label), NULL), STORE_OK);
+  else if (alive) assert_int_equal(store_create(s, claim(ns, i, label), NULL), STORE_OK);
+  m->alive[ns][i] = alive;
+}
+
+static int cmp_key(const char *ns_a, const char *name_a, const char *ns_b, const char *name_b) {
+  int c = strcmp(ns_a, ns_b);
+  return c ? c : strcmp(name_a, name_b);
+}
+
+static unsigned number_of(const api_object *o) { return (unsigned)atoi(api_object_meta(o)->name + 1); }
+
+static bool every_third(void *user, const api_object *o) {
+  (void)user;
+  return number_of(o) % 3 == 0;
+}
+
+/* The whole list of q's kind and namespace is m, in namespace/name order. */
+static void expect_model(store *s, const store_query *q, const model *m) {
+  store_query all = {.kind = q->kind, .namespace_ = q->namespace_, .order = STORE_BY_NAME};
+  store_list l;
+  assert_int_equal(store_list_query(s, &all, &l), STORE_OK);
+  size_t want = 0;
+  for (unsigned ns = 0; ns < N_NS; ns++)
+    for (unsigned i = 0; i < N_NAMES; i++)
+      want += m->alive[ns][i] && (!q->namespace_ || !strcmp(q->namespace_, namespaces[ns]));
+  assert_int_equal(l.n, want);
+  for (size_t k = 0; k < l.n; k++) {
+    const object_meta *om = store_obj_meta(l.items[k]);
+    unsigned ns = 0;
+    while (ns < N_NS && strcmp(namespaces[ns], om->namespace_)) ns++;
+    assert_true(ns < N_NS && m->alive[ns][number_of(l.items[k]->object)]);
+    if (k) {
+      const object_meta *prev = store_obj_meta(l.items[k - 1]);
+      assert_true(cmp_key(prev->namespace_, prev->name, om->namespace_, om->name) < 0);
+    }
+  }
+  store_list_free(&l);
+}
+
+/* The page q asks for is the first q->limit objects after its start that
+ * q->match accepts, of the whole list at this moment. */
+static void expect_page(store *s, const store_query *q, const store_list *page) {
+  store_query all = {.kind = q->kind, .namespace_ = q->namespace_, .order = STORE_BY_NAME};
+  store_list l;
+  assert_int_equal(store_list_query(s, &all, &l), STORE_OK);
+  assert_int_equal(page->rv, l.rv);
+  size_t n = 0;
+  for (size_t k = 0; k < l.n && n < q->limit; k++) {
+    const object_meta *om = store_obj_meta(l.items[k]);
+    if (q->after_name && cmp_key(q->after_namespace, q->after_name, om->namespace_, om->name) >= 0) continue;
+    if (q->match && !q->match(q->match_user, l.items[k]->object)) continue;
+    assert_true(n < page->n);
+    assert_ptr_equal(page->items[n], l.items[k]);
+    n++;
+  }
+  assert_int_equal(page->n, n);
+  store_list_free(&l);
+}
+
+/* A few random changes to the claims through s (the view's writes go to
+ * the store): creates, updates and deletes. */
+static void churn(store *s, model *m, unsigned *seed, unsigned changes) {
+  for (unsigned c = 0; c < changes; c++) {
+    unsigned ns = next_random(seed) % N_NS, i = next_random(seed) % N_NAMES;
+    bool alive = next_random(seed) % 2;
+    set(s, m, ns, i, alive, c % 2 ? "x" : "y");
+  }
+}
+
+/* Walks q's list in pages of limit through reader (the store or its
+ * view), changing the store between pages, and checks each page; every
+ * object alive in the reader's state for the whole walk is seen once. */
+static void walk_pages(store *s, store *reader, model *m, model *committed, unsigned *seed, store_query q,
+                       size_t limit) {
+  bool seen[N_NS][N_NAMES] = {{false}}, lived[N_NS][N_NAMES];
+  const model *shown = reader == s ? m : committed;
+  memcpy(lived, shown->alive, sizeof lived);
+  char after_ns[64] = "", after_name[64] = "";
+  q.limit = limit;
+  for (int pages = 0;; pages++) {
+    assert_true(pages < 2 * N_NS * N_NAMES);
+    store_list page;
+    assert_int_equal(store_list_query(reader, &q, &page), STORE_OK);
+    expect_page(reader, &q, &page);
+    for (size_t k = 0; k < page.n; k++) {
+      const object_meta *om = store_obj_meta(page.items[k]);
+      unsigned ns = 0;
+      while (strcmp(namespaces[ns], om->namespace_)) ns++;
+      unsigned i = number_of(page.items[k]->object);
+      assert_false(seen[ns][i]);
+      seen[ns][i] = true;
+    }
+    bool last = page.n < limit;
+    if (page.n) {
+      const object_meta *om = store_obj_meta(page.items[page.n - 1]);
+      snprintf(after_ns, sizeof after_ns, "%s", om->namespace_);
+      snprintf(after_name, sizeof after_name, "%s", om->name);
+      q.after_namespace = after_ns;
+      q.after_name = after_name;
+    }
+    store_list_free(&page);
+    if (last) break;
+    churn(s, m, seed, 4);
+    if (next_random(seed) % 3 == 0) { /* a commit: the view shows what the store has */
+      store_memory_commit(s, store_revision(s));
+      store_memory_publish(s, store_revision(s));
+      *committed = *m;
+    }
+    for (unsigned ns = 0; ns < N_NS; ns++)
+      for (unsigned i = 0; i < N_NAMES; i++) lived[ns][i] &= shown->alive[ns][i];
+  }
+  for (unsigned ns = 0; ns < N_NS; ns++)
+    for (unsigned i = 0; i < N_NAMES; i++) {
+      bool in_scope = (!q.namespace_ || !strcmp(q.namespace_, namespaces[ns])) && (!q.match || i % 3 == 0);
+      if (lived[ns][i] && in_scope) assert_true(seen[ns][i]);
+    }
+}
+
+static void pages_stay_complete_across_changes(void **state) {
+  (void)state;
+  store *s = test_store_open(4096);
+  store_memory_defer_commits(s, NULL);
+  store *view = store_committed(s);
+  model m = {0}, committed = {0};
+  unsigned seed = 7;
+  for (unsigned k = 0; k < N_NS * N_NAMES; k++) { /* every claim once, in a scrambled order */
+    unsigned slot = (k * 7919u) % (N_NS * N_NAMES);
+    set(s, &m, slot % N_NS, slot / N_NS, true, "x");
+  }
+  expect_model(s, &(store_query){.kind = KIND_RESOURCE_CLAIM}, &m);
+  expect_model(view, &(store_query){.kind = KIND_RESOURCE_CLAIM}, &committed); /* nothing committed yet */
+  store_memory_commit(s, store_revision(s));
+  store_memory_publish(s, store_revision(s));
+  committed = m;
+  expect_model(view, &(store_query){.kind = KIND_RESOURCE_CLAIM}, &committed);
+
+  store_query all = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME};
+  store_query team = {.kind = KIND_RESOURCE_CLAIM, .namespace_ = "team", .order = STORE_BY_NAME};
+  store_query thirds = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .match = every_third};
+  store *readers[] = {s, view};
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t r = 0; r < 2; r++) {
+      walk_pages(s, readers[r], &m, &committed, &seed, all, 37);
+      walk_pages(s, readers[r], &m, &committed, &seed, team, 11);
+      walk_pages(s, readers[r], &m, &committed, &seed, thirds, 50);
+      walk_pages(s, readers[r], &m, &committed, &seed, all, 1);
+      walk_pages(s, readers[r], &m, &committed, &seed, all, 10000);
+    }
+    expect_model(s, &all, &m);
+    expect_model(s, &team, &m);
+    expect_model(view, &all, &committed);
+    /* two thirds at once: the blocks empty and merge */
+    for (unsigned ns = 0; ns < N_NS; ns++)
+      for (unsigned i = 0; i < N_NAMES; i++)
+        if (i % 3 != 1) set(s, &m, ns, i, false, "x");
+    expect_model(s, &all, &m);
+  }
+  store_close(s);
+}
+
+static void a_start_after_every_object_or_before_its_namespace(void **state) {
+  (void)state;
+  store *s = test_store_open(16);
+  model m = {0};
+  for (unsigned i = 0; i < 3; i++) set(s, &m, 1, i, true, "x"); /* team/c0000..c0002 */
+  for (unsigned i = 0; i < 3; i++) set(s, &m, 2, i, true, "x"); /* team-b/... */
+  store_list l;
+  /* "team-b" sorts after "team" in the store, whatever '/' and '-' do as text */
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .after_namespace = "team",
+                   .after_name = "c0002", .limit = 2};
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(store_obj_meta(l.items[0])->namespace_, "team-b");
+  assert_string_equal(store_obj_meta(l.items[0])->name, "c0000");
+  store_list_free(&l);
+  /* a start before the query's namespace: the namespace's first object */
+  q.namespace_ = "team-b";
+  q.after_namespace = "a";
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(store_obj_meta(l.items[0])->name, "c0000");
+  store_list_free(&l);
+  /* past its namespace, and past everything: nothing */
+  q.after_namespace = "z";
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 0);
+  store_list_free(&l);
+  q.namespace_ = NULL;
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 0);
+  store_list_free(&l);
+  /* a start only in namespace/name order */
+  q.order = STORE_BY_CREATION;
+  assert_int_equal(store_list_query(s, &q, &l), STORE_INVALID);
+  /* creation order takes a limit */
+  q.after_name = NULL;
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(store_obj_meta(l.items[0])->namespace_, "team");
+  assert_string_equal(store_obj_meta(l.items[1])->name, "c0001");
+  store_list_free(&l);
+  store_close(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(pages_stay_complete_across_changes),
+      cmocka_unit_test(a_start_after_every_object_or_before_its_namespace),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

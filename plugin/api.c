@@ -122,12 +122,25 @@ static char *continue_of(const char *body, size_t len, bool *unsure) {
   return q > at ? strndup(at, (size_t)(q - at)) : NULL;
 }
 
+/* The page parsed, only what mask keeps of it (json_mask.h); NULL when it
+ * is not JSON. */
+static json_t *parse_page(const char *body, size_t len, const json_mask *mask) {
+  if (mask == &json_mask_all) return json_loadb(body, len, 0, NULL);
+  char *kept = malloc(len ? len : 1);
+  if (!kept) abort();
+  long n = json_mask_copy(body, len, mask, kept);
+  json_t *doc = n < 0 ? NULL : json_loadb(kept, (size_t)n, 0, NULL);
+  free(kept);
+  return doc;
+}
+
 /* Calls page(user, body, len, doc) for every page of a resource (in a
- * namespace, or all with NULL); doc is the parsed page when parse is set
- * (else NULL). -1 with err on a failed request or page. */
+ * namespace, or all with NULL); doc is the page parsed, of it only what
+ * parse keeps, when parse is set (else NULL). -1 with err on a failed
+ * request or page. */
 typedef int (*page_fn)(void *user, const char *body, size_t len, json_t *doc, char *err, size_t errlen);
-static int each_page(api *a, const char *group_version, const char *resource, const char *namespace_, bool parse,
-                     page_fn page, void *user, char *err, size_t errlen) {
+static int each_page(api *a, const char *group_version, const char *resource, const char *namespace_,
+                     const json_mask *parse, page_fn page, void *user, char *err, size_t errlen) {
   char *cont = NULL;
   const char *prefix = strchr(group_version, '/') ? "/apis/" : "/api/";
   do {
@@ -146,7 +159,7 @@ static int each_page(api *a, const char *group_version, const char *resource, co
     if (get(a, path, &r, &status, err, errlen)) return -1;
     bool unsure = false;
     if (!parse) cont = continue_of(r.body, r.len, &unsure);
-    json_t *doc = parse || unsure ? json_loadb(r.body, r.len, 0, NULL) : NULL;
+    json_t *doc = parse || unsure ? parse_page(r.body, r.len, parse ? parse : &json_mask_all) : NULL;
     if ((parse || unsure) && !doc) {
       snprintf(err, errlen, "the server's answer to GET %s is not JSON", path);
       response_free(&r);
@@ -197,7 +210,7 @@ static int take_page(void *user, const char *body, size_t len, json_t *doc, char
 json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
                  char *err, size_t errlen) {
   page_sink ps = {json_array(), group_version, kind, resource, NULL};
-  if (each_page(a, group_version, resource, namespace_, true, take_page, &ps, err, errlen)) {
+  if (each_page(a, group_version, resource, namespace_, &json_mask_all, take_page, &ps, err, errlen)) {
     json_decref(ps.items);
     return NULL;
   }
@@ -223,6 +236,18 @@ static const snap_kind snap_kinds[] = {
     {SNAP_PODS, 1, "pods", "Pod", 0},
 };
 
+/* Of an object, all but its managedFields, which no command reads. */
+static const json_mask no_managed_fields = {true, (const json_mask_member[]){{"managedFields", NULL}, {NULL, NULL}}};
+static const json_mask all_but_managed_fields = {true, (const json_mask_member[]){{"metadata", &no_managed_fields},
+                                                                                  {NULL, NULL}}};
+
+/* What a->keep keeps of an object of the kind. */
+static const json_mask *kept_of(const api *a, const char *kind) {
+  for (const api_keep *k = a->keep; k && k->kind; k++)
+    if (!strcmp(k->kind, kind)) return k->mask;
+  return &all_but_managed_fields;
+}
+
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen) {
   if (!a->read) a->read = json_object();
   for (size_t k = 0; k < sizeof snap_kinds / sizeof *snap_kinds; k++) {
@@ -240,7 +265,10 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
      * inventory's kinds; with SNAP_LOAD_ALL the rest is in ctx alone */
     bool keep = v1 && (!(what & SNAP_LOAD_ALL) || (s->bit & SNAP_INVENTORY));
     page_sink ps = {keep ? json_array() : NULL, gv, s->kind, s->resource, load ? ctx : NULL};
-    if (each_page(a, gv, s->resource, s->namespaced ? namespace_ : NULL, keep, take_page, &ps, err, errlen)) {
+    /* of a List page, its metadata (continue) and of each item what is kept */
+    const json_mask list = {true, (const json_mask_member[]){{"items", kept_of(a, s->kind)}, {NULL, NULL}}};
+    if (each_page(a, gv, s->resource, s->namespaced ? namespace_ : NULL, keep ? &list : NULL, take_page, &ps, err,
+                  errlen)) {
       json_decref(ps.items);
       return -1;
     }

@@ -125,10 +125,26 @@ static char *joined_devices(const json_t *devices) {
   return out;
 }
 
+/* What claim_report and template_of read: of a claim its name, owners,
+ * annotations, deletion, allocation and reservations; of a pod or PodGroup
+ * its name, node and resourceClaims. */
+static const api_keep keep[] = {
+    {"ResourceClaim",
+     JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL}, {"annotations", JSON_ALL},
+                                          {"ownerReferences", JSON_ALL}, {"deletionTimestamp", JSON_ALL})},
+                 {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"nodeSelector", JSON_ALL},
+                                                                   {"devices", JSON_FIELDS({"results", JSON_ALL})})},
+                                        {"reservedFor", JSON_ALL})})},
+    {"Pod", JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
+                        {"spec", JSON_FIELDS({"nodeName", JSON_ALL}, {"resourceClaims", JSON_ALL})})},
+    {"PodGroup", JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
+                             {"spec", JSON_FIELDS({"resourceClaims", JSON_ALL})})},
+    {NULL, NULL}};
+
 int cmd_claims(int argc, char **argv) {
   session s;
   int rc;
-  dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false, &rc);
+  dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, keep, false, &rc);
   if (!ctx) return rc;
   dra_close(ctx);
   const json_t *claims = api_read(&s.a, "ResourceClaim");

@@ -209,6 +209,11 @@ static inv_device *hold(inventory *inv, const char *driver, const char *pool, co
   return d;
 }
 
+/* A claim's name and allocated devices: what apply_claims reads. */
+const json_mask *const inventory_claim_fields = JSON_FIELDS(
+    {"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
+    {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"devices", JSON_FIELDS({"results", JSON_ALL})})})});
+
 static void apply_claims(inventory *inv, const json_t *claims) {
   size_t i;
   const json_t *claim;

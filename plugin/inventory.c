@@ -209,11 +209,6 @@ static inv_device *hold(inventory *inv, const char *driver, const char *pool, co
   return d;
 }
 
-/* A claim's name and allocated devices: what apply_claims reads. */
-const json_mask *const inventory_claim_fields = JSON_FIELDS(
-    {"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
-    {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"devices", JSON_FIELDS({"results", JSON_ALL})})})});
-
 static void apply_claims(inventory *inv, const json_t *claims) {
   size_t i;
   const json_t *claim;
@@ -236,6 +231,17 @@ static void apply_claims(inventory *inv, const json_t *claims) {
     }
   }
 }
+
+const api_keep inventory_keep[] = {
+    {"ResourceSlice", JSON_FIELDS({"spec", JSON_ALL})},
+    {"DeviceTaintRule", JSON_FIELDS({"spec", JSON_ALL})},
+    {"ResourceClaim",
+     JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
+                 {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"devices", JSON_FIELDS({"results", JSON_FIELDS(
+                                                                       {"driver", JSON_ALL}, {"pool", JSON_ALL},
+                                                                       {"device", JSON_ALL}, {"adminAccess", JSON_ALL},
+                                                                       {"consumedCapacity", JSON_ALL})})})})})},
+    {NULL, NULL}};
 
 /* The claims of a dra_allocated_claims result. */
 static void apply_records(inventory *inv, const dra_result *held) {

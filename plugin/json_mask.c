@@ -30,7 +30,27 @@ static void init_plain(void) {
 }
 
 static void blanks(scan *s) {
-  while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
+  while (s->p < s->end && *s->p <= ' ' && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r')) s->p++;
+}
+
+/* The first byte from p that a string does not hold as it is, 8 bytes at a
+ * time: a quote, a backslash, a control character or a byte >= 0x80. */
+static const unsigned char *plain_run(const unsigned char *p, const unsigned char *end) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  for (; end - p >= 8; p += 8) {
+    uint64_t x, q, b;
+    memcpy(&x, p, 8);
+    q = x ^ (ones * '"');
+    b = x ^ (ones * '\\');
+    /* bytes that are zero, or below 0x20; the lowest one flagged is exact */
+    uint64_t special = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
+    special &= highs;
+    if (special) return p + __builtin_ctzll(special) / 8;
+  }
+#endif
+  while (p < end && plain[*p]) p++;
+  return p;
 }
 
 static int hex(int c) {
@@ -95,7 +115,7 @@ static bool string(scan *s, char *key) {
   size_t k = 0;
   for (;;) {
     const unsigned char *run = p;
-    while (p < end && plain[*p]) p++;
+    p = plain_run(p, end);
     if (key) {
       size_t n = (size_t)(p - run) < MAX_KEY - k ? (size_t)(p - run) : MAX_KEY - k;
       memcpy(key + k, run, n);

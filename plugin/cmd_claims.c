@@ -126,20 +126,34 @@ static char *joined_devices(const json_t *devices) {
 }
 
 /* What claim_report and template_of read: of a claim its name, owners,
- * annotations, deletion, allocation and reservations; of a pod or PodGroup
- * its name, node and resourceClaims. */
+ * template annotation, deletion, allocation and reservations; of a pod or
+ * PodGroup its name, node and resourceClaims. */
+#define ALL JSON_ALL
+#define NODE_REQUIREMENTS JSON_FIELDS({"operator", ALL}, {"values", ALL})
 static const api_keep keep[] = {
     {"ResourceClaim",
-     JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL}, {"annotations", JSON_ALL},
-                                          {"ownerReferences", JSON_ALL}, {"deletionTimestamp", JSON_ALL})},
-                 {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"nodeSelector", JSON_ALL},
-                                                                   {"devices", JSON_FIELDS({"results", JSON_ALL})})},
-                                        {"reservedFor", JSON_ALL})})},
-    {"Pod", JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
-                        {"spec", JSON_FIELDS({"nodeName", JSON_ALL}, {"resourceClaims", JSON_ALL})})},
-    {"PodGroup", JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
-                             {"spec", JSON_FIELDS({"resourceClaims", JSON_ALL})})},
+     JSON_FIELDS(
+         {"metadata",
+          JSON_FIELDS({"name", ALL}, {"namespace", ALL}, {"deletionTimestamp", ALL},
+                      {"annotations", JSON_FIELDS({"resource.kubernetes.io/pod-claim-name", ALL})},
+                      {"ownerReferences", JSON_FIELDS({"kind", ALL}, {"name", ALL})})},
+         {"status",
+          JSON_FIELDS({"allocation",
+                       JSON_FIELDS({"nodeSelector", JSON_FIELDS({"nodeSelectorTerms",
+                                                                 JSON_FIELDS({"matchFields", NODE_REQUIREMENTS},
+                                                                             {"matchExpressions", NODE_REQUIREMENTS})})},
+                                   {"devices", JSON_FIELDS({"results", JSON_FIELDS({"request", ALL}, {"driver", ALL},
+                                                                                   {"pool", ALL}, {"device", ALL},
+                                                                                   {"adminAccess", ALL},
+                                                                                   {"shareID", ALL})})})},
+                      {"reservedFor", JSON_FIELDS({"resource", ALL}, {"name", ALL})})})},
+    {"Pod", JSON_FIELDS({"metadata", JSON_FIELDS({"name", ALL}, {"namespace", ALL})},
+                        {"spec", JSON_FIELDS({"nodeName", ALL}, {"resourceClaims", ALL})})},
+    {"PodGroup", JSON_FIELDS({"metadata", JSON_FIELDS({"name", ALL}, {"namespace", ALL})},
+                             {"spec", JSON_FIELDS({"resourceClaims", ALL})})},
     {NULL, NULL}};
+#undef NODE_REQUIREMENTS
+#undef ALL
 
 int cmd_claims(int argc, char **argv) {
   session s;

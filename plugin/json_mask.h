@@ -30,7 +30,8 @@ extern const json_mask json_mask_all;
 
 /* Copies text (len bytes) to out (room for len bytes: the copy is never
  * longer), filtered by mask and without whitespace outside strings: the
- * length written, or -1 when json_loadb(text, len, 0) would fail. */
+ * length written, or -1 when json_loadb(text, len, 0) would fail (and on
+ * a NUL byte, which jansson may read past). */
 long json_mask_copy(const char *text, size_t len, const json_mask *mask, char *out);
 
 #endif

@@ -75,8 +75,21 @@ int api_discover(api *a, char *err, size_t errlen) {
   return 0;
 }
 
+/* The page parsed, only what mask keeps of it (json_mask.h); NULL when it
+ * is not JSON. */
+static json_t *parse_page(const char *body, size_t len, const json_mask *mask) {
+  if (mask == &json_mask_all) return json_loadb(body, len, 0, NULL);
+  char *kept = malloc(len ? len : 1);
+  if (!kept) abort();
+  long n = json_mask_copy(body, len, mask, kept);
+  json_t *doc = n < 0 ? NULL : json_loadb(kept, (size_t)n, 0, NULL);
+  free(kept);
+  return doc;
+}
+
 typedef struct page_sink {
   json_t *items;      /* the items, each with apiVersion and kind, or NULL: not kept */
+  const json_mask *parse; /* what of a page to parse when items are kept */
   const char *gv, *kind, *resource;
   dra_ctx *ctx;       /* load the pages into it, or NULL */
 } page_sink;
@@ -116,7 +129,11 @@ static int read_lists(api *a, const pages_list *lists, page_sink *sinks, size_t 
       if ((rc = pages_next(p, &pg, err, errlen))) break;
       bool parse = sinks[i].items != NULL;
       json_t *doc = pg.doc;
-      if (parse && !doc && !(doc = json_loadb(pg.r.body, pg.r.len, 0, NULL))) {
+      if (parse && sinks[i].parse != &json_mask_all) { /* the reader's tree is the whole page */
+        json_decref(doc);
+        doc = NULL;
+      }
+      if (parse && !doc && !(doc = parse_page(pg.r.body, pg.r.len, sinks[i].parse))) {
         snprintf(err, errlen, "the server's answer to GET %s is not JSON", pg.path);
         rc = -1;
       } else {
@@ -132,7 +149,7 @@ static int read_lists(api *a, const pages_list *lists, page_sink *sinks, size_t 
 
 json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
                  char *err, size_t errlen) {
-  page_sink ps = {json_array(), group_version, kind, resource, NULL};
+  page_sink ps = {json_array(), &json_mask_all, group_version, kind, resource, NULL};
   pages_list list = {group_version, resource, namespace_};
   if (read_lists(a, &list, &ps, 1, err, errlen)) {
     json_decref(ps.items);
@@ -160,11 +177,25 @@ static const snap_kind snap_kinds[] = {
     {SNAP_PODS, 1, "pods", "Pod", 0},
 };
 
+/* Of an object, all but its managedFields, which no command reads. */
+static const json_mask no_managed_fields = {true, (const json_mask_member[]){{"managedFields", NULL}, {NULL, NULL}}};
+static const json_mask all_but_managed_fields = {true, (const json_mask_member[]){{"metadata", &no_managed_fields},
+                                                                                  {NULL, NULL}}};
+
+/* What a->keep keeps of an object of the kind. */
+static const json_mask *kept_of(const api *a, const char *kind) {
+  for (const api_keep *k = a->keep; k && k->kind; k++)
+    if (!strcmp(k->kind, kind)) return k->mask;
+  return &all_but_managed_fields;
+}
+
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen) {
   if (!a->read) a->read = json_object();
   enum { KINDS = sizeof snap_kinds / sizeof *snap_kinds };
   pages_list lists[KINDS];
   page_sink sinks[KINDS];
+  json_mask list_masks[KINDS];
+  json_mask_member list_members[KINDS][2];
   const snap_kind *listed[KINDS];
   size_t n = 0;
   for (size_t k = 0; k < KINDS; k++) {
@@ -182,7 +213,11 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
      * inventory's kinds; with SNAP_LOAD_ALL the rest is in ctx alone */
     bool keep = v1 && (!(what & SNAP_LOAD_ALL) || (s->bit & SNAP_INVENTORY));
     lists[n] = (pages_list){gv, s->resource, s->namespaced ? namespace_ : NULL};
-    sinks[n] = (page_sink){keep ? json_array() : NULL, gv, s->kind, s->resource, load ? ctx : NULL};
+    /* of a List page, its metadata (continue) and of each item what is kept */
+    list_members[n][0] = (json_mask_member){"items", kept_of(a, s->kind)};
+    list_members[n][1] = (json_mask_member){NULL, NULL};
+    list_masks[n] = (json_mask){true, list_members[n]};
+    sinks[n] = (page_sink){keep ? json_array() : NULL, &list_masks[n], gv, s->kind, s->resource, load ? ctx : NULL};
     listed[n++] = s;
   }
   int rc = read_lists(a, lists, sinks, n, err, errlen);

@@ -7,7 +7,14 @@
 #ifndef KDRA_API_H
 #define KDRA_API_H
 #include "client.h"
+#include "json_mask.h"
 #include <dra.h>
+
+/* Of each object of a kind api_snapshot keeps, the fields kept. */
+typedef struct api_keep {
+  const char *kind;
+  const json_mask *mask;
+} api_keep;
 
 typedef struct api {
   client *c;
@@ -16,6 +23,8 @@ typedef struct api {
   char taint_gv[64];    /* the version serving devicetaintrules, "" if none */
   char scheduling_gv[64]; /* podgroups, "" if none */
   json_t *read;           /* kind -> the objects api_snapshot read, as v1 JSON */
+  const api_keep *keep;   /* per kind (ending with a NULL kind), what api_snapshot keeps of
+                           * each object read in v1; of the other kinds all but managedFields */
 } api;
 
 /* Finds the versions. -1 with err when resource.k8s.io is not served. */

@@ -181,7 +181,8 @@ int cmd_capacity(int argc, char **argv) {
   const flag flags[] = {{"node", 0, FLAG_STRING, &f.node}, {"driver", 0, FLAG_STRING, &f.driver},
                         {"pool", 0, FLAG_STRING, &f.pool}, {0}};
   int rc;
-  dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, true, &rc);
+  dra_ctx *ctx =
+      session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES, inventory_keep, true, &rc);
   if (!ctx) return rc;
   dra_close(ctx); /* capacity reads the objects as read: libdra only converted other versions */
   inventory inv;

@@ -125,10 +125,40 @@ static char *joined_devices(const json_t *devices) {
   return out;
 }
 
+/* What claim_report and template_of read: of a claim its name, owners,
+ * template annotation, deletion, allocation and reservations; of a pod or
+ * PodGroup its name, node and resourceClaims. */
+#define ALL JSON_ALL
+#define NODE_REQUIREMENTS JSON_FIELDS({"operator", ALL}, {"values", ALL})
+static const api_keep keep[] = {
+    {"ResourceClaim",
+     JSON_FIELDS(
+         {"metadata",
+          JSON_FIELDS({"name", ALL}, {"namespace", ALL}, {"deletionTimestamp", ALL},
+                      {"annotations", JSON_FIELDS({"resource.kubernetes.io/pod-claim-name", ALL})},
+                      {"ownerReferences", JSON_FIELDS({"kind", ALL}, {"name", ALL})})},
+         {"status",
+          JSON_FIELDS({"allocation",
+                       JSON_FIELDS({"nodeSelector", JSON_FIELDS({"nodeSelectorTerms",
+                                                                 JSON_FIELDS({"matchFields", NODE_REQUIREMENTS},
+                                                                             {"matchExpressions", NODE_REQUIREMENTS})})},
+                                   {"devices", JSON_FIELDS({"results", JSON_FIELDS({"request", ALL}, {"driver", ALL},
+                                                                                   {"pool", ALL}, {"device", ALL},
+                                                                                   {"adminAccess", ALL},
+                                                                                   {"shareID", ALL})})})},
+                      {"reservedFor", JSON_FIELDS({"resource", ALL}, {"name", ALL})})})},
+    {"Pod", JSON_FIELDS({"metadata", JSON_FIELDS({"name", ALL}, {"namespace", ALL})},
+                        {"spec", JSON_FIELDS({"nodeName", ALL}, {"resourceClaims", ALL})})},
+    {"PodGroup", JSON_FIELDS({"metadata", JSON_FIELDS({"name", ALL}, {"namespace", ALL})},
+                             {"spec", JSON_FIELDS({"resourceClaims", ALL})})},
+    {NULL, NULL}};
+#undef NODE_REQUIREMENTS
+#undef ALL
+
 int cmd_claims(int argc, char **argv) {
   session s;
   int rc;
-  dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, false, &rc);
+  dra_ctx *ctx = session_start(&s, argc, argv, NULL, usage, SNAP_CLAIMS | SNAP_PODS | SNAP_PODGROUPS, keep, false, &rc);
   if (!ctx) return rc;
   dra_close(ctx);
   const json_t *claims = api_read(&s.a, "ResourceClaim");

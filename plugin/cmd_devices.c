@@ -50,7 +50,8 @@ int cmd_devices(int argc, char **argv) {
   const flag flags[] = {{"node", 0, FLAG_STRING, &node}, {"driver", 0, FLAG_STRING, &driver},
                         {"selector", 'l', FLAG_STRING, &expr}, {0}};
   int rc;
-  dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES | SNAP_LOAD_ALL, true, &rc);
+  dra_ctx *ctx = session_start(&s, argc, argv, flags, usage, SNAP_SLICES | SNAP_CLAIMS | SNAP_RULES | SNAP_LOAD_ALL,
+                               inventory_keep, true, &rc);
   if (!ctx) return rc;
   inventory inv;
   inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);

@@ -232,6 +232,17 @@ static void apply_claims(inventory *inv, const json_t *claims) {
   }
 }
 
+const api_keep inventory_keep[] = {
+    {"ResourceSlice", JSON_FIELDS({"spec", JSON_ALL})},
+    {"DeviceTaintRule", JSON_FIELDS({"spec", JSON_ALL})},
+    {"ResourceClaim",
+     JSON_FIELDS({"metadata", JSON_FIELDS({"name", JSON_ALL}, {"namespace", JSON_ALL})},
+                 {"status", JSON_FIELDS({"allocation", JSON_FIELDS({"devices", JSON_FIELDS({"results", JSON_FIELDS(
+                                                                       {"driver", JSON_ALL}, {"pool", JSON_ALL},
+                                                                       {"device", JSON_ALL}, {"adminAccess", JSON_ALL},
+                                                                       {"consumedCapacity", JSON_ALL})})})})})},
+    {NULL, NULL}};
+
 /* The claims of a dra_allocated_claims result. */
 static void apply_records(inventory *inv, const dra_result *held) {
   for (size_t c = 0; c < dra_result_claim_count(held); c++) {

@@ -10,6 +10,7 @@
  * and explain. */
 #ifndef KDRA_INVENTORY_H
 #define KDRA_INVENTORY_H
+#include "api.h"
 #include "quantity.h"
 #include <dra.h>
 #include <jansson.h>
@@ -42,6 +43,8 @@ typedef struct inventory {
   json_t *owned[2]; /* the slices and rules inventory_load read */
 } inventory;
 
+/* What it reads of slices, rules and claims (api_snapshot's keep). */
+extern const api_keep inventory_keep[];
 /* Builds it; the JSON arrays must outlive it. */
 void inventory_build(inventory *inv, const json_t *slices, const json_t *claims, const json_t *rules);
 /* The same with the claims of ctx as it holds them now, as records:

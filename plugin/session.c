@@ -157,10 +157,11 @@ bool session_help(const session *s, const char *usage) {
 }
 
 dra_ctx *session_start(session *s, int argc, char **argv, const flag *flags, const char *usage, unsigned what,
-                       bool every_namespace, int *rc) {
+                       const api_keep *keep, bool every_namespace, int *rc) {
   *rc = 0;
   if (!session_parse(s, argc, argv, flags)) return *rc = session_fail(s), NULL;
   if (session_help(s, usage)) return NULL;
+  s->a.keep = keep;
   dra_ctx *ctx = session_connect(s) ? session_snapshot(s, what, every_namespace) : NULL;
   if (!ctx) *rc = session_fail(s);
   return ctx;

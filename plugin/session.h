@@ -53,10 +53,12 @@ int session_fail(session *s);
  * the session's namespace, all with -A unless all_namespaces is forced);
  * NULL with s->err set. */
 dra_ctx *session_snapshot(session *s, unsigned what, bool every_namespace);
-/* session_parse, --help, session_connect and session_snapshot in one:
- * the context, or NULL with *rc the exit code (0 after --help). */
+/* session_parse, --help, session_connect and session_snapshot in one,
+ * keeping of the objects read what keep says (api.h; NULL: all but their
+ * managedFields): the context, or NULL with *rc the exit code (0 after
+ * --help). */
 dra_ctx *session_start(session *s, int argc, char **argv, const flag *flags, const char *usage, unsigned what,
-                       bool every_namespace, int *rc);
+                       const api_keep *keep, bool every_namespace, int *rc);
 /* Prints the command's usage when --help was given; true if it did. */
 bool session_help(const session *s, const char *usage);
 #endif

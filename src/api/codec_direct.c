@@ -88,7 +88,8 @@ static json_t *read_tree(direct *d) {
   int room;
   if (!src->memo || (d->t->kind != TK_OBJECT && d->t->kind != TK_ARRAY) || !src->span(src, &text, &len, &room))
     return build_tree(d);
-  json_t *v = tree_memo_find(src->memo, text, len, room);
+  uint64_t hash = tree_memo_hash(text, len);
+  json_t *v = tree_memo_find(src->memo, hash, text, len, room);
   if (v) {
     if (tk_skip_value(src, d->t)) return v;
     json_decref(v);
@@ -97,7 +98,7 @@ static json_t *read_tree(direct *d) {
   v = build_tree(d);
   if (!v) return NULL;
   v = codec_share_value(v);
-  tree_memo_keep(src->memo, text, len, v);
+  tree_memo_keep(src->memo, hash, len, v);
   return v;
 }
 

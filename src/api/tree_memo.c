@@ -1,10 +1,9 @@
 /* tree_memo.c: see tree_memo.h. Entries are found by a hash of the text
- * and its length; the text itself is not kept until a second reading of
- * it: then the value's compact JSON (jansson's, which is what the store
- * writes) must be that text byte for byte, and from then on a plain
- * compare of the kept text decides. So a value read once costs a hash of
- * its text and an entry, and no text reads as another's value, whatever
- * the hash. */
+ * and its length. An entry's text is not kept from its first reading: on
+ * its second, the value's compact JSON (jansson's, which is what the store
+ * writes) is made and kept, and a lookup matches only when that is the
+ * text byte for byte. So a value read once costs a hash of its text and an
+ * entry, and no text reads as another's value, whatever the hash. */
 #include "api/tree_memo.h"
 #include "util/die.h"
 #include <stdbool.h>
@@ -15,9 +14,9 @@
 typedef struct memo_entry {
   uint64_t hash;
   json_t *value;  /* NULL: a free slot */
-  char *text;     /* once verified */
+  char *text;     /* its compact JSON, from its second reading */
   uint32_t len;
-  int32_t depth;  /* nesting, once verified; -1: its JSON is not the text, never a match */
+  int32_t depth;  /* nesting, once text is made; -1: never a match */
 } memo_entry;
 
 struct tree_memo {
@@ -25,7 +24,7 @@ struct tree_memo {
   size_t n, cap;
 };
 
-static uint64_t hash_text(const char *s, size_t n) {
+uint64_t tree_memo_hash(const char *s, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
   for (; n >= 8; s += 8, n -= 8) {
     uint64_t w;
@@ -77,25 +76,27 @@ static int nesting(const json_t *v) {
   return 0;
 }
 
-/* Whether e's value is the one text reads as: on its second reading, its
- * JSON must be the text (then kept); after that, the text compares. */
+/* Whether e's value is the one text reads as: its compact JSON, made on
+ * the entry's second reading and kept, must be the text. A value whose JSON
+ * is not as long as the text it was read from (written otherwise) never
+ * matches. */
 static bool matches(memo_entry *e, const char *text, size_t len) {
   if (e->depth < 0) return false;
-  if (e->text) return !memcmp(e->text, text, len);
-  char *json = json_dumps(e->value, JSON_COMPACT | JSON_ENCODE_ANY);
-  if (!json || strlen(json) != len || memcmp(json, text, len)) {
-    free(json);
-    e->depth = -1;
-    return false;
+  if (!e->text) {
+    char *json = json_dumps(e->value, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!json || strlen(json) != e->len) {
+      free(json);
+      e->depth = -1;
+      return false;
+    }
+    e->text = json;
+    e->depth = nesting(e->value);
   }
-  e->text = json;
-  e->depth = nesting(e->value);
-  return true;
+  return !memcmp(e->text, text, len);
 }
 
-json_t *tree_memo_find(tree_memo *m, const char *text, size_t len, int room) {
+json_t *tree_memo_find(tree_memo *m, uint64_t h, const char *text, size_t len, int room) {
   if (len > UINT32_MAX) return NULL;
-  uint64_t h = hash_text(text, len);
   for (size_t i = (size_t)h & (m->cap - 1); m->slots[i].value; i = (i + 1) & (m->cap - 1)) {
     memo_entry *e = &m->slots[i];
     if (e->hash == h && e->len == len && matches(e, text, len)) return e->depth <= room ? json_incref(e->value) : NULL;
@@ -109,7 +110,7 @@ static void put(tree_memo *m, memo_entry e) {
   m->slots[i] = e;
 }
 
-void tree_memo_keep(tree_memo *m, const char *text, size_t len, json_t *v) {
+void tree_memo_keep(tree_memo *m, uint64_t hash, size_t len, json_t *v) {
   if (len > UINT32_MAX) return;
   if ((m->n + 1) * 2 > m->cap) {
     memo_entry *old = m->slots;
@@ -120,6 +121,6 @@ void tree_memo_keep(tree_memo *m, const char *text, size_t len, json_t *v) {
       if (old[i].value) put(m, old[i]);
     free(old);
   }
-  put(m, (memo_entry){hash_text(text, len), json_incref(v), NULL, (uint32_t)len, 0});
+  put(m, (memo_entry){hash, json_incref(v), NULL, (uint32_t)len, 0});
   m->n++;
 }

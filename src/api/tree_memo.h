@@ -8,17 +8,20 @@
 #define DRA_API_TREE_MEMO_H
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct tree_memo tree_memo;
 
 tree_memo *tree_memo_new(void);
 /* Lets go of the values it holds. */
 void tree_memo_free(tree_memo *m);
+/* The hash find and keep take: of the text. */
+uint64_t tree_memo_hash(const char *text, size_t len);
 /* The value kept for text (a new reference), or NULL: one whose compact
  * JSON is exactly text, nesting at most room levels deep. */
-json_t *tree_memo_find(tree_memo *m, const char *text, size_t len, int room);
+json_t *tree_memo_find(tree_memo *m, uint64_t hash, const char *text, size_t len, int room);
 /* Keeps v (a shared value, codec_share_value), read from text, which need
  * only live for this call. */
-void tree_memo_keep(tree_memo *m, const char *text, size_t len, json_t *v);
+void tree_memo_keep(tree_memo *m, uint64_t hash, size_t len, json_t *v);
 
 #endif

@@ -191,9 +191,11 @@ static bool index_spans(json_tokens *j, size_t start) {
   j->n_spans = j->next_span = 0;
   for (size_t p = start; p < j->len; p++) {
     unsigned char c = u[p];
-    if (c == '"') {
-      for (p++; p < j->len && u[p] != '"'; p++)
-        if (u[p] == '\\') p++;
+    if (c == '"') { /* to the closing quote: the bytes a string holds as they are, then an escape or the quote */
+      for (p++; p < j->len; p += 2) {
+        while (p < j->len && byte_class[u[p]] & PLAIN) p++;
+        if (p >= j->len || u[p] == '"') break;
+      }
       continue;
     }
     if (c == '{' || c == '[') {

@@ -86,7 +86,7 @@ static json_t *read_tree(direct *d) {
   const char *text;
   size_t len;
   int room;
-  if (!src->memo || (d->t->kind != TK_OBJECT && d->t->kind != TK_ARRAY) || !src->span(src, &text, &len, &room))
+  if (!src->memo || !src->span || (d->t->kind != TK_OBJECT && d->t->kind != TK_ARRAY) || !src->span(src, &text, &len, &room))
     return build_tree(d);
   uint64_t hash = tree_memo_hash(text, len);
   json_t *v = tree_memo_find(src->memo, hash, text, len, room);

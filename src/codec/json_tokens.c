@@ -191,10 +191,11 @@ static bool index_spans(json_tokens *j, size_t start) {
   j->n_spans = j->next_span = 0;
   for (size_t p = start; p < j->len; p++) {
     unsigned char c = u[p];
-    if (c == '"') { /* to the closing quote: the bytes a string holds as they are, then an escape or the quote */
-      for (p++; p < j->len; p += 2) {
+    if (c == '"') { /* to the closing quote, over what a backslash escapes */
+      for (p++; p < j->len; p++) {
         while (p < j->len && byte_class[u[p]] & PLAIN) p++;
         if (p >= j->len || u[p] == '"') break;
+        if (u[p] == '\\') p++;
       }
       continue;
     }

@@ -1,7 +1,7 @@
 /* test_tree_memo.c: the memo `dra serve` reads its stored objects through
  * (api/tree_memo.h, codec_direct.c's read_tree): objects read through it
- * encode exactly as read without it and share their recurring values as
- * they are read; a value is found only by text that is exactly its compact
+ * (escapes and non-ASCII text in their values too) encode exactly as read
+ * without it and share their recurring values as they are read; a value is found only by text that is exactly its compact
  * JSON and only where it may nest; a value that fails an open struct's
  * check stays as it was (it may be shared). */
 #include <setjmp.h>
@@ -40,7 +40,7 @@ static api_object *read_row(const char *text, tree_memo *memo) {
   "\"managedFields\":[{\"manager\":\"m\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"%s\","       \
   "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{}}}}}}]}," \
   "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"pause\",\"command\":[\"sleep\",\"%s\"]}]},"             \
-  "\"status\":{\"phase\":\"Running\",\"podIPs\":[{\"ip\":\"%s\"}]}}"
+  "\"status\":{\"phase\":\"Running\",\"message\":\"\\\"caf\u00e9 \u20ac\\\"\",\"podIPs\":[{\"ip\":\"%s\"}]}}"
 
 static char *pod_text(const char *name, const char *time, const char *arg, const char *ip) {
   char *text = malloc(2048);
@@ -58,7 +58,7 @@ static void test_objects_encode_as_without_memo_and_share(void **state) {
   tree_memo *memo = tree_memo_new();
   char *texts[3] = {pod_text("a", "2026-01-01T00:00:00Z", "1", "10.0.0.1"),
                     pod_text("b", "2026-01-01T00:00:01Z", "1", "10.0.0.2"),
-                    pod_text("c", "2026-01-01T00:00:01Z", "2", "10.0.0.2")};
+                    pod_text("c", "2026-01-01T00:00:01Z", "2 \\\"\u20ac\\\"", "10.0.0.2")};
   api_object *with[3];
   for (int i = 0; i < 3; i++) {
     api_object *without = read_row(texts[i], NULL);

@@ -9,6 +9,7 @@
  * such a tree, kept as it is. */
 #include "api/codec.h"
 #include "api/open_fields.h"
+#include "api/tree_memo.h"
 #include "api/types.h"
 #include <stddef.h>
 #include "util/die.h"
@@ -45,9 +46,11 @@ static void key_release(key_copy *k) {
   if (k->s != k->small) free(k->s);
 }
 
+static json_t *read_tree(direct *d);
+
 /* The value starting at the current token as a tree, as the tree readers
  * build it; NULL when a source gives up or a mapping repeats a key. */
-static json_t *read_tree(direct *d) {
+static json_t *build_tree(direct *d) {
   tk *t = d->t;
   if (t->kind == TK_ARRAY) {
     json_t *arr = json_array();
@@ -73,6 +76,30 @@ static json_t *read_tree(direct *d) {
     if (!ok) return json_decref(obj), NULL;
   }
   return obj;
+}
+
+/* build_tree, through the source's memo (tree_memo.h) when it has one: a
+ * mapping or sequence whose text was read before is that value, passed
+ * over; one read for the first time is built and shared, then kept. */
+static json_t *read_tree(direct *d) {
+  tk_source *src = d->src;
+  const char *text;
+  size_t len;
+  int room;
+  if (!src->memo || !src->span || (d->t->kind != TK_OBJECT && d->t->kind != TK_ARRAY) || !src->span(src, &text, &len, &room))
+    return build_tree(d);
+  uint64_t hash = tree_memo_hash(text, len);
+  json_t *v = tree_memo_find(src->memo, hash, text, len, room);
+  if (v) {
+    if (tk_skip_value(src, d->t)) return v;
+    json_decref(v);
+    return NULL;
+  }
+  v = build_tree(d);
+  if (!v) return NULL;
+  v = codec_share_value(v);
+  tree_memo_keep(src->memo, hash, len, v);
+  return v;
 }
 
 /* Any value through the tree decoder, accepted only if it decodes cleanly. */
@@ -217,15 +244,8 @@ static bool keep_unknown(direct *d, const type_desc *td, void *out) {
   advance(d);
   json_t *v = read_tree(d);
   /* a field its schema lacks or a value of the wrong type: the tree
-   * decoder reports it where it is */
-  errlist errs = {0};
-  fpath path = {STRBUF_INIT};
-  strbuf name = STRBUF_INIT;
-  sb_add(&name, k.s, k.len);
-  bool clean = v && open_field_check(td, sb_str(&name), v, &path, &errs) && !errs.n;
-  errlist_free(&errs);
-  fp_free(&path);
-  sb_free(&name);
+   * decoder reports it where it is (a key has no NUL: json_tokens.c) */
+  bool clean = v && open_field_valid(td, k.s, v);
   json_t *extra = clean ? codec_extra(d->a, (json_t **)((char *)out + td->extra_offset)) : NULL;
   bool ok = extra && !json_object_getn(extra, k.s, k.len);
   if (ok) json_object_setn_new_nocheck(extra, k.s, k.len, v);

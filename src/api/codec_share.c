@@ -264,6 +264,22 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) 
 
 void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, td, v); }
 
+json_t *codec_share_value(json_t *v) {
+  if (!is_container(v)) return v;
+  share_table *t = &table;
+  pthread_mutex_lock(&t->lock);
+  if (!t->cap) rebuild(t, false);
+  else if (t->n >= t->sweep_at) sweep(t);
+  uint64_t h;
+  json_t *e = share_tree(t, v, &h);
+  if (e != v) {
+    json_incref(e);
+    json_decref(v);
+  }
+  pthread_mutex_unlock(&t->lock);
+  return e;
+}
+
 size_t codec_share_count(void) {
   pthread_mutex_lock(&table.lock);
   size_t n = table.n;

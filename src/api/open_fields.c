@@ -100,10 +100,10 @@ static void wrong_type(const json_t *v, const char *want, fpath *path, errlist *
   sb_free(&sb);
 }
 
-static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth);
+static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth, bool prune);
 
 /* One value (a list's element, a map's value, or the field itself) of f. */
-static void check_one(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth) {
+static void check_one(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth, bool prune) {
   if (json_is_null(v)) return; /* Go leaves the zero value */
   bool ok;
   switch (f->kind) {
@@ -125,12 +125,12 @@ static void check_one(const pb_field *f, json_t *v, fpath *path, errlist *errs, 
   case PBK_RAW_JSON: ok = true; break;
   default: /* PBK_MESSAGE */
     ok = json_is_object(v);
-    if (ok && depth < OPEN_MAX_DEPTH) check_object(pb_field_message(f), v, path, errs, depth + 1);
+    if (ok && depth < OPEN_MAX_DEPTH) check_object(pb_field_message(f), v, path, errs, depth + 1, prune);
   }
   if (!ok) wrong_type(v, go_type(f), path, errs);
 }
 
-static void check_field(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth) {
+static void check_field(const pb_field *f, json_t *v, fpath *path, errlist *errs, int depth, bool prune) {
   if (json_is_null(v)) return;
   if (f->flags & PB_MAP) {
     if (!json_is_object(v)) {
@@ -142,7 +142,7 @@ static void check_field(const pb_field *f, json_t *v, fpath *path, errlist *errs
     json_t *item;
     json_object_foreach(v, key, item) {
       size_t mark = fp_key(path, key);
-      if (value) check_one(value, item, path, errs, depth);
+      if (value) check_one(value, item, path, errs, depth, prune);
       fp_pop(path, mark);
     }
   } else if (f->flags & (PB_REPEATED | PB_WRAPPED)) {
@@ -154,10 +154,10 @@ static void check_field(const pb_field *f, json_t *v, fpath *path, errlist *errs
     json_t *item;
     json_array_foreach(v, i, item) {
       size_t mark = fp_index(path, i);
-      check_one(f, item, path, errs, depth);
+      check_one(f, item, path, errs, depth, prune);
       fp_pop(path, mark);
     }
-  } else check_one(f, v, path, errs, depth);
+  } else check_one(f, v, path, errs, depth, prune);
 }
 
 static void unknown_field(fpath *path, errlist *errs) {
@@ -168,17 +168,17 @@ static void unknown_field(fpath *path, errlist *errs) {
   sb_free(&sb);
 }
 
-static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth) {
+static void check_object(const pb_message *m, json_t *obj, fpath *path, errlist *errs, int depth, bool prune) {
   const char *key;
   json_t *v;
   void *tmp;
   json_object_foreach_safe(obj, tmp, key, v) {
     size_t mark = fp_field(path, key);
     const pb_field *f = field_named(m, key, 0);
-    if (f) check_field(f, v, path, errs, depth);
+    if (f) check_field(f, v, path, errs, depth, prune);
     else {
       unknown_field(path, errs);
-      json_object_del(obj, key);
+      if (prune) json_object_del(obj, key);
     }
     fp_pop(path, mark);
   }
@@ -192,7 +192,7 @@ bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *
     unknown_field(path, errs);
     return false;
   }
-  check_field(f, val, path, errs, 0);
+  check_field(f, val, path, errs, 0, true);
   return true;
 }
 
@@ -249,3 +249,17 @@ static void drop_in(const type_desc *td, void *obj) {
 }
 
 void open_fields_drop_unscheduled(const type_desc *td, void *obj) { drop_in(td, obj); }
+
+bool open_field_valid(const type_desc *td, const char *key, const json_t *val) {
+  const pb_message *m = message_of(td);
+  if (!m) return true;
+  const pb_field *f = field_named(m, key, 0);
+  if (!f) return false;
+  errlist errs = {0};
+  fpath path = {STRBUF_INIT};
+  check_field(f, (json_t *)val, &path, &errs, 0, false);
+  bool ok = errs.n == 0;
+  errlist_free(&errs);
+  fp_free(&path);
+  return ok;
+}

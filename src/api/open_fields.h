@@ -19,6 +19,9 @@
  * field. Unknown fields below are reported and removed from val; wrong
  * types are reported. Structs without a schema take any field. */
 bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *path, errlist *errs);
+/* Whether open_field_check would find nothing wrong; val does not change
+ * (a value shared with other objects may be checked). */
+bool open_field_valid(const type_desc *td, const char *key, const json_t *val);
 
 /* Whether the scheduler (src/sched) reads field key (len bytes) of open
  * struct td from its _extra: what DRA_LOAD_SCHEDULING_ONLY keeps. */

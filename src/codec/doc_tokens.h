@@ -49,6 +49,15 @@ struct tk_source {
    * (read already), leaving in *t its last token, or TK_GIVE_UP. A source
    * without it is read token by token (tk_skip_value). */
   void (*skip)(tk_source *src, tk *t);
+  /* Optional: the text of the mapping or sequence whose first token was
+   * just read, from its bracket to its closing one, and how many levels may
+   * nest in it (itself included) before the source gives up; false when no
+   * container closes there. Does not move, nor check the grammar: a skip
+   * right after it (no token read in between) jumps to the end it gave. */
+  bool (*span)(tk_source *src, const char **text, size_t *len, int *room);
+  /* Set by the reader that opened it, or NULL: where trees read from this
+   * source's text are looked up and kept (api/tree_memo.h). */
+  struct tree_memo *memo;
 };
 
 /* A number as the tree readers store it: integral values within int64 are

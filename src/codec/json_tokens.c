@@ -22,6 +22,13 @@ typedef struct json_tokens {
   member_state state;
   strbuf scratch; /* decoded text of the last string with escapes or non-ASCII bytes */
   int line;       /* of j->pos: newlines are only ever skipped as blanks */
+  /* The containers of the last value span() indexed, in the order they
+   * open: each one's span is then found without reading its text again. */
+  struct container_span {
+    size_t start, end;
+  } *spans;
+  size_t n_spans, cap_spans, next_span; /* next_span: the first not asked for yet */
+  size_t asked_end; /* the end of the span just asked for, until the next token */
 } json_tokens;
 
 /* Byte classes: blanks (2 for a newline), and bytes a string holds as they are. */
@@ -143,6 +150,7 @@ static void close_container(json_tokens *j, tk *t) {
 
 static void next(tk_source *src, tk *t) {
   json_tokens *j = (json_tokens *)src;
+  j->asked_end = 0;
   if (j->depth == 0) return give_up(t);
   bool object = j->in_object[j->depth / 64] >> (j->depth % 64) & 1;
   char close = object ? '}' : ']';
@@ -164,13 +172,73 @@ static void next(tk_source *src, tk *t) {
 static void skip(tk_source *src, tk *t) {
   json_tokens *j = (json_tokens *)src;
   if (t->kind != TK_OBJECT && t->kind != TK_ARRAY) return; /* a scalar is read whole */
-  size_t end = json_skip_value(j->s, j->len, j->pos - 1);
+  size_t end = j->asked_end ? j->asked_end : json_skip_value(j->s, j->len, j->pos - 1);
   if (!end) return give_up(t);
   for (const char *nl = j->s + j->pos; (nl = memchr(nl, '\n', (size_t)(j->s + end - nl))); nl++) j->line++;
   j->pos = end;
   j->depth--;
   j->state = AFTER_VALUE;
   t->kind = TK_END;
+}
+
+/* Records where each container of the value opening at start ends, by
+ * its brackets outside strings alone; false when the text ends first. The
+ * grammar is not checked: span's reader reads the text itself, or takes a
+ * value whose JSON is exactly that text (tree_memo.h). */
+static bool index_spans(json_tokens *j, size_t start) {
+  const unsigned char *u = (const unsigned char *)j->s;
+  size_t open[64], depth = 0, deeper = 0; /* open: indexes in spans of the innermost containers */
+  j->n_spans = j->next_span = 0;
+  for (size_t p = start; p < j->len; p++) {
+    unsigned char c = u[p];
+    if (c == '"') { /* to the closing quote, over what a backslash escapes */
+      for (p++; p < j->len; p++) {
+        while (p < j->len && byte_class[u[p]] & PLAIN) p++;
+        if (p >= j->len || u[p] == '"') break;
+        if (u[p] == '\\') p++;
+      }
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (depth == sizeof open / sizeof *open) {
+        deeper++;
+        continue;
+      }
+      if (j->n_spans == j->cap_spans) {
+        j->cap_spans = j->cap_spans ? j->cap_spans * 2 : 64;
+        j->spans = xrealloc(j->spans, j->cap_spans * sizeof *j->spans);
+      }
+      open[depth++] = j->n_spans;
+      j->spans[j->n_spans++] = (struct container_span){p, 0};
+    } else if (c == '}' || c == ']') {
+      if (deeper) {
+        deeper--;
+        continue;
+      }
+      j->spans[open[--depth]].end = p + 1;
+      if (!depth) return true;
+    }
+  }
+  return false;
+}
+
+/* The container just opened (its bracket at j->pos - 1): from the index of
+ * the value it is in, or after indexing it (a container nested deeper than
+ * an index holds is indexed on its own). */
+static bool span(tk_source *src, const char **text, size_t *len, int *room) {
+  json_tokens *j = (json_tokens *)src;
+  size_t start = j->pos - 1;
+  while (j->next_span < j->n_spans && j->spans[j->next_span].start < start) j->next_span++;
+  if (j->next_span == j->n_spans || j->spans[j->next_span].start != start) {
+    if (!index_spans(j, start)) return false;
+  }
+  struct container_span *c = &j->spans[j->next_span++];
+  if (!c->end) return false;
+  *text = j->s + start;
+  *len = c->end - start;
+  j->asked_end = c->end;
+  *room = DOC_MAX_DEPTH - j->depth + 1;
+  return true;
 }
 
 static bool next_doc(tk_source *src, tk *t, int *line) {
@@ -194,12 +262,13 @@ static bool next_doc(tk_source *src, tk *t, int *line) {
 static void close_source(tk_source *src) {
   json_tokens *j = (json_tokens *)src;
   sb_free(&j->scratch);
+  free(j->spans);
   free(j);
 }
 
 tk_source *json_tokens_open(const char *data, size_t len) {
   json_tokens *j = xcalloc(1, sizeof *j);
-  j->src = (tk_source){next, next_doc, close_source, skip};
+  j->src = (tk_source){next, next_doc, close_source, skip, span, NULL};
   j->s = data;
   j->len = len;
   j->line = 1;

@@ -165,7 +165,7 @@ static void close_source(tk_source *src) {
 
 tk_source *yaml_tokens_open(const char *data, size_t len) {
   yaml_tokens *y = xcalloc(1, sizeof *y);
-  y->src = (tk_source){next, next_doc, close_source, NULL}; /* skipping reads the tokens */
+  y->src = (tk_source){next, next_doc, close_source, NULL, NULL, NULL}; /* skipping reads the tokens */
   if (!yaml_parser_initialize(&y->parser)) die_oom();
   yaml_parser_set_input_string(&y->parser, (const unsigned char *)data, len);
   return &y->src;

@@ -20,6 +20,7 @@
 #include "store/memory_commit.h"
 #include "codec/doc_tokens.h"
 #include "store/memory_restore.h"
+#include "api/tree_memo.h"
 #include "util/die.h"
 #include "util/workqueue.h"
 #include <errno.h>
@@ -370,14 +371,17 @@ static const store_backend sqlite_backend = {
 bool store_is_sqlite(store *s) { return s->backend == &sqlite_backend; }
 
 /* A stored object from its JSON: straight from the text (the clean case,
- * which every row the writer wrote is), else through the tree. */
+ * which every row the writer wrote is), else through the tree. The values
+ * it keeps as JSON (unknown and raw fields) are looked up in memo by their
+ * text first: the rows of pods made from one template repeat most of them. */
 static void take_row_object(void *user, api_object *o) { *(api_object **)user = o; }
 
-static api_object *decode_row(const char *text, size_t len, errlist *errs) {
+static api_object *decode_row(const char *text, size_t len, tree_memo *memo, errlist *errs) {
   tk_source *src = json_tokens_open(text, len);
   tk t;
   int line;
   api_object *obj = NULL;
+  if (src) src->memo = memo;
   if (src && src->next_doc(src, &t, &line) && !api_objects_decode_tokens(src, false, 0, take_row_object, &obj)) {
     api_object_free(obj);
     obj = NULL;
@@ -437,10 +441,11 @@ static bool restore(durable_store *d, strbuf *err) {
   bool ok = true;
   renumbered_row *renumber = NULL;
   size_t n_renumber = 0, cap_renumber = 0;
+  tree_memo *memo = tree_memo_new();
   while (ok && sqlite3_step(st) == SQLITE_ROW) {
     const char *text = (const char *)sqlite3_column_text(st, 0);
     errlist errs = {0};
-    api_object *obj = decode_row(text, (size_t)sqlite3_column_bytes(st, 0), &errs);
+    api_object *obj = decode_row(text, (size_t)sqlite3_column_bytes(st, 0), memo, &errs);
     if (!obj || errs.n) {
       sb_printf(err, "the store holds an object dra cannot read back (rv %lld)", (long long)sqlite3_column_int64(st, 1));
       api_object_free(obj);
@@ -455,6 +460,7 @@ static bool restore(durable_store *d, strbuf *err) {
     errlist_free(&errs);
   }
   sqlite3_finalize(st);
+  tree_memo_free(memo);
   ok = ok && renumber_rows(d, renumber, n_renumber, err);
   free(renumber);
   if (ok && sqlite3_prepare_v2(d->db, "SELECT kind, namespace, name, n FROM deletes", -1, &st, NULL) == SQLITE_OK) {

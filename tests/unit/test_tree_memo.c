@@ -1,0 +1,145 @@
+/* test_tree_memo.c: the memo `dra serve` reads its stored objects through
+ * (api/tree_memo.h, codec_direct.c's read_tree): objects read through it
+ * (escapes and non-ASCII text in their values too) encode exactly as read
+ * without it and share their recurring values as they are read; a value is found only by text that is exactly its compact
+ * JSON and only where it may nest; a value that fails an open struct's
+ * check stays as it was (it may be shared). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "api/codec.h"
+#include "api/object.h"
+#include "api/tree_memo.h"
+#include "codec/doc_tokens.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void take(void *user, api_object *o) { *(api_object **)user = o; }
+
+/* One object from text as the SQLite restore reads a row; NULL when the
+ * direct decoder gives up. */
+static api_object *read_row(const char *text, tree_memo *memo) {
+  tk_source *src = json_tokens_open(text, strlen(text));
+  src->memo = memo;
+  tk t;
+  int line;
+  api_object *o = NULL;
+  if (!src->next_doc(src, &t, &line) || !api_objects_decode_tokens(src, false, 0, take, &o)) {
+    api_object_free(o);
+    o = NULL;
+  }
+  src->close(src);
+  return o;
+}
+
+#define POD                                                                                                       \
+  "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"default\","           \
+  "\"managedFields\":[{\"manager\":\"m\",\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"%s\","       \
+  "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{}}}}}}]}," \
+  "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"pause\",\"command\":[\"sleep\",\"%s\"]}]},"             \
+  "\"status\":{\"phase\":\"Running\",\"message\":\"\\\"caf\u00e9 \u20ac\\\"\",\"podIPs\":[{\"ip\":\"%s\"}]}}"
+
+static char *pod_text(const char *name, const char *time, const char *arg, const char *ip) {
+  char *text = malloc(2048);
+  snprintf(text, 2048, POD, name, time, arg, ip);
+  return text;
+}
+
+static json_t *command_of(api_object *o) {
+  container *c = ((pod *)o->typed)->spec.containers.items;
+  return json_object_get(c->_extra, "command");
+}
+
+static void test_objects_encode_as_without_memo_and_share(void **state) {
+  (void)state;
+  tree_memo *memo = tree_memo_new();
+  char *texts[3] = {pod_text("a", "2026-01-01T00:00:00Z", "1", "10.0.0.1"),
+                    pod_text("b", "2026-01-01T00:00:01Z", "1", "10.0.0.2"),
+                    pod_text("c", "2026-01-01T00:00:01Z", "2 \\\"\u20ac\\\"", "10.0.0.2")};
+  api_object *with[3];
+  for (int i = 0; i < 3; i++) {
+    api_object *without = read_row(texts[i], NULL);
+    with[i] = read_row(texts[i], memo);
+    assert_non_null(without);
+    assert_non_null(with[i]);
+    char *a = codec_encode_text(without->info->desc, without->typed);
+    char *b = codec_encode_text(with[i]->info->desc, with[i]->typed);
+    assert_string_equal(a, b);
+    assert_string_equal(b, texts[i]);
+    free(a);
+    free(b);
+    api_object_free(without);
+  }
+  /* a and b: one command, one fieldsV1, though their managedFields differ in time */
+  assert_ptr_equal(command_of(with[0]), command_of(with[1]));
+  assert_ptr_not_equal(command_of(with[1]), command_of(with[2]));
+  json_t *mf0 = api_object_meta(with[0])->managed_fields, *mf1 = api_object_meta(with[1])->managed_fields;
+  assert_ptr_not_equal(mf0, mf1);
+  assert_ptr_equal(json_object_get(json_array_get(mf0, 0), "fieldsV1"),
+                   json_object_get(json_array_get(mf1, 0), "fieldsV1"));
+  /* the shared values are the process-wide copies: sharing again keeps them */
+  json_t *before = command_of(with[0]);
+  codec_share_json(with[0]->arena, with[0]->info->desc, with[0]->typed);
+  assert_ptr_equal(command_of(with[0]), before);
+  for (int i = 0; i < 3; i++) {
+    api_object_free(with[i]);
+    free(texts[i]);
+  }
+  tree_memo_free(memo);
+}
+
+static void test_found_only_by_its_exact_text_and_depth(void **state) {
+  (void)state;
+  tree_memo *memo = tree_memo_new();
+  const char *text = "{\"a\":[1,{\"b\":\"x\"}]}";
+  json_t *v = json_loads(text, 0, NULL);
+  tree_memo_keep(memo, tree_memo_hash(text, strlen(text)), strlen(text), v);
+  /* other bytes of the same length under the same hash (a collision) */
+  assert_null(tree_memo_find(memo, tree_memo_hash(text, strlen(text)), "{\"a\":[2,{\"b\":\"x\"}]}", strlen(text), 100));
+  json_t *found = tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 100);
+  assert_ptr_equal(found, v);
+  json_decref(found);
+  /* it nests 3 deep: not where only 2 levels may */
+  assert_null(tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 2));
+  found = tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 3);
+  assert_ptr_equal(found, v);
+  json_decref(found);
+  /* text that reads as an equal value but is not its compact JSON */
+  const char *spaced = "{\"a\": 1}";
+  json_t *w = json_loads(spaced, 0, NULL);
+  tree_memo_keep(memo, tree_memo_hash(spaced, strlen(spaced)), strlen(spaced), w);
+  assert_null(tree_memo_find(memo, tree_memo_hash(spaced, strlen(spaced)), spaced, strlen(spaced), 100));
+  json_decref(v);
+  json_decref(w);
+  tree_memo_free(memo);
+}
+
+static void test_value_failing_a_check_stays_whole(void **state) {
+  (void)state;
+  tree_memo *memo = tree_memo_new();
+  /* a field PodSecurityContext lacks: the direct decoder gives up (the tree
+   * path reports it); the value it read stays in the memo as it was */
+  const char *bad = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"default\"},"
+                    "\"spec\":{\"containers\":[{\"name\":\"c\"}],\"securityContext\":{\"bogus\":{}}}}";
+  assert_null(read_row(bad, memo));
+  const char *value = "{\"bogus\":{}}";
+  json_t *v = json_loads(value, 0, NULL);
+  json_t *found = tree_memo_find(memo, tree_memo_hash(value, strlen(value)), value, strlen(value), 100);
+  assert_non_null(found);
+  assert_true(json_equal(found, v));
+  json_decref(found);
+  json_decref(v);
+  tree_memo_free(memo);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_objects_encode_as_without_memo_and_share),
+      cmocka_unit_test(test_found_only_by_its_exact_text_and_depth),
+      cmocka_unit_test(test_value_failing_a_check_stays_whole),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

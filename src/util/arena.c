@@ -167,6 +167,17 @@ bool arena_swap_cleanup(arena *a, const void *p, void *with) {
   return false;
 }
 
+bool arena_run_cleanup(arena *a, const void *p) {
+  for (cleanup **at = &a->cleanups; *at; at = &(*at)->next)
+    if ((*at)->p == p) {
+      cleanup *c = *at;
+      *at = c->next; /* its bytes stay in the arena */
+      c->fn(c->p);
+      return true;
+    }
+  return false;
+}
+
 static void release_kept(void *kept) { arena_free(kept); }
 
 void arena_keep(arena *a, arena *other) {

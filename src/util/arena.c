@@ -158,9 +158,10 @@ bool arena_has_cleanup(const arena *a, const void *p) {
   return false;
 }
 
-bool arena_swap_cleanup(arena *a, const void *p, void *with) {
+bool arena_swap_cleanup(arena *a, const void *p, void (*fn)(void *), void *with) {
   for (cleanup *c = a->cleanups; c; c = c->next)
-    if (c->p == p) {
+    if (c->p == p && c->fn != fn) {
+      c->fn = fn;
       c->p = with;
       return true;
     }

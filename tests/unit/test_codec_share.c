@@ -4,7 +4,8 @@
  * members' order stay apart; a value the object does not own is left
  * where it is; an object marked unshared keeps its own values when stored
  * (store_obj_new); the values of dropped objects leave the table in one
- * sweep, however deep. A value a copy replaces (codec_set_json) is let go
+ * sweep, however deep, and those of stored objects as soon as the last
+ * object holding them goes, a copy's too. A value a copy replaces (codec_set_json) is let go
  * at once when the copy held it, and left alone when an older version's
  * arena holds it. Also arena_keep_depth (util/arena.h), which
  * sched_derive reads to bound a chain of versions, arena_new_sized, and
@@ -119,6 +120,27 @@ static void test_value_not_owned_stays(void **state) {
   api_object_free(b);
 }
 
+static void test_values_leave_with_their_last_holder(void **state) {
+  (void)state;
+  size_t at_start = codec_share_count();
+  api_object *a = make_pod("a", "2026-01-02T00:00:00Z", "\"env\":[{\"name\":\"E\",\"value\":\"only-a-and-b\"}]");
+  share(a);
+  size_t with_a = codec_share_count();
+  assert_true(with_a > at_start);
+  /* b carries the same values; a copy of a shares them too */
+  api_object *b = make_pod("b", "2026-01-02T00:00:00Z", "\"env\":[{\"name\":\"E\",\"value\":\"only-a-and-b\"}]");
+  share(b);
+  api_object *copy = api_object_clone_sharing_json(a);
+  share(copy);
+  assert_int_equal(codec_share_count(), with_a);
+  api_object_free(a);
+  api_object_free(copy);
+  assert_int_equal(codec_share_count(), with_a);
+  /* the last holder goes: its values leave the table with it, no sweep */
+  api_object_free(b);
+  assert_int_equal(codec_share_count(), at_start);
+}
+
 static void test_replaced_value_is_let_go(void **state) {
   (void)state;
   api_object *a = make_pod("a", "2026-01-01T00:00:00Z", "\"workingDir\":\"/w\"");
@@ -230,6 +252,7 @@ int main(void) {
       cmocka_unit_test(test_member_order_keeps_values_apart),
       cmocka_unit_test(test_value_not_owned_stays),
       cmocka_unit_test(test_dropped_trees_leave_in_one_sweep),
+      cmocka_unit_test(test_values_leave_with_their_last_holder),
       cmocka_unit_test(test_replaced_value_is_let_go),
       cmocka_unit_test(test_arena_new_sized),
       cmocka_unit_test(test_arena_strings_pack),

@@ -17,6 +17,12 @@ json_t *codec_extra(arena *a, json_t **extra);
 /* v, released when a is freed: a K_RAW value as decoded (codec_decode
  * keeps a deep copy of the document's; the direct decoder its own tree). */
 json_t *codec_own_json(arena *a, json_t *v);
+/* v (a reference a takes; NULL for none) becomes the value at *slot, a
+ * JSON field of a's struct, released when a is freed; the value *slot
+ * held is released now when a itself holds it (a copy's reference,
+ * codec_copy_sharing_json), so a version that replaced a value does not
+ * keep it alive (docs/server.md "Bounded memory"). */
+void codec_set_json(arena *a, json_t **slot, json_t *v);
 void codec_decode(arena *a, const type_desc *td, const json_t *v, void *out, fpath *path, errlist *errs);
 /* One value of kind k (elem: its type) at dst, as codec_decode decodes a
  * field's value; set: the field's _set flag or NULL. */

@@ -75,6 +75,12 @@ json_t *codec_own_json(arena *a, json_t *v) {
   return v;
 }
 
+void codec_set_json(arena *a, json_t **slot, json_t *v) {
+  json_t *old = *slot;
+  *slot = v ? codec_own_json(a, v) : NULL;
+  if (old) arena_run_cleanup(a, old);
+}
+
 /* A raw field's value, shared with the document it came from rather than
  * copied (jansson's deep copy costs about as much as reading the text):
  * neither side writes it afterwards. */

@@ -5,7 +5,8 @@
  * template carry the same values; a jansson tree costs 10-20 times its
  * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
  * memory. A process-wide table holds each distinct value once; a stored
- * object's value equal to one in the table is swapped for it.
+ * object's value equal to one in the table is swapped for it, and leaves
+ * the table when the last stored version holding it goes.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
 #include "util/die.h"
@@ -87,8 +88,12 @@ static bool same_value(const json_t *x, const json_t *y) {
   }
 }
 
+static size_t address_home(const json_t *v, size_t cap) {
+  return (size_t)(((uintptr_t)v >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+}
+
 static size_t address_slot(json_t *const *slots, size_t cap, const json_t *v) {
-  size_t i = (size_t)(((uintptr_t)v >> 4) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+  size_t i = address_home(v, cap);
   while (slots[i] && slots[i] != v) i = (i + 1) & (cap - 1);
   return i;
 }
@@ -102,6 +107,33 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   t->by_address[at] = v;
   t->address_hashes[at] = h;
   t->n++;
+}
+
+/* Empties slot i of one of the table's arrays (by_address: the array by
+ * address), moving the entries after it in its run back where their
+ * probes still find them, so no slot is left marked deleted. */
+static void vacate(json_t **slots, uint64_t *hashes, size_t cap, size_t i, bool by_address) {
+  for (size_t j = (i + 1) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1)) {
+    size_t home = by_address ? address_home(slots[j], cap) : (size_t)hashes[j] & (cap - 1);
+    if (((j - home) & (cap - 1)) < ((j - i) & (cap - 1))) continue; /* its probe starts after i */
+    slots[i] = slots[j];
+    hashes[i] = hashes[j];
+    i = j;
+  }
+  slots[i] = NULL;
+  hashes[i] = 0;
+}
+
+/* Takes v, a value of the table, out of it, and lets go of the table's
+ * reference. */
+static void take_out(share_table *t, json_t *v) {
+  size_t at = address_slot(t->by_address, t->cap, v);
+  size_t i = (size_t)t->address_hashes[at] & (t->cap - 1);
+  while (t->by_value[i] != v) i = (i + 1) & (t->cap - 1);
+  vacate(t->by_value, t->hashes, t->cap, i, false);
+  vacate(t->by_address, t->address_hashes, t->cap, at, true);
+  t->n--;
+  json_decref(v);
 }
 
 /* Rebuilds the table at most half full, dropping (with
@@ -147,6 +179,41 @@ static void sweep(share_table *t) {
 }
 
 static bool is_container(const json_t *v) { return json_is_object(v) || json_is_array(v); }
+
+static bool in_table(const share_table *t, const json_t *v);
+
+/* v, a value of the table whose one holder besides the table lets go of
+ * it: out of the table, and its members that v and the table alone hold
+ * with it (they go when v does). */
+static void drop_tree(share_table *t, json_t *v) {
+  if (json_is_object(v)) {
+    const char *key;
+    json_t *member;
+    json_object_foreach(v, key, member) if (is_container(member) && member->refcount == 2 && in_table(t, member))
+        drop_tree(t, member);
+  } else {
+    for (size_t i = 0; i < json_array_size(v); i++) {
+      json_t *item = json_array_get(v, i);
+      if (is_container(item) && item->refcount == 2 && in_table(t, item)) drop_tree(t, item);
+    }
+  }
+  take_out(t, v);
+}
+
+/* A stored version's reference to a value of the table, let go when the
+ * version is freed (its arena's cleanup, swapped in by share_slot): a
+ * value nothing else holds leaves the table at once rather than at the
+ * next sweep, so values a server replaced do not stay alive beside the
+ * ones it holds. Under the lock, so that of two versions letting go of
+ * one value the second sees the first's release. */
+static void release_shared(void *p) {
+  json_t *v = p;
+  share_table *t = &table;
+  pthread_mutex_lock(&t->lock);
+  if (v->refcount == 2 && t->cap && in_table(t, v)) drop_tree(t, v);
+  json_decref(v);
+  pthread_mutex_unlock(&t->lock);
+}
 
 /* The table's value equal to v, or NULL; h is v's hash. */
 static json_t *find_equal(share_table *t, const json_t *v, uint64_t h) {
@@ -219,16 +286,19 @@ static void share_slot(arena *a, json_t **slot) {
   pthread_mutex_lock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
-  if (!in_table(t, v)) {
+  if (in_table(t, v)) {
+    arena_swap_cleanup(a, v, release_shared, v); /* a copy's reference, when a holds it */
+  } else {
     bool owned = arena_has_cleanup(a, v);
     uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
     json_t *e = find_equal(t, v, h);
     if (e && owned) {
-      arena_swap_cleanup(a, v, json_incref(e));
+      arena_swap_cleanup(a, v, release_shared, json_incref(e));
       *slot = e;
       json_decref(v);
     } else if (!e) {
       keep(t, v, h);
+      if (owned) arena_swap_cleanup(a, v, release_shared, v);
     }
   }
   pthread_mutex_unlock(&t->lock);

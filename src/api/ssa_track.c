@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void release_json(void *p) { json_decref(p); }
-
 static void set_managed_fields(api_object *obj, json_t *mf) {
-  if (mf) arena_on_free(obj->arena, release_json, mf);
-  api_object_meta(obj)->managed_fields = mf;
+  codec_set_json(obj->arena, &api_object_meta(obj)->managed_fields, mf);
 }
 
 /* o in version v as Go writes it, with o's own managedFields: the stored

@@ -10,6 +10,7 @@
  * sets its phase; until then it counts as active. No backoff, no pod
  * failure policy, no Indexed mode, no suspend. */
 #include "sched/workloads.h"
+#include "api/codec.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,7 @@ static void mark_complete(api_object *o, const char *now) {
   json_array_append_new(conds, job_condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods", now));
   json_array_append_new(conds, job_condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods", now));
   json_object_set_new(extra, "conditions", conds);
-  arena_on_free(o->arena, (void (*)(void *))json_decref, extra);
-  st->_extra = extra;
+  codec_set_json(o->arena, &st->_extra, extra);
 }
 
 static void write_status(sched_loop *l, const store_obj *jo, const sched_pod_counts *c) {

@@ -2,6 +2,7 @@
  * names involved, several seeds side by side where 64 hex digits are
  * needed (a simulated sha256). */
 #include "sched/nodesim_status.h"
+#include "api/codec.h"
 #include "api/label_selector.h"
 #include "sched/claims.h"
 #include "util/build_info.h"
@@ -28,12 +29,11 @@ static void hex64(const char *const *parts, size_t n, char out[65]) {
   for (int i = 0; i < 4; i++) snprintf(out + 16 * i, 17, "%016llx", (unsigned long long)fnv((uint64_t)i, parts, n));
 }
 
-static void release_json(void *v) { json_decref(v); }
-
-static json_t *owned_copy(arena *a, const json_t *extra) {
-  json_t *copy = extra ? json_deep_copy(extra) : json_object();
-  arena_on_free(a, release_json, copy);
-  return copy;
+/* *slot becomes a's own copy of its value (an empty object when none), to
+ * write into; the value it replaces is let go (codec_set_json). */
+static json_t *own_copy(arena *a, json_t **slot) {
+  codec_set_json(a, slot, *slot ? json_deep_copy(*slot) : json_object());
+  return *slot;
 }
 
 void sched_nodesim_host_ip(const node *n, char out[16]) {
@@ -172,9 +172,7 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
     bool same = was && was->status && !strcmp(was->status, want[k].status) && was->last_transition_time;
     c->last_transition_time = arena_strdup(o->arena, same ? was->last_transition_time : now);
     /* PodObservedGenerationTracking (GA): the generation the kubelet saw */
-    json_t *extra = owned_copy(o->arena, NULL);
-    json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
-    c->_extra = extra;
+    json_object_set_new(own_copy(o->arena, &c->_extra), "observedGeneration", json_integer(p->metadata.generation));
   }
   *cl = (pod_condition_list){items, n, true};
 }
@@ -183,12 +181,11 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
  * IPs and the time it first took the pod (kept once set). */
 static json_t *host_status(api_object *o, const char *host_ip, const char *now) {
   pod *p = o->typed;
-  json_t *extra = owned_copy(o->arena, p->status._extra);
+  json_t *extra = own_copy(o->arena, &p->status._extra);
   json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
   json_object_set_new(extra, "hostIP", json_string(host_ip));
   json_object_set_new(extra, "hostIPs", json_pack("[{s:s}]", "ip", host_ip));
   if (!json_object_get(extra, "startTime")) json_object_set_new(extra, "startTime", json_string(now));
-  p->status._extra = extra;
   return extra;
 }
 
@@ -266,9 +263,7 @@ void sched_nodesim_set_succeeded(api_object *o, const char *now) {
   const char *started = sched_nodesim_started_at(p);
   char *since = arena_strdup(o->arena, started ? started : now);
   set_conditions(o, done, now);
-  json_t *extra = owned_copy(o->arena, p->status._extra);
-  set_container_statuses(extra, p, NULL, since, now);
-  p->status._extra = extra;
+  set_container_statuses(own_copy(o->arena, &p->status._extra), p, NULL, since, now);
 }
 
 /* ---- nodes ---- */
@@ -381,7 +376,7 @@ bool sched_nodesim_set_node_status(api_object *o, const char *now) {
   node *n = o->typed;
   bool changed = add_metadata(o);
   changed |= add_resources(o);
-  json_t *extra = owned_copy(o->arena, n->status._extra);
+  json_t *extra = own_copy(o->arena, &n->status._extra);
   changed |= add_conditions(extra, now);
   if (!json_object_get(extra, "addresses")) {
     char ip[16];
@@ -400,6 +395,5 @@ bool sched_nodesim_set_node_status(api_object *o, const char *now) {
     json_object_set_new(extra, "nodeInfo", node_info(n));
     changed = true;
   }
-  n->status._extra = extra;
   return changed;
 }

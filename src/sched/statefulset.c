@@ -10,6 +10,7 @@
  * serviceName. No ControllerRevisions or volume claim templates. Status: replicas, readyReplicas, currentReplicas,
  * updatedReplicas, availableReplicas, observedGeneration. */
 #include "sched/workloads.h"
+#include "api/codec.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,6 @@ static long long ordinal_of(const char *sts, const char *pod_name) {
   return *end || v < 0 ? -1 : v;
 }
 
-static void json_release(void *v) { json_decref(v); }
-
 /* initIdentity: spec.hostname is the pod's name, spec.subdomain the
  * StatefulSet's serviceName. */
 static void set_identity(api_object *po, const char *name, const char *service) {
@@ -32,8 +31,7 @@ static void set_identity(api_object *po, const char *name, const char *service) 
   json_t *extra = s->_extra ? json_deep_copy(s->_extra) : json_object();
   json_object_set_new(extra, "hostname", json_string(name));
   if (service && *service) json_object_set_new(extra, "subdomain", json_string(service));
-  arena_on_free(po->arena, json_release, extra);
-  s->_extra = extra;
+  codec_set_json(po->arena, &s->_extra, extra);
 }
 
 static void write_status(sched_loop *l, const store_obj *so, const sched_pod_counts *c) {

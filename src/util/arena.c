@@ -158,10 +158,22 @@ bool arena_has_cleanup(const arena *a, const void *p) {
   return false;
 }
 
-bool arena_swap_cleanup(arena *a, const void *p, void *with) {
+bool arena_swap_cleanup(arena *a, const void *p, void (*fn)(void *), void *with) {
   for (cleanup *c = a->cleanups; c; c = c->next)
-    if (c->p == p) {
+    if (c->p == p && c->fn != fn) {
+      c->fn = fn;
       c->p = with;
+      return true;
+    }
+  return false;
+}
+
+bool arena_run_cleanup(arena *a, const void *p) {
+  for (cleanup **at = &a->cleanups; *at; at = &(*at)->next)
+    if ((*at)->p == p) {
+      cleanup *c = *at;
+      *at = c->next; /* its bytes stay in the arena */
+      c->fn(c->p);
       return true;
     }
   return false;

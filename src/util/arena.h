@@ -40,9 +40,12 @@ void arena_on_free(arena *a, void (*fn)(void *), void *p);
 /* Whether a cleanup registered on a itself (not on an arena it keeps)
  * runs on p. */
 bool arena_has_cleanup(const arena *a, const void *p);
-/* The first cleanup registered on a itself for p runs on with instead;
- * false when there is none. */
-bool arena_swap_cleanup(arena *a, const void *p, void *with);
+/* The first cleanup registered on a itself for p that is not fn already
+ * is fn(with) instead; false when there is none. */
+bool arena_swap_cleanup(arena *a, const void *p, void (*fn)(void *), void *with);
+/* The first cleanup registered on a itself for p runs now, and not again
+ * when a is freed; false when there is none. */
+bool arena_run_cleanup(arena *a, const void *p);
 /* The slot where util/atom.c keeps the set of interned atoms a holds
  * (atom.h); NULL until a holds one. */
 void **arena_atom_holds(arena *a);

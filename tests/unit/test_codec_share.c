@@ -4,7 +4,10 @@
  * members' order stay apart; a value the object does not own is left
  * where it is; an object marked unshared keeps its own values when stored
  * (store_obj_new); the values of dropped objects leave the table in one
- * sweep, however deep. Also arena_keep_depth (util/arena.h), which
+ * sweep, however deep, and those of stored objects as soon as the last
+ * object holding them goes, a copy's too. A value a copy replaces (codec_set_json) is let go
+ * at once when the copy held it, and left alone when an older version's
+ * arena holds it. Also arena_keep_depth (util/arena.h), which
  * sched_derive reads to bound a chain of versions, arena_new_sized, and
  * strings packed without padding. */
 #include <setjmp.h>
@@ -117,6 +120,58 @@ static void test_value_not_owned_stays(void **state) {
   api_object_free(b);
 }
 
+static void test_values_leave_with_their_last_holder(void **state) {
+  (void)state;
+  size_t at_start = codec_share_count();
+  api_object *a = make_pod("a", "2026-01-02T00:00:00Z", "\"env\":[{\"name\":\"E\",\"value\":\"only-a-and-b\"}]");
+  share(a);
+  size_t with_a = codec_share_count();
+  assert_true(with_a > at_start);
+  /* b carries the same values; a copy of a shares them too */
+  api_object *b = make_pod("b", "2026-01-02T00:00:00Z", "\"env\":[{\"name\":\"E\",\"value\":\"only-a-and-b\"}]");
+  share(b);
+  api_object *copy = api_object_clone_sharing_json(a);
+  share(copy);
+  assert_int_equal(codec_share_count(), with_a);
+  api_object_free(a);
+  api_object_free(copy);
+  assert_int_equal(codec_share_count(), with_a);
+  /* the last holder goes: its values leave the table with it, no sweep */
+  api_object_free(b);
+  assert_int_equal(codec_share_count(), at_start);
+}
+
+static void test_replaced_value_is_let_go(void **state) {
+  (void)state;
+  api_object *a = make_pod("a", "2026-01-01T00:00:00Z", "\"workingDir\":\"/w\"");
+  json_t *mf = api_object_meta(a)->managed_fields;
+  size_t refs = mf->refcount;
+  /* a copy sharing a's values holds one more reference, and lets go of it
+   * when its writer replaces the value, not when the copy is freed */
+  api_object *copy = api_object_clone_sharing_json(a);
+  assert_int_equal(mf->refcount, refs + 1);
+  json_t *mine = json_array();
+  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, mine);
+  assert_ptr_equal(api_object_meta(copy)->managed_fields, mine);
+  assert_int_equal(mf->refcount, refs);
+  /* the same value again: still held once */
+  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, json_incref(mine));
+  assert_int_equal(mine->refcount, 1);
+  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, NULL);
+  assert_null(api_object_meta(copy)->managed_fields);
+  api_object_free(copy);
+  /* a version keeping a's arena (sched_derive) points at a's value
+   * without a reference of its own: a's stays */
+  arena *derived = arena_new();
+  arena_keep(derived, a->arena);
+  json_t *slot = mf;
+  codec_set_json(derived, &slot, json_array());
+  assert_int_equal(mf->refcount, refs);
+  arena_free(derived);
+  assert_int_equal(mf->refcount, refs);
+  api_object_free(a);
+}
+
 /* Pods whose container carries a value of its own three containers deep
  * (extra, env array, env var): every one of them a value of the table. */
 static void share_pods(api_object **pods, size_t n, const char *tag) {
@@ -197,6 +252,8 @@ int main(void) {
       cmocka_unit_test(test_member_order_keeps_values_apart),
       cmocka_unit_test(test_value_not_owned_stays),
       cmocka_unit_test(test_dropped_trees_leave_in_one_sweep),
+      cmocka_unit_test(test_values_leave_with_their_last_holder),
+      cmocka_unit_test(test_replaced_value_is_let_go),
       cmocka_unit_test(test_arena_new_sized),
       cmocka_unit_test(test_arena_strings_pack),
       cmocka_unit_test(test_arena_keep_depth),

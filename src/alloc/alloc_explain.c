@@ -37,6 +37,21 @@ static const char *devid(arena *a, const alloc_dev *dv) {
   return arena_cat(a, dv->driver->str, "/", dv->pool->str, "/", dv->name->str, NULL);
 }
 
+/* {"device": id, key: why}: json_pack("{s:s, s:s}") without parsing its
+ * format for every device listed; NULL when a string is not UTF-8. */
+static json_t *device_why(const char *id, const char *key, const char *why) {
+  json_t *o = json_object(), *a = json_string(id), *b = json_string(why);
+  if (!a || !b) {
+    json_decref(a);
+    json_decref(b);
+    json_decref(o);
+    return NULL;
+  }
+  json_object_set_new(o, "device", a);
+  json_object_set_new(o, key, b);
+  return o;
+}
+
 static const char *taint_text(arena *a, const device *d, const device_toleration_list *tols) {
   for (uint32_t i = 0; i < d->taints.n; i++) {
     const device_taint *x = &d->taints.items[i];
@@ -106,7 +121,7 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
     stage[s]++;
     if (s == SELECT_REQUEST && json_array_size(refused) < EXPLAIN_MAX_LISTED) {
       const char *why = alloc_request_selectors_why(k, r, ci);
-      json_array_append_new(refused, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "why", why));
+      json_array_append_new(refused, device_why(devid(k->a, dv), "why", why));
       if (n_refused_miss < EXPLAIN_MISSES) refused_miss[n_refused_miss++] = arena_cat(k->a, dv->name->str, ": ", why, NULL);
     }
     if (s != SELECT_PASSED) continue;
@@ -116,7 +131,7 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
       continue;
     }
     if (json_array_size(unavailable) < EXPLAIN_MAX_LISTED)
-      json_array_append_new(unavailable, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "reason", why));
+      json_array_append_new(unavailable, device_why(devid(k->a, dv), "reason", why));
     if (n_held_miss < EXPLAIN_MISSES) held_miss[n_held_miss++] = arena_cat(k->a, dv->name->str, " ", why, NULL);
   }
   json_object_set_new(o, "visible", json_integer(visible));

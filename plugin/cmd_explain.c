@@ -56,6 +56,7 @@ int cmd_explain(int argc, char **argv) {
   }
   if (!session_connect(&s)) return session_fail(&s);
   const char *ns = s.namespace_ ? s.namespace_ : s.cfg.namespace_;
+  s.a.keep = inventory_keep; /* of the slices and rules, only what the inventory reads is parsed */
   dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL, true);
   if (!ctx) return session_fail(&s);
   int rc = 0;

@@ -57,8 +57,16 @@ struct inv_index {
   strmap devices, counters;
 };
 
+/* "a/b/c/d" in buf, cut to len - 1 bytes as snprintf would; by hand, as
+ * it is built for every device looked up. */
 static const char *key(char *buf, size_t len, const char *a, const char *b, const char *c, const char *d) {
-  snprintf(buf, len, "%s/%s/%s/%s", a, b, c, d ? d : "");
+  const char *parts[] = {a, b, c, d ? d : ""};
+  size_t n = 0;
+  for (size_t i = 0; i < 4; i++) {
+    if (i && n + 1 < len) buf[n++] = '/';
+    for (const char *p = parts[i]; *p && n + 1 < len; p++) buf[n++] = *p;
+  }
+  buf[n] = '\0';
   return buf;
 }
 

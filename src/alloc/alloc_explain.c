@@ -34,7 +34,22 @@
 #define EXPLAIN_MISSES 3      /* of each kind, named in the nearest miss */
 
 static const char *devid(arena *a, const alloc_dev *dv) {
-  return arena_printf(a, "%s/%s/%s", dv->driver->str, dv->pool->str, dv->name->str);
+  return arena_cat(a, dv->driver->str, "/", dv->pool->str, "/", dv->name->str, NULL);
+}
+
+/* {"device": id, key: why}: json_pack("{s:s, s:s}") without parsing its
+ * format for every device listed; NULL when a string is not UTF-8. */
+static json_t *device_why(const char *id, const char *key, const char *why) {
+  json_t *o = json_object(), *a = json_string(id), *b = json_string(why);
+  if (!a || !b) {
+    json_decref(a);
+    json_decref(b);
+    json_decref(o);
+    return NULL;
+  }
+  json_object_set_new(o, "device", a);
+  json_object_set_new(o, key, b);
+  return o;
 }
 
 static const char *taint_text(arena *a, const device *d, const device_toleration_list *tols) {
@@ -54,7 +69,7 @@ static const char *holder_text(arena *a, const char *holder, const alloc_explain
   if (!holder) return "another claim";
   strbuf users = STRBUF_INIT;
   if (opts->claim_consumers) opts->claim_consumers(opts->user, holder, &users);
-  const char *text = users.len ? arena_printf(a, "%s, reserved for %s", holder, sb_str(&users)) : holder;
+  const char *text = users.len ? arena_cat(a, holder, ", reserved for ", sb_str(&users), NULL) : holder;
   sb_free(&users);
   return text;
 }
@@ -62,7 +77,7 @@ static const char *holder_text(arena *a, const char *holder, const alloc_explain
 /* Why a selected device cannot be taken now; NULL when it is free. */
 static const char *why_unavailable(alloc_call *k, const preq *r, uint32_t ci, const alloc_explain_opts *opts) {
   const alloc_dev *dv = k->cands[ci].dev;
-  if (!r->admin && dv->held && dv->held->exclusive) return arena_printf(k->a, "held by %s", holder_text(k->a, dv->held->holder, opts));
+  if (!r->admin && dv->held && dv->held->exclusive) return arena_cat(k->a, "held by ", holder_text(k->a, dv->held->holder, opts), NULL);
   if (dv->d->consumes_counters.n) {
     if (!k->f.part) return "consumes counters, but DRAPartitionableDevices is disabled";
     if (!alloc_counters_charge(k, ci)) return "shared counters exhausted";
@@ -106,8 +121,8 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
     stage[s]++;
     if (s == SELECT_REQUEST && json_array_size(refused) < EXPLAIN_MAX_LISTED) {
       const char *why = alloc_request_selectors_why(k, r, ci);
-      json_array_append_new(refused, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "why", why));
-      if (n_refused_miss < EXPLAIN_MISSES) refused_miss[n_refused_miss++] = arena_printf(k->a, "%s: %s", dv->name->str, why);
+      json_array_append_new(refused, device_why(devid(k->a, dv), "why", why));
+      if (n_refused_miss < EXPLAIN_MISSES) refused_miss[n_refused_miss++] = arena_cat(k->a, dv->name->str, ": ", why, NULL);
     }
     if (s != SELECT_PASSED) continue;
     const char *why = why_unavailable(k, r, ci, opts);
@@ -116,8 +131,8 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
       continue;
     }
     if (json_array_size(unavailable) < EXPLAIN_MAX_LISTED)
-      json_array_append_new(unavailable, json_pack("{s:s, s:s}", "device", devid(k->a, dv), "reason", why));
-    if (n_held_miss < EXPLAIN_MISSES) held_miss[n_held_miss++] = arena_printf(k->a, "%s %s", dv->name->str, why);
+      json_array_append_new(unavailable, device_why(devid(k->a, dv), "reason", why));
+    if (n_held_miss < EXPLAIN_MISSES) held_miss[n_held_miss++] = arena_cat(k->a, dv->name->str, " ", why, NULL);
   }
   json_object_set_new(o, "visible", json_integer(visible));
   json_object_set_new(o, "classSelected", json_integer(visible - stage[SELECT_CLASS]));
@@ -246,19 +261,37 @@ static json_t *pools_report(const alloc_call *k) {
 static const char *str(const json_t *o, const char *key) { return json_string_value(json_object_get(o, key)); }
 static long long num(const json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
 
+/* A string member as printf's %s printed it: "(null)" when absent. */
+static const char *text(const json_t *o, const char *key) {
+  const char *s = str(o, key);
+  return s ? s : "(null)";
+}
+
+/* The number, then the end of the line. */
+static void put_num_line(strbuf *sb, long long v) {
+  sb_put_int(sb, v);
+  sb_putc(sb, '\n');
+}
+
+/* The report is rendered for every node: by appending, not sb_printf. */
 static void render_request(strbuf *sb, const json_t *r) {
-  sb_printf(sb, "  request %s (class %s, %s): needs %lld\n", str(r, "request"), str(r, "class"), str(r, "mode"),
-            num(r, "needed"));
-  sb_printf(sb, "    devices the node can see: %lld\n    passing class selectors: %lld\n"
-                "    passing request selectors: %lld\n",
-            num(r, "visible"), num(r, "classSelected"), num(r, "requestSelected"));
+  sb_cat(sb, "  request ", text(r, "request"), " (class ", text(r, "class"), ", ", text(r, "mode"), "): needs ", NULL);
+  put_num_line(sb, num(r, "needed"));
+  sb_puts(sb, "    devices the node can see: ");
+  put_num_line(sb, num(r, "visible"));
+  sb_puts(sb, "    passing class selectors: ");
+  put_num_line(sb, num(r, "classSelected"));
+  sb_puts(sb, "    passing request selectors: ");
+  put_num_line(sb, num(r, "requestSelected"));
   size_t i;
   json_t *u;
-  json_array_foreach(json_object_get(r, "refused"), i, u) sb_printf(sb, "      %s: %s\n", str(u, "device"), str(u, "why"));
-  sb_printf(sb, "    free: %lld\n", num(r, "free"));
-  json_array_foreach(json_object_get(r, "unavailable"), i, u) sb_printf(sb, "      %s: %s\n", str(u, "device"), str(u, "reason"));
-  if (str(r, "error")) sb_printf(sb, "    error: %s\n", str(r, "error"));
-  if (str(r, "nearestMiss")) sb_printf(sb, "    nearest miss: %s\n", str(r, "nearestMiss"));
+  json_array_foreach(json_object_get(r, "refused"), i, u) sb_cat(sb, "      ", text(u, "device"), ": ", text(u, "why"), "\n", NULL);
+  sb_puts(sb, "    free: ");
+  put_num_line(sb, num(r, "free"));
+  json_array_foreach(json_object_get(r, "unavailable"), i, u)
+      sb_cat(sb, "      ", text(u, "device"), ": ", text(u, "reason"), "\n", NULL);
+  if (str(r, "error")) sb_cat(sb, "    error: ", str(r, "error"), "\n", NULL);
+  if (str(r, "nearestMiss")) sb_cat(sb, "    nearest miss: ", str(r, "nearestMiss"), "\n", NULL);
 }
 
 static void render_constraint(strbuf *sb, const json_t *c) {
@@ -297,12 +330,15 @@ static void render_fit(strbuf *sb, const json_t *c) {
 static void render_text(strbuf *sb, const json_t *root) {
   size_t i, j;
   json_t *p, *c, *x;
-  sb_printf(sb, "node %s:\n", str(root, "node"));
-  json_array_foreach(json_object_get(root, "pools"), i, p)
-      sb_printf(sb, "  pool %s/%s: %s, %lld devices\n", str(p, "driver"), str(p, "pool"), str(p, "state"), num(p, "devices"));
-  if (str(root, "error")) sb_printf(sb, "error: %s\n", str(root, "error"));
+  sb_cat(sb, "node ", text(root, "node"), ":\n", NULL);
+  json_array_foreach(json_object_get(root, "pools"), i, p) {
+    sb_cat(sb, "  pool ", text(p, "driver"), "/", text(p, "pool"), ": ", text(p, "state"), ", ", NULL);
+    sb_put_int(sb, num(p, "devices"));
+    sb_puts(sb, " devices\n");
+  }
+  if (str(root, "error")) sb_cat(sb, "error: ", str(root, "error"), "\n", NULL);
   json_array_foreach(json_object_get(root, "claims"), i, c) {
-    sb_printf(sb, "claim %s:\n", str(c, "claim"));
+    sb_cat(sb, "claim ", text(c, "claim"), ":\n", NULL);
     json_array_foreach(json_object_get(c, "requests"), j, x) render_request(sb, x);
     json_array_foreach(json_object_get(c, "constraints"), j, x) render_constraint(sb, x);
     render_fit(sb, c);

@@ -170,7 +170,9 @@ void sched_claim_consumers(void *st, const char *claim, strbuf *out) {
   const char *slash = strchr(claim, '/');
   if (!slash) return;
   char ns[256];
-  snprintf(ns, sizeof ns, "%.*s", (int)(slash - claim), claim);
+  size_t ns_len = (size_t)(slash - claim) < sizeof ns ? (size_t)(slash - claim) : sizeof ns - 1;
+  memcpy(ns, claim, ns_len);
+  ns[ns_len] = '\0';
   store_obj *o = NULL;
   if (store_get(st, KIND_RESOURCE_CLAIM, ns, slash + 1, &o) != STORE_OK) return;
   const resource_claim *c = o->object->typed;
@@ -178,7 +180,9 @@ void sched_claim_consumers(void *st, const char *claim, strbuf *out) {
     const resource_claim_consumer_reference *r = &c->status.reserved_for.items[i];
     size_t len = r->resource ? strlen(r->resource) : 0;
     if (len && r->resource[len - 1] == 's') len--; /* "pods" -> "pod" */
-    sb_printf(out, "%s%.*s %s/%s", i ? ", " : "", (int)len, s_or(r->resource), ns, s_or(r->name));
+    if (i) sb_puts(out, ", ");
+    sb_add(out, s_or(r->resource), len); /* appended, not printed: explain asks for every held device */
+    sb_cat(out, " ", ns, "/", s_or(r->name), NULL);
   }
   store_obj_unref(o);
 }

@@ -138,6 +138,24 @@ char *arena_printf(arena *a, const char *fmt, ...) {
   return p;
 }
 
+char *arena_cat(arena *a, ...) {
+  va_list ap;
+  size_t n = 0;
+  va_start(ap, a);
+  for (const char *s; (s = va_arg(ap, const char *));) n += strlen(s);
+  va_end(ap);
+  char *p = take_bytes(a, n + 1), *at = p;
+  va_start(ap, a);
+  for (const char *s; (s = va_arg(ap, const char *));) {
+    size_t len = strlen(s);
+    memcpy(at, s, len);
+    at += len;
+  }
+  va_end(ap);
+  *at = '\0';
+  return p;
+}
+
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size) {
   void *p = arena_alloc(a, new_size);
   if (old && old_size) memcpy(p, old, old_size < new_size ? old_size : new_size);

@@ -33,6 +33,9 @@ void *arena_calloc(arena *a, size_t n, size_t size);
 char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The strings up to the NULL, joined: arena_printf("%s%s", ...) without the
+ * formatting, for texts built in a loop. */
+char *arena_cat(arena *a, ...) __attribute__((sentinel));
 /* Grows an array allocated from the arena (old contents copied). */
 void *arena_grow(arena *a, void *old, size_t old_size, size_t new_size);
 /* Runs fn(p) when the arena is freed, in reverse order of registration. */

@@ -40,6 +40,13 @@ void sb_put_int(strbuf *sb, int64_t v) {
   sb_put_uint(sb, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
+void sb_cat(strbuf *sb, ...) {
+  va_list ap;
+  va_start(ap, sb);
+  for (const char *s; (s = va_arg(ap, const char *));) sb_puts(sb, s);
+  va_end(ap);
+}
+
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) {
   va_list again;
   va_copy(again, ap);

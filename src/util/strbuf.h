@@ -23,6 +23,8 @@ static inline void sb_putc(strbuf *sb, char c) {
 /* An integer in decimal, as printf's %" PRId64 " and %" PRIu64 " write it. */
 void sb_put_int(strbuf *sb, int64_t v);
 void sb_put_uint(strbuf *sb, uint64_t v);
+/* Appends the strings up to the NULL: sb_printf("%s%s", ...) without the formatting. */
+void sb_cat(strbuf *sb, ...) __attribute__((sentinel));
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Go's strconv.Quote of s: "..." with \" \\ \n \t and \u/\x escapes. */

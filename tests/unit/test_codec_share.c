@@ -19,6 +19,7 @@
 #include "api/object.h"
 #include "store/store_obj.h"
 #include "test_store.h"
+#include "util/strbuf.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,8 +228,19 @@ static void test_arena_strings_pack(void **state) {
   assert_int_equal((uintptr_t)block % 16, 0);
   memset(block, 0xff, 24);
   char *printed = arena_printf(a, "%s-%d", "x", 7);
+  size_t before = arena_used(a);
+  char *joined = arena_cat(a, "drv", "/", "", "pool", NULL), *empty = arena_cat(a, NULL);
+  assert_int_equal(arena_used(a), before + sizeof "drv/pool" + 1); /* the bytes and the NULs, unpadded */
+  strbuf sb = STRBUF_INIT;
+  sb_puts(&sb, "node ");
+  sb_cat(&sb, "a", "", ":", "\n", NULL);
+  sb_cat(&sb, NULL);
+  assert_string_equal(sb_str(&sb), "node a:\n");
+  sb_free(&sb);
   for (size_t i = 0; i < 10; i++) assert_string_equal(s[i], i % 2 ? "a" : "bc");
   assert_string_equal(printed, "x-7");
+  assert_string_equal(joined, "drv/pool");
+  assert_string_equal(empty, "");
   arena_free(a);
 }
 

@@ -76,13 +76,23 @@ printf 'alice-token,alice,1\nroot-token,root,2,"system:masters"\n' >"$tmp/tokens
 serve "$tmp/authn" --token-file "$tmp/tokens" --authorization-mode AlwaysAllow --max-requests-inflight 1
 as() { who=$1; shift; curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $who-token" "$@"; }
 ahead=$(($(curl -s -H 'Authorization: Bearer root-token' "$url/api/v1/namespaces" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["resourceVersion"])') + 1000))
+# both refusals need the slow read still held: on a busy machine (ASan, CI)
+# it may be over first, so the pair is tried again (at most 5 times)
+for attempt in 1 2 3 4 5; do
+  as alice "$url/api/v1/namespaces?resourceVersion=$ahead" >/dev/null &
+  slow=$!
+  full=$(until_429 as alice "$url/api/v1/namespaces")
+  kept=$(python3 tests/lib/keepalive.py "$url" \
+    "GET /api/v1/namespaces|Authorization: Bearer alice-token" "GET /api/v1/namespaces|Authorization: Bearer root-token")
+  wait $slow
+  [ "$full" = 429 ] && [ "$kept" = "429 200" ] && break
+done
+check "full: a user gets 429" "429" echo "$full"
+check "full: 429 keeps the connection" "429 200" echo "$kept"
 as alice "$url/api/v1/namespaces?resourceVersion=$ahead" >/dev/null &
 slow=$!
-check "full: a user gets 429" "429" until_429 as alice "$url/api/v1/namespaces"
 check "full: system:masters is served" "200" as root "$url/api/v1/namespaces"
 check "full: a bad token is 401" "401" as nobody "$url/api/v1/namespaces"
-check "full: 429 keeps the connection" "429 200" python3 tests/lib/keepalive.py "$url" \
-  "GET /api/v1/namespaces|Authorization: Bearer alice-token" "GET /api/v1/namespaces|Authorization: Bearer root-token"
 wait $slow
 kill $server; wait $server 2>/dev/null
 serve "$tmp/data"

@@ -92,6 +92,7 @@ typedef struct req_view {
   preq *r;
   uint32_t *free;
   uint32_t n_free;
+  bool bounded; /* no device can be taken twice and none failed to select: n_free bounds the count */
 } req_view;
 
 static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_explain_opts *opts) {
@@ -107,12 +108,14 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
   uint32_t n_held_miss = 0, n_refused_miss = 0;
   rv->r = r;
   rv->free = arena_calloc(k->a, k->n_cands + 1, sizeof *rv->free);
+  rv->bounded = true;
   for (uint32_t ci = 0; ci < k->n_cands; ci++) {
     const alloc_dev *dv = k->cands[ci].dev;
     if (!k->f.binding && dv->has_binding_conditions) continue;
     visible++;
     int s = alloc_select_stage(k, r, ci);
     if (s < 0) {
+      rv->bounded = false;
       json_object_set_new(o, "error", json_string(sb_str(&k->err)));
       sb_truncate(&k->err, 0);
       k->has_err = false;
@@ -125,6 +128,7 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
       if (n_refused_miss < EXPLAIN_MISSES) refused_miss[n_refused_miss++] = arena_cat(k->a, dv->name->str, ": ", why, NULL);
     }
     if (s != SELECT_PASSED) continue;
+    if (alloc_is_multi(k, dv)) rv->bounded = false;
     const char *why = why_unavailable(k, r, ci, opts);
     if (!why) {
       rv->free[rv->n_free++] = ci;
@@ -234,7 +238,10 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
   return o;
 }
 
-static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts *opts) {
+/* The claim's report; most gets, per request and subrequest in order, the
+ * highest count it could get on the node alone (its free devices), or
+ * INT64_MAX when that is not known. */
+static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts *opts, int64_t **most) {
   json_t *o = json_pack("{s:s}", "claim", pc->label), *reqs = json_array(), *cons = json_array();
   uint32_t n_views = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++) n_views += pc->reqs[q].n_subs;
@@ -243,6 +250,8 @@ static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts 
   for (uint32_t q = 0; q < pc->n_reqs; q++)
     for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
       json_array_append_new(reqs, request_report(k, &pc->reqs[q].subs[s], &views[n_views++], opts));
+  *most = arena_alloc(k->a, (n_views + 1) * sizeof **most);
+  for (uint32_t v = 0; v < n_views; v++) (*most)[v] = views[v].bounded ? views[v].n_free : INT64_MAX;
   for (uint32_t ti = 0; ti < pc->n_trk; ti++) json_array_append_new(cons, constraint_report(k, pc, ti, views, n_views));
   json_object_set_new(o, "requests", reqs);
   json_object_set_new(o, "constraints", cons);
@@ -356,8 +365,9 @@ void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const 
   if (alloc_gather_pools(&k) < 0 || alloc_prepare_claims(&k, claims, n) < 0) {
     json_object_set_new(root, "error", json_string(sb_str(&k.err)));
   } else {
-    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c], opts));
-    alloc_explain_fit(ix, nd, claims, n, opts, list);
+    int64_t **most = arena_alloc(a, (k.n_claims + 1) * sizeof *most);
+    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c], opts, &most[c]));
+    alloc_explain_fit(ix, nd, claims, n, (const int64_t *const *)most, opts, list);
   }
   json_object_set_new(root, "pools", pools_report(&k));
   json_object_set_new(root, "claims", list);

@@ -66,20 +66,25 @@ typedef struct fit_search {
   alloc_index *ix;
   const node *nd;
   const resource_claim *claim;
-  arena *a; /* the changed copies */
+  const int64_t *most; /* per request and subrequest, in order */
+  arena *a;            /* the changed copies */
 } fit_search;
 
-static bool fits_with(fit_search *fs, uint32_t q, int32_t entry, int64_t count) {
+/* Does the claim fit with request q's view v (entry, or its exactly) at
+ * count? Surely not with more devices than the view could get: that run
+ * is spared, the search takes the same steps. */
+static bool fits_with(fit_search *fs, uint32_t q, uint32_t v, int32_t entry, int64_t count) {
+  if (count > fs->most[v]) return false;
   const resource_claim *c = changed(fs->a, fs->claim, q, entry, count);
   return fits(fs->ix, fs->nd, &c, 1);
 }
 
 /* The highest count in [1, asked) with which the claim fits; 0 for none. */
-static int64_t best_count(fit_search *fs, uint32_t q, int32_t entry, int64_t asked) {
+static int64_t best_count(fit_search *fs, uint32_t q, uint32_t v, int32_t entry, int64_t asked) {
   int64_t lo = 0, hi = asked; /* fits at lo (0: none known), not at hi */
   while (hi - lo > 1) {
     int64_t mid = lo + (hi - lo) / 2;
-    if (fits_with(fs, q, entry, mid)) lo = mid;
+    if (fits_with(fs, q, v, entry, mid)) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -90,22 +95,24 @@ static const char *name_of(const atom *a) { return a ? a->str : ""; }
 static json_t *smaller_requests(fit_search *fs) {
   json_t *out = json_array();
   const device_request_list *l = &fs->claim->spec.devices.requests;
+  uint32_t v = 0; /* the view of request q (or its entry s) */
   for (uint32_t q = 0; q < l->n; q++) {
     const device_request *dr = &l->items[q];
     if (!dr->first_available.n) {
+      v++;
       if (!dr->exactly || !exact_count(dr->exactly->allocation_mode)) continue;
       int64_t asked = dr->exactly->count_set ? dr->exactly->count : 1;
-      int64_t best = best_count(fs, q, -1, asked);
+      int64_t best = best_count(fs, q, v - 1, -1, asked);
       if (best)
         json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "request", name_of(dr->name), "count", (json_int_t)best,
                                              "asked", (json_int_t)asked));
       continue;
     }
-    for (uint32_t s = 0; s < dr->first_available.n; s++) {
+    for (uint32_t s = 0; s < dr->first_available.n; s++, v++) {
       const device_sub_request *sub = &dr->first_available.items[s];
       if (!exact_count(sub->allocation_mode)) continue;
       int64_t asked = sub->count_set ? sub->count : 1;
-      int64_t best = best_count(fs, q, (int32_t)s, asked);
+      int64_t best = best_count(fs, q, v, (int32_t)s, asked);
       if (!best) continue;
       json_t *f = json_pack("{s:s, s:s++, s:I, s:I}", "request", name_of(dr->name), "entry", name_of(dr->name), "/",
                             name_of(sub->name), "count", (json_int_t)best, "asked", (json_int_t)asked);
@@ -152,12 +159,12 @@ static void releases(alloc_index *ix, const node *nd, const resource_claim *cons
 }
 
 void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
-                       const alloc_explain_opts *opts, json_t *claim_reports) {
+                       const int64_t *const *most, const alloc_explain_opts *opts, json_t *claim_reports) {
   for (size_t c = 0; c < n; c++) {
     /* only a claim that surely does not fit: one that reaches a bound (or
      * fails) would likely reach it in every changed run too */
     if (run(ix, nd, &claims[c], 1) != ALLOC_UNSATISFIABLE) continue;
-    fit_search fs = {ix, nd, claims[c], arena_new()};
+    fit_search fs = {ix, nd, claims[c], most[c], arena_new()};
     json_t *report = json_array_get(claim_reports, c);
     json_object_set_new(report, "wouldFit", smaller_requests(&fs));
     releases(ix, nd, &claims[c], report, opts);

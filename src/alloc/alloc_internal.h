@@ -293,6 +293,8 @@ typedef enum { ST_OK, ST_FAIL, ST_TOO_MANY, ST_ERR } step_result;
 step_result alloc_search(alloc_call *k);
 bool alloc_claim_holds(const pclaim *pc, uint32_t cand);
 bool alloc_in_use(const alloc_call *k, uint32_t cand);
+/* Can the device be allocated more than once (allowMultipleAllocations)? */
+bool alloc_is_multi(const alloc_call *k, const alloc_dev *dv);
 
 /* alloc_result.c */
 int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
@@ -302,8 +304,10 @@ void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
 
 /* alloc_explain_fit.c: what would make each claim that does not fit on the
  * node alone fit now; adds "wouldFit" and "release" to its report in
- * claim_reports (alloc_explain.c's JSON schema). */
+ * claim_reports (alloc_explain.c's JSON schema). most[c][v]: the highest
+ * count claim c's v-th request or subrequest (in order) could get, which
+ * spares the runs with more. */
 void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
-                       const alloc_explain_opts *opts, json_t *claim_reports);
+                       const int64_t *const *most, const alloc_explain_opts *opts, json_t *claim_reports);
 
 #endif

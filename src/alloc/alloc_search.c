@@ -21,7 +21,7 @@ bool alloc_in_use(const alloc_call *k, uint32_t ci) {
   return (!k->ignore_held && dv->held && dv->held->exclusive) || k->cands[ci].excl > 0 || k->cands[ci].barred;
 }
 
-static bool is_multi(const alloc_call *k, const alloc_dev *dv) {
+bool alloc_is_multi(const alloc_call *k, const alloc_dev *dv) {
   return k->f.cap && dv->d->allow_multiple_allocations_set && dv->d->allow_multiple_allocations;
 }
 
@@ -65,7 +65,7 @@ static void undo_last(alloc_call *k, pclaim *pc) {
 static step_result admit(alloc_call *k, uint32_t c, preq *r, uint32_t ci, bool must) {
   pclaim *pc = &k->claims[c];
   const alloc_dev *dv = k->cands[ci].dev;
-  alloc_rec rec = {.cand = ci, .r = r, .multi = is_multi(k, dv)};
+  alloc_rec rec = {.cand = ci, .r = r, .multi = alloc_is_multi(k, dv)};
   if (!rec.multi && r->admin && alloc_claim_holds(pc, ci)) return ST_FAIL;        /* admin twice */
   if (!r->admin && alloc_in_use(k, ci)) return ST_FAIL;                            /* in use */
   if (!k->f.part && dv->d->consumes_counters.n) return ST_FAIL;                    /* gate */

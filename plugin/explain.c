@@ -94,10 +94,14 @@ static char *selector_of(const json_t *class_selectors, const json_t *request_se
   return out;
 }
 
-static void add_limited(json_t *list, json_t *item, size_t *more) {
-  if (json_array_size(list) < SHOWN) json_array_append_new(list, item);
-  else (*more)++, json_decref(item);
+/* Room for one more entry in list? Otherwise it is counted in more. */
+static bool room(const json_t *list, size_t *more) {
+  if (json_array_size(list) < SHOWN) return true;
+  (*more)++;
+  return false;
 }
+
+static char *device_id(const inv_device *d) { return out_fmt("%s/%s/%s", d->driver, d->pool, d->name); }
 
 /* A held device with its claim and the pods that claim is reserved for. */
 static json_t *held_entry(dra_ctx *ctx, const char *id, const char *holder) {
@@ -144,17 +148,21 @@ static json_t *request_report(dra_ctx *ctx, const inventory *inv, const char *re
       const inv_device *d = &inv->devices[i];
       if (selection_result(by_class, d, NULL) != 1) continue;
       n_class++;
-      char *id = out_fmt("%s/%s/%s", d->driver, d->pool, d->name);
+      /* the device's id only for the entries listed */
+      char *id = NULL;
       if (selection_result(full, d, NULL) != 1) {
-        const char *error = NULL, *why = selection_result(full, d, &error) < 0 ? error : selection_why(full, d);
-        add_limited(misses, json_pack("{s:s, s:s}", "device", id, "why", why ? why : "the selector is false"), &more_misses);
+        if (room(misses, &more_misses)) {
+          const char *error = NULL, *why = selection_result(full, d, &error) < 0 ? error : selection_why(full, d);
+          json_array_append_new(misses, json_pack("{s:s, s:s}", "device", id = device_id(d), "why",
+                                                  why ? why : "the selector is false"));
+        }
       } else {
         n_selected++;
         if (d->allocated && !d->multi) {
-          if (json_array_size(held) < SHOWN) json_array_append_new(held, held_entry(ctx, id, d->holder));
-          else more_held++;
+          if (room(held, &more_held)) json_array_append_new(held, held_entry(ctx, id = device_id(d), d->holder));
         } else if (d->taint) {
-          add_limited(tainted, json_pack("{s:s, s:s}", "device", id, "taint", d->taint), &more_tainted);
+          if (room(tainted, &more_tainted))
+            json_array_append_new(tainted, json_pack("{s:s, s:s}", "device", id = device_id(d), "taint", d->taint));
         } else if (!inventory_free_now(inv, d)) {
           n_counters++;
         } else {

@@ -21,14 +21,26 @@ static size_t hash(const char *k) {
   return h;
 }
 
+/* Empty slots: cap of them. */
+static void strmap_alloc(strmap *m, size_t cap) {
+  m->cap = cap;
+  m->n = 0;
+  m->keys = calloc(cap, sizeof *m->keys);
+  m->values = calloc(cap, sizeof *m->values);
+  if (!m->keys || !m->values) abort();
+}
+
+/* An empty map with room for n keys, so that inserting them never grows it. */
+static void strmap_reserve(strmap *m, size_t n) {
+  size_t cap = 64;
+  while (cap < 2 * (n + 1)) cap *= 2;
+  strmap_alloc(m, cap);
+}
+
 static size_t *strmap_slot(strmap *m, const char *key, bool insert) {
   if (insert && 2 * (m->n + 1) > m->cap) {
     strmap old = *m;
-    m->cap = m->cap ? 2 * m->cap : 64;
-    m->n = 0;
-    m->keys = calloc(m->cap, sizeof *m->keys);
-    m->values = calloc(m->cap, sizeof *m->values);
-    if (!m->keys || !m->values) abort();
+    strmap_alloc(m, m->cap ? 2 * m->cap : 64);
     for (size_t i = 0; i < old.cap; i++)
       if (old.keys[i]) {
         *strmap_slot(m, old.keys[i], true) = old.values[i];
@@ -144,13 +156,10 @@ static void add_devices(inventory *inv, const json_t *slice) {
   size_t i;
   const json_t *d;
   json_array_foreach(json_object_get(spec, "devices"), i, d) {
-    inv->devices = realloc(inv->devices, (inv->n + 1) * sizeof *inv->devices);
-    if (!inv->devices) abort();
-    inv_device *x = &inv->devices[inv->n++];
+    inv_device *x = &inv->devices[inv->n++]; /* room made by build_devices */
     *x = (inv_device){.node = slice_node(spec), .driver = jstr(spec, "driver"),
                       .pool = jstr(json_object_get(spec, "pool"), "name"), .name = jstr(d, "name"), .spec = d,
-                      .multi = json_is_true(json_object_get(d, "allowMultipleAllocations")),
-                      .consumed = json_object()};
+                      .multi = json_is_true(json_object_get(d, "allowMultipleAllocations"))};
     size_t t;
     const json_t *taint;
     json_array_foreach(json_object_get(d, "taints"), t, taint) if (!x->taint) x->taint = blocking_taint(taint);
@@ -233,6 +242,7 @@ static void apply_claims(inventory *inv, const json_t *claims) {
       if (d) json_object_foreach((json_t *)json_object_get(res, "consumedCapacity"), name, q) {
           qty v;
           if (!qty_parse(json_string_value(q), &v)) continue;
+          if (!d->consumed) d->consumed = json_object();
           json_t *sum = json_object_get(d->consumed, name);
           json_object_set_new(d->consumed, name, json_real((sum ? json_real_value(sum) : 0) + (double)v.v));
         }
@@ -270,9 +280,12 @@ static void build_devices(inventory *inv, const json_t *slices, const json_t *ru
   if (!inv->index) abort();
   strmap gen = {0};
   pool_generations(slices, &gen);
-  size_t i, g;
+  size_t i, g, most = 0;
   const json_t *s;
   char buf[1024];
+  json_array_foreach(slices, i, s) most += json_array_size(json_object_get(json_object_get(s, "spec"), "devices"));
+  inv->devices = calloc(most + 1, sizeof *inv->devices);
+  if (!inv->devices) abort();
   json_array_foreach(slices, i, s) {
     const size_t *newest = pool_slot(&gen, s, false, &g);
     if (g < *newest) continue; /* an outdated slice of a pool being republished */
@@ -280,6 +293,8 @@ static void build_devices(inventory *inv, const json_t *slices, const json_t *ru
     add_counters(inv, json_object_get(s, "spec"));
   }
   strmap_free(&gen);
+  strmap_reserve(&inv->index->devices, inv->n);
+  strmap_reserve(&inv->index->counters, inv->n_counters);
   for (i = 0; i < inv->n; i++) {
     const inv_device *d = &inv->devices[i];
     *strmap_slot(&inv->index->devices, key(buf, sizeof buf, d->driver, d->pool, d->name, NULL), true) = i;

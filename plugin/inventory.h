@@ -26,7 +26,7 @@ typedef struct inv_device {
   size_t shares;      /* allocations holding it */
   char *taint;        /* "key=value:Effect" of the first NoSchedule/NoExecute taint, or NULL */
   char *holder;       /* "namespace/claim" of the first claim holding it, or NULL */
-  json_t *consumed;   /* capacity name -> consumed base units (real), shares summed */
+  json_t *consumed;   /* capacity name -> consumed base units (real), shares summed; NULL: none */
 } inv_device;
 
 typedef struct inv_counter {

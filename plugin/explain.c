@@ -29,6 +29,12 @@ static const char *filter_of(const char *reason) {
   return "DynamicResources";
 }
 
+/* The line's n bytes (no NUL among them) and a newline. */
+static void put_line(FILE *f, const char *line, size_t n) {
+  fwrite(line, 1, n, f);
+  putc('\n', f);
+}
+
 /* The pod's part of dra_schedule's explanation, split per node: the
  * filter lines and the allocator's text. */
 static void parse_section(const char *text, const char *ns, const char *name, json_t *nodes, char **allocator) {
@@ -58,12 +64,12 @@ static void parse_section(const char *text, const char *ns, const char *name, js
       } else {
         entry = json_pack("{s:s, s:s, s:s}", "node", node, "filter", "DynamicResources", "reason",
                           "cannot allocate all claims");
-        fprintf(f, "%.*s\n", (int)n, line);
+        put_line(f, line, n);
       }
       json_array_append_new(nodes, entry);
       free(node);
     } else {
-      fprintf(f, "%.*s\n", (int)n, line);
+      put_line(f, line, n);
     }
     line += n + 1;
   }

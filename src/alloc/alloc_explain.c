@@ -270,11 +270,9 @@ static json_t *pools_report(const alloc_call *k) {
 static const char *str(const json_t *o, const char *key) { return json_string_value(json_object_get(o, key)); }
 static long long num(const json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
 
-/* A string member as printf's %s printed it: "(null)" when absent. */
-static const char *text(const json_t *o, const char *key) {
-  const char *s = str(o, key);
-  return s ? s : "(null)";
-}
+/* A string as printf's %s printed it: "(null)" when absent. */
+static const char *text_of(const json_t *s) { return json_string_value(s) ? json_string_value(s) : "(null)"; }
+static const char *text(const json_t *o, const char *key) { return text_of(json_object_get(o, key)); }
 
 /* The number, then the end of the line. */
 static void put_num_line(strbuf *sb, long long v) {
@@ -323,15 +321,18 @@ static void render_fit(strbuf *sb, const json_t *c) {
   size_t i, j;
   json_t *f, *d;
   json_array_foreach(fits, i, f) {
-    sb_printf(sb, "    request %s: ", str(f, "request"));
-    if (str(f, "entry")) sb_printf(sb, "firstAvailable entry %s, ", str(f, "entry"));
-    sb_printf(sb, "count %lld instead of %lld\n", num(f, "count"), num(f, "asked"));
+    sb_cat(sb, "    request ", text(f, "request"), ": ", NULL);
+    if (str(f, "entry")) sb_cat(sb, "firstAvailable entry ", str(f, "entry"), ", ", NULL);
+    sb_puts(sb, "count ");
+    sb_put_int(sb, num(f, "count"));
+    sb_puts(sb, " instead of ");
+    put_num_line(sb, num(f, "asked"));
   }
   json_array_foreach(release, i, f) {
-    sb_printf(sb, "    claim %s", str(f, "claim"));
-    if (str(f, "reservedFor")) sb_printf(sb, " (reserved for %s)", str(f, "reservedFor"));
+    sb_cat(sb, "    claim ", text(f, "claim"), NULL);
+    if (str(f, "reservedFor")) sb_cat(sb, " (reserved for ", str(f, "reservedFor"), ")", NULL);
     sb_puts(sb, " releasing");
-    json_array_foreach(json_object_get(f, "devices"), j, d) sb_printf(sb, "%s %s", j ? "," : "", json_string_value(d));
+    json_array_foreach(json_object_get(f, "devices"), j, d) sb_cat(sb, j ? ", " : " ", text_of(d), NULL);
     sb_putc(sb, '\n');
   }
 }

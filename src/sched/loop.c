@@ -309,16 +309,20 @@ static void push_all(sched_loop *l, api_kind k) {
 static void push_node_work(sched_loop *l, const pod *p, bool gone) {
   const char *node = p->spec.node_name;
   if (!node || !*node) return;
-  strbuf key = STRBUF_INIT;
-  sched_key(&key, "nodesim:", p->metadata.namespace_, p->metadata.name);
-  if (gone) sched_deadline_forget(&l->nodesim_due, sb_str(&key));
-  else if (!sched_pod_is_done(p) || p->metadata.deletion_timestamp) {
-    if (!(l->opt.disabled_controllers & CTRL_NODE_SIMULATOR)) sched_keyq_push(&l->ctrl, sb_str(&key));
+  bool live = !gone && (!sched_pod_is_done(p) || p->metadata.deletion_timestamp);
+  /* with both controllers off (dra_schedule) a live pod has nothing to look up */
+  if (gone || (live && !(l->opt.disabled_controllers & CTRL_NODE_SIMULATOR))) {
+    strbuf key = STRBUF_INIT;
+    sched_key(&key, "nodesim:", p->metadata.namespace_, p->metadata.name);
+    if (gone) sched_deadline_forget(&l->nodesim_due, sb_str(&key));
+    else sched_keyq_push(&l->ctrl, sb_str(&key));
+    sb_free(&key);
+  }
+  if (live && !(l->opt.disabled_controllers & CTRL_POD_GC)) {
     store_obj *no = sched_get(l, KIND_NODE, NULL, node);
     if (!no) sched_podgc_node_missing(l, node);
     store_obj_unref(no);
   }
-  sb_free(&key);
 }
 
 static void push_pod_node_work(void *ctx, store_obj *po) { push_node_work(ctx, po->object->typed, false); }

@@ -88,11 +88,21 @@ static const char *why_unavailable(alloc_call *k, const preq *r, uint32_t ci, co
   return NULL;
 }
 
+/* Can the device be taken with any other free one: no shared counters to
+ * run out of together, and a slice of this node's alone (so the result's
+ * node selector is the node's name)? */
+static bool plain_device(const alloc_dev *dv) {
+  const resource_slice_spec *sp = &dv->slice->s->spec;
+  bool per_device = sp->per_device_node_selection_set && sp->per_device_node_selection;
+  return !dv->d->consumes_counters.n && !per_device && sp->node_name && sp->node_name[0];
+}
+
 typedef struct req_view {
   preq *r;
   uint32_t *free;
   uint32_t n_free;
   bool bounded; /* no device can be taken twice and none failed to select: n_free bounds the count */
+  bool plain;   /* each free device can be taken with any others: no counters, node-local */
 } req_view;
 
 static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_explain_opts *opts) {
@@ -109,6 +119,7 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
   rv->r = r;
   rv->free = arena_calloc(k->a, k->n_cands + 1, sizeof *rv->free);
   rv->bounded = true;
+  rv->plain = !r->admin && !r->all;
   for (uint32_t ci = 0; ci < k->n_cands; ci++) {
     const alloc_dev *dv = k->cands[ci].dev;
     if (!k->f.binding && dv->has_binding_conditions) continue;
@@ -132,6 +143,7 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
     const char *why = why_unavailable(k, r, ci, opts);
     if (!why) {
       rv->free[rv->n_free++] = ci;
+      rv->plain &= plain_device(dv);
       continue;
     }
     if (json_array_size(unavailable) < EXPLAIN_MAX_LISTED)
@@ -147,9 +159,13 @@ static json_t *request_report(alloc_call *k, preq *r, req_view *rv, const alloc_
   int64_t want = r->all ? stage[SELECT_PASSED] : r->needed;
   if ((int64_t)rv->n_free < want || (r->all && want == 0)) {
     strbuf m = STRBUF_INIT;
-    sb_printf(&m, "needs %lld, %u free", (long long)(r->all ? want : r->needed), rv->n_free);
+    sb_puts(&m, "needs ");
+    sb_put_int(&m, r->all ? want : r->needed);
+    sb_puts(&m, ", ");
+    sb_put_uint(&m, rv->n_free);
+    sb_puts(&m, " free");
     for (uint32_t i = 0; i < n_held_miss + n_refused_miss && i < EXPLAIN_MISSES; i++)
-      sb_printf(&m, "; %s", i < n_held_miss ? held_miss[i] : refused_miss[i - n_held_miss]);
+      sb_cat(&m, "; ", i < n_held_miss ? held_miss[i] : refused_miss[i - n_held_miss], NULL);
     json_object_set_new(o, "nearestMiss", json_string(sb_str(&m)));
     sb_free(&m);
   }
@@ -238,10 +254,12 @@ static json_t *constraint_report(alloc_call *k, pclaim *pc, uint32_t ti, req_vie
   return o;
 }
 
-/* The claim's report; most gets, per request and subrequest in order, the
- * highest count it could get on the node alone (its free devices), or
- * INT64_MAX when that is not known. */
-static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts *opts, int64_t **most) {
+/* The claim's report, and its fit bounds (alloc_internal.h). A claim of
+ * one plain request and no constraints fits with any count up to the free
+ * devices: nothing but their number can stop the search, which takes one
+ * free device after the other (fewer than 1024 steps: no deadline is
+ * checked), and the result pins the claim to the node. */
+static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts *opts, fit_bound **bounds) {
   json_t *o = json_pack("{s:s}", "claim", pc->label), *reqs = json_array(), *cons = json_array();
   uint32_t n_views = 0;
   for (uint32_t q = 0; q < pc->n_reqs; q++) n_views += pc->reqs[q].n_subs;
@@ -250,8 +268,13 @@ static json_t *claim_report(alloc_call *k, pclaim *pc, const alloc_explain_opts 
   for (uint32_t q = 0; q < pc->n_reqs; q++)
     for (uint32_t s = 0; s < pc->reqs[q].n_subs; s++)
       json_array_append_new(reqs, request_report(k, &pc->reqs[q].subs[s], &views[n_views++], opts));
-  *most = arena_alloc(k->a, (n_views + 1) * sizeof **most);
-  for (uint32_t v = 0; v < n_views; v++) (*most)[v] = views[v].bounded ? views[v].n_free : INT64_MAX;
+  bool alone = pc->n_reqs == 1 && !pc->reqs[0].has_subs && !pc->n_trk;
+  *bounds = arena_alloc(k->a, (n_views + 1) * sizeof **bounds);
+  for (uint32_t v = 0; v < n_views; v++) {
+    const req_view *rv = &views[v];
+    bool few = ((uint64_t)k->n_cands + 2) * ((uint64_t)rv->r->needed + 1) <= 1000;
+    (*bounds)[v] = (fit_bound){rv->bounded ? rv->n_free : INT64_MAX, rv->bounded && rv->plain && alone && few};
+  }
   for (uint32_t ti = 0; ti < pc->n_trk; ti++) json_array_append_new(cons, constraint_report(k, pc, ti, views, n_views));
   json_object_set_new(o, "requests", reqs);
   json_object_set_new(o, "constraints", cons);
@@ -366,9 +389,9 @@ void alloc_explain(alloc_index *ix, const node *nd, const resource_claim *const 
   if (alloc_gather_pools(&k) < 0 || alloc_prepare_claims(&k, claims, n) < 0) {
     json_object_set_new(root, "error", json_string(sb_str(&k.err)));
   } else {
-    int64_t **most = arena_alloc(a, (k.n_claims + 1) * sizeof *most);
-    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c], opts, &most[c]));
-    alloc_explain_fit(ix, nd, claims, n, (const int64_t *const *)most, opts, list);
+    fit_bound **bounds = arena_alloc(a, (k.n_claims + 1) * sizeof *bounds);
+    for (uint32_t c = 0; c < k.n_claims; c++) json_array_append_new(list, claim_report(&k, &k.claims[c], opts, &bounds[c]));
+    alloc_explain_fit(ix, nd, claims, n, (const fit_bound *const *)bounds, opts, list);
   }
   json_object_set_new(root, "pools", pools_report(&k));
   json_object_set_new(root, "claims", list);

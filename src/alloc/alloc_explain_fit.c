@@ -66,15 +66,17 @@ typedef struct fit_search {
   alloc_index *ix;
   const node *nd;
   const resource_claim *claim;
-  const int64_t *most; /* per request and subrequest, in order */
+  const fit_bound *bounds; /* per request and subrequest, in order */
   arena *a;            /* the changed copies */
 } fit_search;
 
 /* Does the claim fit with request q's view v (entry, or its exactly) at
- * count? Surely not with more devices than the view could get: that run
- * is spared, the search takes the same steps. */
+ * count? Surely not with more devices than the view could get, and where
+ * the bound says so surely with fewer: those runs are spared, the search
+ * takes the same steps. */
 static bool fits_with(fit_search *fs, uint32_t q, uint32_t v, int32_t entry, int64_t count) {
-  if (count > fs->most[v]) return false;
+  if (count > fs->bounds[v].most) return false;
+  if (fs->bounds[v].up_to_most_fits) return true;
   const resource_claim *c = changed(fs->a, fs->claim, q, entry, count);
   return fits(fs->ix, fs->nd, &c, 1);
 }
@@ -159,12 +161,12 @@ static void releases(alloc_index *ix, const node *nd, const resource_claim *cons
 }
 
 void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
-                       const int64_t *const *most, const alloc_explain_opts *opts, json_t *claim_reports) {
+                       const fit_bound *const *bounds, const alloc_explain_opts *opts, json_t *claim_reports) {
   for (size_t c = 0; c < n; c++) {
     /* only a claim that surely does not fit: one that reaches a bound (or
      * fails) would likely reach it in every changed run too */
     if (run(ix, nd, &claims[c], 1) != ALLOC_UNSATISFIABLE) continue;
-    fit_search fs = {ix, nd, claims[c], most[c], arena_new()};
+    fit_search fs = {ix, nd, claims[c], bounds[c], arena_new()};
     json_t *report = json_array_get(claim_reports, c);
     json_object_set_new(report, "wouldFit", smaller_requests(&fs));
     releases(ix, nd, &claims[c], report, opts);

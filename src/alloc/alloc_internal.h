@@ -302,12 +302,21 @@ int alloc_build_results(alloc_call *k, arena *out, allocation_result ***res);
 /* alloc_run.c */
 void alloc_call_init(alloc_call *k, alloc_index *ix, const node *nd, arena *a);
 
+/* What the explanation learnt of one request or subrequest of a claim on
+ * the node: the highest count it could get (its free devices; INT64_MAX:
+ * not known), and whether the claim surely fits with any count up to that
+ * (alloc_explain.c says when). */
+typedef struct fit_bound {
+  int64_t most;
+  bool up_to_most_fits;
+} fit_bound;
+
 /* alloc_explain_fit.c: what would make each claim that does not fit on the
  * node alone fit now; adds "wouldFit" and "release" to its report in
- * claim_reports (alloc_explain.c's JSON schema). most[c][v]: the highest
- * count claim c's v-th request or subrequest (in order) could get, which
- * spares the runs with more. */
+ * claim_reports (alloc_explain.c's JSON schema). bounds[c][v]: claim c's
+ * v-th request or subrequest (in order), which spares the allocator runs
+ * whose answer it tells. */
 void alloc_explain_fit(alloc_index *ix, const node *nd, const resource_claim *const *claims, size_t n,
-                       const int64_t *const *most, const alloc_explain_opts *opts, json_t *claim_reports);
+                       const fit_bound *const *bounds, const alloc_explain_opts *opts, json_t *claim_reports);
 
 #endif

@@ -116,4 +116,44 @@ check "explain: constraint values" 1 "gpu.example.com/p/gpu-0 (r, gpu.example.co
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim aligned --explain
 check "explain json: constraint values" 1 '"bValue": "1"' \
   "$dra" allocate -f "$tmp/fit.yaml" --node node-1 --claim aligned --explain -o json
+# a lower count is found by running the allocator where free devices may not
+# all be taken together: each of the two partitions is free alone, but they
+# share a counter that holds one, so a claim asking 3 fits with 1, not 2
+cat >"$tmp/parts.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: device.driver == "gpu.example.com"}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: parts}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  devices:
+  - {name: part-0, consumesCounters: [{counterSet: mem, counters: {memory: {value: '1'}}}]}
+  - {name: part-1, consumesCounters: [{counterSet: mem, counters: {memory: {value: '1'}}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: counters}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 2}
+  nodeName: node-1
+  sharedCounters: [{name: mem, counters: {memory: {value: '1'}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: three}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu, count: 3}}]}}
+YAML
+check "explain: a lower count under a shared counter" 1 "request gpu: count 1 instead of 3" \
+  "$dra" allocate -f "$tmp/parts.yaml" --node node-1 --explain
 exit $fail

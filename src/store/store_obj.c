@@ -11,7 +11,7 @@
 store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   /* a stored version keeps the atoms it names alive, those the code set in
    * it from other objects too (docs/server.md, "Bounded memory") */
-  codec_hold_atoms(object->arena, object->info->desc, object->typed);
+  if (!object->as_decoded) codec_hold_atoms(object->arena, object->info->desc, object->typed);
   if (!object->unshared) codec_share_json(object->arena, object->info->desc, object->typed);
   api_object_note_stored(object);
   store_obj *o = xcalloc(1, sizeof *o);

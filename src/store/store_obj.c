@@ -1,7 +1,6 @@
 /* store_obj.c: reference counting of stored versions and lists of them. */
 #include "store/store_obj.h"
 #include "api/codec.h"
-#include "util/die.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,7 +13,9 @@ store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   if (!object->as_decoded) codec_hold_atoms(object->arena, object->info->desc, object->typed);
   if (!object->unshared) codec_share_json(object->arena, object->info->desc, object->typed);
   api_object_note_stored(object);
-  store_obj *o = xcalloc(1, sizeof *o);
+  /* in the object's arena, which nothing else writes yet: no malloc of its
+   * own, and freed with the object */
+  store_obj *o = arena_alloc(object->arena, sizeof *o);
   o->object = object;
   o->rv = rv;
   o->created_rv = created_rv;
@@ -29,9 +30,8 @@ store_obj *store_obj_ref(store_obj *o) {
 
 void store_obj_unref(store_obj *o) {
   if (!o || atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1) return;
-  api_object_free((api_object *)o->object);
   free(o->json);
-  free(o);
+  api_object_free((api_object *)o->object); /* o with it */
 }
 
 /* Locks guarding the versions' JSON, chosen by address. */

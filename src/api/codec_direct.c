@@ -225,19 +225,11 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
   return decode_via_tree(d, k, elem, dst, set);
 }
 
-/* Whether name (NUL-terminated) is the len bytes of key, compared in line:
- * most keys are short and match at the first try. */
-static inline bool same_name(const char *name, const char *key, size_t len) {
-  size_t k = 0;
-  while (k < len && name[k] && name[k] == key[k]) k++;
-  return k == len && name[k] == 0;
-}
-
 /* Fields mostly come in the API's order: try the one after the last first. */
 static const field_desc *find_field(const type_desc *td, const char *key, size_t len, size_t *hint) {
   for (size_t n = 0, i = *hint; n < td->nfields; n++, i = i + 1 == td->nfields ? 0 : i + 1) {
     const char *name = td->fields[i].json;
-    if (name[0] == key[0] && same_name(name, key, len)) {
+    if (name[0] == key[0] && !strncmp(name, key, len) && name[len] == 0) {
       *hint = i + 1 == td->nfields ? 0 : i + 1;
       return &td->fields[i];
     }

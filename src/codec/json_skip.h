@@ -24,8 +24,11 @@ size_t json_skip_value(const char *data, size_t len, size_t pos);
 /* Inside a string, from pos: the position of the first byte that is not
  * held as it is ('"', '\\', a control byte, and with !high_plain a byte of
  * 0x80 and up), len if none. plain[b] & mask says which bytes are (the
- * caller's table, agreeing with high_plain). Eight bytes at a time, each word
- * tested at once for any such byte; the word that holds one byte by byte. */
+ * caller's table, agreeing with high_plain), for the last bytes short of
+ * a word. Eight bytes at a time: each word is tested at once, and on a
+ * little-endian machine its lowest flagged byte is the one (the tests
+ * flag no byte below the first that matches them: a borrow only runs up
+ * from a byte that matches). */
 static inline size_t json_plain_run(const unsigned char *u, size_t len, size_t pos, const unsigned char *plain,
                                     unsigned mask, bool high_plain) {
   const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
@@ -37,7 +40,12 @@ static inline size_t json_plain_run(const unsigned char *u, size_t len, size_t p
      * (exact for "is there any", whatever borrows do above it) */
     uint64_t hit = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w);
     if (!high_plain) hit |= w;
-    if (hit & highs) break;
+    hit &= highs;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (hit) return pos + (size_t)(__builtin_ctzll(hit) >> 3);
+#else
+    if (hit) break;
+#endif
     pos += 8;
   }
   while (pos < len && plain[u[pos]] & mask) pos++;

@@ -12,10 +12,11 @@ store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
    * it from other objects too (docs/server.md, "Bounded memory") */
   if (!object->as_decoded) codec_hold_atoms(object->arena, object->info->desc, object->typed);
   if (!object->unshared) codec_share_json(object->arena, object->info->desc, object->typed);
-  api_object_note_stored(object);
   /* in the object's arena, which nothing else writes yet: no malloc of its
-   * own, and freed with the object */
+   * own, freed with the object, and counted in the size the kind's next
+   * arenas start with */
   store_obj *o = arena_alloc(object->arena, sizeof *o);
+  api_object_note_stored(object);
   o->object = object;
   o->rv = rv;
   o->created_rv = created_rv;

@@ -17,6 +17,7 @@ store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
    * arenas start with */
   store_obj *o = arena_alloc(object->arena, sizeof *o);
   api_object_note_stored(object);
+  o->in_arena = true;
   o->object = object;
   o->rv = rv;
   o->created_rv = created_rv;
@@ -32,7 +33,9 @@ store_obj *store_obj_ref(store_obj *o) {
 void store_obj_unref(store_obj *o) {
   if (!o || atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1) return;
   free(o->json);
-  api_object_free((api_object *)o->object); /* o with it */
+  bool in_arena = o->in_arena;
+  api_object_free((api_object *)o->object); /* o with it, when in_arena */
+  if (!in_arena) free(o);
 }
 
 /* Locks guarding the versions' JSON, chosen by address. */

@@ -93,12 +93,17 @@ void api_object_note_stored(const api_object *o) {
   atomic_store_explicit(&arena_mean[o->info->kind], mean, memory_order_relaxed);
 }
 
+/* The object's header lives in its own arena, with its typed root: one
+ * allocation for the object when the arena's first chunk holds it all. */
 static api_object *object_alloc(const api_kind_info *info) {
-  api_object *o = xcalloc(1, sizeof *o);
-  o->info = info;
   size_t mean = atomic_load_explicit(&arena_mean[info->kind], memory_order_relaxed);
-  o->arena = arena_new_sized((mean + mean / 8 + 15) & ~(size_t)15);
-  o->typed = arena_alloc(o->arena, info->desc->size);
+  if (!mean) mean = sizeof(api_object) + info->desc->size;
+  arena *a = arena_new_sized((mean + mean / 8 + 15) & ~(size_t)15);
+  api_object *o = arena_alloc(a, sizeof *o);
+  o->info = info;
+  o->arena = a;
+  o->in_arena = true;
+  o->typed = arena_alloc(a, info->desc->size);
   return o;
 }
 
@@ -190,8 +195,9 @@ api_object *api_object_clone_sharing_json(const api_object *o) { return clone_wi
 
 void api_object_free(api_object *o) {
   if (!o) return;
+  bool in_arena = o->in_arena; /* o is gone once its arena is */
   arena_free(o->arena);
-  free(o);
+  if (!in_arena) free(o);
 }
 
 /* The head of a document as written first: apiVersion and kind, in either

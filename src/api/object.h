@@ -90,6 +90,13 @@ typedef struct api_object {
    * for a short-lived snapshot, where sharing costs more time than the
    * memory it saves is worth (DRA_LOAD_UNSHARED). */
   bool unshared;
+  /* The struct itself was allocated from arena (object.c), and goes with
+   * it; otherwise (sched/derive.c) it is malloc'd on its own. */
+  bool in_arena;
+  /* Unchanged since it was decoded (a load as stored): every atom it names
+   * was interned for its own arena, so storing it need not walk it to hold
+   * them (store/store_obj.c). */
+  bool as_decoded;
 } api_object;
 
 const api_kind_info *api_kind_info_of(api_kind k);

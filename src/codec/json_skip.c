@@ -22,7 +22,7 @@ static const unsigned char short_escape[256] = {['"'] = 1, ['\\'] = 1, ['/'] = 1
 static size_t skip_string(const char *s, size_t len, size_t pos) {
   const unsigned char *u = (const unsigned char *)s;
   for (pos++; pos < len; pos++) {
-    while (pos < len && plain_in_string[u[pos]]) pos++;
+    pos = json_plain_run(u, len, pos, plain_in_string, 1, true);
     if (pos >= len || u[pos] < 0x20) return 0;
     if (u[pos] == '"') return pos + 1;
     if (++pos >= len) return 0; /* after a backslash */

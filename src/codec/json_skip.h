@@ -6,7 +6,10 @@
  * the reader that gets the text to judge. */
 #ifndef DRA_JSON_SKIP_H
 #define DRA_JSON_SKIP_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* Containers nest at most this deep (jansson's own limit is 2048). */
 #define JSON_SKIP_MAX_DEPTH 4096
@@ -17,5 +20,36 @@ size_t json_skip_blanks(const char *data, size_t len, size_t pos);
  * before it skipped), or 0 when no value starts there: a syntax error, the
  * text ends, or nesting deeper than JSON_SKIP_MAX_DEPTH. */
 size_t json_skip_value(const char *data, size_t len, size_t pos);
+
+/* Inside a string, from pos: the position of the first byte that is not
+ * held as it is ('"', '\\', a control byte, and with !high_plain a byte of
+ * 0x80 and up), len if none. plain[b] & mask says which bytes are (the
+ * caller's table, agreeing with high_plain), for the last bytes short of
+ * a word. Eight bytes at a time: each word is tested at once, and on a
+ * little-endian machine its lowest flagged byte is the one (the tests
+ * flag no byte below the first that matches them: a borrow only runs up
+ * from a byte that matches). */
+static inline size_t json_plain_run(const unsigned char *u, size_t len, size_t pos, const unsigned char *plain,
+                                    unsigned mask, bool high_plain) {
+  const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+  while (len - pos >= 8) {
+    uint64_t w;
+    memcpy(&w, u + pos, 8);
+    uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    /* a byte flagged in highs: zero in quote or backslash, below 0x20 in w
+     * (exact for "is there any", whatever borrows do above it) */
+    uint64_t hit = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w);
+    if (!high_plain) hit |= w;
+    hit &= highs;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (hit) return pos + (size_t)(__builtin_ctzll(hit) >> 3);
+#else
+    if (hit) break;
+#endif
+    pos += 8;
+  }
+  while (pos < len && plain[u[pos]] & mask) pos++;
+  return pos;
+}
 
 #endif

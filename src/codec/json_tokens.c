@@ -52,9 +52,8 @@ static inline void skip_space(json_tokens *j) {
 static void give_up(tk *t) { t->kind = TK_GIVE_UP; }
 
 static void read_string(json_tokens *j, tk *t) {
-  size_t start = ++j->pos, end = start;
   const unsigned char *u = (const unsigned char *)j->s;
-  while (end < j->len && byte_class[u[end]] & PLAIN) end++;
+  size_t start = ++j->pos, end = json_plain_run(u, j->len, start, byte_class, PLAIN, false);
   if (end < j->len && u[end] == '"') {
     t->kind = TK_STRING;
     t->s = j->s + start;
@@ -193,7 +192,7 @@ static bool index_spans(json_tokens *j, size_t start) {
     unsigned char c = u[p];
     if (c == '"') { /* to the closing quote, over what a backslash escapes */
       for (p++; p < j->len; p++) {
-        while (p < j->len && byte_class[u[p]] & PLAIN) p++;
+        p = json_plain_run(u, j->len, p, byte_class, PLAIN, false);
         if (p >= j->len || u[p] == '"') break;
         if (u[p] == '\\') p++;
       }

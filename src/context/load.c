@@ -318,6 +318,7 @@ static bool admit(loading *l, const admission_ctx *ac, loaded_object *lo) {
 static bool store_one(loading *l, loaded_object *lo) {
   if (!lo->obj) return true; /* skipped */
   lo->obj->unshared = l->req->unshared;
+  lo->obj->as_decoded = l->req->mode == CTX_LOAD_AS_STORED; /* no admission changed it */
   store_status st = store_create(l->ctx->objects, lo->obj, NULL);
   if (st != STORE_OK) {
     dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);

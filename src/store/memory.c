@@ -52,6 +52,8 @@ typedef struct memory_store {
   store *view_writes;            /* where the view's writes go: the durable backend */
   uint64_t fed_rv;               /* fed: the last revision fed, and the keys it changed */
   strmap fed_keys;               /* "<kind> <key>" -> (void *)1 */
+  int64_t now_at;                /* now_text: the last time formatted, and its text */
+  char now_text[21];
 } memory_store;
 
 static memory_store *from(store *s) { return (memory_store *)s; }
@@ -64,8 +66,15 @@ static int64_t system_clock(void *user) {
   return (int64_t)time(NULL);
 }
 
+/* The clock's time as text; formatted once per second it reads (a load
+ * creates thousands of objects in the same second). Under the lock. */
 static void now_text(memory_store *m, char out[21]) {
-  meta_format_time(m->opts.clock(m->opts.clock_user), out);
+  int64_t now = m->opts.clock(m->opts.clock_user);
+  if (!m->now_text[0] || now != m->now_at) {
+    meta_format_time(now, m->now_text);
+    m->now_at = now;
+  }
+  memcpy(out, m->now_text, sizeof m->now_text);
 }
 
 static store_status hand_out(store_obj *o, store_obj **out) {

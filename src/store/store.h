@@ -44,6 +44,9 @@ typedef struct store_obj {
   atomic_uint recent;       /* events of the watch history that hold this version */
   char *json;               /* compact JSON while recent (store_obj_put_json); its stripe lock guards it */
   size_t json_len;
+  /* Made by store_obj_new, in its object's arena, and freed with the
+   * object; otherwise (sched/assumed.c) malloc'd on its own. */
+  bool in_arena;
 } store_obj;
 
 store_obj *store_obj_ref(store_obj *o);

@@ -1,7 +1,6 @@
 /* store_obj.c: reference counting of stored versions and lists of them. */
 #include "store/store_obj.h"
 #include "api/codec.h"
-#include "util/die.h"
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,10 +10,14 @@
 store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   /* a stored version keeps the atoms it names alive, those the code set in
    * it from other objects too (docs/server.md, "Bounded memory") */
-  codec_hold_atoms(object->arena, object->info->desc, object->typed);
+  if (!object->as_decoded) codec_hold_atoms(object->arena, object->info->desc, object->typed);
   if (!object->unshared) codec_share_json(object->arena, object->info->desc, object->typed);
+  /* in the object's arena, which nothing else writes yet: no malloc of its
+   * own, freed with the object, and counted in the size the kind's next
+   * arenas start with */
+  store_obj *o = arena_alloc(object->arena, sizeof *o);
   api_object_note_stored(object);
-  store_obj *o = xcalloc(1, sizeof *o);
+  o->in_arena = true;
   o->object = object;
   o->rv = rv;
   o->created_rv = created_rv;
@@ -29,9 +32,10 @@ store_obj *store_obj_ref(store_obj *o) {
 
 void store_obj_unref(store_obj *o) {
   if (!o || atomic_fetch_sub_explicit(&o->refs, 1, memory_order_acq_rel) != 1) return;
-  api_object_free((api_object *)o->object);
   free(o->json);
-  free(o);
+  bool in_arena = o->in_arena;
+  api_object_free((api_object *)o->object); /* o with it, when in_arena */
+  if (!in_arena) free(o);
 }
 
 /* Locks guarding the versions' JSON, chosen by address. */

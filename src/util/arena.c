@@ -36,7 +36,7 @@ struct arena {
   cleanup *cleanups;
   size_t total;
   size_t next_chunk;  /* the size of the next ordinary chunk */
-  size_t first_chunk; /* arena_new_sized: the size of the first chunk */
+  bool inline_first;  /* arena_new_sized: the first chunk is in the arena's block */
   void *atom_holds;   /* arena_atom_holds */
   unsigned depth;     /* arena_keep_depth */
 };
@@ -49,19 +49,34 @@ arena *arena_new(void) {
   return a;
 }
 
+/* arena_new_sized's first chunk sits in the arena's own block, after the
+ * struct (rounded up to the chunks' alignment): one malloc, and one free,
+ * for an object that fits it. */
+#define INLINE_CHUNK_AT ((sizeof(arena) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
+
+static chunk *inline_chunk(const arena *a) { return (chunk *)((char *)a + INLINE_CHUNK_AT); }
+
 arena *arena_new_sized(size_t first_chunk) {
-  arena *a = arena_new();
-  a->first_chunk = first_chunk > ARENA_MAX_CHUNK ? ARENA_MAX_CHUNK : first_chunk;
+  size_t cap = first_chunk > ARENA_MAX_CHUNK ? ARENA_MAX_CHUNK : first_chunk;
+  cap = (cap + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+  /* not calloc: the chunk's bytes are zeroed as they are handed out */
+  arena *a = malloc(INLINE_CHUNK_AT + sizeof(chunk) + cap);
+  if (!a) die_oom();
+  *a = (arena){.next_chunk = ARENA_FIRST_CHUNK, .inline_first = true};
+  atomic_init(&a->holds, 1);
+  chunk *c = inline_chunk(a);
+  *c = (chunk){.next = NULL, .size = cap, .used = 0, .top = cap};
+  a->head = c;
   return a;
 }
 
 void arena_free(arena *a) {
   if (!a || atomic_fetch_sub(&a->holds, 1) != 1) return;
   for (cleanup *c = a->cleanups; c; c = c->next) c->fn(c->p);
-  chunk *c = a->head;
+  chunk *c = a->head, *own = a->inline_first ? inline_chunk(a) : NULL;
   while (c) {
     chunk *next = c->next;
-    free(c);
+    if (c != own) free(c);
     c = next;
   }
   free(a);
@@ -71,10 +86,9 @@ void arena_free(arena *a) {
 static chunk *room(arena *a, size_t size) {
   chunk *c = a->head;
   if (c && c->top - c->used >= size) return c;
-  bool first = !c && a->first_chunk >= size;
-  bool big = !first && size > a->next_chunk / 2;
-  size_t cap = first ? a->first_chunk : big ? size : a->next_chunk;
-  if (!first && !big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
+  bool big = size > a->next_chunk / 2;
+  size_t cap = big ? size : a->next_chunk;
+  if (!big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
   chunk *n = malloc(sizeof *n + cap);
   if (!n) die_oom();
   n->size = n->top = cap;

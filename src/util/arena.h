@@ -13,8 +13,9 @@ typedef struct arena arena;
 arena *arena_new(void);
 /* The same, with a first chunk of first_chunk bytes (at most 16 KiB) for
  * an owner that knows about how much it will hold: one chunk then holds
- * it all, with no room left over from the doubling chunks. Later chunks
- * grow as arena_new's do. */
+ * it all, with no room left over from the doubling chunks. That chunk is
+ * part of the arena's own allocation (one malloc and one free where
+ * arena_new takes two). Later chunks grow as arena_new's do. */
 arena *arena_new_sized(size_t first_chunk);
 /* Frees a's memory, or only drops a's own hold on it while arenas that
  * arena_keep it still live (then the last of them frees it). Thread-safe

@@ -37,6 +37,24 @@ static const unsigned char byte_class[256] = {
     ['\t'] = 1, ['\r'] = 1, ['\n'] = 2, [' '] = 1 | PLAIN, ['!'] = PLAIN, ['#' ... '['] = PLAIN, [']' ... 0x7f] = PLAIN,
 };
 
+/* The first byte at or after p that is not PLAIN: eight bytes at a time
+ * while none of them is a control byte, a quote, a backslash or above
+ * 0x7f (a long string is passed in an eighth of the steps), then byte by
+ * byte. */
+static inline size_t plain_end(const unsigned char *u, size_t p, size_t len) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  for (; len - p >= 8; p += 8) {
+    uint64_t w;
+    memcpy(&w, u + p, 8);
+    uint64_t quote = w ^ ones * '"', backslash = w ^ ones * '\\';
+    /* (x - ones * n) & ~x & highs: some byte of x is below n */
+    uint64_t control = (w - ones * 0x20) & ~w, quotes = (quote - ones) & ~quote, backslashes = (backslash - ones) & ~backslash;
+    if ((control | quotes | backslashes | w) & highs) break;
+  }
+  while (p < len && byte_class[u[p]] & PLAIN) p++;
+  return p;
+}
+
 static inline void skip_space(json_tokens *j) {
   const unsigned char *u = (const unsigned char *)j->s;
   size_t pos = j->pos;
@@ -54,7 +72,7 @@ static void give_up(tk *t) { t->kind = TK_GIVE_UP; }
 static void read_string(json_tokens *j, tk *t) {
   size_t start = ++j->pos, end = start;
   const unsigned char *u = (const unsigned char *)j->s;
-  while (end < j->len && byte_class[u[end]] & PLAIN) end++;
+  end = plain_end(u, start, j->len);
   if (end < j->len && u[end] == '"') {
     t->kind = TK_STRING;
     t->s = j->s + start;
@@ -193,7 +211,7 @@ static bool index_spans(json_tokens *j, size_t start) {
     unsigned char c = u[p];
     if (c == '"') { /* to the closing quote, over what a backslash escapes */
       for (p++; p < j->len; p++) {
-        while (p < j->len && byte_class[u[p]] & PLAIN) p++;
+        p = plain_end(u, p, j->len);
         if (p >= j->len || u[p] == '"') break;
         if (u[p] == '\\') p++;
       }

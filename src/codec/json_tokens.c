@@ -37,19 +37,22 @@ static const unsigned char byte_class[256] = {
     ['\t'] = 1, ['\r'] = 1, ['\n'] = 2, [' '] = 1 | PLAIN, ['!'] = PLAIN, ['#' ... '['] = PLAIN, [']' ... 0x7f] = PLAIN,
 };
 
-/* The first byte at or after p that is not PLAIN: eight bytes at a time
- * while none of them is a control byte, a quote, a backslash or above
- * 0x7f (a long string is passed in an eighth of the steps), then byte by
- * byte. */
+/* The first byte at or after p that is not PLAIN, found eight bytes at a
+ * time: (x - ones * n) & ~x & highs marks the bytes of x below n, exactly
+ * up to the first one, so the lowest mark of a control byte, a quote, a
+ * backslash or a byte above 0x7f is where the plain run ends. The last
+ * few bytes of the text go one at a time. */
 static inline size_t plain_end(const unsigned char *u, size_t p, size_t len) {
   const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
   for (; len - p >= 8; p += 8) {
     uint64_t w;
     memcpy(&w, u + p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
     uint64_t quote = w ^ ones * '"', backslash = w ^ ones * '\\';
-    /* (x - ones * n) & ~x & highs: some byte of x is below n */
-    uint64_t control = (w - ones * 0x20) & ~w, quotes = (quote - ones) & ~quote, backslashes = (backslash - ones) & ~backslash;
-    if ((control | quotes | backslashes | w) & highs) break;
+    uint64_t marks = ((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w;
+    if (marks & highs) return p + (size_t)(__builtin_ctzll(marks & highs) >> 3);
   }
   while (p < len && byte_class[u[p]] & PLAIN) p++;
   return p;

@@ -53,16 +53,18 @@ static void resolve(void) {
 static const pb_message *message_of(const type_desc *td) {
   pthread_once(&resolve_once, resolve);
   for (size_t i = 0; i < N_SCHEMAS; i++)
-    if (!strcmp(td->name, schemas[i].type)) return resolved[i];
+    if (td->name[0] == schemas[i].type[0] && !strcmp(td->name, schemas[i].type)) return resolved[i];
   return NULL;
 }
 
-/* The field of m named json, inlined structs' fields included; NULL. */
+/* The field of m named json, inlined structs' fields included; NULL. The
+ * first bytes are compared before the names (a restore asks this for every
+ * unknown field it reads, and most names differ at once). */
 static const pb_field *field_named(const pb_message *m, const char *json, int depth) {
   for (unsigned i = m->first; i < (unsigned)m->first + m->count; i++) {
     const pb_field *f = &pb_fields[i];
     if (!(f->flags & PB_INLINE)) {
-      if (!strcmp(f->json, json)) return f;
+      if (f->json[0] == json[0] && !strcmp(f->json, json)) return f;
     } else if (depth < OPEN_MAX_DEPTH) {
       const pb_field *inner = field_named(pb_field_message(f), json, depth + 1);
       if (inner) return inner;

@@ -136,7 +136,7 @@ static void test_value_failing_a_check_stays_whole(void **state) {
 }
 
 /* Strings are passed eight bytes at a time while no byte is special
- * (json_tokens.c plain_end): a quote, a backslash escape, a control escape
+ * (json_skip.h json_plain_run): a quote, a backslash escape, a control escape
  * or a non-ASCII byte at every offset of a long string, in a typed field
  * (the name) and a value read as a tree (the command), reads back as
  * written, with and without the memo. */

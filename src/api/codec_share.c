@@ -6,23 +6,35 @@
  * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
  * memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
- * the table when the last stored version holding it goes.
+ * the table when the last stored version holding it goes. A value many
+ * objects hold keeps its compact JSON text too, made on its first encode
+ * and freed when it leaves the table, so that listing them copies the
+ * text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
 #include "util/die.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
+/* The compact JSON text of a value of the table. */
+typedef struct share_text {
+  size_t len;
+  char bytes[];
+} share_text;
+
 /* Values in the table, each with one reference of the table's own. Open
  * addressing by the value's hash (equal values) and, in a second array, by
- * its address (a value shared already). */
+ * its address (a value shared already). Changes take the lock for
+ * writing; encoders looking up a value's text take it for reading. */
 typedef struct share_table {
-  pthread_mutex_t lock;
+  pthread_rwlock_t lock;
   json_t **by_value; /* cap slots */
   uint64_t *hashes;  /* the hash of by_value[i] */
   json_t **by_address;
-  uint64_t *address_hashes; /* the hash of by_address[i] */
+  uint64_t *address_hashes;      /* the hash of by_address[i] */
+  _Atomic(share_text *) *texts; /* by_address[i]'s text, once made */
   size_t n, cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
 } share_table;
@@ -30,7 +42,7 @@ typedef struct share_table {
 /* Fewer values than this are never swept. */
 #define SHARE_MIN_SWEEP 1024
 
-static share_table table = {.lock = PTHREAD_MUTEX_INITIALIZER, .sweep_at = SHARE_MIN_SWEEP};
+static share_table table = {.lock = PTHREAD_RWLOCK_INITIALIZER, .sweep_at = SHARE_MIN_SWEEP};
 
 static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
 
@@ -109,19 +121,22 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   t->n++;
 }
 
-/* Empties slot i of one of the table's arrays (by_address: the array by
- * address), moving the entries after it in its run back where their
- * probes still find them, so no slot is left marked deleted. */
-static void vacate(json_t **slots, uint64_t *hashes, size_t cap, size_t i, bool by_address) {
+/* Empties slot i of one of the table's arrays (texts: the array by
+ * address, whose texts move with their values), moving the entries after
+ * it in its run back where their probes still find them, so no slot is
+ * left marked deleted. */
+static void vacate(json_t **slots, uint64_t *hashes, _Atomic(share_text *) *texts, size_t cap, size_t i) {
   for (size_t j = (i + 1) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1)) {
-    size_t home = by_address ? address_home(slots[j], cap) : (size_t)hashes[j] & (cap - 1);
+    size_t home = texts ? address_home(slots[j], cap) : (size_t)hashes[j] & (cap - 1);
     if (((j - home) & (cap - 1)) < ((j - i) & (cap - 1))) continue; /* its probe starts after i */
     slots[i] = slots[j];
     hashes[i] = hashes[j];
+    if (texts) atomic_store_explicit(&texts[i], atomic_load_explicit(&texts[j], memory_order_relaxed), memory_order_relaxed);
     i = j;
   }
   slots[i] = NULL;
   hashes[i] = 0;
+  if (texts) atomic_store_explicit(&texts[i], NULL, memory_order_relaxed);
 }
 
 /* Takes v, a value of the table, out of it, and lets go of the table's
@@ -130,8 +145,9 @@ static void take_out(share_table *t, json_t *v) {
   size_t at = address_slot(t->by_address, t->cap, v);
   size_t i = (size_t)t->address_hashes[at] & (t->cap - 1);
   while (t->by_value[i] != v) i = (i + 1) & (t->cap - 1);
-  vacate(t->by_value, t->hashes, t->cap, i, false);
-  vacate(t->by_address, t->address_hashes, t->cap, at, true);
+  free(atomic_load_explicit(&t->texts[at], memory_order_relaxed));
+  vacate(t->by_value, t->hashes, NULL, t->cap, i);
+  vacate(t->by_address, t->address_hashes, t->texts, t->cap, at);
   t->n--;
   json_decref(v);
 }
@@ -139,29 +155,38 @@ static void take_out(share_table *t, json_t *v) {
 /* Rebuilds the table at most half full, dropping (with
  * drop_unheld) the values only the table still holds. */
 static void rebuild(share_table *t, bool drop_unheld) {
-  json_t **old = t->by_value;
-  uint64_t *old_hashes = t->hashes;
+  json_t **old = t->by_address;
+  uint64_t *old_hashes = t->address_hashes;
+  _Atomic(share_text *) *old_texts = t->texts;
   size_t old_cap = t->cap;
   size_t kept = 0;
   for (size_t i = 0; i < old_cap; i++)
     if (old[i] && !(drop_unheld && old[i]->refcount == 1)) kept++;
   size_t cap = 64;
   while (cap < kept * 2) cap *= 2;
+  free(t->by_value);
+  free(t->hashes);
   t->by_value = xcalloc(cap, sizeof *t->by_value);
   t->hashes = xcalloc(cap, sizeof *t->hashes);
-  free(t->by_address);
-  free(t->address_hashes);
   t->by_address = xcalloc(cap, sizeof *t->by_address);
   t->address_hashes = xcalloc(cap, sizeof *t->address_hashes);
+  t->texts = xcalloc(cap, sizeof *t->texts);
   t->cap = cap;
   t->n = 0;
   for (size_t i = 0; i < old_cap; i++) {
     if (!old[i]) continue;
-    if (drop_unheld && old[i]->refcount == 1) json_decref(old[i]);
-    else insert(t, old[i], old_hashes[i]);
+    share_text *text = atomic_load_explicit(&old_texts[i], memory_order_relaxed);
+    if (drop_unheld && old[i]->refcount == 1) {
+      free(text);
+      json_decref(old[i]);
+    } else {
+      insert(t, old[i], old_hashes[i]);
+      atomic_store_explicit(&t->texts[address_slot(t->by_address, cap, old[i])], text, memory_order_relaxed);
+    }
   }
   free(old);
   free(old_hashes);
+  free(old_texts);
   if (drop_unheld) t->sweep_at = t->n * 2 > SHARE_MIN_SWEEP ? t->n * 2 : SHARE_MIN_SWEEP;
 }
 
@@ -209,10 +234,10 @@ static void drop_tree(share_table *t, json_t *v) {
 static void release_shared(void *p) {
   json_t *v = p;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (v->refcount == 2 && t->cap && in_table(t, v)) drop_tree(t, v);
   json_decref(v);
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
 }
 
 /* The table's value equal to v, or NULL; h is v's hash. */
@@ -283,7 +308,7 @@ static void share_slot(arena *a, json_t **slot) {
   json_t *v = *slot;
   if (!v || !is_container(v)) return;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
   if (in_table(t, v)) {
@@ -301,7 +326,7 @@ static void share_slot(arena *a, json_t **slot) {
       if (owned) arena_swap_cleanup(a, v, release_shared, v);
     }
   }
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
 }
 
 static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
@@ -337,7 +362,7 @@ void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, 
 json_t *codec_share_value(json_t *v) {
   if (!is_container(v)) return v;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
   uint64_t h;
@@ -346,13 +371,57 @@ json_t *codec_share_value(json_t *v) {
     json_incref(e);
     json_decref(v);
   }
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
   return e;
 }
 
 size_t codec_share_count(void) {
-  pthread_mutex_lock(&table.lock);
+  pthread_rwlock_rdlock(&table.lock);
   size_t n = table.n;
-  pthread_mutex_unlock(&table.lock);
+  pthread_rwlock_unlock(&table.lock);
   return n;
+}
+
+/* The text slot of v, or NULL when v is not in the table; under the lock. */
+static _Atomic(share_text *) *text_slot(share_table *t, const json_t *v) {
+  if (!t->cap) return NULL;
+  size_t at = address_slot(t->by_address, t->cap, v);
+  return t->by_address[at] ? &t->texts[at] : NULL;
+}
+
+/* A value the table holds and at least two holders besides: worth a text
+ * of its own, which an empty container is not. */
+static bool worth_text(const json_t *v) {
+  if (json_is_object(v)) return v->refcount >= 3 && json_object_size(v);
+  return json_is_array(v) && v->refcount >= 3 && json_array_size(v);
+}
+
+bool codec_share_text(const json_t *v, const char **text, size_t *len) {
+  if (!worth_text(v)) return false;
+  share_table *t = &table;
+  pthread_rwlock_rdlock(&t->lock);
+  _Atomic(share_text *) *slot = text_slot(t, v);
+  share_text *kept = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+  pthread_rwlock_unlock(&t->lock);
+  if (!slot) return false;
+  if (!kept) { /* made outside the lock, then kept unless another thread was first */
+    strbuf sb = STRBUF_INIT;
+    if (!codec_compact_tree(&sb, v)) {
+      sb_free(&sb);
+      return false;
+    }
+    share_text *made = xmalloc(sizeof *made + sb.len);
+    made->len = sb.len;
+    memcpy(made->bytes, sb.buf, sb.len);
+    sb_free(&sb);
+    pthread_rwlock_rdlock(&t->lock);
+    slot = text_slot(t, v); /* still in the table: the caller holds it */
+    if (atomic_compare_exchange_strong_explicit(slot, &kept, made, memory_order_acq_rel, memory_order_acquire)) kept = made;
+    else free(made);
+    pthread_rwlock_unlock(&t->lock);
+  }
+  /* freed only when v leaves the table, which it does not while the caller holds it */
+  *text = kept->bytes;
+  *len = kept->len;
+  return true;
 }

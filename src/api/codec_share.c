@@ -6,15 +6,14 @@
  * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
  * memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
- * the table when the last stored version holding it goes. A value many
- * objects hold keeps its compact JSON text too, made on its first encode
- * and freed when it leaves the table, so that listing them copies the
- * text rather than walking the tree each time.
+ * the table when the last stored version holding it goes. A value two
+ * or more holders share keeps its compact JSON text too, made on its
+ * first encode and freed when it leaves the table, so that listing the
+ * objects copies the text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
 #include "util/die.h"
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -26,16 +25,19 @@ typedef struct share_text {
 
 /* Values in the table, each with one reference of the table's own. Open
  * addressing by the value's hash (equal values) and, in a second array, by
- * its address (a value shared already). Changes take the lock for
- * writing; encoders looking up a value's text take it for reading. */
+ * its address (a value shared already); the texts made so far in a table
+ * of their own by their values' address (few values have one). Changes
+ * take the lock for writing, encoders looking a text up for reading. */
 typedef struct share_table {
   pthread_rwlock_t lock;
   json_t **by_value; /* cap slots */
   uint64_t *hashes;  /* the hash of by_value[i] */
   json_t **by_address;
-  uint64_t *address_hashes;      /* the hash of by_address[i] */
-  _Atomic(share_text *) *texts; /* by_address[i]'s text, once made */
+  uint64_t *address_hashes; /* the hash of by_address[i] */
   size_t n, cap;
+  json_t **text_values; /* text_cap slots, at most half full */
+  share_text **texts;   /* text_values[i]'s */
+  size_t ntexts, text_cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
 } share_table;
 
@@ -121,22 +123,66 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   t->n++;
 }
 
-/* Empties slot i of one of the table's arrays (texts: the array by
- * address, whose texts move with their values), moving the entries after
- * it in its run back where their probes still find them, so no slot is
- * left marked deleted. */
-static void vacate(json_t **slots, uint64_t *hashes, _Atomic(share_text *) *texts, size_t cap, size_t i) {
+/* Empties slot i of one of the tables' arrays of values (by_address:
+ * one by address), and its data (size bytes a slot: a hash or a text),
+ * moving the entries after it in its run back where their probes still
+ * find them, so no slot is left marked deleted. */
+static void vacate(json_t **slots, void *data, size_t size, size_t cap, size_t i, bool by_address) {
+  char *d = data;
   for (size_t j = (i + 1) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1)) {
-    size_t home = texts ? address_home(slots[j], cap) : (size_t)hashes[j] & (cap - 1);
+    size_t home = by_address ? address_home(slots[j], cap) : (size_t)((const uint64_t *)data)[j] & (cap - 1);
     if (((j - home) & (cap - 1)) < ((j - i) & (cap - 1))) continue; /* its probe starts after i */
     slots[i] = slots[j];
-    hashes[i] = hashes[j];
-    if (texts) atomic_store_explicit(&texts[i], atomic_load_explicit(&texts[j], memory_order_relaxed), memory_order_relaxed);
+    memcpy(d + i * size, d + j * size, size);
     i = j;
   }
   slots[i] = NULL;
-  hashes[i] = 0;
-  if (texts) atomic_store_explicit(&texts[i], NULL, memory_order_relaxed);
+  memset(d + i * size, 0, size);
+}
+
+/* The text made for v, or NULL. */
+static share_text *text_of(const share_table *t, const json_t *v) {
+  if (!t->text_cap) return NULL;
+  size_t i = address_slot(t->text_values, t->text_cap, v);
+  return t->text_values[i] ? t->texts[i] : NULL;
+}
+
+/* The texts' table with cap slots. */
+static void resize_texts(share_table *t, size_t cap) {
+  json_t **values = t->text_values;
+  share_text **texts = t->texts;
+  size_t old_cap = t->text_cap;
+  t->text_values = xcalloc(cap, sizeof *t->text_values);
+  t->texts = xcalloc(cap, sizeof *t->texts);
+  t->text_cap = cap;
+  for (size_t i = 0; i < old_cap; i++) {
+    if (!values[i]) continue;
+    size_t at = address_slot(t->text_values, cap, values[i]);
+    t->text_values[at] = values[i];
+    t->texts[at] = texts[i];
+  }
+  free(values);
+  free(texts);
+}
+
+static void keep_text(share_table *t, json_t *v, share_text *text) {
+  if ((t->ntexts + 1) * 2 > t->text_cap) resize_texts(t, t->text_cap ? t->text_cap * 2 : 64);
+  size_t at = address_slot(t->text_values, t->text_cap, v);
+  t->text_values[at] = v;
+  t->texts[at] = text;
+  t->ntexts++;
+}
+
+/* v leaves the table: its text, if it has one, goes; the texts' table
+ * shrinks when an eighth full. */
+static void drop_text(share_table *t, const json_t *v) {
+  if (!t->ntexts) return;
+  size_t at = address_slot(t->text_values, t->text_cap, v);
+  if (!t->text_values[at]) return;
+  free(t->texts[at]);
+  vacate(t->text_values, t->texts, sizeof *t->texts, t->text_cap, at, true);
+  t->ntexts--;
+  if (t->text_cap > 64 && t->ntexts * 8 < t->text_cap) resize_texts(t, t->text_cap / 2);
 }
 
 /* Takes v, a value of the table, out of it, and lets go of the table's
@@ -145,48 +191,42 @@ static void take_out(share_table *t, json_t *v) {
   size_t at = address_slot(t->by_address, t->cap, v);
   size_t i = (size_t)t->address_hashes[at] & (t->cap - 1);
   while (t->by_value[i] != v) i = (i + 1) & (t->cap - 1);
-  free(atomic_load_explicit(&t->texts[at], memory_order_relaxed));
-  vacate(t->by_value, t->hashes, NULL, t->cap, i);
-  vacate(t->by_address, t->address_hashes, t->texts, t->cap, at);
+  vacate(t->by_value, t->hashes, sizeof *t->hashes, t->cap, i, false);
+  vacate(t->by_address, t->address_hashes, sizeof *t->address_hashes, t->cap, at, true);
   t->n--;
+  drop_text(t, v);
   json_decref(v);
 }
 
 /* Rebuilds the table at most half full, dropping (with
  * drop_unheld) the values only the table still holds. */
 static void rebuild(share_table *t, bool drop_unheld) {
-  json_t **old = t->by_address;
-  uint64_t *old_hashes = t->address_hashes;
-  _Atomic(share_text *) *old_texts = t->texts;
+  json_t **old = t->by_value;
+  uint64_t *old_hashes = t->hashes;
   size_t old_cap = t->cap;
   size_t kept = 0;
   for (size_t i = 0; i < old_cap; i++)
     if (old[i] && !(drop_unheld && old[i]->refcount == 1)) kept++;
   size_t cap = 64;
   while (cap < kept * 2) cap *= 2;
-  free(t->by_value);
-  free(t->hashes);
   t->by_value = xcalloc(cap, sizeof *t->by_value);
   t->hashes = xcalloc(cap, sizeof *t->hashes);
+  free(t->by_address);
+  free(t->address_hashes);
   t->by_address = xcalloc(cap, sizeof *t->by_address);
   t->address_hashes = xcalloc(cap, sizeof *t->address_hashes);
-  t->texts = xcalloc(cap, sizeof *t->texts);
   t->cap = cap;
   t->n = 0;
   for (size_t i = 0; i < old_cap; i++) {
     if (!old[i]) continue;
-    share_text *text = atomic_load_explicit(&old_texts[i], memory_order_relaxed);
     if (drop_unheld && old[i]->refcount == 1) {
-      free(text);
+      drop_text(t, old[i]);
       json_decref(old[i]);
-    } else {
-      insert(t, old[i], old_hashes[i]);
-      atomic_store_explicit(&t->texts[address_slot(t->by_address, cap, old[i])], text, memory_order_relaxed);
     }
+    else insert(t, old[i], old_hashes[i]);
   }
   free(old);
   free(old_hashes);
-  free(old_texts);
   if (drop_unheld) t->sweep_at = t->n * 2 > SHARE_MIN_SWEEP ? t->n * 2 : SHARE_MIN_SWEEP;
 }
 
@@ -382,14 +422,7 @@ size_t codec_share_count(void) {
   return n;
 }
 
-/* The text slot of v, or NULL when v is not in the table; under the lock. */
-static _Atomic(share_text *) *text_slot(share_table *t, const json_t *v) {
-  if (!t->cap) return NULL;
-  size_t at = address_slot(t->by_address, t->cap, v);
-  return t->by_address[at] ? &t->texts[at] : NULL;
-}
-
-/* A value the table holds and at least two holders besides: worth a text
+/* A value held by at least two holders besides the table: worth a text
  * of its own, which an empty container is not. */
 static bool worth_text(const json_t *v) {
   if (json_is_object(v)) return v->refcount >= 3 && json_object_size(v);
@@ -400,10 +433,10 @@ bool codec_share_text(const json_t *v, const char **text, size_t *len) {
   if (!worth_text(v)) return false;
   share_table *t = &table;
   pthread_rwlock_rdlock(&t->lock);
-  _Atomic(share_text *) *slot = text_slot(t, v);
-  share_text *kept = slot ? atomic_load_explicit(slot, memory_order_acquire) : NULL;
+  share_text *kept = text_of(t, v);
+  bool shared = kept || (t->cap && in_table(t, v));
   pthread_rwlock_unlock(&t->lock);
-  if (!slot) return false;
+  if (!shared) return false;
   if (!kept) { /* made outside the lock, then kept unless another thread was first */
     strbuf sb = STRBUF_INIT;
     if (!codec_compact_tree(&sb, v)) {
@@ -414,9 +447,9 @@ bool codec_share_text(const json_t *v, const char **text, size_t *len) {
     made->len = sb.len;
     memcpy(made->bytes, sb.buf, sb.len);
     sb_free(&sb);
-    pthread_rwlock_rdlock(&t->lock);
-    slot = text_slot(t, v); /* still in the table: the caller holds it */
-    if (atomic_compare_exchange_strong_explicit(slot, &kept, made, memory_order_acq_rel, memory_order_acquire)) kept = made;
+    pthread_rwlock_wrlock(&t->lock);
+    kept = text_of(t, v); /* v is still in the table: the caller holds it */
+    if (!kept) keep_text(t, (json_t *)v, kept = made);
     else free(made);
     pthread_rwlock_unlock(&t->lock);
   }

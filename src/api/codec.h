@@ -115,8 +115,12 @@ json_t *codec_share_value(json_t *v);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */
 size_t codec_share_count(void);
+/* How many of its values keep a text (for tests and memory figures). */
+size_t codec_share_text_count(void);
+/* How many holders besides the table a value of it needs for a text. */
+#define CODEC_SHARE_TEXT_HOLDERS 8
 /* The compact JSON text of v (codec_compact_tree's) when v is a value of
- * that table that at least two holders share: made on the first call, kept
+ * that table that CODEC_SHARE_TEXT_HOLDERS holders share: made on the first call, kept
  * until v leaves the table. The caller holds v (through an object that
  * holds it), so the text stays while it does. False otherwise, or when
  * the tree cannot be written. */

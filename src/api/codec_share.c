@@ -6,8 +6,8 @@
  * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
  * memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
- * the table when the last stored version holding it goes. A value two
- * or more holders share keeps its compact JSON text too, made on its
+ * the table when the last stored version holding it goes. A value many
+ * holders share keeps its compact JSON text too, made on its
  * first encode and freed when it leaves the table, so that listing the
  * objects copies the text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
@@ -422,11 +422,20 @@ size_t codec_share_count(void) {
   return n;
 }
 
-/* A value held by at least two holders besides the table: worth a text
- * of its own, which an empty container is not. */
+size_t codec_share_text_count(void) {
+  pthread_rwlock_rdlock(&table.lock);
+  size_t n = table.ntexts;
+  pthread_rwlock_unlock(&table.lock);
+  return n;
+}
+
+/* A value held by CODEC_SHARE_TEXT_HOLDERS holders or more besides the
+ * table: worth a text of its own, which an empty container is not, nor a
+ * value only one object's versions share (the current one, the watch
+ * history's, the one a derived version keeps: a text per object). */
 static bool worth_text(const json_t *v) {
-  if (json_is_object(v)) return v->refcount >= 3 && json_object_size(v);
-  return json_is_array(v) && v->refcount >= 3 && json_array_size(v);
+  if (v->refcount <= CODEC_SHARE_TEXT_HOLDERS) return false;
+  return json_is_object(v) ? json_object_size(v) > 0 : json_is_array(v) && json_array_size(v);
 }
 
 bool codec_share_text(const json_t *v, const char **text, size_t *len) {

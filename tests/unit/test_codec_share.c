@@ -7,7 +7,7 @@
  * sweep, however deep, and those of stored objects as soon as the last
  * object holding them goes, a copy's too. A value a copy replaces (codec_set_json) is let go
  * at once when the copy held it, and left alone when an older version's
- * arena holds it. A value two objects hold keeps its compact text, which
+ * arena holds it. A value enough objects hold keeps its compact text, which
  * encoding copies, and which goes with the value: values replaced by a
  * copy's writer, or gone with their objects and followed by others
  * (likely at the same addresses), encode as their trees do, on many
@@ -238,18 +238,21 @@ static void assert_encodes_as_tree(const api_object *o) {
 
 enum { ENCODERS = 4 };
 
-/* Two pods and their tree encoder's texts, encoded on a thread: 1 when a
+/* Pods enough for a value they all hold to keep a text. */
+enum { PODS = CODEC_SHARE_TEXT_HOLDERS };
+
+/* The pods and their tree encoder's texts, encoded on a thread: 1 when a
  * text differs (cmocka asserts only on its own thread). */
 typedef struct encode_job {
-  api_object *pods[2];
-  char *expected[2];
+  api_object **pods;
+  char *expected[PODS];
 } encode_job;
 
-static void *encode_both(void *arg) {
+static void *encode_all(void *arg) {
   encode_job *job = arg;
   intptr_t wrong = 0;
-  for (int round = 0; round < 50; round++)
-    for (int i = 0; i < 2; i++) {
+  for (int round = 0; round < 20; round++)
+    for (int i = 0; i < PODS; i++) {
       char *text = text_of(job->pods[i]);
       wrong |= strcmp(text, job->expected[i]) != 0;
       free(text);
@@ -259,32 +262,38 @@ static void *encode_both(void *arg) {
 
 static void test_shared_text_follows_the_value(void **state) {
   (void)state;
-  size_t at_start = codec_share_count();
+  size_t at_start = codec_share_count(), texts_at_start = codec_share_text_count();
   for (int round = 0; round < 6; round++) {
-    char times[2][32], extra[64];
-    for (int i = 0; i < 2; i++) snprintf(times[i], sizeof times[i], "2026-03-0%dT00:00:0%dZ", round + 1, i);
+    char extra[64];
     snprintf(extra, sizeof extra, "\"command\":[\"round-%d\"],\"tty\":%s", round, round % 2 ? "true" : "false");
     /* their managedFields differ (the time), the fieldsV1 inside does not */
-    api_object *pods[2] = {make_pod("a", times[0], extra), make_pod("b", times[1], extra)};
-    share(pods[0]);
-    /* held by one object: no text of its own, encoded from the tree */
+    api_object *pods[PODS];
     const char *text;
     size_t len;
-    assert_false(codec_share_text(container_extra(pods[0]), &text, &len));
-    assert_encodes_as_tree(pods[0]);
-    share(pods[1]);
+    for (int i = 0; i < PODS; i++) {
+      char name[16], time[32];
+      snprintf(name, sizeof name, "p%d", i);
+      snprintf(time, sizeof time, "2026-03-0%dT00:00:%02dZ", round + 1, i);
+      pods[i] = make_pod(name, time, extra);
+      share(pods[i]);
+      if (i < PODS - 1) { /* held by too few: no text of its own, encoded from the tree */
+        assert_false(codec_share_text(container_extra(pods[0]), &text, &len));
+        assert_encodes_as_tree(pods[i]);
+      }
+    }
     if (round % 2) { /* the first encodes on several threads at once */
-      encode_job job = {{pods[0], pods[1]}, {tree_text_of(pods[0]), tree_text_of(pods[1])}};
+      encode_job job = {pods, {0}};
+      for (int i = 0; i < PODS; i++) job.expected[i] = tree_text_of(pods[i]);
       pthread_t threads[ENCODERS];
-      for (int i = 0; i < ENCODERS; i++) assert_int_equal(pthread_create(&threads[i], NULL, encode_both, &job), 0);
+      for (int i = 0; i < ENCODERS; i++) assert_int_equal(pthread_create(&threads[i], NULL, encode_all, &job), 0);
       for (int i = 0; i < ENCODERS; i++) {
         void *wrong;
         pthread_join(threads[i], &wrong);
         assert_null(wrong);
       }
-      free(job.expected[0]), free(job.expected[1]);
+      for (int i = 0; i < PODS; i++) free(job.expected[i]);
     }
-    for (int i = 0; i < 2; i++) assert_encodes_as_tree(pods[i]);
+    for (int i = 0; i < PODS; i++) assert_encodes_as_tree(pods[i]);
     assert_kept_text(container_extra(pods[0]));
     assert_kept_text(fields_v1(pods[0]));
     assert_false(codec_share_text(api_object_meta(pods[0])->managed_fields, &text, &len)); /* each pod's own */
@@ -303,13 +312,14 @@ static void test_shared_text_follows_the_value(void **state) {
     assert_non_null(strstr(copied, "\"tty\":\"changed\""));
     assert_non_null(strstr(copied, "\"f:metadata\":{}"));
     free(copied);
-    for (int i = 0; i < 2; i++) assert_encodes_as_tree(pods[i]);
+    for (int i = 0; i < PODS; i++) assert_encodes_as_tree(pods[i]);
     api_object_free(copy);
     /* the values and their texts leave with the objects; the next round's
      * values, at the addresses freed here, have texts of their own */
-    api_object_free(pods[0]);
-    api_object_free(pods[1]);
+    assert_true(codec_share_text_count() > texts_at_start);
+    for (int i = 0; i < PODS; i++) api_object_free(pods[i]);
     assert_int_equal(codec_share_count(), at_start);
+    assert_int_equal(codec_share_text_count(), texts_at_start);
   }
 }
 

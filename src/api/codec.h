@@ -87,6 +87,9 @@ bool codec_field_null(const field_desc *f, const void *in);
 char *codec_encode_text(const type_desc *td, const void *in);
 /* The same text appended to sb. */
 void codec_encode_text_to(strbuf *sb, const type_desc *td, const void *in);
+/* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) appended to sb, written
+ * from the tree itself; false when it cannot be (what was written stays). */
+bool codec_compact_tree(strbuf *sb, const json_t *v);
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
  * (see doc_write_json_at); no newline after it. */
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
@@ -112,6 +115,16 @@ json_t *codec_share_value(json_t *v);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */
 size_t codec_share_count(void);
+/* How many of its values keep a text (for tests and memory figures). */
+size_t codec_share_text_count(void);
+/* How many holders besides the table a value of it needs for a text. */
+#define CODEC_SHARE_TEXT_HOLDERS 8
+/* The compact JSON text of v (codec_compact_tree's) when v is a value of
+ * that table that CODEC_SHARE_TEXT_HOLDERS holders share: made on the first call, kept
+ * until v leaves the table. The caller holds v (through an object that
+ * holds it), so the text stays while it does. False otherwise, or when
+ * the tree cannot be written. */
+bool codec_share_text(const json_t *v, const char **text, size_t *len);
 /* Deep equality of two structs of type td, as apimachinery's Semantic.DeepEqual:
  * an empty list or map equals an absent one. */
 bool codec_equal(const type_desc *td, const void *x, const void *y);

@@ -6,7 +6,9 @@
  *    in)) gives (Go's escaping, 4-space indent), for dra's printed output.
  * Whatever the tree writer would treat specially (compact: strings with
  * control or non-ASCII bytes; both: raw JSON and the values of unknown
- * fields, duplicate map keys) is handed to the tree writer itself. */
+ * fields, duplicate map keys) is handed to the tree writer itself; in
+ * the compact style, a JSON value that many stored objects share is
+ * copied from the text kept with it (codec_share_text). */
 #include "api/codec.h"
 #include "codec/doc.h"
 #include "util/die.h"
@@ -77,10 +79,25 @@ static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
   return true;
 }
 
+static bool put_compact_tree(strbuf *sb, const json_t *v, bool shared);
+
+/* v's compact text; with shared, copied from the text kept with v when it
+ * is a value many objects share. */
+static bool put_compact(strbuf *sb, const json_t *v, bool shared) {
+  const char *text;
+  size_t len;
+  if (shared && codec_share_text(v, &text, &len)) {
+    sb_add(sb, text, len);
+    return true;
+  }
+  return put_compact_tree(sb, v, shared);
+}
+
 /* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) byte for byte, without
  * its per-container bookkeeping (most of its cost on managedFields'
- * fieldsV1 trees): members in insertion order, as jansson keeps them. */
-static bool put_compact_tree(strbuf *sb, const json_t *v) {
+ * fieldsV1 trees): members in insertion order, as jansson keeps them;
+ * with shared, each member through put_compact. */
+static bool put_compact_tree(strbuf *sb, const json_t *v, bool shared) {
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
     const char *key;
@@ -93,7 +110,7 @@ static bool put_compact_tree(strbuf *sb, const json_t *v) {
       first = false;
       if (!put_plain_string(sb, key, len) && !put_string(sb, key, COMPACT)) return false;
       sb_putc(sb, ':');
-      if (!put_compact_tree(sb, member)) return false;
+      if (!put_compact(sb, member, shared)) return false;
     }
     sb_putc(sb, '}');
     return true;
@@ -102,7 +119,7 @@ static bool put_compact_tree(strbuf *sb, const json_t *v) {
     sb_putc(sb, '[');
     for (size_t i = 0; i < json_array_size(v); i++) {
       if (i) sb_putc(sb, ',');
-      if (!put_compact_tree(sb, json_array_get(v, i))) return false;
+      if (!put_compact(sb, json_array_get(v, i), shared)) return false;
     }
     sb_putc(sb, ']');
     return true;
@@ -115,13 +132,21 @@ static bool put_compact_tree(strbuf *sb, const json_t *v) {
   }
 }
 
-/* The tree writer's text of a value it owns; false (nothing written) for
- * NULL, as json_object_set_new / json_array_append_new drop a NULL value. */
+bool codec_compact_tree(strbuf *sb, const json_t *v) { return put_compact_tree(sb, v, false); }
+
+/* The tree writer's text of a value the struct holds (not a reference of
+ * its own, which would count as one more holder in codec_share_text). */
+static bool put_held(strbuf *sb, const json_t *v, int level) {
+  if (level == COMPACT) return put_compact(sb, v, true);
+  doc_write_json_at(sb, v, level);
+  return true;
+}
+
+/* The same for a value it owns; false (nothing written) for NULL, as
+ * json_object_set_new / json_array_append_new drop a NULL value. */
 static bool put_jansson(strbuf *sb, json_t *v, int level) {
   if (!v) return false;
-  bool ok = true;
-  if (level != COMPACT) doc_write_json_at(sb, v, level);
-  else ok = put_compact_tree(sb, v);
+  bool ok = put_held(sb, v, level);
   json_decref(v);
   return ok;
 }
@@ -236,9 +261,9 @@ static bool encode_map(strbuf *sb, const type_desc *elem, const dmap *m, int lev
 
 /* An unknown field kept in _extra: "key":value after the known ones, as
  * codec_encode appends them; also an unset F_TIME field's null. */
-static void put_extra_member(strbuf *sb, bool *first, const char *key, json_t *v, int level) {
+static void put_extra_member(strbuf *sb, bool *first, const char *key, const json_t *v, int level) {
   size_t mark = sb->len;
-  if (put_key(sb, *first, key, strlen(key), false, level) && put_jansson(sb, json_incref(v), deeper(level))) *first = false;
+  if (put_key(sb, *first, key, strlen(key), false, level) && put_held(sb, v, deeper(level))) *first = false;
   else sb_truncate(sb, mark);
 }
 
@@ -300,9 +325,17 @@ static bool encode_struct(strbuf *sb, const type_desc *td, const void *in, int l
     if (put_scalar_member(sb, first, f, (const char *)in + f->offset, level)) first = false;
     else put_member(sb, &first, f->json, f->json_len, true, f->kind, f->elem, (const char *)in + f->offset, level);
   }
-  const char *key;
+  const char *key, *text;
+  size_t len;
   json_t *v;
-  if (extra) json_object_foreach(extra, key, v) put_extra_member(sb, &first, key, v, level);
+  if (extra && level == COMPACT && codec_share_text(extra, &text, &len)) {
+    /* its members as put_extra_member writes them: the text within its braces */
+    if (!first) sb_putc(sb, ',');
+    sb_add(sb, text + 1, len - 2);
+    first = false;
+  } else if (extra) {
+    json_object_foreach(extra, key, v) put_extra_member(sb, &first, key, v, level);
+  }
   close_container(sb, first, '}', level);
   return true;
 }
@@ -333,8 +366,8 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
   case K_LIST: return encode_list(sb, elem, src, level);
   case K_MAP: return encode_map(sb, elem, src, level);
   case K_RAW: { /* written as it is held: codec_encode_value's copy cost as much as writing it */
-    json_t *raw = *(json_t *const *)src;
-    return put_jansson(sb, raw ? json_incref(raw) : json_null(), level);
+    const json_t *raw = *(json_t *const *)src;
+    return put_held(sb, raw ? raw : json_null(), level);
   }
   }
   sb_puts(sb, "null");

@@ -6,7 +6,10 @@
  * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
  * memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
- * the table when the last stored version holding it goes.
+ * the table when the last stored version holding it goes. A value many
+ * holders share keeps its compact JSON text too, made on its
+ * first encode and freed when it leaves the table, so that listing the
+ * objects copies the text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
 #include "util/die.h"
@@ -14,23 +17,34 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The compact JSON text of a value of the table. */
+typedef struct share_text {
+  size_t len;
+  char bytes[];
+} share_text;
+
 /* Values in the table, each with one reference of the table's own. Open
  * addressing by the value's hash (equal values) and, in a second array, by
- * its address (a value shared already). */
+ * its address (a value shared already); the texts made so far in a table
+ * of their own by their values' address (few values have one). Changes
+ * take the lock for writing, encoders looking a text up for reading. */
 typedef struct share_table {
-  pthread_mutex_t lock;
+  pthread_rwlock_t lock;
   json_t **by_value; /* cap slots */
   uint64_t *hashes;  /* the hash of by_value[i] */
   json_t **by_address;
   uint64_t *address_hashes; /* the hash of by_address[i] */
   size_t n, cap;
+  json_t **text_values; /* text_cap slots, at most half full */
+  share_text **texts;   /* text_values[i]'s */
+  size_t ntexts, text_cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
 } share_table;
 
 /* Fewer values than this are never swept. */
 #define SHARE_MIN_SWEEP 1024
 
-static share_table table = {.lock = PTHREAD_MUTEX_INITIALIZER, .sweep_at = SHARE_MIN_SWEEP};
+static share_table table = {.lock = PTHREAD_RWLOCK_INITIALIZER, .sweep_at = SHARE_MIN_SWEEP};
 
 static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
 
@@ -109,19 +123,66 @@ static void insert(share_table *t, json_t *v, uint64_t h) {
   t->n++;
 }
 
-/* Empties slot i of one of the table's arrays (by_address: the array by
- * address), moving the entries after it in its run back where their
- * probes still find them, so no slot is left marked deleted. */
-static void vacate(json_t **slots, uint64_t *hashes, size_t cap, size_t i, bool by_address) {
+/* Empties slot i of one of the tables' arrays of values (by_address:
+ * one by address), and its data (size bytes a slot: a hash or a text),
+ * moving the entries after it in its run back where their probes still
+ * find them, so no slot is left marked deleted. */
+static void vacate(json_t **slots, void *data, size_t size, size_t cap, size_t i, bool by_address) {
+  char *d = data;
   for (size_t j = (i + 1) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1)) {
-    size_t home = by_address ? address_home(slots[j], cap) : (size_t)hashes[j] & (cap - 1);
+    size_t home = by_address ? address_home(slots[j], cap) : (size_t)((const uint64_t *)data)[j] & (cap - 1);
     if (((j - home) & (cap - 1)) < ((j - i) & (cap - 1))) continue; /* its probe starts after i */
     slots[i] = slots[j];
-    hashes[i] = hashes[j];
+    memcpy(d + i * size, d + j * size, size);
     i = j;
   }
   slots[i] = NULL;
-  hashes[i] = 0;
+  memset(d + i * size, 0, size);
+}
+
+/* The text made for v, or NULL. */
+static share_text *text_of(const share_table *t, const json_t *v) {
+  if (!t->text_cap) return NULL;
+  size_t i = address_slot(t->text_values, t->text_cap, v);
+  return t->text_values[i] ? t->texts[i] : NULL;
+}
+
+/* The texts' table with cap slots. */
+static void resize_texts(share_table *t, size_t cap) {
+  json_t **values = t->text_values;
+  share_text **texts = t->texts;
+  size_t old_cap = t->text_cap;
+  t->text_values = xcalloc(cap, sizeof *t->text_values);
+  t->texts = xcalloc(cap, sizeof *t->texts);
+  t->text_cap = cap;
+  for (size_t i = 0; i < old_cap; i++) {
+    if (!values[i]) continue;
+    size_t at = address_slot(t->text_values, cap, values[i]);
+    t->text_values[at] = values[i];
+    t->texts[at] = texts[i];
+  }
+  free(values);
+  free(texts);
+}
+
+static void keep_text(share_table *t, json_t *v, share_text *text) {
+  if ((t->ntexts + 1) * 2 > t->text_cap) resize_texts(t, t->text_cap ? t->text_cap * 2 : 64);
+  size_t at = address_slot(t->text_values, t->text_cap, v);
+  t->text_values[at] = v;
+  t->texts[at] = text;
+  t->ntexts++;
+}
+
+/* v leaves the table: its text, if it has one, goes; the texts' table
+ * shrinks when an eighth full. */
+static void drop_text(share_table *t, const json_t *v) {
+  if (!t->ntexts) return;
+  size_t at = address_slot(t->text_values, t->text_cap, v);
+  if (!t->text_values[at]) return;
+  free(t->texts[at]);
+  vacate(t->text_values, t->texts, sizeof *t->texts, t->text_cap, at, true);
+  t->ntexts--;
+  if (t->text_cap > 64 && t->ntexts * 8 < t->text_cap) resize_texts(t, t->text_cap / 2);
 }
 
 /* Takes v, a value of the table, out of it, and lets go of the table's
@@ -130,9 +191,10 @@ static void take_out(share_table *t, json_t *v) {
   size_t at = address_slot(t->by_address, t->cap, v);
   size_t i = (size_t)t->address_hashes[at] & (t->cap - 1);
   while (t->by_value[i] != v) i = (i + 1) & (t->cap - 1);
-  vacate(t->by_value, t->hashes, t->cap, i, false);
-  vacate(t->by_address, t->address_hashes, t->cap, at, true);
+  vacate(t->by_value, t->hashes, sizeof *t->hashes, t->cap, i, false);
+  vacate(t->by_address, t->address_hashes, sizeof *t->address_hashes, t->cap, at, true);
   t->n--;
+  drop_text(t, v);
   json_decref(v);
 }
 
@@ -157,7 +219,10 @@ static void rebuild(share_table *t, bool drop_unheld) {
   t->n = 0;
   for (size_t i = 0; i < old_cap; i++) {
     if (!old[i]) continue;
-    if (drop_unheld && old[i]->refcount == 1) json_decref(old[i]);
+    if (drop_unheld && old[i]->refcount == 1) {
+      drop_text(t, old[i]);
+      json_decref(old[i]);
+    }
     else insert(t, old[i], old_hashes[i]);
   }
   free(old);
@@ -209,10 +274,10 @@ static void drop_tree(share_table *t, json_t *v) {
 static void release_shared(void *p) {
   json_t *v = p;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (v->refcount == 2 && t->cap && in_table(t, v)) drop_tree(t, v);
   json_decref(v);
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
 }
 
 /* The table's value equal to v, or NULL; h is v's hash. */
@@ -283,7 +348,7 @@ static void share_slot(arena *a, json_t **slot) {
   json_t *v = *slot;
   if (!v || !is_container(v)) return;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
   if (in_table(t, v)) {
@@ -301,7 +366,7 @@ static void share_slot(arena *a, json_t **slot) {
       if (owned) arena_swap_cleanup(a, v, release_shared, v);
     }
   }
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
 }
 
 static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
@@ -337,7 +402,7 @@ void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, 
 json_t *codec_share_value(json_t *v) {
   if (!is_container(v)) return v;
   share_table *t = &table;
-  pthread_mutex_lock(&t->lock);
+  pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
   uint64_t h;
@@ -346,13 +411,59 @@ json_t *codec_share_value(json_t *v) {
     json_incref(e);
     json_decref(v);
   }
-  pthread_mutex_unlock(&t->lock);
+  pthread_rwlock_unlock(&t->lock);
   return e;
 }
 
 size_t codec_share_count(void) {
-  pthread_mutex_lock(&table.lock);
+  pthread_rwlock_rdlock(&table.lock);
   size_t n = table.n;
-  pthread_mutex_unlock(&table.lock);
+  pthread_rwlock_unlock(&table.lock);
   return n;
+}
+
+size_t codec_share_text_count(void) {
+  pthread_rwlock_rdlock(&table.lock);
+  size_t n = table.ntexts;
+  pthread_rwlock_unlock(&table.lock);
+  return n;
+}
+
+/* A value held by CODEC_SHARE_TEXT_HOLDERS holders or more besides the
+ * table: worth a text of its own, which an empty container is not, nor a
+ * value only one object's versions share (the current one, the watch
+ * history's, the one a derived version keeps: a text per object). */
+static bool worth_text(const json_t *v) {
+  if (v->refcount <= CODEC_SHARE_TEXT_HOLDERS) return false;
+  return json_is_object(v) ? json_object_size(v) > 0 : json_is_array(v) && json_array_size(v);
+}
+
+bool codec_share_text(const json_t *v, const char **text, size_t *len) {
+  if (!worth_text(v)) return false;
+  share_table *t = &table;
+  pthread_rwlock_rdlock(&t->lock);
+  share_text *kept = text_of(t, v);
+  bool shared = kept || (t->cap && in_table(t, v));
+  pthread_rwlock_unlock(&t->lock);
+  if (!shared) return false;
+  if (!kept) { /* made outside the lock, then kept unless another thread was first */
+    strbuf sb = STRBUF_INIT;
+    if (!codec_compact_tree(&sb, v)) {
+      sb_free(&sb);
+      return false;
+    }
+    share_text *made = xmalloc(sizeof *made + sb.len);
+    made->len = sb.len;
+    memcpy(made->bytes, sb.buf, sb.len);
+    sb_free(&sb);
+    pthread_rwlock_wrlock(&t->lock);
+    kept = text_of(t, v); /* v is still in the table: the caller holds it */
+    if (!kept) keep_text(t, (json_t *)v, kept = made);
+    else free(made);
+    pthread_rwlock_unlock(&t->lock);
+  }
+  /* freed only when v leaves the table, which it does not while the caller holds it */
+  *text = kept->bytes;
+  *len = kept->len;
+  return true;
 }

@@ -7,7 +7,11 @@
  * sweep, however deep, and those of stored objects as soon as the last
  * object holding them goes, a copy's too. A value a copy replaces (codec_set_json) is let go
  * at once when the copy held it, and left alone when an older version's
- * arena holds it. Also arena_keep_depth (util/arena.h), which
+ * arena holds it. A value enough objects hold keeps its compact text, which
+ * encoding copies, and which goes with the value: values replaced by a
+ * copy's writer, or gone with their objects and followed by others
+ * (likely at the same addresses), encode as their trees do, on many
+ * threads at once too. Also arena_keep_depth (util/arena.h), which
  * sched_derive reads to bound a chain of versions, arena_new_sized, and
  * strings packed without padding. */
 #include <setjmp.h>
@@ -20,6 +24,7 @@
 #include "store/store_obj.h"
 #include "test_store.h"
 #include "util/strbuf.h"
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +205,124 @@ static void test_dropped_trees_leave_in_one_sweep(void **state) {
   for (size_t i = 0; i < N; i++) api_object_free(young[i]);
 }
 
+/* The tree encoder's text of o, the one the text encoder must match. */
+static char *tree_text_of(const api_object *o) {
+  json_t *tree = codec_encode(o->info->desc, o->typed);
+  char *text = json_dumps(tree, JSON_COMPACT);
+  json_decref(tree);
+  return text;
+}
+
+static json_t *container_extra(api_object *o) { return ((container *)spec_of(o)->containers.items)[0]._extra; }
+
+static json_t *fields_v1(api_object *o) {
+  return json_object_get(json_array_get(api_object_meta(o)->managed_fields, 0), "fieldsV1");
+}
+
+/* The text kept with v, and v's own as jansson writes it. */
+static void assert_kept_text(const json_t *v) {
+  const char *text;
+  size_t len;
+  assert_true(codec_share_text(v, &text, &len));
+  char *dumped = json_dumps(v, JSON_COMPACT);
+  assert_int_equal(len, strlen(dumped));
+  assert_memory_equal(text, dumped, len);
+  free(dumped);
+}
+
+static void assert_encodes_as_tree(const api_object *o) {
+  char *text = text_of(o), *tree = tree_text_of(o);
+  assert_string_equal(text, tree);
+  free(text), free(tree);
+}
+
+enum { ENCODERS = 4 };
+
+/* Pods enough for a value they all hold to keep a text. */
+enum { PODS = CODEC_SHARE_TEXT_HOLDERS };
+
+/* The pods and their tree encoder's texts, encoded on a thread: 1 when a
+ * text differs (cmocka asserts only on its own thread). */
+typedef struct encode_job {
+  api_object **pods;
+  char *expected[PODS];
+} encode_job;
+
+static void *encode_all(void *arg) {
+  encode_job *job = arg;
+  intptr_t wrong = 0;
+  for (int round = 0; round < 20; round++)
+    for (int i = 0; i < PODS; i++) {
+      char *text = text_of(job->pods[i]);
+      wrong |= strcmp(text, job->expected[i]) != 0;
+      free(text);
+    }
+  return (void *)wrong;
+}
+
+static void test_shared_text_follows_the_value(void **state) {
+  (void)state;
+  size_t at_start = codec_share_count(), texts_at_start = codec_share_text_count();
+  for (int round = 0; round < 6; round++) {
+    char extra[64];
+    snprintf(extra, sizeof extra, "\"command\":[\"round-%d\"],\"tty\":%s", round, round % 2 ? "true" : "false");
+    /* their managedFields differ (the time), the fieldsV1 inside does not */
+    api_object *pods[PODS];
+    const char *text;
+    size_t len;
+    for (int i = 0; i < PODS; i++) {
+      char name[16], time[32];
+      snprintf(name, sizeof name, "p%d", i);
+      snprintf(time, sizeof time, "2026-03-0%dT00:00:%02dZ", round + 1, i);
+      pods[i] = make_pod(name, time, extra);
+      share(pods[i]);
+      if (i < PODS - 1) { /* held by too few: no text of its own, encoded from the tree */
+        assert_false(codec_share_text(container_extra(pods[0]), &text, &len));
+        assert_encodes_as_tree(pods[i]);
+      }
+    }
+    if (round % 2) { /* the first encodes on several threads at once */
+      encode_job job = {pods, {0}};
+      for (int i = 0; i < PODS; i++) job.expected[i] = tree_text_of(pods[i]);
+      pthread_t threads[ENCODERS];
+      for (int i = 0; i < ENCODERS; i++) assert_int_equal(pthread_create(&threads[i], NULL, encode_all, &job), 0);
+      for (int i = 0; i < ENCODERS; i++) {
+        void *wrong;
+        pthread_join(threads[i], &wrong);
+        assert_null(wrong);
+      }
+      for (int i = 0; i < PODS; i++) free(job.expected[i]);
+    }
+    for (int i = 0; i < PODS; i++) assert_encodes_as_tree(pods[i]);
+    assert_kept_text(container_extra(pods[0]));
+    assert_kept_text(fields_v1(pods[0]));
+    assert_false(codec_share_text(api_object_meta(pods[0])->managed_fields, &text, &len)); /* each pod's own */
+    /* a copy whose writer replaces a value: the copy encodes the new one,
+     * the original its own */
+    api_object *copy = api_object_clone_sharing_json(pods[0]);
+    json_t *changed = json_deep_copy(container_extra(pods[0]));
+    json_object_set_new(changed, "tty", json_string("changed"));
+    codec_set_json(copy->arena, &((container *)spec_of(copy)->containers.items)[0]._extra, changed);
+    json_t *fields = json_deep_copy(api_object_meta(pods[0])->managed_fields);
+    json_object_set_new(json_object_get(json_array_get(fields, 0), "fieldsV1"), "f:metadata", json_object());
+    codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, fields);
+    share(copy);
+    assert_encodes_as_tree(copy);
+    char *copied = text_of(copy);
+    assert_non_null(strstr(copied, "\"tty\":\"changed\""));
+    assert_non_null(strstr(copied, "\"f:metadata\":{}"));
+    free(copied);
+    for (int i = 0; i < PODS; i++) assert_encodes_as_tree(pods[i]);
+    api_object_free(copy);
+    /* the values and their texts leave with the objects; the next round's
+     * values, at the addresses freed here, have texts of their own */
+    assert_true(codec_share_text_count() > texts_at_start);
+    for (int i = 0; i < PODS; i++) api_object_free(pods[i]);
+    assert_int_equal(codec_share_count(), at_start);
+    assert_int_equal(codec_share_text_count(), texts_at_start);
+  }
+}
+
 static void test_arena_new_sized(void **state) {
   (void)state;
   arena *a = arena_new_sized(100);
@@ -266,6 +389,7 @@ int main(void) {
       cmocka_unit_test(test_dropped_trees_leave_in_one_sweep),
       cmocka_unit_test(test_values_leave_with_their_last_holder),
       cmocka_unit_test(test_replaced_value_is_let_go),
+      cmocka_unit_test(test_shared_text_follows_the_value),
       cmocka_unit_test(test_arena_new_sized),
       cmocka_unit_test(test_arena_strings_pack),
       cmocka_unit_test(test_arena_keep_depth),

@@ -11,6 +11,7 @@
  * copied from the text kept with it (codec_share_text). */
 #include "api/codec.h"
 #include "codec/doc.h"
+#include "codec/json_skip.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
@@ -32,47 +33,26 @@ static bool put_dumped(strbuf *sb, const json_t *v) {
   return true;
 }
 
-/* Whether any of the 8 bytes of w is not copied as it is: below 0x20,
- * from 0x80, '"' or '\\' (bytes that are zero after an xor, or below 0x20,
- * set their high bit in the subtraction; the answer for the whole word is
- * exact). */
-static bool word_needs_care(uint64_t w) {
-  const uint64_t ones = 0x0101010101010101ull, highs = ones * 0x80;
-  uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-  return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | w) & highs;
-}
-
-enum { CARE_ESCAPE = 1, CARE_NOT_PLAIN = 2 };
-/* What a byte of a plain string needs: nothing, a backslash before it, or
- * the tree writer (control and non-ASCII bytes). */
-static const unsigned char byte_care[256] = {
-    [0x00 ... 0x1f] = CARE_NOT_PLAIN, ['"'] = CARE_ESCAPE, ['\\'] = CARE_ESCAPE, [0x80 ... 0xff] = CARE_NOT_PLAIN,
-};
+/* Printable ASCII but for '"' and '\\': the bytes a plain string holds as they are. */
+static const unsigned char plain_ascii[256] = {[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... 0x7f] = 1};
 
 /* The n bytes at s as json_dumps writes a string when all of it is
  * printable ASCII: quotes and backslashes escaped, nothing else. In one
- * pass, 8 bytes at a time while none needs care; false, with nothing
- * written, at any other byte (a NUL too). */
+ * pass, the runs between them found 8 bytes at a time (json_plain_run);
+ * false, with nothing written, at any other byte (a NUL too). */
 static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
   char *to = sb_reserve(sb, 2 * n + 2), *at = to;
   *at++ = '"';
-  for (size_t i = 0; i < n;) {
-    size_t end = n - i < 8 ? n : i + 8;
-    uint64_t w;
-    if (end - i == 8 && (memcpy(&w, s + i, 8), !word_needs_care(w))) {
-      memcpy(at, s + i, 8);
-      at += 8;
-      i = end;
-      continue;
-    }
-    for (; i < end; i++) { /* a word with a byte that needs care, or the last bytes */
-      unsigned char c = (unsigned char)s[i];
-      if (byte_care[c]) {
-        if (byte_care[c] == CARE_NOT_PLAIN) return false;
-        *at++ = '\\';
-      }
-      *at++ = (char)c;
-    }
+  for (size_t i = 0;;) {
+    size_t end = json_plain_run(u, n, i, plain_ascii, 1, false);
+    memcpy(at, s + i, end - i);
+    at += end - i;
+    if (end == n) break;
+    if (u[end] != '"' && u[end] != '\\') return false; /* control or non-ASCII: the tree writer's */
+    *at++ = '\\';
+    *at++ = (char)u[end];
+    i = end + 1;
   }
   *at++ = '"';
   sb_commit(sb, (size_t)(at - to));

@@ -96,6 +96,12 @@ scheduled() { # kubeconfig flags, resource, object field, message field
 }
 for side in kube drakc; do
   eval "kc=\$$side"
+  # both schedulers write their Events after the bind, asynchronously
+  # (kube-scheduler's event broadcaster): wait for all three (30 s)
+  for i in $(seq 60); do
+    [ "$(scheduled "$kc" events involvedObject message | grep -c Scheduled)" -ge 3 ] && break
+    sleep 0.5
+  done
   scheduled "$kc" events involvedObject message >"$tmp/$side-core-events"
   scheduled "$kc" events.v1.events.k8s.io regarding note >"$tmp/$side-events-events"
 done

@@ -233,7 +233,7 @@ static void rebuild(share_table *t, bool drop_unheld) {
 /* Drops the values no object holds any more. A dropped value lets go of
  * its members, which the table holds too: those only it held are dropped
  * in the next round, so a dead tree goes in as many rounds as it is deep
- * (a managedFields entry 7), not in one more sweep per level while the
+ * (a fieldsV1 set 5 or more), not in one more sweep per level while the
  * table doubles in between. */
 static void sweep(share_table *t) {
   size_t before;

@@ -4,13 +4,15 @@
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
 #include "api/codec.h"
+#include "api/managed_fields_tree.h"
 #include "util/die.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
 #include <string.h>
 
+/* mf is what the field manager wrote (mf_encode): always entries. */
 static void set_managed_fields(api_object *obj, json_t *mf) {
-  codec_set_json(obj->arena, &api_object_meta(obj)->managed_fields, mf);
+  if (!mf_set_tree(obj->arena, api_object_meta(obj), mf)) die_bug("managedFields the field manager wrote do not decode");
 }
 
 /* o in version v as Go writes it, with o's own managedFields: the stored
@@ -22,13 +24,13 @@ static json_t *as_go_writes(const api_object *o, const api_version *v) {
   size_t size = o->info->desc->size;
   api_head *head = xmalloc(size);
   memcpy(head, o->typed, size);
-  json_t *stored = head->metadata.managed_fields;
-  head->metadata.managed_fields = NULL;
+  json_t *stored = mf_tree(&head->metadata);
+  memset(&head->metadata.managed_fields, 0, sizeof head->metadata.managed_fields);
   json_t *j = codec_encode(o->info->desc, head);
   free(head);
   if (v && !v->internal) api_version_from_internal(v, j);
   ssa_fill_go_zero(j); /* managedFields' entries have nothing to fill: all omitempty */
-  if (stored) json_object_set(json_object_get(j, "metadata"), "managedFields", stored);
+  if (stored) json_object_set_new(json_object_get(j, "metadata"), "managedFields", stored);
   return j;
 }
 

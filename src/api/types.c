@@ -21,6 +21,7 @@ DEFINE_SCALAR_DESC(quantity, K_QTY)
 #define OPEN_toleration T_OPEN
 
 DEFINE_DESC(owner_reference, T_STRICT)
+DEFINE_DESC(managed_fields_entry, T_STRICT)
 DEFINE_DESC(object_meta, T_STRICT)
 DEFINE_DESC(condition, T_STRICT)
 DEFINE_DESC(node_selector_requirement, T_STRICT)

@@ -12,7 +12,7 @@
 
 /* ---- forward declarations of every struct and its containers ---- */
 #define API_STRUCTS(X)                                                                       \
-  X(owner_reference) X(object_meta) X(node_selector_requirement) X(node_selector_term)      \
+  X(owner_reference) X(managed_fields_entry) X(object_meta) X(node_selector_requirement) X(node_selector_term)      \
   X(node_selector) X(cel_device_selector) X(device_selector) X(opaque_device_configuration) \
   X(device_class_configuration) X(device_class_spec) X(device_class)                      \
   X(device_toleration) X(capacity_requirements) X(device_derived_attribute)               \
@@ -51,6 +51,21 @@ API_STRUCTS(API_DECLARE_CONTAINERS)
   X(S, BOOL, block_owner_deletion, "blockOwnerDeletion", _, 0)
 DEFINE_STRUCT(owner_reference)
 
+/* A metadata.managedFields entry, each string kept as it came (absent or
+ * "", in metav1's field order): typed rather than one JSON tree per entry,
+ * since every stored version has a few of them and a tree costs about 1 KB
+ * beside their shared fieldsV1 (docs/server.md "Bounded memory").
+ * managed_fields_tree.h gives the JSON the field manager reads and writes. */
+#define managed_fields_entry_FIELDS(X, S)                  \
+  X(S, STR, manager, "manager", _, F_KEEP_EMPTY)           \
+  X(S, STR, operation, "operation", _, F_KEEP_EMPTY)       \
+  X(S, STR, api_version, "apiVersion", _, F_KEEP_EMPTY)    \
+  X(S, STR, time, "time", _, F_KEEP_EMPTY)                 \
+  X(S, STR, fields_type, "fieldsType", _, F_KEEP_EMPTY)    \
+  X(S, RAW, fields_v1, "fieldsV1", _, 0)                   \
+  X(S, STR, subresource, "subresource", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(managed_fields_entry)
+
 #define object_meta_FIELDS(X, S)                                   \
   X(S, STR, name, "name", _, 0)                                    \
   X(S, STR, generate_name, "generateName", _, 0)                   \
@@ -66,7 +81,7 @@ DEFINE_STRUCT(owner_reference)
   X(S, MAP, annotations, "annotations", dstr, 0)                   \
   X(S, LIST, owner_references, "ownerReferences", owner_reference, 0) \
   X(S, LIST, finalizers, "finalizers", dstr, 0)                    \
-  X(S, RAW, managed_fields, "managedFields", _, 0)
+  X(S, LIST, managed_fields, "managedFields", managed_fields_entry, F_KEEP_EMPTY)
 DEFINE_STRUCT(object_meta)
 
 #define condition_FIELDS(X, S)                                  \

@@ -40,7 +40,7 @@ static void validate_template_meta(errlist *e, fpath *p, const object_meta *m) {
   forbid_set(e, p, "deletionGracePeriodSeconds", m->deletion_grace_period_seconds_set);
   forbid_set(e, p, "ownerReferences", m->owner_references.n > 0);
   forbid_set(e, p, "finalizers", m->finalizers.n > 0);
-  forbid_set(e, p, "managedFields", m->managed_fields && !(json_is_array(m->managed_fields) && !json_array_size(m->managed_fields)));
+  forbid_set(e, p, "managedFields", m->managed_fields.n > 0);
 }
 
 void validate_resource_claim_template(const admission_ctx *ctx, admit_op op, resource_claim_template *obj,

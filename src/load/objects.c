@@ -52,7 +52,7 @@ static void decode_docs(docset *ds, object_set *out) {
     const char *version = json_string_value(json_object_get(d->root, "apiVersion"));
     loaded_object *lo = add_object(out, d->file, d->line, kind, version);
     lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
-    if (lo->obj && (out->skip & CODEC_SKIP_MANAGED_FIELDS)) api_object_meta(lo->obj)->managed_fields = NULL;
+    if (lo->obj && (out->skip & CODEC_SKIP_MANAGED_FIELDS)) memset(&api_object_meta(lo->obj)->managed_fields, 0, sizeof(managed_fields_entry_list));
     if (lo->obj && (out->skip & CODEC_SKIP_UNSCHEDULED)) open_fields_drop_unscheduled(lo->obj->info->desc, lo->obj->typed);
     if (lo->obj) place_object(lo);
   }

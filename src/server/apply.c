@@ -3,6 +3,7 @@
  * k8s.io/apimachinery pkg/apis/meta/v1/validation (ValidatePatchOptions). */
 #include "server/apply.h"
 #include "api/managed_fields.h"
+#include "api/managed_fields_tree.h"
 #include "api/ssa_apply.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
@@ -116,7 +117,9 @@ void srv_track_managed_fields(const route *r, const http_request *req, api_objec
 
 bool srv_managed_fields_valid(api_object *obj, http_response *resp) {
   errlist errs = {0};
-  mf_validate(api_object_meta(obj)->managed_fields, &errs);
+  json_t *mf = mf_tree(api_object_meta(obj));
+  mf_validate(mf, &errs);
+  json_decref(mf);
   if (errs.n) srv_status_invalid(resp, obj, &errs);
   bool ok = !errs.n;
   errlist_free(&errs);

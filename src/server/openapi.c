@@ -90,6 +90,11 @@ static json_t *value_schema(const schema_gen *g, field_kind k, const type_desc *
     break;
   }
   case K_LIST:
+    if (elem == &managed_fields_entry_desc) { /* published as opaque JSON, as it was before being typed */
+      json_object_set_new(s, "type", json_string("object"));
+      json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
+      break;
+    }
     json_object_set_new(s, "type", json_string("array"));
     json_object_set_new(s, "items", value_schema(g, elem->scalar, elem));
     json_object_set_new(s, "x-kubernetes-list-type", json_string("atomic"));

@@ -71,11 +71,11 @@ static void test_special_text(void **state) {
 
 static void release_json(void *v) { json_decref(v); }
 
-/* Raw JSON (managedFields) is written by codec_encode_text's own walk of
+/* Raw JSON (a managedFields entry's fieldsV1) is written by codec_encode_text's own walk of
  * the tree: every kind of value, nesting and escape, against jansson's. */
 static void test_raw_trees(void **state) {
   (void)state;
-  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n";
+  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  managedFields:\n  - manager: m\n";
   object_set set = {0};
   strbuf err = STRBUF_INIT;
   assert_int_equal(objects_load_buffer("raw", doc, sizeof doc - 1, &set, &err), 0);
@@ -88,7 +88,7 @@ static void test_raw_trees(void **state) {
   json_object_set_new(json_array_get(raw, 0), "k\u00e9y\t", json_stringn("nul\0inside", 11));
   json_object_set_new(json_array_get(raw, 0), "empty", json_object());
   arena_on_free(o->arena, release_json, raw);
-  api_object_meta(o)->managed_fields = raw;
+  api_object_meta(o)->managed_fields.items[0].fields_v1 = raw;
   assert_same_text(o);
   object_set_free(&set);
   sb_free(&err);
@@ -99,7 +99,7 @@ static void test_raw_trees(void **state) {
  * past it, as a string of a raw tree and as a key, against jansson. */
 static void test_bytes_at_every_place(void **state) {
   (void)state;
-  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n";
+  static const char doc[] = "apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  managedFields:\n  - manager: m\n";
   static const char *const specials[] = {"\"", "\\", "\x01", "\x1f", " ", "!", "[", "]", "\x7f", "~", "\u00e9", ""};
   object_set set = {0};
   strbuf err = STRBUF_INIT;
@@ -123,7 +123,7 @@ static void test_bytes_at_every_place(void **state) {
         if (*special) json_object_set_new(keys, text, json_integer((json_int_t)(len * 100 + at)));
       }
   arena_on_free(o->arena, release_json, raw);
-  api_object_meta(o)->managed_fields = raw;
+  api_object_meta(o)->managed_fields.items[0].fields_v1 = raw;
   assert_same_text(o);
   object_set_free(&set);
   sb_free(&err);

@@ -63,10 +63,10 @@ static void test_equal_values_are_shared_and_encode_the_same(void **state) {
   assert_ptr_equal(((container *)spec_of(a)->containers.items)[0]._extra,
                    ((container *)spec_of(b)->containers.items)[0]._extra);
   /* managedFields differ in their time, but share the fieldsV1 inside */
-  json_t *mf_a = api_object_meta(a)->managed_fields, *mf_b = api_object_meta(b)->managed_fields;
-  assert_ptr_not_equal(mf_a, mf_b);
-  assert_ptr_equal(json_object_get(json_array_get(mf_a, 0), "fieldsV1"),
-                   json_object_get(json_array_get(mf_b, 0), "fieldsV1"));
+  const managed_fields_entry *mf_a = api_object_meta(a)->managed_fields.items,
+                             *mf_b = api_object_meta(b)->managed_fields.items;
+  assert_string_not_equal(mf_a->time, mf_b->time);
+  assert_ptr_equal(mf_a->fields_v1, mf_b->fields_v1);
   char *a_after = text_of(a), *b_after = text_of(b);
   assert_string_equal(a_after, a_before);
   assert_string_equal(b_after, b_before);
@@ -150,21 +150,21 @@ static void test_values_leave_with_their_last_holder(void **state) {
 static void test_replaced_value_is_let_go(void **state) {
   (void)state;
   api_object *a = make_pod("a", "2026-01-01T00:00:00Z", "\"workingDir\":\"/w\"");
-  json_t *mf = api_object_meta(a)->managed_fields;
+  json_t *mf = api_object_meta(a)->managed_fields.items[0].fields_v1;
   size_t refs = mf->refcount;
   /* a copy sharing a's values holds one more reference, and lets go of it
    * when its writer replaces the value, not when the copy is freed */
   api_object *copy = api_object_clone_sharing_json(a);
   assert_int_equal(mf->refcount, refs + 1);
-  json_t *mine = json_array();
-  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, mine);
-  assert_ptr_equal(api_object_meta(copy)->managed_fields, mine);
+  json_t *mine = json_object(), **copy_slot = &api_object_meta(copy)->managed_fields.items[0].fields_v1;
+  codec_set_json(copy->arena, copy_slot, mine);
+  assert_ptr_equal(*copy_slot, mine);
   assert_int_equal(mf->refcount, refs);
   /* the same value again: still held once */
-  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, json_incref(mine));
+  codec_set_json(copy->arena, copy_slot, json_incref(mine));
   assert_int_equal(mine->refcount, 1);
-  codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, NULL);
-  assert_null(api_object_meta(copy)->managed_fields);
+  codec_set_json(copy->arena, copy_slot, NULL);
+  assert_null(*copy_slot);
   api_object_free(copy);
   /* a version keeping a's arena (sched_derive) points at a's value
    * without a reference of its own: a's stays */
@@ -216,7 +216,7 @@ static char *tree_text_of(const api_object *o) {
 static json_t *container_extra(api_object *o) { return ((container *)spec_of(o)->containers.items)[0]._extra; }
 
 static json_t *fields_v1(api_object *o) {
-  return json_object_get(json_array_get(api_object_meta(o)->managed_fields, 0), "fieldsV1");
+  return api_object_meta(o)->managed_fields.items[0].fields_v1;
 }
 
 /* The text kept with v, and v's own as jansson writes it. */
@@ -296,16 +296,15 @@ static void test_shared_text_follows_the_value(void **state) {
     for (int i = 0; i < PODS; i++) assert_encodes_as_tree(pods[i]);
     assert_kept_text(container_extra(pods[0]));
     assert_kept_text(fields_v1(pods[0]));
-    assert_false(codec_share_text(api_object_meta(pods[0])->managed_fields, &text, &len)); /* each pod's own */
     /* a copy whose writer replaces a value: the copy encodes the new one,
      * the original its own */
     api_object *copy = api_object_clone_sharing_json(pods[0]);
     json_t *changed = json_deep_copy(container_extra(pods[0]));
     json_object_set_new(changed, "tty", json_string("changed"));
     codec_set_json(copy->arena, &((container *)spec_of(copy)->containers.items)[0]._extra, changed);
-    json_t *fields = json_deep_copy(api_object_meta(pods[0])->managed_fields);
-    json_object_set_new(json_object_get(json_array_get(fields, 0), "fieldsV1"), "f:metadata", json_object());
-    codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields, fields);
+    json_t *fields = json_deep_copy(fields_v1(pods[0]));
+    json_object_set_new(fields, "f:metadata", json_object());
+    codec_set_json(copy->arena, &api_object_meta(copy)->managed_fields.items[0].fields_v1, fields);
     share(copy);
     assert_encodes_as_tree(copy);
     char *copied = text_of(copy);

@@ -1,0 +1,21 @@
+/* managed_fields_tree.h: metadata.managedFields between the typed entries a
+ * stored version keeps (types.h, managed_fields_entry) and the JSON array the
+ * field manager reads and writes (ssa_track.c, managed_fields.c). Both
+ * directions keep each entry's fieldsV1 by reference, not copied, so the
+ * values the store shares stay shared and mf_decode_own still finds the
+ * stored ones. */
+#ifndef DRA_API_MANAGED_FIELDS_TREE_H
+#define DRA_API_MANAGED_FIELDS_TREE_H
+#include "api/types.h"
+#include "util/arena.h"
+#include <jansson.h>
+
+/* The array m holds (a new reference), as the codec would encode it; NULL
+ * when m has no managedFields. */
+json_t *mf_tree(const object_meta *m);
+/* m's managedFields become the array tree (a reference this takes; NULL for
+ * none), decoded into a; the fieldsV1 values the entries replaced are let
+ * go of now where a holds them (codec_set_json's rule). False, with m
+ * unchanged, when tree is not an array of managedFields entries. */
+bool mf_set_tree(arena *a, object_meta *m, json_t *tree);
+#endif

@@ -10,14 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Threads at most: the restore's other work (reading the rows, installing
- * the objects) is on the caller's thread, and more decoders than that
- * keeps busy only add memos (each thread has its own). */
+/* Decoder threads at most: the caller's thread, which reads the rows and
+ * installs the objects, keeps about this many busy; more would only add
+ * memos (each thread has its own). */
 #define ROW_DECODER_MAX_THREADS 4
 
 /* A row as handed back: its key (or NULL) and text as pushed, the
- * caller's tags, and the object decoded (the taker owns it), or NULL with
- * why said. */
+ * caller's tags, and the object decoded (the taker owns it; its JSON
+ * values shared and its atoms its own arena's, so storing it walks it for
+ * neither: api_object.shared, as_decoded), or NULL with why said. */
 typedef struct decoded_row {
   const char *key;
   const char *text;

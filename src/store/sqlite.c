@@ -482,7 +482,8 @@ static bool restore(durable_store *d, strbuf *err) {
                               [TAG_CREATED_RV] = (uint64_t)sqlite3_column_int64(st, 2),
                               [TAG_KIND] = (uint64_t)sqlite3_column_int(st, 3),
                               [TAG_ROWID] = (uint64_t)sqlite3_column_int64(st, 4)};
-    ok = row_decoder_push(rd, NULL, (const char *)sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0), tags);
+    const char *text = (const char *)sqlite3_column_text(st, 0);
+    ok = row_decoder_push(rd, NULL, text, (size_t)sqlite3_column_bytes(st, 0), tags);
   }
   ok = row_decoder_finish(rd) && ok;
   sqlite3_finalize(st);

@@ -64,7 +64,8 @@ static bool run(unsigned threads, taken *t) {
     char text[32];
     snprintf(text, sizeof text, "%llu", (unsigned long long)i);
     const uint64_t tags[4] = {i, 0, 0, i * 3};
-    pushed = row_decoder_push(rd, i % 2 ? text : NULL, i % 1000 == 7 ? "bad" : text, strlen(i % 1000 == 7 ? "bad" : text), tags);
+    const char *row = i % 1000 == 7 ? "bad" : text;
+    pushed = row_decoder_push(rd, i % 2 ? text : NULL, row, strlen(row), tags);
   }
   bool ok = row_decoder_finish(rd);
   return ok;

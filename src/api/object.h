@@ -90,6 +90,10 @@ typedef struct api_object {
    * for a short-lived snapshot, where sharing costs more time than the
    * memory it saves is worth (DRA_LOAD_UNSHARED). */
   bool unshared;
+  /* Its JSON values are the process-wide shared copies already (a restore
+   * shares them on its decoder threads, store/row_decoder.c): storing it
+   * need not walk it to share them. */
+  bool shared;
   /* The struct itself was allocated from arena (object.c), and goes with
    * it; otherwise (sched/derive.c) it is malloc'd on its own. */
   bool in_arena;

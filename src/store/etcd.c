@@ -25,6 +25,7 @@
 #include "store/etcd_layout.h"
 #include "store/memory_feed.h"
 #include "store/memory_restore.h"
+#include "store/row_decoder.h"
 #include "store/meta.h"
 #include "store/store_obj.h"
 #include "util/die.h"
@@ -728,13 +729,35 @@ static const store_backend etcd_backend = {
     e_unwatch, e_revision, e_close, e_committed, e_set_write_lock, e_last_error,
 };
 
+/* A row_decode_fn (row_decoder.h): a value as etcd_value_decode reads it
+ * (through the JSON tree, which the memo does not serve). */
+static api_object *decode_value(const char *key, const char *value, size_t len, tree_memo *memo, char *why,
+                                size_t why_len) {
+  (void)memo;
+  return etcd_value_decode(key, value, len, why, why_len);
+}
+
+/* Tags of a value as pushed to the row decoder. */
+enum { TAG_MOD_REVISION, TAG_CREATE_REVISION };
+
+/* A row_take_fn: a value decoded goes into the cache, one that is not is
+ * said and left out. */
+static bool take_value(void *user, decoded_row *row) {
+  etcd_store *e = user;
+  if (row->obj) store_memory_restore(e->cache, row->obj, row->tags[TAG_MOD_REVISION], row->tags[TAG_CREATE_REVISION]);
+  else fprintf(stderr, "dra serve: etcd key %s: %s; not served\n", row->key, row->why);
+  return true;
+}
+
 /* Fills the cache with every object under /registry/ at one revision,
- * page by page; the watch starts after it. */
+ * page by page; the watch starts after it. The values are decoded on the
+ * row decoder's threads while the next page is fetched. */
 static bool load(etcd_store *e, strbuf *err) {
   char *from_key = xstrdup(ETCD_REGISTRY);
   size_t from_len = strlen(from_key);
   int64_t at = 0;
   bool ok = true;
+  row_decoder *rd = row_decoder_new(row_decoder_threads(), decode_value, take_value, e);
   for (bool more = true; more && ok;) {
     json_t *req = registry_range();
     json_object_set_new(req, "key", etcd_bytes_json(from_key, from_len));
@@ -745,13 +768,13 @@ static bool load(etcd_store *e, strbuf *err) {
     if (!at) at = r.revision;
     for (size_t i = 0; i < r.n_kvs; i++) {
       api_kind kind;
-      char *ns = NULL, *name = NULL, why[128];
+      char *ns = NULL, *name = NULL;
       if (!etcd_key_parse(r.kvs[i].key, &kind, &ns, &name)) continue;
       free(ns);
       free(name);
-      api_object *o = etcd_value_decode(r.kvs[i].key, r.kvs[i].value, r.kvs[i].value_len, why, sizeof why);
-      if (o) store_memory_restore(e->cache, o, (uint64_t)r.kvs[i].mod_revision, (uint64_t)r.kvs[i].create_revision);
-      else fprintf(stderr, "dra serve: etcd key %s: %s; not served\n", r.kvs[i].key, why);
+      const uint64_t tags[4] = {[TAG_MOD_REVISION] = (uint64_t)r.kvs[i].mod_revision,
+                                [TAG_CREATE_REVISION] = (uint64_t)r.kvs[i].create_revision};
+      row_decoder_push(rd, r.kvs[i].key, r.kvs[i].value, r.kvs[i].value_len, tags);
     }
     more = r.more && r.n_kvs;
     if (more) { /* the next page starts just after the last key */
@@ -762,6 +785,7 @@ static bool load(etcd_store *e, strbuf *err) {
     }
     etcd_reply_free(&r);
   }
+  row_decoder_finish(rd);
   free(from_key);
   if (ok) {
     store_memory_set_revision(e->cache, (uint64_t)at);

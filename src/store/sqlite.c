@@ -20,7 +20,7 @@
 #include "store/memory_commit.h"
 #include "codec/doc_tokens.h"
 #include "store/memory_restore.h"
-#include "api/tree_memo.h"
+#include "store/row_decoder.h"
 #include "util/die.h"
 #include "util/workqueue.h"
 #include <errno.h>
@@ -373,10 +373,13 @@ bool store_is_sqlite(store *s) { return s->backend == &sqlite_backend; }
 /* A stored object from its JSON: straight from the text (the clean case,
  * which every row the writer wrote is), else through the tree. The values
  * it keeps as JSON (unknown and raw fields) are looked up in memo by their
- * text first: the rows of pods made from one template repeat most of them. */
+ * text first: the rows of pods made from one template repeat most of them.
+ * A row_decode_fn (row_decoder.h): on the restore's decoder threads. */
 static void take_row_object(void *user, api_object *o) { *(api_object **)user = o; }
 
-static api_object *decode_row(const char *text, size_t len, tree_memo *memo, errlist *errs) {
+static api_object *decode_row(const char *key, const char *text, size_t len, tree_memo *memo, char *why,
+                              size_t why_len) {
+  (void)key, (void)why, (void)why_len; /* the caller names the row by its resourceVersion */
   tk_source *src = json_tokens_open(text, len);
   tk t;
   int line;
@@ -390,8 +393,14 @@ static api_object *decode_row(const char *text, size_t len, tree_memo *memo, err
   if (obj) return obj;
   json_error_t jerr;
   json_t *j = json_loadb(text, len, 0, &jerr);
-  obj = j ? api_object_decode(j, NULL, 0, errs) : NULL;
+  errlist errs = {0};
+  obj = j ? api_object_decode(j, NULL, 0, &errs) : NULL;
   json_decref(j);
+  if (errs.n) {
+    api_object_free(obj);
+    obj = NULL;
+  }
+  errlist_free(&errs);
   return obj;
 }
 
@@ -427,42 +436,59 @@ static bool renumber_rows(durable_store *d, const renumbered_row *rows, size_t n
   return ok;
 }
 
+/* The restore's state while the rows are taken (take_row). */
+typedef struct restoring {
+  durable_store *d;
+  renumbered_row *renumber;
+  size_t n_renumber, cap_renumber;
+  strbuf *err;
+} restoring;
+
+/* Tags of a row as pushed to the row decoder. */
+enum { TAG_RV, TAG_CREATED_RV, TAG_KIND, TAG_ROWID };
+
+static bool take_row(void *user, decoded_row *row) {
+  restoring *r = user;
+  if (!row->obj) {
+    sb_printf(r->err, "the store holds an object dra cannot read back (rv %lld)", (long long)row->tags[TAG_RV]);
+    return false;
+  }
+  if ((int)row->tags[TAG_KIND] != (int)row->obj->info->kind) {
+    r->renumber = xgrow(r->renumber, r->n_renumber, &r->cap_renumber, sizeof *r->renumber, 8);
+    r->renumber[r->n_renumber++] = (renumbered_row){(sqlite3_int64)row->tags[TAG_ROWID], (int)row->obj->info->kind};
+  }
+  store_memory_restore(r->d->mem, row->obj, row->tags[TAG_RV], row->tags[TAG_CREATED_RV]);
+  return true;
+}
+
 /* Loads every stored object into the memory store with its resourceVersion.
  * The table is read in its own order: store_memory_restore keeps the later
  * resourceVersion of a key whichever comes first, and ORDER BY rv made
  * SQLite sort the whole table, JSON and all, in a temporary B-tree (for
- * 20,000 pods and their Events, 190 MB: 5 s on a loaded machine). */
+ * 20,000 pods and their Events, 190 MB: 5 s on a loaded machine). The rows
+ * are decoded on the row decoder's threads while this one reads the next
+ * and installs the decoded ones in the table's order. */
 static bool restore(durable_store *d, strbuf *err) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(d->db, "SELECT json, rv, created_rv, kind, rowid FROM objects", -1, &st, NULL) != SQLITE_OK) {
     sb_printf(err, "reading the store: %s", sqlite3_errmsg(d->db));
     return false;
   }
+  restoring r = {.d = d, .err = err};
+  row_decoder *rd = row_decoder_new(row_decoder_threads(), decode_row, take_row, &r);
   bool ok = true;
-  renumbered_row *renumber = NULL;
-  size_t n_renumber = 0, cap_renumber = 0;
-  tree_memo *memo = tree_memo_new();
   while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    const uint64_t tags[4] = {[TAG_RV] = (uint64_t)sqlite3_column_int64(st, 1),
+                              [TAG_CREATED_RV] = (uint64_t)sqlite3_column_int64(st, 2),
+                              [TAG_KIND] = (uint64_t)sqlite3_column_int(st, 3),
+                              [TAG_ROWID] = (uint64_t)sqlite3_column_int64(st, 4)};
     const char *text = (const char *)sqlite3_column_text(st, 0);
-    errlist errs = {0};
-    api_object *obj = decode_row(text, (size_t)sqlite3_column_bytes(st, 0), memo, &errs);
-    if (!obj || errs.n) {
-      sb_printf(err, "the store holds an object dra cannot read back (rv %lld)", (long long)sqlite3_column_int64(st, 1));
-      api_object_free(obj);
-      ok = false;
-    } else {
-      if (sqlite3_column_int(st, 3) != (int)obj->info->kind) {
-        renumber = xgrow(renumber, n_renumber, &cap_renumber, sizeof *renumber, 8);
-        renumber[n_renumber++] = (renumbered_row){sqlite3_column_int64(st, 4), (int)obj->info->kind};
-      }
-      store_memory_restore(d->mem, obj, (uint64_t)sqlite3_column_int64(st, 1), (uint64_t)sqlite3_column_int64(st, 2));
-    }
-    errlist_free(&errs);
+    ok = row_decoder_push(rd, NULL, text, (size_t)sqlite3_column_bytes(st, 0), tags);
   }
+  ok = row_decoder_finish(rd) && ok;
   sqlite3_finalize(st);
-  tree_memo_free(memo);
-  ok = ok && renumber_rows(d, renumber, n_renumber, err);
-  free(renumber);
+  ok = ok && renumber_rows(d, r.renumber, r.n_renumber, err);
+  free(r.renumber);
   if (ok && sqlite3_prepare_v2(d->db, "SELECT kind, namespace, name, n FROM deletes", -1, &st, NULL) == SQLITE_OK) {
     while (sqlite3_step(st) == SQLITE_ROW) {
       int kind = sqlite3_column_int(st, 0);

@@ -11,7 +11,7 @@ store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
   /* a stored version keeps the atoms it names alive, those the code set in
    * it from other objects too (docs/server.md, "Bounded memory") */
   if (!object->as_decoded) codec_hold_atoms(object->arena, object->info->desc, object->typed);
-  if (!object->unshared) codec_share_json(object->arena, object->info->desc, object->typed);
+  if (!object->unshared && !object->shared) codec_share_json(object->arena, object->info->desc, object->typed);
   /* in the object's arena, which nothing else writes yet: no malloc of its
    * own, freed with the object, and counted in the size the kind's next
    * arenas start with */

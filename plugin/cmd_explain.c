@@ -1,11 +1,13 @@
 /* cmd_explain.c: `kubectl dra explain pod/NAME` (or resourceclaim/NAME:
  * the pods it is reserved for or that use it): loads the live snapshot
  * (every namespace: any claim may hold a device) into a libdra context,
- * runs dra_schedule with its explanation and prints explain.h's report. */
+ * runs dra_schedule with its explanation while a second thread builds the
+ * inventory, and prints explain.h's report. */
 #include "jsonget.h"
 #include "commands.h"
 #include "explain.h"
 #include "session.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,37 @@ static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
   }
   json_decref(pods);
   return out;
+}
+
+/* The inventory of the devices as the cluster holds them now, before the
+ * offline run gives other pending pods some (what the real scheduler
+ * sees), built from the slices' JSON and the claims' records taken before
+ * dra_schedule starts: it reads nothing of the context dra_schedule
+ * changes, so it runs beside it. */
+typedef struct inventory_job {
+  inventory *inv;
+  const json_t *slices, *rules;
+  dra_result *held;
+  pthread_t thread;
+  bool started;
+} inventory_job;
+
+static void *build_inventory(void *arg) {
+  inventory_job *j = arg;
+  inventory_build_records(j->inv, j->slices, j->rules, j->held);
+  return NULL;
+}
+
+static void inventory_start(inventory_job *j, inventory *inv, const api *a, dra_ctx *ctx) {
+  *j = (inventory_job){.inv = inv, .slices = api_read(a, "ResourceSlice"), .rules = api_read(a, "DeviceTaintRule")};
+  if (dra_allocated_claims(ctx, NULL, &j->held) != DRA_OK) j->held = NULL;
+  j->started = !pthread_create(&j->thread, NULL, build_inventory, j);
+  if (!j->started) build_inventory(j); /* no thread: the same, now */
+}
+
+static void inventory_wait(inventory_job *j) {
+  if (j->started) pthread_join(j->thread, NULL);
+  dra_result_free(j->held);
 }
 
 int cmd_explain(int argc, char **argv) {
@@ -71,11 +104,11 @@ int cmd_explain(int argc, char **argv) {
   }
   dra_free(found);
   pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
-  /* the devices as the cluster holds them now, before the offline run
-   * gives other pending pods some: what the real scheduler sees */
   inventory inv;
-  inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);
+  inventory_job job;
+  inventory_start(&job, &inv, &s.a, ctx);
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
+  inventory_wait(&job);
   json_t *reports = json_array();
   size_t i;
   const json_t *p;

@@ -4,10 +4,10 @@
  * runs dra_schedule with its explanation while a second thread builds the
  * inventory, and prints explain.h's report. */
 #include "jsonget.h"
+#include "beside.h"
 #include "commands.h"
 #include "explain.h"
 #include "session.h"
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +40,11 @@ static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
  * offline run gives other pending pods some (what the real scheduler
  * sees), built from the slices' JSON and the claims' records taken before
  * dra_schedule starts: it reads nothing of the context dra_schedule
- * changes, so it runs beside it. */
+ * changes, so it is built beside it. */
 typedef struct inventory_job {
   inventory *inv;
   const json_t *slices, *rules;
   dra_result *held;
-  pthread_t thread;
-  bool started;
 } inventory_job;
 
 static void *build_inventory(void *arg) {
@@ -55,16 +53,10 @@ static void *build_inventory(void *arg) {
   return NULL;
 }
 
-static void inventory_start(inventory_job *j, inventory *inv, const api *a, dra_ctx *ctx) {
-  *j = (inventory_job){.inv = inv, .slices = api_read(a, "ResourceSlice"), .rules = api_read(a, "DeviceTaintRule")};
-  if (dra_allocated_claims(ctx, NULL, &j->held) != DRA_OK) j->held = NULL;
-  j->started = !pthread_create(&j->thread, NULL, build_inventory, j);
-  if (!j->started) build_inventory(j); /* no thread: the same, now */
-}
-
-static void inventory_wait(inventory_job *j) {
-  if (j->started) pthread_join(j->thread, NULL);
-  dra_result_free(j->held);
+/* Once the reports are made, the context is freed beside the printing. */
+static void *close_ctx(void *ctx) {
+  dra_close(ctx);
+  return NULL;
 }
 
 int cmd_explain(int argc, char **argv) {
@@ -95,6 +87,7 @@ int cmd_explain(int argc, char **argv) {
   int rc = 0;
   json_t *pods;
   char *text = NULL;
+  beside bg = {.started = false};
   char *found = NULL;
   if (dra_get_json(ctx, is_claim ? "ResourceClaim" : "Pod", ns, name, &found) != DRA_OK) {
     fprintf(stderr, "Error from server (NotFound): %s \"%s\" not found\n",
@@ -105,10 +98,12 @@ int cmd_explain(int argc, char **argv) {
   dra_free(found);
   pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
   inventory inv;
-  inventory_job job;
-  inventory_start(&job, &inv, &s.a, ctx);
+  inventory_job job = {&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), NULL};
+  if (dra_allocated_claims(ctx, NULL, &job.held) != DRA_OK) job.held = NULL;
+  beside_start(&bg, build_inventory, &job);
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
-  inventory_wait(&job);
+  beside_wait(&bg);
+  dra_result_free(job.held);
   json_t *reports = json_array();
   size_t i;
   const json_t *p;
@@ -116,6 +111,8 @@ int cmd_explain(int argc, char **argv) {
     json_t *r = explain_pod(ctx, &inv, ns, json_string_value(p), text);
     if (r) json_array_append_new(reports, r);
   }
+  beside_start(&bg, close_ctx, ctx);
+  ctx = NULL; /* closed there */
   if (s.format == OUT_JSON || s.format == OUT_YAML) {
     out_document(json_array_size(reports) == 1 ? json_incref(json_array_get(reports, 0))
                                                : json_pack("{s:s, s:s, s:O}", "apiVersion", "dra.k8s.io/v1alpha1",
@@ -132,8 +129,9 @@ int cmd_explain(int argc, char **argv) {
   json_decref(pods);
   inventory_free(&inv);
 out:
-  dra_free(text);
-  dra_close(ctx);
   session_close(&s);
+  beside_wait(&bg);
+  dra_close(ctx);
+  dra_free(text);
   return rc;
 }

@@ -50,9 +50,9 @@ static size_t threads_for(size_t n_nodes) {
   return t < n_nodes ? t : n_nodes;
 }
 
-/* sb_add of n bytes, s NULL when n is 0 (an empty buffer's). */
-static void put(strbuf *sb, const char *s, size_t n) {
-  if (n) sb_add(sb, s, n);
+/* sb_add of n bytes of s from offset at; s is NULL when empty. */
+static void put(strbuf *sb, const char *s, size_t at, size_t n) {
+  if (n) sb_add(sb, s + at, n);
 }
 
 void sched_explain_nodes_run(sched_loop *l, sched_explain_nodes *x, const resource_claim *const *claims, size_t n,
@@ -70,12 +70,12 @@ void sched_explain_nodes_run(sched_loop *l, sched_explain_nodes *x, const resour
   for (size_t i = 0; i < x->n; i++) total += x->v[i].out.len;
   if (total) sb_grow(&all, total);
   for (size_t i = 0; i < x->n; i++) {
-    put(&all, ex->buf + from, x->v[i].at - from);
-    put(&all, x->v[i].out.buf, x->v[i].out.len);
+    put(&all, ex->buf, from, x->v[i].at - from);
+    put(&all, x->v[i].out.buf, 0, x->v[i].out.len);
     sb_free(&x->v[i].out);
     from = x->v[i].at;
   }
-  put(&all, ex->buf + from, ex->len - from);
+  put(&all, ex->buf, from, ex->len - from);
   sb_free(ex);
   *ex = all;
   x->n = 0;

@@ -38,18 +38,22 @@ static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
 
 /* The inventory of the devices as the cluster holds them now, before the
  * offline run gives other pending pods some (what the real scheduler
- * sees), built from the slices' JSON and the claims' records taken before
- * dra_schedule starts: it reads nothing of the context dra_schedule
- * changes, so it is built beside it. */
+ * sees): the slices and rules parsed from the text the snapshot kept
+ * (SNAP_PARSE_LATER), and the claims' records taken before dra_schedule
+ * starts. It reads nothing of the context dra_schedule changes, so it is
+ * built beside it. */
 typedef struct inventory_job {
   inventory *inv;
-  const json_t *slices, *rules;
+  api *a;
   dra_result *held;
+  int rc;
+  char err[4096];
 } inventory_job;
 
 static void *build_inventory(void *arg) {
   inventory_job *j = arg;
-  inventory_build_records(j->inv, j->slices, j->rules, j->held);
+  j->rc = api_parse_later(j->a, j->err, sizeof j->err);
+  inventory_build_records(j->inv, api_read(j->a, "ResourceSlice"), api_read(j->a, "DeviceTaintRule"), j->held);
   return NULL;
 }
 
@@ -82,7 +86,7 @@ int cmd_explain(int argc, char **argv) {
   if (!session_connect(&s)) return session_fail(&s);
   const char *ns = s.namespace_ ? s.namespace_ : s.cfg.namespace_;
   s.a.keep = inventory_keep; /* of the slices and rules, only what the inventory reads is parsed */
-  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL, true);
+  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL | SNAP_PARSE_LATER, true);
   if (!ctx) return session_fail(&s);
   int rc = 0;
   json_t *pods;
@@ -98,12 +102,19 @@ int cmd_explain(int argc, char **argv) {
   dra_free(found);
   pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
   inventory inv;
-  inventory_job job = {&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), NULL};
+  inventory_job job = {.inv = &inv, .a = &s.a};
   if (dra_allocated_claims(ctx, NULL, &job.held) != DRA_OK) job.held = NULL;
   beside_start(&bg, build_inventory, &job);
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
   beside_wait(&bg);
   dra_result_free(job.held);
+  if (job.rc) {
+    fprintf(stderr, "error: %s\n", job.err);
+    rc = 1;
+    inventory_free(&inv);
+    json_decref(pods);
+    goto out;
+  }
   json_t *reports = json_array();
   size_t i;
   const json_t *p;

@@ -1,8 +1,10 @@
 /* cmd_explain.c: `kubectl dra explain pod/NAME` (or resourceclaim/NAME:
  * the pods it is reserved for or that use it): loads the live snapshot
  * (every namespace: any claim may hold a device) into a libdra context,
- * runs dra_schedule with its explanation while a second thread builds the
- * inventory, and prints explain.h's report. */
+ * runs dra_schedule with its explanation while a second thread parses the
+ * slices and rules and builds the inventory, and prints explain.h's report
+ * while the context is freed beside it (beside.h: the second core is idle
+ * once the pages are read). */
 #include "jsonget.h"
 #include "beside.h"
 #include "commands.h"

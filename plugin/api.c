@@ -75,35 +75,105 @@ int api_discover(api *a, char *err, size_t errlen) {
   return 0;
 }
 
-/* The page parsed, only what mask keeps of it (json_mask.h); NULL when it
- * is not JSON. */
-static json_t *parse_page(const char *body, size_t len, const json_mask *mask) {
-  if (mask == &json_mask_all) return json_loadb(body, len, 0, NULL);
+/* What mask keeps of a page (json_mask.h), malloc'd, its length in *n;
+ * NULL when it is not JSON. */
+static char *cut_page(const char *body, size_t len, const json_mask *mask, size_t *n) {
   char *kept = malloc(len ? len : 1);
   if (!kept) abort();
-  long n = json_mask_copy(body, len, mask, kept);
-  json_t *doc = n < 0 ? NULL : json_loadb(kept, (size_t)n, 0, NULL);
+  long k = json_mask_copy(body, len, mask, kept);
+  if (k < 0) {
+    free(kept);
+    return NULL;
+  }
+  *n = (size_t)k;
+  return kept;
+}
+
+/* The page parsed, only what mask keeps of it; NULL when it is not JSON. */
+static json_t *parse_page(const char *body, size_t len, const json_mask *mask) {
+  if (mask == &json_mask_all) return json_loadb(body, len, 0, NULL);
+  size_t n = 0;
+  char *kept = cut_page(body, len, mask, &n);
+  json_t *doc = kept ? json_loadb(kept, n, 0, NULL) : NULL;
   free(kept);
   return doc;
 }
 
+/* A page's kept text, parsed by api_parse_later into items. */
+typedef struct api_later {
+  char *text;
+  size_t len;
+  json_t *items;
+  const char *gv, *kind;
+  char path[sizeof ((page *)0)->path];
+} api_later;
+
 typedef struct page_sink {
   json_t *items;      /* the items, each with apiVersion and kind, or NULL: not kept */
   const json_mask *parse; /* what of a page to parse when items are kept */
+  bool later;         /* keep the cut text for api_parse_later instead */
   const char *gv, *kind, *resource;
   dra_ctx *ctx;       /* load the pages into it, or NULL */
 } page_sink;
 
+/* The items of a page parsed (doc) into items, each with apiVersion and kind. */
+static void add_items(json_t *items, const char *gv, const char *kind, const json_t *doc) {
+  size_t i;
+  json_t *item;
+  json_array_foreach(json_object_get(doc, "items"), i, item) {
+    json_object_set_new(item, "apiVersion", json_string(gv));
+    json_object_set_new(item, "kind", json_string(kind));
+    json_array_append(items, item);
+  }
+}
+
+/* Keeps what ps->parse keeps of a page for api_parse_later; -1 with err
+ * when it is not JSON. */
+static int keep_later(api *a, const page_sink *ps, const page *pg, char *err, size_t errlen) {
+  size_t n = 0;
+  char *text = cut_page(pg->r.body, pg->r.len, ps->parse, &n);
+  if (!text) {
+    snprintf(err, errlen, "the server's answer to GET %s is not JSON", pg->path);
+    return -1;
+  }
+  if (a->n_later == a->cap_later) {
+    a->cap_later = a->cap_later ? 2 * a->cap_later : 16;
+    a->later = realloc(a->later, a->cap_later * sizeof *a->later);
+    if (!a->later) abort();
+  }
+  api_later *l = &a->later[a->n_later++];
+  *l = (api_later){text, n, ps->items, ps->gv, ps->kind, ""};
+  snprintf(l->path, sizeof l->path, "%s", pg->path);
+  return 0;
+}
+
+static void later_free(api *a) {
+  for (size_t i = 0; i < a->n_later; i++) free(a->later[i].text);
+  free(a->later);
+  a->later = NULL;
+  a->n_later = a->cap_later = 0;
+}
+
+int api_parse_later(api *a, char *err, size_t errlen) {
+  int rc = 0;
+  for (size_t i = 0; i < a->n_later && !rc; i++) {
+    api_later *l = &a->later[i];
+    json_t *doc = json_loadb(l->text, l->len, 0, NULL);
+    if (!doc) {
+      snprintf(err, errlen, "the server's answer to GET %s is not JSON", l->path);
+      rc = -1;
+    }
+    add_items(l->items, l->gv, l->kind, doc);
+    json_decref(doc);
+  }
+  later_free(a);
+  return rc;
+}
+
 /* Takes a page: its items into ps->items (doc is the page parsed) and the
  * page into ps->ctx. */
 static int take_page(page_sink *ps, const char *body, size_t len, json_t *doc, char *err, size_t errlen) {
-  size_t i;
-  json_t *item;
-  if (ps->items) json_array_foreach(json_object_get(doc, "items"), i, item) {
-      json_object_set_new(item, "apiVersion", json_string(ps->gv));
-      json_object_set_new(item, "kind", json_string(ps->kind));
-      json_array_append(ps->items, item);
-    }
+  if (ps->items) add_items(ps->items, ps->gv, ps->kind, doc);
   /* the page as sent: a typed List, whose items take its kind and apiVersion;
    * nothing reads their managedFields or unmodelled fields back but the
    * scheduler, and the context lives for one command (docs/kubectl-dra.md
@@ -127,18 +197,19 @@ static int read_lists(api *a, const pages_list *lists, page_sink *sinks, size_t 
     page pg = {.last = false};
     while (!rc && !pg.last) {
       if ((rc = pages_next(p, &pg, err, errlen))) break;
-      bool parse = sinks[i].items != NULL;
+      bool parse = sinks[i].items != NULL && !sinks[i].later;
       json_t *doc = pg.doc;
-      if (parse && sinks[i].parse != &json_mask_all) { /* the reader's tree is the whole page */
+      if (sinks[i].items && sinks[i].parse != &json_mask_all) { /* the reader's tree is the whole page */
         json_decref(doc);
         doc = NULL;
       }
-      if (parse && !doc && !(doc = parse_page(pg.r.body, pg.r.len, sinks[i].parse))) {
+      if (sinks[i].later) {
+        rc = keep_later(a, &sinks[i], &pg, err, errlen);
+      } else if (parse && !doc && !(doc = parse_page(pg.r.body, pg.r.len, sinks[i].parse))) {
         snprintf(err, errlen, "the server's answer to GET %s is not JSON", pg.path);
         rc = -1;
-      } else {
-        rc = take_page(&sinks[i], pg.r.body, pg.r.len, parse ? doc : NULL, err, errlen);
       }
+      if (!rc) rc = take_page(&sinks[i], pg.r.body, pg.r.len, parse ? doc : NULL, err, errlen);
       json_decref(doc);
       response_free(&pg.r);
     }
@@ -149,7 +220,7 @@ static int read_lists(api *a, const pages_list *lists, page_sink *sinks, size_t 
 
 json_t *api_list(api *a, const char *group_version, const char *resource, const char *kind, const char *namespace_,
                  char *err, size_t errlen) {
-  page_sink ps = {json_array(), &json_mask_all, group_version, kind, resource, NULL};
+  page_sink ps = {json_array(), &json_mask_all, false, group_version, kind, resource, NULL};
   pages_list list = {group_version, resource, namespace_};
   if (read_lists(a, &list, &ps, 1, err, errlen)) {
     json_decref(ps.items);
@@ -217,10 +288,12 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
     list_members[n][0] = (json_mask_member){"items", kept_of(a, s->kind)};
     list_members[n][1] = (json_mask_member){NULL, NULL};
     list_masks[n] = (json_mask){true, list_members[n]};
-    sinks[n] = (page_sink){keep ? json_array() : NULL, &list_masks[n], gv, s->kind, s->resource, load ? ctx : NULL};
+    sinks[n] = (page_sink){keep ? json_array() : NULL, &list_masks[n], keep && (what & SNAP_PARSE_LATER), gv, s->kind,
+                           s->resource, load ? ctx : NULL};
     listed[n++] = s;
   }
   int rc = read_lists(a, lists, sinks, n, err, errlen);
+  if (rc) later_free(a); /* their arrays go below */
   for (size_t i = 0; i < n; i++) {
     if (rc) {
       json_decref(sinks[i].items);
@@ -236,6 +309,7 @@ int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, ch
 const json_t *api_read(const api *a, const char *kind) { return json_object_get(a->read, kind); }
 
 void api_free(api *a) {
+  later_free(a);
   json_decref(a->read);
   a->read = NULL;
 }

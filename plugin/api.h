@@ -25,6 +25,8 @@ typedef struct api {
   json_t *read;           /* kind -> the objects api_snapshot read, as v1 JSON */
   const api_keep *keep;   /* per kind (ending with a NULL kind), what api_snapshot keeps of
                            * each object read in v1; of the other kinds all but managedFields */
+  struct api_later *later; /* pages kept as text for api_parse_later (SNAP_PARSE_LATER) */
+  size_t n_later, cap_later;
 } api;
 
 /* Finds the versions. -1 with err when resource.k8s.io is not served. */
@@ -48,6 +50,10 @@ enum {
   SNAP_ALL = (1 << 9) - 1,
   SNAP_LOAD_ALL = 1 << 9, /* load every kind into the context, not only those to convert */
   SNAP_INVENTORY = SNAP_SLICES | SNAP_RULES, /* what inventory_build_held reads as JSON */
+  /* the kept kinds' pages are cut to what a->keep keeps as they are read
+   * (any error shows then) but parsed by api_parse_later: explain parses
+   * them beside dra_schedule, when a core is free */
+  SNAP_PARSE_LATER = 1 << 10,
 };
 /* Lists the kinds (namespaced ones in namespace_, or all with NULL) into
  * a->read. Kinds read in another version than v1 are loaded into ctx as
@@ -57,6 +63,10 @@ enum {
  * kept in a->read (api_items reads the others back from ctx, and
  * dra_allocated_claims the claims' devices). 0, or -1 with err. */
 int api_snapshot(api *a, unsigned what, const char *namespace_, dra_ctx *ctx, char *err, size_t errlen);
+/* Parses the pages SNAP_PARSE_LATER kept into a->read's arrays, in the
+ * order read, and frees their text; touches nothing else. 0, or -1 with
+ * err (jansson failing where json_mask_copy did not). */
+int api_parse_later(api *a, char *err, size_t errlen);
 /* The objects of a kind api_snapshot read (borrowed; NULL for a kind it
  * was not asked for or did not keep, which jansson's calls take as empty). */
 const json_t *api_read(const api *a, const char *kind);

@@ -1,8 +1,12 @@
 /* cmd_explain.c: `kubectl dra explain pod/NAME` (or resourceclaim/NAME:
  * the pods it is reserved for or that use it): loads the live snapshot
  * (every namespace: any claim may hold a device) into a libdra context,
- * runs dra_schedule with its explanation and prints explain.h's report. */
+ * runs dra_schedule with its explanation while a second thread parses the
+ * slices and rules and builds the inventory, and prints explain.h's report
+ * while the context is freed beside it (beside.h: the second core is idle
+ * once the pages are read). */
 #include "jsonget.h"
+#include "beside.h"
 #include "commands.h"
 #include "explain.h"
 #include "session.h"
@@ -34,6 +38,33 @@ static json_t *pods_of_claim(dra_ctx *ctx, const char *ns, const char *name) {
   return out;
 }
 
+/* The inventory of the devices as the cluster holds them now, before the
+ * offline run gives other pending pods some (what the real scheduler
+ * sees): the slices and rules parsed from the text the snapshot kept
+ * (SNAP_PARSE_LATER), and the claims' records taken before dra_schedule
+ * starts. It reads nothing of the context dra_schedule changes, so it is
+ * built beside it. */
+typedef struct inventory_job {
+  inventory *inv;
+  api *a;
+  dra_result *held;
+  int rc;
+  char err[4096];
+} inventory_job;
+
+static void *build_inventory(void *arg) {
+  inventory_job *j = arg;
+  j->rc = api_parse_later(j->a, j->err, sizeof j->err);
+  inventory_build_records(j->inv, api_read(j->a, "ResourceSlice"), api_read(j->a, "DeviceTaintRule"), j->held);
+  return NULL;
+}
+
+/* Once the reports are made, the context is freed beside the printing. */
+static void *close_ctx(void *ctx) {
+  dra_close(ctx);
+  return NULL;
+}
+
 int cmd_explain(int argc, char **argv) {
   session s;
   if (!session_parse(&s, argc, argv, NULL)) return session_fail(&s);
@@ -57,11 +88,12 @@ int cmd_explain(int argc, char **argv) {
   if (!session_connect(&s)) return session_fail(&s);
   const char *ns = s.namespace_ ? s.namespace_ : s.cfg.namespace_;
   s.a.keep = inventory_keep; /* of the slices and rules, only what the inventory reads is parsed */
-  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL, true);
+  dra_ctx *ctx = session_snapshot(&s, SNAP_ALL | SNAP_LOAD_ALL | SNAP_PARSE_LATER, true);
   if (!ctx) return session_fail(&s);
   int rc = 0;
   json_t *pods;
   char *text = NULL;
+  beside bg = {.started = false};
   char *found = NULL;
   if (dra_get_json(ctx, is_claim ? "ResourceClaim" : "Pod", ns, name, &found) != DRA_OK) {
     fprintf(stderr, "Error from server (NotFound): %s \"%s\" not found\n",
@@ -71,11 +103,20 @@ int cmd_explain(int argc, char **argv) {
   }
   dra_free(found);
   pods = is_claim ? pods_of_claim(ctx, ns, name) : json_pack("[s]", name);
-  /* the devices as the cluster holds them now, before the offline run
-   * gives other pending pods some: what the real scheduler sees */
   inventory inv;
-  inventory_build_held(&inv, api_read(&s.a, "ResourceSlice"), api_read(&s.a, "DeviceTaintRule"), ctx);
+  inventory_job job = {.inv = &inv, .a = &s.a};
+  if (dra_allocated_claims(ctx, NULL, &job.held) != DRA_OK) job.held = NULL;
+  beside_start(&bg, build_inventory, &job);
   dra_schedule(ctx, DRA_SCHEDULE_EXPLAIN, &text);
+  beside_wait(&bg);
+  dra_result_free(job.held);
+  if (job.rc) {
+    fprintf(stderr, "error: %s\n", job.err);
+    rc = 1;
+    inventory_free(&inv);
+    json_decref(pods);
+    goto out;
+  }
   json_t *reports = json_array();
   size_t i;
   const json_t *p;
@@ -83,6 +124,8 @@ int cmd_explain(int argc, char **argv) {
     json_t *r = explain_pod(ctx, &inv, ns, json_string_value(p), text);
     if (r) json_array_append_new(reports, r);
   }
+  beside_start(&bg, close_ctx, ctx);
+  ctx = NULL; /* closed there */
   if (s.format == OUT_JSON || s.format == OUT_YAML) {
     out_document(json_array_size(reports) == 1 ? json_incref(json_array_get(reports, 0))
                                                : json_pack("{s:s, s:s, s:O}", "apiVersion", "dra.k8s.io/v1alpha1",
@@ -99,8 +142,9 @@ int cmd_explain(int argc, char **argv) {
   json_decref(pods);
   inventory_free(&inv);
 out:
-  dra_free(text);
-  dra_close(ctx);
   session_close(&s);
+  beside_wait(&bg);
+  dra_close(ctx);
+  dra_free(text);
   return rc;
 }

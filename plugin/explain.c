@@ -1,5 +1,6 @@
 /* explain.c: the Pending explanation (see explain.h). */
 #include "jsonget.h"
+#include "beside.h"
 #include "explain.h"
 #include "api.h"
 #include "output.h"
@@ -286,6 +287,22 @@ static json_t *names(const char *const *list) {
   return a;
 }
 
+/* The claims' report, made beside the reading of the scheduler's text: it
+ * alone uses the context meanwhile, and both only read the pod. */
+typedef struct claims_job {
+  dra_ctx *ctx;
+  const inventory *inv;
+  const json_t *pod;
+  const char *ns;
+  json_t *report;
+} claims_job;
+
+static void *run_claims_report(void *arg) {
+  claims_job *j = arg;
+  j->report = claims_report(j->ctx, j->inv, j->pod, j->ns);
+  return NULL;
+}
+
 json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const char *name, const char *schedule_text) {
   json_t *pod = get(ctx, "Pod", ns, name);
   if (!pod) return NULL;
@@ -300,6 +317,9 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
     const json_t *c;
     json_array_foreach(json_object_get(json_object_get(pod, "status"), "conditions"), i, c)
         if (!strcmp(jstr(c, "type"), "PodScheduled")) json_object_set_new(report, "message", json_string(jstr(c, "message")));
+    claims_job job = {ctx, inv, pod, ns, NULL};
+    beside bg;
+    beside_start(&bg, run_claims_report, &job);
     json_t *nodes = json_array();
     char *allocator = NULL;
     parse_section(schedule_text, ns, name, nodes, &allocator);
@@ -309,7 +329,8 @@ json_t *explain_pod(dra_ctx *ctx, const inventory *inv, const char *ns, const ch
     if (allocator && *allocator) json_object_set_new(report, "allocator", json_string(allocator));
     json_object_set_new(report, "wouldFit", would_fit(allocator));
     free(allocator);
-    json_object_set_new(report, "claims", claims_report(ctx, inv, pod, ns));
+    beside_wait(&bg);
+    json_object_set_new(report, "claims", job.report);
   }
   json_decref(pod);
   return report;

@@ -312,10 +312,15 @@ void inventory_build(inventory *inv, const json_t *slices, const json_t *claims,
 }
 
 void inventory_build_held(inventory *inv, const json_t *slices, const json_t *rules, dra_ctx *ctx) {
-  build_devices(inv, slices, rules);
   dra_result *held = NULL;
-  if (dra_allocated_claims(ctx, NULL, &held) == DRA_OK) apply_records(inv, held);
+  if (dra_allocated_claims(ctx, NULL, &held) != DRA_OK) held = NULL;
+  inventory_build_records(inv, slices, rules, held);
   dra_result_free(held);
+}
+
+void inventory_build_records(inventory *inv, const json_t *slices, const json_t *rules, const dra_result *held) {
+  build_devices(inv, slices, rules);
+  if (held) apply_records(inv, held);
 }
 
 bool inventory_free_now(const inventory *inv, const inv_device *d) {

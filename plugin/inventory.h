@@ -50,6 +50,10 @@ void inventory_build(inventory *inv, const json_t *slices, const json_t *claims,
 /* The same with the claims of ctx as it holds them now, as records:
  * d->consumed stays empty. */
 void inventory_build_held(inventory *inv, const json_t *slices, const json_t *rules, dra_ctx *ctx);
+/* The same with held, records of dra_allocated_claims (NULL: no claim
+ * holds devices), and no context: it may run while another thread changes
+ * the context (explain's dra_schedule). */
+void inventory_build_records(inventory *inv, const json_t *slices, const json_t *rules, const dra_result *held);
 /* Builds it from the context's ResourceSlices and DeviceTaintRules, as v1
  * JSON (dra_list_json), which it keeps, and its claims' records. */
 void inventory_load(inventory *inv, dra_ctx *ctx);

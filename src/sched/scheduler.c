@@ -12,6 +12,7 @@
 #include "sched/claims.h"
 #include "sched/cycle.h"
 #include "sched/devices.h"
+#include "sched/explain_nodes.h"
 #include "sched/preemption.h"
 #include "util/die.h"
 #include <stdio.h>
@@ -198,6 +199,7 @@ typedef struct scan {
   sched_histogram hist;
   sched_reasons reasons;
   strbuf ex;
+  sched_explain_nodes later; /* nodes whose explanation goes into ex after the scan */
   char *msg;          /* an error that ends the attempt */
   const char *reason; /* its condition reason */
 } scan;
@@ -272,7 +274,10 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
         sched_histogram_add(&sc->hist, SCHED_REASON_CANNOT_ALLOCATE);
         sc->preemptable[ni] = true;
         if (sc->sig) sched_devices_remember_misfit(l, nodes[ni].devices, sc->sig);
-        if (l->opt.explain && !fast) sched_devices_explain(l, nd, sc->batch, nb, &sc->ex);
+        /* the batch is the same for every node unless it has the node's
+         * extended-resource claim, freed below */
+        if (l->opt.explain && !fast && ext) sched_devices_explain(l, nd, sc->batch, nb, &sc->ex);
+        else if (l->opt.explain && !fast) sched_explain_nodes_add(&sc->later, nd, sc->ex.len);
         api_object_free(ext);
         continue;
       case SCHED_NODE_ERROR:
@@ -294,6 +299,7 @@ static void scan_nodes(scan *sc, const sched_node_entry *nodes, size_t n_nodes, 
     cs->n++;
     if (!sc->want_score) break;
   }
+  sched_explain_nodes_run(l, &sc->later, sc->batch, cy->n_to_allocate, &sc->ex);
   if (fast) {
     while (first < n_nodes && sched_devices_known_misfit(l, nodes[first].devices, sc->sig)) first++;
     sched_devices_set_misfit_prefix(l, sc->sig, first);
@@ -349,6 +355,7 @@ void sched_attempt_run(sched_loop *l, store_obj *po, const char *only_node, bool
   }
   sched_histogram_free(&sc.hist);
   sched_reasons_free(&sc.reasons);
+  sched_explain_nodes_free(&sc.later);
   free(sc.unavailable);
   free(sc.batch);
   if (sc.ex.len) at->explain = sb_detach(&sc.ex);

@@ -220,6 +220,12 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
     if (v) *(json_t **)dst = codec_own_json(d->a, v);
     return v != NULL;
   }
+  case K_RAW_TEXT: { /* not through the memo: its trees would outlive the texts made of them */
+    json_t *v = build_tree(d), *text = v ? codec_raw_text(v) : NULL;
+    json_decref(v);
+    if (text) *(json_t **)dst = codec_own_json(d->a, text);
+    return text != NULL;
+  }
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);
@@ -284,7 +290,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
       if (!tk_skip_value(d->src, t)) return false;
       continue;
     }
-    if (t->kind == TK_NULL && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
+    if (t->kind == TK_NULL && f->kind != K_RAW && f->kind != K_RAW_TEXT) continue; /* null = absent, as Go decodes it */
     if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
     if (f->flags & F_SCHEMA) return false; /* checked on the tree path (open_fields.h) */
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;

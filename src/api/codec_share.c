@@ -1,10 +1,10 @@
 /* codec_share.c: one copy of each JSON value (jansson) that stored objects
  * keep outside their typed fields: the unknown fields of T_OPEN structs
  * (a pod's containers' image and command, its restartPolicy, a node's
- * status) and raw fields (managedFields' fieldsV1). Pods made from one
- * template carry the same values; a jansson tree costs 10-20 times its
- * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
- * memory. A process-wide table holds each distinct value once; a stored
+ * status), raw fields, and the compact texts of K_RAW_TEXT fields
+ * (managedFields' fieldsV1). Pods made from one template carry the same
+ * values; a jansson tree costs 10-20 times its JSON size, so 100,000
+ * copies of one fieldsV1 were most of a pod's memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
  * the table when the last stored version holding it goes. A value many
  * holders share keeps its compact JSON text too, made on its
@@ -344,9 +344,9 @@ static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
  * arena_on_free cleanup of a's own releases it); a value a does not own
  * (one the version shares with an older version, or holds some other
  * way) stays where it is. */
-static void share_slot(arena *a, json_t **slot) {
+static void share_slot(arena *a, json_t **slot, bool text) {
   json_t *v = *slot;
-  if (!v || !is_container(v)) return;
+  if (!v || !(is_container(v) || (text && json_is_string(v)))) return;
   share_table *t = &table;
   pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
@@ -355,7 +355,7 @@ static void share_slot(arena *a, json_t **slot) {
     arena_swap_cleanup(a, v, release_shared, v); /* a copy's reference, when a holds it */
   } else {
     bool owned = arena_has_cleanup(a, v);
-    uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
+    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : hash_value(v);
     json_t *e = find_equal(t, v, h);
     if (e && owned) {
       arena_swap_cleanup(a, v, release_shared, json_incref(e));
@@ -374,12 +374,13 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
 static void share_struct(arena *a, const type_desc *td, void *v) {
   for (size_t i = 0; i < td->nfields; i++)
     share_value(a, td->fields[i].kind, td->fields[i].elem, (char *)v + td->fields[i].offset);
-  share_slot(a, (json_t **)((char *)v + td->extra_offset));
+  share_slot(a, (json_t **)((char *)v + td->extra_offset), false);
 }
 
 static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) {
   switch (k) {
-  case K_RAW: share_slot(a, (json_t **)v); return;
+  case K_RAW: share_slot(a, (json_t **)v, false); return;
+  case K_RAW_TEXT: share_slot(a, (json_t **)v, true); return;
   case K_OBJ:
     if (*(void **)v) share_struct(a, elem, *(void **)v);
     return;

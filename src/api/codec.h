@@ -98,6 +98,10 @@ json_t *codec_raw_text(const json_t *v);
 /* The JSON value a K_RAW_TEXT value holds, a new tree (json null for NULL
  * or text that is not JSON, which the decoders never store). */
 json_t *codec_raw_text_tree(const json_t *text);
+/* The stored K_RAW_TEXT value (codec_share_string) that is the n bytes at
+ * s, when its value nests at most room levels deep: a value read as that
+ * text, found without reading it; else NULL. */
+json_t *codec_raw_text_stored(const char *s, size_t n, int room);
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
  * (see doc_write_json_at); no newline after it. */
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
@@ -122,6 +126,9 @@ void codec_share_json(arena *a, const type_desc *td, void *v);
 json_t *codec_share_value(json_t *v);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */
+/* The table's string whose value is the n bytes at s (a new reference),
+ * or NULL: a K_RAW_TEXT value stored already. */
+json_t *codec_share_string(const char *s, size_t n);
 size_t codec_share_count(void);
 /* How many of its values keep a text (for tests and memory figures). */
 size_t codec_share_text_count(void);

@@ -102,6 +102,30 @@ static json_t *read_tree(direct *d) {
   return v;
 }
 
+/* A K_RAW_TEXT value: with the restore's memo, the stored one whose text
+ * is the text read (passed over); else its tree, built and made text.
+ * Not through the memo: its trees would outlive the texts made of them. */
+static bool decode_raw_text(direct *d, void *dst) {
+  tk_source *src = d->src;
+  const char *span;
+  size_t len;
+  int room;
+  json_t *text = NULL;
+  if (src->memo && src->span && (d->t->kind == TK_OBJECT || d->t->kind == TK_ARRAY) &&
+      src->span(src, &span, &len, &room) && (text = codec_raw_text_stored(span, len, room)) &&
+      !tk_skip_value(src, d->t)) {
+    json_decref(text);
+    return false;
+  }
+  if (!text) {
+    json_t *v = build_tree(d);
+    text = v ? codec_raw_text(v) : NULL;
+    json_decref(v);
+  }
+  if (text) *(json_t **)dst = codec_own_json(d->a, text);
+  return text != NULL;
+}
+
 /* Any value through the tree decoder, accepted only if it decodes cleanly. */
 static bool decode_via_tree(direct *d, field_kind k, const type_desc *elem, void *dst, bool *set) {
   json_t *v = read_tree(d);
@@ -220,12 +244,7 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
     if (v) *(json_t **)dst = codec_own_json(d->a, v);
     return v != NULL;
   }
-  case K_RAW_TEXT: { /* not through the memo: its trees would outlive the texts made of them */
-    json_t *v = build_tree(d), *text = v ? codec_raw_text(v) : NULL;
-    json_decref(v);
-    if (text) *(json_t **)dst = codec_own_json(d->a, text);
-    return text != NULL;
-  }
+  case K_RAW_TEXT: return decode_raw_text(d, dst);
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);

@@ -53,6 +53,10 @@ static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
   return mix(h, n);
 }
 
+static uint64_t hash_string(const char *s, size_t n) {
+  return mix_bytes(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), s, n);
+}
+
 /* The hash of a value as written: an object's members in their order,
  * since the order is what encoding writes. */
 static uint64_t hash_value(const json_t *v) {
@@ -67,7 +71,7 @@ static uint64_t hash_value(const json_t *v) {
   case JSON_ARRAY:
     for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, hash_value(json_array_get(v, i)));
     return h;
-  case JSON_STRING: return mix_bytes(h, json_string_value(v), json_string_length(v));
+  case JSON_STRING: return hash_string(json_string_value(v), json_string_length(v));
   case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
   case JSON_REAL: {
     double d = json_real_value(v);
@@ -414,6 +418,20 @@ json_t *codec_share_value(json_t *v) {
   }
   pthread_rwlock_unlock(&t->lock);
   return e;
+}
+
+json_t *codec_share_string(const char *s, size_t n) {
+  share_table *t = &table;
+  uint64_t h = hash_string(s, n);
+  json_t *found = NULL;
+  pthread_rwlock_rdlock(&t->lock);
+  for (size_t i = (size_t)h & (t->cap - 1); t->cap && t->by_value[i] && !found; i = (i + 1) & (t->cap - 1)) {
+    json_t *v = t->by_value[i];
+    if (t->hashes[i] == h && json_is_string(v) && json_string_length(v) == n && !memcmp(json_string_value(v), s, n))
+      found = json_incref(v);
+  }
+  pthread_rwlock_unlock(&t->lock);
+  return found;
 }
 
 size_t codec_share_count(void) {

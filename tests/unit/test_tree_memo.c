@@ -1,7 +1,8 @@
 /* test_tree_memo.c: the memo `dra serve` reads its stored objects through
  * (api/tree_memo.h, codec_direct.c's read_tree): objects read through it
  * (escapes and non-ASCII text in their values too) encode exactly as read
- * without it and share their recurring values as they are read; a value is found only by text that is exactly its compact
+ * without it and share their recurring values as they are read (a
+ * fieldsV1, held as text, is found among the stored ones by its text); a value is found only by text that is exactly its compact
  * JSON and only where it may nest; a value that fails an open struct's
  * check stays as it was (it may be shared). */
 #include <setjmp.h>
@@ -95,6 +96,36 @@ static void test_objects_encode_as_without_memo_and_share(void **state) {
   tree_memo_free(memo);
 }
 
+static const json_t *fields_v1_of(api_object *o) { return api_object_meta(o)->managed_fields.items->fields_v1; }
+
+/* A fieldsV1 (K_RAW_TEXT) read through the memo whose text is a stored
+ * one's is that very value; without the memo, or written otherwise (a
+ * space), it is read and made the same text, a value of its own. */
+static void test_stored_fields_v1_found_by_its_text(void **state) {
+  (void)state;
+  tree_memo *memo = tree_memo_new();
+  char *a = pod_text("a", "2026-01-01T00:00:00Z", "1", "10.0.0.1"), *b = pod_text("b", "2026-01-01T00:00:00Z", "1", "10.0.0.1");
+  api_object *first = read_row(a, memo);
+  assert_non_null(first);
+  codec_share_json(first->arena, first->info->desc, first->typed);
+  api_object *second = read_row(b, memo), *third = read_row(b, NULL);
+  assert_ptr_equal(fields_v1_of(second), fields_v1_of(first));
+  assert_ptr_not_equal(fields_v1_of(third), fields_v1_of(first));
+  assert_true(json_equal(fields_v1_of(third), fields_v1_of(first)));
+  char *at = strstr(b, "\"fieldsV1\":{") + strlen("\"fieldsV1\":{"), spaced[2048];
+  snprintf(spaced, sizeof spaced, "%.*s %s", (int)(at - b), b, at);
+  api_object *fourth = read_row(spaced, memo);
+  assert_non_null(fourth);
+  assert_ptr_not_equal(fields_v1_of(fourth), fields_v1_of(first));
+  assert_true(json_equal(fields_v1_of(fourth), fields_v1_of(first)));
+  char *text = codec_encode_text(fourth->info->desc, fourth->typed);
+  assert_string_equal(text, b);
+  free(text);
+  api_object_free(first), api_object_free(second), api_object_free(third), api_object_free(fourth);
+  free(a), free(b);
+  tree_memo_free(memo);
+}
+
 static void test_found_only_by_its_exact_text_and_depth(void **state) {
   (void)state;
   tree_memo *memo = tree_memo_new();
@@ -170,6 +201,7 @@ static void test_special_bytes_at_every_offset(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_objects_encode_as_without_memo_and_share),
+      cmocka_unit_test(test_stored_fields_v1_found_by_its_text),
       cmocka_unit_test(test_found_only_by_its_exact_text_and_depth),
       cmocka_unit_test(test_value_failing_a_check_stays_whole),
       cmocka_unit_test(test_special_bytes_at_every_offset),

@@ -117,8 +117,11 @@ static bool decode_raw_text(direct *d, void *dst) {
     json_decref(text);
     return false;
   }
-  if (!text) {
+  if (!text) { /* its members not through the memo either */
+    struct tree_memo *memo = src->memo;
+    src->memo = NULL;
     json_t *v = build_tree(d);
+    src->memo = memo;
     text = v ? codec_raw_text(v) : NULL;
     json_decref(v);
   }

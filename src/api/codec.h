@@ -122,7 +122,7 @@ void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
 void codec_share_json(arena *a, const type_desc *td, void *v);
 /* The process-wide copy of a JSON value equal to v (takes v): a reference
  * of the caller's own, for a reader that shares values as it reads them
- * (tree_memo.h). Nobody may change it. */
+ * (tree_memo.h; a K_RAW_TEXT string too). Nobody may change it. */
 json_t *codec_share_value(json_t *v);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */

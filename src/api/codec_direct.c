@@ -102,8 +102,9 @@ static json_t *read_tree(direct *d) {
   return v;
 }
 
-/* A K_RAW_TEXT value: with the restore's memo, the stored one whose text
- * is the text read (passed over); else its tree, built and made text.
+/* A K_RAW_TEXT value: with the restore's memo, the shared one whose text
+ * is the text read (passed over); else its tree, built and made text,
+ * shared at once with the memo.
  * Not through the memo: its trees would outlive the texts made of them. */
 static bool decode_raw_text(direct *d, void *dst) {
   tk_source *src = d->src;
@@ -124,6 +125,7 @@ static bool decode_raw_text(direct *d, void *dst) {
     src->memo = memo;
     text = v ? codec_raw_text(v) : NULL;
     json_decref(v);
+    if (text && src->memo) text = codec_share_value(text); /* found by the next object that has it */
   }
   if (text) *(json_t **)dst = codec_own_json(d->a, text);
   return text != NULL;

@@ -405,13 +405,14 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) 
 void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, td, v); }
 
 json_t *codec_share_value(json_t *v) {
-  if (!is_container(v)) return v;
+  if (!is_container(v) && !json_is_string(v)) return v;
   share_table *t = &table;
   pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
-  uint64_t h;
-  json_t *e = share_tree(t, v, &h);
+  uint64_t h = is_container(v) ? 0 : hash_value(v);
+  json_t *e = is_container(v) ? share_tree(t, v, &h) : find_equal(t, v, h);
+  if (!e) keep(t, v, h), e = v;
   if (e != v) {
     json_incref(e);
     json_decref(v);

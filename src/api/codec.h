@@ -71,7 +71,8 @@ static inline bool codec_field_present(const field_desc *f, const void *in) {
   case K_INT:
   case K_QTY: return keep_empty || *((const bool *)in + f->set_offset);
   case K_OBJ: return keep_empty || *(void *const *)p != NULL; /* a Go pointer without omitempty: null */
-  case K_RAW: return *(void *const *)p != NULL;
+  case K_RAW:
+  case K_RAW_TEXT: return *(void *const *)p != NULL;
   case K_EMB: return true;
   case K_LIST:
   case K_MAP: {
@@ -90,6 +91,17 @@ void codec_encode_text_to(strbuf *sb, const type_desc *td, const void *in);
 /* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) appended to sb, written
  * from the tree itself; false when it cannot be (what was written stays). */
 bool codec_compact_tree(strbuf *sb, const json_t *v);
+/* A K_RAW_TEXT value (schema.h) for the JSON value v: a new jansson string
+ * of v's compact text, so that writing it out as it is gives the bytes
+ * encoding v's tree would (NULL when v cannot be written). */
+json_t *codec_raw_text(const json_t *v);
+/* The JSON value a K_RAW_TEXT value holds, a new tree (json null for NULL
+ * or text that is not JSON, which the decoders never store). */
+json_t *codec_raw_text_tree(const json_t *text);
+/* The stored K_RAW_TEXT value (codec_share_string) that is the n bytes at
+ * s, when its value nests at most room levels deep: a value read as that
+ * text, found without reading it; else NULL. */
+json_t *codec_raw_text_stored(const char *s, size_t n, int room);
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
  * (see doc_write_json_at); no newline after it. */
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);
@@ -110,10 +122,13 @@ void codec_hold_atoms(arena *a, const type_desc *td, const void *v);
 void codec_share_json(arena *a, const type_desc *td, void *v);
 /* The process-wide copy of a JSON value equal to v (takes v): a reference
  * of the caller's own, for a reader that shares values as it reads them
- * (tree_memo.h). Nobody may change it. */
+ * (tree_memo.h; a K_RAW_TEXT string too). Nobody may change it. */
 json_t *codec_share_value(json_t *v);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */
+/* The table's string whose value is the n bytes at s (a new reference),
+ * or NULL: a K_RAW_TEXT value stored already. */
+json_t *codec_share_string(const char *s, size_t n);
 size_t codec_share_count(void);
 /* How many of its values keep a text (for tests and memory figures). */
 size_t codec_share_text_count(void);

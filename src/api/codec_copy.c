@@ -67,7 +67,8 @@ static void copy_value(arena *a, field_kind k, const type_desc *elem, const void
     }
     return;
   }
-  case K_RAW: *(json_t **)dst = copy_json(a, *(json_t *const *)src, share_json); return;
+  case K_RAW:
+  case K_RAW_TEXT: *(json_t **)dst = copy_json(a, *(json_t *const *)src, share_json); return;
   }
 }
 
@@ -207,6 +208,16 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
   case K_RAW: {
     const json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
     return (!a || !b) ? a == b : json_equal(a, b);
+  }
+  case K_RAW_TEXT: { /* equal texts, or values json_equal finds equal (members in another order) */
+    const json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
+    if (!a || !b) return a == b;
+    if (json_equal(a, b)) return true;
+    json_t *ta = codec_raw_text_tree(a), *tb = codec_raw_text_tree(b);
+    bool same = json_equal(ta, tb);
+    json_decref(ta);
+    json_decref(tb);
+    return same;
   }
   }
   return false;

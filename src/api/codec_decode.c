@@ -196,6 +196,12 @@ void codec_decode_value(arena *a, field_kind k, const type_desc *elem, const jso
   case K_RAW:
     *(json_t **)dst = keep_json(a, v);
     return;
+  case K_RAW_TEXT: {
+    json_t *text = codec_raw_text(v);
+    if (!text) break;
+    *(json_t **)dst = codec_own_json(a, text);
+    return;
+  }
   }
   wrong_type(v, k, elem, path, errs);
 }
@@ -230,7 +236,7 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
       fp_pop(path, mark);
       continue;
     }
-    if (json_is_null(val) && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
+    if (json_is_null(val) && f->kind != K_RAW && f->kind != K_RAW_TEXT) continue; /* null = absent, as Go decodes it */
     size_t mark = fp_field(path, key);
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;
     if ((f->flags & F_INT32) && json_is_integer(val) &&

@@ -102,6 +102,35 @@ static json_t *read_tree(direct *d) {
   return v;
 }
 
+/* A K_RAW_TEXT value: with the restore's memo, the shared one whose text
+ * is the text read (passed over); else its tree, built and made text,
+ * shared at once with the memo.
+ * Not through the memo: its trees would outlive the texts made of them. */
+static bool decode_raw_text(direct *d, void *dst) {
+  tk_source *src = d->src;
+  const char *span;
+  size_t len;
+  int room;
+  json_t *text = NULL;
+  if (src->memo && src->span && (d->t->kind == TK_OBJECT || d->t->kind == TK_ARRAY) &&
+      src->span(src, &span, &len, &room) && (text = codec_raw_text_stored(span, len, room)) &&
+      !tk_skip_value(src, d->t)) {
+    json_decref(text);
+    return false;
+  }
+  if (!text) { /* its members not through the memo either */
+    struct tree_memo *memo = src->memo;
+    src->memo = NULL;
+    json_t *v = build_tree(d);
+    src->memo = memo;
+    text = v ? codec_raw_text(v) : NULL;
+    json_decref(v);
+    if (text && src->memo) text = codec_share_value(text); /* found by the next object that has it */
+  }
+  if (text) *(json_t **)dst = codec_own_json(d->a, text);
+  return text != NULL;
+}
+
 /* Any value through the tree decoder, accepted only if it decodes cleanly. */
 static bool decode_via_tree(direct *d, field_kind k, const type_desc *elem, void *dst, bool *set) {
   json_t *v = read_tree(d);
@@ -220,6 +249,7 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
     if (v) *(json_t **)dst = codec_own_json(d->a, v);
     return v != NULL;
   }
+  case K_RAW_TEXT: return decode_raw_text(d, dst);
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);
@@ -284,7 +314,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
       if (!tk_skip_value(d->src, t)) return false;
       continue;
     }
-    if (t->kind == TK_NULL && f->kind != K_RAW) continue; /* null = absent, as Go decodes it */
+    if (t->kind == TK_NULL && f->kind != K_RAW && f->kind != K_RAW_TEXT) continue; /* null = absent, as Go decodes it */
     if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
     if (f->flags & F_SCHEMA) return false; /* checked on the tree path (open_fields.h) */
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;

@@ -62,6 +62,7 @@ json_t *codec_encode_value(field_kind k, const type_desc *elem, const void *src)
     const json_t *raw = *(json_t *const *)src;
     return raw ? json_deep_copy(raw) : json_null();
   }
+  case K_RAW_TEXT: return codec_raw_text_tree(*(json_t *const *)src);
   }
   return json_null();
 }

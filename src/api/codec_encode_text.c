@@ -349,6 +349,14 @@ static bool encode_value(strbuf *sb, field_kind k, const type_desc *elem, const 
     const json_t *raw = *(json_t *const *)src;
     return put_held(sb, raw ? raw : json_null(), level);
   }
+  case K_RAW_TEXT: { /* the text itself when compact: it is what writing its tree gives */
+    const json_t *text = *(json_t *const *)src;
+    if (level == COMPACT && text) {
+      sb_add(sb, json_string_value(text), json_string_length(text));
+      return true;
+    }
+    return put_jansson(sb, codec_raw_text_tree(text), level);
+  }
   }
   sb_puts(sb, "null");
   return true;

@@ -1,10 +1,10 @@
 /* codec_share.c: one copy of each JSON value (jansson) that stored objects
  * keep outside their typed fields: the unknown fields of T_OPEN structs
  * (a pod's containers' image and command, its restartPolicy, a node's
- * status) and raw fields (managedFields' fieldsV1). Pods made from one
- * template carry the same values; a jansson tree costs 10-20 times its
- * JSON size, so 100,000 copies of one fieldsV1 were most of a pod's
- * memory. A process-wide table holds each distinct value once; a stored
+ * status), raw fields, and the compact texts of K_RAW_TEXT fields
+ * (managedFields' fieldsV1). Pods made from one template carry the same
+ * values; a jansson tree costs 10-20 times its JSON size, so 100,000
+ * copies of one fieldsV1 were most of a pod's memory. A process-wide table holds each distinct value once; a stored
  * object's value equal to one in the table is swapped for it, and leaves
  * the table when the last stored version holding it goes. A value many
  * holders share keeps its compact JSON text too, made on its
@@ -12,6 +12,7 @@
  * objects copies the text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
+#include "api/tree_memo.h"
 #include "util/die.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -53,6 +54,11 @@ static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
   return mix(h, n);
 }
 
+/* A string's, a word at a time: fieldsV1 texts are looked up by theirs. */
+static uint64_t hash_string(const char *s, size_t n) {
+  return mix(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), tree_memo_hash(s, n));
+}
+
 /* The hash of a value as written: an object's members in their order,
  * since the order is what encoding writes. */
 static uint64_t hash_value(const json_t *v) {
@@ -67,7 +73,7 @@ static uint64_t hash_value(const json_t *v) {
   case JSON_ARRAY:
     for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, hash_value(json_array_get(v, i)));
     return h;
-  case JSON_STRING: return mix_bytes(h, json_string_value(v), json_string_length(v));
+  case JSON_STRING: return hash_string(json_string_value(v), json_string_length(v));
   case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
   case JSON_REAL: {
     double d = json_real_value(v);
@@ -344,9 +350,9 @@ static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
  * arena_on_free cleanup of a's own releases it); a value a does not own
  * (one the version shares with an older version, or holds some other
  * way) stays where it is. */
-static void share_slot(arena *a, json_t **slot) {
+static void share_slot(arena *a, json_t **slot, bool text) {
   json_t *v = *slot;
-  if (!v || !is_container(v)) return;
+  if (!v || !(is_container(v) || (text && json_is_string(v)))) return;
   share_table *t = &table;
   pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
@@ -355,7 +361,7 @@ static void share_slot(arena *a, json_t **slot) {
     arena_swap_cleanup(a, v, release_shared, v); /* a copy's reference, when a holds it */
   } else {
     bool owned = arena_has_cleanup(a, v);
-    uint64_t h = owned && v->refcount == 1 ? share_members(t, v) : hash_value(v);
+    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : hash_value(v);
     json_t *e = find_equal(t, v, h);
     if (e && owned) {
       arena_swap_cleanup(a, v, release_shared, json_incref(e));
@@ -374,12 +380,13 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
 static void share_struct(arena *a, const type_desc *td, void *v) {
   for (size_t i = 0; i < td->nfields; i++)
     share_value(a, td->fields[i].kind, td->fields[i].elem, (char *)v + td->fields[i].offset);
-  share_slot(a, (json_t **)((char *)v + td->extra_offset));
+  share_slot(a, (json_t **)((char *)v + td->extra_offset), false);
 }
 
 static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) {
   switch (k) {
-  case K_RAW: share_slot(a, (json_t **)v); return;
+  case K_RAW: share_slot(a, (json_t **)v, false); return;
+  case K_RAW_TEXT: share_slot(a, (json_t **)v, true); return;
   case K_OBJ:
     if (*(void **)v) share_struct(a, elem, *(void **)v);
     return;
@@ -400,19 +407,34 @@ static void share_value(arena *a, field_kind k, const type_desc *elem, void *v) 
 void codec_share_json(arena *a, const type_desc *td, void *v) { share_struct(a, td, v); }
 
 json_t *codec_share_value(json_t *v) {
-  if (!is_container(v)) return v;
+  if (!is_container(v) && !json_is_string(v)) return v;
   share_table *t = &table;
   pthread_rwlock_wrlock(&t->lock);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
-  uint64_t h;
-  json_t *e = share_tree(t, v, &h);
+  uint64_t h = is_container(v) ? 0 : hash_value(v);
+  json_t *e = is_container(v) ? share_tree(t, v, &h) : find_equal(t, v, h);
+  if (!e) keep(t, v, h), e = v;
   if (e != v) {
     json_incref(e);
     json_decref(v);
   }
   pthread_rwlock_unlock(&t->lock);
   return e;
+}
+
+json_t *codec_share_string(const char *s, size_t n) {
+  share_table *t = &table;
+  uint64_t h = hash_string(s, n);
+  json_t *found = NULL;
+  pthread_rwlock_rdlock(&t->lock);
+  for (size_t i = (size_t)h & (t->cap - 1); t->cap && t->by_value[i] && !found; i = (i + 1) & (t->cap - 1)) {
+    json_t *v = t->by_value[i];
+    if (t->hashes[i] == h && json_is_string(v) && json_string_length(v) == n && !memcmp(json_string_value(v), s, n))
+      found = json_incref(v);
+  }
+  pthread_rwlock_unlock(&t->lock);
+  return found;
 }
 
 size_t codec_share_count(void) {

@@ -4,8 +4,7 @@
 #include "util/fielderr.h"
 #include <string.h>
 
-/* One entry as codec_encode writes it, its fieldsV1 a reference to the
- * entry's own value. */
+/* One entry as codec_encode writes it, its fieldsV1 read from its text. */
 static json_t *entry_tree(const managed_fields_entry *e) {
   const type_desc *td = &managed_fields_entry_desc;
   json_t *o = json_object();
@@ -13,7 +12,7 @@ static json_t *entry_tree(const managed_fields_entry *e) {
     const field_desc *f = &td->fields[i];
     if (!codec_field_present(f, e)) continue;
     const char *p = (const char *)e + f->offset;
-    json_object_set_new(o, f->json, f->kind == K_RAW ? json_incref(*(json_t *const *)p) : codec_encode_value(f->kind, f->elem, p));
+    json_object_set_new(o, f->json, codec_encode_value(f->kind, f->elem, p));
   }
   return o;
 }

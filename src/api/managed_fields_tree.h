@@ -1,9 +1,10 @@
 /* managed_fields_tree.h: metadata.managedFields between the typed entries a
  * stored version keeps (types.h, managed_fields_entry) and the JSON array the
- * field manager reads and writes (ssa_track.c, managed_fields.c). Both
- * directions keep each entry's fieldsV1 by reference, not copied, so the
- * values the store shares stay shared and mf_decode_own still finds the
- * stored ones. */
+ * field manager reads and writes (ssa_track.c, managed_fields.c). An
+ * entry's fieldsV1 is held as its compact text (K_RAW_TEXT): the array
+ * has it as a tree read from that text, and the text of a tree set here
+ * becomes the table's equal one (codec_share.c) when the store shares it,
+ * so the values many objects hold stay one copy. */
 #ifndef DRA_API_MANAGED_FIELDS_TREE_H
 #define DRA_API_MANAGED_FIELDS_TREE_H
 #include "api/types.h"

@@ -26,7 +26,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { K_STR, K_ATOM, K_BOOL, K_INT, K_QTY, K_OBJ, K_EMB, K_LIST, K_MAP, K_RAW } field_kind;
+/* K_RAW: a JSON value kept as a jansson tree. K_RAW_TEXT: a JSON value kept
+ * as its compact text (codec_compact_tree's), in a jansson string owned and
+ * shared as a K_RAW value is: a tenth of a tree's memory, for a value only
+ * written out again (managedFields' fieldsV1; codec_raw_text.c). */
+typedef enum { K_STR, K_ATOM, K_BOOL, K_INT, K_QTY, K_OBJ, K_EMB, K_LIST, K_MAP, K_RAW, K_RAW_TEXT } field_kind;
 
 enum {
   F_NONE = 0,
@@ -106,6 +110,7 @@ DECLARE_SCALAR(quantity)
 #define SCHEMA_MEMBER_LIST(c, T) T##_list c;
 #define SCHEMA_MEMBER_MAP(c, T) T##_map c;
 #define SCHEMA_MEMBER_RAW(c, T) json_t *c;
+#define SCHEMA_MEMBER_RAW_TEXT(c, T) json_t *c;
 #define SCHEMA_MEMBER(S, K, c, j, T, F) SCHEMA_MEMBER_##K(c, T)
 
 /* Declares struct S (forward-declared by DECLARE_CONTAINERS(S)) from S_FIELDS. */

@@ -16,6 +16,7 @@
 #define SCHEMA_DESC_LIST(S, c, j, T, F) {j, K_LIST, offsetof(S, c), 0, &T##_desc, F, sizeof("" j) - 1},
 #define SCHEMA_DESC_MAP(S, c, j, T, F) {j, K_MAP, offsetof(S, c), 0, &T##_desc, F, sizeof("" j) - 1},
 #define SCHEMA_DESC_RAW(S, c, j, T, F) {j, K_RAW, offsetof(S, c), 0, NULL, F, sizeof("" j) - 1},
+#define SCHEMA_DESC_RAW_TEXT(S, c, j, T, F) {j, K_RAW_TEXT, offsetof(S, c), 0, NULL, F, sizeof("" j) - 1},
 #define SCHEMA_DESC(S, K, c, j, T, F) SCHEMA_DESC_##K(S, c, j, T, F)
 
 #define DEFINE_DESC(S, FLAGS)                                                          \

@@ -62,7 +62,7 @@ DEFINE_STRUCT(owner_reference)
   X(S, STR, api_version, "apiVersion", _, F_KEEP_EMPTY)    \
   X(S, STR, time, "time", _, F_KEEP_EMPTY)                 \
   X(S, STR, fields_type, "fieldsType", _, F_KEEP_EMPTY)    \
-  X(S, RAW, fields_v1, "fieldsV1", _, 0)                   \
+  X(S, RAW_TEXT, fields_v1, "fieldsV1", _, 0)              \
   X(S, STR, subresource, "subresource", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(managed_fields_entry)
 

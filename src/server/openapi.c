@@ -104,6 +104,7 @@ static json_t *value_schema(const schema_gen *g, field_kind k, const type_desc *
     json_object_set_new(s, "additionalProperties", value_schema(g, elem->scalar, elem));
     break;
   case K_RAW:
+  case K_RAW_TEXT:
     json_object_set_new(s, "type", json_string("object"));
     json_object_set_new(s, "x-kubernetes-preserve-unknown-fields", json_true());
     break;

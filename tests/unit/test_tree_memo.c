@@ -1,7 +1,8 @@
 /* test_tree_memo.c: the memo `dra serve` reads its stored objects through
  * (api/tree_memo.h, codec_direct.c's read_tree): objects read through it
  * (escapes and non-ASCII text in their values too) encode exactly as read
- * without it and share their recurring values as they are read; a value is found only by text that is exactly its compact
+ * without it and share their recurring values as they are read (a
+ * fieldsV1, held as text, is found among the stored ones by its text); a value is found only by text that is exactly its compact
  * JSON and only where it may nest; a value that fails an open struct's
  * check stays as it was (it may be shared). */
 #include <setjmp.h>
@@ -79,7 +80,11 @@ static void test_objects_encode_as_without_memo_and_share(void **state) {
   const managed_fields_entry *mf0 = api_object_meta(with[0])->managed_fields.items,
                              *mf1 = api_object_meta(with[1])->managed_fields.items;
   assert_string_not_equal(mf0->time, mf1->time);
-  assert_ptr_equal(mf0->fields_v1, mf1->fields_v1);
+  assert_true(json_equal(mf0->fields_v1, mf1->fields_v1)); /* its text, one copy once stored */
+  codec_share_json(with[0]->arena, with[0]->info->desc, with[0]->typed);
+  codec_share_json(with[1]->arena, with[1]->info->desc, with[1]->typed);
+  assert_ptr_equal(api_object_meta(with[0])->managed_fields.items->fields_v1,
+                   api_object_meta(with[1])->managed_fields.items->fields_v1);
   /* the shared values are the process-wide copies: sharing again keeps them */
   json_t *before = command_of(with[0]);
   codec_share_json(with[0]->arena, with[0]->info->desc, with[0]->typed);
@@ -88,6 +93,46 @@ static void test_objects_encode_as_without_memo_and_share(void **state) {
     api_object_free(with[i]);
     free(texts[i]);
   }
+  tree_memo_free(memo);
+}
+
+static const json_t *fields_v1_of(api_object *o) { return api_object_meta(o)->managed_fields.items->fields_v1; }
+
+/* A fieldsV1 (K_RAW_TEXT) read through the memo whose text is a stored
+ * one's is that very value; written otherwise (a space), it is read, made
+ * the same text and then that value; without the memo, a value of its
+ * own. Its members are not kept through the memo. */
+static void test_stored_fields_v1_found_by_its_text(void **state) {
+  (void)state;
+  tree_memo *memo = tree_memo_new();
+  char *a = pod_text("a", "2026-01-01T00:00:00Z", "1", "10.0.0.1"), *b = pod_text("b", "2026-01-01T00:00:00Z", "1", "10.0.0.1");
+  api_object *first = read_row(a, memo);
+  assert_non_null(first);
+  codec_share_json(first->arena, first->info->desc, first->typed);
+  api_object *second = read_row(b, memo), *third = read_row(b, NULL);
+  assert_ptr_equal(fields_v1_of(second), fields_v1_of(first));
+  assert_ptr_not_equal(fields_v1_of(third), fields_v1_of(first));
+  assert_true(json_equal(fields_v1_of(third), fields_v1_of(first)));
+  char *at = strstr(b, "\"fieldsV1\":{") + strlen("\"fieldsV1\":{"), spaced[2048];
+  snprintf(spaced, sizeof spaced, "%.*s %s", (int)(at - b), b, at);
+  api_object *fourth = read_row(spaced, memo);
+  assert_non_null(fourth);
+  assert_ptr_equal(fields_v1_of(fourth), fields_v1_of(first)); /* made the same text: that one */
+  char *text = codec_encode_text(fourth->info->desc, fourth->typed);
+  assert_string_equal(text, b);
+  free(text);
+  /* a fieldsV1 of members never read before: its text is shared at once,
+   * and none of its members is kept (in the memo and the share table) */
+  char other[2048];
+  at = strstr(b, "f:containers");
+  snprintf(other, sizeof other, "%.*sf:initContainers%s", (int)(at - b), b, at + strlen("f:containers"));
+  size_t shared = codec_share_count();
+  api_object *fifth = read_row(other, memo);
+  assert_non_null(fifth);
+  assert_int_equal(codec_share_count(), shared + 1);
+  assert_non_null(strstr(json_string_value(fields_v1_of(fifth)), "f:initContainers"));
+  api_object_free(first), api_object_free(second), api_object_free(third), api_object_free(fourth), api_object_free(fifth);
+  free(a), free(b);
   tree_memo_free(memo);
 }
 
@@ -166,6 +211,7 @@ static void test_special_bytes_at_every_offset(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_objects_encode_as_without_memo_and_share),
+      cmocka_unit_test(test_stored_fields_v1_found_by_its_text),
       cmocka_unit_test(test_found_only_by_its_exact_text_and_depth),
       cmocka_unit_test(test_value_failing_a_check_stays_whole),
       cmocka_unit_test(test_special_bytes_at_every_offset),

@@ -39,7 +39,8 @@ static json_t *full_value(field_kind k, const type_desc *elem, int depth) {
   case K_BOOL: return json_true();
   case K_INT: return json_integer(fill_serial);
   case K_QTY: return json_string(buf + 1);
-  case K_RAW: return json_pack("{s:{}}", buf); /* an object of objects: what Go's type for it reads */
+  case K_RAW:
+  case K_RAW_TEXT: return json_pack("{s:{}}", buf); /* an object of objects: what Go's type for it reads */
   case K_OBJ:
   case K_EMB: return full_struct(elem, depth + 1);
   case K_LIST: return json_pack("[o]", full_value(elem->scalar, elem, depth));

@@ -45,14 +45,33 @@ static void keep_items(object_set *out) {
   if (!out->items) out->items = xmalloc((out->cap = 1) * sizeof *out->items);
 }
 
+/* What CODEC_SKIP_MANAGED_FIELDS leaves unread, as the direct decoder
+ * passes over it: the document's metadata.managedFields, and the duplicate
+ * keys inside it (moved past the count returned, which is what is left). */
+static size_t leave_out_managed_fields(doc *d) {
+  json_object_del(json_object_get(d->root, "metadata"), "managedFields");
+  static const char prefix[] = "metadata.managedFields";
+  size_t kept = 0;
+  for (size_t i = 0; i < d->n_dup_fields; i++) {
+    const char *p = d->dup_fields[i];
+    bool inside = !strncmp(p, prefix, sizeof prefix - 1) && (p[sizeof prefix - 1] == '[' || p[sizeof prefix - 1] == '.' || !p[sizeof prefix - 1]);
+    if (inside) continue;
+    char *keep = d->dup_fields[kept];
+    d->dup_fields[kept++] = d->dup_fields[i];
+    d->dup_fields[i] = keep;
+  }
+  return kept;
+}
+
 static void decode_docs(docset *ds, object_set *out) {
   for (size_t i = 0; i < ds->n; i++) {
     doc *d = &ds->items[i];
     const char *kind = json_string_value(json_object_get(d->root, "kind"));
     const char *version = json_string_value(json_object_get(d->root, "apiVersion"));
     loaded_object *lo = add_object(out, d->file, d->line, kind, version);
-    lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, d->n_dup_fields, &lo->errs);
-    if (lo->obj && (out->skip & CODEC_SKIP_MANAGED_FIELDS)) memset(&api_object_meta(lo->obj)->managed_fields, 0, sizeof(managed_fields_entry_list));
+    size_t n_dup = d->n_dup_fields;
+    if (out->skip & CODEC_SKIP_MANAGED_FIELDS) n_dup = leave_out_managed_fields(d);
+    lo->obj = api_object_decode(d->root, (const char *const *)d->dup_fields, n_dup, &lo->errs);
     if (lo->obj && (out->skip & CODEC_SKIP_UNSCHEDULED)) open_fields_drop_unscheduled(lo->obj->info->desc, lo->obj->typed);
     if (lo->obj) place_object(lo);
   }

@@ -45,6 +45,11 @@ check "step budget" 2 "allocation aborted: steps budget exhausted after 1000 ste
   "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --max-steps 1000
 check "time budget" 2 "allocation aborted: time budget exhausted after" \
   "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --timeout 50ms
+# Go's Duration.String() spelling, as allocdiff's retry passes it
+check "time budget, Go's spelling" 2 "allocation aborted: time budget exhausted after" \
+  "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --timeout 0m0.05s
+check "bad time budget" 2 'error: --timeout: want a duration such as 10s, got "1x"' \
+  "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --timeout 1x
 check "stats" 2 "steps: 1001" \
   "$dra" allocate -f "$tmp/distinct.yaml" --node node-1 --max-steps 1000 --stats
 

@@ -5,6 +5,7 @@
  * duration keeps nanoseconds in `i`. */
 #include "cel/cel_internal.h"
 #include "util/civil_date.h"
+#include "util/go_duration.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,55 +81,6 @@ bool cel_parse_rfc3339(const char *s, size_t n, int64_t *sec, int64_t *nanos) {
   return true;
 }
 
-/* Go's time.ParseDuration. */
-static bool parse_duration(const char *s, size_t n, int64_t *out) {
-  size_t i = 0;
-  bool neg = false;
-  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
-  if (i == n) return false;
-  if (n - i == 1 && s[i] == '0') {
-    *out = 0;
-    return true;
-  }
-  __int128 total = 0;
-  while (i < n) {
-    __int128 whole = 0, frac = 0, scale = 1;
-    size_t st = i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      whole = whole * 10 + (s[i++] - '0');
-      if (whole > (__int128)1 << 63) return false;
-    }
-    bool had_whole = i > st;
-    if (i < n && s[i] == '.') {
-      i++;
-      size_t fs = i;
-      while (i < n && s[i] >= '0' && s[i] <= '9') {
-        if (scale < (__int128)1000000000000000000LL) frac = frac * 10 + (s[i] - '0'), scale *= 10;
-        i++;
-      }
-      if (!had_whole && i == fs) return false;
-    } else if (!had_whole) {
-      return false;
-    }
-    size_t us = i;
-    while (i < n && !(s[i] >= '0' && s[i] <= '9') && s[i] != '.') i++;
-    size_t ul = i - us;
-    int64_t unit;
-    const char *u = s + us;
-    if (ul == 2 && !memcmp(u, "ns", 2)) unit = 1;
-    else if ((ul == 2 && !memcmp(u, "us", 2)) || (ul == 3 && !memcmp(u, "\xc2\xb5s", 3)) || (ul == 3 && !memcmp(u, "\xce\xbcs", 3))) unit = 1000;
-    else if (ul == 2 && !memcmp(u, "ms", 2)) unit = 1000000;
-    else if (ul == 1 && u[0] == 's') unit = 1000000000;
-    else if (ul == 1 && u[0] == 'm') unit = 60000000000LL;
-    else if (ul == 1 && u[0] == 'h') unit = 3600000000000LL;
-    else return false;
-    total += whole * unit + frac * unit / scale;
-    if (total > (__int128)INT64_MAX + (neg ? 1 : 0)) return false;
-  }
-  *out = neg ? (int64_t)-total : (int64_t)total;
-  return true;
-}
-
 FN(f_timestamp) {
   UNUSED, (void)n;
   if (a[0].kind == V_TIMESTAMP) return a[0];
@@ -143,7 +95,7 @@ FN(f_duration) {
   UNUSED, (void)n;
   if (a[0].kind == V_DURATION) return a[0];
   int64_t d;
-  if (!parse_duration(a[0].s, a[0].len, &d)) return cel_err("invalid duration: time: invalid duration \"%.*s\"", (int)a[0].len, a[0].s);
+  if (!go_parse_duration(a[0].s, a[0].len, &d, NULL)) return cel_err("invalid duration: time: invalid duration \"%.*s\"", (int)a[0].len, a[0].s);
   return dur(d);
 }
 

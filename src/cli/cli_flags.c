@@ -2,6 +2,7 @@
  * "-f value" and "-fvalue". */
 #include "cli_flags.h"
 #include "util/die.h"
+#include "util/go_duration.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,14 +174,17 @@ void cli_common_free(cli_common *o) {
   o->n_files = 0;
 }
 
+/* A positive duration as kubectl's --request-timeout takes it: a bare
+ * number is seconds, anything else Go's time.ParseDuration ("1m40s",
+ * "500ms"), as Go's Duration.String() writes it. */
 static bool parse_seconds(const char *s, double *out) {
   char *end;
   *out = strtod(s, &end);
-  if (end == s) return false;
-  if (!strcmp(end, "ms")) *out /= 1000;
-  else if (!strcmp(end, "m")) *out *= 60;
-  else if (*end && strcmp(end, "s")) return false;
-  return *out > 0;
+  if (end != s && !*end) return *out > 0;
+  int64_t ns;
+  if (!go_parse_duration(s, strlen(s), &ns, NULL)) return false;
+  *out = (double)ns / 1e9;
+  return ns > 0;
 }
 
 bool cli_parse_budget(const char *prefix, const char *max_steps, const char *timeout, uint64_t *steps,

@@ -9,7 +9,7 @@
  * control plane until SIGINT/SIGTERM. */
 #include "commands.h"
 #include "cli_flags.h"
-#include "codec/pb_time.h"
+#include "util/go_duration.h"
 #include "server/kubeconfig.h"
 #include "server/pki.h"
 #include "sched/controllers.h"
@@ -59,7 +59,7 @@ static bool parse_authorization_mode(const char *value, authz_mode *out) {
  * zero_ok: 0 is allowed (it turns compaction off). */
 static bool parse_seconds(const char *flag, const char *value, bool zero_ok, int64_t *out) {
   int64_t ns;
-  if (!pb_parse_duration(value, &ns) || ns < 0 || (!zero_ok && ns < 1000000000)) {
+  if (!go_parse_duration(value, strlen(value), &ns, NULL) || ns < 0 || (!zero_ok && ns < 1000000000)) {
     fprintf(stderr, "error: invalid argument \"%s\" for \"--%s\" flag: want a duration such as 1h or 5m%s\n", value,
             flag, zero_ok ? "" : " of at least 1s");
     return false;

@@ -6,6 +6,7 @@
 #include "codec/doc.h"
 #include "codec/pb_codec.h"
 #include "codec/pb_time.h"
+#include "util/go_duration.h"
 #include "codec/pb_wire.h"
 #include <inttypes.h>
 #include <stdlib.h>
@@ -151,7 +152,7 @@ static bool value(encoder *e, const pb_field *f, const json_t *v) {
   case PBK_MICRO_TIME: return timestamp(e, f, v);
   case PBK_DURATION: {
     int64_t ns = 0;
-    if (v && (!json_is_string(v) || !pb_parse_duration(json_string_value(v), &ns)))
+    if (v && (!json_is_string(v) || !go_parse_duration(json_string_value(v), json_string_length(v), &ns, NULL)))
       return fail(e, f->json, "expected a duration");
     size_t mark = pb_open(e->out, f->number);
     pb_uint(e->out, 1, (uint64_t)ns);

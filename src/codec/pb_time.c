@@ -60,43 +60,6 @@ void pb_format_rfc3339(strbuf *out, int64_t seconds, int32_t nanos, bool micro) 
   sb_putc(out, 'Z');
 }
 
-static const struct {
-  const char *name;
-  int64_t ns;
-} units[] = {{"ns", 1},           {"us", 1000},         {"\xc2\xb5s", 1000}, {"\xce\xbcs", 1000},
-             {"ms", 1000000},     {"s", 1000000000LL}, {"m", 60000000000LL}, {"h", 3600000000000LL}};
-
-bool pb_parse_duration(const char *s, int64_t *ns) {
-  bool neg = false;
-  if (*s == '-' || *s == '+') neg = *s++ == '-';
-  if (!strcmp(s, "0")) return *ns = 0, true;
-  if (!*s) return false;
-  double total = 0;
-  while (*s) {
-    if (!isdigit((unsigned char)*s) && *s != '.') return false;
-    double v = 0, scale = 1;
-    bool any = false, frac = false;
-    for (; isdigit((unsigned char)*s) || (*s == '.' && !frac); s++) {
-      if (*s == '.') frac = true;
-      else if (frac) v += (*s - '0') * (scale /= 10), any = true;
-      else v = v * 10 + (*s - '0'), any = true;
-    }
-    if (!any) return false;
-    size_t best = 0;
-    int64_t unit = 0;
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-      size_t n = strlen(units[i].name);
-      if (!strncmp(s, units[i].name, n) && n > best) best = n, unit = units[i].ns;
-    }
-    if (!best) return false;
-    s += best;
-    total += v * (double)unit;
-  }
-  if (total > 9.2233720368547758e18) return false;
-  *ns = (int64_t)(neg ? -total : total);
-  return true;
-}
-
 /* Go's fmtFrac and fmtInt: v's digits with prec decimals, trailing zeros dropped. */
 static void put_frac(strbuf *out, uint64_t v, int prec) {
   char buf[32];

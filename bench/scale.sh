@@ -9,7 +9,8 @@
 # The pods go in batches ending at 1%, 2%, 5%, 10%, 20%, 50% and 100% of
 # PODS: each batch prints the server's CPU per pod (/proc, user + system)
 # and its RSS, so the curve shows whether the cost per pod stays flat.
-# Then: pods/s and create-to-bound p50/p99 of each phase, RSS at the end,
+# Then: pods/s and create-to-bound p50/p99 of each phase, RSS at the end
+# (and 4 s later, once the idle server has given freed memory back),
 # and the startup time of a new server from the same data dir (until it
 # answers a list of pods; wall time and the server's CPU, as a shared
 # machine stretches the first).
@@ -69,7 +70,9 @@ for phase in steady full; do
   took=$(echo "$(date +%s.%N) - $phase_start" | bc)
   echo "scale: $phase phase: $((done_pods - phase_first)) pods, $(echo "($done_pods - $phase_first) / $took" | bc) pods/s end to end, create-to-bound $(percentiles "$tmp/lat-$phase")"
 done
-echo "scale: RSS at the end $(rss_mb) MB (peak $(awk '/^VmHWM/ {printf "%d", $2 / 1024}' "/proc/$server/status") MB)"
+end_rss=$(rss_mb)
+sleep 4 # the server gives freed memory back after 2 s idle (util/heap_return.h)
+echo "scale: RSS at the end $end_rss MB, $(rss_mb) MB once idle (peak $(awk '/^VmHWM/ {printf "%d", $2 / 1024}' "/proc/$server/status") MB)"
 
 # startup from the same data dir
 kill "$server"

@@ -476,6 +476,10 @@ static void *loop_main(void *arg) {
     int64_t due = s->loop_dirty ? 0 : sched_loop_next_deadline(s->loop);
     if (due && (int64_t)time(NULL) >= due) s->loop_dirty = true; /* an eviction or a rule status is due */
     if (!s->loop_dirty) {
+      pthread_mutex_unlock(&s->loop_lock);
+      bool trimmed = heap_return_maybe(&s->heap);
+      pthread_mutex_lock(&s->loop_lock);
+      if (trimmed) continue;
       struct timespec until;
       clock_gettime(CLOCK_REALTIME, &until);
       until.tv_sec += 1;
@@ -487,12 +491,15 @@ static void *loop_main(void *arg) {
     if (sched_loop_run_some(s->loop, LOOP_SLICE_STEPS) == LOOP_SLICE_STEPS) {
       /* more work: let HTTP writers at the store before the next slice */
       s->loop_dirty = true;
+      heap_return_note_work(&s->heap);
       pthread_mutex_unlock(&s->loop_lock);
+      heap_return_maybe(&s->heap);
       sched_yield();
       pthread_mutex_lock(&s->loop_lock);
       continue;
     }
     if (s->elector && !leader_is_leading(s->elector)) continue; /* lost during the slice: write nothing more */
+    heap_return_note_work(&s->heap);
     event_recorder_flush(s->events);
     if (!(s->opts.disabled_controllers & CTRL_GARBAGE_COLLECTOR)) gc_collect(s->gc);
     if (!(s->opts.disabled_controllers & CTRL_NAMESPACE)) nsc_sync(s->nsc);
@@ -534,6 +541,7 @@ static void start_loop(dra_server *s) {
   s->gc = gc_new(s->st);
   s->nsc = nsc_new(s->st);
   s->loop_dirty = true;
+  s->heap = (heap_return)HEAP_RETURN_INIT;
   store_watch(s->st, 0, wake_loop, s, &s->loop_watch);
   if (store_is_etcd(s->st)) s->elector = leader_start(s->st, NULL, on_leading, s); /* before the loop reads it */
   pthread_create(&s->loop_thread, NULL, loop_main, s);

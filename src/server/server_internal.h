@@ -12,6 +12,7 @@
 #include "server/served.h"
 #include "server/server.h"
 #include "sched/loop.h"
+#include "util/heap_return.h"
 #include "server/events.h"
 #include "server/gc.h"
 #include "server/metrics.h"
@@ -50,6 +51,7 @@ struct dra_server {
   pthread_cond_t loop_wake;
   bool loop_dirty;
   uint64_t loop_watch;
+  heap_return heap; /* the loop gives freed memory back when it goes idle */
   event_recorder *events;
   garbage_collector *gc;
   namespace_controller *nsc;

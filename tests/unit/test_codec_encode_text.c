@@ -161,6 +161,46 @@ static void test_field_names_plain(void **state) {
   assert_false(doc_json_plain("a<b", 3));
 }
 
+/* codec_raw_text_canonical takes a text as it is only when it is the very
+ * text codec_raw_text makes of the value it holds (checked against it), and
+ * turns down every other spelling, each valid JSON or not. */
+static void test_raw_text_canonical(void **state) {
+  (void)state;
+  static const char *const canonical[] = {
+      "{}", "[]", "[[]]", "{\"\":{}}", "{\".\":{},\"f:a\":{},\"f:ab\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{}}}",
+      "[0,-1,123456789012345678,-123456789012345678,true,false,null,\"\",\"a\\\\b\\\"c ~\x7f\"]",
+      "{\"a\":[1,{\"b\":[]}],\"b\":\"x\"}", "{\"a\\\"\":1,\"a\\\\\":2}", "[\"\x7f\"]"};
+  for (size_t i = 0; i < sizeof canonical / sizeof *canonical; i++) {
+    const char *text = canonical[i];
+    json_error_t err;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &err);
+    assert_non_null(v);
+    json_t *made = codec_raw_text(v);
+    assert_string_equal(json_string_value(made), text);
+    assert_true(codec_raw_text_canonical(text, strlen(text), 1000));
+    json_decref(made);
+    json_decref(v);
+  }
+  static const char *const not_canonical[] = {
+      "", "1", "\"a\"", "{ }", "[1, 2]", "{\"a\" :1}", "[-0]", "[01]", "[1.5]", "[1e3]", "[1234567890123456789]",
+      "[\"\\/\"]", "[\"\\u0041\"]", "[\"\\n\"]", "[\"\xc3\xa9\"]", "[\"\t\"]", "{\"b\":1,\"a\":2}", "{\"a\":1,\"a\":2}",
+      "{\"ab\":1,\"a\":2}", "[tru]", "[truex]", "[nul]", "{\"a\":1", "[1,]", "{\"a\":1,}", "[1]]", "[1] ", "{1:2}",
+      "[\"a]", "[\"a\\\"]", "{\"a\"}", "[,1]"};
+  for (size_t i = 0; i < sizeof not_canonical / sizeof *not_canonical; i++)
+    assert_false(codec_raw_text_canonical(not_canonical[i], strlen(not_canonical[i]), 1000));
+  /* nesting: at most room levels, and deeper than it follows goes to the tree */
+  assert_true(codec_raw_text_canonical("[[[]]]", 6, 3));
+  assert_false(codec_raw_text_canonical("[[[]]]", 6, 2));
+  char deep[2 * 70 + 1];
+  memset(deep, '[', 70);
+  memset(deep + 70, ']', 70);
+  assert_false(codec_raw_text_canonical(deep, 140, 1000));
+  assert_true(codec_raw_text_canonical(deep + 70 - 64, 128, 1000));
+  /* a text cut short anywhere is not one */
+  const char *whole = canonical[4];
+  for (size_t n = 0; n < strlen(whole); n++) assert_false(codec_raw_text_canonical(whole, n, 1000));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repository_manifests),
@@ -168,6 +208,7 @@ int main(void) {
       cmocka_unit_test(test_raw_trees),
       cmocka_unit_test(test_bytes_at_every_place),
       cmocka_unit_test(test_field_names_plain),
+      cmocka_unit_test(test_raw_text_canonical),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -199,6 +199,40 @@ static void test_raw_text_canonical(void **state) {
   /* a text cut short anywhere is not one */
   const char *whole = canonical[4];
   for (size_t n = 0; n < strlen(whole); n++) assert_false(codec_raw_text_canonical(whole, n, 1000));
+  /* every text one byte off a canonical one (replaced, inserted, dropped)
+   * that the scan takes is JSON without a repeated key whose value
+   * codec_raw_text writes as exactly that text */
+  static const char bytes[] = "\"\\,:{}[]01-9 \taen.tfl\x01\x80\xc3";
+  size_t taken = 0;
+  for (size_t i = 0; i < sizeof canonical / sizeof *canonical; i++) {
+    size_t n = strlen(canonical[i]);
+    for (size_t at = 0; at <= n; at++)
+      for (size_t b = 0; b <= sizeof bytes - 1; b++)
+        for (int how = 0; how < 3; how++) {
+          char m[256];
+          size_t len;
+          if (how == 2 && (b || at == n)) continue; /* a drop: once per place */
+          memcpy(m, canonical[i], at);
+          if (how == 2) memcpy(m + at, canonical[i] + at + 1, n - at - 1), len = n - 1;
+          else {
+            m[at] = bytes[b]; /* the last: a NUL */
+            size_t rest = how == 0 ? (at < n ? at + 1 : n) : at;
+            memcpy(m + at + 1, canonical[i] + rest, n - rest);
+            len = at + 1 + n - rest;
+          }
+          if (!codec_raw_text_canonical(m, len, 1000)) continue;
+          taken++;
+          json_error_t err;
+          json_t *v = json_loadb(m, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+          assert_non_null(v);
+          json_t *made = codec_raw_text(v);
+          assert_int_equal(json_string_length(made), len);
+          assert_memory_equal(json_string_value(made), m, len);
+          json_decref(made);
+          json_decref(v);
+        }
+  }
+  assert_true(taken > 50); /* the check ran on texts the scan took */
 }
 
 int main(void) {

@@ -41,7 +41,8 @@ static int nesting(const char *s, size_t n) {
 
 json_t *codec_raw_text_stored(const char *s, size_t n, int room) {
   json_t *text = codec_share_string(s, n);
-  if (text && nesting(s, n) > room) {
+  /* each level takes two bytes: a text of at most 2 * room nests no deeper */
+  if (text && (room < 0 || n / 2 > (size_t)room) && nesting(s, n) > room) {
     json_decref(text);
     return NULL;
   }

@@ -235,6 +235,32 @@ static void test_raw_text_canonical(void **state) {
   assert_true(taken > 50); /* the check ran on texts the scan took */
 }
 
+/* A stored text is found by its bytes only where its value may nest: a
+ * short one (two bytes a level) without counting, a long one counted. */
+static void test_raw_text_stored_by_depth(void **state) {
+  (void)state;
+  const char *shallow = "[[[]]]";
+  char deep[64], wide[64];
+  memset(deep, '[', 20), memset(deep + 20, ']', 20), deep[40] = 0;
+  snprintf(wide, sizeof wide, "[[\"%s\"]]", "0123456789012345678901234567890123");
+  json_t *held[3] = {codec_share_value(json_string(shallow)), codec_share_value(json_string(deep)),
+                     codec_share_value(json_string(wide))};
+  json_t *found = codec_raw_text_stored(shallow, strlen(shallow), 3);
+  assert_ptr_equal(found, held[0]);
+  json_decref(found);
+  assert_null(codec_raw_text_stored(shallow, strlen(shallow), 2));
+  assert_null(codec_raw_text_stored(deep, strlen(deep), 19)); /* 40 bytes, room for 19: counted */
+  found = codec_raw_text_stored(deep, strlen(deep), 20);
+  assert_ptr_equal(found, held[1]);
+  json_decref(found);
+  found = codec_raw_text_stored(wide, strlen(wide), 2); /* longer than 4 bytes, 2 deep: counted, found */
+  assert_ptr_equal(found, held[2]);
+  json_decref(found);
+  assert_null(codec_raw_text_stored(wide, strlen(wide), 1));
+  assert_null(codec_raw_text_stored("[[[[]]]]", 8, 10)); /* not stored */
+  for (size_t i = 0; i < 3; i++) json_decref(held[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repository_manifests),
@@ -243,6 +269,7 @@ int main(void) {
       cmocka_unit_test(test_bytes_at_every_place),
       cmocka_unit_test(test_field_names_plain),
       cmocka_unit_test(test_raw_text_canonical),
+      cmocka_unit_test(test_raw_text_stored_by_depth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

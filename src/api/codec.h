@@ -102,6 +102,16 @@ json_t *codec_raw_text_tree(const json_t *text);
  * s, when its value nests at most room levels deep: a value read as that
  * text, found without reading it; else NULL. */
 json_t *codec_raw_text_stored(const char *s, size_t n, int room);
+/* Whether the n bytes at s are an object or array in the very text
+ * codec_raw_text writes for the value they hold, one the token decoder
+ * reads whole (codec_direct.c): compact, strings of printable ASCII with
+ * only '"' and '\\' escaped, integers of at most 18 digits, each object's
+ * keys in increasing byte order (as field managers write them; so no key
+ * twice), nested at most room levels deep. A text that is not, even if
+ * equivalent, is not judged here: false. */
+bool codec_raw_text_canonical(const char *s, size_t n, int room);
+/* The bytes put_plain_string writes as they are in a compact string. */
+extern const unsigned char codec_plain_ascii[256];
 /* doc_write_json(codec_encode(td, in)) without the tree, nested level deep
  * (see doc_write_json_at); no newline after it. */
 void codec_encode_json(strbuf *sb, const type_desc *td, const void *in, int level);

@@ -103,8 +103,9 @@ static json_t *read_tree(direct *d) {
 }
 
 /* A K_RAW_TEXT value: with the restore's memo, the shared one whose text
- * is the text read (passed over); else its tree, built and made text,
- * shared at once with the memo.
+ * is the text read, or else that text itself when it is already the one
+ * codec_raw_text would make (passed over either way, and shared at once);
+ * else its tree, built and made text, shared at once with the memo.
  * Not through the memo: its trees would outlive the texts made of them. */
 static bool decode_raw_text(direct *d, void *dst) {
   tk_source *src = d->src;
@@ -113,10 +114,13 @@ static bool decode_raw_text(direct *d, void *dst) {
   int room;
   json_t *text = NULL;
   if (src->memo && src->span && (d->t->kind == TK_OBJECT || d->t->kind == TK_ARRAY) &&
-      src->span(src, &span, &len, &room) && (text = codec_raw_text_stored(span, len, room)) &&
-      !tk_skip_value(src, d->t)) {
-    json_decref(text);
-    return false;
+      src->span(src, &span, &len, &room)) {
+    text = codec_raw_text_stored(span, len, room);
+    if (!text && codec_raw_text_canonical(span, len, room)) text = codec_share_value(json_stringn_nocheck(span, len));
+    if (text && !tk_skip_value(src, d->t)) {
+      json_decref(text);
+      return false;
+    }
   }
   if (!text) { /* its members not through the memo either */
     struct tree_memo *memo = src->memo;

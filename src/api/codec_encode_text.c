@@ -34,7 +34,7 @@ static bool put_dumped(strbuf *sb, const json_t *v) {
 }
 
 /* Printable ASCII but for '"' and '\\': the bytes a plain string holds as they are. */
-static const unsigned char plain_ascii[256] = {[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... 0x7f] = 1};
+const unsigned char codec_plain_ascii[256] = {[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... 0x7f] = 1};
 
 /* The n bytes at s as json_dumps writes a string when all of it is
  * printable ASCII: quotes and backslashes escaped, nothing else. In one
@@ -45,7 +45,7 @@ static bool put_plain_string(strbuf *sb, const char *s, size_t n) {
   char *to = sb_reserve(sb, 2 * n + 2), *at = to;
   *at++ = '"';
   for (size_t i = 0;;) {
-    size_t end = json_plain_run(u, n, i, plain_ascii, 1, false);
+    size_t end = json_plain_run(u, n, i, codec_plain_ascii, 1, false);
     memcpy(at, s + i, end - i);
     at += end - i;
     if (end == n) break;

@@ -133,7 +133,8 @@ static void read_key(json_tokens *j, tk *t) {
   skip_space(j);
   if (j->pos >= j->len || j->s[j->pos] != '"') return give_up(t);
   read_string(j, t);
-  if (t->kind != TK_STRING || memchr(t->s, 0, t->len)) return give_up(t);
+  /* only a string with escapes (decoded into scratch) can hold a NUL */
+  if (t->kind != TK_STRING || (t->s == j->scratch.buf && memchr(t->s, 0, t->len))) return give_up(t);
   skip_space(j);
   if (j->pos >= j->len || j->s[j->pos] != ':') return give_up(t);
   j->pos++;

@@ -161,6 +161,106 @@ static void test_field_names_plain(void **state) {
   assert_false(doc_json_plain("a<b", 3));
 }
 
+/* codec_raw_text_canonical takes a text as it is only when it is the very
+ * text codec_raw_text makes of the value it holds (checked against it), and
+ * turns down every other spelling, each valid JSON or not. */
+static void test_raw_text_canonical(void **state) {
+  (void)state;
+  static const char *const canonical[] = {
+      "{}", "[]", "[[]]", "{\"\":{}}", "{\".\":{},\"f:a\":{},\"f:ab\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{}}}",
+      "[0,-1,123456789012345678,-123456789012345678,true,false,null,\"\",\"a\\\\b\\\"c ~\x7f\"]",
+      "{\"a\":[1,{\"b\":[]}],\"b\":\"x\"}", "{\"a\\\"\":1,\"a\\\\\":2}", "[\"\x7f\"]"};
+  for (size_t i = 0; i < sizeof canonical / sizeof *canonical; i++) {
+    const char *text = canonical[i];
+    json_error_t err;
+    json_t *v = json_loads(text, JSON_DECODE_ANY, &err);
+    assert_non_null(v);
+    json_t *made = codec_raw_text(v);
+    assert_string_equal(json_string_value(made), text);
+    assert_true(codec_raw_text_canonical(text, strlen(text), 1000));
+    json_decref(made);
+    json_decref(v);
+  }
+  static const char *const not_canonical[] = {
+      "", "1", "\"a\"", "{ }", "[1, 2]", "{\"a\" :1}", "[-0]", "[01]", "[1.5]", "[1e3]", "[1234567890123456789]",
+      "[\"\\/\"]", "[\"\\u0041\"]", "[\"\\n\"]", "[\"\xc3\xa9\"]", "[\"\t\"]", "{\"b\":1,\"a\":2}", "{\"a\":1,\"a\":2}",
+      "{\"ab\":1,\"a\":2}", "[tru]", "[truex]", "[nul]", "{\"a\":1", "[1,]", "{\"a\":1,}", "[1]]", "[1] ", "{1:2}",
+      "[\"a]", "[\"a\\\"]", "{\"a\"}", "[,1]"};
+  for (size_t i = 0; i < sizeof not_canonical / sizeof *not_canonical; i++)
+    assert_false(codec_raw_text_canonical(not_canonical[i], strlen(not_canonical[i]), 1000));
+  /* nesting: at most room levels, and deeper than it follows goes to the tree */
+  assert_true(codec_raw_text_canonical("[[[]]]", 6, 3));
+  assert_false(codec_raw_text_canonical("[[[]]]", 6, 2));
+  char deep[2 * 70 + 1];
+  memset(deep, '[', 70);
+  memset(deep + 70, ']', 70);
+  assert_false(codec_raw_text_canonical(deep, 140, 1000));
+  assert_true(codec_raw_text_canonical(deep + 70 - 64, 128, 1000));
+  /* a text cut short anywhere is not one */
+  const char *whole = canonical[4];
+  for (size_t n = 0; n < strlen(whole); n++) assert_false(codec_raw_text_canonical(whole, n, 1000));
+  /* every text one byte off a canonical one (replaced, inserted, dropped)
+   * that the scan takes is JSON without a repeated key whose value
+   * codec_raw_text writes as exactly that text */
+  static const char bytes[] = "\"\\,:{}[]01-9 \taen.tfl\x01\x80\xc3";
+  size_t taken = 0;
+  for (size_t i = 0; i < sizeof canonical / sizeof *canonical; i++) {
+    size_t n = strlen(canonical[i]);
+    for (size_t at = 0; at <= n; at++)
+      for (size_t b = 0; b <= sizeof bytes - 1; b++)
+        for (int how = 0; how < 3; how++) {
+          char m[256];
+          size_t len;
+          if (how == 2 && (b || at == n)) continue; /* a drop: once per place */
+          memcpy(m, canonical[i], at);
+          if (how == 2) memcpy(m + at, canonical[i] + at + 1, n - at - 1), len = n - 1;
+          else {
+            m[at] = bytes[b]; /* the last: a NUL */
+            size_t rest = how == 0 ? (at < n ? at + 1 : n) : at;
+            memcpy(m + at + 1, canonical[i] + rest, n - rest);
+            len = at + 1 + n - rest;
+          }
+          if (!codec_raw_text_canonical(m, len, 1000)) continue;
+          taken++;
+          json_error_t err;
+          json_t *v = json_loadb(m, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+          assert_non_null(v);
+          json_t *made = codec_raw_text(v);
+          assert_int_equal(json_string_length(made), len);
+          assert_memory_equal(json_string_value(made), m, len);
+          json_decref(made);
+          json_decref(v);
+        }
+  }
+  assert_true(taken > 50); /* the check ran on texts the scan took */
+}
+
+/* A stored text is found by its bytes only where its value may nest: a
+ * short one (two bytes a level) without counting, a long one counted. */
+static void test_raw_text_stored_by_depth(void **state) {
+  (void)state;
+  const char *shallow = "[[[]]]";
+  char deep[64], wide[64];
+  memset(deep, '[', 20), memset(deep + 20, ']', 20), deep[40] = 0;
+  snprintf(wide, sizeof wide, "[[\"%s\"]]", "0123456789012345678901234567890123");
+  json_t *held[3] = {codec_share_value(json_string(shallow)), codec_share_value(json_string(deep)),
+                     codec_share_value(json_string(wide))};
+  json_t *found = codec_raw_text_stored(shallow, strlen(shallow), 3);
+  assert_ptr_equal(found, held[0]);
+  json_decref(found);
+  assert_null(codec_raw_text_stored(shallow, strlen(shallow), 2));
+  assert_null(codec_raw_text_stored(deep, strlen(deep), 19)); /* 40 bytes, room for 19: counted */
+  found = codec_raw_text_stored(deep, strlen(deep), 20);
+  assert_ptr_equal(found, held[1]);
+  json_decref(found);
+  found = codec_raw_text_stored(wide, strlen(wide), 2); /* longer than 4 bytes, 2 deep: counted, found */
+  assert_ptr_equal(found, held[2]);
+  json_decref(found);
+  assert_null(codec_raw_text_stored(wide, strlen(wide), 1));
+  assert_null(codec_raw_text_stored("[[[[]]]]", 8, 10)); /* not stored */
+  for (size_t i = 0; i < 3; i++) json_decref(held[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_repository_manifests),
@@ -168,6 +268,8 @@ int main(void) {
       cmocka_unit_test(test_raw_trees),
       cmocka_unit_test(test_bytes_at_every_place),
       cmocka_unit_test(test_field_names_plain),
+      cmocka_unit_test(test_raw_text_canonical),
+      cmocka_unit_test(test_raw_text_stored_by_depth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,8 +200,7 @@ bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *
 
 /* The unknown fields of open structs that src/sched reads from _extra:
  * claims.c (schedulerName), preemption.c (preemptionPolicy,
- * terminationGracePeriodSeconds, startTime, nominatedNodeName), nominated.c
- * and group_preemption.c (nominatedNodeName), nodesim.c (restartPolicy). A
+ * terminationGracePeriodSeconds), nodesim.c (restartPolicy). A
  * new read there must be listed here, or DRA_LOAD_SCHEDULING_ONLY's
  * snapshot would schedule differently. */
 static const struct {
@@ -212,8 +211,6 @@ static const struct {
     {&pod_spec_desc, "preemptionPolicy"},
     {&pod_spec_desc, "restartPolicy"},
     {&pod_spec_desc, "terminationGracePeriodSeconds"},
-    {&pod_status_desc, "nominatedNodeName"},
-    {&pod_status_desc, "startTime"},
 };
 
 bool open_field_scheduled(const type_desc *td, const char *key, size_t len) {

@@ -288,8 +288,9 @@ static bool keep_unknown(direct *d, const type_desc *td, void *out) {
 
 /* Whether the field is one d leaves out unread. */
 static bool skipped(const direct *d, const type_desc *td, const field_desc *f) {
-  return (d->skip & CODEC_SKIP_MANAGED_FIELDS) && td == &object_meta_desc &&
-         f->offset == offsetof(object_meta, managed_fields);
+  return ((d->skip & CODEC_SKIP_MANAGED_FIELDS) && td == &object_meta_desc &&
+          f->offset == offsetof(object_meta, managed_fields)) ||
+         ((d->skip & CODEC_SKIP_UNSCHEDULED) && (f->flags & F_UNSCHEDULED));
 }
 
 static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen) {

@@ -42,6 +42,8 @@ enum {
                             * encoded always, null when unset */
   F_SCHEMA = 1 << 4,     /* a RAW or RAW_TEXT field of a struct with a full schema (open_fields.h): kept
                             * as JSON but checked as decoding it would be, unknown fields refused or dropped */
+  F_UNSCHEDULED = 1 << 5, /* a field of an open struct the scheduler does not read: DRA_LOAD_SCHEDULING_ONLY
+                             * leaves it out, as it does such unknown fields (open_fields.h) */
 };
 
 enum {

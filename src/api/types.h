@@ -489,25 +489,27 @@ DEFINE_STRUCT(pod_ip)
  * to each pod and only written out again, are kept as their compact text
  * (K_RAW_TEXT), checked against their schema as unknown fields are
  * (F_SCHEMA, open_fields.h); a tree of them costs several times their text
- * (docs/server.md "Bounded memory"). Fields newer than these stay in _extra. */
-#define pod_status_FIELDS(X, S)                                                          \
-  X(S, INT, observed_generation, "observedGeneration", _, 0)                             \
-  X(S, STR, phase, "phase", _, 0)                                                        \
-  X(S, LIST, conditions, "conditions", pod_condition, 0)                                 \
-  X(S, STR, message, "message", _, 0)                                                    \
-  X(S, STR, reason, "reason", _, 0)                                                      \
-  X(S, STR, nominated_node_name, "nominatedNodeName", _, 0)                              \
-  X(S, ATOM, host_ip, "hostIP", _, 0)                                                    \
-  X(S, LIST, host_ips, "hostIPs", host_ip, 0)                                            \
-  X(S, STR, pod_ip, "podIP", _, 0)                                                       \
-  X(S, LIST, pod_ips, "podIPs", pod_ip, 0)                                               \
-  X(S, STR, start_time, "startTime", _, 0)                                               \
-  X(S, RAW_TEXT, init_container_statuses, "initContainerStatuses", _, F_SCHEMA)          \
-  X(S, RAW_TEXT, container_statuses, "containerStatuses", _, F_SCHEMA)                   \
-  X(S, ATOM, qos_class, "qosClass", _, 0)                                                \
-  X(S, RAW_TEXT, ephemeral_container_statuses, "ephemeralContainerStatuses", _, F_SCHEMA) \
-  X(S, ATOM, resize, "resize", _, 0)                                                     \
-  X(S, LIST, resource_claim_statuses, "resourceClaimStatuses", pod_resource_claim_status, 0) \
+ * (docs/server.md "Bounded memory"). Fields newer than these stay in _extra.
+ * F_UNSCHEDULED: what a scheduling-only load leaves out, as it did when
+ * these were unknown fields. */
+#define pod_status_FIELDS(X, S)                                                                      \
+  X(S, INT, observed_generation, "observedGeneration", _, F_UNSCHEDULED)                             \
+  X(S, STR, phase, "phase", _, 0)                                                                    \
+  X(S, LIST, conditions, "conditions", pod_condition, 0)                                             \
+  X(S, STR, message, "message", _, F_UNSCHEDULED)                                                    \
+  X(S, STR, reason, "reason", _, F_UNSCHEDULED)                                                      \
+  X(S, STR, nominated_node_name, "nominatedNodeName", _, 0)                                          \
+  X(S, ATOM, host_ip, "hostIP", _, F_UNSCHEDULED)                                                    \
+  X(S, LIST, host_ips, "hostIPs", host_ip, F_UNSCHEDULED)                                                  \
+  X(S, STR, pod_ip, "podIP", _, F_UNSCHEDULED)                                                       \
+  X(S, LIST, pod_ips, "podIPs", pod_ip, F_UNSCHEDULED)                                                     \
+  X(S, STR, start_time, "startTime", _, 0)                                                           \
+  X(S, RAW_TEXT, init_container_statuses, "initContainerStatuses", _, F_SCHEMA | F_UNSCHEDULED)      \
+  X(S, RAW_TEXT, container_statuses, "containerStatuses", _, F_SCHEMA | F_UNSCHEDULED)               \
+  X(S, ATOM, qos_class, "qosClass", _, F_UNSCHEDULED)                                                \
+  X(S, RAW_TEXT, ephemeral_container_statuses, "ephemeralContainerStatuses", _, F_SCHEMA | F_UNSCHEDULED) \
+  X(S, ATOM, resize, "resize", _, F_UNSCHEDULED)                                                     \
+  X(S, LIST, resource_claim_statuses, "resourceClaimStatuses", pod_resource_claim_status, 0)         \
   X(S, OBJ, extended_resource_claim_status, "extendedResourceClaimStatus", pod_extended_resource_claim_status, 0)
 DEFINE_STRUCT(pod_status)
 

@@ -142,7 +142,7 @@ void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old) {
   if (op != ADMIT_CREATE) return;
   obj->status = (pod_status){0};
   obj->status.phase = arena_strdup(a, "Pending");
-  obj->status.qos_class = atom_cstr_in(a, pod_qos(obj));
+  obj->status.qos_class = arena_strdup(a, pod_qos(obj));
   obj->metadata.generation = 1;
   obj->metadata.generation_set = true;
 }

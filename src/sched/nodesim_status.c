@@ -184,7 +184,7 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
 }
 
 /* status.hostIPs and podIPs: the one IP. */
-static void one_host_ip(arena *a, host_ip_list *l, const atom *ip) {
+static void one_host_ip(arena *a, host_ip_list *l, char *ip) { /* ip: the arena's */
   host_ip *item = arena_calloc(a, 1, sizeof *item);
   item->ip = ip;
   *l = (host_ip_list){item, 1, true};
@@ -202,7 +202,7 @@ static void host_status(api_object *o, const char *host_ip, const char *now) {
   pod *p = o->typed;
   p->status.observed_generation = p->metadata.generation;
   p->status.observed_generation_set = true;
-  p->status.host_ip = atom_cstr_in(o->arena, host_ip);
+  p->status.host_ip = arena_strdup(o->arena, host_ip);
   one_host_ip(o->arena, &p->status.host_ips, p->status.host_ip);
   if (!p->status.start_time) p->status.start_time = arena_strdup(o->arena, now);
 }

@@ -38,8 +38,9 @@ bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, v
  * checked for JSON's grammar only, for objects that are only read and scheduled
  * (kubectl dra's snapshot; docs/kubectl-dra.md "Speed"). */
 #define CODEC_SKIP_MANAGED_FIELDS 1u
-/* ... and the unknown fields of open structs that scheduling does not read
- * (open_field_scheduled), for a snapshot that is only scheduled. */
+/* ... and the fields of open structs that scheduling does not read (unknown
+ * ones open_field_scheduled does not keep, F_UNSCHEDULED typed ones), for a
+ * snapshot that is only scheduled. */
 #define CODEC_SKIP_UNSCHEDULED 2u
 /* The rest of a mapping whose first members the caller read and stored
  * itself; done names their fields, so that a repeat is a duplicate. */

@@ -245,7 +245,8 @@ static void decode_struct(arena *a, const type_desc *td, const json_t *v, void *
     else if (f->flags & F_SCHEMA) { /* the checked copy: the check drops unknown fields */
       json_t *copy = json_deep_copy(val);
       open_field_check(td, key, copy, path, errs);
-      *(json_t **)((char *)out + f->offset) = codec_own_json(a, copy);
+      codec_decode_value(a, f->kind, NULL, copy, (char *)out + f->offset, NULL, path, errs);
+      json_decref(copy);
     } else codec_decode_value(a, f->kind, f->elem, val, (char *)out + f->offset, set, path, errs);
     fp_pop(path, mark);
   }

@@ -104,10 +104,12 @@ static json_t *read_tree(direct *d) {
 
 /* A K_RAW_TEXT value: with the restore's memo, the shared one whose text
  * is the text read, or else that text itself when it is already the one
- * codec_raw_text would make (passed over either way, and shared at once);
- * else its tree, built and made text, shared at once with the memo.
+ * codec_raw_text would make (passed over either way, and shared at once:
+ * a stored text was checked when it was stored); else its tree, built,
+ * checked when the field is F_SCHEMA (field key of open struct td; NULL
+ * td: not), and made text, shared at once with the memo.
  * Not through the memo: its trees would outlive the texts made of them. */
-static bool decode_raw_text(direct *d, void *dst) {
+static bool decode_raw_text(direct *d, void *dst, const type_desc *td, const char *key) {
   tk_source *src = d->src;
   const char *span;
   size_t len;
@@ -127,7 +129,7 @@ static bool decode_raw_text(direct *d, void *dst) {
     src->memo = NULL;
     json_t *v = build_tree(d);
     src->memo = memo;
-    text = v ? codec_raw_text(v) : NULL;
+    text = v && (!td || open_field_valid(td, key, v)) ? codec_raw_text(v) : NULL;
     json_decref(v);
     if (text && src->memo) text = codec_share_value(text); /* found by the next object that has it */
   }
@@ -253,7 +255,7 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
     if (v) *(json_t **)dst = codec_own_json(d->a, v);
     return v != NULL;
   }
-  case K_RAW_TEXT: return decode_raw_text(d, dst);
+  case K_RAW_TEXT: return decode_raw_text(d, dst, NULL, NULL);
   }
   if (t->kind == TK_GIVE_UP) return false;
   return decode_via_tree(d, k, elem, dst, set);
@@ -290,8 +292,9 @@ static bool keep_unknown(direct *d, const type_desc *td, void *out) {
 
 /* Whether the field is one d leaves out unread. */
 static bool skipped(const direct *d, const type_desc *td, const field_desc *f) {
-  return (d->skip & CODEC_SKIP_MANAGED_FIELDS) && td == &object_meta_desc &&
-         f->offset == offsetof(object_meta, managed_fields);
+  return ((d->skip & CODEC_SKIP_MANAGED_FIELDS) && td == &object_meta_desc &&
+          f->offset == offsetof(object_meta, managed_fields)) ||
+         ((d->skip & CODEC_SKIP_UNSCHEDULED) && (f->flags & F_UNSCHEDULED));
 }
 
 static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen) {
@@ -320,9 +323,12 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
     }
     if (t->kind == TK_NULL && f->kind != K_RAW && f->kind != K_RAW_TEXT) continue; /* null = absent, as Go decodes it */
     if ((f->flags & F_INT32) && t->kind == TK_INTEGER && (t->i > INT32_MAX || t->i < INT32_MIN)) return false;
-    if (f->flags & F_SCHEMA) return false; /* checked on the tree path (open_fields.h) */
     bool *set = f->set_offset ? (bool *)((char *)out + f->set_offset) : NULL;
-    if (!decode_value(d, f->kind, f->elem, (char *)out + f->offset, set)) return false;
+    if (!(f->flags & F_SCHEMA)) {
+      if (!decode_value(d, f->kind, f->elem, (char *)out + f->offset, set)) return false;
+    } else if (f->kind != K_RAW_TEXT || !decode_raw_text(d, (char *)out + f->offset, td, f->json)) {
+      return false; /* a RAW one is checked on the tree path (open_fields.h) */
+    }
   }
   return true;
 }

@@ -198,10 +198,10 @@ bool open_field_check(const type_desc *td, const char *key, json_t *val, fpath *
   return true;
 }
 
-/* The unknown fields of open structs that src/sched reads from _extra:
+/* The unknown fields of open structs that src/sched reads from _extra (its
+ * typed fields that it does not read are F_UNSCHEDULED, schema.h):
  * claims.c (schedulerName), preemption.c (preemptionPolicy,
- * terminationGracePeriodSeconds, startTime, nominatedNodeName), nominated.c
- * and group_preemption.c (nominatedNodeName), nodesim.c (restartPolicy). A
+ * terminationGracePeriodSeconds), nodesim.c (restartPolicy). A
  * new read there must be listed here, or DRA_LOAD_SCHEDULING_ONLY's
  * snapshot would schedule differently. */
 static const struct {
@@ -212,8 +212,6 @@ static const struct {
     {&pod_spec_desc, "preemptionPolicy"},
     {&pod_spec_desc, "restartPolicy"},
     {&pod_spec_desc, "terminationGracePeriodSeconds"},
-    {&pod_status_desc, "nominatedNodeName"},
-    {&pod_status_desc, "startTime"},
 };
 
 bool open_field_scheduled(const type_desc *td, const char *key, size_t len) {
@@ -240,8 +238,25 @@ static void drop_value(const field_desc *f, void *at) {
   }
 }
 
+/* An F_UNSCHEDULED field made absent (what it held stays in the arena). */
+static void clear_field(const field_desc *f, void *obj) {
+  char *at = (char *)obj + f->offset;
+  switch (f->kind) {
+  case K_LIST:
+  case K_MAP: *(dlist *)at = (dlist){0}; return;
+  case K_BOOL:
+  case K_INT:
+  case K_QTY: *((bool *)obj + f->set_offset) = false; return;
+  case K_EMB: return; /* never F_UNSCHEDULED */
+  default: *(void **)at = NULL; /* the pointer kinds */
+  }
+}
+
 static void drop_in(const type_desc *td, void *obj) {
-  for (size_t i = 0; i < td->nfields; i++) drop_value(&td->fields[i], (char *)obj + td->fields[i].offset);
+  for (size_t i = 0; i < td->nfields; i++) {
+    if (td->fields[i].flags & F_UNSCHEDULED) clear_field(&td->fields[i], obj);
+    else drop_value(&td->fields[i], (char *)obj + td->fields[i].offset);
+  }
   json_t *extra = (td->flags & T_OPEN) ? *(json_t **)((char *)obj + td->extra_offset) : NULL;
   const char *key;
   json_t *v, *tmp;

@@ -27,7 +27,7 @@ bool open_field_valid(const type_desc *td, const char *key, const json_t *val);
  * struct td from its _extra: what DRA_LOAD_SCHEDULING_ONLY keeps. */
 bool open_field_scheduled(const type_desc *td, const char *key, size_t len);
 /* Removes from the _extra of every open struct in obj (of type td) the
- * fields open_field_scheduled does not keep. */
+ * fields open_field_scheduled does not keep, and its F_UNSCHEDULED fields. */
 void open_fields_drop_unscheduled(const type_desc *td, void *obj);
 
 #endif

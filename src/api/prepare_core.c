@@ -142,9 +142,7 @@ void prepare_pod(admit_op op, arena *a, pod *obj, const pod *old) {
   if (op != ADMIT_CREATE) return;
   obj->status = (pod_status){0};
   obj->status.phase = arena_strdup(a, "Pending");
-  json_t *extra = json_pack("{s:s}", "qosClass", pod_qos(obj));
-  arena_on_free(a, release_json, extra);
-  obj->status._extra = extra;
+  obj->status.qos_class = arena_strdup(a, pod_qos(obj));
   obj->metadata.generation = 1;
   obj->metadata.generation_set = true;
 }

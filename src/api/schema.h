@@ -40,8 +40,10 @@ enum {
   F_ALWAYS = 1 << 2,     /* a STR that is a Go string without omitempty: encoded always, "" when unset */
   F_TIME = 1 << 3,       /* a STR that is a Go metav1.Time, which omitempty never leaves out:
                             * encoded always, null when unset */
-  F_SCHEMA = 1 << 4,     /* a RAW field of a struct with a full schema (open_fields.h): kept as JSON but
-                            * checked as decoding it would be, unknown fields refused or dropped */
+  F_SCHEMA = 1 << 4,     /* a RAW or RAW_TEXT field of a struct with a full schema (open_fields.h): kept
+                            * as JSON but checked as decoding it would be, unknown fields refused or dropped */
+  F_UNSCHEDULED = 1 << 5, /* a field of an open struct the scheduler does not read: DRA_LOAD_SCHEDULING_ONLY
+                             * leaves it out, as it does such unknown fields (open_fields.h) */
 };
 
 enum {

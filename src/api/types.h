@@ -29,7 +29,7 @@
   X(resource_requirements) X(container) X(toleration) X(node_affinity) X(affinity)        \
   X(pod_scheduling_group) X(pod_spec) X(pod_condition) X(pod_resource_claim_status)       \
   X(container_extended_resource_request) X(pod_extended_resource_claim_status)            \
-  X(pod_status) X(pod) X(taint) X(node_spec) X(node_status) X(node) X(namespace_obj)      \
+  X(host_ip) X(pod_ip) X(pod_status) X(pod) X(taint) X(node_spec) X(node_status) X(node) X(namespace_obj)      \
   X(pod_group_resource_claim) X(pod_group_resource_claim_status) X(pod_group_spec)        \
   X(pod_group_status) X(pod_group) X(object_reference) X(event_source) X(event)            \
   X(device_taint_selector) X(device_taint_rule_spec) X(device_taint_rule_status)          \
@@ -477,10 +477,41 @@ DEFINE_STRUCT(container_extended_resource_request)
   X(S, ATOM, resource_claim_name, "resourceClaimName", _, F_KEEP_EMPTY)
 DEFINE_STRUCT(pod_extended_resource_claim_status)
 
-#define pod_status_FIELDS(X, S)                                                          \
-  X(S, STR, phase, "phase", _, 0)                                                        \
-  X(S, LIST, conditions, "conditions", pod_condition, 0)                                 \
-  X(S, LIST, resource_claim_statuses, "resourceClaimStatuses", pod_resource_claim_status, 0) \
+/* hostIPs and podIPs entries. The status' strings are not atoms, though
+ * many pods share some (the host's IP, the QoS class): interning takes the
+ * atom table's lock, and holding them cost a server creating pods at full
+ * speed a sixth more CPU for a few bytes a pod. */
+#define host_ip_FIELDS(X, S) X(S, STR, ip, "ip", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(host_ip)
+
+#define pod_ip_FIELDS(X, S) X(S, STR, ip, "ip", _, F_KEEP_EMPTY)
+DEFINE_STRUCT(pod_ip)
+
+/* core/v1 PodStatus in Go's field order. The container statuses, unique
+ * to each pod and only written out again, are kept as their compact text
+ * (K_RAW_TEXT), checked against their schema as unknown fields are
+ * (F_SCHEMA, open_fields.h); a tree of them costs several times their text
+ * (docs/server.md "Bounded memory"). Fields newer than these stay in _extra.
+ * F_UNSCHEDULED: what a scheduling-only load leaves out, as it did when
+ * these were unknown fields. */
+#define pod_status_FIELDS(X, S)                                                                      \
+  X(S, INT, observed_generation, "observedGeneration", _, F_UNSCHEDULED)                             \
+  X(S, STR, phase, "phase", _, 0)                                                                    \
+  X(S, LIST, conditions, "conditions", pod_condition, 0)                                             \
+  X(S, STR, message, "message", _, F_UNSCHEDULED)                                                    \
+  X(S, STR, reason, "reason", _, F_UNSCHEDULED)                                                      \
+  X(S, STR, nominated_node_name, "nominatedNodeName", _, 0)                                          \
+  X(S, STR, host_ip, "hostIP", _, F_UNSCHEDULED)                                                     \
+  X(S, LIST, host_ips, "hostIPs", host_ip, F_UNSCHEDULED)                                                  \
+  X(S, STR, pod_ip, "podIP", _, F_UNSCHEDULED)                                                       \
+  X(S, LIST, pod_ips, "podIPs", pod_ip, F_UNSCHEDULED)                                                     \
+  X(S, STR, start_time, "startTime", _, 0)                                                           \
+  X(S, RAW_TEXT, init_container_statuses, "initContainerStatuses", _, F_SCHEMA | F_UNSCHEDULED)      \
+  X(S, RAW_TEXT, container_statuses, "containerStatuses", _, F_SCHEMA | F_UNSCHEDULED)               \
+  X(S, STR, qos_class, "qosClass", _, F_UNSCHEDULED)                                                 \
+  X(S, RAW_TEXT, ephemeral_container_statuses, "ephemeralContainerStatuses", _, F_SCHEMA | F_UNSCHEDULED) \
+  X(S, STR, resize, "resize", _, F_UNSCHEDULED)                                                      \
+  X(S, LIST, resource_claim_statuses, "resourceClaimStatuses", pod_resource_claim_status, 0)         \
   X(S, OBJ, extended_resource_claim_status, "extendedResourceClaimStatus", pod_extended_resource_claim_status, 0)
 DEFINE_STRUCT(pod_status)
 

@@ -3,9 +3,10 @@
  * names one of the container's claims (`claim:<claim>` or
  * `claim:<claim>/<request>`) or one of its resource requests, each reported
  * resource has a known health and a unique resourceID; ephemeral containers
- * may not report any. Container statuses are outside the typed model, so this
- * reads the status's raw JSON. */
+ * may not report any. Container statuses are held as their JSON text
+ * (types.h), read here as a tree when they report any. */
 #include "api/validate_pod_allocated_status.h"
+#include "api/codec.h"
 #include "util/strbuf.h"
 #include <string.h>
 
@@ -65,8 +66,15 @@ static void validate_resource_health(errlist *e, fpath *p, const json_t *resourc
   fp_pop(p, m);
 }
 
-static void validate_statuses(errlist *e, fpath *p, const json_t *status, const char *field, const container_list *containers) {
-  const json_t *list = json_object_get(status, field);
+/* The container statuses a K_RAW_TEXT field holds, as a tree (NULL when
+ * none reports allocated resources: most statuses, read no further). */
+static json_t *reporting(const json_t *text) {
+  return text && strstr(json_string_value(text), "allocatedResourcesStatus") ? codec_raw_text_tree(text) : NULL;
+}
+
+static void validate_statuses(errlist *e, fpath *p, const json_t *text, const char *field,
+                              const container_list *containers) {
+  json_t *list = reporting(text);
   size_t m = fp_field(p, field);
   for (size_t i = 0; i < json_array_size(list); i++) {
     const json_t *cs = json_array_get(list, i);
@@ -94,13 +102,13 @@ static void validate_statuses(errlist *e, fpath *p, const json_t *status, const 
     fp_pop(p, mi);
   }
   fp_pop(p, m);
+  json_decref(list);
 }
 
 void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod_spec *spec, const pod_status *st) {
-  const json_t *status = st->_extra;
-  validate_statuses(e, p, status, "containerStatuses", &spec->containers);
-  validate_statuses(e, p, status, "initContainerStatuses", &spec->init_containers);
-  const json_t *ephemeral = json_object_get(status, "ephemeralContainerStatuses");
+  validate_statuses(e, p, st->container_statuses, "containerStatuses", &spec->containers);
+  validate_statuses(e, p, st->init_container_statuses, "initContainerStatuses", &spec->init_containers);
+  json_t *ephemeral = reporting(st->ephemeral_container_statuses);
   size_t m = fp_field(p, "ephemeralContainerStatuses");
   for (size_t i = 0; i < json_array_size(ephemeral); i++) {
     if (!json_array_size(json_object_get(json_array_get(ephemeral, i), "allocatedResourcesStatus"))) continue;
@@ -110,4 +118,5 @@ void validate_pod_allocated_resources_status(errlist *e, fpath *p, const pod_spe
     fp_pop(p, mi);
   }
   fp_pop(p, m);
+  json_decref(ephemeral);
 }

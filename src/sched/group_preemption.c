@@ -157,8 +157,7 @@ static const char *not_eligible(sched_loop *l, const pod_group *g, int64_t prior
     }
   if (never) return "not eligible due to preemptionPolicy=Never.";
   for (size_t i = 0; i < n; i++) {
-    const char *node = json_string_value(json_object_get(((const pod *)queued[i]->object->typed)->status._extra,
-                                                         "nominatedNodeName"));
+    const char *node = ((const pod *)queued[i]->object->typed)->status.nominated_node_name;
     if (!node || !*node) continue;
     store_list lst = {0};
     store_query q = {.kind = KIND_POD, .index = STORE_INDEX_POD_NODE, .key = node, .order = STORE_BY_NAME};

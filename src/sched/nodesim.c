@@ -157,7 +157,10 @@ static void finish_if_due(sched_loop *l, store_obj *po, const char *key) {
     sb_free(&msg);
     return;
   }
-  if (!sched_parse_time(sched_nodesim_started_at(p), &started)) return;
+  strbuf buf = STRBUF_INIT;
+  bool known = sched_parse_time(sched_nodesim_started_at(p, &buf), &started);
+  sb_free(&buf);
+  if (!known) return;
   int64_t end = started + seconds;
   if (end > l->opt.now) {
     sched_deadline_set(&l->nodesim_due, key, end);

@@ -125,12 +125,18 @@ static json_t *container_status(const pod *p, const container *c, const char *wa
   return s;
 }
 
+/* A container statuses field (K_RAW_TEXT) set to the text of list (taken). */
+static void set_text_field(arena *a, json_t **slot, json_t *list) {
+  codec_set_json(a, slot, codec_raw_text(list));
+  json_decref(list);
+}
+
 /* status.initContainerStatuses and containerStatuses: all waiting for
  * the reason given; or regular init containers completed at `started`,
  * sidecars and containers running since then, or, with `finished`, all
  * terminated then. */
-static void set_container_statuses(json_t *extra, const pod *p, const char *waiting, const char *started,
-                                   const char *finished) {
+static void set_container_statuses(api_object *o, const char *waiting, const char *started, const char *finished) {
+  pod *p = o->typed;
   json_t *inits = json_array(), *mains = json_array();
   for (uint32_t i = 0; i < p->spec.init_containers.n; i++) {
     const container *c = &p->spec.init_containers.items[i];
@@ -138,9 +144,9 @@ static void set_container_statuses(json_t *extra, const pod *p, const char *wait
   }
   for (uint32_t i = 0; i < p->spec.containers.n; i++)
     json_array_append_new(mains, container_status(p, &p->spec.containers.items[i], waiting, started, finished, false));
-  if (p->spec.init_containers.n) json_object_set_new(extra, "initContainerStatuses", inits);
+  if (p->spec.init_containers.n) set_text_field(o->arena, &p->status.init_container_statuses, inits);
   else json_decref(inits);
-  json_object_set_new(extra, "containerStatuses", mains);
+  set_text_field(o->arena, &p->status.container_statuses, mains);
 }
 
 typedef struct cond_want {
@@ -177,16 +183,28 @@ static void set_conditions(api_object *o, const cond_want want[N_KUBELET_CONDITI
   *cl = (pod_condition_list){items, n, true};
 }
 
+/* status.hostIPs and podIPs: the one IP. */
+static void one_host_ip(arena *a, host_ip_list *l, char *ip) { /* ip: the arena's */
+  host_ip *item = arena_calloc(a, 1, sizeof *item);
+  item->ip = ip;
+  *l = (host_ip_list){item, 1, true};
+}
+
+static void one_pod_ip(arena *a, pod_ip_list *l, const char *ip) {
+  pod_ip *item = arena_calloc(a, 1, sizeof *item);
+  item->ip = arena_strdup(a, ip);
+  *l = (pod_ip_list){item, 1, true};
+}
+
 /* What every status the kubelet writes has: observedGeneration, the host's
  * IPs and the time it first took the pod (kept once set). */
-static json_t *host_status(api_object *o, const char *host_ip, const char *now) {
+static void host_status(api_object *o, const char *host_ip, const char *now) {
   pod *p = o->typed;
-  json_t *extra = own_copy(o->arena, &p->status._extra);
-  json_object_set_new(extra, "observedGeneration", json_integer(p->metadata.generation));
-  json_object_set_new(extra, "hostIP", json_string(host_ip));
-  json_object_set_new(extra, "hostIPs", json_pack("[{s:s}]", "ip", host_ip));
-  if (!json_object_get(extra, "startTime")) json_object_set_new(extra, "startTime", json_string(now));
-  return extra;
+  p->status.observed_generation = p->metadata.generation;
+  p->status.observed_generation_set = true;
+  p->status.host_ip = arena_strdup(o->arena, host_ip);
+  one_host_ip(o->arena, &p->status.host_ips, p->status.host_ip);
+  if (!p->status.start_time) p->status.start_time = arena_strdup(o->arena, now);
 }
 
 /* Go's %s of a []string: "[a b]". */
@@ -229,7 +247,8 @@ void sched_nodesim_set_waiting(api_object *o, const char *host_ip, const char *n
   set_conditions(o, want, now);
   sb_free(&init);
   sb_free(&unready);
-  set_container_statuses(host_status(o, host_ip, now), p, has_init ? "PodInitializing" : "ContainerCreating", NULL, NULL);
+  host_status(o, host_ip, now);
+  set_container_statuses(o, has_init ? "PodInitializing" : "ContainerCreating", NULL, NULL);
 }
 
 void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *pod_ip, const char *now) {
@@ -238,17 +257,22 @@ void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *p
   static const cond_want running[N_KUBELET_CONDITIONS] = {
       {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}, {"True", NULL, NULL}};
   set_conditions(o, running, now);
-  json_t *extra = host_status(o, host_ip, now);
-  json_object_set_new(extra, "podIP", json_string(pod_ip));
-  json_object_set_new(extra, "podIPs", json_pack("[{s:s}]", "ip", pod_ip));
-  set_container_statuses(extra, p, NULL, now, NULL);
+  host_status(o, host_ip, now);
+  p->status.pod_ip = arena_strdup(o->arena, pod_ip);
+  one_pod_ip(o->arena, &p->status.pod_ips, pod_ip);
+  set_container_statuses(o, NULL, now, NULL);
 }
 
-const char *sched_nodesim_started_at(const pod *p) {
-  const json_t *extra = p->status._extra;
-  const json_t *running = json_object_get(json_object_get(json_array_get(json_object_get(extra, "containerStatuses"), 0), "state"), "running");
+const char *sched_nodesim_started_at(const pod *p, strbuf *buf) {
+  json_t *statuses = p->status.container_statuses ? codec_raw_text_tree(p->status.container_statuses) : NULL;
+  const json_t *running = json_object_get(json_object_get(json_array_get(statuses, 0), "state"), "running");
   const char *at = json_string_value(json_object_get(running, "startedAt"));
-  return at ? at : json_string_value(json_object_get(extra, "startTime"));
+  if (at) {
+    sb_truncate(buf, 0);
+    sb_puts(buf, at);
+  }
+  json_decref(statuses);
+  return at ? sb_str(buf) : p->status.start_time;
 }
 
 void sched_nodesim_set_succeeded(api_object *o, const char *now) {
@@ -260,10 +284,12 @@ void sched_nodesim_set_succeeded(api_object *o, const char *now) {
                                                         {"False", "PodCompleted", NULL},
                                                         {"False", "PodCompleted", NULL},
                                                         {"True", NULL, NULL}};
-  const char *started = sched_nodesim_started_at(p);
+  strbuf buf = STRBUF_INIT;
+  const char *started = sched_nodesim_started_at(p, &buf);
   char *since = arena_strdup(o->arena, started ? started : now);
+  sb_free(&buf);
   set_conditions(o, done, now);
-  set_container_statuses(own_copy(o->arena, &p->status._extra), p, NULL, since, now);
+  set_container_statuses(o, NULL, since, now);
 }
 
 /* ---- nodes ---- */

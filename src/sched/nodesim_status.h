@@ -37,9 +37,9 @@ void sched_nodesim_set_waiting(api_object *pod, const char *host_ip, const char 
  * (PodReadyToStartContainers, Initialized, Ready, ContainersReady,
  * PodScheduled, after any others), startTime (kept when set), hostIP(s) and podIP(s). */
 void sched_nodesim_set_running(api_object *pod, const char *host_ip, const char *pod_ip, const char *now);
-/* When the pod's containers started (the first one's running state, else
- * startTime), or NULL. */
-const char *sched_nodesim_started_at(const pod *p);
+/* When the pod's containers started (the first one's running state, put
+ * in buf, else startTime), or NULL. */
+const char *sched_nodesim_started_at(const pod *p, strbuf *buf);
 /* Pod status (on a clone of a Running pod): Succeeded at `now`, every
  * container terminated with exit code 0, reason Completed. */
 void sched_nodesim_set_succeeded(api_object *pod, const char *now);

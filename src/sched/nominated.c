@@ -31,7 +31,7 @@ static void free_nominated(void *v) {
 
 void sched_nominated_track(sched_loop *l, const pod *p, bool gone) {
   const char *uid = p->metadata.uid ? p->metadata.uid : "";
-  const char *node = json_string_value(json_object_get(p->status._extra, "nominatedNodeName"));
+  const char *node = p->status.nominated_node_name;
   bool pending = !gone && !(p->spec.node_name && *p->spec.node_name) && !p->metadata.deletion_timestamp &&
                  !sched_pod_is_done(p);
   nominated *have = strmap_get(&l->nominated, uid);

@@ -53,8 +53,7 @@ typedef struct victim {
 } victim;
 
 const char *sched_pod_start_time(const pod *p) {
-  const char *t = json_string_value(json_object_get(p->status._extra, "startTime"));
-  return t ? t : "";
+  return p->status.start_time ? p->status.start_time : "";
 }
 
 int sched_cmp_start(const char *a, const char *b) {
@@ -90,7 +89,7 @@ static store_list pods_on(sched_loop *l, const char *node) {
 static const char *not_eligible(sched_loop *l, const pod *p, const bool *preemptable) {
   const char *policy = sched_pod_preemption_policy(p);
   if (policy && !strcmp(policy, "Never")) return "not eligible due to preemptionPolicy=Never.";
-  const char *nominated = json_string_value(json_object_get(p->status._extra, "nominatedNodeName"));
+  const char *nominated = p->status.nominated_node_name;
   if (!nominated || !*nominated) return NULL;
   size_t n_nodes;
   const sched_node_entry *nodes = sched_nodes(l, &n_nodes);
@@ -308,12 +307,7 @@ void sched_evict_victim(sched_loop *l, const store_obj *victim, const char *pree
 static void set_nominated(sched_loop *l, store_obj *po, const char *node) {
   api_object *o = api_object_clone(po->object);
   pod *np = o->typed;
-  if (!np->status._extra) {
-    np->status._extra = json_object();
-    arena_on_free(o->arena, (void (*)(void *))json_decref, np->status._extra);
-  }
-  if (node) json_object_set_new(np->status._extra, "nominatedNodeName", json_string(node));
-  else json_object_del(np->status._extra, "nominatedNodeName");
+  np->status.nominated_node_name = node ? arena_strdup(o->arena, node) : NULL;
   sched_update(l, o, WRITER_SCHEDULER_STATUS);
 }
 
@@ -325,7 +319,7 @@ static void clear_lower_nominations(sched_loop *l, const pod *p, const char *nod
   store_list_query(l->st, &q, &all);
   for (size_t i = 0; i < all.n; i++) {
     const pod *other = all.items[i]->object->typed;
-    const char *at = json_string_value(json_object_get(other->status._extra, "nominatedNodeName"));
+    const char *at = other->status.nominated_node_name;
     if (at && !strcmp(at, node) && other->spec.priority < p->spec.priority) set_nominated(l, all.items[i], NULL);
   }
   store_list_free(&all);

@@ -30,9 +30,16 @@ static void schema_name(const type_desc *td, const char *pkg, char *buf, size_t 
   size_t j = 0;
   bool up = true;
   const char *name = !strcmp(td->name, "namespace_obj") ? "namespace" : !strcmp(td->name, "rbac_subject") ? "subject" : td->name;
-  for (const char *p = name; *p && j + 1 < sizeof camel; p++) {
+  for (const char *p = name; *p && j + 2 < sizeof camel; p++) {
     if (*p == '_') {
       up = true;
+      continue;
+    }
+    if (up && !strncmp(p, "ip", 2) && (p[2] == '_' || !p[2])) { /* Go's initialism: HostIP */
+      camel[j++] = 'I';
+      camel[j++] = 'P';
+      p++;
+      up = false;
       continue;
     }
     camel[j++] = up ? (char)toupper((unsigned char)*p) : *p;
@@ -128,6 +135,10 @@ static void add_struct_schema(const schema_gen *g, const type_desc *td) {
   describe(s, td->name, NULL);
   json_t *props = json_object();
   for (size_t i = 0; i < td->nfields; i++) {
+    /* a text-held field checked against the full schema (a Pod's container
+     * statuses, JSON arrays): left to the open struct's preserved unknown
+     * fields, as it was before being typed */
+    if (td->fields[i].kind == K_RAW_TEXT && (td->fields[i].flags & F_SCHEMA)) continue;
     json_t *prop = value_schema(g, td->fields[i].kind, td->fields[i].elem);
     describe(prop, td->name, td->fields[i].json);
     json_object_set_new(props, td->fields[i].json, prop);

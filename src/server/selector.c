@@ -262,7 +262,7 @@ static const char *json_str(const json_t *obj, const char *key) { return json_st
  * schedulerName default-scheduler (SetDefaults_PodSpec), serviceAccountName
  * default (the ServiceAccount admission plugin), hostNetwork false. */
 static const char *pod_field(const pod *p, const char *k) {
-  const json_t *spec = p->spec._extra, *status = p->status._extra;
+  const json_t *spec = p->spec._extra;
   const char *v = NULL;
   if (!strcmp(k, "spec.nodeName") || !strcmp(k, "spec.host")) v = p->spec.node_name;
   else if (!strcmp(k, "spec.restartPolicy")) v = (v = json_str(spec, "restartPolicy")) && *v ? v : "Always";
@@ -274,9 +274,9 @@ static const char *pod_field(const pod *p, const char *k) {
   } else if (!strcmp(k, "spec.hostNetwork")) v = json_is_true(json_object_get(spec, "hostNetwork")) ? "true" : "false";
   else if (!strcmp(k, "status.phase")) v = p->status.phase;
   else if (!strcmp(k, "status.podIP")) {
-    v = json_str(json_array_get(json_object_get(status, "podIPs"), 0), "ip");
-    if (!v) v = json_str(status, "podIP");
-  } else if (!strcmp(k, "status.nominatedNodeName")) v = json_str(status, "nominatedNodeName");
+    v = p->status.pod_ips.n ? p->status.pod_ips.items[0].ip : NULL;
+    if (!v) v = p->status.pod_ip;
+  } else if (!strcmp(k, "status.nominatedNodeName")) v = p->status.nominated_node_name;
   return v ? v : "";
 }
 

@@ -1,6 +1,8 @@
 /* table_pod.c: see table_pod.h. Container states are read from the
- * status JSON the kubelet (dra's node simulator) wrote. */
+ * container statuses the kubelet (dra's node simulator) wrote, held as
+ * their JSON text (types.h) and read back as trees here. */
 #include "server/table_pod.h"
+#include "api/codec.h"
 #include "util/strbuf.h"
 #include <string.h>
 
@@ -93,12 +95,10 @@ static void container_status(const pod *p, const json_t *statuses, strbuf *reaso
 
 void pod_cells(json_t *cells, const void *typed) {
   const pod *p = typed;
-  const json_t *extra = p->status._extra;
+  const char *status_reason = p->status.reason;
   strbuf reason = STRBUF_INIT, ready_text = STRBUF_INIT;
   sb_puts(&reason, p->status.phase ? p->status.phase : "");
-  if (str(extra, "reason") && *str(extra, "reason")) {
-    set_text(&reason, str(extra, "reason"));
-  }
+  if (status_reason && *status_reason) set_text(&reason, status_reason);
   for (uint32_t i = 0; i < p->status.conditions.n; i++)
     if (is(p->status.conditions.items[i].type, "PodScheduled") &&
         is(p->status.conditions.items[i].reason, "SchedulingGated")) {
@@ -106,11 +106,16 @@ void pod_cells(json_t *cells, const void *typed) {
     }
   int total = (int)p->spec.containers.n, ready = 0;
   for (uint32_t i = 0; i < p->spec.init_containers.n; i++) total += is(p->spec.init_containers.items[i].restart_policy, "Always");
-  bool initializing = init_status(p, json_object_get(extra, "initContainerStatuses"), &reason, &ready);
-  if (!initializing || condition_true(p, "Initialized"))
-    container_status(p, json_object_get(extra, "containerStatuses"), &reason, &ready);
+  json_t *inits = p->status.init_container_statuses ? codec_raw_text_tree(p->status.init_container_statuses) : NULL;
+  bool initializing = init_status(p, inits, &reason, &ready);
+  json_decref(inits);
+  if ((!initializing || condition_true(p, "Initialized")) && p->status.container_statuses) {
+    json_t *mains = codec_raw_text_tree(p->status.container_statuses);
+    container_status(p, mains, &reason, &ready);
+    json_decref(mains);
+  }
   const char *phase = p->status.phase ? p->status.phase : "";
-  if (p->metadata.deletion_timestamp && is(str(extra, "reason"), "NodeLost")) {
+  if (p->metadata.deletion_timestamp && is(status_reason, "NodeLost")) {
     set_text(&reason, "Unknown");
   } else if (p->metadata.deletion_timestamp && strcmp(phase, "Succeeded") && strcmp(phase, "Failed")) {
     set_text(&reason, "Terminating");
@@ -135,10 +140,9 @@ static void add_or_none(json_t *cells, const char *v) { json_array_append_new(ce
 
 void srv_pod_wide_cells(json_t *cells, const api_object *o) {
   const pod *p = o->typed;
-  const json_t *extra = p->status._extra;
-  add_or_none(cells, str(json_array_get(json_object_get(extra, "podIPs"), 0), "ip"));
+  add_or_none(cells, p->status.pod_ips.n ? p->status.pod_ips.items[0].ip : NULL);
   add_or_none(cells, p->spec.node_name);
-  add_or_none(cells, str(extra, "nominatedNodeName"));
+  add_or_none(cells, p->status.nominated_node_name);
   const json_t *gates = json_object_get(p->spec._extra, "readinessGates");
   strbuf sb = STRBUF_INIT;
   if (json_array_size(gates)) {

@@ -69,8 +69,10 @@ static int connect_server(void) {
   return fd;
 }
 
-/* One request on a keep-alive connection; returns the HTTP status. */
-static int request(int fd, const char *method, const char *path, const char *body) {
+/* One request on a keep-alive connection; returns the HTTP status. The
+ * response body goes to resp (at most cap - 1 bytes, NUL-terminated) when
+ * resp is not NULL. */
+static int request_into(int fd, const char *method, const char *path, const char *body, char *resp, size_t cap) {
   char out[8192];
   size_t len = body ? strlen(body) : 0;
   /* one write: a header and a body in two segments would meet Nagle and delayed ACKs */
@@ -80,7 +82,7 @@ static int request(int fd, const char *method, const char *path, const char *bod
   if (n < 0 || (size_t)n >= sizeof out || write(fd, out, (size_t)n) != n) return -1;
   /* read headers, then Content-Length bytes */
   char buf[65536];
-  size_t got = 0;
+  size_t got = 0, kept = 0;
   char *end = NULL;
   while (!end) {
     ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
@@ -92,13 +94,27 @@ static int request(int fd, const char *method, const char *path, const char *bod
   int status = atoi(buf + 9);
   const char *cl = strcasestr(buf, "Content-Length:");
   size_t body_len = cl ? (size_t)atol(cl + 15) : 0;
-  size_t have = got - (size_t)(end + 4 - buf);
-  while (have < body_len) {
+  size_t in_buf = got - (size_t)(end + 4 - buf), have = 0; /* body bytes in buf, and in all */
+  const char *part = end + 4;
+  for (;;) {
+    if (resp) {
+      size_t take = kept + in_buf < cap ? in_buf : cap - 1 - kept;
+      memcpy(resp + kept, part, take);
+      kept += take;
+    }
+    have += in_buf;
+    if (have >= body_len) break;
     ssize_t r = read(fd, buf, sizeof buf < body_len - have ? sizeof buf : body_len - have);
     if (r <= 0) return -1;
-    have += (size_t)r;
+    in_buf = (size_t)r;
+    part = buf;
   }
+  if (resp) resp[kept] = 0;
   return status;
+}
+
+static int request(int fd, const char *method, const char *path, const char *body) {
+  return request_into(fd, method, path, body, NULL, 0);
 }
 
 static void must(int fd, const char *method, const char *path, const char *body) {
@@ -219,16 +235,35 @@ static size_t chunked_read(chunked *c, char *out, size_t cap) {
   return n;
 }
 
-/* Follows the pod watch; marks each pod bound when nodeName shows up. */
-static void *watcher(void *arg) {
-  (void)arg;
+static int n_bound;                /* pods seen bound (the watcher's) */
+static atomic_bool creators_done;  /* every pod is created */
+
+/* Marks pod i (its number in this run) bound now, once. */
+static void mark_bound(int i) {
+  if (i >= 0 && i < n_pods && bound_at[i] == 0) {
+    bound_at[i] = now_s();
+    n_bound++;
+  }
+}
+
+/* One watch of the pods from resourceVersion rv ("": from now) until the
+ * server ends it: marks each pod bound when nodeName shows up and keeps
+ * the last resourceVersion seen in rv. True when the server answered that
+ * rv is gone from its history (an ERROR event: 410 Expired). */
+static bool watch_once(char rv[32]) {
   chunked c = {.fd = connect_server()};
-  const char *req = "GET /api/v1/namespaces/default/pods?watch=1 HTTP/1.1\r\nHost: bench\r\n\r\n";
-  if (write(c.fd, req, strlen(req)) < 0) return NULL;
+  char req[256];
+  snprintf(req, sizeof req,
+           "GET /api/v1/namespaces/default/pods?watch=1&timeoutSeconds=30%s%s HTTP/1.1\r\nHost: bench\r\n\r\n",
+           *rv ? "&resourceVersion=" : "", rv);
+  bool expired = false;
+  if (write(c.fd, req, strlen(req)) < 0) {
+    close(c.fd);
+    return false;
+  }
   static char buf[1 << 20];
   size_t got = 0;
-  int bound = 0;
-  while (bound < n_pods) {
+  while (n_bound < n_pods && !expired) {
     size_t r = chunked_read(&c, buf + got, sizeof buf - 1 - got);
     if (!r) break;
     got += r;
@@ -236,13 +271,14 @@ static void *watcher(void *arg) {
     char *line = buf, *nl;
     while ((nl = strchr(line, '\n'))) {
       *nl = 0;
+      if (strstr(line, "\"type\":\"ERROR\"")) expired = true;
       const char *name = strstr(line, "\"name\":\"pod-");
-      if (name && strstr(line, "\"nodeName\":\"")) {
-        int i = atoi(name + 12) - first_pod;
-        if (i >= 0 && i < n_pods && bound_at[i] == 0) {
-          bound_at[i] = now_s();
-          bound++;
-        }
+      if (name && strstr(line, "\"nodeName\":\"")) mark_bound(atoi(name + 12) - first_pod);
+      const char *v = strstr(line, "\"resourceVersion\":\""); /* the object's own, first in its metadata */
+      if (v && !expired) {
+        v += 19;
+        size_t n = strcspn(v, "\"");
+        if (n < 32) memcpy(rv, v, n), rv[n] = 0;
       }
       line = nl + 1;
     }
@@ -250,6 +286,50 @@ static void *watcher(void *arg) {
     memmove(buf, line, got);
   }
   close(c.fd);
+  return expired;
+}
+
+/* After the watch lost events (the server drops a watcher that falls too
+ * far behind, and its resourceVersion then left the history): the current
+ * resourceVersion to watch from, then a GET of each pod created and not
+ * yet seen bound. A pod found bound counts as bound now, so its latency is
+ * an upper bound; how many were found so is printed. */
+static void catch_up(char rv[32]) {
+  int fd = connect_server();
+  static char body[1 << 16];
+  if (request_into(fd, "GET", "/api/v1/namespaces/default/pods?limit=1", NULL, body, sizeof body) == 200) {
+    const char *v = strstr(body, "\"resourceVersion\":\"");
+    size_t n = v ? strcspn(v + 19, "\"") : 0;
+    if (v && n < 32) memcpy(rv, v + 19, n), rv[n] = 0;
+  }
+  int found = 0;
+  for (int i = 0; i < n_pods; i++) {
+    if (!created_at[i] || bound_at[i]) continue;
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/namespaces/default/pods/pod-%d", first_pod + i);
+    if (request_into(fd, "GET", path, NULL, body, sizeof body) == 200 && strstr(body, "\"nodeName\":\"")) {
+      mark_bound(i);
+      found++;
+    }
+  }
+  close(fd);
+  fprintf(stderr, "bench_serve: the pod watch lost events: %d pods found bound by GET (their latency is counted to now), watching again from resourceVersion %s\n",
+          found, rv);
+}
+
+/* Follows the pods until every one is bound, watching again where a watch
+ * ends (as client-go's reflector does); gives up when the pods are all
+ * created and none was bound for 60 s. */
+static void *watcher(void *arg) {
+  (void)arg;
+  char rv[32] = "";
+  double progress = now_s();
+  while (n_bound < n_pods) {
+    int before = n_bound;
+    if (watch_once(rv)) catch_up(rv);
+    if (n_bound > before) progress = now_s();
+    else if (atomic_load(&creators_done) && now_s() - progress > 60) break;
+  }
   return NULL;
 }
 
@@ -310,6 +390,7 @@ static int run_pods(void) {
   for (int i = 0; i < n_conns && i < 64; i++) pthread_create(&c[i], NULL, creator, NULL);
   for (int i = 0; i < n_conns && i < 64; i++) pthread_join(c[i], NULL);
   double created = now_s();
+  atomic_store(&creators_done, true);
   pthread_join(w, NULL);
   double end = 0;
   double *lat = calloc((size_t)n_pods, sizeof *lat);

@@ -127,9 +127,18 @@ static void read_file(const char *path, strbuf *out) {
   fclose(f);
 }
 
+/* The documents as JSON, for `dra validate` of the same objects. */
+static void write_file(const char *path, const strbuf *text) {
+  FILE *f = fopen(path, "w");
+  if (!f || fwrite(text->buf, 1, text->len, f) != text->len || fclose(f)) {
+    perror(path);
+    exit(2);
+  }
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: bench_codec FILE.yaml\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: bench_codec FILE.yaml [JSON-OUT]\n");
     return 2;
   }
   strbuf yaml = STRBUF_INIT, json = STRBUF_INIT, direct_out = STRBUF_INIT, tree_out = STRBUF_INIT;
@@ -145,6 +154,7 @@ int main(int argc, char **argv) {
     doc_write_json(&json, ds.items[i].root);
     trees[i] = ds.items[i].root;
   }
+  if (argc == 3) write_file(argv[2], &json);
   object_set sets[4] = {{0}};
   malloc_trim(0);
   size_t events = measure_libyaml_events(&yaml);

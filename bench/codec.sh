@@ -21,7 +21,7 @@ inclusive() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v f=":$
 size() { awk -v k="$1" '$1 == k {print $2}' "$dir/sizes"; }
 row() { awk -v what="$1" -v ir="$2" -v n="$3" -v unit="$4" 'BEGIN {printf "%-44s %14d  %8.1f per %s\n", what, ir, ir / n, unit}'; }
 
-valgrind --tool=callgrind --callgrind-out-file="$dir/codec.out" "$build/bench_codec" "$dir/in.yaml" >"$dir/sizes" 2>"$dir/log"
+valgrind --tool=callgrind --callgrind-out-file="$dir/codec.out" "$build/bench_codec" "$dir/in.yaml" "$dir/in.json" >"$dir/sizes" 2>"$dir/log"
 yaml=$(size yaml_bytes)
 json=$(size json_bytes)
 output=$(size output_bytes)
@@ -39,9 +39,11 @@ row "jansson alone (json_dumps, indent 4)" "$(inclusive "$dir/codec.out" measure
 
 now=2026-01-01T00:00:00Z
 valgrind --tool=callgrind --callgrind-out-file="$dir/validate.out" "$build/dra" validate -f "$dir/in.yaml" >/dev/null 2>&1
+valgrind --tool=callgrind --callgrind-out-file="$dir/validate_json.out" "$build/dra" validate -f "$dir/in.json" >/dev/null 2>&1
 valgrind --tool=callgrind --callgrind-out-file="$dir/schedule.out" "$build/dra" schedule --now "$now" -f "$dir/in.yaml" -o json \
   >"$dir/out.json" 2>/dev/null
 validate=$(total "$dir/validate.out")
 schedule=$(total "$dir/schedule.out")
 row "dra validate -f in.yaml (whole process)" "$validate" "$yaml" "YAML byte"
+row "dra validate -f in.json (whole process)" "$(total "$dir/validate_json.out")" "$json" "JSON byte"
 row "dra schedule -f in.yaml -o json, beyond it" "$((schedule - validate))" 5000 "pod"

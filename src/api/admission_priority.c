@@ -4,6 +4,7 @@
  * refused. A pod's priorityClassName and preemptionPolicy are fields dra
  * keeps in the pod spec's open JSON (types.h); priority is typed. */
 #include "api/admission.h"
+#include "api/default_values.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +46,22 @@ static bool establish(const admission_ctx *ctx, const char *name, established *o
   return true;
 }
 
+/* The policy as JSON: one of the shared values for the two a class may
+ * hold (validation allows no other). */
+static json_t *policy_value(const char *policy) {
+  if (!strcmp(policy, "PreemptLowerPriority")) return default_value(DV_PREEMPT_LOWER_PRIORITY);
+  if (!strcmp(policy, "Never")) return default_value(DV_NEVER);
+  return json_string(policy);
+}
+
 static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {
   pod *p = obj->typed;
   json_t *extra = extra_of(obj->arena, &p->spec._extra);
   established e;
-  if (!establish(ctx, extra_string(extra, "priorityClassName"), &e, why)) return;
-  if (*e.class_name) json_object_set_new(extra, "priorityClassName", json_string(e.class_name));
-  else json_object_del(extra, "priorityClassName");
+  const char *given_class = extra_string(extra, "priorityClassName");
+  if (!establish(ctx, given_class, &e, why)) return;
+  if (*e.class_name && e.class_name != given_class) put_literal_key(extra, "priorityClassName", json_string(e.class_name));
+  else if (!*e.class_name && json_object_get(extra, "priorityClassName")) json_object_del(extra, "priorityClassName");
   if (p->spec.priority_set && p->spec.priority != e.priority) {
     sb_printf(why,
               "the integer value of priority (%lld) must not be provided in pod spec; priority admission controller "
@@ -69,7 +79,7 @@ static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *
               given, e.preemption_policy);
     return;
   }
-  json_object_set_new(extra, "preemptionPolicy", json_string(e.preemption_policy));
+  put_literal_key(extra, "preemptionPolicy", policy_value(e.preemption_policy));
 }
 
 /* An update keeps what the create set (validation refuses other changes). */
@@ -80,7 +90,7 @@ static void admit_pod_update(api_object *obj, const api_object *old) {
     p->spec.priority = was->spec.priority, p->spec.priority_set = true;
   const char *policy = extra_string(was->spec._extra, "preemptionPolicy");
   if (policy && !extra_string(p->spec._extra, "preemptionPolicy"))
-    json_object_set_new(extra_of(obj->arena, &p->spec._extra), "preemptionPolicy", json_string(policy));
+    put_literal_key(extra_of(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(policy));
 }
 
 static void admit_pod_group_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {

@@ -2,6 +2,7 @@
  * of typed structs, driven by the same descriptor tables as decode and
  * encode. */
 #include "api/codec.h"
+#include "api/type_facts.h"
 #include <string.h>
 
 static void release_json(void *p) { json_decref(p); }
@@ -78,41 +79,9 @@ void codec_copy_sharing_json(arena *a, const type_desc *td, const void *in, void
   copy_struct(a, td, in, out, true);
 }
 
-/* What type_desc.atoms remembers of a type: whether its values can point at
- * an atom. Most of an object's structs cannot (container specs, volumes,
- * probes), and skipping them is most of what holding costs. */
-enum { ATOMS_UNKNOWN, ATOMS_NONE, ATOMS_SOME };
+static bool type_holds_atoms(const type_desc *td) { return type_facts(td) & TYPE_HOLDS_ATOMS; }
 
-static bool type_holds_atoms(const type_desc *td);
-
-static bool value_holds_atoms(field_kind k, const type_desc *elem) {
-  switch (k) {
-  case K_ATOM:
-  case K_MAP: return true; /* a map's keys are atoms */
-  case K_OBJ:
-  case K_EMB: return type_holds_atoms(elem);
-  case K_LIST: return elem->scalar == K_LIST || value_holds_atoms(elem->scalar, elem);
-  default: return false;
-  }
-}
-
-/* Worked out once per type; a type met again while it is being worked out
- * (a recursive type) counts as holding atoms, which is never wrong. Threads
- * racing here store the same answer. */
-static bool work_out_atoms(const type_desc *td);
-
-static inline bool type_holds_atoms(const type_desc *td) {
-  unsigned char known = td->atoms ? __atomic_load_n(td->atoms, __ATOMIC_RELAXED) : ATOMS_UNKNOWN;
-  return known == ATOMS_UNKNOWN ? work_out_atoms(td) : known == ATOMS_SOME;
-}
-
-static bool work_out_atoms(const type_desc *td) {
-  if (td->atoms) __atomic_store_n(td->atoms, ATOMS_SOME, __ATOMIC_RELAXED);
-  bool some = false;
-  for (size_t i = 0; i < td->nfields && !some; i++) some = value_holds_atoms(td->fields[i].kind, td->fields[i].elem);
-  if (td->atoms) __atomic_store_n(td->atoms, some ? ATOMS_SOME : ATOMS_NONE, __ATOMIC_RELAXED);
-  return some;
-}
+static bool value_holds_atoms(field_kind k, const type_desc *elem) { return value_facts(k, elem) & TYPE_HOLDS_ATOMS; }
 
 static void hold_struct(arena *a, const type_desc *td, const void *v);
 

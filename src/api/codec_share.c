@@ -12,6 +12,7 @@
  * objects copies the text rather than walking the tree each time.
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
+#include "api/type_facts.h"
 #include "api/tree_memo.h"
 #include "util/die.h"
 #include <pthread.h>
@@ -377,9 +378,13 @@ static void share_slot(arena *a, json_t **slot, bool text) {
 
 static void share_value(arena *a, field_kind k, const type_desc *elem, void *v);
 
+/* Only the fields that can hold JSON are visited: most cannot. */
 static void share_struct(arena *a, const type_desc *td, void *v) {
-  for (size_t i = 0; i < td->nfields; i++)
-    share_value(a, td->fields[i].kind, td->fields[i].elem, (char *)v + td->fields[i].offset);
+  if (!(type_facts(td) & TYPE_HOLDS_JSON)) return;
+  for (size_t i = 0; i < td->nfields; i++) {
+    const field_desc *f = &td->fields[i];
+    if (value_facts(f->kind, f->elem) & TYPE_HOLDS_JSON) share_value(a, f->kind, f->elem, (char *)v + f->offset);
+  }
   share_slot(a, (json_t **)((char *)v + td->extra_offset), false);
 }
 

@@ -18,6 +18,8 @@ static void make_values(void) {
       [DV_V1] = "v1",
       [DV_ROOT_PATH] = "/",
       [DV_HTTP] = "HTTP",
+      [DV_PREEMPT_LOWER_PRIORITY] = "PreemptLowerPriority",
+      [DV_NEVER] = "Never",
       [DV_EMPTY] = "",
   };
   static const json_int_t numbers[DV_COUNT] = {[DV_ZERO] = 0,   [DV_ONE] = 1,        [DV_THREE] = 3,   [DV_TEN] = 10,

@@ -6,6 +6,7 @@
 #ifndef DRA_API_DEFAULT_VALUES_H
 #define DRA_API_DEFAULT_VALUES_H
 #include <jansson.h>
+#include <string.h>
 
 typedef enum {
   DV_CLUSTER_FIRST,
@@ -18,6 +19,8 @@ typedef enum {
   DV_V1,
   DV_ROOT_PATH,
   DV_HTTP,
+  DV_PREEMPT_LOWER_PRIORITY,
+  DV_NEVER,
   DV_EMPTY, /* the last string */
   DV_ZERO,
   DV_ONE,
@@ -32,5 +35,11 @@ typedef enum {
 /* A new reference to the shared value (thread-safe; jansson counts
  * references atomically). */
 json_t *default_value(default_value_id which);
+
+/* o[key] = v (taken), for a key that is an ASCII literal: jansson's UTF-8
+ * check of it is skipped. */
+static inline void put_literal_key(json_t *o, const char *key, json_t *v) {
+  json_object_setn_new_nocheck(o, key, strlen(key), v);
+}
 
 #endif

@@ -25,10 +25,6 @@
 #include "api/default_values.h"
 #include <string.h>
 
-/* o[key] = v (taken), for the keys below: ASCII literals, so jansson's
- * UTF-8 check of each one is skipped. */
-static void put(json_t *o, const char *key, json_t *v) { json_object_setn_new_nocheck(o, key, strlen(key), v); }
-
 /* The zero value Go's defaulters see as unset: absent, null, "" or 0. */
 static bool is_zero(const json_t *v) {
   return !v || json_is_null(v) || (json_is_string(v) && !*json_string_value(v)) ||
@@ -39,12 +35,12 @@ static bool is_zero(const json_t *v) {
  * defaulters fill a zero field; fill_nil_at only when it is absent or null,
  * as they fill a nil pointer (whose 0 is a value). */
 static void fill_at(json_t *o, const char *key, const json_t *old, json_t *v) {
-  if (json_is_object(o) && is_zero(old)) put(o, key, v);
+  if (json_is_object(o) && is_zero(old)) put_literal_key(o, key, v);
   else json_decref(v);
 }
 
 static void fill_nil_at(json_t *o, const char *key, const json_t *old, json_t *v) {
-  if (json_is_object(o) && (!old || json_is_null(old))) put(o, key, v);
+  if (json_is_object(o) && (!old || json_is_null(old))) put_literal_key(o, key, v);
   else json_decref(v);
 }
 
@@ -97,7 +93,7 @@ static void default_env(json_t *env) {
   json_t *from = json_object_get(env, "valueFrom");
   default_field_selector(json_object_get(from, "fieldRef"));
   json_t *file = json_object_get(from, "fileKeyRef");
-  if (json_is_object(file) && !json_object_get(file, "optional")) put(file, "optional", json_false());
+  if (json_is_object(file) && !json_object_get(file, "optional")) put_literal_key(file, "optional", json_false());
 }
 
 static void default_port(json_t *port) { fill(port, "protocol", default_value(DV_TCP)); }
@@ -116,7 +112,7 @@ static void default_probe(json_t *probe) {
   fill(probe, "failureThreshold", default_value(DV_THREE));
   default_http_get(probe);
   json_t *grpc = json_object_get(probe, "grpc");
-  if (json_is_object(grpc) && !json_object_get(grpc, "service")) put(grpc, "service", default_value(DV_EMPTY));
+  if (json_is_object(grpc) && !json_object_get(grpc, "service")) put_literal_key(grpc, "service", default_value(DV_EMPTY));
 }
 
 /* A container's untyped fields (all but name, resources, restartPolicy). */
@@ -149,10 +145,10 @@ static void default_projection(json_t *source) {
 }
 
 static void default_volume(json_t *v) {
-  if (json_object_size(v) == 1 && json_object_get(v, "name")) put(v, "emptyDir", json_object());
+  if (json_object_size(v) == 1 && json_object_get(v, "name")) put_literal_key(v, "emptyDir", json_object());
   json_t *host_path = json_object_get(v, "hostPath");
   if (json_is_object(host_path) && !json_object_get(host_path, "type"))
-    put(host_path, "type", default_value(DV_EMPTY));
+    put_literal_key(host_path, "type", default_value(DV_EMPTY));
   default_mode(json_object_get(v, "secret"));
   default_mode(json_object_get(v, "configMap"));
   json_t *downward = json_object_get(v, "downwardAPI"), *projected = json_object_get(v, "projected");
@@ -183,7 +179,7 @@ void defaults_pod_spec(arena *a, pod_spec *spec) {
   fill_at(x, "restartPolicy", m[S_RESTART], default_value(DV_ALWAYS));
   fill_nil_at(x, "securityContext", m[S_SECURITY], json_object());
   fill_nil_at(x, "terminationGracePeriodSeconds", m[S_GRACE], default_value(DV_THIRTY));
-  if (json_integer_value(m[S_GRACE]) < 0) put(x, "terminationGracePeriodSeconds", default_value(DV_ONE));
+  if (json_integer_value(m[S_GRACE]) < 0) put_literal_key(x, "terminationGracePeriodSeconds", default_value(DV_ONE));
   fill_at(x, "schedulerName", m[S_SCHEDULER], default_value(DV_DEFAULT_SCHEDULER));
   fill_nil_at(x, "enableServiceLinks", m[S_LINKS], json_true());
   each_of(m[S_VOLUMES], default_volume);

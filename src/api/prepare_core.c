@@ -60,23 +60,20 @@ static const char *const node_info_fields[] = {"machineID",     "systemUUID",   
                                               "kubeletVersion", "kubeProxyVersion", "operatingSystem",
                                               "architecture"};
 
-/* o[key] = v (taken); key is an ASCII literal. */
-static void put(json_t *o, const char *key, json_t *v) { json_object_setn_new_nocheck(o, key, strlen(key), v); }
-
 void defaults_node(arena *a, node *obj) {
   json_t *status = codec_extra(a, &obj->status._extra);
   json_t *endpoints = json_object_get(status, "daemonEndpoints");
-  if (!json_is_object(endpoints)) put(status, "daemonEndpoints", endpoints = json_object());
+  if (!json_is_object(endpoints)) put_literal_key(status, "daemonEndpoints", endpoints = json_object());
   if (!json_is_object(json_object_get(endpoints, "kubeletEndpoint"))) {
     json_t *kubelet = json_object();
-    put(kubelet, "Port", default_value(DV_ZERO));
-    put(endpoints, "kubeletEndpoint", kubelet);
+    put_literal_key(kubelet, "Port", default_value(DV_ZERO));
+    put_literal_key(endpoints, "kubeletEndpoint", kubelet);
   }
   json_t *info = json_object_get(status, "nodeInfo");
   bool made = !json_is_object(info); /* then none of its fields is there */
-  if (made) put(status, "nodeInfo", info = json_object());
+  if (made) put_literal_key(status, "nodeInfo", info = json_object());
   for (size_t i = 0; i < sizeof node_info_fields / sizeof *node_info_fields; i++)
-    if (made || !json_object_get(info, node_info_fields[i])) put(info, node_info_fields[i], default_value(DV_EMPTY));
+    if (made || !json_object_get(info, node_info_fields[i])) put_literal_key(info, node_info_fields[i], default_value(DV_EMPTY));
 }
 
 /* ---- QoS class (ComputePodQOS) ---- */

@@ -73,7 +73,7 @@ struct type_desc {
   const field_desc *fields;
   size_t nfields;
   uint32_t flags;       /* T_OPEN */
-  unsigned char *atoms; /* whether a value can point at an atom: 0 not known yet, see codec_copy.c */
+  unsigned char *facts; /* what its values can hold: 0 not known yet, see type_facts.h */
 };
 
 /* Generic container layouts every *_list / *_map shares. */

@@ -21,10 +21,10 @@
 
 #define DEFINE_DESC(S, FLAGS)                                                          \
   static const field_desc S##_fields[] = {S##_FIELDS(SCHEMA_DESC, S)};                 \
-  static unsigned char S##_atoms;                                                       \
+  static unsigned char S##_facts;                                                       \
   const type_desc S##_desc = {#S, K_EMB, sizeof(S), sizeof(S##_entry), offsetof(S##_entry, value), \
                               offsetof(S, _extra), S##_fields, sizeof S##_fields / sizeof S##_fields[0], FLAGS, \
-                              &S##_atoms};
+                              &S##_facts};
 
 #define DEFINE_SCALAR_DESC(T, KIND) \
   const type_desc T##_desc = {#T, KIND, sizeof(T), sizeof(T##_entry), offsetof(T##_entry, value), 0, NULL, 0, 0, NULL};

@@ -90,7 +90,9 @@ DRA_API void dra_set_time(dra_ctx *ctx, int64_t unix_seconds);
                                 values dra holds outside its typed fields (a pod's image,
                                 its container statuses), instead of one copy shared by all
                                 objects with equal values: a quarter faster to load for more
-                                memory, for a short-lived snapshot (kubectl dra) */
+                                memory, for a short-lived snapshot (kubectl dra, the dra
+                                commands); so do the versions and claims dra_schedule makes
+                                from these objects */
 #define DRA_LOAD_SCHEDULING_ONLY 16u /* with either: of the fields dra keeps as JSON
                                       without modelling them (a pod's container statuses, IPs and
                                       images, a node's addresses), keep only those scheduling reads

@@ -35,6 +35,10 @@ void cli_load_request(dra_ctx *ctx, const cli_common *opts, ctx_load_request *re
   req->paths = (const char *const *)opts->files;
   req->n_paths = opts->n_files;
   req->recursive = opts->recursive;
+  /* A command's context lives as long as the command: sharing equal JSON
+   * values between objects saves memory it would not keep for long, and
+   * costs time (DRA_LOAD_UNSHARED; what the loop makes from them follows). */
+  req->unshared = true;
   ctx_load(ctx, req, counts);
 }
 

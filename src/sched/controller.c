@@ -78,6 +78,7 @@ char *sched_claim_from_template(sched_loop *l, const object_meta *owner, const c
     return NULL;
   }
   api_object *o = api_object_new(KIND_RESOURCE_CLAIM);
+  o->unshared = to->object->unshared; /* a snapshot's claims keep their JSON as its templates do */
   resource_claim *c = o->typed;
   arena *a = o->arena;
   char base[64];

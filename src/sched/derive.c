@@ -18,16 +18,21 @@
 
 api_object *sched_derive(const store_obj *cur) {
   const api_object *from = cur->object;
-  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) return api_object_clone_sharing_json(from);
-  api_object *o = xcalloc(1, sizeof *o);
-  o->info = from->info;
-  o->arena = arena_new();
-  arena_keep(o->arena, from->arena);
-  o->typed = arena_alloc(o->arena, from->info->desc->size);
-  memcpy(o->typed, from->typed, from->info->desc->size);
-  o->version = from->version;
-  o->file = from->file;
-  o->line = from->line;
+  api_object *o;
+  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) {
+    o = api_object_clone_sharing_json(from);
+  } else {
+    o = xcalloc(1, sizeof *o);
+    o->info = from->info;
+    o->arena = arena_new();
+    arena_keep(o->arena, from->arena);
+    o->typed = arena_alloc(o->arena, from->info->desc->size);
+    memcpy(o->typed, from->typed, from->info->desc->size);
+    o->version = from->version;
+    o->file = from->file;
+    o->line = from->line;
+  }
+  o->unshared = from->unshared; /* a short-lived snapshot's versions keep their JSON as it does */
   return o;
 }
 

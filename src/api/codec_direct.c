@@ -10,6 +10,7 @@
 #include "api/codec.h"
 #include "api/open_fields.h"
 #include "api/tree_memo.h"
+#include "util/hash_words.h"
 #include "api/types.h"
 #include <stddef.h>
 #include "util/die.h"
@@ -88,7 +89,7 @@ static json_t *read_tree(direct *d) {
   int room;
   if (!src->memo || !src->span || (d->t->kind != TK_OBJECT && d->t->kind != TK_ARRAY) || !src->span(src, &text, &len, &room))
     return build_tree(d);
-  uint64_t hash = tree_memo_hash(text, len);
+  uint64_t hash = hash_words(text, len);
   json_t *v = tree_memo_find(src->memo, hash, text, len, room);
   if (v) {
     if (tk_skip_value(src, d->t)) return v;

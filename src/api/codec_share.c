@@ -13,7 +13,7 @@
  * docs/server.md "Bounded memory". */
 #include "api/codec.h"
 #include "api/type_facts.h"
-#include "api/tree_memo.h"
+#include "util/hash_words.h"
 #include "util/die.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -57,7 +57,7 @@ static uint64_t mix_bytes(uint64_t h, const char *s, size_t n) {
 
 /* A string's, a word at a time: fieldsV1 texts are looked up by theirs. */
 static uint64_t hash_string(const char *s, size_t n) {
-  return mix(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), tree_memo_hash(s, n));
+  return mix(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), hash_words(s, n));
 }
 
 /* The hash of a value as written: an object's members in their order,

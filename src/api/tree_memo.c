@@ -24,20 +24,6 @@ struct tree_memo {
   size_t n, cap;
 };
 
-uint64_t tree_memo_hash(const char *s, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-  for (; n >= 8; s += 8, n -= 8) {
-    uint64_t w;
-    memcpy(&w, s, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  uint64_t w = 0;
-  memcpy(&w, s, n);
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-  return h ^ h >> 29;
-}
-
 tree_memo *tree_memo_new(void) {
   tree_memo *m = xcalloc(1, sizeof *m);
   m->cap = 1024;

@@ -15,9 +15,8 @@ typedef struct tree_memo tree_memo;
 tree_memo *tree_memo_new(void);
 /* Lets go of the values it holds. */
 void tree_memo_free(tree_memo *m);
-/* The hash find and keep take: of the text. */
-uint64_t tree_memo_hash(const char *text, size_t len);
-/* The value kept for text (a new reference), or NULL: one whose compact
+/* find and keep take the text's hash_words (util/hash_words.h). The value
+ * kept for text (a new reference), or NULL: one whose compact
  * JSON is exactly text, nesting at most room levels deep. */
 json_t *tree_memo_find(tree_memo *m, uint64_t hash, const char *text, size_t len, int room);
 /* Keeps v (a shared value, codec_share_value), read from text, which need

@@ -33,9 +33,9 @@ typedef struct sched_pod_entry {
 } sched_pod_entry;
 
 typedef struct sched_podq {
-  sched_pod_entry *heap;
+  struct sched_queued_pod **heap; /* queue.c */
   size_t n, cap;
-  strmap queued; /* key -> its heap position + 1 */
+  strmap queued; /* key -> its sched_queued_pod, which knows its heap position */
 } sched_podq;
 void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t order);
 bool sched_podq_pop(sched_podq *q, sched_pod_entry *out); /* out->key: caller frees */

@@ -45,25 +45,32 @@ void sched_keyq_free(sched_keyq *q) {
   memset(q, 0, sizeof *q);
 }
 
-static bool before(const sched_pod_entry *a, const sched_pod_entry *b) {
-  if (a->priority != b->priority) return a->priority > b->priority;
-  return a->order < b->order;
+/* A queued pod and where it sits in the heap: a move updates the position
+ * in place, where a map from key to position had to hash the key twice for
+ * every swap. */
+struct sched_queued_pod {
+  sched_pod_entry e;
+  size_t at;
+};
+
+static bool before(const struct sched_queued_pod *x, const struct sched_queued_pod *y) {
+  if (x->e.priority != y->e.priority) return x->e.priority > y->e.priority;
+  return x->e.order < y->e.order;
 }
 
-/* The pod queue's map holds each key's heap position + 1. */
-static void place(sched_podq *q, size_t i, sched_pod_entry e) {
-  q->heap[i] = e;
-  strmap_put(&q->queued, e.key, (void *)(uintptr_t)(i + 1));
+static void place(sched_podq *q, size_t i, struct sched_queued_pod *p) {
+  q->heap[i] = p;
+  p->at = i;
 }
 
 static void swap(sched_podq *q, size_t i, size_t j) {
-  sched_pod_entry t = q->heap[i];
+  struct sched_queued_pod *t = q->heap[i];
   place(q, i, q->heap[j]);
   place(q, j, t);
 }
 
 static void sift_up(sched_podq *q, size_t i) {
-  while (i && before(&q->heap[i], &q->heap[(i - 1) / 2])) {
+  while (i && before(q->heap[i], q->heap[(i - 1) / 2])) {
     swap(q, i, (i - 1) / 2);
     i = (i - 1) / 2;
   }
@@ -72,8 +79,8 @@ static void sift_up(sched_podq *q, size_t i) {
 static void sift_down(sched_podq *q, size_t i) {
   for (;;) {
     size_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < q->n && before(&q->heap[l], &q->heap[m])) m = l;
-    if (r < q->n && before(&q->heap[r], &q->heap[m])) m = r;
+    if (l < q->n && before(q->heap[l], q->heap[m])) m = l;
+    if (r < q->n && before(q->heap[r], q->heap[m])) m = r;
     if (m == i) break;
     swap(q, i, m);
     i = m;
@@ -86,15 +93,20 @@ void sched_podq_push(sched_podq *q, const char *key, int64_t priority, uint64_t 
     q->cap = q->cap ? q->cap * 2 : 64;
     q->heap = xrealloc(q->heap, q->cap * sizeof *q->heap);
   }
+  struct sched_queued_pod *p = xmalloc(sizeof *p);
+  p->e = (sched_pod_entry){xstrdup(key), priority, order};
+  strmap_put(&q->queued, p->e.key, p);
   size_t i = q->n++;
-  place(q, i, (sched_pod_entry){xstrdup(key), priority, order});
+  place(q, i, p);
   sift_up(q, i);
 }
 
-/* Takes entry i out (its key stays the caller's). */
-static sched_pod_entry take(sched_podq *q, size_t i) {
-  sched_pod_entry e = q->heap[i];
+/* Takes p out (its key becomes the caller's). */
+static sched_pod_entry take(sched_podq *q, struct sched_queued_pod *p) {
+  sched_pod_entry e = p->e;
+  size_t i = p->at;
   strmap_remove(&q->queued, e.key);
+  free(p);
   if (i == --q->n) return e;
   place(q, i, q->heap[q->n]);
   sift_up(q, i);
@@ -104,17 +116,20 @@ static sched_pod_entry take(sched_podq *q, size_t i) {
 
 bool sched_podq_pop(sched_podq *q, sched_pod_entry *out) {
   if (!q->n) return false;
-  *out = take(q, 0);
+  *out = take(q, q->heap[0]);
   return true;
 }
 
 void sched_podq_remove(sched_podq *q, const char *key) {
-  size_t pos = (size_t)(uintptr_t)strmap_get(&q->queued, key);
-  if (pos) free(take(q, pos - 1).key);
+  struct sched_queued_pod *p = strmap_get(&q->queued, key);
+  if (p) free(take(q, p).key);
 }
 
 void sched_podq_free(sched_podq *q) {
-  for (size_t i = 0; i < q->n; i++) free(q->heap[i].key);
+  for (size_t i = 0; i < q->n; i++) {
+    free(q->heap[i]->e.key);
+    free(q->heap[i]);
+  }
   free(q->heap);
   strmap_free(&q->queued, NULL);
   memset(q, 0, sizeof *q);

@@ -1,7 +1,7 @@
 /* strmap.c: chained hash table behind strmap.h; doubles when the load
  * reaches one node per bucket. */
 #include "store/strmap.h"
-#include "util/atom.h"
+#include "util/hash_words.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@ struct strmap_node {
   char key[];
 };
 
-static uint64_t hash_key(const char *key) { return atom_hash_bytes(key, strlen(key)); }
+static uint64_t hash_key(const char *key) { return hash_words(key, strlen(key)); }
 
 static strmap_node **find(const strmap *m, const char *key, uint64_t h) {
   strmap_node **p = &m->buckets[h & (m->n_buckets - 1)];

@@ -13,6 +13,7 @@
 #include "api/codec.h"
 #include "api/object.h"
 #include "api/tree_memo.h"
+#include "util/hash_words.h"
 #include "codec/doc_tokens.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,22 +164,22 @@ static void test_found_only_by_its_exact_text_and_depth(void **state) {
   tree_memo *memo = tree_memo_new();
   const char *text = "{\"a\":[1,{\"b\":\"x\"}]}";
   json_t *v = json_loads(text, 0, NULL);
-  tree_memo_keep(memo, tree_memo_hash(text, strlen(text)), strlen(text), v);
+  tree_memo_keep(memo, hash_words(text, strlen(text)), strlen(text), v);
   /* other bytes of the same length under the same hash (a collision) */
-  assert_null(tree_memo_find(memo, tree_memo_hash(text, strlen(text)), "{\"a\":[2,{\"b\":\"x\"}]}", strlen(text), 100));
-  json_t *found = tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 100);
+  assert_null(tree_memo_find(memo, hash_words(text, strlen(text)), "{\"a\":[2,{\"b\":\"x\"}]}", strlen(text), 100));
+  json_t *found = tree_memo_find(memo, hash_words(text, strlen(text)), text, strlen(text), 100);
   assert_ptr_equal(found, v);
   json_decref(found);
   /* it nests 3 deep: not where only 2 levels may */
-  assert_null(tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 2));
-  found = tree_memo_find(memo, tree_memo_hash(text, strlen(text)), text, strlen(text), 3);
+  assert_null(tree_memo_find(memo, hash_words(text, strlen(text)), text, strlen(text), 2));
+  found = tree_memo_find(memo, hash_words(text, strlen(text)), text, strlen(text), 3);
   assert_ptr_equal(found, v);
   json_decref(found);
   /* text that reads as an equal value but is not its compact JSON */
   const char *spaced = "{\"a\": 1}";
   json_t *w = json_loads(spaced, 0, NULL);
-  tree_memo_keep(memo, tree_memo_hash(spaced, strlen(spaced)), strlen(spaced), w);
-  assert_null(tree_memo_find(memo, tree_memo_hash(spaced, strlen(spaced)), spaced, strlen(spaced), 100));
+  tree_memo_keep(memo, hash_words(spaced, strlen(spaced)), strlen(spaced), w);
+  assert_null(tree_memo_find(memo, hash_words(spaced, strlen(spaced)), spaced, strlen(spaced), 100));
   json_decref(v);
   json_decref(w);
   tree_memo_free(memo);
@@ -194,7 +195,7 @@ static void test_value_failing_a_check_stays_whole(void **state) {
   assert_null(read_row(bad, memo));
   const char *value = "{\"bogus\":{}}";
   json_t *v = json_loads(value, 0, NULL);
-  json_t *found = tree_memo_find(memo, tree_memo_hash(value, strlen(value)), value, strlen(value), 100);
+  json_t *found = tree_memo_find(memo, hash_words(value, strlen(value)), value, strlen(value), 100);
   assert_non_null(found);
   assert_true(json_equal(found, v));
   json_decref(found);

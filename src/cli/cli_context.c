@@ -30,6 +30,24 @@ dra_ctx *cli_open(const cli_common *opts) {
   return ctx;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FREE_AT_EXIT 1
+#endif
+#endif
+
+void cli_close_at_exit(dra_ctx *ctx) {
+#ifdef FREE_AT_EXIT
+  dra_close(ctx);
+#else
+  static dra_ctx *left; /* the last one, reachable until the exit */
+  dra_close(left);
+  left = ctx;
+#endif
+}
+
 void cli_load_request(dra_ctx *ctx, const cli_common *opts, ctx_load_request *req, ctx_load_counts *counts) {
   dra_begin(ctx);
   req->paths = (const char *const *)opts->files;

@@ -95,7 +95,7 @@ int cmd_schedule(int argc, char **argv) {
   fwrite(sb_str(&out), 1, out.len, stdout);
   sb_free(&out);
   dra_free(explanation);
-  dra_close(ctx);
+  cli_close_at_exit(ctx);
   cli_common_free(&opts);
   return n.refused ? 1 : 0;
 }

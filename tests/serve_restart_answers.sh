@@ -45,6 +45,19 @@ answers() { # directory: the answers, one file each
     curl -s "$url$path" >"$1/$i"
   done
 }
+# until the store stops moving (the control loop and the node simulator
+# answer the 1,100 new nodes; under ASan that takes seconds): a list's
+# resourceVersion is the store's, which any write moves
+settle() {
+  prev=
+  for i in $(seq 120); do
+    rv=$(curl -s "$url/api/v1/namespaces?limit=1" | grep -o '"resourceVersion":"[0-9]*"' | head -1)
+    [ -n "$rv" ] && [ "$rv" = "$prev" ] && return 0
+    prev=$rv
+    sleep 0.5
+  done
+}
+settle
 answers "$tmp/before"
 check "pods ran" 6 sh -c "grep -o '\"phase\":\"Succeeded\"' '$tmp/before/1' | wc -l"
 check "events" '"reason":"Scheduled"' cat "$tmp/before/2"

@@ -13,13 +13,17 @@
 #include "util/die.h"
 #include <string.h>
 
-/* Kept arenas a derived version may chain to before it is a copy. */
+/* Kept arenas a derived version may chain to before it is a copy; longer
+ * for an object of a short-lived snapshot (unshared: DRA_LOAD_UNSHARED,
+ * the dra commands, kubectl dra), which trades memory for time as its
+ * unshared JSON does: the old versions live until the snapshot goes. */
 #define DERIVE_MAX_DEPTH 1
+#define DERIVE_MAX_DEPTH_SNAPSHOT 4
 
 api_object *sched_derive(const store_obj *cur) {
   const api_object *from = cur->object;
   api_object *o;
-  if (arena_keep_depth(from->arena) >= DERIVE_MAX_DEPTH) {
+  if (arena_keep_depth(from->arena) >= (from->unshared ? DERIVE_MAX_DEPTH_SNAPSHOT : DERIVE_MAX_DEPTH)) {
     o = api_object_clone_sharing_json(from);
   } else {
     o = xcalloc(1, sizeof *o);

@@ -2,6 +2,7 @@
 #include "codec/yaml_resolve.h"
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,20 @@ static const word words[] = {
 
 bool yaml_is_v2_letter_bool(const char *s, size_t len) { return len == 1 && strchr("yYnN", s[0]); }
 
+/* The bytes a word begins with, taken from the list once: most scalars
+ * (names, keys) begin with another and need not be compared with any. */
+static bool word_start[256];
+static pthread_once_t word_starts_made = PTHREAD_ONCE_INIT;
+
+static void make_word_starts(void) {
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (words[i].len) word_start[(unsigned char)words[i].text[0]] = true;
+}
+
 static bool resolve_word(const char *s, size_t len, yr_value *out) {
   if (len > 5) return false; /* the longest word is "false" */
+  pthread_once(&word_starts_made, make_word_starts);
+  if (len && !word_start[(unsigned char)s[0]]) return false;
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     const word *w = &words[i];
     if (w->len != len || (len && w->text[0] != s[0]) || memcmp(w->text, s, len)) continue; /* most differ at once */

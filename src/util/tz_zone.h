@@ -44,7 +44,9 @@ bool tz_zone_parse(const unsigned char *data, size_t n, tz_zone *out);
  * /usr/share/zoneinfo. false with Go's message in err ("unknown time zone
  * X", "time: invalid location name", ...). */
 bool tz_zone_load(const char *name, tz_zone *out, strbuf *err);
-/* The offset in effect at t, and the span [*start, *end) it holds for. */
+/* The offset in effect at t, and the span [*start, *end) it holds for;
+ * after the last transition *end is INT64_MAX, the end of time (Go's
+ * omega), which a transition at INT64_MAX itself starts and ends. */
 int32_t tz_zone_lookup(const tz_zone *z, int64_t t, int64_t *start, int64_t *end);
 void tz_zone_free(tz_zone *z);
 

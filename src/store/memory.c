@@ -375,7 +375,7 @@ typedef struct collector {
   store_list *out;
   size_t cap;
   const char *namespace_; /* NULL: any */
-  uint64_t visible_rv;    /* newer versions are not collected (committed lists) */
+  uint64_t visible_rv;    /* newer versions are not collected (committed or earlier states) */
   const char *key;        /* the query's index key, for versions from the shadow */
   name_key after;         /* with q->after_name */
 } collector;
@@ -447,9 +447,52 @@ static void walk(memory_store *m, collector *c, const store_list *extra) {
   while (e < extra->n && !page_full(c)) add(c, extra->items[e++]);
 }
 
-/* The query on the current state, or with committed, on the state of the
- * last commit: versions newer than it are left out and the shadow's
- * committed versions of their keys (and of keys deleted since) put in. */
+/* Finds each key's version at an earlier resourceVersion from the events
+ * after it: the first change of a key names the version it replaced (none
+ * for a create), and the collector takes those that fit. */
+typedef struct replaced_walk {
+  collector *c;
+  strmap seen; /* keys whose first change was looked at */
+} replaced_walk;
+
+static void collect_replaced(void *user, const store_event *ev) {
+  replaced_walk *rw = user;
+  if (ev->obj->object->info->kind != rw->c->q->kind) return;
+  char *key = key_of(ev->obj->object);
+  if (!strmap_get(&rw->seen, key)) {
+    strmap_put(&rw->seen, key, rw);
+    if (ev->prev) collect_committed(rw->c, ev->prev);
+  }
+  free(key);
+}
+
+/* Into extra (through c's copy), the versions that the query's state
+ * shows but the current one does not: with at_rv those current at at_rv
+ * that changed since, for the committed view the shadow's; c then leaves
+ * out the versions newer than that state. */
+static store_status collect_older(memory_store *m, const store_query *q, bool committed, collector *c,
+                                  store_list *extra) {
+  collector older = *c;
+  older.out = extra;
+  older.cap = 0;
+  if (q->at_rv && q->at_rv < c->out->rv) {
+    if (!watchers_keeps_after(&m->events, q->at_rv)) return STORE_GONE;
+    c->visible_rv = older.visible_rv = c->out->rv = q->at_rv;
+    replaced_walk rw = {&older, {0}};
+    watchers_each_after(&m->events, q->at_rv, collect_replaced, &rw);
+    strmap_free(&rw.seen, NULL);
+  } else if (committed) {
+    c->visible_rv = older.visible_rv = c->out->rv;
+    shadow_each(&m->shadow, q->kind, collect_committed, &older);
+  }
+  if (extra->n > 1) qsort(extra->items, extra->n, sizeof *extra->items, qsort_comparators[q->order]);
+  return STORE_OK;
+}
+
+/* The query on the current state, with committed on the state of the last
+ * commit, with at_rv on the state then: versions newer than it are left
+ * out and the older versions of their keys (and of keys deleted since)
+ * put in. */
 static store_status list_at(memory_store *m, const store_query *q, bool committed, store_list *out) {
   *out = (store_list){0};
   if (q->kind >= KIND_COUNT || q->order >= STORE_ORDER_COUNT) return STORE_INVALID;
@@ -462,30 +505,24 @@ static store_status list_at(memory_store *m, const store_query *q, bool committe
   collector c = {q, out, 0, by_namespace ? q->namespace_ : NULL, UINT64_MAX, key, {q->after_namespace, q->after_name}};
   lock(m);
   out->rv = committed ? atomic_load(&m->committed_rv) : m->rv;
-  if (committed) {
-    c.visible_rv = out->rv;
-    collector shadowed = c;
-    shadowed.out = &extra;
-    shadowed.cap = 0;
-    shadow_each(&m->shadow, q->kind, collect_committed, &shadowed);
-    if (extra.n > 1) qsort(extra.items, extra.n, sizeof *extra.items, qsort_comparators[q->order]);
-  }
-  if (!key) {
+  store_status st = q->at_rv > out->rv ? STORE_INVALID : collect_older(m, q, committed, &c, &extra);
+  if (st == STORE_OK && !key) {
     walk(m, &c, &extra);
-  } else {
+  } else if (st == STORE_OK) {
     bucket *b = strmap_get(&m->indexes[q->index], key);
     for (size_t i = 0; b && i < b->n; i++)
       if (after_start(&c, b->items[i]) && fits(&c, b->items[i])) add(&c, b->items[i]);
   }
   unlock(m);
-  if (key) {
+  if (key && st == STORE_OK) {
     for (size_t i = 0; i < extra.n; i++) add(&c, extra.items[i]);
     if (out->n > 1) qsort(out->items, out->n, sizeof *out->items, qsort_comparators[q->order]);
     cut_to_limit(q, out);
   }
   store_list_free(&extra);
   free(key);
-  return STORE_OK;
+  if (st != STORE_OK) out->rv = 0;
+  return st;
 }
 
 static store_status mem_list(store *s, const store_query *q, store_list *out) {

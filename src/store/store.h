@@ -118,12 +118,20 @@ typedef struct store_query {
   bool (*match)(void *user, const api_object *o);
   void *match_user;
   size_t limit;
+  /* 0: the state now (for the committed view, at the last commit). Else
+   * the state at this resourceVersion, as kube-apiserver lists at an exact
+   * resourceVersion and continues a paged list: the versions then current,
+   * from today's versions and the kept events after it (the first change
+   * of a key after at_rv names the version it replaced). STORE_GONE when
+   * events after at_rv are no longer kept; STORE_INVALID when at_rv is
+   * ahead of the state read. The list's rv is then at_rv. */
+  uint64_t at_rv;
 } store_query;
 
 typedef struct store_list {
   store_obj **items; /* each a reference */
   size_t n;
-  uint64_t rv; /* the store's revision when listed: watch from here to miss nothing */
+  uint64_t rv; /* the revision listed (the store's, or the query's at_rv): watch from here to miss nothing */
 } store_list;
 
 void store_list_free(store_list *l);

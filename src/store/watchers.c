@@ -158,6 +158,16 @@ void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(v
   }
 }
 
+bool watchers_keeps_after(const watchers *w, uint64_t rv) { return w->kept_after <= rv; }
+
+void watchers_each_after(watchers *w, uint64_t rv, void (*fn)(void *user, const store_event *ev), void *user) {
+  watchers_each_kept(w, rv, UINT64_MAX, fn, user);
+  for (size_t at = 0; at < w->pending.n; at++) {
+    const store_event *ev = queue_at(&w->pending, at);
+    if (ev->rv > rv) fn(user, ev);
+  }
+}
+
 store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, bool committed, store_watch_fn fn,
                           void *user, uint64_t *id) {
   uint64_t upto = committed ? w->committed_rv : current_rv;

@@ -55,6 +55,11 @@ store_status watchers_add(watchers *w, uint64_t since_rv, uint64_t current_rv, b
  * must not raise events. */
 void watchers_each_kept(watchers *w, uint64_t after, uint64_t upto, void (*fn)(void *user, const store_event *ev),
                         void *user);
+/* Whether every event after rv is still kept (or waits to be delivered). */
+bool watchers_keeps_after(const watchers *w, uint64_t rv);
+/* Calls fn on every event after rv, kept or waiting to be delivered,
+ * oldest first. fn must not raise events. */
+void watchers_each_after(watchers *w, uint64_t rv, void (*fn)(void *user, const store_event *ev), void *user);
 void watchers_remove(watchers *w, uint64_t id);
 /* A restored store starts at rv: events up to it are not kept. */
 void watchers_start_at(watchers *w, uint64_t rv);

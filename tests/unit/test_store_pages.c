@@ -8,6 +8,7 @@
  * whole list must be what the test's model says, and a walk over pages
  * must show every object that lived through it exactly once. */
 #include "test_store.h"
+#include "api/label_selector.h"
 #include "store/memory_commit.h"
 
 #define N_NS 5
@@ -17,6 +18,7 @@ static const char *const namespaces[N_NS] = {"a", "team", "team-b", "b", "b-c"};
 
 typedef struct model {
   bool alive[N_NS][N_NAMES];
+  char label[N_NS][N_NAMES]; /* the first letter of label v while alive */
 } model;
 
 static unsigned next_random(unsigned *seed) {
@@ -41,6 +43,7 @@ static void set(store *s, model *m, unsigned ns, unsigned i, bool alive, const c
   else if (alive && m->alive[ns][i]) assert_int_equal(store_update(s, claim(ns, i, label), NULL), STORE_OK);
   else if (alive) assert_int_equal(store_create(s, claim(ns, i, label), NULL), STORE_OK);
   m->alive[ns][i] = alive;
+  m->label[ns][i] = *label;
 }
 
 static int cmp_key(const char *ns_a, const char *name_a, const char *ns_b, const char *name_b) {
@@ -243,8 +246,102 @@ static void a_start_after_every_object_or_before_its_namespace(void **state) {
   store_close(s);
 }
 
+static unsigned namespace_of(const object_meta *om) {
+  unsigned ns = 0;
+  while (ns < N_NS && strcmp(namespaces[ns], om->namespace_)) ns++;
+  assert_true(ns < N_NS);
+  return ns;
+}
+
+/* The claims at rv, read through reader in pages of limit while `changes`
+ * random changes (model m) are made between pages, are those of then, each
+ * with its label then, in namespace/name order, and every page says rv. */
+static void expect_state_at(store *s, store *reader, model *m, uint64_t rv, const model *then, size_t limit,
+                            unsigned *seed, unsigned changes) {
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .limit = limit, .at_rv = rv};
+  char after_ns[64], after_name[64];
+  size_t seen = 0, want = 0;
+  for (unsigned ns = 0; ns < N_NS; ns++)
+    for (unsigned i = 0; i < N_NAMES; i++) want += then->alive[ns][i];
+  for (;;) {
+    store_list page;
+    assert_int_equal(store_list_query(reader, &q, &page), STORE_OK);
+    assert_int_equal(page.rv, rv);
+    for (size_t k = 0; k < page.n; k++) {
+      const object_meta *om = store_obj_meta(page.items[k]);
+      unsigned ns = namespace_of(om), i = number_of(page.items[k]->object);
+      assert_true(then->alive[ns][i]);
+      assert_true(page.items[k]->rv <= rv);
+      assert_int_equal(*label_get(&om->labels, "v"), then->label[ns][i]);
+      if (seen++) assert_true(cmp_key(after_ns, after_name, om->namespace_, om->name) < 0);
+      snprintf(after_ns, sizeof after_ns, "%s", om->namespace_);
+      snprintf(after_name, sizeof after_name, "%s", om->name);
+    }
+    bool last = page.n < limit;
+    store_list_free(&page);
+    if (last) break;
+    q.after_namespace = after_ns;
+    q.after_name = after_name;
+    churn(s, m, seed, changes);
+  }
+  assert_int_equal(seen, want);
+}
+
+/* A list at an earlier resourceVersion shows the state then, whatever
+ * changed since (updates, deletes, creates, a key deleted and created
+ * again), on the store and on its committed view, in pages while the
+ * store keeps changing; once the events after it are dropped it is
+ * STORE_GONE, and a resourceVersion ahead of the state read is refused. */
+static void a_list_at_a_revision_shows_the_state_then(void **state) {
+  (void)state;
+  store *s = test_store_open(4096);
+  store_memory_defer_commits(s, NULL);
+  store *view = store_committed(s);
+  model m = {0};
+  unsigned seed = 11;
+  for (unsigned k = 0; k < N_NS * N_NAMES; k += 2) set(s, &m, k % N_NS, k / N_NS, true, "x");
+  uint64_t rv0 = store_revision(s);
+  model at0 = m;
+  churn(s, &m, &seed, 400);
+  set(s, &m, 1, 7, false, "x"); /* team/c0007 gone, then back with another label */
+  set(s, &m, 1, 7, true, "y");
+  uint64_t rv1 = store_revision(s);
+  model at1 = m;
+  churn(s, &m, &seed, 400);
+  store_memory_commit(s, rv1 + 100);
+  store_memory_publish(s, rv1 + 100);
+  for (size_t limit = 1; limit <= 10000; limit *= 37) {
+    unsigned changes = limit > 1 ? 2 : 0; /* pages of one would outrun the history */
+    expect_state_at(s, s, &m, rv0, &at0, limit, &seed, changes);
+    expect_state_at(s, s, &m, rv1, &at1, limit, &seed, changes);
+    expect_state_at(s, view, &m, rv0, &at0, limit, &seed, changes);
+    expect_state_at(s, view, &m, rv1, &at1, limit, &seed, changes);
+  }
+  store_list l;
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .at_rv = rv1 + 101};
+  assert_int_equal(store_list_query(view, &q, &l), STORE_INVALID); /* past the commit */
+  assert_int_equal(l.n, 0);
+  q.at_rv = store_revision(s) + 1;
+  assert_int_equal(store_list_query(s, &q, &l), STORE_INVALID);
+  store_close(s);
+
+  s = test_store_open(64);
+  m = (model){0};
+  for (unsigned i = 0; i < 10; i++) set(s, &m, 0, i, true, "x");
+  rv0 = store_revision(s);
+  at0 = m;
+  for (unsigned i = 0; i < 60; i++) set(s, &m, 0, i % 10, true, i / 10 % 2 ? "x" : "y");
+  expect_state_at(s, s, &m, rv0, &at0, 3, &seed, 0); /* 60 events after it: all kept */
+  for (unsigned i = 0; i < 10; i++) set(s, &m, 0, i, true, "z");
+  q.at_rv = rv0;
+  assert_int_equal(store_list_query(s, &q, &l), STORE_GONE);
+  assert_int_equal(l.n, 0);
+  store_close(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(a_list_at_a_revision_shows_the_state_then),
       cmocka_unit_test(pages_stay_complete_across_changes),
       cmocka_unit_test(a_start_after_every_object_or_before_its_namespace),
   };

@@ -1,5 +1,6 @@
 /* continue_token.c: list continuation tokens: base64url of
- * {"rv":N,"start":"<namespace>/<name>"}, the last key a page returned. */
+ * {"rv":N,"start":"<namespace>/<name>"}, the last key a page returned
+ * and the resourceVersion of the state the list shows (-1: the latest). */
 #include "server/continue_token.h"
 #include "util/die.h"
 #include <stdlib.h>
@@ -37,13 +38,16 @@ static bool unbase64url(const char *s, strbuf *out) {
   return true;
 }
 
-char *continue_token_make(uint64_t rv, const object_meta *last) {
-  json_t *j = json_object();
-  json_object_set_new(j, "rv", json_integer((json_int_t)rv));
+char *continue_token_key(const object_meta *last) {
   strbuf key = STRBUF_INIT;
   sb_printf(&key, "%s/%s", last->namespace_ ? last->namespace_ : "", last->name ? last->name : "");
-  json_object_set_new(j, "start", json_string(sb_str(&key)));
-  sb_free(&key);
+  return sb_detach(&key);
+}
+
+char *continue_token_make(int64_t rv, const char *start) {
+  json_t *j = json_object();
+  json_object_set_new(j, "rv", json_integer((json_int_t)rv));
+  json_object_set_new(j, "start", json_string(start));
   char *text = json_dumps(j, JSON_COMPACT);
   json_decref(j);
   strbuf out = STRBUF_INIT;
@@ -52,15 +56,16 @@ char *continue_token_make(uint64_t rv, const object_meta *last) {
   return sb_detach(&out);
 }
 
-/* The "<ns>/<name>" a page starts after; false if the token is malformed. */
-bool continue_token_parse(const char *token, char **start) {
+bool continue_token_parse(const char *token, char **start, int64_t *rv) {
   strbuf raw = STRBUF_INIT;
   bool ok = unbase64url(token, &raw);
   json_error_t err;
   json_t *j = ok ? json_loadb(raw.buf ? raw.buf : "", raw.len, 0, &err) : NULL;
   sb_free(&raw);
   const char *s = json_string_value(json_object_get(j, "start"));
-  ok = s && json_is_integer(json_object_get(j, "rv"));
+  json_t *at = json_object_get(j, "rv");
+  *rv = json_is_integer(at) ? (int64_t)json_integer_value(at) : 0;
+  ok = s && (*rv > 0 || *rv == CONTINUE_AT_LATEST);
   *start = ok ? xstrdup(s) : NULL;
   json_decref(j);
   return ok;

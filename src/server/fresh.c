@@ -2,6 +2,7 @@
  * form one list under the waiter's lock; its thread looks at them every
  * FRESH_PERIOD_MS while there are any. */
 #include "server/fresh.h"
+#include "server/continue_token.h"
 #include "server/status.h"
 #include "util/die.h"
 #include "util/timing.h"
@@ -19,7 +20,16 @@
 
 uint64_t fresh_needed(const http_request *req) {
   if (strcmp(req->method, "GET")) return 0;
-  if (http_query_bool(req, "watch") && !http_query_bool(req, "sendInitialEvents")) return 0;
+  bool watch = http_query_bool(req, "watch");
+  if (watch && !http_query_bool(req, "sendInitialEvents")) return 0;
+  const char *cont = http_query_get(req, "continue");
+  if (!watch && cont && *cont) {
+    char *start = NULL;
+    int64_t rv = 0;
+    bool ok = continue_token_parse(cont, &start, &rv);
+    free(start);
+    return ok && rv > 0 ? (uint64_t)rv : 0;
+  }
   const char *rv = http_query_get(req, "resourceVersion");
   if (!rv || *rv < '0' || *rv > '9') return 0;
   char *end;

@@ -2,8 +2,9 @@
  * kube-apiserver's watch cache waits up to 3 s for such a version, then
  * answers "Too large resource version" (k8s.io/apiserver pkg/storage/cacher
  * watch_cache.go waitUntilFreshAndBlock, storage.NewTooLargeResourceVersionError):
- * a GET or list with resourceVersion N > 0 (whatever resourceVersionMatch)
- * and a watch with sendInitialEvents. A plain watch from a future version
+ * a GET or list with resourceVersion N > 0 (whatever resourceVersionMatch),
+ * a list continued on the state at N (its continue token's: another
+ * replica may have handed it out) and a watch with sendInitialEvents. A plain watch from a future version
  * is no such read: it starts and waits for its events. Here the wait does
  * not hold a thread: server.c suspends the connection (fresh_wait) and the
  * waiter's thread resumes it once the committed store is there or the time

@@ -61,43 +61,108 @@ static store_query query_for(const route *r) {
   return q;
 }
 
-void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
-  if (!fresh_check(s->committed, req, resp)) return;
-  list_filter f;
-  if (!parse_filter(req, r, &f, resp)) return;
-  char *start = NULL;
-  const char *cont = http_query_get(req, "continue");
-  if (cont && *cont && !continue_token_parse(cont, &start)) {
-    srv_status_bad_request(resp, "continue key is not valid: the token is not one this server issued");
-    filter_free(&f);
-    return;
-  }
-  long limit = 0;
+/* The state a list reads and how it pages, from its options as
+ * kube-apiserver's storage decides (apiserver's storage/cacher
+ * shouldDelegateList and computeListLimit, etcd3 store GetList):
+ * - continue: the state at the token's resourceVersion (or the latest);
+ * - resourceVersion "0" without continue: the latest, whole (the watch
+ *   cache ignores limit there);
+ * - resourceVersion N with resourceVersionMatch Exact, or with none and a
+ *   limit: the state at N (fresh.c waited until the store reached it);
+ * - otherwise (no resourceVersion, NotOlderThan, N without a limit): the
+ *   latest. */
+typedef struct list_plan {
+  char *start;    /* with continue: the "<namespace>/<name>" the page starts after */
+  uint64_t at_rv; /* 0: the latest state */
+  long limit;     /* 0: every object */
+} list_plan;
+
+static bool plan_list(const http_request *req, list_plan *plan, http_response *resp) {
+  *plan = (list_plan){0};
   const char *limit_text = http_query_get(req, "limit");
   if (limit_text && *limit_text) {
     char *end;
     errno = 0;
-    limit = strtol(limit_text, &end, 10);
-    if (*end || errno || limit < 0) limit = 0;
+    plan->limit = strtol(limit_text, &end, 10);
+    if (*end || errno || plan->limit < 0) plan->limit = 0;
+  }
+  const char *cont = http_query_get(req, "continue");
+  if (cont && *cont) {
+    int64_t token_rv;
+    if (!continue_token_parse(cont, &plan->start, &token_rv)) {
+      srv_status_bad_request(resp, "continue key is not valid: the token is not one this server issued");
+      return false;
+    }
+    plan->at_rv = token_rv > 0 ? (uint64_t)token_rv : 0;
+    return true;
+  }
+  const char *rv = http_query_get(req, "resourceVersion"), *match = http_query_get(req, "resourceVersionMatch");
+  if (rv && !strcmp(rv, "0")) plan->limit = 0;
+  bool exact = match && !strcmp(match, "Exact"), legacy = !match || !*match;
+  if (rv && *rv && (exact || (legacy && plan->limit))) plan->at_rv = strtoull(rv, NULL, 10);
+  return true;
+}
+
+/* 410 Expired for a list whose state the store no longer has (etcd3
+ * store's interpretListError): a continued list gets a token that goes on
+ * from the same key on the latest state, as kube-apiserver hands out after
+ * a compaction. */
+static void refuse_expired(http_response *resp, const char *start) {
+  if (!start) {
+    srv_status(resp, 410, "Expired", "The resourceVersion for the provided list is too old.", NULL);
+    return;
+  }
+  char *token = continue_token_make(CONTINUE_AT_LATEST, start);
+  json_t *status = json_pack(
+      "{s:s,s:s,s:{s:s},s:s,s:s,s:s,s:i}", "kind", "Status", "apiVersion", "v1", "metadata", "continue", token,
+      "status", "Failure", "message",
+      "The provided continue parameter is too old to display a consistent list result. You can start a new list "
+      "without the continue parameter, or use the continue token in this response to retrieve the remainder of the "
+      "results. Continuing with the provided token results in an inconsistent list - objects that were created, "
+      "modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+      "reason", "Expired", "code", 410);
+  free(token);
+  srv_json_response(resp, 410, status);
+}
+
+void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!fresh_check(s->committed, req, resp)) return;
+  list_filter f;
+  if (!parse_filter(req, r, &f, resp)) return;
+  list_plan plan;
+  if (!plan_list(req, &plan, resp)) {
+    filter_free(&f);
+    return;
   }
   /* The store's order is namespace first, then name: a key "team/z"
    * sorts before "team-b/a" though '/' > '-' as text. Neither a namespace
    * nor a name can contain '/', so the first '/' splits the key. */
-  char *slash = start ? strchr(start, '/') : NULL;
+  char *slash = plan.start ? strchr(plan.start, '/') : NULL;
   if (slash) *slash = '\0';
   store_query q = query_for(r);
-  q.after_namespace = start;
-  q.after_name = start ? (slash ? slash + 1 : "") : NULL;
+  q.after_namespace = plan.start;
+  q.after_name = plan.start ? (slash ? slash + 1 : "") : NULL;
   q.match = query_matches;
   q.match_user = &f;
-  q.limit = limit ? (size_t)limit + 1 : 0; /* one more tells whether another page follows */
+  q.limit = plan.limit ? (size_t)plan.limit + 1 : 0; /* one more tells whether another page follows */
+  q.at_rv = plan.at_rv;
   store_list page = {0};
-  store_list_query(s->committed, &q, &page);
+  store_status st = store_list_query(s->committed, &q, &page);
+  if (st != STORE_OK) {
+    if (slash) *slash = '/';
+    if (st == STORE_GONE) refuse_expired(resp, plan.start);
+    else srv_json_response(resp, 504, fresh_too_large_status(q.at_rv, store_revision(s->committed)));
+    free(plan.start);
+    filter_free(&f);
+    return;
+  }
   size_t n = page.n;
   char *next = NULL;
-  if (limit && n > (size_t)limit) {
-    n = (size_t)limit;
-    next = continue_token_make(page.rv, store_obj_meta(page.items[n - 1]));
+  if (plan.limit && n > (size_t)plan.limit) {
+    n = (size_t)plan.limit;
+    char *key = continue_token_key(store_obj_meta(page.items[n - 1]));
+    next = continue_token_make((int64_t)page.rv, key);
+    free(key);
   }
   char rv[32];
   snprintf(rv, sizeof rv, "%llu", (unsigned long long)page.rv);
@@ -126,7 +191,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   }
   sb_free(&err);
   free(next);
-  free(start);
+  free(plan.start);
   store_list_free(&page);
   filter_free(&f);
 }
@@ -525,8 +590,13 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   const char *rv_text = http_query_get(req, "resourceVersion");
   uint64_t since = rv_text && *rv_text ? strtoull(rv_text, NULL, 10) : 0;
   /* a streaming list (client-go's WatchList, KEP-3157): the current state,
-   * then a bookmark that says the initial events are over */
-  bool initial_events = http_query_bool(req, "sendInitialEvents");
+   * then a bookmark that says the initial events are over. As
+   * SetListOptionsDefaults has it, a watch from "" or "0" that does not say
+   * (params.c refused resourceVersionMatch without sendInitialEvents) is
+   * one; sendInitialEvents=false starts at its resourceVersion (from ""
+   * or "0": the latest) with no initial events. */
+  bool initial_events =
+      http_query_get(req, "sendInitialEvents") ? http_query_bool(req, "sendInitialEvents") : since == 0;
   uint64_t current = store_revision(s->committed);
   if (initial_events && since > current) {
     /* the watch cache's refusal comes as the watch's one event */
@@ -534,8 +604,8 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
   }
   resp->stream = xcalloc(1, sizeof *resp->stream);
   w->stream = resp->stream; /* before the store's events can wake it */
-  if (since == 0 || initial_events) {
-    /* "" or "0": start with the current state as ADDED events */
+  if (initial_events) {
+    /* start with the current state as ADDED events */
     store_query q = query_for(r);
     store_list all = {0};
     store_list_query(s->committed, &q, &all);
@@ -553,6 +623,7 @@ void srv_watch(dra_server *s, const route *r, const http_request *req, http_resp
     store_list_free(&all);
     release_held(w);
   } else {
+    if (since == 0) since = current;
     w->shown_rv = since; /* not shared yet */
     uint64_t oldest = 0;
     if (!subscribe(w, since, &oldest)) return refuse_watch(w, expired_status(since, oldest), resp);

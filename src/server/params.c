@@ -5,7 +5,9 @@
  * error as a BadRequest); then the storage reads resourceVersion
  * (apiserver's storage ValidateListOptions and APIObjectVersioner
  * ParseResourceVersion: "invalid resource version: resourceVersion:
- * Invalid value: ..."). Booleans never fail (Convert_Slice_string_To_bool),
+ * Invalid value: ..."). Between the two, the combinations of
+ * resourceVersion, resourceVersionMatch, continue and sendInitialEvents are
+ * checked (422). Booleans never fail (Convert_Slice_string_To_bool),
  * and a negative limit is no error: the storage only pages when limit > 0. */
 #include "server/params.h"
 #include "server/selector.h"
@@ -56,9 +58,51 @@ static bool field_labels_ok(const http_request *req, const route *r, http_respon
   return ok;
 }
 
+/* apimachinery's metainternalversion/validation ValidateListOptions (a
+ * list or deletecollection) or validateWatchOptions, on the options as
+ * SetListOptionsDefaults leaves them (a watch from "" or "0" with neither
+ * sendInitialEvents nor resourceVersionMatch gets both, which these checks
+ * accept): a 422 Invalid ListOptions.meta.k8s.io "". sendInitialEvents
+ * counts as given whatever its value, as a *bool decoded from the query. */
+static bool list_options_ok(const http_request *req, bool watch, http_response *resp) {
+  const char *rv = http_query_get(req, "resourceVersion"), *match = http_query_get(req, "resourceVersionMatch");
+  const char *cont = http_query_get(req, "continue");
+  bool has_rv = rv && *rv, has_match = match && *match, has_continue = cont && *cont;
+  bool has_initial_events = http_query_get(req, "sendInitialEvents") != NULL;
+  bool not_older_than = has_match && !strcmp(match, "NotOlderThan");
+  errlist errs = {0};
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "resourceVersionMatch");
+  if (watch) {
+    if (has_initial_events && !not_older_than)
+      fe_forbidden(&errs, &p, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan");
+    if (has_match && !has_initial_events)
+      fe_forbidden(&errs, &p, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided");
+    if (has_match && !not_older_than) fe_not_supported(&errs, &p, match, (const char *const[]){"NotOlderThan", NULL});
+    if (has_match && has_continue) fe_forbidden(&errs, &p, "resourceVersionMatch is forbidden when continue is provided");
+  } else {
+    if (has_match && !has_rv) fe_forbidden(&errs, &p, "resourceVersionMatch is forbidden unless resourceVersion is provided");
+    if (has_match && has_continue) fe_forbidden(&errs, &p, "resourceVersionMatch is forbidden when continue is provided");
+    if (has_match && !not_older_than && strcmp(match, "Exact"))
+      fe_not_supported(&errs, &p, match, (const char *const[]){"Exact", "NotOlderThan", "", NULL});
+    if (has_match && !strcmp(match, "Exact") && has_rv && !strcmp(rv, "0"))
+      fe_forbidden(&errs, &p, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+    if (has_initial_events) {
+      fp_pop(&p, 0);
+      fp_field(&p, "sendInitialEvents");
+      fe_forbidden(&errs, &p, "sendInitialEvents is forbidden for list");
+    }
+  }
+  fp_free(&p);
+  bool ok = !errs.n;
+  if (!ok) srv_status_invalid_as(resp, "meta.k8s.io", "ListOptions", "", &errs);
+  errlist_free(&errs);
+  return ok;
+}
+
 bool srv_list_params_ok(const http_request *req, const route *r, bool watch, http_response *resp) {
   if (!int64_param_ok(req, "timeoutSeconds", resp) || !int64_param_ok(req, "limit", resp) ||
-      !field_labels_ok(req, r, resp))
+      !list_options_ok(req, watch, resp) || !field_labels_ok(req, r, resp))
     return false;
   const char *rv = http_query_get(req, "resourceVersion");
   const char *cont = http_query_get(req, "continue");

@@ -104,7 +104,7 @@ void srv_status_invalid(http_response *resp, const api_object *obj, const errlis
 void srv_status_invalid_as(http_response *resp, const char *group, const char *kind, const char *name,
                            const errlist *errs) {
   json_t *d = json_object();
-  json_object_set_new(d, "name", json_string(name ? name : ""));
+  if (name && *name) json_object_set_new(d, "name", json_string(name)); /* omitempty */
   if (group[0]) json_object_set_new(d, "group", json_string(group));
   json_object_set_new(d, "kind", json_string(kind));
   json_t *causes = json_array();

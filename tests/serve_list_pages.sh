@@ -91,6 +91,11 @@ check "Exact with resourceVersion 0 is refused" 'resourceVersionMatch \"exact\" 
   curl -s "$url$C?resourceVersion=0&resourceVersionMatch=Exact"
 check "sendInitialEvents on a list is refused" '"code":422' curl -s "$url$C?sendInitialEvents=true"
 check "a watch without initial events starts empty" "0" sh -c "curl -s -m 3 '$url$C?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1' | grep -c ADDED"
+# remainingItemCount: what follows the page, only without a selector
+check "remainingItemCount of a page" '"remainingItemCount":5}' curl -s "$url$NS_C/team-b/resourceclaims?limit=4"
+check "none with a selector" "none" sh -c "curl -s '$url$NS_C/team-b/resourceclaims?limit=4&labelSelector=keep' | grep -q remainingItemCount || echo none"
+check "none on the last page" "none" sh -c "curl -s '$url$NS_C/team-b/resourceclaims?limit=9' | grep -q remainingItemCount || echo none"
+check "and in a Table" '"remainingItemCount":5' curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url$NS_C/team-b/resourceclaims?limit=4"
 # over 1,024 writes later the store no longer has that state
 page "limit=2"
 old=$(cat "$tmp/token")

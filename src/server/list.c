@@ -146,6 +146,8 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   q.match_user = &f;
   q.limit = plan.limit ? (size_t)plan.limit + 1 : 0; /* one more tells whether another page follows */
   q.at_rv = plan.at_rv;
+  /* remainingItemCount, which the etcd3 store gives only to a list with no selector */
+  q.count_rest = plan.limit && !f.labels.n && !f.fields.n;
   store_list page = {0};
   store_status st = store_list_query(s->committed, &q, &page);
   if (st != STORE_OK) {
@@ -158,8 +160,10 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   }
   size_t n = page.n;
   char *next = NULL;
+  json_int_t remaining = -1; /* none */
   if (plan.limit && n > (size_t)plan.limit) {
     n = (size_t)plan.limit;
+    if (q.count_rest) remaining = (json_int_t)(page.rest + page.n - n);
     char *key = continue_token_key(store_obj_meta(page.items[n - 1]));
     next = continue_token_make((int64_t)page.rv, key);
     free(key);
@@ -172,7 +176,9 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
   if (table && !srv_include_object_parse(http_query_get(req, "includeObject"), &include, &err)) {
     srv_status_bad_request(resp, sb_str(&err));
   } else if (table) {
-    srv_json_response(resp, 200, srv_table(r, page.items, n, rv, next, include, true));
+    json_t *t = srv_table(r, page.items, n, rv, next, include, true);
+    if (remaining >= 0) json_object_set_new(json_object_get(t, "metadata"), "remainingItemCount", json_integer(remaining));
+    srv_json_response(resp, 200, t);
   } else {
     char *gv = srv_api_version(r->resource->group, r->version);
     /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
@@ -181,6 +187,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     sb_printf(&resp->body, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%s\"",
               r->resource->kind, gv, rv);
     if (next) sb_printf(&resp->body, ",\"continue\":\"%s\"", next);
+    if (remaining >= 0) sb_printf(&resp->body, ",\"remainingItemCount\":%lld", (long long)remaining);
     sb_puts(&resp->body, "},\"items\":[");
     for (size_t i = 0; i < n; i++) {
       if (i) sb_putc(&resp->body, ',');

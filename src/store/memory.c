@@ -387,6 +387,15 @@ static void add(collector *c, store_obj *o) {
 
 static bool page_full(const collector *c) { return c->q->limit && c->out->n >= c->q->limit; }
 
+/* Whether a walk goes on: to fill the page, or to count what follows it. */
+static bool wants_more(const collector *c) { return !page_full(c) || c->q->count_rest; }
+
+/* Adds o to the page, or once the page is full counts it (count_rest). */
+static void take(collector *c, store_obj *o) {
+  if (!page_full(c)) add(c, o);
+  else c->out->rest++;
+}
+
 /* o is visible, in the query's namespace and accepted by its match. The
  * page's start is the caller's. */
 static bool fits(const collector *c, const store_obj *o) {
@@ -414,8 +423,9 @@ static void collect_committed(void *ctx, store_obj *o) {
   if (filed && after_start(c, o) && fits(c, o)) add(c, o);
 }
 
-/* Cuts l to the query's limit. */
+/* Cuts l to the query's limit (counting what it cuts with count_rest). */
 static void cut_to_limit(const store_query *q, store_list *l) {
+  if (q->count_rest && q->limit && l->n > q->limit) l->rest = l->n - q->limit;
   while (q->limit && l->n > q->limit) store_obj_unref(l->items[--l->n]);
 }
 
@@ -438,13 +448,13 @@ static void walk(memory_store *m, collector *c, const store_list *extra) {
                                      by_name ? walk_start(c, &ns_start) : NULL);
   ordered_cmp cmp = comparators[c->q->order];
   size_t e = 0;
-  for (store_obj *o; !page_full(c) && (o = ordered_next(&cur));) {
+  for (store_obj *o; wants_more(c) && (o = ordered_next(&cur));) {
     if (by_name && c->namespace_ && strcmp_null(store_obj_meta(o)->namespace_, c->namespace_)) break;
     if (!fits(c, o)) continue;
-    while (e < extra->n && !page_full(c) && cmp(extra->items[e], o) < 0) add(c, extra->items[e++]);
-    if (!page_full(c)) add(c, o);
+    while (e < extra->n && wants_more(c) && cmp(extra->items[e], o) < 0) take(c, extra->items[e++]);
+    take(c, o);
   }
-  while (e < extra->n && !page_full(c)) add(c, extra->items[e++]);
+  while (e < extra->n && wants_more(c)) take(c, extra->items[e++]);
 }
 
 /* Finds each key's version at an earlier resourceVersion from the events

@@ -126,12 +126,16 @@ typedef struct store_query {
    * events after at_rv are no longer kept; STORE_INVALID when at_rv is
    * ahead of the state read. The list's rv is then at_rv. */
   uint64_t at_rv;
+  /* With limit: list.rest counts the objects past the page that the query
+   * would show (kube-apiserver's remainingItemCount), without taking them. */
+  bool count_rest;
 } store_query;
 
 typedef struct store_list {
   store_obj **items; /* each a reference */
   size_t n;
   uint64_t rv; /* the revision listed (the store's, or the query's at_rv): watch from here to miss nothing */
+  size_t rest; /* with count_rest: the objects past the page */
 } store_list;
 
 void store_list_free(store_list *l);

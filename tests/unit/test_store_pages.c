@@ -4,7 +4,8 @@
  * split, then changed at random between pages (creates, updates, deletes,
  * two thirds of them at once so blocks merge), on the store and on its
  * committed view (versions from the shadow). Every page must be the first
- * limit objects after its start of the whole list at that moment, the
+ * limit objects after its start of the whole list at that moment (and
+ * count the objects that follow, when asked), the
  * whole list must be what the test's model says, and a walk over pages
  * must show every object that lived through it exactly once. */
 #include "test_store.h"
@@ -88,16 +89,21 @@ static void expect_page(store *s, const store_query *q, const store_list *page) 
   store_list l;
   assert_int_equal(store_list_query(s, &all, &l), STORE_OK);
   assert_int_equal(page->rv, l.rv);
-  size_t n = 0;
-  for (size_t k = 0; k < l.n && n < q->limit; k++) {
+  size_t n = 0, rest = 0;
+  for (size_t k = 0; k < l.n; k++) {
     const object_meta *om = store_obj_meta(l.items[k]);
     if (q->after_name && cmp_key(q->after_namespace, q->after_name, om->namespace_, om->name) >= 0) continue;
     if (q->match && !q->match(q->match_user, l.items[k]->object)) continue;
+    if (n == q->limit) {
+      rest++;
+      continue;
+    }
     assert_true(n < page->n);
     assert_ptr_equal(page->items[n], l.items[k]);
     n++;
   }
   assert_int_equal(page->n, n);
+  assert_int_equal(page->rest, q->count_rest ? rest : 0);
   store_list_free(&l);
 }
 
@@ -121,6 +127,7 @@ static void walk_pages(store *s, store *reader, model *m, model *committed, unsi
   memcpy(lived, shown->alive, sizeof lived);
   char after_ns[64] = "", after_name[64] = "";
   q.limit = limit;
+  q.count_rest = limit % 2; /* half the walks count what follows each page */
   for (int pages = 0;; pages++) {
     assert_true(pages < 2 * N_NS * N_NAMES);
     store_list page;
@@ -186,7 +193,7 @@ static void pages_stay_complete_across_changes(void **state) {
     for (size_t r = 0; r < 2; r++) {
       walk_pages(s, readers[r], &m, &committed, &seed, all, 37);
       walk_pages(s, readers[r], &m, &committed, &seed, team, 11);
-      walk_pages(s, readers[r], &m, &committed, &seed, thirds, 50);
+      walk_pages(s, readers[r], &m, &committed, &seed, thirds, 51);
       walk_pages(s, readers[r], &m, &committed, &seed, all, 1);
       walk_pages(s, readers[r], &m, &committed, &seed, all, 10000);
     }
@@ -255,10 +262,11 @@ static unsigned namespace_of(const object_meta *om) {
 
 /* The claims at rv, read through reader in pages of limit while `changes`
  * random changes (model m) are made between pages, are those of then, each
- * with its label then, in namespace/name order, and every page says rv. */
+ * with its label then, in namespace/name order, and every page says rv
+ * and counts the objects of then that follow it. */
 static void expect_state_at(store *s, store *reader, model *m, uint64_t rv, const model *then, size_t limit,
                             unsigned *seed, unsigned changes) {
-  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .limit = limit, .at_rv = rv};
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .limit = limit, .at_rv = rv, .count_rest = true};
   char after_ns[64], after_name[64];
   size_t seen = 0, want = 0;
   for (unsigned ns = 0; ns < N_NS; ns++)
@@ -277,6 +285,7 @@ static void expect_state_at(store *s, store *reader, model *m, uint64_t rv, cons
       snprintf(after_ns, sizeof after_ns, "%s", om->namespace_);
       snprintf(after_name, sizeof after_name, "%s", om->name);
     }
+    assert_int_equal(page.rest, want - seen); /* what follows the page, then */
     bool last = page.n < limit;
     store_list_free(&page);
     if (last) break;

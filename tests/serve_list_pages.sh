@@ -96,13 +96,17 @@ check "remainingItemCount of a page" '"remainingItemCount":5}' curl -s "$url$NS_
 check "none with a selector" "none" sh -c "curl -s '$url$NS_C/team-b/resourceclaims?limit=4&labelSelector=keep' | grep -q remainingItemCount || echo none"
 check "none on the last page" "none" sh -c "curl -s '$url$NS_C/team-b/resourceclaims?limit=9' | grep -q remainingItemCount || echo none"
 check "and in a Table" '"remainingItemCount":5' curl -s -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' "$url$NS_C/team-b/resourceclaims?limit=4"
-# over 1,024 writes later the store no longer has that state
+# the store keeps 1,024 events, more while they are young (75 s), at most
+# 8,192: over that many writes later it no longer has that state
 page "limit=2"
 old=$(cat "$tmp/token")
 printf '%s' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"generateName":"g-"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}' >"$tmp/g.json"
 curl -s -o /dev/null -X DELETE "$url$NS_C/team/resourceclaims/c005" # after the token's key: the latest state lacks it
 post /api/v1/namespaces '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"zz"}}' >/dev/null
-curl -s -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/g.json" $(yes "$url$NS_C/zz/resourceclaims" | head -1100) >/dev/null
+writes() { curl -s -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/g.json" $(yes "$url$NS_C/zz/resourceclaims" | head -$1) >/dev/null; }
+writes 1100
+check "1,100 writes later, young: the state is still there" '"kind":"ResourceClaimList"' curl -s "$url$C?limit=2&continue=$old"
+writes 7200
 curl -s "$url$C?limit=2&continue=$old" >"$tmp/expired"
 check "a continue too old: 410 Expired" '"reason":"Expired","code":410' cat "$tmp/expired"
 check "... with kube-apiserver's words" "The provided continue parameter is too old to display a consistent list result." cat "$tmp/expired"

@@ -95,7 +95,7 @@ dra_status dra_open(dra_ctx **out, const char *feature_gates) {
   dra_ctx *ctx = xcalloc(1, sizeof *ctx);
   *out = ctx;
   gates_default(&ctx->gates);
-  store_options opts = {ctx_clock, ctx, 0};
+  store_options opts = {ctx_clock, ctx, 1024, 0, 0}; /* a context's history does not grow with time (store.h) */
   ctx->objects = store_memory_open(&opts);
   char msg[256];
   if (feature_gates && !gates_parse(&ctx->gates, feature_gates, msg, sizeof msg)) return dra_fail(ctx, DRA_MISUSE, msg);

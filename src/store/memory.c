@@ -673,7 +673,7 @@ store *store_memory_open(const store_options *opts) {
   pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
   pthread_mutex_init(&m->lock, &attr);
   pthread_mutexattr_destroy(&attr);
-  watchers_init(&m->events, m->opts.history);
+  watchers_init(&m->events, &m->opts);
   for (size_t k = 0; k < KIND_COUNT; k++)
     for (store_order ord = 0; ord < STORE_ORDER_COUNT; ord++) ordered_init(&m->sorted[k][ord], comparators[ord]);
   return &m->base;

@@ -208,7 +208,13 @@ typedef int64_t (*store_clock_fn)(void *user);
 typedef struct store_options {
   store_clock_fn clock; /* NULL: the system clock */
   void *clock_user;
-  size_t history; /* events kept for watch resumption; 0: 1024 */
+  /* Events kept for watch resumption and lists at an earlier revision:
+   * `history`, and beyond it those younger than history_seconds of the
+   * clock, up to history_cap. history 0: 1,024, and 75 s (kube-apiserver's
+   * eventFreshDuration) up to 8,192. */
+  size_t history;
+  unsigned history_seconds; /* 0: none kept for their age */
+  size_t history_cap;
 } store_options;
 
 store *store_memory_open(const store_options *opts);

@@ -5,25 +5,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The defaults of store_options: 1,024 events, and more while they are
+ * younger than kube-apiserver's eventFreshDuration (watch_cache.go, 75 s),
+ * up to 8 times as many. */
 #define DEFAULT_HISTORY 1024
+#define DEFAULT_HISTORY_SECONDS 75
+#define DEFAULT_HISTORY_CAP (8 * DEFAULT_HISTORY)
 
-static store_event *queue_at(event_queue *q, size_t i) { return &q->items[(q->head + i) % q->cap]; }
+static store_event *queue_at(event_queue *q, size_t i) { return &q->items[(q->head + i) % q->cap].ev; }
 
-static void queue_push(event_queue *q, store_event ev) {
+/* When the item at i was queued (the store's clock, in seconds). */
+static int64_t queue_time(event_queue *q, size_t i) { return q->items[(q->head + i) % q->cap].at; }
+
+static void queue_push(event_queue *q, store_event ev, int64_t at) {
   if (q->n == q->cap) {
     size_t cap = q->cap ? q->cap * 2 : 16;
-    store_event *items = xmalloc(cap * sizeof *items);
-    for (size_t i = 0; i < q->n; i++) items[i] = *queue_at(q, i);
+    queued_event *items = xmalloc(cap * sizeof *items);
+    for (size_t i = 0; i < q->n; i++) items[i] = q->items[(q->head + i) % q->cap];
     free(q->items);
     q->items = items;
     q->cap = cap;
     q->head = 0;
   }
-  q->items[(q->head + q->n++) % q->cap] = ev;
+  q->items[(q->head + q->n++) % q->cap] = (queued_event){ev, at};
 }
 
 static store_event queue_pop(event_queue *q) {
-  store_event ev = q->items[q->head];
+  store_event ev = q->items[q->head].ev;
   q->head = (q->head + 1) % q->cap;
   q->n--;
   return ev;
@@ -40,9 +48,13 @@ static void queue_free(event_queue *q) {
   *q = (event_queue){0};
 }
 
-void watchers_init(watchers *w, size_t history_max) {
+void watchers_init(watchers *w, const store_options *opts) {
   memset(w, 0, sizeof *w);
-  w->history_max = history_max ? history_max : DEFAULT_HISTORY;
+  w->history_max = opts->history ? opts->history : DEFAULT_HISTORY;
+  w->history_seconds = opts->history ? opts->history_seconds : DEFAULT_HISTORY_SECONDS;
+  w->history_cap = opts->history ? opts->history_cap : DEFAULT_HISTORY_CAP;
+  w->clock = opts->clock;
+  w->clock_user = opts->clock_user;
   w->next_id = 1;
 }
 
@@ -61,17 +73,26 @@ void watchers_free(watchers *w) {
   memset(w, 0, sizeof *w);
 }
 
-/* Keeps ev; drops the oldest kept events beyond history_max, but never one
- * that is not committed yet (committed subscribers still need it). */
+/* Whether the oldest kept event may go to make room: beyond history_max
+ * once it is history_seconds old, always beyond history_cap. */
+static bool oldest_may_go(watchers *w, int64_t now) {
+  if (w->history.n < w->history_max) return false;
+  if (w->history.n >= w->history_cap) return true;
+  return !w->history_seconds || now - queue_time(&w->history, 0) >= (int64_t)w->history_seconds;
+}
+
+/* Keeps ev; drops the oldest kept events that may go (oldest_may_go), but
+ * never one that is not committed yet (committed subscribers still need it). */
 static void remember(watchers *w, store_event ev) {
-  while (w->history.n >= w->history_max && queue_at(&w->history, 0)->rv <= w->committed_rv) {
+  int64_t now = w->clock(w->clock_user);
+  while (oldest_may_go(w, now) && queue_at(&w->history, 0)->rv <= w->committed_rv) {
     store_event dropped = queue_pop(&w->history);
     w->kept_after = dropped.rv;
     forget(dropped);
   }
   store_obj_set_recent(store_obj_ref(ev.obj), true);
   if (ev.prev) store_obj_set_recent(store_obj_ref(ev.prev), true);
-  queue_push(&w->history, ev);
+  queue_push(&w->history, ev, now);
 }
 
 /* Drops subscribers removed while a delivery ran. */
@@ -139,7 +160,7 @@ static void deliver(watchers *w) {
 }
 
 void watchers_emit(watchers *w, store_event_type type, store_obj *obj, uint64_t rv, store_obj *prev) {
-  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv, prev ? store_obj_ref(prev) : NULL});
+  queue_push(&w->pending, (store_event){type, store_obj_ref(obj), rv, prev ? store_obj_ref(prev) : NULL}, 0);
   if (!w->delivering) deliver(w);
 }
 

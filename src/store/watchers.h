@@ -17,8 +17,13 @@ typedef struct watcher {
   uint64_t seen_rv; /* committed: the last event shown to it, or where it started */
 } watcher;
 
+typedef struct queued_event {
+  store_event ev;
+  int64_t at; /* kept events: when it was kept (the store's clock) */
+} queued_event;
+
 typedef struct event_queue {
-  store_event *items;
+  queued_event *items;
   size_t head, n, cap; /* a ring: items[(head + i) % cap] */
 } event_queue;
 
@@ -26,9 +31,12 @@ typedef struct watchers {
   watcher *subs;
   size_t n_subs, cap_subs;
   uint64_t next_id;
-  event_queue history; /* the last `history_max` committed events and every
-                          uncommitted one, oldest first */
-  size_t history_max;
+  event_queue history; /* the last `history_max` committed events, more while they are younger than
+                          history_seconds (up to history_cap), and every uncommitted one, oldest first */
+  size_t history_max, history_cap;
+  unsigned history_seconds; /* 0: none kept for their age */
+  store_clock_fn clock;
+  void *clock_user;
   uint64_t committed_rv; /* events up to here are committed */
   uint64_t kept_after;   /* every event after this resourceVersion is kept: the newest dropped one, or
                             where a restored store starts (resourceVersions may have gaps, as etcd's) */
@@ -36,7 +44,8 @@ typedef struct watchers {
   bool delivering;
 } watchers;
 
-void watchers_init(watchers *w, size_t history_max);
+/* The history's bounds and clock from opts (its clock set). */
+void watchers_init(watchers *w, const store_options *opts);
 void watchers_free(watchers *w);
 /* Raises an event (takes a reference to obj) and delivers every pending
  * event unless a delivery is already running further up the stack. */

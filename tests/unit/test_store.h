@@ -34,7 +34,7 @@ static inline int64_t test_clock(void *user) {
 }
 
 static inline store *test_store_open(size_t history) {
-  store_options opts = {test_clock, NULL, history};
+  store_options opts = {.clock = test_clock, .history = history}; /* kept by count only */
   return store_memory_open(&opts);
 }
 

@@ -88,6 +88,41 @@ static void resume_from_a_resource_version(void **state) {
   store_close(s);
 }
 
+static int64_t moving_clock(void *user) { return *(int64_t *)user; }
+
+/* Whether a watch from rv may start (the events after it are kept). */
+static bool resumes_from(store *s, uint64_t rv) {
+  recorder r = {.s = s};
+  uint64_t id = 0;
+  store_status st = store_watch(s, rv, record, &r, &id);
+  if (st == STORE_OK) store_unwatch(s, id);
+  return st == STORE_OK;
+}
+
+/* Beyond `history` events, the young ones stay (up to history_cap): a
+ * watch or an earlier list of the last seconds still finds them. */
+static void young_events_stay_up_to_the_cap(void **state) {
+  (void)state;
+  int64_t now = TEST_NOW;
+  store_options opts = {.clock = moving_clock, .clock_user = &now, .history = 2, .history_seconds = 10,
+                        .history_cap = 6};
+  store *s = store_memory_open(&opts);
+  char text[256];
+  for (unsigned i = 0; i < 8; i++) { /* rv 1..8, all young */
+    snprintf(text, sizeof text, CLAIM("default", "c%u"), i);
+    assert_int_equal(store_create(s, test_obj(text), NULL), STORE_OK);
+    if (i == 3) assert_true(resumes_from(s, 1)); /* four kept: more than history, fewer than the cap */
+  }
+  /* the cap keeps six: rv 3..8 */
+  assert_false(resumes_from(s, 1));
+  assert_true(resumes_from(s, 2));
+  now += 10; /* all of them old now: the next change leaves `history` of them */
+  assert_int_equal(store_create(s, test_obj(CLAIM("default", "c9")), NULL), STORE_OK);
+  assert_false(resumes_from(s, 6));
+  assert_true(resumes_from(s, 7));
+  store_close(s);
+}
+
 static void writes_from_a_callback_keep_the_order(void **state) {
   (void)state;
   store *s = test_store_open(16);
@@ -193,6 +228,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(events_in_order),
       cmocka_unit_test(resume_from_a_resource_version),
+      cmocka_unit_test(young_events_stay_up_to_the_cap),
       cmocka_unit_test(writes_from_a_callback_keep_the_order),
       cmocka_unit_test(concurrent_writers),
   };

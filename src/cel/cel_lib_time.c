@@ -260,7 +260,8 @@ size_t cel_timestamp_text(int64_t sec, uint32_t nanos, char *buf, size_t n) {
     char frac[16];
     snprintf(frac, sizeof frac, ".%09u", nanos);
     size_t fl = strlen(frac);
-    while (frac[fl - 1] == '0') frac[--fl] = 0;
+    while (fl > 1 && frac[fl - 1] == '0') fl--; /* nanos > 0: a digit other than 0 stops it first */
+    frac[fl] = 0;
     len += snprintf(buf + len, n - (size_t)len, "%s", frac);
   }
   len += snprintf(buf + len, n - (size_t)len, "Z");

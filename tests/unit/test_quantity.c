@@ -476,8 +476,9 @@ static void test_vectors(void **state) {
   size_t rows = 0;
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = '\0';
-    char *c[8];
+    char *c[8] = {0};
     size_t n = split_tabs(line, c, 8);
+    assert_true(n >= 3); /* the input, ERR or its text, and the error kind or the canonical text */
     quantity q;
     const char *err = NULL;
     bool keeps = false;

@@ -81,6 +81,7 @@ page "limit=2" "$old"
 check "an old token shows the state it began with" "team/c01 team/c02 " sh -c "tr '\n' ' ' <'$tmp/page'"
 check "its page says that state's resourceVersion" "\"resourceVersion\":\"$first_rv\",\"continue\"" cat "$tmp/body"
 check "a bad token is refused" '"code":400' curl -s "$url$C?limit=2&continue=e30"
+check "... as kube-apiserver words it" '"message":"invalid continue token: continue key is not valid: ' curl -s "$url$C?limit=2&continue=e30"
 # resourceVersion=0 ignores the limit; Exact lists the state then
 check "resourceVersion=0: no pages" "21 none" sh -c "curl -s '$url$C?limit=2&resourceVersion=0' >'$tmp/b0'; echo \$(grep -o '\"kind\":\"ResourceClaim\"' '$tmp/b0' | wc -l) \$(grep -q '\"continue\"' '$tmp/b0' && echo continue || echo none)"
 check "Exact: the state then (team/c01 there, team/c005 not)" "team/c00 team/c01 team/c02 team/c03" \

@@ -18,8 +18,8 @@ char *continue_token_make(int64_t rv, const char *start);
 char *continue_token_key(const object_meta *last);
 /* The key a page starts after (malloc'd into *start) and the state it
  * reads (*rv: > 0, or CONTINUE_AT_LATEST); false when the token is not one
- * this server issued. The key is not ordered as text: list.c compares its
- * two parts the way the store orders objects (namespace, then name). */
+ * this server issued. list.c hands the store its two parts, which the
+ * store orders as the text "<namespace>/<name>". */
 bool continue_token_parse(const char *token, char **start, int64_t *rv);
 
 #endif

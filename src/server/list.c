@@ -134,9 +134,9 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     filter_free(&f);
     return;
   }
-  /* The store's order is namespace first, then name: a key "team/z"
-   * sorts before "team-b/a" though '/' > '-' as text. Neither a namespace
-   * nor a name can contain '/', so the first '/' splits the key. */
+  /* The store orders keys as the text "<namespace>/<name>" (etcd's
+   * order); it takes the two parts apart. Neither a namespace nor a name
+   * can contain '/', so the first '/' splits the key. */
   char *slash = plan.start ? strchr(plan.start, '/') : NULL;
   if (slash) *slash = '\0';
   store_query q = query_for(r);

@@ -135,9 +135,36 @@ typedef struct name_key {
   const char *namespace_, *name;
 } name_key;
 
+/* The bytes of "<namespace>/<name>" one by one (-1 at the end), for keys
+ * whose namespaces differ only in length. */
+typedef struct key_bytes {
+  const char *at;
+  const char *name; /* NULL once the walk is in the name */
+} key_bytes;
+
+static int next_key_byte(key_bytes *k) {
+  if (*k->at) return (unsigned char)*k->at++;
+  if (!k->name) return -1;
+  k->at = k->name;
+  k->name = NULL;
+  return '/';
+}
+
+/* Orders keys as the text "<namespace>/<name>" (a cluster-scoped object's
+ * namespace is ""), the order of etcd's keys that kube-apiserver lists in:
+ * "team-b/a" before "team/z", since '-' < '/'. A namespace's objects stay
+ * together (every key with its prefix), its first after the key
+ * (namespace, ""). */
 static int cmp_keys(const name_key *a, const name_key *b) {
-  int c = strcmp_null(a->namespace_, b->namespace_);
-  return c ? c : strcmp_null(a->name, b->name);
+  const char *na = a->namespace_ ? a->namespace_ : "", *nb = b->namespace_ ? b->namespace_ : "";
+  size_t la = strlen(na), lb = strlen(nb);
+  int c = memcmp(na, nb, la < lb ? la : lb);
+  if (c || la == lb) return c ? c : strcmp_null(a->name, b->name);
+  key_bytes ka = {na, a->name ? a->name : ""}, kb = {nb, b->name ? b->name : ""};
+  for (;;) {
+    int x = next_key_byte(&ka), y = next_key_byte(&kb);
+    if (x != y || x < 0) return x - y;
+  }
 }
 
 static name_key key_of_obj(const store_obj *o) {

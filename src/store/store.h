@@ -94,7 +94,7 @@ typedef enum {
 } store_index;
 
 typedef enum {
-  STORE_BY_NAME,     /* namespace, then name (byte order) */
+  STORE_BY_NAME,     /* the text "<namespace>/<name>" (byte order, etcd's key order: "a-b/x" before "a/x") */
   STORE_BY_CREATION, /* order of the creates in this store (created_rv) */
   STORE_ORDER_COUNT
 } store_order;

@@ -47,9 +47,12 @@ static void set(store *s, model *m, unsigned ns, unsigned i, bool alive, const c
   m->label[ns][i] = *label;
 }
 
+/* The store's order: the text "<namespace>/<name>", as etcd's keys. */
 static int cmp_key(const char *ns_a, const char *name_a, const char *ns_b, const char *name_b) {
-  int c = strcmp(ns_a, ns_b);
-  return c ? c : strcmp(name_a, name_b);
+  char a[128], b[128];
+  snprintf(a, sizeof a, "%s/%s", ns_a, name_a);
+  snprintf(b, sizeof b, "%s/%s", ns_b, name_b);
+  return strcmp(a, b);
 }
 
 static unsigned number_of(const api_object *o) { return (unsigned)atoi(api_object_meta(o)->name + 1); }
@@ -216,13 +219,17 @@ static void a_start_after_every_object_or_before_its_namespace(void **state) {
   for (unsigned i = 0; i < 3; i++) set(s, &m, 1, i, true, "x"); /* team/c0000..c0002 */
   for (unsigned i = 0; i < 3; i++) set(s, &m, 2, i, true, "x"); /* team-b/... */
   store_list l;
-  /* "team-b" sorts after "team" in the store, whatever '/' and '-' do as text */
-  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .after_namespace = "team",
+  /* "team-b/..." sorts before "team/...", as the text: '-' < '/' */
+  store_query q = {.kind = KIND_RESOURCE_CLAIM, .order = STORE_BY_NAME, .after_namespace = "team-b",
                    .after_name = "c0002", .limit = 2};
   assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
   assert_int_equal(l.n, 2);
-  assert_string_equal(store_obj_meta(l.items[0])->namespace_, "team-b");
+  assert_string_equal(store_obj_meta(l.items[0])->namespace_, "team");
   assert_string_equal(store_obj_meta(l.items[0])->name, "c0000");
+  store_list_free(&l);
+  q.after_namespace = "team";
+  assert_int_equal(store_list_query(s, &q, &l), STORE_OK);
+  assert_int_equal(l.n, 0); /* team/c0002 is the last key */
   store_list_free(&l);
   /* a start before the query's namespace: the namespace's first object */
   q.namespace_ = "team-b";

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""lists.py: the list and watch options of tests/upstream_lists.sh, run
+against one API server; prints one observation per line (names, codes,
+messages and how resourceVersions relate, never their values), so the
+lines of kube-apiserver and of dra serve can be compared as they are.
+
+usage: lists.py URL [TOKEN]   (TOKEN: a bearer token; https is not verified)
+"""
+import json
+import ssl
+import sys
+import urllib.error
+import urllib.request
+
+URL = sys.argv[1].rstrip("/")
+TOKEN = sys.argv[2] if len(sys.argv) > 2 else ""
+CTX = ssl._create_unverified_context()
+CLAIMS = "/apis/resource.k8s.io/v1/resourceclaims"
+
+
+def call(method, path, body=None, timeout=10):
+    """(status code, the body: parsed JSON, or the raw text of a watch)"""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(URL + path, data=data, method=method)
+    if TOKEN:
+        req.add_header("Authorization", "Bearer " + TOKEN)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, context=CTX, timeout=timeout) as resp:
+            code, text = resp.status, resp.read().decode()
+    except urllib.error.HTTPError as e:
+        code, text = e.code, e.read().decode()
+    try:
+        return code, json.loads(text)
+    except ValueError:
+        return code, text
+
+
+def claims_of(ns):
+    return "/apis/resource.k8s.io/v1/namespaces/%s/resourceclaims" % ns
+
+
+def claim(ns, name, label):
+    body = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": name, "labels": {"keep": label}},
+            "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}
+    code, _ = call("POST", claims_of(ns), body)
+    assert code == 201, (ns, name, code)
+
+
+def names(body):
+    return " ".join("%s/%s" % (i["metadata"]["namespace"], i["metadata"]["name"]) for i in body.get("items", []))
+
+
+def meta(body):
+    return body.get("metadata", {})
+
+
+out = []
+
+
+def say(what, value):
+    out.append("%s: %s" % (what, value))
+
+
+for ns in ("lists", "lists-b"):
+    call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+for i in range(8):
+    claim("lists", "c%02d" % i, "yes" if i % 2 == 0 else "no")
+for i in range(5):
+    claim("lists-b", "c%02d" % i, "yes")
+
+# a walk in pages of 3, with changes after the first page
+code, first = call("GET", CLAIMS + "?limit=3")
+first_rv = meta(first)["resourceVersion"]
+say("first page", "%d %s continue=%s remaining=%s" % (code, names(first), "continue" in meta(first),
+                                                       meta(first).get("remainingItemCount")))
+claim("lists", "a00", "yes")
+claim("lists", "c99", "yes")
+call("DELETE", claims_of("lists-b") + "/c02")
+code, c05 = call("GET", claims_of("lists") + "/c05")
+c05["metadata"]["labels"]["keep"] = "changed"
+call("PUT", claims_of("lists") + "/c05", c05)
+token, pages, walked, same_rv, labels = meta(first).get("continue"), 1, [], True, []
+while token and pages < 20:
+    code, page = call("GET", CLAIMS + "?limit=3&continue=" + token)
+    walked.append(names(page))
+    same_rv = same_rv and meta(page).get("resourceVersion") == first_rv
+    labels += ["%s=%s" % (i["metadata"]["name"], i["metadata"]["labels"]["keep"])
+               for i in page.get("items", []) if i["metadata"]["name"] == "c05"]
+    token, pages = meta(page).get("continue"), pages + 1
+say("the rest of the walk", " | ".join(walked))
+say("every page at the first page's resourceVersion", same_rv)
+say("c05 as the walk shows it", labels)
+code, now = call("GET", CLAIMS)
+say("the list now", names(now))
+rv_now = meta(now)["resourceVersion"]
+
+# resourceVersion and resourceVersionMatch
+code, body = call("GET", CLAIMS + "?limit=2&resourceVersion=0")
+say("resourceVersion=0 limit=2", "%d items, continue=%s" % (len(body.get("items", [])), "continue" in meta(body)))
+code, body = call("GET", CLAIMS + "?resourceVersion=%s&resourceVersionMatch=Exact" % first_rv)
+say("Exact at the first page's", "%s rv-same=%s" % (names(body), meta(body).get("resourceVersion") == first_rv))
+code, body = call("GET", CLAIMS + "?resourceVersion=%s&limit=4" % first_rv)
+say("a resourceVersion with a limit", "%s rv-same=%s remaining=%s" % (
+    names(body), meta(body).get("resourceVersion") == first_rv, meta(body).get("remainingItemCount")))
+code, body = call("GET", CLAIMS + "?resourceVersion=%s&resourceVersionMatch=NotOlderThan&limit=4" % first_rv)
+say("NotOlderThan with a limit", "%s rv-now=%s" % (names(body), meta(body).get("resourceVersion") == rv_now))
+code, body = call("GET", CLAIMS + "?resourceVersion=%s" % first_rv)
+say("a resourceVersion without a limit", names(body))
+code, body = call("GET", CLAIMS + "?limit=2&labelSelector=keep%3Dyes")
+say("a selected page", "%s remaining=%s" % (names(body), meta(body).get("remainingItemCount")))
+code, body = call("GET", claims_of("lists") + "?limit=100")
+say("a page that holds the rest", "continue=%s remaining=%s" % ("continue" in meta(body),
+                                                              meta(body).get("remainingItemCount")))
+
+# ListOptions refused
+for query in ("resourceVersionMatch=Exact", "resourceVersionMatch=Foo&resourceVersion=3",
+              "resourceVersionMatch=Exact&resourceVersion=0", "resourceVersionMatch=NotOlderThan&resourceVersion=0&continue=x",
+              "resourceVersionMatch=Bar", "sendInitialEvents=true", "sendInitialEvents=false&limit=1",
+              "watch=1&sendInitialEvents=true", "watch=1&resourceVersionMatch=NotOlderThan",
+              "watch=1&resourceVersionMatch=Exact&sendInitialEvents=true",
+              "watch=1&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&continue=x"):
+    code, body = call("GET", CLAIMS + "?" + query)
+    causes = [(c.get("reason"), c.get("field")) for c in body.get("details", {}).get("causes", [])]
+    say("refused: " + query, "%d %s %s %s %s" % (code, body.get("reason"), body.get("message"),
+                                                 body.get("details", {}).get("kind"), causes))
+code, body = call("GET", CLAIMS + "?limit=2&continue=e30")
+say("a bad continue token", "%d %s" % (code, body.get("message", "")[:51]))
+
+# watches
+code, text = call("GET", claims_of("lists-b") + "?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
+say("a watch without initial events", "%d %d events" % (code, len(text.split("\n")) - 1 if isinstance(text, str) else -1))
+for query in ("watch=1&allowWatchBookmarks=true&timeoutSeconds=1",
+              "watch=1&resourceVersion=0&allowWatchBookmarks=true&timeoutSeconds=1",
+              "watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1",
+              "watch=1&timeoutSeconds=1"):
+    code, text = call("GET", claims_of("lists-b") + "?" + query)
+    events = [json.loads(line) for line in text.split("\n") if line] if isinstance(text, str) else []
+    added = sorted(e["object"]["metadata"]["name"] for e in events if e["type"] == "ADDED")
+    ends = [e for e in events if e["type"] == "BOOKMARK" and
+            e["object"]["metadata"].get("annotations", {}).get("k8s.io/initial-events-end") == "true"]
+    say("watch " + query, "%d added=%s initial-events-end=%d" % (code, added, len(ends)))
+
+print("\n".join(out))

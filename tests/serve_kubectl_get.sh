@@ -11,18 +11,16 @@ dra=${1:-build/dra}
 skip_without kubectl serve_kubectl_get
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-# a fresh discovery cache: another server may have had this port before
-export KUBECACHEDIR="$tmp/kube-cache"
 tmpl() { # namespace name
   printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: %s, namespace: %s}\nspec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}\n---\n' "$2" "$1"
 }
 
-# 1. pages follow the store order: namespace, then name ("team" < "team-b"
-# although "team/z" > "team-b/a" as text)
+# 1. pages follow the store order, kube-apiserver's: the text
+# "<namespace>/<name>" ("team-b/b" < "team/a", since '-' < '/')
 printf "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-b}\n" | kubectl apply -f - >/dev/null
 { tmpl team a; tmpl team z; tmpl team-b a; tmpl team-b b; } >"$tmp/tmpl.yaml"
 kubectl apply -f "$tmp/tmpl.yaml" >/dev/null
-check "pages across namespaces" "team/a team/z team-b/a team-b/b " sh -c \
+check "pages across namespaces" "team-b/a team-b/b team/a team/z " sh -c \
   "kubectl get resourceclaimtemplates -A --chunk-size=1 -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {end}'"
 check "pages across namespaces (table)" "4" sh -c \
   "kubectl get resourceclaimtemplates -A --chunk-size=1 --no-headers | wc -l"

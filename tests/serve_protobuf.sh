@@ -14,7 +14,6 @@ skip_without kubectl serve_protobuf
 skip_without curl serve_protobuf
 serve "$tmp/data"
 export KUBECONFIG="$tmp/data/kubeconfig"
-export KUBECACHEDIR="$tmp/kube-cache"
 PB=application/vnd.kubernetes.protobuf
 
 # 1. kubectl's typed clients: protobuf bodies in, protobuf answers out

@@ -21,6 +21,9 @@ skip_without() { # command, test name
   skip "$2" "$1 not found"
 }
 tmp=$(mktemp -d)
+# kubectl's discovery cache is per host:port: a server another test ran on
+# this port before (with other API versions or gates) must not answer
+export KUBECACHEDIR="$tmp/kube-cache"
 server=
 # At the end the server is stopped (SIGTERM: a clean exit, so a sanitizer
 # build reports its leaks) and a sanitizer's report in its log fails the

@@ -45,8 +45,9 @@ static void parse_selectors(const http_request *req, const route *r) {
   }
   sb_free(&err);
   char *start = NULL;
+  int64_t rv = 0;
   text = http_query_get(req, "continue");
-  if (text && continue_token_parse(text, &start)) free(start);
+  if (text && continue_token_parse(text, &start, &rv)) free(start);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -22,8 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sb_truncate(&err, 0);
   if (field_selector_parse(text, &sel, &err)) selector_free(&sel);
   else if (!err.len) abort();
+  /* a token that parses names a state (> 0, or the latest) and makes the
+   * same token again */
   char *start = NULL;
-  if (continue_token_parse(text, &start)) free(start);
+  int64_t rv = 0;
+  if (continue_token_parse(text, &start, &rv)) {
+    if (rv <= 0 && rv != CONTINUE_AT_LATEST) abort();
+    char *again = continue_token_make(rv, start), *start_again = NULL;
+    int64_t rv_again = 0;
+    if (!continue_token_parse(again, &start_again, &rv_again) || rv_again != rv || strcmp(start_again, start)) abort();
+    free(again);
+    free(start_again);
+    free(start);
+  }
   sb_free(&err);
   free(text);
   return 0;

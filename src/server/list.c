@@ -90,7 +90,8 @@ static bool plan_list(const http_request *req, list_plan *plan, http_response *r
   if (cont && *cont) {
     int64_t token_rv;
     if (!continue_token_parse(cont, &plan->start, &token_rv)) {
-      srv_status_bad_request(resp, "invalid continue token: continue key is not valid: the token is not one this server issued");
+      srv_status_bad_request(resp, "invalid continue token: continue key is not valid: "
+                                   "the token is not one this server issued");
       return false;
     }
     plan->at_rv = token_rv > 0 ? (uint64_t)token_rv : 0;

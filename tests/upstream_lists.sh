@@ -9,6 +9,10 @@
 # ListOptions refused (422 with their causes), a bad continue token, and
 # which watches start with the current objects and an initial-events-end
 # bookmark.
+# Also: how lists are refused (limit, resourceVersion, continue with a
+# resourceVersion, field and label selectors) and a selected watch replayed
+# from before an object left the selection. LISTS_OUT=FILE keeps
+# kube-apiserver's observations.
 # Skipped (77) without build/upstream/etcd and kube-apiserver (make
 # upstream-e2e), kubectl, python3, curl or openssl.
 dra=${1:-build/dra}
@@ -22,6 +26,7 @@ ka_url=$(sed -n 's/.*server: "\([^"]*\)".*/\1/p' "$ka/kubeconfig")
 ka_token=$(cut -d, -f1 "$ka/tokens.csv")
 python3 tests/upstream/e2e/lists.py "$ka_url" "$ka_token" >"$tmp/kube.out" 2>&1
 python3 tests/upstream/e2e/lists.py "$url" >"$tmp/dra.out" 2>&1
+[ -n "${LISTS_OUT:-}" ] && cp "$tmp/kube.out" "$LISTS_OUT"
 check "kube-apiserver's observations were made" "first page: 200" cat "$tmp/kube.out"
 while IFS= read -r line; do
   check "the same as kube-apiserver: ${line%%: *}" "$line" cat "$tmp/dra.out"

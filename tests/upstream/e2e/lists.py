@@ -19,7 +19,7 @@ CLAIMS = "/apis/resource.k8s.io/v1/resourceclaims"
 
 
 def call(method, path, body=None, timeout=10):
-    """(status code, the body: parsed JSON, or the raw text of a watch)"""
+    """(status code, the body: parsed JSON, or for a watch its text)"""
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(URL + path, data=data, method=method)
     if TOKEN:
@@ -31,10 +31,9 @@ def call(method, path, body=None, timeout=10):
             code, text = resp.status, resp.read().decode()
     except urllib.error.HTTPError as e:
         code, text = e.code, e.read().decode()
-    try:
-        return code, json.loads(text)
-    except ValueError:
+    if "watch=1" in path and code == 200:
         return code, text
+    return code, json.loads(text)
 
 
 def claims_of(ns):
@@ -76,6 +75,7 @@ code, first = call("GET", CLAIMS + "?limit=3")
 first_rv = meta(first)["resourceVersion"]
 say("first page", "%d %s continue=%s remaining=%s" % (code, names(first), "continue" in meta(first),
                                                        meta(first).get("remainingItemCount")))
+before_changes = first_rv
 claim("lists", "a00", "yes")
 claim("lists", "c99", "yes")
 call("DELETE", claims_of("lists-b") + "/c02")
@@ -129,15 +129,30 @@ for query in ("resourceVersionMatch=Exact", "resourceVersionMatch=Foo&resourceVe
 code, body = call("GET", CLAIMS + "?limit=2&continue=e30")
 say("a bad continue token", "%d %s" % (code, body.get("message", "")[:51]))
 
+# other options, and how they are refused
+for query in ("limit=abc", "resourceVersion=abc", "limit=2&continue=%s&resourceVersion=5" % meta(first).get("continue"),
+              "fieldSelector=metadata.name%3Dc01", "fieldSelector=metadata.namespace%3Dlists-b,metadata.name!%3Dc00",
+              "fieldSelector=spec.foo%3Dx", "labelSelector=keep+in+(yes,changed)", "labelSelector=keep%3D%3D",
+              "limit=-1", "limit=0"):
+    code, body = call("GET", CLAIMS + "?" + query)
+    say("list " + query.replace(meta(first).get("continue", ""), "TOKEN"),
+        "%d %s %s" % (code, names(body) if code == 200 else body.get("reason"), "" if code == 200 else body.get("message")))
+
 # watches
+code, text = call("GET", claims_of("lists") + "?watch=1&resourceVersion=%s&labelSelector=keep%%3Dno&timeoutSeconds=1"
+                  % before_changes)
+events = [json.loads(line) for line in text.split("\n") if line] if code == 200 else []
+say("a selected watch from before the changes", "%d %s" % (code, [(e["type"], e["object"]["metadata"].get("name"),
+                                                               e["object"]["metadata"].get("labels", {}).get("keep"))
+                                                              for e in events]))
 code, text = call("GET", claims_of("lists-b") + "?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
-say("a watch without initial events", "%d %d events" % (code, len(text.split("\n")) - 1 if isinstance(text, str) else -1))
+say("a watch without initial events", "%d %d events" % (code, len([line for line in text.split("\n") if line])))
 for query in ("watch=1&allowWatchBookmarks=true&timeoutSeconds=1",
               "watch=1&resourceVersion=0&allowWatchBookmarks=true&timeoutSeconds=1",
               "watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1",
               "watch=1&timeoutSeconds=1"):
     code, text = call("GET", claims_of("lists-b") + "?" + query)
-    events = [json.loads(line) for line in text.split("\n") if line] if isinstance(text, str) else []
+    events = [json.loads(line) for line in text.split("\n") if line] if code == 200 else []
     added = sorted(e["object"]["metadata"]["name"] for e in events if e["type"] == "ADDED")
     ends = [e for e in events if e["type"] == "BOOKMARK" and
             e["object"]["metadata"].get("annotations", {}).get("k8s.io/initial-events-end") == "true"]

@@ -11,8 +11,9 @@
 # bookmark.
 # Also: how lists are refused (limit, resourceVersion, continue with a
 # resourceVersion, field and label selectors) and a selected watch replayed
-# from before an object left the selection. LISTS_OUT=FILE keeps
-# kube-apiserver's observations.
+# from before an object left the selection, and a page as a Table.
+# LISTS_OUT=FILE keeps kube-apiserver's observations (and dra's in
+# FILE.dra).
 # Skipped (77) without build/upstream/etcd and kube-apiserver (make
 # upstream-e2e), kubectl, python3, curl or openssl.
 dra=${1:-build/dra}
@@ -26,7 +27,7 @@ ka_url=$(sed -n 's/.*server: "\([^"]*\)".*/\1/p' "$ka/kubeconfig")
 ka_token=$(cut -d, -f1 "$ka/tokens.csv")
 python3 tests/upstream/e2e/lists.py "$ka_url" "$ka_token" >"$tmp/kube.out" 2>&1
 python3 tests/upstream/e2e/lists.py "$url" >"$tmp/dra.out" 2>&1
-[ -n "${LISTS_OUT:-}" ] && cp "$tmp/kube.out" "$LISTS_OUT"
+[ -n "${LISTS_OUT:-}" ] && cp "$tmp/kube.out" "$LISTS_OUT" && cp "$tmp/dra.out" "$LISTS_OUT.dra"
 check "kube-apiserver's observations were made" "first page: 200" cat "$tmp/kube.out"
 while IFS= read -r line; do
   check "the same as kube-apiserver: ${line%%: *}" "$line" cat "$tmp/dra.out"

@@ -18,10 +18,12 @@ CTX = ssl._create_unverified_context()
 CLAIMS = "/apis/resource.k8s.io/v1/resourceclaims"
 
 
-def call(method, path, body=None, timeout=10):
+def call(method, path, body=None, timeout=10, accept=None):
     """(status code, the body: parsed JSON, or for a watch its text)"""
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(URL + path, data=data, method=method)
+    if accept:
+        req.add_header("Accept", accept)
     if TOKEN:
         req.add_header("Authorization", "Bearer " + TOKEN)
     if data is not None:
@@ -137,6 +139,17 @@ for query in ("limit=abc", "resourceVersion=abc", "limit=2&continue=%s&resourceV
     code, body = call("GET", CLAIMS + "?" + query)
     say("list " + query.replace(meta(first).get("continue", ""), "TOKEN"),
         "%d %s %s" % (code, names(body) if code == 200 else body.get("reason"), "" if code == 200 else body.get("message")))
+
+# a page as a Table (kubectl get without -o wide: the priority 0 columns;
+# dra adds wide ones of its own, docs/server.md): columns, cells but the
+# age, and the page's metadata
+TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
+code, body = call("GET", claims_of("lists") + "?limit=3", accept=TABLE)
+shown = [i for i, c in enumerate(body.get("columnDefinitions", [])) if not c.get("priority") and c["name"] != "Age"]
+say("a Table page", "%d %s %s continue=%s remaining=%s" % (
+    code, [body["columnDefinitions"][i]["name"] for i in shown],
+    [[r["cells"][i] for i in shown] for r in body.get("rows", [])],
+    "continue" in meta(body), meta(body).get("remainingItemCount")))
 
 # watches
 code, text = call("GET", claims_of("lists") + "?watch=1&resourceVersion=%s&labelSelector=keep%%3Dno&timeoutSeconds=1"

@@ -135,8 +135,8 @@ typedef struct name_key {
   const char *namespace_, *name;
 } name_key;
 
-/* The bytes of "<namespace>/<name>" one by one (-1 at the end), for keys
- * whose namespaces differ only in length. */
+/* The bytes of "<namespace>/<name>" one by one from a point in the
+ * namespace (-1 at the end). */
 typedef struct key_bytes {
   const char *at;
   const char *name; /* NULL once the walk is in the name */
@@ -154,17 +154,24 @@ static int next_key_byte(key_bytes *k) {
  * namespace is ""), the order of etcd's keys that kube-apiserver lists in:
  * "team-b/a" before "team/z", since '-' < '/'. A namespace's objects stay
  * together (every key with its prefix), its first after the key
- * (namespace, ""). */
+ * (namespace, ""). Namespaces are compared as strcmp does, the end of one
+ * standing for the '/' that follows it. */
 static int cmp_keys(const name_key *a, const name_key *b) {
   const char *na = a->namespace_ ? a->namespace_ : "", *nb = b->namespace_ ? b->namespace_ : "";
-  size_t la = strlen(na), lb = strlen(nb);
-  int c = memcmp(na, nb, la < lb ? la : lb);
-  if (c || la == lb) return c ? c : strcmp_null(a->name, b->name);
-  key_bytes ka = {na, a->name ? a->name : ""}, kb = {nb, b->name ? b->name : ""};
-  for (;;) {
-    int x = next_key_byte(&ka), y = next_key_byte(&kb);
-    if (x != y || x < 0) return x - y;
+  if (na != nb) { /* the objects of one namespace often share its text */
+    const unsigned char *p = (const unsigned char *)na, *q = (const unsigned char *)nb;
+    while (*p && *p == *q) p++, q++;
+    if (*p != *q) { /* one namespace ended where the other goes on, or they differ */
+      int x = *p ? *p : '/', y = *q ? *q : '/';
+      if (x != y) return x - y;
+      key_bytes ka = {(const char *)p, a->name ? a->name : ""}, kb = {(const char *)q, b->name ? b->name : ""};
+      for (;;) { /* a '/' after the shorter namespace: only a start key the store did not make */
+        int xb = next_key_byte(&ka), yb = next_key_byte(&kb);
+        if (xb != yb || xb < 0) return xb - yb;
+      }
+    }
   }
+  return strcmp_null(a->name, b->name);
 }
 
 static name_key key_of_obj(const store_obj *o) {

@@ -84,7 +84,7 @@ static bool oldest_may_go(watchers *w, int64_t now) {
 /* Keeps ev; drops the oldest kept events that may go (oldest_may_go), but
  * never one that is not committed yet (committed subscribers still need it). */
 static void remember(watchers *w, store_event ev) {
-  int64_t now = w->clock(w->clock_user);
+  int64_t now = w->history_seconds ? w->clock(w->clock_user) : 0; /* kept by count only: no clock */
   while (oldest_may_go(w, now) && queue_at(&w->history, 0)->rv <= w->committed_rv) {
     store_event dropped = queue_pop(&w->history);
     w->kept_after = dropped.rv;

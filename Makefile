@@ -118,7 +118,7 @@ etcd:
 K8S_VERSION = v1.37.2
 # The CTests that need them (each skips without them, as in CI): the real
 # clients against dra serve and dra serve against the real control plane.
-UPSTREAM_E2E_TESTS = ^upstream_(scheduler|resourceslice|etcd_layout|kubectl_dra|everyday|lists)$$
+UPSTREAM_E2E_TESTS = ^upstream_(scheduler|resourceslice|etcd_layout|kubectl_dra|everyday|lists|writes)$$
 K8S_LDFLAGS = -X k8s.io/component-base/version.gitVersion=$(K8S_VERSION) -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=37
 upstream-e2e: all etcd
 	cd tests/upstream/e2e && $(GO) build -ldflags '$(K8S_LDFLAGS)' -o $(abspath $(BUILD))/upstream/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver

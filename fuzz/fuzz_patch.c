@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   json_t *doc = json_loads(base, 0, &jerr);
   for (int t = PATCH_MERGE; t <= PATCH_STRATEGIC; t++) {
     strbuf err = STRBUF_INIT;
-    json_t *out = patch_apply((patch_type)t, doc, (const char *)data, size, &err);
+    patch_failure why;
+    json_t *out = patch_apply((patch_type)t, doc, (const char *)data, size, &err, &why);
     if (!out && !err.len) abort();
     json_decref(out);
     sb_free(&err);

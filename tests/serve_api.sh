@@ -26,7 +26,7 @@ call "already exists" POST $C application/json "$claim" 409 '"reason":"AlreadyEx
 call "malformed json" POST $C application/json '{"apiVersion":' 400 '"reason":"BadRequest"'
 call "malformed yaml" POST $C application/yaml 'a: [b' 400 '"reason":"BadRequest"'
 call "deep nesting" POST $C application/json "$(printf '%.0s[' $(seq 5000))" 400 '"kind":"Status"'
-call "wrong kind" POST $C application/json '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}' 400 'does not match the expected'
+call "wrong kind" POST $C application/json '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}' 400 'converting (v1.Pod) to (resource.ResourceClaim): unknown conversion'
 call "unknown resource" GET /apis/resource.k8s.io/v1/namespaces/default/gadgets "" "" 404 '"reason":"NotFound"'
 call "strict unknown field" POST "$C?fieldValidation=Strict" application/json \
   '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c2"},"spec":{"bogus":1}}' 400 'strict decoding error: unknown field \"spec.bogus\"'
@@ -37,8 +37,8 @@ call "invalid object" POST $C application/json \
 call "admin access forbidden" POST $C application/json \
   '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c5"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu","adminAccess":true}}]}}}' 422 '"reason":"FieldValueForbidden"'
 call "wrong patch content type" PATCH $C/c1 text/plain '{}' 415 'UnsupportedMediaType'
-call "bad json patch" PATCH $C/c1 application/json-patch+json '[{"op":"nope","path":"/x"}]' 422 'jsonpatch'
-call "bad merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":' 422 'error decoding patch'
+call "bad json patch" PATCH $C/c1 application/json-patch+json '[{"op":"nope","path":"/x"}]' 422 'the server rejected our request due to an error in our request'
+call "bad merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":' 400 'invalid JSON patch'
 call "merge patch" PATCH $C/c1 application/merge-patch+json '{"metadata":{"labels":{"a":"b"}}}' 200 '"a":"b"'
 call "spec is immutable" PATCH $C/c1 application/merge-patch+json '{"spec":{"devices":{"requests":[{"name":"s","exactly":{"deviceClassName":"gpu"}}]}}}' 422 'field is immutable'
 call "bad label selector" GET "$C?labelSelector=a%20in%20(" "" "" 400 'unable to parse requirement'

@@ -2,6 +2,7 @@
  * patch.go (applyPatcher), create.go (managerOrUserAgent), and
  * k8s.io/apimachinery pkg/apis/meta/v1/validation (ValidatePatchOptions). */
 #include "server/apply.h"
+#include "server/params.h"
 #include "api/managed_fields.h"
 #include "api/managed_fields_tree.h"
 #include "api/ssa_apply.h"
@@ -17,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define FIELD_MANAGER_MAX_LENGTH 128
 
 bool srv_is_apply(const http_request *req) {
   return req->content_type && !strncmp(req->content_type, "application/apply-patch+yaml", 28) &&
@@ -38,7 +37,7 @@ void srv_manager_name(const http_request *req, strbuf *out) {
       if (mf_rune_printable(cp)) {
         strbuf rune = STRBUF_INIT;
         utf8_encode(&rune, cp);
-        if (out->len + rune.len > FIELD_MANAGER_MAX_LENGTH) {
+        if (out->len + rune.len > SRV_FIELD_MANAGER_MAX_LENGTH) {
           sb_free(&rune);
           break;
         }
@@ -50,27 +49,6 @@ void srv_manager_name(const http_request *req, strbuf *out) {
     }
   }
   if (!out->len) sb_puts(out, "unknown"); /* buildManagerInfo's name for none */
-}
-
-bool srv_patch_options_ok(const http_request *req, http_response *resp) {
-  errlist errs = {0};
-  fpath p = {STRBUF_INIT};
-  const char *manager = http_query_get(req, "fieldManager");
-  fp_field(&p, srv_is_apply(req) ? "fieldManager" : "force");
-  if (srv_is_apply(req) && (!manager || !*manager)) fe_required(&errs, &p, "is required for apply patch");
-  else if (!srv_is_apply(req) && http_query_get(req, "force"))
-    fe_forbidden(&errs, &p, "may not be specified for non-apply patch");
-  fp_free(&p);
-  if (manager && strlen(manager) > FIELD_MANAGER_MAX_LENGTH) {
-    fpath f = {STRBUF_INIT};
-    fp_field(&f, "fieldManager");
-    fe_too_long(&errs, &f, FIELD_MANAGER_MAX_LENGTH);
-    fp_free(&f);
-  }
-  bool ok = !errs.n;
-  if (!ok) srv_status_invalid_as(resp, "meta.k8s.io", "PatchOptions", "", &errs);
-  errlist_free(&errs);
-  return ok;
 }
 
 /* The request's group/version and its type for server-side apply. */
@@ -159,10 +137,7 @@ static bool same_kind(const route *r, const char *gv, const json_t *config, http
 static bool named_as_url(const route *r, const json_t *obj, http_response *resp) {
   const char *name = json_string_value(json_object_get(json_object_get(obj, "metadata"), "name"));
   if (name && !strcmp(name, r->name)) return true;
-  strbuf msg = STRBUF_INIT;
-  sb_printf(&msg, "the name of the object (%s) does not match the name on the URL (%s)", name ? name : "", r->name);
-  srv_status_bad_request(resp, sb_str(&msg));
-  sb_free(&msg);
+  srv_status_name_mismatch(resp, name, r->name);
   return false;
 }
 
@@ -254,7 +229,7 @@ static bool apply_once(void *ctx) {
 }
 
 void srv_apply_patch(dra_server *s, const route *r, const http_request *req, http_response *resp) {
-  if (!srv_patch_options_ok(req, resp)) return;
+  if (!srv_write_options_ok(req, "PatchOptions", resp)) return;
   char *gv;
   int type = request_type(r, &gv);
   json_t *config = type == SSA_NO_TYPE ? NULL : applied_configuration(req, resp);

@@ -44,8 +44,5 @@ typedef struct srv_call {
  * Each retry starts from an empty answer, keeping the warnings given
  * before the first attempt. */
 void srv_patch_retrying(http_response *resp, bool (*attempt)(void *ctx), void *ctx);
-/* Refuses PatchOptions upstream refuses (ValidatePatchOptions): false
- * with the 422 answered. */
-bool srv_patch_options_ok(const http_request *req, http_response *resp);
 
 #endif

@@ -1,7 +1,9 @@
 /* body.c: see body.h. */
 #include "server/body.h"
 #include "codec/doc.h"
+#include "api/versions.h"
 #include "server/status.h"
+#include "util/die.h"
 #include "server/warning.h"
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,48 @@ static void cannot_handle(http_response *resp, const api_object *obj, const errl
   free(msg);
 }
 
+/* The Go package of a group's internal types, as conversion errors name
+ * it: the Event of events.k8s.io is the core group's. */
+static void internal_package(strbuf *out, const char *group) {
+  if (!*group || !strcmp(group, "events.k8s.io")) sb_puts(out, "core");
+  else sb_add(out, group, strcspn(group, "."));
+}
+
+/* Whether kube-apiserver's scheme knows kind in group/version: those dra
+ * serves in some version. */
+static bool kind_registered(const char *group, const char *version, const char *kind) {
+  for (size_t i = 0; i < srv_n_resources; i++) {
+    const srv_resource *r = &srv_resources[i];
+    if (!strcmp(r->group, group) && !strcmp(r->kind, kind) && api_version_find((api_kind)r->api_kind, group, version))
+      return true;
+  }
+  return false;
+}
+
+/* Why a body of another kind or apiVersion than the endpoint's (gv) is
+ * refused, as the handlers' decoder says it: a kind the scheme does not
+ * have in that version, a kind it has but cannot convert to the
+ * endpoint's, or the endpoint's kind in another of its versions. */
+static void foreign_kind_message(strbuf *msg, const srv_resource *res, const char *kind, const char *api_version,
+                                 const char *gv) {
+  const char *slash = strchr(api_version, '/');
+  const char *version = slash ? slash + 1 : api_version;
+  char *group = slash ? strndup(api_version, (size_t)(slash - api_version)) : strdup("");
+  if (!group) die_oom();
+  if (!kind_registered(group, version, kind)) {
+    sb_printf(msg, "%s in version \"%s\" cannot be handled as a %s: no kind \"%s\" is registered for version \"%s\" in scheme "
+              "\"pkg/runtime/scheme.go:111\"", kind, version, res->kind, kind, api_version);
+  } else if (strcmp(kind, res->kind)) {
+    sb_printf(msg, "%s in version \"%s\" cannot be handled as a %s: converting (%s.%s) to (", kind, version, res->kind,
+              version, kind);
+    internal_package(msg, res->group);
+    sb_printf(msg, ".%s): unknown conversion", res->kind);
+  } else {
+    sb_printf(msg, "the API version in the data (%s) does not match the expected API version (%s)", api_version, gv);
+  }
+  free(group);
+}
+
 static api_object *decode(const route *r, const http_request *req, json_t *root, const char *const *dups,
                           size_t n_dups, http_response *resp) {
   const srv_resource *res = r->resource;
@@ -40,11 +84,7 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
   const char *version = json_string_value(json_object_get(root, "apiVersion"));
   if (!kind || !version || strcmp(kind, res->kind) || strcmp(version, gv)) {
     strbuf msg = STRBUF_INIT;
-    if (kind && version && !strcmp(version, gv))
-      sb_printf(&msg, "the kind in the data (%s) does not match the expected kind (%s)", kind, res->kind);
-    else
-      sb_printf(&msg, "the API version in the data (%s) does not match the expected API version (%s)",
-                version ? version : "", gv);
+    foreign_kind_message(&msg, res, kind ? kind : "", version ? version : "", gv);
     srv_status_bad_request(resp, sb_str(&msg));
     sb_free(&msg);
     free(gv);
@@ -69,6 +109,8 @@ static api_object *decode(const route *r, const http_request *req, json_t *root,
         api_object_free(obj);
         return NULL;
       }
+    } else {
+      m->namespace_ = NULL; /* rest.BeforeCreate and BeforeUpdate clear it on a cluster-scoped object */
     }
     return obj;
   } else {

@@ -6,6 +6,7 @@
  * pkg/apis/meta/v1 Convert_url_Values_To_v1_DeleteOptions), and both
  * through pkg/apis/meta/v1/validation ValidateDeleteOptions. */
 #include "server/delete_options.h"
+#include "server/params.h"
 #include "api/codec.h"
 #include "util/die.h"
 #include <errno.h>
@@ -255,19 +256,7 @@ static void validate(const delete_options *o, const raw_options *raw, errlist *e
     fe_invalid_str(errs, &p, raw->propagation, "orphanDependents and deletionPropagation cannot be both set");
   if (raw->propagation && o->propagation == PROPAGATION_UNSET) fe_not_supported(errs, &p, raw->propagation, policies);
   fp_free(&p);
-  bool dry_run_ok = true;
-  for (size_t i = 0; i < raw->n_dry_run; i++) dry_run_ok = dry_run_ok && !strcmp(raw->dry_run[i], "All");
-  if (!dry_run_ok) { /* the value renders as a JSON list */
-    strbuf body = STRBUF_INIT;
-    sb_puts(&body, "Unsupported value: [");
-    for (size_t i = 0; i < raw->n_dry_run; i++) {
-      if (i) sb_putc(&body, ',');
-      sb_go_quote(&body, raw->dry_run[i]);
-    }
-    sb_puts(&body, "]: supported values: \"All\"");
-    errlist_add(errs, FE_NOT_SUPPORTED, "dryRun", sb_str(&body));
-    sb_free(&body);
-  }
+  srv_check_dry_run((const char *const *)raw->dry_run, raw->n_dry_run, errs);
   if (!raw->ignore_read_error) return;
   /* ValidateIgnoreStoreReadError: the unsafe delete takes no other option */
   const char *const alone[][2] = {{"propagationPolicy", raw->propagation ? "" : NULL},

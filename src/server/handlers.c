@@ -294,6 +294,7 @@ void srv_create_object(dra_server *s, const route *r, const http_request *req, h
 }
 
 static void handle_create(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!srv_write_options_ok(req, "CreateOptions", resp)) return;
   api_object *obj = srv_decode_body(r, req, resp);
   if (obj) srv_create_object(s, r, req, resp, obj);
 }
@@ -330,7 +331,7 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
                        store_obj **out) {
   object_meta *m = api_object_meta(obj);
   if (!m->name || strcmp(m->name, r->name)) {
-    srv_status_bad_request(resp, "the name of the object does not match the name on the URL");
+    srv_status_name_mismatch(resp, m->name, r->name);
     api_object_free(obj);
     return;
   }
@@ -358,6 +359,7 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
 }
 
 static void handle_update(dra_server *s, const route *r, const http_request *req, http_response *resp) {
+  if (!srv_write_options_ok(req, "UpdateOptions", resp)) return;
   api_object *obj = srv_decode_body(r, req, resp);
   if (!obj) return;
   const object_meta *m = api_object_meta(obj);
@@ -389,10 +391,12 @@ static bool patch_once(void *ctx) {
   }
   json_t *current = srv_object_in_version(old->object, r->wire); /* the patch is written against that version */
   strbuf err = STRBUF_INIT;
-  json_t *patched = patch_apply(a->type, current, a->call.req->body ? a->call.req->body : "", a->call.req->body_len, &err);
+  patch_failure why;
+  json_t *patched =
+      patch_apply(a->type, current, a->call.req->body ? a->call.req->body : "", a->call.req->body_len, &err, &why);
   json_decref(current);
   if (!patched) {
-    srv_status(resp, 422, "Invalid", sb_str(&err), NULL);
+    patch_answer_failure(resp, why, sb_str(&err));
     sb_free(&err);
     store_obj_unref(old);
     return true;
@@ -419,14 +423,10 @@ static void handle_patch(dra_server *s, const route *r, const http_request *req,
   patch_type type;
   if (srv_is_apply(req)) return srv_apply_patch(s, r, req, resp);
   if (!patch_type_from_content_type(req->content_type, &type)) {
-    srv_status(resp, 415, "UnsupportedMediaType",
-               "the body of the request was in an unknown format - accepted media types include: "
-               "application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, "
-               "application/apply-patch+yaml",
-               NULL);
+    srv_status_unsupported_patch(resp);
     return;
   }
-  if (!srv_patch_options_ok(req, resp)) return;
+  if (!srv_write_options_ok(req, "PatchOptions", resp)) return;
   srv_patch_retrying(resp, patch_once, &(patch_attempt){{s, r, req, resp}, type});
 }
 

@@ -10,8 +10,12 @@
  * checked (422). Booleans never fail (Convert_Slice_string_To_bool),
  * and a negative limit is no error: the storage only pages when limit > 0. */
 #include "server/params.h"
+#include "api/managed_fields.h"
+#include "server/apply.h"
 #include "server/selector.h"
 #include "server/status.h"
+#include "util/die.h"
+#include "util/utf8.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,4 +126,72 @@ bool srv_list_params_ok(const http_request *req, const route *r, bool watch, htt
     return false;
   }
   return true;
+}
+
+void srv_check_dry_run(const char *const *values, size_t n, errlist *errs) {
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) ok = ok && !strcmp(values[i], "All");
+  if (ok) return;
+  strbuf body = STRBUF_INIT; /* the value renders as a JSON list */
+  sb_puts(&body, "Unsupported value: [");
+  for (size_t i = 0; i < n; i++) {
+    if (i) sb_putc(&body, ',');
+    sb_go_quote(&body, values[i]);
+  }
+  sb_puts(&body, "]: supported values: \"All\"");
+  errlist_add(errs, FE_NOT_SUPPORTED, "dryRun", sb_str(&body));
+  sb_free(&body);
+}
+
+/* ValidateFieldManager: its length, then each character Go's
+ * unicode.IsPrint refuses, at its byte position. */
+static void check_field_manager(const char *manager, errlist *errs) {
+  size_t len = strlen(manager);
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "fieldManager");
+  if (len > SRV_FIELD_MANAGER_MAX_LENGTH) fe_too_long(errs, &p, SRV_FIELD_MANAGER_MAX_LENGTH);
+  for (size_t at = 0; at < len;) {
+    unsigned cp = 0xfffd;
+    size_t n = utf8_decode((const unsigned char *)manager + at, len - at, &cp);
+    if (!n) n = 1, cp = 0xfffd; /* Go reads a bad byte as U+FFFD, which is printable */
+    if (!mf_rune_printable(cp)) {
+      char why[64];
+      snprintf(why, sizeof why, "invalid character U+%04X (at position %zu)", cp, at);
+      fe_invalid_str(errs, &p, manager, why);
+    }
+    at += n;
+  }
+  fp_free(&p);
+}
+
+bool srv_write_options_ok(const http_request *req, const char *options_kind, http_response *resp) {
+  errlist errs = {0};
+  const char *manager = http_query_get(req, "fieldManager");
+  if (!strcmp(options_kind, "PatchOptions")) {
+    fpath p = {STRBUF_INIT};
+    fp_field(&p, srv_is_apply(req) ? "fieldManager" : "force");
+    if (srv_is_apply(req) && (!manager || !*manager)) fe_required(&errs, &p, "is required for apply patch");
+    else if (!srv_is_apply(req) && http_query_get(req, "force"))
+      fe_forbidden(&errs, &p, "may not be specified for non-apply patch");
+    fp_free(&p);
+  }
+  if (manager) check_field_manager(manager, &errs);
+  const char **dry_run = xcalloc(req->n_query + 1, sizeof *dry_run);
+  size_t n_dry_run = 0;
+  for (size_t i = 0; i < req->n_query; i++)
+    if (!strcmp(req->query[i].key, "dryRun")) dry_run[n_dry_run++] = req->query[i].value;
+  srv_check_dry_run(dry_run, n_dry_run, &errs);
+  free(dry_run);
+  const char *validation = http_query_get(req, "fieldValidation");
+  if (validation && *validation && strcmp(validation, "Ignore") && strcmp(validation, "Strict") &&
+      strcmp(validation, "Warn")) {
+    fpath p = {STRBUF_INIT};
+    fp_field(&p, "fieldValidation");
+    fe_not_supported(&errs, &p, validation, (const char *const[]){"", "Ignore", "Strict", "Warn", NULL});
+    fp_free(&p);
+  }
+  bool ok = !errs.n;
+  if (!ok) srv_status_invalid_as(resp, "meta.k8s.io", options_kind, "", &errs);
+  errlist_free(&errs);
+  return ok;
 }

@@ -1,5 +1,7 @@
 /* patch.c: see patch.h. */
 #include "server/patch.h"
+#include "server/status.h"
+#include "server/warning.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,31 +248,86 @@ static bool apply_op(json_t *doc, const json_t *op, strbuf *err) {
   return ok;
 }
 
-json_t *patch_apply(patch_type type, const json_t *doc, const char *text, size_t len, strbuf *err) {
-  json_error_t jerr;
-  json_t *patch = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+/* The Go type a JSON value unmarshals as, in encoding/json's errors. */
+static const char *go_json_kind(const json_t *v) {
+  switch (json_typeof(v)) {
+  case JSON_OBJECT: return "object";
+  case JSON_ARRAY: return "array";
+  case JSON_STRING: return "string";
+  case JSON_INTEGER:
+  case JSON_REAL: return "number";
+  default: return "bool";
+  }
+}
+
+/* The checks of PatchResource and the patchers before a patch applies:
+ * its text is JSON, a JSON patch a list of objects, a merge patch an
+ * object. null is no JSON patch operation and no strategic change; as a
+ * merge patch it is refused. */
+static bool readable(patch_type type, const json_t *patch, strbuf *err) {
+  if (json_is_null(patch)) {
+    if (type == PATCH_MERGE) sb_puts(err, "Invalid JSON Patch");
+    return type != PATCH_MERGE;
+  }
+  if (type == PATCH_JSON) {
+    if (!json_is_array(patch)) {
+      sb_printf(err, "error decoding patch: json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp",
+                go_json_kind(patch));
+      return false;
+    }
+    size_t i;
+    json_t *op;
+    json_array_foreach(patch, i, op) if (!json_is_object(op) && !json_is_null(op)) {
+      sb_printf(err, "error decoding patch: json: cannot unmarshal %s into Go value of type handlers.jsonPatchOp",
+                go_json_kind(op));
+      return false;
+    }
+    return true;
+  }
+  if (json_is_object(patch)) return true;
+  sb_printf(err, "%sjson: cannot unmarshal %s into Go value of type map[string]interface {}",
+            type == PATCH_MERGE ? "error decoding patch: " : "", go_json_kind(patch));
+  return false;
+}
+
+json_t *patch_apply(patch_type type, const json_t *doc, const char *text, size_t len, strbuf *err,
+                    patch_failure *why) {
+  *why = PATCH_UNREADABLE;
+  json_t *patch = json_loadb(text, len, JSON_DECODE_ANY, NULL);
   if (!patch) {
-    sb_printf(err, "error decoding patch: %s", jerr.text);
+    sb_puts(err, "invalid JSON patch");
     return NULL;
   }
   json_t *out = NULL;
-  if (type == PATCH_JSON) {
-    if (!json_is_array(patch)) sb_puts(err, "json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-    else {
-      out = json_deep_copy(doc);
-      size_t i;
-      json_t *op;
-      json_array_foreach(patch, i, op) if (!apply_op(out, op, err)) {
-        json_decref(out);
-        out = NULL;
-        break;
-      }
+  if (!readable(type, patch, err)) {
+    /* answered as unreadable */
+  } else if (json_is_null(patch)) {
+    out = json_deep_copy(doc);
+  } else if (type == PATCH_JSON) {
+    *why = PATCH_FAILED_OP;
+    out = json_deep_copy(doc);
+    size_t i;
+    json_t *op;
+    json_array_foreach(patch, i, op) if (!apply_op(out, op, err)) {
+      json_decref(out);
+      out = NULL;
+      break;
     }
-  } else if (!json_is_object(patch)) {
-    sb_puts(err, "patch must be a JSON object");
   } else {
+    *why = PATCH_MERGE_REFUSED;
     out = merge(doc, patch, type == PATCH_STRATEGIC, 0, err);
   }
   json_decref(patch);
   return out;
+}
+
+void patch_answer_failure(http_response *resp, patch_failure why, const char *message) {
+  switch (why) {
+  case PATCH_UNREADABLE: srv_status_bad_request(resp, message); return;
+  case PATCH_FAILED_OP:
+    srv_warn(resp, message);
+    srv_status(resp, 422, "Invalid", "the server rejected our request due to an error in our request", json_object());
+    return;
+  case PATCH_MERGE_REFUSED: srv_status(resp, 422, "Invalid", message, NULL); return;
+  }
 }

@@ -45,12 +45,13 @@ static json_t *wanted_scale(const http_request *req, const json_t *current, http
   }
   patch_type type;
   if (!patch_type_from_content_type(req->content_type, &type)) {
-    srv_status(resp, 415, "UnsupportedMediaType", "the body of the request was in an unknown format", NULL);
+    srv_status_unsupported_patch(resp);
     return NULL;
   }
   strbuf err = STRBUF_INIT;
-  json_t *sc = patch_apply(type, current, req->body ? req->body : "", req->body_len, &err);
-  if (!sc) srv_status(resp, 422, "Invalid", sb_str(&err), NULL);
+  patch_failure why;
+  json_t *sc = patch_apply(type, current, req->body ? req->body : "", req->body_len, &err, &why);
+  if (!sc) patch_answer_failure(resp, why, sb_str(&err));
   sb_free(&err);
   return sc;
 }

@@ -89,6 +89,17 @@ void srv_status_bad_request(http_response *resp, const char *message) {
   srv_status(resp, 400, "BadRequest", message, NULL);
 }
 
+void srv_status_name_mismatch(http_response *resp, const char *name, const char *url_name) {
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "the name of the object (%s) does not match the name on the URL (%s)", name ? name : "", url_name);
+  srv_status_bad_request(resp, sb_str(&msg));
+  sb_free(&msg);
+}
+
+void srv_status_unsupported_patch(http_response *resp) {
+  srv_status(resp, 415, "UnsupportedMediaType", "415: Unsupported Media Type", json_object());
+}
+
 void srv_status_method_not_allowed(http_response *resp, const char *method) {
   strbuf msg = STRBUF_INIT;
   sb_printf(&msg, "the server does not allow this method on the requested resource (%s)", method);

@@ -20,6 +20,12 @@ void srv_status_conflict(http_response *resp, const srv_resource *res, const cha
 void srv_status_forbidden(http_response *resp, const srv_resource *res, const char *name, const char *why,
                           json_t *causes);
 void srv_status_bad_request(http_response *resp, const char *message);
+/* 400 for a body whose metadata.name (NULL: none) is not the URL's (the
+ * handlers' checkName). */
+void srv_status_name_mismatch(http_response *resp, const char *name, const char *url_name);
+/* 415 for a PATCH whose Content-Type is no patch type: go-restful's
+ * answer, before kube-apiserver's handler sees the request. */
+void srv_status_unsupported_patch(http_response *resp);
 void srv_status_method_not_allowed(http_response *resp, const char *method);
 /* 422 Invalid, from the admission errors of obj (apimachinery's errors.NewInvalid). */
 void srv_status_invalid(http_response *resp, const api_object *obj, const errlist *errs);

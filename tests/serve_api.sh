@@ -45,6 +45,14 @@ call "bad label selector" GET "$C?labelSelector=a%20in%20(" "" "" 400 'unable to
 call "bad field selector" GET "$C?fieldSelector=spec.x%3Dy" "" "" 400 '\"spec.x\" is not a known field selector: only'
 call "bad continue" GET "$C?continue=%21%21" "" "" 400 'continue key is not valid'
 call "label selector" GET "$C?labelSelector=a%3Db" "" "" 200 '"name":"c1"'
+call "a label key refused" GET "$C?labelSelector=-a%3Db" "" "" 400 'unable to parse requirement: <nil>: Invalid value: \"-a\": name part must consist of'
+call "=== is == then =" GET "$C?labelSelector=a%3D%3D%3Db" "" "" 400 "unable to parse requirement: found '=', expected: identifier"
+call "> takes integers" GET "$C?labelSelector=a%3Ex" "" "" 400 "values[0]: Invalid value: \\\"x\\\": for 'Gt', 'Lt' operators, the value must be an integer"
+call "a blank after the requirements" GET "$C?labelSelector=a%3Db%20c" "" "" 400 "found 'c', expected: ',' or 'end of string'"
+curl -s -o /dev/null -X PATCH -H "Content-Type: application/merge-patch+json" --data-binary '{"metadata":{"labels":{"n":"7"}}}' "$url$C/c1"
+call "n>6 selects n=7" GET "$C?labelSelector=n%3E6" "" "" 200 '"name":"c1"'
+call "n<7 does not" GET "$C?labelSelector=n%3C7" "" "" 200 '"items":[]'
+call "gt and lt compare as integers" GET "$C?labelSelector=n%3C10" "" "" 200 '"name":"c1"'
 call "paging" GET "$C?limit=1" "" "" 200 '"items":[{'
 # a watch with a label selector sees objects come into it and leave it
 rv=$(curl -s "$url$C" | sed -n 's/.*"metadata":{"resourceVersion":"\([0-9]*\)".*/\1/p')

@@ -326,12 +326,33 @@ bool vn_annotation_key(errlist *e, fpath *p, const char *v) {
   return emit_invalid(e, p, v, &ms);
 }
 
-bool vn_label_value(errlist *e, fpath *p, const char *v) {
+static void check_label_value(const char *v, msgs *out) {
   size_t n = strlen(v);
+  if (n > LABEL_MAX) msg_add(out, "", "must be no more than 63 bytes");
+  if (n > 0 && !match_label_key_name(v, n)) msg_add(out, "", LABEL_VALUE_REGEX_MSG);
+}
+
+bool vn_label_value(errlist *e, fpath *p, const char *v) {
   msgs ms = {0};
-  if (n > LABEL_MAX) msg_add(&ms, "", "must be no more than 63 bytes");
-  if (n > 0 && !match_label_key_name(v, n)) msg_add(&ms, "", LABEL_VALUE_REGEX_MSG);
+  check_label_value(v, &ms);
   return emit_invalid(e, p, v, &ms);
+}
+
+static bool join_messages(const msgs *ms, strbuf *out) {
+  for (int i = 0; i < ms->n; i++) sb_printf(out, "%s%s%s", i ? "; " : "", ms->m[i].prefix, ms->m[i].text);
+  return ms->n == 0;
+}
+
+bool vn_label_key_messages(const char *v, strbuf *out) {
+  msgs ms = {0};
+  check_label_key(v, &ms);
+  return join_messages(&ms, out);
+}
+
+bool vn_label_value_messages(const char *v, strbuf *out) {
+  msgs ms = {0};
+  check_label_value(v, &ms);
+  return join_messages(&ms, out);
 }
 
 bool vn_semver(errlist *e, fpath *p, const char *v) {

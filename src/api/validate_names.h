@@ -29,6 +29,11 @@ bool vn_fully_qualified_name(errlist *e, fpath *p, const char *v);
 bool vn_pool_name(errlist *e, fpath *p, const char *v);
 bool vn_label_key(errlist *e, fpath *p, const char *v);
 bool vn_label_value(errlist *e, fpath *p, const char *v);
+/* The same two checks as content.IsLabelKey and IsValidLabelValue give
+ * them, for callers that report one error: false with the messages
+ * appended to out, joined by "; ". */
+bool vn_label_key_messages(const char *v, strbuf *out);
+bool vn_label_value_messages(const char *v, strbuf *out);
 /* An annotation key: the lower-cased key must be a label key; errors show v. */
 bool vn_annotation_key(errlist *e, fpath *p, const char *v);
 bool vn_node_name(errlist *e, fpath *p, const char *v);

@@ -341,6 +341,14 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
     api_object_free(obj);
     return store_failure(resp, r, st, r->name);
   }
+  const char *stored_uid = store_obj_meta(old)->uid;
+  if (m->uid && *m->uid && (!stored_uid || strcmp(m->uid, stored_uid))) {
+    /* the body's uid is a precondition of the storage's update (DefaultUpdatedObjectInfo.Preconditions) */
+    srv_status_uid_precondition(resp, r->resource, r->namespace_, r->name, m->uid, stored_uid);
+    api_object_free(obj);
+    store_obj_unref(old);
+    return;
+  }
   if (needs_resource_version(r) && (!m->resource_version || !*m->resource_version)) {
     refuse_unconditional_update(resp, r);
     api_object_free(obj);

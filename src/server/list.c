@@ -126,6 +126,27 @@ static void refuse_expired(http_response *resp, const char *start) {
   srv_json_response(resp, 410, status);
 }
 
+/* 200 with a <Kind>List of items (n of them) at resourceVersion rv, with
+ * its continue token and remainingItemCount (-1: none) when given. */
+static void answer_list(http_response *resp, const route *r, store_obj *const *items, size_t n, const char *rv,
+                        const char *next, json_int_t remaining) {
+  char *gv = srv_api_version(r->resource->group, r->version);
+  /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
+  resp->status = 200;
+  resp->content_type = "application/json";
+  sb_printf(&resp->body, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%s\"",
+            r->resource->kind, gv, rv);
+  if (next) sb_printf(&resp->body, ",\"continue\":\"%s\"", next);
+  if (remaining >= 0) sb_printf(&resp->body, ",\"remainingItemCount\":%lld", (long long)remaining);
+  sb_puts(&resp->body, "},\"items\":[");
+  for (size_t i = 0; i < n; i++) {
+    if (i) sb_putc(&resp->body, ',');
+    srv_put_object_text(&resp->body, items[i], r->wire);
+  }
+  sb_puts(&resp->body, "]}\n");
+  free(gv);
+}
+
 void srv_list(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   if (!fresh_check(s->committed, req, resp)) return;
   list_filter f;
@@ -181,21 +202,7 @@ void srv_list(dra_server *s, const route *r, const http_request *req, http_respo
     if (remaining >= 0) json_object_set_new(json_object_get(t, "metadata"), "remainingItemCount", json_integer(remaining));
     srv_json_response(resp, 200, t);
   } else {
-    char *gv = srv_api_version(r->resource->group, r->version);
-    /* items in the internal version are each version's shared JSON, so such a list encodes nothing again */
-    resp->status = 200;
-    resp->content_type = "application/json";
-    sb_printf(&resp->body, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"metadata\":{\"resourceVersion\":\"%s\"",
-              r->resource->kind, gv, rv);
-    if (next) sb_printf(&resp->body, ",\"continue\":\"%s\"", next);
-    if (remaining >= 0) sb_printf(&resp->body, ",\"remainingItemCount\":%lld", (long long)remaining);
-    sb_puts(&resp->body, "},\"items\":[");
-    for (size_t i = 0; i < n; i++) {
-      if (i) sb_putc(&resp->body, ',');
-      srv_put_object_text(&resp->body, page.items[i], r->wire);
-    }
-    sb_puts(&resp->body, "]}\n");
-    free(gv);
+    answer_list(resp, r, page.items, n, rv, next, remaining);
   }
   sb_free(&err);
   free(next);
@@ -226,17 +233,24 @@ void srv_delete_collection(dra_server *s, const route *r, const http_request *re
   store_list all = {0};
   store *from = o.dry_run ? s->committed : s->st; /* as srv_reads_of: a dry run sees only what is on disk */
   store_list_query(from, &q, &all);
+  size_t n = 0; /* the selected items, moved to the front of all */
   for (size_t i = 0; i < all.n; i++) {
-    const object_meta *m = store_obj_meta(all.items[i]);
     if (!filter_matches(&f, all.items[i]->object)) continue;
+    store_obj *item = all.items[i];
+    all.items[i] = all.items[n];
+    all.items[n++] = item;
+    const object_meta *m = store_obj_meta(item);
     deletion_outcome out;
     srv_delete_object(from, (api_kind)r->resource->api_kind, m->namespace_, m->name, &o, &out);
     deletion_outcome_free(&out);
   }
+  /* the answer is the list as read before the deletes (Store.DeleteCollection) */
+  char rv[32];
+  snprintf(rv, sizeof rv, "%llu", (unsigned long long)all.rv);
+  answer_list(resp, r, all.items, n, rv, NULL, -1);
   store_list_free(&all);
   filter_free(&f);
   delete_options_free(&o);
-  srv_status_success(resp, r->resource, "", NULL);
 }
 
 /* ---- watch ---- */

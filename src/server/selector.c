@@ -1,7 +1,8 @@
-/* selector.c: parsing and matching for selector.h. */
+/* selector.c: field selectors (parsed here) and the matching of label and
+ * field selectors, for selector.h; label selectors are parsed by
+ * selector_labels.c. */
 #include "server/selector.h"
 #include "util/die.h"
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,67 +22,19 @@ static char *token(lexer *lx) {
   return lx->p > start ? strndup(start, (size_t)(lx->p - start)) : NULL;
 }
 
-static bool keyword(lexer *lx, const char *word) {
+/* One requirement of a field selector: a label, then =, == or !=, then a
+ * value (possibly empty). */
+static bool parse_requirement(lexer *lx, sel_requirement *r, strbuf *err) {
   skip_space(lx);
-  size_t n = strlen(word);
-  if (strncmp(lx->p, word, n) || isalnum((unsigned char)lx->p[n])) return false;
-  lx->p += n;
-  return true;
-}
-
-static void add_value(sel_requirement *r, char *v) {
-  r->values = xrealloc(r->values, (r->n_values + 1) * sizeof *r->values);
-  r->values[r->n_values++] = v;
-}
-
-static bool parse_set(lexer *lx, sel_requirement *r, strbuf *err) {
-  skip_space(lx);
-  if (*lx->p != '(') {
-    sb_printf(err, "unable to parse requirement: found '%s', expected: '('", lx->p);
-    return false;
-  }
-  lx->p++;
-  for (;;) {
-    char *v = token(lx);
-    add_value(r, v ? v : xstrdup(""));
-    skip_space(lx);
-    if (*lx->p == ',') {
-      lx->p++;
-      continue;
-    }
-    if (*lx->p == ')') {
-      lx->p++;
-      return true;
-    }
-    sb_puts(err, "unable to parse requirement: found unexpected end of set, expected: ',' or ')'");
-    return false;
-  }
-}
-
-static bool parse_requirement(lexer *lx, sel_requirement *r, bool fields, strbuf *err) {
-  skip_space(lx);
-  bool negated = false;
-  if (!fields && *lx->p == '!') {
-    negated = true;
-    lx->p++;
-  }
   r->key = token(lx);
   if (!r->key) {
     sb_printf(err, "unable to parse requirement: found '%s', expected: identifier", *lx->p ? lx->p : "end of string");
     return false;
   }
   skip_space(lx);
-  if (negated) {
-    r->op = SEL_DOES_NOT_EXIST;
-    return true;
-  }
   if (!*lx->p || *lx->p == ',') {
-    if (fields) {
-      sb_printf(err, "invalid selector: '%s'; can't understand '%s'", lx->p, r->key);
-      return false;
-    }
-    r->op = SEL_EXISTS;
-    return true;
+    sb_printf(err, "invalid selector: '%s'; can't understand '%s'", lx->p, r->key);
+    return false;
   }
   if (lx->p[0] == '!' && lx->p[1] == '=') {
     lx->p += 2;
@@ -92,22 +45,18 @@ static bool parse_requirement(lexer *lx, sel_requirement *r, bool fields, strbuf
   } else if (lx->p[0] == '=') {
     lx->p += 1;
     r->op = SEL_EQUALS;
-  } else if (!fields && keyword(lx, "notin")) {
-    r->op = SEL_NOT_IN;
-    return parse_set(lx, r, err);
-  } else if (!fields && keyword(lx, "in")) {
-    r->op = SEL_IN;
-    return parse_set(lx, r, err);
   } else {
     sb_printf(err, "unable to parse requirement: found '%s', expected: in, notin, =, ==, !=", lx->p);
     return false;
   }
   char *v = token(lx);
-  add_value(r, v ? v : xstrdup(""));
+  r->values = xmalloc(sizeof *r->values);
+  r->values[0] = v ? v : xstrdup("");
+  r->n_values = 1;
   return true;
 }
 
-static bool parse(const char *text, selector *out, bool fields, strbuf *err) {
+bool field_selector_parse(const char *text, selector *out, strbuf *err) {
   memset(out, 0, sizeof *out);
   lexer lx = {text ? text : ""};
   skip_space(&lx);
@@ -115,7 +64,7 @@ static bool parse(const char *text, selector *out, bool fields, strbuf *err) {
     out->reqs = xrealloc(out->reqs, (out->n + 1) * sizeof *out->reqs);
     sel_requirement *r = &out->reqs[out->n++];
     memset(r, 0, sizeof *r);
-    if (!parse_requirement(&lx, r, fields, err)) {
+    if (!parse_requirement(&lx, r, err)) {
       selector_free(out);
       return false;
     }
@@ -133,9 +82,6 @@ static bool parse(const char *text, selector *out, bool fields, strbuf *err) {
   return true;
 }
 
-bool label_selector_parse(const char *text, selector *out, strbuf *err) { return parse(text, out, false, err); }
-
-bool field_selector_parse(const char *text, selector *out, strbuf *err) { return parse(text, out, true, err); }
 
 /* ---- the field selectors of each kind ----
  * The labels kube-apiserver accepts are each kind's field label conversion
@@ -224,6 +170,14 @@ static bool requirement_matches(const sel_requirement *r, const char *v) {
   case SEL_NOT_IN: return !v || !in_values(r, v);
   case SEL_EXISTS: return v != NULL;
   case SEL_DOES_NOT_EXIST: return v == NULL;
+  case SEL_GT:
+  case SEL_LT: { /* both sides integers, else no match */
+    long long have, want;
+    if (!v || r->n_values != 1 || !label_selector_int_value(v, &have) ||
+        !label_selector_int_value(r->values[0], &want))
+      return false;
+    return r->op == SEL_GT ? have > want : have < want;
+  }
   }
   return false;
 }

@@ -1,6 +1,7 @@
 /* status.c: Status bodies for status.h, in Go's key order: kind, apiVersion,
  * metadata, status, message, reason, details, code. */
 #include "server/status.h"
+#include "store/etcd_layout.h"
 #include "api/admission.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,21 @@ void srv_status_conflict(http_response *resp, const srv_resource *res, const cha
   resource_error(resp, 409, "Conflict", res, name,
                  "Operation cannot be fulfilled on %s \"%s\": the object has been modified; please apply your "
                  "changes to the latest version and try again");
+}
+
+void srv_status_uid_precondition(http_response *resp, const srv_resource *res, const char *namespace_,
+                                 const char *name, const char *want_uid, const char *stored_uid) {
+  char qr[128];
+  qualified_resource(res, qr, sizeof qr);
+  char *key = etcd_key((api_kind)res->api_kind, res->namespaced ? namespace_ : NULL, name);
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg,
+            "Operation cannot be fulfilled on %s \"%s\": StorageError: invalid object, Code: 4, Key: %s, "
+            "ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s",
+            qr, name, key, want_uid, stored_uid ? stored_uid : "");
+  srv_status(resp, 409, "Conflict", sb_str(&msg), resource_details(res, name));
+  sb_free(&msg);
+  free(key);
 }
 
 void srv_status_bad_request(http_response *resp, const char *message) {

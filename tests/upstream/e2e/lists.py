@@ -10,6 +10,7 @@ import json
 import ssl
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 
 URL = sys.argv[1].rstrip("/")
@@ -170,5 +171,20 @@ for query in ("watch=1&allowWatchBookmarks=true&timeoutSeconds=1",
     ends = [e for e in events if e["type"] == "BOOKMARK" and
             e["object"]["metadata"].get("annotations", {}).get("k8s.io/initial-events-end") == "true"]
     say("watch " + query, "%d added=%s initial-events-end=%d" % (code, added, len(ends)))
+
+# label selectors: what labels.Parse refuses, in its words, and > and <
+for sel in ("a===b", "-a=b", "a=-b", "a b", "a>x", "a in (b", "a in b", "!a=b", "!", "a,", ",a", "a=b,,c",
+            "a=(b)", "a!b", "a=>b", "a<", "a/b/c=d", "a in (b c)", "a=" + "b" * 64, "a in (-z,b,-y)", "a>-x",
+            "a in (b,", "a in ((", "a in )", "x, y"):
+    code, body = call("GET", CLAIMS + "?labelSelector=" + urllib.parse.quote(sel))
+    say("labelSelector " + sel, "%d %s" % (code, body.get("message") if body.get("kind") == "Status" else names(body)))
+call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "lists-n"}})
+for name, n in (("n-5", "5"), ("n-10", "10"), ("n-minus", "-3"), ("n-word", "x")):
+    body = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": name, "labels": {"n": n}},
+            "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}
+    call("POST", claims_of("lists-n"), body)
+for sel in ("n>4", "n<6", "n>-4", "n<+11", "n in (5,x),n notin (10)", "!n", "n", "n in (,)", "n!=5"):
+    code, body = call("GET", claims_of("lists-n") + "?labelSelector=" + urllib.parse.quote(sel))
+    say("labelSelector " + sel, "%d %s" % (code, names(body)))
 
 print("\n".join(out))

@@ -19,23 +19,9 @@ case $dra in /*) ;; *) dra=$(pwd)/$dra ;; esac
 . tests/lib/serve.sh
 . tests/lib/kube_apiserver.sh
 upstream_setup upstream_writes kube-apiserver
-start_kube_apiserver "$ka" "$etcd_url" || { echo "FAIL kube-apiserver did not start"; exit 1; }
-serve "$tmp/dra"
-ka_url=$(sed -n 's/.*server: "\([^"]*\)".*/\1/p' "$ka/kubeconfig")
-ka_token=$(cut -d, -f1 "$ka/tokens.csv")
-python3 tests/upstream/e2e/writes.py "$ka_url" "$ka_token" >"$tmp/kube.out" 2>&1
-python3 tests/upstream/e2e/writes.py "$url" >"$tmp/dra.out" 2>&1
-[ -n "${WRITES_OUT:-}" ] && cp "$tmp/kube.out" "$WRITES_OUT" && cp "$tmp/dra.out" "$WRITES_OUT.dra"
+observe_both tests/upstream/e2e/writes.py "${WRITES_OUT:-}"
 check "kube-apiserver's observations were made" "create: 201" cat "$tmp/kube.out"
 awk '/^# /{on = $0 ~ /^# Writes/} on && /^\| `/ {split($0, f, "`"); print f[2]}' tests/upstream/DISAGREEMENTS.md >"$tmp/known"
 check "the known differences were read" "not JSON" cat "$tmp/known"
-while IFS= read -r line; do
-  what=${line%%: *}
-  if grep -qxF "$what" "$tmp/known"; then
-    echo "known: $what"
-    continue
-  fi
-  check "the same as kube-apiserver: $what" "$line" cat "$tmp/dra.out"
-done <"$tmp/kube.out"
-check "no observation more" "$(wc -l <"$tmp/kube.out")" sh -c "wc -l <'$tmp/dra.out'"
+same_observations "$tmp/known"
 summary

@@ -1,5 +1,6 @@
 /* patch.c: see patch.h. */
 #include "server/patch.h"
+#include "api/codec.h"
 #include "server/status.h"
 #include "server/warning.h"
 #include <stdlib.h>
@@ -248,18 +249,6 @@ static bool apply_op(json_t *doc, const json_t *op, strbuf *err) {
   return ok;
 }
 
-/* The Go type a JSON value unmarshals as, in encoding/json's errors. */
-static const char *go_json_kind(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT: return "object";
-  case JSON_ARRAY: return "array";
-  case JSON_STRING: return "string";
-  case JSON_INTEGER:
-  case JSON_REAL: return "number";
-  default: return "bool";
-  }
-}
-
 /* The checks of PatchResource and the patchers before a patch applies:
  * its text is JSON, a JSON patch a list of objects, a merge patch an
  * object. null is no JSON patch operation and no strategic change; as a
@@ -272,21 +261,21 @@ static bool readable(patch_type type, const json_t *patch, strbuf *err) {
   if (type == PATCH_JSON) {
     if (!json_is_array(patch)) {
       sb_printf(err, "error decoding patch: json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp",
-                go_json_kind(patch));
+                codec_json_type_word(patch));
       return false;
     }
     size_t i;
     json_t *op;
     json_array_foreach(patch, i, op) if (!json_is_object(op) && !json_is_null(op)) {
       sb_printf(err, "error decoding patch: json: cannot unmarshal %s into Go value of type handlers.jsonPatchOp",
-                go_json_kind(op));
+                codec_json_type_word(op));
       return false;
     }
     return true;
   }
   if (json_is_object(patch)) return true;
   sb_printf(err, "%sjson: cannot unmarshal %s into Go value of type map[string]interface {}",
-            type == PATCH_MERGE ? "error decoding patch: " : "", go_json_kind(patch));
+            type == PATCH_MERGE ? "error decoding patch: " : "", codec_json_type_word(patch));
   return false;
 }
 

@@ -13,7 +13,13 @@
 #     with dra's DRA gates and API versions on (and kube-scheduler with the
 #     gates); KUBECONFIG for it in DIR/kubeconfig; false (its log printed)
 #     when it does not come up;
-#   stop_kube_apiserver DIR: stops it (tests/upstream/e2e/stop.sh).
+#   stop_kube_apiserver DIR: stops it (tests/upstream/e2e/stop.sh);
+#   observe_both SCRIPT [KEEP]: kube-apiserver (in $ka) and a dra serve up,
+#     runs the Python SCRIPT against each (URL [TOKEN]) into $tmp/kube.out
+#     and $tmp/dra.out, and copies them to KEEP and KEEP.dra when given;
+#   same_observations KNOWN: checks that dra printed each line
+#     kube-apiserver did, but those whose name (before ": ") is a line of
+#     the file KNOWN, and no more lines.
 # upstream_gates are the DRA feature gates dra turns on, as 1.37 names them.
 upstream_gates=DRAAdminAccess=true,DRAPrioritizedList=true,DRADeviceTaints=true,DRADeviceTaintRules=true
 upstream_gates=$upstream_gates,DRAPartitionableDevices=true,DRAConsumableCapacity=true,DRADeviceBindingConditions=true
@@ -34,6 +40,25 @@ start_kube_apiserver() { # dir, etcd url[, with-scheduler]
     sh tests/upstream/e2e/start.sh "$upstream_bin" "$1" >"$1/start.out" 2>&1 || { cat "$1/start.out"; return 1; }
 }
 stop_kube_apiserver() { sh tests/upstream/e2e/stop.sh "$1"; }
+observe_both() { # script, file to keep the observations in (may be empty)
+  start_kube_apiserver "$ka" "$etcd_url" || { echo "FAIL kube-apiserver did not start"; exit 1; }
+  serve "$tmp/dra"
+  ka_url=$(sed -n 's/.*server: "\([^"]*\)".*/\1/p' "$ka/kubeconfig")
+  python3 "$1" "$ka_url" "$(cut -d, -f1 "$ka/tokens.csv")" >"$tmp/kube.out" 2>&1
+  python3 "$1" "$url" >"$tmp/dra.out" 2>&1
+  [ -z "${2:-}" ] || { cp "$tmp/kube.out" "$2" && cp "$tmp/dra.out" "$2.dra"; }
+}
+same_observations() { # file of observation names passed over
+  while IFS= read -r line; do
+    what=${line%%: *}
+    if grep -qxF "$what" "$1"; then
+      echo "known: $what"
+      continue
+    fi
+    check "the same as kube-apiserver: $what" "$line" cat "$tmp/dra.out"
+  done <"$tmp/kube.out"
+  check "no observation more" "$(wc -l <"$tmp/kube.out")" sh -c "wc -l <'$tmp/dra.out'"
+}
 . tests/lib/etcd.sh
 upstream_setup() { # test name, binaries
   name=$1

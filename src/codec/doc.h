@@ -77,6 +77,9 @@ int docs_walk_paths(const char *const *paths, size_t n, bool recursive, doc_buff
 /* Same for text already in memory; name is used in messages and doc.file.
  * Content whose first non-blank byte is '{' is read as JSON (as kubectl sniffs). */
 int docs_load_buffer(const char *name, const char *data, size_t len, docset *out, strbuf *err);
+/* The same, read as JSON whatever it starts with (a body sent as
+ * application/json); errors are "<name>:<line>:<column>: <Go's words>". */
+int docs_load_json(const char *name, const char *data, size_t len, docset *out, strbuf *err);
 void docset_free(docset *ds);
 
 /* kubectl -o yaml: keys sorted as go-yaml sorts them (digit runs by value,

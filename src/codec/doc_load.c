@@ -150,13 +150,21 @@ bool doc_looks_like_json(const char *data, size_t len) {
   return i < len && data[i] == '{';
 }
 
+static bool within_limit(const char *name, size_t len, strbuf *err) {
+  if (len <= DOC_MAX_BYTES) return true;
+  sb_printf(err, "%s: input is larger than %zu MiB", name, DOC_MAX_BYTES >> 20);
+  return false;
+}
+
 int docs_load_buffer(const char *name, const char *data, size_t len, docset *out, strbuf *err) {
-  if (len > DOC_MAX_BYTES) {
-    sb_printf(err, "%s: input is larger than %zu MiB", name, DOC_MAX_BYTES >> 20);
-    return 2;
-  }
+  if (!within_limit(name, len, err)) return 2;
   if (doc_looks_like_json(data, len)) return json_read_stream(name, data, len, out, err);
   return yaml_read_stream(name, data, len, out, err);
+}
+
+int docs_load_json(const char *name, const char *data, size_t len, docset *out, strbuf *err) {
+  if (!within_limit(name, len, err)) return 2;
+  return json_read_stream(name, data, len, out, err);
 }
 
 /* Reads all of f, up to DOC_MAX_BYTES (one more byte tells it is too large). */

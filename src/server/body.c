@@ -1,6 +1,7 @@
 /* body.c: see body.h. */
 #include "server/body.h"
 #include "codec/doc.h"
+#include "api/codec.h"
 #include "api/versions.h"
 #include "server/status.h"
 #include "util/die.h"
@@ -125,10 +126,83 @@ api_object *srv_decode_tree(const route *r, const http_request *req, json_t *roo
   return decode(r, req, root, NULL, 0, resp);
 }
 
+/* The Go type the handlers' decoder first reads a JSON body into, to find
+ * its apiVersion and kind (runtime's SimpleMetaFactory). */
+#define VERSION_KIND_STRUCT \
+  "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }"
+
+/* Why a JSON body has no apiVersion and kind to read, in
+ * encoding/json's words into why (left empty when they can be read, or
+ * are missing, which the endpoint then gives). */
+static void version_kind_problem(const json_t *root, strbuf *why) {
+  if (!json_is_object(root)) {
+    if (!json_is_null(root))
+      sb_printf(why, "json: cannot unmarshal %s into Go value of type " VERSION_KIND_STRUCT, codec_json_type_word(root));
+    return;
+  }
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)root, key, v) {
+    if ((!strcmp(key, "apiVersion") || !strcmp(key, "kind")) && !json_is_string(v) && !json_is_null(v)) {
+      sb_printf(why, "json: cannot unmarshal %s into Go struct field .%s of type string", codec_json_type_word(v), key);
+      return;
+    }
+  }
+}
+
+/* transformDecodeError for a body whose kind cannot be read: the Go error
+ * and the body's first 30 bytes (as text when it starts as an object,
+ * else in hex). */
+static void unrecognized(http_response *resp, const route *r, const char *why, const char *body, size_t len) {
+  strbuf msg = STRBUF_INIT;
+  sb_printf(&msg, "the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %s (",
+            r->resource->kind, why);
+  size_t shown = len > 30 ? 30 : len;
+  if (!len) sb_puts(&msg, "<empty>");
+  else if (body[0] == '{') sb_add(&msg, body, shown);
+  else
+    for (size_t i = 0; i < shown; i++) sb_printf(&msg, "%02x", (unsigned char)body[i]);
+  sb_puts(&msg, len > 30 ? " ...)" : ")");
+  srv_status_bad_request(resp, sb_str(&msg));
+  sb_free(&msg);
+}
+
+/* The Go words of a JSON reader's error, without its "name:line:col: ". */
+static const char *go_words(const char *err) {
+  const char *p = strchr(err, ':');
+  for (int colons = 0; p && colons < 2; colons++) p = strchr(p + 1, ':');
+  return p && p[1] == ' ' ? p + 2 : err;
+}
+
+static bool is_json_body(const http_request *req) {
+  return req->content_type && !strncmp(req->content_type, "application/json", 16) &&
+         (!req->content_type[16] || req->content_type[16] == ';');
+}
+
 api_object *srv_decode_body(const route *r, const http_request *req, http_response *resp) {
   docset ds = {0};
   strbuf err = STRBUF_INIT;
-  if (docs_load_buffer("request body", req->body ? req->body : "", req->body_len, &ds, &err) || ds.n != 1) {
+  const char *body = req->body ? req->body : "";
+  bool json = is_json_body(req);
+  int rc = json ? docs_load_json("request body", body, req->body_len, &ds, &err)
+                : docs_load_buffer("request body", body, req->body_len, &ds, &err);
+  strbuf why = STRBUF_INIT;
+  if (json && !rc && ds.n == 1) version_kind_problem(ds.items[0].root, &why);
+  if (json && rc) { /* the reader takes objects only: another JSON value is Go's type error */
+    json_t *value = json_loadb(body, req->body_len, JSON_DECODE_ANY, NULL);
+    if (value) version_kind_problem(value, &why);
+    json_decref(value);
+  }
+  if (json && (rc || !ds.n || why.len)) {
+    unrecognized(resp, r, why.len ? sb_str(&why) : rc ? go_words(sb_str(&err)) : "unexpected end of JSON input", body,
+                 req->body_len);
+    sb_free(&why);
+    sb_free(&err);
+    docset_free(&ds);
+    return NULL;
+  }
+  sb_free(&why);
+  if (rc || ds.n != 1) {
     strbuf msg = STRBUF_INIT;
     if (err.len) sb_printf(&msg, "error decoding the request body: %s", sb_str(&err));
     else sb_puts(&msg, "the request body must hold exactly one object");

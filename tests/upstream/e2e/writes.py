@@ -136,6 +136,9 @@ observe("no apiVersion and kind in the body", "POST", CLAIMS,
 observe("another version in the body", "POST", CLAIMS, dict(claim("v"), apiVersion="resource.k8s.io/v1beta1"))
 observe("another kind in the body", "POST", CLAIMS, dict(claim("k"), kind="DeviceClass"))
 observe("not JSON", "POST", CLAIMS, raw=b"{not json")
+for body in (b"", b"[1]", b'"str"', b"12", b'{"a":', b'{"kind":5}', b"x",
+             b'{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"long"'):
+    observe("a body of %r" % body.decode(), "POST", CLAIMS, raw=body)
 observe("an unknown field, default validation", "POST", CLAIMS, dict(claim("unknown1"), extra=1), show=shape)
 observe("an unknown field, Strict", "POST", CLAIMS + "?fieldValidation=Strict", dict(claim("unknown2"), extra=1))
 observe("an unknown field, Ignore", "POST", CLAIMS + "?fieldValidation=Ignore", dict(claim("unknown3"), extra=1),

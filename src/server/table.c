@@ -105,11 +105,11 @@ static void claim_wide_cells(json_t *cells, const void *typed) {
   sb_free(&sb);
 }
 
+/* printResourceSlice: spec.nodeName, empty for a slice of all nodes or a node selector. */
 static void slice_cells(json_t *cells, const void *typed) {
   const resource_slice *sl = typed;
   const resource_slice_spec *sp = &sl->spec;
-  const char *node = sp->node_name ? sp->node_name : sp->all_nodes ? "<all>" : "<selector>";
-  json_array_append_new(cells, json_string(node));
+  json_array_append_new(cells, json_string(sp->node_name ? sp->node_name : ""));
   json_array_append_new(cells, json_string(sp->driver ? sp->driver->str : ""));
   json_array_append_new(cells, json_string(sp->pool.name ? sp->pool.name->str : ""));
 }

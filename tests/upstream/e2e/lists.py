@@ -187,4 +187,35 @@ for sel in ("n>4", "n<6", "n>-4", "n<+11", "n in (5,x),n notin (10)", "!n", "n",
     code, body = call("GET", claims_of("lists-n") + "?labelSelector=" + urllib.parse.quote(sel))
     say("labelSelector " + sel, "%d %s" % (code, names(body)))
 
+# a Table of each DRA kind: the columns kubectl shows without -o wide, ages aside
+RES = "/apis/resource.k8s.io/v1/"
+objects = (
+    ("deviceclasses", {"kind": "DeviceClass", "metadata": {"name": "tables-class"}, "spec": {}}),
+    ("resourceslices", {"kind": "ResourceSlice", "metadata": {"name": "tables-node"},
+                        "spec": {"driver": "tables.example.com", "nodeName": "node-1",
+                                 "pool": {"name": "p1", "generation": 1, "resourceSliceCount": 1},
+                                 "devices": [{"name": "d0"}]}}),
+    ("resourceslices", {"kind": "ResourceSlice", "metadata": {"name": "tables-all"},
+                        "spec": {"driver": "tables.example.com", "allNodes": True,
+                                 "pool": {"name": "p2", "generation": 1, "resourceSliceCount": 1},
+                                 "devices": [{"name": "d0"}]}}),
+    ("namespaces/lists-n/resourceclaimtemplates", {"kind": "ResourceClaimTemplate", "metadata": {"name": "tables-t"},
+                                                   "spec": {"spec": {"devices": {"requests": [
+                                                       {"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}}),
+    ("devicetaintrules", {"kind": "DeviceTaintRule", "metadata": {"name": "tables-rule"},
+                          "spec": {"deviceSelector": {"driver": "tables.example.com"},
+                                   "taint": {"key": "k", "value": "v", "effect": "NoSchedule"}}}),
+)
+for path, body in objects:
+    body["apiVersion"] = "resource.k8s.io/v1"
+    code, _ = call("POST", RES + path, body)
+    say("created for a Table: %s" % body["metadata"]["name"], code)
+for path in ("deviceclasses", "resourceslices", "namespaces/lists-n/resourceclaimtemplates", "devicetaintrules"):
+    code, body = call("GET", RES + path, accept=TABLE)
+    shown = [i for i, c in enumerate(body.get("columnDefinitions", []))
+             if not c.get("priority") and c["name"] not in ("Age", "TimeAdded")]
+    rows = [[r["cells"][i] for i in shown] for r in body.get("rows", [])
+            if r["object"]["metadata"]["name"].startswith("tables-")]
+    say("a Table of " + path, "%d %s %s" % (code, [body["columnDefinitions"][i]["name"] for i in shown], rows))
+
 print("\n".join(out))

@@ -131,7 +131,10 @@ void codec_hold_atoms(arena *a, const type_desc *td, const void *v) { hold_struc
 
 static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
 
+/* Values one version shares with another (the same strings, lists and
+ * structs) are equal without a walk. */
 static bool equal_struct(const type_desc *td, const void *x, const void *y) {
+  if (x == y) return true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
     if (f->set_offset && *((const bool *)x + f->set_offset) != *((const bool *)y + f->set_offset)) return false;
@@ -147,7 +150,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
   switch (k) {
   case K_STR: {
     const char *a = *(char *const *)x, *b = *(char *const *)y;
-    return (!a || !b) ? a == b : strcmp(a, b) == 0;
+    return a == b || (a && b && strcmp(a, b) == 0);
   }
   case K_ATOM: return *(void *const *)x == *(void *const *)y;
   case K_BOOL: return *(const bool *)x == *(const bool *)y;
@@ -164,6 +167,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
      * has nil and empty slices and maps. */
     const dlist *a = x, *b = y;
     if (a->n != b->n) return false;
+    if (a->items == b->items) return true;
     bool is_map = k == K_MAP;
     size_t stride = is_map ? elem->entry_size : elem->size;
     size_t value_off = is_map ? elem->entry_value : 0;

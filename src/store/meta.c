@@ -17,7 +17,7 @@
 static bool empty(const char *s) { return !s || !*s; }
 
 bool meta_kind_has_generation(api_kind k) {
-  return k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE ||
+  return k == KIND_POD || k == KIND_DEVICE_CLASS || k == KIND_RESOURCE_SLICE || k == KIND_POD_GROUP || k == KIND_DEVICE_TAINT_RULE ||
          k == KIND_DEPLOYMENT || k == KIND_REPLICA_SET || k == KIND_STATEFUL_SET || k == KIND_DAEMON_SET ||
          k == KIND_JOB || k == KIND_CRON_JOB || k == KIND_REPLICATION_CONTROLLER || k == KIND_PRIORITY_CLASS;
 }
@@ -80,7 +80,18 @@ void meta_on_create(api_object *o, const char *now, unsigned incarnation) {
   }
 }
 
+/* A pod's spec changed other than by its binding: kube-apiserver's pod
+ * strategies bump the generation on an update, resize or new ephemeral
+ * container (updatePodGeneration), but pods/binding, which sets nodeName,
+ * writes through the storage and leaves it. */
+static bool pod_spec_changed(const pod *p, const pod *was) {
+  pod_spec spec = p->spec;
+  spec.node_name = was->spec.node_name;
+  return !codec_equal(&pod_spec_desc, &spec, &was->spec);
+}
+
 static bool spec_changed(const api_object *o, const api_object *old) {
+  if (o->info->kind == KIND_POD) return pod_spec_changed(o->typed, old->typed);
   const type_desc *td = o->info->desc;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];

@@ -9,9 +9,10 @@
 #include "api/object.h"
 #include <stdint.h>
 
-/* DeviceClass, ResourceSlice, PodGroup, DeviceTaintRule and the workload
- * kinds but PodTemplate: the kinds whose registry
- * strategies set metadata.generation (1 on create, +1 on a spec change). */
+/* Pod, DeviceClass, ResourceSlice, PodGroup, DeviceTaintRule and the
+ * workload kinds but PodTemplate: the kinds whose registry strategies set
+ * metadata.generation (1 on create, +1 on a spec change; a pod's binding
+ * is no change). */
 bool meta_kind_has_generation(api_kind k);
 /* True when name is set (or generateName can make one) and the namespace
  * is set exactly when the kind is namespaced. */

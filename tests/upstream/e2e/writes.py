@@ -219,6 +219,47 @@ observe("DeviceClass, a bad CEL expression", "POST", CLASSES,
         {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "wc3"},
          "spec": {"selectors": [{"cel": {"expression": "device.nope +"}}]}})
 
+# pods (kube-apiserver's ServiceAccount admission needs the namespace's default account; dra serve has none)
+PODS = "/api/v1/namespaces/%s/pods" % NS
+call("POST", "/api/v1/namespaces/%s/serviceaccounts" % NS, {"apiVersion": "v1", "kind": "ServiceAccount",
+                                                          "metadata": {"name": "default"}})
+
+
+def pod(name, **spec):
+    body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+            "spec": {"containers": [{"name": "c", "image": "busybox"}]}}
+    body["spec"].update(spec)
+    return body
+
+
+def pod_shape(o):
+    m, sp = o.get("metadata", {}), o.get("spec", {})
+    return "%s generation=%s restartPolicy=%s dnsPolicy=%s schedulerName=%s grace=%s deleting=%s phase=%s" % (
+        o.get("kind"), m.get("generation"), sp.get("restartPolicy"), sp.get("dnsPolicy"), sp.get("schedulerName"),
+        sp.get("terminationGracePeriodSeconds"), "deletionTimestamp" in m, o.get("status", {}).get("phase"))
+
+
+observe("pod create", "POST", PODS, pod("p1"), show=pod_shape)
+observe("pod, a bad container name", "POST", PODS, pod("p2", containers=[{"name": "Bad_Name", "image": "x"}]))
+observe("pod, no containers", "POST", PODS, pod("p3", containers=[]))
+observe("pod, a bad restartPolicy", "POST", PODS, pod("p4", restartPolicy="Sometimes"))
+cur = get(PODS + "/p1")
+cur["spec"]["containers"][0]["image"] = "busybox:2"
+observe("pod, a new image", "PUT", PODS + "/p1", cur, show=pod_shape)
+call("POST", PODS, pod("p5"))
+cur = get(PODS + "/p5")
+cur["spec"]["restartPolicy"] = "Never"
+code, body, _ = call("PUT", PODS + "/p5", cur)
+say("pod, another restartPolicy", "%d %s %s" % (code, body.get("reason"), body.get("message", "")[:160]))
+observe("pod, a label by merge patch", "PATCH", PODS + "/p1", {"metadata": {"labels": {"x": "y"}}}, MERGE,
+        show=pod_shape)
+observe("pod, a container by strategic merge patch", "PATCH", PODS + "/p1",
+        {"spec": {"containers": [{"name": "c", "image": "busybox:3"}]}}, STRATEGIC, show=pod_shape)
+observe("pod, binding to no node", "POST", PODS + "/p1/binding",
+        {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "p1"}, "target": {"kind": "Node", "name": ""}})
+observe("pod delete, unscheduled", "DELETE", PODS + "/p1", show=pod_shape)
+say("pod gone at once", call("GET", PODS + "/p1")[0])
+
 # delete
 a = get(CLAIMS + "/a")
 observe("delete, another uid in preconditions", "DELETE", CLAIMS + "/a",

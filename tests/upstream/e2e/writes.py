@@ -257,6 +257,7 @@ observe("pod, a container by strategic merge patch", "PATCH", PODS + "/p1",
         {"spec": {"containers": [{"name": "c", "image": "busybox:3"}]}}, STRATEGIC, show=pod_shape)
 observe("pod, binding to no node", "POST", PODS + "/p1/binding",
         {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "p1"}, "target": {"kind": "Node", "name": ""}})
+observe("pod delete, unscheduled, dry run", "DELETE", PODS + "/p1?dryRun=All", show=pod_shape)
 observe("pod delete, unscheduled", "DELETE", PODS + "/p1", show=pod_shape)
 say("pod gone at once", call("GET", PODS + "/p1")[0])
 

@@ -152,6 +152,14 @@ static void mark_deleting(api_object *obj) {
   m->deletion_grace_period_seconds_set = true;
 }
 
+api_object *srv_pod_as_marked(const api_object *o) {
+  api_object *marked = api_object_clone(o);
+  mark_deleting(marked);
+  object_meta *m = api_object_meta(marked);
+  if (m->generation > 0) m->generation++;
+  return marked;
+}
+
 /* Writes next (taken) as the kept version, or keeps it as the preview. */
 static void keep(store *st, api_object *next, const delete_options *o, deletion_outcome *out) {
   if (o->dry_run) {

@@ -30,6 +30,11 @@ typedef struct deletion_outcome {
 void srv_delete_object(store *st, api_kind kind, const char *ns, const char *name, const delete_options *o,
                        deletion_outcome *out);
 void deletion_outcome_free(deletion_outcome *out);
+/* A pod deleted at once (unbound, or a grace period of 0) as the answer
+ * shows it (caller frees): the pod strategy's BeforeDelete marks it first
+ * (a deletionTimestamp, a grace period of 0, the generation up by one),
+ * and the storage then deletes the marked pod, dry run or not. */
+api_object *srv_pod_as_marked(const api_object *o);
 
 /* deletionFinalizersForGarbageCollection for an object of kind whose
  * metadata.finalizers are cur[0..n): writes the finalizers it must have

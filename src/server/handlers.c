@@ -464,24 +464,6 @@ bool srv_delete_options(const http_request *req, http_response *resp, delete_opt
   return ok;
 }
 
-/* A pod deleted at once (not bound, or a grace period of 0) as the answer
- * shows it: the pod strategy's BeforeDelete marks it first (a
- * deletionTimestamp, a grace period of 0, the generation up by one), and
- * the storage then deletes the marked pod, dry run or not. */
-static api_object *pod_as_marked(const api_object *o) {
-  api_object *marked = api_object_clone(o);
-  object_meta *m = api_object_meta(marked);
-  if (!m->deletion_timestamp) {
-    char now[21];
-    meta_format_time((int64_t)time(NULL), now);
-    m->deletion_timestamp = arena_strdup(marked->arena, now);
-  }
-  m->deletion_grace_period_seconds = 0;
-  m->deletion_grace_period_seconds_set = true;
-  if (m->generation > 0) m->generation++;
-  return marked;
-}
-
 static void handle_delete(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   if (!srv_namespace_allows_delete(r, resp)) return;
   delete_options o;
@@ -499,7 +481,7 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
     /* 202 when the dependents are yet to go in the foreground */
     int code = !out.deleted && o.has_orphan_dependents && !o.orphan_dependents ? 202 : 200;
     const api_object *obj = out.preview ? out.preview : out.obj->object;
-    api_object *marked = out.deleted && kind == KIND_POD ? pod_as_marked(obj) : NULL;
+    api_object *marked = out.deleted && kind == KIND_POD ? srv_pod_as_marked(obj) : NULL;
     if (marked) obj = marked;
     if (out.deleted && !returns_deleted_object(kind))
       srv_status_success(resp, r->resource, r->name, api_object_meta(obj)->uid);

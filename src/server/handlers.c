@@ -344,7 +344,7 @@ void srv_update_object(dra_server *s, const route *r, const http_request *req, h
   const char *stored_uid = store_obj_meta(old)->uid;
   if (m->uid && *m->uid && (!stored_uid || strcmp(m->uid, stored_uid))) {
     /* the body's uid is a precondition of the storage's update (DefaultUpdatedObjectInfo.Preconditions) */
-    srv_status_uid_precondition(resp, r->resource, r->namespace_, r->name, m->uid, stored_uid);
+    srv_status_storage_precondition(resp, r->resource, r->namespace_, r->name, "UID", m->uid, stored_uid);
     api_object_free(obj);
     store_obj_unref(old);
     return;
@@ -492,18 +492,52 @@ static void handle_delete(dra_server *s, const route *r, const http_request *req
   delete_options_free(&o);
 }
 
+/* BindingREST.Create's checks before it reads the pod: the Binding's name
+ * is the URL's (400), and ValidatePodBinding (its errors as a plain error:
+ * a 500 without a reason, several in brackets). */
+static bool binding_ok(const json_t *b, const route *r, http_response *resp) {
+  const char *name = json_string_value(json_object_get(json_object_get(b, "metadata"), "name"));
+  if (!name || strcmp(name, r->name)) {
+    srv_status_bad_request(resp, "name in URL does not match name in Binding object");
+    return false;
+  }
+  const json_t *target = json_object_get(b, "target");
+  const char *kind = json_string_value(json_object_get(target, "kind"));
+  const char *node = json_string_value(json_object_get(target, "name"));
+  errlist errs = {0};
+  fpath p = {STRBUF_INIT};
+  fp_field(&p, "target");
+  size_t mark = fp_field(&p, "kind");
+  if (kind && *kind && strcmp(kind, "Node")) fe_not_supported(&errs, &p, kind, (const char *const[]){"Node", "<empty>", NULL});
+  fp_pop(&p, mark);
+  fp_field(&p, "name");
+  if (!node || !*node) fe_required(&errs, &p, "");
+  fp_free(&p);
+  bool ok = !errs.n;
+  if (!ok) {
+    strbuf msg = STRBUF_INIT;
+    if (errs.n > 1) sb_putc(&msg, '[');
+    for (size_t i = 0; i < errs.n; i++)
+      sb_printf(&msg, "%s%s: %s", i ? ", " : "", errs.items[i].field, errs.items[i].body);
+    if (errs.n > 1) sb_putc(&msg, ']');
+    srv_status(resp, 500, NULL, sb_str(&msg), NULL);
+    sb_free(&msg);
+  }
+  errlist_free(&errs);
+  return ok;
+}
+
 /* POST pods/<name>/binding: what kube-scheduler's bind does. A dry run
  * checks it on the committed pod and writes nothing, as upstream's
  * BindingREST.Create passes dryRun to the storage's update. */
 static void handle_binding(dra_server *s, const route *r, const http_request *req, http_response *resp) {
   json_error_t jerr;
   json_t *b = json_loadb(req->body ? req->body : "", req->body_len, 0, &jerr);
-  const char *node = json_string_value(json_object_get(json_object_get(b, "target"), "name"));
-  if (!node || !*node) {
+  if (!binding_ok(b, r, resp)) {
     json_decref(b);
-    srv_status_bad_request(resp, "a Binding needs target.name");
     return;
   }
+  const char *node = json_string_value(json_object_get(json_object_get(b, "target"), "name"));
   store_obj *old = NULL;
   store_status st = store_get(srv_reads_of(s, req), KIND_POD, r->namespace_, r->name, &old);
   if (st != STORE_OK) {
@@ -511,10 +545,23 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
     return store_failure(resp, r, st, r->name);
   }
   const pod *op = old->object->typed;
-  if (op->spec.node_name && *op->spec.node_name) {
+  const json_t *bmeta = json_object_get(b, "metadata");
+  const char *want_uid = json_string_value(json_object_get(bmeta, "uid"));
+  const char *want_rv = json_string_value(json_object_get(bmeta, "resourceVersion"));
+  strbuf refusal = STRBUF_INIT; /* setPodNodeNameAndMetadata's errors, which assignPod makes Conflicts */
+  if (op->metadata.deletion_timestamp)
+    sb_printf(&refusal, "pod %s is being deleted, cannot be assigned to a host", r->name);
+  else if (op->spec.node_name && *op->spec.node_name)
+    sb_printf(&refusal, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
+  if (want_uid && *want_uid && strcmp(want_uid, op->metadata.uid ? op->metadata.uid : "")) {
+    srv_status_storage_precondition(resp, r->resource, r->namespace_, r->name, "UID", want_uid, op->metadata.uid);
+  } else if (want_rv && *want_rv && strcmp(want_rv, op->metadata.resource_version ? op->metadata.resource_version : "")) {
+    srv_status_storage_precondition(resp, r->resource, r->namespace_, r->name, "ResourceVersion", want_rv,
+                                    op->metadata.resource_version);
+  } else if (refusal.len) {
     strbuf msg = STRBUF_INIT;
-    sb_printf(&msg, "pod %s is already assigned to node \"%s\"", r->name, op->spec.node_name);
-    srv_status(resp, 409, "Conflict", sb_str(&msg), NULL);
+    sb_printf(&msg, "Operation cannot be fulfilled on pods/binding \"%s\": %s", r->name, sb_str(&refusal));
+    srv_status(resp, 409, "Conflict", sb_str(&msg), json_pack("{s:s,s:s}", "name", r->name, "kind", "pods/binding"));
     sb_free(&msg);
   } else if (http_query_get(req, "dryRun")) {
     srv_status(resp, 201, NULL, NULL, NULL);
@@ -534,6 +581,7 @@ static void handle_binding(dra_server *s, const route *r, const http_request *re
       store_obj_unref(stored);
     }
   }
+  sb_free(&refusal);
   store_obj_unref(old);
   json_decref(b);
 }

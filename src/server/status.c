@@ -86,16 +86,16 @@ void srv_status_conflict(http_response *resp, const srv_resource *res, const cha
                  "changes to the latest version and try again");
 }
 
-void srv_status_uid_precondition(http_response *resp, const srv_resource *res, const char *namespace_,
-                                 const char *name, const char *want_uid, const char *stored_uid) {
+void srv_status_storage_precondition(http_response *resp, const srv_resource *res, const char *namespace_,
+                                     const char *name, const char *what, const char *want, const char *stored) {
   char qr[128];
   qualified_resource(res, qr, sizeof qr);
   char *key = etcd_key((api_kind)res->api_kind, res->namespaced ? namespace_ : NULL, name);
   strbuf msg = STRBUF_INIT;
   sb_printf(&msg,
             "Operation cannot be fulfilled on %s \"%s\": StorageError: invalid object, Code: 4, Key: %s, "
-            "ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s",
-            qr, name, key, want_uid, stored_uid ? stored_uid : "");
+            "ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: %s in precondition: %s, %s in object meta: %s",
+            qr, name, key, what, want, what, stored ? stored : "");
   srv_status(resp, 409, "Conflict", sb_str(&msg), resource_details(res, name));
   sb_free(&msg);
   free(key);

@@ -14,11 +14,11 @@ void srv_status_success(http_response *resp, const srv_resource *res, const char
 void srv_status_not_found(http_response *resp, const srv_resource *res, const char *name);
 void srv_status_already_exists(http_response *resp, const srv_resource *res, const char *name);
 void srv_status_conflict(http_response *resp, const srv_resource *res, const char *name);
-/* 409 for an update whose body names another uid than the stored object's:
- * the storage's precondition (storage.Preconditions.Check) as the registry
- * wraps it, naming the object's etcd key. */
-void srv_status_uid_precondition(http_response *resp, const srv_resource *res, const char *namespace_,
-                                 const char *name, const char *want_uid, const char *stored_uid);
+/* 409 for a write whose precondition (what: "UID" or "ResourceVersion")
+ * the stored object does not meet: the storage's Preconditions.Check as the
+ * registry wraps it, naming the object's etcd key. */
+void srv_status_storage_precondition(http_response *resp, const srv_resource *res, const char *namespace_,
+                                     const char *name, const char *what, const char *want, const char *stored);
 /* 403 Forbidden: `<resource> "<name>" is forbidden: <why>` (apimachinery's
  * errors.NewForbidden; `<resource> is forbidden: ...` without a name).
  * causes (stolen, may be NULL) becomes details.causes. */

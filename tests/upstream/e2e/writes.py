@@ -57,13 +57,14 @@ def call(method, path, body=None, content_type=JSON, raw=None):
 
 UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 RESOURCE_VERSION = re.compile(r"(ResourceVersion in (?:the precondition|record)) \(\d+\)")
+STORED_VERSION = re.compile(r"(ResourceVersion in object meta:) \d+")
 
 
 def masked(text):
     """A message without the uids and resourceVersions it names, which
     differ between servers; the all-zero uid the checks send stays."""
     text = UID.sub(lambda m: m.group(0) if m.group(0).startswith("00000000-") else "<uid>", text)
-    return RESOURCE_VERSION.sub(r"\1 (<rv>)", text)
+    return STORED_VERSION.sub(r"\1 <rv>", RESOURCE_VERSION.sub(r"\1 (<rv>)", text))
 
 
 def refusal(body):
@@ -255,8 +256,26 @@ observe("pod, a label by merge patch", "PATCH", PODS + "/p1", {"metadata": {"lab
         show=pod_shape)
 observe("pod, a container by strategic merge patch", "PATCH", PODS + "/p1",
         {"spec": {"containers": [{"name": "c", "image": "busybox:3"}]}}, STRATEGIC, show=pod_shape)
-observe("pod, binding to no node", "POST", PODS + "/p1/binding",
-        {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "p1"}, "target": {"kind": "Node", "name": ""}})
+
+
+def binding(name, **meta_and_target):
+    target = meta_and_target.pop("target", {"kind": "Node", "name": "node-1"})
+    return {"apiVersion": "v1", "kind": "Binding", "metadata": dict(name=name, **meta_and_target), "target": target}
+
+
+observe("pod, binding to no node", "POST", PODS + "/p1/binding", binding("p1", target={"kind": "Node", "name": ""}))
+observe("pod, binding to a Pod without a name", "POST", PODS + "/p1/binding", binding("p1", target={"kind": "Pod"}))
+observe("pod, a binding of another name", "POST", PODS + "/p1/binding", binding("other"))
+observe("pod, a binding for another uid", "POST", PODS + "/p1/binding",
+        binding("p1", uid="00000000-0000-0000-0000-000000000000"))
+observe("pod, a binding at another resourceVersion", "POST", PODS + "/p1/binding", binding("p1", resourceVersion="1"))
+observe("pod, a binding dry run", "POST", PODS + "/p1/binding?dryRun=All", binding("p1"),
+        show=lambda o: "%s %s" % (o.get("kind"), o.get("status")))
+say("pod, the dry run bound nothing", get(PODS + "/p1")["spec"].get("nodeName"))
+call("POST", PODS, pod("p6"))
+observe("pod, a binding", "POST", PODS + "/p6/binding", binding("p6"), show=lambda o: "%s %s" % (o.get("kind"), o.get("status")))
+say("pod, bound", get(PODS + "/p6")["spec"].get("nodeName"))
+observe("pod, a second binding", "POST", PODS + "/p6/binding", binding("p6", target={"kind": "Node", "name": "node-2"}))
 observe("pod delete, unscheduled, dry run", "DELETE", PODS + "/p1?dryRun=All", show=pod_shape)
 observe("pod delete, unscheduled", "DELETE", PODS + "/p1", show=pod_shape)
 say("pod gone at once", call("GET", PODS + "/p1")[0])

@@ -3,6 +3,7 @@
 #include "codec/doc.h"
 #include "api/codec.h"
 #include "api/versions.h"
+#include "server/media.h"
 #include "server/status.h"
 #include "util/die.h"
 #include "server/warning.h"
@@ -174,16 +175,11 @@ static const char *go_words(const char *err) {
   return p && p[1] == ' ' ? p + 2 : err;
 }
 
-static bool is_json_body(const http_request *req) {
-  return req->content_type && !strncmp(req->content_type, "application/json", 16) &&
-         (!req->content_type[16] || req->content_type[16] == ';');
-}
-
 api_object *srv_decode_body(const route *r, const http_request *req, http_response *resp) {
   docset ds = {0};
   strbuf err = STRBUF_INIT;
   const char *body = req->body ? req->body : "";
-  bool json = is_json_body(req);
+  bool json = req->content_type && srv_body_media(req->content_type) == SRV_MEDIA_JSON; /* sent as JSON */
   int rc = json ? docs_load_json("request body", body, req->body_len, &ds, &err)
                 : docs_load_buffer("request body", body, req->body_len, &ds, &err);
   strbuf why = STRBUF_INIT;

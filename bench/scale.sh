@@ -7,9 +7,13 @@
 # restartPolicy Never), so its claim is deleted and its device freed for
 # later pods (NODES x DEVICES is less than PODS); the finished pods stay.
 # The pods go in batches ending at 1%, 2%, 5%, 10%, 20%, 50% and 100% of
-# PODS: each batch prints the server's CPU per pod (/proc, user + system)
-# and its RSS, so the curve shows whether the cost per pod stays flat.
-# Then: pods/s and create-to-bound p50/p99 of each phase, RSS at the end
+# PODS: each batch prints the server's CPU per pod (/proc, user + system,
+# read once the batch's pods have finished, so a pod's whole life counts in
+# its own batch) and its RSS, so the curve shows whether the cost per pod
+# stays flat. The load client watches from the pods' current
+# resourceVersion, so a batch does not pay for the pods stored before it.
+# Then: pods/s (over the batches' own time, the waits for the pods to
+# finish left out) and create-to-bound p50/p99 of each phase, RSS at the end
 # (and 4 s later, once the idle server has given freed memory back),
 # and the startup time of a new server from the same data dir (until it
 # answers a list of pods; wall time and the server's CPU, as a shared
@@ -51,7 +55,7 @@ echo "scale: nodes and slices set up in $(echo "$(date +%s.%N) - $t0" | bc) s, R
 half=$((pods / 2)) done_pods=0
 for phase in steady full; do
   : >"$tmp/lat-$phase"
-  phase_start=$(date +%s.%N) phase_first=$done_pods
+  phase_took=0 phase_first=$done_pods
   for pct in 1 2 5 10 20 50 100; do
     end=$((pods * pct / 100))
     [ $phase = steady ] && [ "$end" -gt "$half" ] && continue
@@ -60,15 +64,16 @@ for phase in steady full; do
     [ "$n" -gt 0 ] || continue
     pace=""
     [ $phase = steady ] && pace="--rate $rate"
-    before=$(cpu_ticks)
+    before=$(cpu_ticks) batch_start=$(date +%s.%N)
     "$build/bench_serve" --no-setup $pace --first "$done_pods" --run-duration "$run" --latencies "$tmp/lat-$phase" \
       "$addr" "$n" "$nodes" "$conns" >"$tmp/batch" || { cat "$tmp/batch"; tail -5 "$tmp/log"; echo "scale: not every pod was bound" >&2; exit 1; }
+    phase_took=$(echo "$phase_took + $(date +%s.%N) - $batch_start" | bc)
+    sleep "$run"; sleep 2 # the batch's pods finish, so their ending counts in this batch's CPU
     ticks=$(($(cpu_ticks) - before))
     echo "scale: pods $((done_pods + 1))-$end ($phase): server CPU $((ticks * 1000000 / hz / n)) us per pod, RSS $(rss_mb) MB"
     done_pods=$end
   done
-  took=$(echo "$(date +%s.%N) - $phase_start" | bc)
-  echo "scale: $phase phase: $((done_pods - phase_first)) pods, $(echo "($done_pods - $phase_first) / $took" | bc) pods/s end to end, create-to-bound $(percentiles "$tmp/lat-$phase")"
+  echo "scale: $phase phase: $((done_pods - phase_first)) pods, $(echo "($done_pods - $phase_first) / $phase_took" | bc) pods/s end to end, create-to-bound $(percentiles "$tmp/lat-$phase")"
 done
 end_rss=$(rss_mb)
 sleep 4 # the server gives freed memory back after 2 s idle (util/heap_return.h)

@@ -92,6 +92,9 @@ void codec_encode_text_to(strbuf *sb, const type_desc *td, const void *in);
 /* json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) appended to sb, written
  * from the tree itself; false when it cannot be (what was written stays). */
 bool codec_compact_tree(strbuf *sb, const json_t *v);
+/* The string s as codec_compact_tree writes a string or an object's key
+ * (json_dumps's compact text); false when it cannot be written. */
+bool codec_compact_string(strbuf *sb, const char *s);
 /* A K_RAW_TEXT value (schema.h) for the JSON value v: a new jansson string
  * of v's compact text, so that writing it out as it is gives the bytes
  * encoding v's tree would (NULL when v cannot be written). */

@@ -114,6 +114,8 @@ static bool put_compact_tree(strbuf *sb, const json_t *v, bool shared) {
 
 bool codec_compact_tree(strbuf *sb, const json_t *v) { return put_compact_tree(sb, v, false); }
 
+bool codec_compact_string(strbuf *sb, const char *s) { return put_string(sb, s, COMPACT); }
+
 /* The tree writer's text of a value the struct holds (not a reference of
  * its own, which would count as one more holder in codec_share_text). */
 static bool put_held(strbuf *sb, const json_t *v, int level) {

@@ -1,5 +1,6 @@
 /* managed_fields.c: see managed_fields.h. */
 #include "api/managed_fields.h"
+#include "api/ssa_fields.h"
 #include "util/die.h"
 #include "util/utf8.h"
 #include <stdio.h>
@@ -16,6 +17,7 @@ static void entry_free(mf_entry *e) {
   free(e->time);
   ssa_set_free(e->set);
   json_decref(e->fields);
+  json_decref(e->text);
   ssa_set_free(e->decoded);
 }
 
@@ -45,8 +47,8 @@ void mf_put(mf_list *l, const mf_entry *who, ssa_set *set, const char *time) {
       l->items = xrealloc(l->items, l->cap * sizeof *l->items);
     }
     e = &l->items[l->n++];
-    *e = (mf_entry){xstrdup(who->manager), xstrdup(who->operation), xstrdup(who->api_version),
-                    xstrdup(who->subresource), NULL, NULL, NULL, NULL};
+    *e = (mf_entry){.manager = xstrdup(who->manager), .operation = xstrdup(who->operation),
+                    .api_version = xstrdup(who->api_version), .subresource = xstrdup(who->subresource)};
   }
   free(e->api_version); /* an Apply manager takes the version it applied last */
   e->api_version = xstrdup(who->api_version);
@@ -74,45 +76,62 @@ static const char *str_field(const json_t *o, const char *name) {
   return s ? s : "";
 }
 
+static const char *or_empty(const char *s) { return s ? s : ""; }
+
+/* One entry's parts, from a JSON entry or a typed one: its fieldsV1 as a
+ * tree (fields) or as a K_RAW_TEXT string (text), neither when absent. */
+typedef struct entry_in {
+  const char *manager, *operation, *api_version, *fields_type, *subresource, *time;
+  const json_t *fields, *text;
+} entry_in;
+
+/* Adds entry i to out (own: keeping its fieldsV1); false with err set. */
+static bool decode_entry(size_t i, const entry_in *in, bool own, mf_list *out, strbuf *err) {
+  const char *op = in->operation, *version = in->api_version, *type = in->fields_type;
+  if (strcmp(op, "Apply") && strcmp(op, "Update")) sb_puts(err, "operation must be `Apply` or `Update`");
+  else if (!*version) sb_puts(err, "apiVersion must not be empty");
+  else if (!*type) sb_printf(err, "missing fieldsType in managed fields entry %zu", i);
+  else if (strcmp(type, "FieldsV1")) {
+    sb_puts(err, "invalid fieldsType ");
+    sb_go_quote(err, type);
+    sb_printf(err, " in managed fields entry %zu", i);
+  }
+  if (err->len) return false;
+  strbuf why = STRBUF_INIT;
+  ssa_set *set = in->fields ? ssa_set_from_fields(in->fields, &why)
+                 : in->text ? ssa_set_from_fields_text(json_string_value(in->text), json_string_length(in->text), &why)
+                            : ssa_set_new();
+  if (!set) {
+    sb_printf(err, "error decoding versioned set: error decoding set: %s", sb_str(&why));
+    sb_free(&why);
+    return false;
+  }
+  mf_entry who = {.manager = (char *)in->manager, .operation = (char *)op, .api_version = (char *)version, .subresource = (char *)in->subresource};
+  mf_put(out, &who, set, NULL);
+  mf_entry *put = mf_find(out, &who);
+  free(put->time);
+  put->time = dup_or_null(in->time);
+  json_decref(put->fields);
+  json_decref(put->text);
+  ssa_set_free(put->decoded);
+  put->fields = own && in->fields ? json_incref((json_t *)in->fields) : NULL;
+  put->text = own && in->text ? json_incref((json_t *)in->text) : NULL;
+  put->decoded = put->fields || put->text ? ssa_set_hold(set) : NULL;
+  return true;
+}
+
 static bool decode(const json_t *managed_fields, bool own, mf_list *out, strbuf *err) {
   *out = (mf_list){0};
   size_t i;
   json_t *e;
   json_array_foreach(managed_fields, i, e) {
-    const char *op = str_field(e, "operation"), *version = str_field(e, "apiVersion"),
-               *type = str_field(e, "fieldsType");
-    if (strcmp(op, "Apply") && strcmp(op, "Update")) sb_puts(err, "operation must be `Apply` or `Update`");
-    else if (!*version) sb_puts(err, "apiVersion must not be empty");
-    else if (!*type) sb_printf(err, "missing fieldsType in managed fields entry %zu", i);
-    else if (strcmp(type, "FieldsV1")) {
-      sb_puts(err, "invalid fieldsType ");
-      sb_go_quote(err, type);
-      sb_printf(err, " in managed fields entry %zu", i);
-    }
-    if (err->len) {
+    entry_in in = {str_field(e, "manager"), str_field(e, "operation"), str_field(e, "apiVersion"),
+                   str_field(e, "fieldsType"), str_field(e, "subresource"),
+                   json_string_value(json_object_get(e, "time")), json_object_get(e, "fieldsV1"), NULL};
+    if (!decode_entry(i, &in, own, out, err)) {
       mf_free(out);
       return false;
     }
-    json_t *fields = json_object_get(e, "fieldsV1");
-    strbuf why = STRBUF_INIT;
-    ssa_set *set = fields ? ssa_set_from_fields(fields, &why) : ssa_set_new();
-    if (!set) {
-      sb_printf(err, "error decoding versioned set: error decoding set: %s", sb_str(&why));
-      sb_free(&why);
-      mf_free(out);
-      return false;
-    }
-    mf_entry who = {(char *)str_field(e, "manager"), (char *)op, (char *)version, (char *)str_field(e, "subresource"),
-                    NULL, NULL, NULL, NULL};
-    const char *time = json_string_value(json_object_get(e, "time"));
-    mf_put(out, &who, set, NULL);
-    mf_entry *put = mf_find(out, &who);
-    free(put->time);
-    put->time = dup_or_null(time);
-    json_decref(put->fields);
-    ssa_set_free(put->decoded);
-    put->fields = own && fields ? json_incref(fields) : NULL;
-    put->decoded = put->fields ? ssa_set_copy(set) : NULL;
   }
   return true;
 }
@@ -123,6 +142,20 @@ bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
 
 bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err) {
   return decode(managed_fields, true, out, err);
+}
+
+bool mf_decode_typed(const managed_fields_entry_list *l, bool own, mf_list *out, strbuf *err) {
+  *out = (mf_list){0};
+  for (uint32_t i = 0; i < l->n; i++) {
+    const managed_fields_entry *e = &l->items[i];
+    entry_in in = {or_empty(e->manager), or_empty(e->operation), or_empty(e->api_version), or_empty(e->fields_type),
+                   or_empty(e->subresource), e->time, NULL, e->fields_v1};
+    if (!decode_entry(i, &in, own, out, err)) {
+      mf_free(out);
+      return false;
+    }
+  }
+  return true;
 }
 
 static int compare_entries(const void *x, const void *y) {
@@ -137,14 +170,23 @@ static int compare_entries(const void *x, const void *y) {
   return strcmp(p->subresource, q->subresource);
 }
 
+static int compare_entry_pointers(const void *x, const void *y) {
+  return compare_entries(*(const mf_entry *const *)x, *(const mf_entry *const *)y);
+}
+
+const mf_entry **mf_in_order(const mf_list *l) {
+  const mf_entry **sorted = xcalloc(l->n + 1, sizeof *sorted);
+  for (size_t i = 0; i < l->n; i++) sorted[i] = &l->items[i];
+  qsort(sorted, l->n, sizeof *sorted, compare_entry_pointers);
+  return sorted;
+}
+
 json_t *mf_encode(const mf_list *l) {
   if (!l->n) return NULL;
-  mf_entry *sorted = xcalloc(l->n, sizeof *sorted);
-  memcpy(sorted, l->items, l->n * sizeof *sorted);
-  qsort(sorted, l->n, sizeof *sorted, compare_entries);
+  const mf_entry **sorted = mf_in_order(l);
   json_t *out = json_array();
   for (size_t i = 0; i < l->n; i++) {
-    const mf_entry *e = &sorted[i];
+    const mf_entry *e = sorted[i];
     json_t *o = json_object();
     if (*e->manager) json_object_set_new(o, "manager", json_string(e->manager));
     json_object_set_new(o, "operation", json_string(e->operation));

@@ -8,6 +8,7 @@
 #ifndef DRA_API_MANAGED_FIELDS_H
 #define DRA_API_MANAGED_FIELDS_H
 #include "api/ssa_set.h"
+#include "api/types.h"
 #include "util/fielderr.h"
 #include "util/strbuf.h"
 #include <jansson.h>
@@ -22,6 +23,10 @@ typedef struct mf_entry {
    * were while set stays equal to it. NULL otherwise. */
   json_t *fields;
   ssa_set *decoded;
+  /* The same for one decoded from typed entries (mf_decode_typed, own):
+   * the K_RAW_TEXT string of its fieldsV1, kept while set equals decoded
+   * (mf_set_typed, managed_fields_tree.h). NULL otherwise. */
+  json_t *text;
 } mf_entry;
 
 typedef struct mf_list {
@@ -39,8 +44,14 @@ bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err);
  * the set changed, rather than building them anew (the store's sharing
  * of values then finds them by address; docs/server.md). */
 bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err);
+/* mf_decode of the typed entries a stored version holds (types.h), their
+ * fieldsV1 read from its text; with own, each entry keeps that text, which
+ * mf_set_typed writes again while the entry's set is unchanged. */
+bool mf_decode_typed(const managed_fields_entry_list *l, bool own, mf_list *out, strbuf *err);
 /* The managedFields array, sorted; NULL when there are no managers. */
 json_t *mf_encode(const mf_list *l);
+/* l's entries in that order: a malloc'd array of pointers into l. */
+const mf_entry **mf_in_order(const mf_list *l);
 void mf_free(mf_list *l);
 
 /* Whether a and b are the same manager identity. */

@@ -7,6 +7,7 @@
  * so the values many objects hold stay one copy. */
 #ifndef DRA_API_MANAGED_FIELDS_TREE_H
 #define DRA_API_MANAGED_FIELDS_TREE_H
+#include "api/managed_fields.h"
 #include "api/types.h"
 #include "util/arena.h"
 #include <jansson.h>
@@ -19,4 +20,9 @@ json_t *mf_tree(const object_meta *m);
  * go of now where a holds them (codec_set_json's rule). False, with m
  * unchanged, when tree is not an array of managedFields entries. */
 bool mf_set_tree(arena *a, object_meta *m, json_t *tree);
+/* m's managedFields become the managers l (none: no managedFields), as
+ * mf_set_tree(a, m, mf_encode(l)) would set them but without the tree: an
+ * entry decoded with its text (mf_decode_typed) keeps it while its set is
+ * unchanged, and the others' fieldsV1 are their sets' compact text. */
+void mf_set_typed(arena *a, object_meta *m, const mf_list *l);
 #endif

@@ -79,13 +79,17 @@ static ssa_set *reset_fields(const ssa_request *rq) {
   return s;
 }
 
+/* *set without out's paths (filter: nor what is under them); a new set,
+ * unless out is empty. */
 static void filter(ssa_set **set, const ssa_set *out) {
+  if (ssa_set_empty(out)) return;
   ssa_set *kept = ssa_set_recursive_difference(*set, out);
   ssa_set_free(*set);
   *set = kept;
 }
 
 static void subtract(ssa_set **set, const ssa_set *out) {
+  if (ssa_set_empty(out)) return;
   ssa_set *kept = ssa_set_difference(*set, out);
   ssa_set_free(*set);
   *set = kept;
@@ -323,7 +327,7 @@ static void cap_update_managers(mf_list *l) {
       if (first[j] == SIZE_MAX && !strcmp(l->items[u[j].index].api_version, m->api_version)) seen = u[j].index;
     if (seen == SIZE_MAX) continue; /* the first of its version stays for now */
     first[i] = seen;
-    mf_entry bucket = {"ancient-changes", "Update", m->api_version, "", NULL, NULL, NULL, NULL};
+    mf_entry bucket = {.manager = "ancient-changes", .operation = "Update", .api_version = m->api_version, .subresource = ""};
     mf_entry *b = mf_find(l, &bucket);
     if (!b) { /* the first of the version becomes the bucket */
       mf_entry *f = &l->items[seen];
@@ -412,7 +416,7 @@ static bool update_last_applied(const ssa_request *rq, const json_t *live, const
  * it changed (managedFieldsUpdater, stripMeta, merge.Updater.Update). */
 static void record_update(const ssa_request *rq, mf_list *managers, const char *manager, const json_t *live,
                           const json_t *next) {
-  mf_entry self = {(char *)manager, "Update", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
+  mf_entry self = {.manager = (char *)manager, .operation = "Update", .api_version = (char *)rq->api_version, .subresource = (char *)rq->subresource};
   ssa_set *ignore = reset_fields(rq);
   ssa_comparison cmp;
   conflict *conflicts;
@@ -440,31 +444,32 @@ static void record_update(const ssa_request *rq, mf_list *managers, const char *
   ssa_set_free(ignore);
 }
 
-json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, const json_t *new_obj) {
+/* An entry with nothing in it, known or not (an empty JSON object). */
+static bool entry_empty(const managed_fields_entry *e) {
+  return !e->manager && !e->operation && !e->api_version && !e->time && !e->fields_type && !e->fields_v1 &&
+         !e->subresource && !e->_extra;
+}
+
+void ssa_update_managed_fields(const ssa_request *rq, const managed_fields_entry_list *sent,
+                               const managed_fields_entry_list *theirs, const json_t *live, const json_t *new_obj,
+                               mf_list *out) {
   mf_list managers = {0};
   strbuf err = STRBUF_INIT;
-  const json_t *sent = json_object_get(json_object_get(new_obj, "metadata"), "managedFields");
-  bool reset = json_is_array(sent) && (!json_array_size(sent) || (json_array_size(sent) == 1 &&
-                                                                  json_is_object(json_array_get(sent, 0)) &&
-                                                                  !json_object_size(json_array_get(sent, 0))));
+  bool reset = sent->set && (!sent->n || (sent->n == 1 && entry_empty(&sent->items[0])));
   bool subresource = rq->subresource[0] != 0;
   if (!reset) {
-    if (subresource || !sent || json_is_null(sent) || !decode_managers(rq, sent, &managers, &err) || !managers.n) {
+    if (subresource || !sent->set || !mf_decode_typed(sent, rq->own_managed_fields, &managers, &err) ||
+        !managers.n) {
       mf_free(&managers);
       sb_free(&err);
-      const json_t *theirs = json_object_get(json_object_get(live, "metadata"), "managedFields");
-      if (theirs && !decode_managers(rq, theirs, &managers, &err)) mf_free(&managers);
+      if (theirs && theirs->set && !mf_decode_typed(theirs, rq->own_managed_fields, &managers, &err))
+        mf_free(&managers);
     }
   }
   sb_free(&err);
-  if (!managers.n && live && has_uid(live)) return NULL; /* nobody managed it: not tracked (skipNonApplied) */
-  json_t *before = without_managed_fields(live), *after = without_managed_fields(new_obj);
-  record_update(rq, &managers, rq->manager, before, after);
-  json_decref(before);
-  json_decref(after);
-  json_t *out = mf_encode(&managers);
-  mf_free(&managers);
-  return out;
+  if (managers.n || !live || !has_uid(live)) /* else nobody managed it: not tracked (skipNonApplied) */
+    record_update(rq, &managers, rq->manager, live, new_obj);
+  *out = managers;
 }
 
 /* ---- apply ---- */
@@ -681,7 +686,7 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   }
   ssa_set *ignore = reset_fields(rq);
   filter(&set, ignore);
-  mf_entry self = {(char *)rq->manager, "Apply", (char *)rq->api_version, (char *)rq->subresource, NULL, NULL, NULL, NULL};
+  mf_entry self = {.manager = (char *)rq->manager, .operation = "Apply", .api_version = (char *)rq->api_version, .subresource = (char *)rq->subresource};
   mf_entry *prev = mf_find(&managers, &self);
   ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
   char *last_version = prev ? xstrdup(prev->api_version) : NULL;

@@ -9,6 +9,7 @@
  * them. docs/server.md "Server-side apply". */
 #ifndef DRA_API_SSA_APPLY_H
 #define DRA_API_SSA_APPLY_H
+#include "api/managed_fields.h"
 #include "util/strbuf.h"
 #include <jansson.h>
 #include <stdbool.h>
@@ -20,16 +21,20 @@ typedef struct ssa_request {
   const char *subresource; /* "" or "status" */
   const char *now;         /* RFC 3339, seconds */
   /* The objects' managedFields are stored versions' (mf_encode's own
-   * text): unchanged entries keep their fieldsV1 (mf_decode_own). */
+   * text): unchanged entries keep their fieldsV1 (mf_decode_own,
+   * mf_decode_typed). */
   bool own_managed_fields;
   int kind; /* the object's api_kind (api/object.h): what its /status resets */
 } ssa_request;
 
-/* The managedFields an update (or create: live NULL) from live to
- * new_obj leaves (a new reference; NULL: none). new_obj's own
- * managedFields are the starting point when it has valid ones (an empty
- * list resets them), else live's. */
-json_t *ssa_update_managed_fields(const ssa_request *rq, const json_t *live, const json_t *new_obj);
+/* The managers an update (or create: live NULL) from live to new_obj
+ * leaves, into out (none: no managedFields). The new object's own
+ * managedFields (sent) are the starting point when they are valid ones
+ * (an empty list resets them), else the live object's (theirs; NULL for a
+ * create). live and new_obj are the objects without their managedFields. */
+void ssa_update_managed_fields(const ssa_request *rq, const managed_fields_entry_list *sent,
+                               const managed_fields_entry_list *theirs, const json_t *live, const json_t *new_obj,
+                               mf_list *out);
 
 typedef enum {
   SSA_APPLY_OK,

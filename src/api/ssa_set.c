@@ -1,11 +1,9 @@
 /* ssa_set.c: see ssa_set.h. Orders and texts follow structured-merge-diff's
- * fieldpath package (PathElement.Compare, serialize.go, serialize-pe.go). */
+ * fieldpath package (PathElement.Compare, Path.String). */
 #include "api/ssa_set.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
-
-#define SSA_SET_MAX_DEPTH 200
 
 /* value.Compare's total order: numbers, strings, booleans, lists, maps, null. */
 static int value_rank(const json_t *v) {
@@ -123,8 +121,17 @@ bool ssa_set_equal(const ssa_set *a, const ssa_set *b) {
 
 ssa_set *ssa_set_new(void) { return xcalloc(1, sizeof(ssa_set)); }
 
+ssa_set *ssa_set_hold(ssa_set *s) {
+  s->holds++;
+  return s;
+}
+
 void ssa_set_free(ssa_set *s) {
   if (!s) return;
+  if (s->holds) {
+    s->holds--;
+    return;
+  }
   for (size_t i = 0; i < s->n_members; i++) ssa_pe_release(&s->members[i]);
   for (size_t i = 0; i < s->n_children; i++) {
     ssa_pe_release(&s->children[i].pe);
@@ -348,146 +355,4 @@ void ssa_path_text(strbuf *out, const ssa_pe *path, size_t n) {
     default: sb_printf(out, "[%ld]", pe->index); break;
     }
   }
-}
-
-/* ---- FieldsV1 ---- */
-
-/* pe's FieldsV1 key in k (emptied first). */
-static const char *pe_key(strbuf *k, const ssa_pe *pe) {
-  char *v;
-  sb_truncate(k, 0);
-  switch (pe->kind) {
-  case SSA_PE_FIELD:
-    sb_add(k, "f:", 2);
-    sb_puts(k, json_string_value(pe->value));
-    break;
-  case SSA_PE_INDEX:
-    sb_add(k, "i:", 2);
-    sb_put_int(k, pe->index);
-    break;
-  default:
-    v = json_dumps(pe->value, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-    sb_putc(k, pe->kind == SSA_PE_KEY ? 'k' : 'v');
-    sb_putc(k, ':');
-    sb_puts(k, v ? v : "null");
-    free(v);
-  }
-  return sb_str(k);
-}
-
-/* s's FieldsV1 members into out; prev (NULL: none) is the set whose
- * FieldsV1 prev_out is, its nodes taken where a child is the same. */
-static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, json_t *prev_out) {
-  if (self && (s->n_members || s->n_children)) json_object_set_new(out, ".", json_object());
-  size_t mi = 0, ci = 0;
-  strbuf k = STRBUF_INIT;
-  while (mi < s->n_members || ci < s->n_children) {
-    int c = mi >= s->n_members   ? 1
-            : ci >= s->n_children ? -1
-                                  : ssa_pe_compare(&s->members[mi], &s->children[ci].pe);
-    const ssa_pe *pe = c <= 0 ? &s->members[mi] : &s->children[ci].pe;
-    const char *key = pe_key(&k, pe);
-    json_t *node = NULL;
-    if (c >= 0) {
-      const ssa_set *child = s->children[ci].set, *was = prev ? ssa_set_child(prev, pe) : NULL;
-      json_t *was_out = was ? json_object_get(prev_out, key) : NULL;
-      if (was_out && ssa_set_equal(child, was) && (c == 0) == ssa_set_is_member(prev, pe)) node = json_incref(was_out);
-      else emit(child, c == 0, node = json_object(), was_out ? was : NULL, was_out);
-    }
-    json_object_set_new(out, key, node ? node : json_object());
-    if (c <= 0) mi++;
-    if (c >= 0) ci++;
-  }
-  sb_free(&k);
-}
-
-json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields) {
-  if (prev && prev_fields && ssa_set_equal(s, prev)) return json_incref(prev_fields);
-  json_t *out = json_object();
-  emit(s, false, out, prev_fields ? prev : NULL, prev_fields);
-  return out;
-}
-
-json_t *ssa_set_to_fields(const ssa_set *s) { return ssa_set_to_fields_after(s, NULL, NULL); }
-
-/* 1 with *pe, 0 with err, -1 for an element of a kind upstream skips. */
-static int parse_pe(const char *key, ssa_pe *pe, strbuf *err) {
-  if (strlen(key) < 2) {
-    sb_puts(err, "key must be 2 characters long:");
-    return false;
-  }
-  if (key[1] != ':') {
-    sb_printf(err, "missing colon: %s", key);
-    return false;
-  }
-  const char *rest = key + 2;
-  json_error_t jerr;
-  switch (key[0]) {
-  case 'f': *pe = ssa_pe_field(rest); return true;
-  case 'i': {
-    char *end;
-    long i = strtol(rest, &end, 10);
-    if (!*rest || *end) {
-      sb_printf(err, "strconv.Atoi: parsing \"%s\": invalid syntax", rest);
-      return false;
-    }
-    *pe = (ssa_pe){.kind = SSA_PE_INDEX, .index = i};
-    return true;
-  }
-  case 'v':
-  case 'k': {
-    json_t *v = json_loads(rest, JSON_DECODE_ANY, &jerr);
-    if (!v || (key[0] == 'k' && !json_is_object(v))) {
-      json_decref(v);
-      sb_printf(err, "parsing %s: %s", key, v ? "a key must be an object" : jerr.text);
-      return false;
-    }
-    *pe = (ssa_pe){.kind = key[0] == 'k' ? SSA_PE_KEY : SSA_PE_VALUE, .value = v};
-    return true;
-  }
-  default: return -1;
-  }
-}
-
-static ssa_set *parse(const json_t *fields, bool *self, int depth, strbuf *err) {
-  if (!json_is_object(fields)) {
-    sb_puts(err, "ReadMapCB: expect { or n, but found another value");
-    return NULL;
-  }
-  if (depth > SSA_SET_MAX_DEPTH) {
-    sb_puts(err, "fieldsV1 nesting is too deep");
-    return NULL;
-  }
-  ssa_set *s = ssa_set_new();
-  const char *key;
-  json_t *value;
-  json_object_foreach((json_t *)fields, key, value) {
-    if (!strcmp(key, ".")) {
-      *self = true;
-      continue;
-    }
-    ssa_pe pe;
-    int parsed = parse_pe(key, &pe, err);
-    if (!parsed) goto fail;
-    if (parsed < 0) continue;
-    bool member = false;
-    ssa_set *child = parse(value, &member, depth + 1, err);
-    if (!child) {
-      ssa_pe_release(&pe);
-      goto fail;
-    }
-    if (member) add_member(s, &pe);
-    ssa_set_adopt(s, &pe, child);
-    ssa_pe_release(&pe);
-  }
-  if (ssa_set_empty(s)) *self = true; /* "{}": the node itself */
-  return s;
-fail:
-  ssa_set_free(s);
-  return NULL;
-}
-
-ssa_set *ssa_set_from_fields(const json_t *fields, strbuf *err) {
-  bool self = false;
-  return parse(fields, &self, 0, err);
 }

@@ -2,9 +2,8 @@
  * a tree whose nodes hold the path elements that are members and the
  * children reached through others. A path element is a field name, the
  * key fields of a list-map item, the value of a set item, or a list index.
- * Also their FieldsV1 JSON form (managedFields[].fieldsV1: "f:name",
- * `k:{"name":"x"}`, `v:"a"`, "i:0", "." for the node itself) and the path
- * text conflicts print (".spec.devices[name=\"gpu\"]"). */
+ * Also the path text conflicts print (".spec.devices[name=\"gpu\"]");
+ * their FieldsV1 form is ssa_fields.h's. */
 #ifndef DRA_API_SSA_SET_H
 #define DRA_API_SSA_SET_H
 #include "util/strbuf.h"
@@ -28,6 +27,7 @@ typedef struct ssa_child {
   ssa_set *set;
 } ssa_child;
 struct ssa_set {
+  size_t holds;    /* holders beyond the first (ssa_set_hold); ssa_set_free lets one go */
   ssa_pe *members; /* sorted, as PathElement.Compare orders them */
   size_t n_members, cap_members;
   ssa_child *children; /* sorted by pe */
@@ -41,7 +41,12 @@ typedef struct ssa_path {
 } ssa_path;
 
 ssa_set *ssa_set_new(void);
+/* Lets go of s: freed once no holder is left. */
 void ssa_set_free(ssa_set *s);
+/* s with one more holder, for a set no one changes in place (the sets
+ * below are all made new; ssa_set_insert and ssa_set_adopt are for sets
+ * being built). */
+ssa_set *ssa_set_hold(ssa_set *s);
 ssa_set *ssa_set_copy(const ssa_set *s);
 bool ssa_set_empty(const ssa_set *s);
 /* Whether a and b hold the same paths (fieldpath.Set.Equals). */
@@ -69,14 +74,5 @@ ssa_pe ssa_pe_field(const char *name); /* a new reference */
 void ssa_pe_release(ssa_pe *pe);
 /* The path text fieldpath.Path.String gives. */
 void ssa_path_text(strbuf *out, const ssa_pe *path, size_t n);
-
-/* The FieldsV1 object of s (a new reference). */
-json_t *ssa_set_to_fields(const ssa_set *s);
-/* The same, sharing prev_fields' nodes (prev's FieldsV1 as
- * ssa_set_to_fields wrote it) wherever s holds the same subtree as prev:
- * prev_fields itself when s equals prev. */
-json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields);
-/* s from a FieldsV1 object; NULL with err set when it is not one. */
-ssa_set *ssa_set_from_fields(const json_t *fields, strbuf *err);
 
 #endif

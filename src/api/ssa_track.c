@@ -15,16 +15,16 @@ static void set_managed_fields(api_object *obj, json_t *mf) {
   if (!mf_set_tree(obj->arena, api_object_meta(obj), mf)) die_bug("managedFields the field manager wrote do not decode");
 }
 
-/* o in version v as Go writes it, with o's own managedFields: the stored
- * value, not a copy (its entries' fieldsV1 are written again as they are
- * where they stay the same; mf_decode_own). The encoding leaves them out
- * rather than copying them first: it encodes a shallow copy of o's
- * struct without them (nothing in it is written). */
-static json_t *as_go_writes(const api_object *o, const api_version *v) {
+/* o in version v as Go writes it, with o's own managedFields when asked
+ * for: the stored value, not a copy (its entries' fieldsV1 are written
+ * again as they are where they stay the same; mf_decode_own). The
+ * encoding leaves them out rather than copying them first: it encodes a
+ * shallow copy of o's struct without them (nothing in it is written). */
+static json_t *as_go_writes(const api_object *o, const api_version *v, bool with_managed_fields) {
   size_t size = o->info->desc->size;
   api_head *head = xmalloc(size);
   memcpy(head, o->typed, size);
-  json_t *stored = mf_tree(&head->metadata);
+  json_t *stored = with_managed_fields ? mf_tree(&head->metadata) : NULL;
   memset(&head->metadata.managed_fields, 0, sizeof head->metadata.managed_fields);
   json_t *j = codec_encode(o->info->desc, head);
   free(head);
@@ -56,8 +56,12 @@ void ssa_track_update(api_object *obj, const api_object *old, const api_version 
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
     ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
-    json_t *before = old ? as_go_writes(old, v) : zero_object(obj, gv), *after = as_go_writes(obj, v);
-    set_managed_fields(obj, ssa_update_managed_fields(&rq, before, after));
+    json_t *before = old ? as_go_writes(old, v, false) : zero_object(obj, gv), *after = as_go_writes(obj, v, false);
+    mf_list managers;
+    ssa_update_managed_fields(&rq, &api_object_meta(obj)->managed_fields,
+                              old ? &api_object_meta(old)->managed_fields : NULL, before, after, &managers);
+    mf_set_typed(obj->arena, api_object_meta(obj), &managers);
+    mf_free(&managers);
     json_decref(before);
     json_decref(after);
   }
@@ -94,8 +98,8 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
     ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
-    json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL) : json_incref(zero),
-           *full = as_go_writes(obj, NULL);
+    json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL, true) : json_incref(zero),
+           *full = as_go_writes(obj, NULL, false);
     json_t *config = configuration(full, path, depth);
     ssa_apply_result res;
     if (ssa_apply(&rq, zero, live, config, true, &res) == SSA_APPLY_OK) {

@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include "api/managed_fields.h"
+#include "api/managed_fields_tree.h"
 #include "api/object.h"
 #include "api/ssa_apply.h"
+#include "api/ssa_fields.h"
 #include "api/ssa_go_zero.h"
 #include "api/ssa_schema.h"
 #include "api/ssa_typed.h"
@@ -248,15 +250,105 @@ static void test_missing_version_manager_dropped(void **state) {
                             "\"apiVersion\":\"v0\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":"
                             "{\"f:a\":{}}}}}]}}",
                             0, NULL);
+  arena *a = arena_new();
+  object_meta stored = {0};
+  assert_true(mf_set_tree(a, &stored, json_incref(json_object_get(json_object_get(live, "metadata"), "managedFields"))));
+  json_object_del(json_object_get(live, "metadata"), "managedFields");
   json_t *next = json_deep_copy(live);
   json_object_set_new(json_object_get(json_object_get(next, "metadata"), "labels"), "b", json_string("2"));
   ssa_request rq = {ssa_type_of_kind("v1", "Pod"), "v1", "new", "", "2026-01-03T00:00:00Z", false, KIND_POD};
-  json_t *mf = ssa_update_managed_fields(&rq, live, next);
+  mf_list managers;
+  ssa_update_managed_fields(&rq, &stored.managed_fields, &stored.managed_fields, live, next, &managers);
+  json_t *mf = mf_encode(&managers);
   assert_int_equal(json_array_size(mf), 1);
   assert_string_equal(json_string_value(json_object_get(json_array_get(mf, 0), "manager")), "new");
   json_decref(mf);
+  mf_free(&managers);
   json_decref(next);
   json_decref(live);
+  arena_free(a);
+}
+
+/* FieldsV1 read from its compact text and written as text: the set and
+ * the bytes the tree gives, in place for the text dra writes and through
+ * the tree for any other (a key twice, other escapes, spaces). */
+static void test_fields_text(void **state) {
+  (void)state;
+  const char *canonical = "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:a\":{}}},\"f:spec\":{\"f:containers\":"
+                          "{\"k:{\\\"name\\\":\\\"a\\\"}\":{\".\":{},\"f:image\":{}}}},\"i:10\":{}}";
+  ssa_set *tree = set_of(canonical);
+  strbuf err = STRBUF_INIT, written = STRBUF_INIT;
+  ssa_set *text = ssa_set_from_fields_text(canonical, strlen(canonical), &err);
+  assert_non_null(text);
+  assert_true(ssa_set_equal(tree, text));
+  ssa_set_write_fields_text(&written, text);
+  assert_string_equal(sb_str(&written), canonical);
+  sb_free(&written);
+  ssa_set_free(text);
+  ssa_set_free(tree);
+  const char *others[] = {
+      "{\"f:a\":{\"f:x\":{}},\"f:a\":{\"f:y\":{}}}", /* the tree keeps the last */
+      "{ \"f:a\" : {} }", "{\"f:\\u0061\":{}}", "{\"f:a\":{},\".\":1}", "{\"q:skipped\":5,\"f:b\":{}}",
+  };
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+    json_t *j = json_loads(others[i], 0, NULL);
+    ssa_set *want = ssa_set_from_fields(j, &err);
+    json_decref(j);
+    ssa_set *got = ssa_set_from_fields_text(others[i], strlen(others[i]), &err);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_true(ssa_set_equal(want, got));
+    ssa_set_free(want);
+    ssa_set_free(got);
+  }
+  /* errors are the tree's */
+  assert_null(ssa_set_from_fields_text("{\"f\":{}}", 8, &err));
+  assert_string_equal(sb_str(&err), "key must be 2 characters long:");
+  sb_free(&err);
+  assert_null(ssa_set_from_fields_text("null", 4, &err));
+  assert_string_equal(sb_str(&err), "ReadMapCB: expect { or n, but found another value");
+  sb_free(&err);
+}
+
+/* Managers written as typed entries: an own entry whose set is unchanged
+ * keeps its very text; a changed one gets its set's text, as the tree
+ * would have it. */
+static void test_typed_entries(void **state) {
+  (void)state;
+  json_t *mf = json_loads("[{\"manager\":\"kubelet\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
+                          "\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":"
+                          "{\"f:status\":{\"f:phase\":{}}},\"subresource\":\"status\"},{\"manager\":\"kubectl\","
+                          "\"operation\":\"Update\",\"apiVersion\":\"v1\",\"time\":\"2026-01-01T00:00:00Z\","
+                          "\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:metadata\":{\"f:labels\":{\"f:a\":{}}}}}]",
+                          0, NULL);
+  arena *a = arena_new();
+  object_meta stored = {0}, typed = {0}, tree = {0};
+  assert_true(mf_set_tree(a, &stored, mf));
+  mf_list l;
+  strbuf err = STRBUF_INIT;
+  assert_true(mf_decode_typed(&stored.managed_fields, true, &l, &err));
+  assert_int_equal(l.n, 2);
+  mf_entry *kubectl = &l.items[1];
+  assert_string_equal(kubectl->manager, "kubectl");
+  ssa_set *more = set_of("{\"f:metadata\":{\"f:labels\":{\"f:b\":{}}}}"), *u = ssa_set_union(kubectl->set, more);
+  ssa_set_free(kubectl->set);
+  kubectl->set = u;
+  ssa_set_free(more);
+  mf_set_typed(a, &typed, &l);
+  assert_int_equal(typed.managed_fields.n, 2);
+  /* sorted by time, then manager: kubectl first */
+  assert_string_equal(typed.managed_fields.items[0].manager, "kubectl");
+  assert_string_equal(json_string_value(typed.managed_fields.items[0].fields_v1),
+                      "{\"f:metadata\":{\"f:labels\":{\"f:a\":{},\"f:b\":{}}}}");
+  assert_ptr_equal(typed.managed_fields.items[1].fields_v1, stored.managed_fields.items[0].fields_v1);
+  assert_true(mf_set_tree(a, &tree, mf_encode(&l)));
+  json_t *from_typed = mf_tree(&typed), *from_tree = mf_tree(&tree);
+  assert_true(json_equal(from_typed, from_tree));
+  json_decref(from_typed);
+  json_decref(from_tree);
+  mf_free(&l);
+  sb_free(&err);
+  arena_free(a);
 }
 
 int main(void) {
@@ -269,6 +361,8 @@ int main(void) {
       cmocka_unit_test(test_forced_apply_removes_and_takes),
       cmocka_unit_test(test_key_default),
       cmocka_unit_test(test_missing_version_manager_dropped),
+      cmocka_unit_test(test_fields_text),
+      cmocka_unit_test(test_typed_entries),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* ssa_fields.c: see ssa_fields.h. */
 #include "api/ssa_fields.h"
 #include "api/codec.h"
+#include "api/ssa_pe_values.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,7 +91,8 @@ static int parse_pe(const char *key, ssa_pe *pe, strbuf *err) {
   }
   case 'v':
   case 'k': {
-    json_t *v = json_loads(rest, JSON_DECODE_ANY, &jerr);
+    json_t *v = ssa_pe_text_value(rest, strlen(rest));
+    if (!v) v = json_loads(rest, JSON_DECODE_ANY, &jerr); /* for the error */
     if (!v || (key[0] == 'k' && !json_is_object(v))) {
       json_decref(v);
       sb_printf(err, "parsing %s: %s", key, v ? "a key must be an object" : jerr.text);

@@ -1,6 +1,7 @@
 /* ssa_set.c: see ssa_set.h. Orders and texts follow structured-merge-diff's
  * fieldpath package (PathElement.Compare, Path.String). */
 #include "api/ssa_set.h"
+#include "api/ssa_pe_values.h"
 #include "util/die.h"
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +96,7 @@ int ssa_pe_compare(const ssa_pe *a, const ssa_pe *b) {
   }
 }
 
-ssa_pe ssa_pe_field(const char *name) { return (ssa_pe){.kind = SSA_PE_FIELD, .value = json_string(name)}; }
+ssa_pe ssa_pe_field(const char *name) { return (ssa_pe){.kind = SSA_PE_FIELD, .value = ssa_pe_name_value(name)}; }
 
 void ssa_pe_release(ssa_pe *pe) {
   json_decref(pe->value);

@@ -13,6 +13,7 @@
 #include "api/ssa_apply.h"
 #include "api/ssa_fields.h"
 #include "api/ssa_go_zero.h"
+#include "api/ssa_pe_values.h"
 #include "api/ssa_schema.h"
 #include "api/ssa_typed.h"
 #include <stdlib.h>
@@ -351,6 +352,30 @@ static void test_typed_entries(void **state) {
   arena_free(a);
 }
 
+/* Path element values made once: the same name or key text gives the
+ * same value; a text holding no JSON gives none; a long one is made new. */
+static void test_pe_values_shared(void **state) {
+  (void)state;
+  json_t *a = ssa_pe_name_value("containers"), *b = ssa_pe_name_value("containers"), *c = ssa_pe_name_value("image");
+  assert_ptr_equal(a, b);
+  assert_ptr_not_equal(a, c);
+  assert_string_equal(json_string_value(a), "containers");
+  json_t *k = ssa_pe_text_value("{\"name\":\"a\"}", 12), *k2 = ssa_pe_text_value("{\"name\":\"a\"}", 12);
+  assert_ptr_equal(k, k2);
+  assert_true(json_is_object(k));
+  json_t *named = ssa_pe_text_value("\"containers\"", 12);
+  assert_ptr_not_equal(named, a); /* a parsed text is not a field name */
+  assert_null(ssa_pe_text_value("{\"name\":", 8));
+  char long_name[SSA_PE_VALUE_TEXT_MAX + 2];
+  memset(long_name, 'x', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = 0;
+  json_t *l1 = ssa_pe_name_value(long_name), *l2 = ssa_pe_name_value(long_name);
+  assert_ptr_not_equal(l1, l2);
+  assert_true(json_equal(l1, l2));
+  json_t *all[] = {a, b, c, k, k2, named, l1, l2};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) json_decref(all[i]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fields_order),
@@ -363,6 +388,7 @@ int main(void) {
       cmocka_unit_test(test_missing_version_manager_dropped),
       cmocka_unit_test(test_fields_text),
       cmocka_unit_test(test_typed_entries),
+      cmocka_unit_test(test_pe_values_shared),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

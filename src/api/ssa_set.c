@@ -122,17 +122,15 @@ bool ssa_set_equal(const ssa_set *a, const ssa_set *b) {
 
 ssa_set *ssa_set_new(void) { return xcalloc(1, sizeof(ssa_set)); }
 
-ssa_set *ssa_set_hold(ssa_set *s) {
-  s->holds++;
-  return s;
+ssa_set *ssa_set_hold(const ssa_set *s) {
+  ssa_set *held = (ssa_set *)s; /* the count is bookkeeping, not the set */
+  __atomic_add_fetch(&held->holds, 1, __ATOMIC_RELAXED);
+  return held;
 }
 
 void ssa_set_free(ssa_set *s) {
   if (!s) return;
-  if (s->holds) {
-    s->holds--;
-    return;
-  }
+  if (__atomic_fetch_sub(&s->holds, 1, __ATOMIC_ACQ_REL)) return; /* 0: the last holder */
   for (size_t i = 0; i < s->n_members; i++) ssa_pe_release(&s->members[i]);
   for (size_t i = 0; i < s->n_children; i++) {
     ssa_pe_release(&s->children[i].pe);
@@ -205,6 +203,11 @@ static void add_member(ssa_set *s, const ssa_pe *pe) {
 static ssa_set *child_at(ssa_set *s, const ssa_pe *pe) {
   bool found;
   size_t i = find_child(s, pe, &found);
+  if (found && __atomic_load_n(&s->children[i].set->holds, __ATOMIC_ACQUIRE)) { /* shared: changed as a copy */
+    ssa_set *copy = ssa_set_copy(s->children[i].set);
+    ssa_set_free(s->children[i].set);
+    s->children[i].set = copy;
+  }
   if (found) return s->children[i].set;
   if (s->n_children == s->cap_children) {
     s->cap_children = s->cap_children ? 2 * s->cap_children : 4;
@@ -247,40 +250,92 @@ ssa_set *ssa_set_copy(const ssa_set *s) {
   return c;
 }
 
+/* Appends pe (a copy) to s's members, after every one s has. */
+static void push_member(ssa_set *s, const ssa_pe *pe) {
+  if (s->n_members == s->cap_members) {
+    s->cap_members = s->cap_members ? 2 * s->cap_members : 4;
+    s->members = xrealloc(s->members, s->cap_members * sizeof *s->members);
+  }
+  s->members[s->n_members++] = pe_copy(pe);
+}
+
+/* Appends child (taken; dropped when empty) at pe (a copy), after every
+ * child s has. */
+static void push_child(ssa_set *s, const ssa_pe *pe, ssa_set *child) {
+  if (ssa_set_empty(child)) {
+    ssa_set_free(child);
+    return;
+  }
+  if (s->n_children == s->cap_children) {
+    s->cap_children = s->cap_children ? 2 * s->cap_children : 4;
+    s->children = xrealloc(s->children, s->cap_children * sizeof *s->children);
+  }
+  s->children[s->n_children++] = (ssa_child){pe_copy(pe), child};
+}
+
+/* The operations below make their result by merging the sorted members
+ * and children of their operands; a subtree the result has unchanged is
+ * the operand's, held rather than copied, and a result equal to a whole
+ * is a itself, held. */
+
 ssa_set *ssa_set_union(const ssa_set *a, const ssa_set *b) {
-  ssa_set *u = ssa_set_copy(a);
-  for (size_t i = 0; i < b->n_members; i++) add_member(u, &b->members[i]);
-  for (size_t i = 0; i < b->n_children; i++) {
-    const ssa_set *mine = ssa_set_child(a, &b->children[i].pe);
-    ssa_set_adopt(u, &b->children[i].pe,
-                mine ? ssa_set_union(mine, b->children[i].set) : ssa_set_copy(b->children[i].set));
+  if (ssa_set_empty(b)) return ssa_set_hold(a);
+  if (ssa_set_empty(a)) return ssa_set_hold(b);
+  ssa_set *u = ssa_set_new();
+  size_t i = 0, j = 0;
+  while (i < a->n_members || j < b->n_members) {
+    int c = i == a->n_members ? 1 : j == b->n_members ? -1 : ssa_pe_compare(&a->members[i], &b->members[j]);
+    push_member(u, c <= 0 ? &a->members[i] : &b->members[j]);
+    if (c <= 0) i++;
+    if (c >= 0) j++;
+  }
+  for (i = 0, j = 0; i < a->n_children || j < b->n_children;) {
+    int c = i == a->n_children   ? 1
+            : j == b->n_children ? -1
+                                 : ssa_pe_compare(&a->children[i].pe, &b->children[j].pe);
+    if (c < 0) push_child(u, &a->children[i].pe, ssa_set_hold(a->children[i].set));
+    else if (c > 0) push_child(u, &b->children[j].pe, ssa_set_hold(b->children[j].set));
+    else push_child(u, &a->children[i].pe, ssa_set_union(a->children[i].set, b->children[j].set));
+    if (c <= 0) i++;
+    if (c >= 0) j++;
   }
   return u;
+}
+
+/* r, the result of an operation on a that made it member by member: a
+ * itself (held) when r holds all of a, r otherwise. */
+static ssa_set *a_when_whole(const ssa_set *a, ssa_set *r) {
+  if (r->n_members != a->n_members || r->n_children != a->n_children) return r;
+  for (size_t i = 0; i < r->n_children; i++)
+    if (r->children[i].set != a->children[i].set) return r;
+  ssa_set_free(r);
+  return ssa_set_hold(a);
 }
 
 ssa_set *ssa_set_intersection(const ssa_set *a, const ssa_set *b) {
   ssa_set *x = ssa_set_new();
   for (size_t i = 0; i < a->n_members; i++)
-    if (ssa_set_is_member(b, &a->members[i])) add_member(x, &a->members[i]);
+    if (ssa_set_is_member(b, &a->members[i])) push_member(x, &a->members[i]);
   for (size_t i = 0; i < a->n_children; i++) {
     const ssa_set *theirs = ssa_set_child(b, &a->children[i].pe);
-    if (theirs) ssa_set_adopt(x, &a->children[i].pe, ssa_set_intersection(a->children[i].set, theirs));
+    if (theirs) push_child(x, &a->children[i].pe, ssa_set_intersection(a->children[i].set, theirs));
   }
-  return x;
+  return a_when_whole(a, x);
 }
 
 /* a without b's members; recursive: nor anything under them. */
 static ssa_set *difference(const ssa_set *a, const ssa_set *b, bool recursive) {
+  if (!b->n_members && !b->n_children) return ssa_set_hold(a);
   ssa_set *d = ssa_set_new();
   for (size_t i = 0; i < a->n_members; i++)
-    if (!ssa_set_is_member(b, &a->members[i])) add_member(d, &a->members[i]);
+    if (!ssa_set_is_member(b, &a->members[i])) push_member(d, &a->members[i]);
   for (size_t i = 0; i < a->n_children; i++) {
     const ssa_pe *pe = &a->children[i].pe;
     if (recursive && ssa_set_is_member(b, pe)) continue;
     const ssa_set *theirs = ssa_set_child(b, pe);
-    ssa_set_adopt(d, pe, theirs ? difference(a->children[i].set, theirs, recursive) : ssa_set_copy(a->children[i].set));
+    push_child(d, pe, theirs ? difference(a->children[i].set, theirs, recursive) : ssa_set_hold(a->children[i].set));
   }
-  return d;
+  return a_when_whole(a, d);
 }
 
 ssa_set *ssa_set_difference(const ssa_set *a, const ssa_set *b) { return difference(a, b, false); }

@@ -27,7 +27,7 @@ typedef struct ssa_child {
   ssa_set *set;
 } ssa_child;
 struct ssa_set {
-  size_t holds;    /* holders beyond the first (ssa_set_hold); ssa_set_free lets one go */
+  size_t holds;    /* holders beyond the first (ssa_set_hold, atomic); ssa_set_free lets one go */
   ssa_pe *members; /* sorted, as PathElement.Compare orders them */
   size_t n_members, cap_members;
   ssa_child *children; /* sorted by pe */
@@ -43,10 +43,11 @@ typedef struct ssa_path {
 ssa_set *ssa_set_new(void);
 /* Lets go of s: freed once no holder is left. */
 void ssa_set_free(ssa_set *s);
-/* s with one more holder, for a set no one changes in place (the sets
- * below are all made new; ssa_set_insert and ssa_set_adopt are for sets
- * being built). */
-ssa_set *ssa_set_hold(ssa_set *s);
+/* s with one more holder (a set and its subtrees may have several: the
+ * operations below share what their result has unchanged). A set with
+ * holders is not changed in place: ssa_set_insert and ssa_set_adopt are
+ * for a set being built, and copy a shared subtree they go into. */
+ssa_set *ssa_set_hold(const ssa_set *s);
 ssa_set *ssa_set_copy(const ssa_set *s);
 bool ssa_set_empty(const ssa_set *s);
 /* Whether a and b hold the same paths (fieldpath.Set.Equals). */

@@ -99,3 +99,42 @@ static size_t skip(const char *s, size_t len, size_t pos, int depth) {
 }
 
 size_t json_skip_value(const char *data, size_t len, size_t pos) { return skip(data, len, pos, 0); }
+
+/* The first non-blank byte at or after pos is c: the position after it, else 0. */
+static size_t expect(const char *s, size_t len, size_t pos, char c) {
+  pos = json_skip_blanks(s, len, pos);
+  return pos < len && s[pos] == c ? pos + 1 : 0;
+}
+
+size_t json_skip_to_member(const char *data, size_t len, size_t pos, const char *key, bool *plain_keys) {
+  size_t found = 0, key_len = strlen(key);
+  if (!(pos = expect(data, len, pos, '{'))) return 0;
+  pos = json_skip_blanks(data, len, pos);
+  if (pos < len && data[pos] == '}') return 0;
+  for (;;) {
+    size_t start = json_skip_blanks(data, len, pos);
+    if (start >= len || data[start] != '"' || !(pos = skip_string(data, len, start))) return 0;
+    const char *name = data + start + 1;
+    size_t name_len = pos - start - 2;
+    if (memchr(name, '\\', name_len)) *plain_keys = false;
+    if (!(pos = expect(data, len, pos, ':'))) return 0;
+    size_t value = json_skip_blanks(data, len, pos);
+    if (!(pos = json_skip_value(data, len, value))) return 0;
+    if (name_len == key_len && !memcmp(name, key, key_len)) found = value; /* the last one, as a parser keeps it */
+    pos = json_skip_blanks(data, len, pos);
+    if (pos < len && data[pos] == '}') return found;
+    if (pos >= len || data[pos] != ',') return 0;
+    pos++;
+  }
+}
+
+size_t json_skip_to_item(const char *data, size_t len, size_t pos, size_t index) {
+  if (!(pos = expect(data, len, pos, '['))) return 0;
+  for (size_t i = 0;; i++) {
+    size_t item = json_skip_blanks(data, len, pos);
+    if (item < len && data[item] == ']') return 0;
+    if (i == index) return item;
+    if (!(pos = json_skip_value(data, len, item))) return 0;
+    if (!(pos = expect(data, len, pos, ','))) return 0;
+  }
+}

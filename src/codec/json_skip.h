@@ -20,6 +20,15 @@ size_t json_skip_blanks(const char *data, size_t len, size_t pos);
  * before it skipped), or 0 when no value starts there: a syntax error, the
  * text ends, or nesting deeper than JSON_SKIP_MAX_DEPTH. */
 size_t json_skip_value(const char *data, size_t len, size_t pos);
+/* In the object starting at data[pos] (blanks before it skipped): the
+ * position of the value of its last member named key (as a parser keeps
+ * a key given twice), 0 when it has none or is not an object. A key of
+ * the object written with an escape cannot be told from key unread:
+ * *plain_keys is set false then, for the caller to read the text whole. */
+size_t json_skip_to_member(const char *data, size_t len, size_t pos, const char *key, bool *plain_keys);
+/* In the array starting at data[pos]: the position of item index, 0 when
+ * it has no such item or is not an array. */
+size_t json_skip_to_item(const char *data, size_t len, size_t pos, size_t index);
 
 /* Inside a string, from pos: the position of the first byte that is not
  * held as it is ('"', '\\', a control byte, and with !high_plain a byte of

@@ -2,6 +2,7 @@
  * names involved, several seeds side by side where 64 hex digits are
  * needed (a simulated sha256). */
 #include "sched/nodesim_status.h"
+#include "codec/json_skip.h"
 #include "api/codec.h"
 #include "api/label_selector.h"
 #include "sched/claims.h"
@@ -263,7 +264,34 @@ void sched_nodesim_set_running(api_object *o, const char *host_ip, const char *p
   set_container_statuses(o, NULL, now, NULL);
 }
 
+/* The first container's state.running.startedAt in the statuses' text,
+ * into buf, found without reading the text into a tree; NULL when it has
+ * none; false when the text is not one this can read so (not JSON, keys
+ * or the time written with escapes). */
+static bool started_at_in_text(const json_t *text, strbuf *buf, const char **at) {
+  const char *s = json_string_value(text);
+  size_t n = json_string_length(text), pos = 0;
+  bool plain = true;
+  size_t end = json_skip_value(s, n, 0);
+  if (!end || json_skip_blanks(s, n, end) != n) return false;
+  pos = json_skip_to_item(s, n, 0, 0);
+  static const char *const path[] = {"state", "running", "startedAt"};
+  for (size_t i = 0; i < 3 && pos; i++) pos = json_skip_to_member(s, n, pos, path[i], &plain);
+  if (!plain) return false;
+  *at = NULL;
+  if (!pos || s[pos] != '"') return true;
+  end = json_skip_value(s, n, pos);
+  if (memchr(s + pos, '\\', end - pos)) return false;
+  sb_truncate(buf, 0);
+  sb_add(buf, s + pos + 1, end - pos - 2);
+  *at = sb_str(buf);
+  return true;
+}
+
 const char *sched_nodesim_started_at(const pod *p, strbuf *buf) {
+  const char *found;
+  if (p->status.container_statuses && started_at_in_text(p->status.container_statuses, buf, &found))
+    return found ? found : p->status.start_time;
   json_t *statuses = p->status.container_statuses ? codec_raw_text_tree(p->status.container_statuses) : NULL;
   const json_t *running = json_object_get(json_object_get(json_array_get(statuses, 0), "state"), "running");
   const char *at = json_string_value(json_object_get(running, "startedAt"));

@@ -114,8 +114,37 @@ static void test_unterminated(void **state) {
   }
 }
 
+/* Members and items found in place: the last of a key given twice, none
+ * in what is not an object or array, and a key with an escape flagged. */
+static void test_members_and_items(void **state) {
+  (void)state;
+  const char *t = " {\"a\":1, \"b\" : [10, {\"c\":\"x\"}, 12] ,\"a\":{\"d\":null}}";
+  size_t n = strlen(t);
+  bool plain = true;
+  size_t a = json_skip_to_member(t, n, 0, "a", &plain);
+  assert_true(plain);
+  assert_int_equal(strncmp(t + a, "{\"d\"", 4), 0); /* the second a */
+  size_t b = json_skip_to_member(t, n, 0, "b", &plain);
+  assert_int_equal(t[b], '[');
+  size_t item = json_skip_to_item(t, n, b, 1);
+  assert_int_equal(strncmp(t + item, "{\"c\"", 4), 0);
+  assert_int_equal(t[json_skip_to_member(t, n, item, "c", &plain)], '"');
+  assert_int_equal(json_skip_to_item(t, n, b, 3), 0);
+  assert_int_equal(json_skip_to_member(t, n, 0, "missing", &plain), 0);
+  assert_int_equal(json_skip_to_member(t, n, b, "a", &plain), 0); /* an array */
+  assert_int_equal(json_skip_to_item(t, n, 0, 0), 0);             /* an object */
+  assert_int_equal(json_skip_to_member("{}", 2, 0, "a", &plain), 0);
+  assert_int_equal(json_skip_to_item("[ ]", 3, 0, 0), 0);
+  assert_int_equal(json_skip_to_member("{\"a\":", 5, 0, "a", &plain), 0);
+  assert_true(plain);
+  const char *escaped = "{\"\\u0061\":1}";
+  json_skip_to_member(escaped, strlen(escaped), 0, "a", &plain);
+  assert_false(plain);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_members_and_items),
       cmocka_unit_test(test_plain),         cmocka_unit_test(test_escapes),     cmocka_unit_test(test_non_ascii),
       cmocka_unit_test(test_control_bytes), cmocka_unit_test(test_unterminated),
   };

@@ -41,6 +41,32 @@ static void test_run_duration(void **state) {
   }
 }
 
+/* When the first container started, read from its status text in place or
+ * through a tree when the text has escapes: the same either way. */
+static void test_started_at(void **state) {
+  (void)state;
+  static const struct {
+    const char *statuses, *want;
+  } cases[] = {
+      {"[{\"name\":\"a\",\"state\":{\"running\":{\"startedAt\":\"2026-01-01T00:00:05Z\"}}}]", "2026-01-01T00:00:05Z"},
+      {"[{\"state\":{\"running\":{\"startedAt\":\"2026-01-01T00:00:0\\u0035Z\"}}}]", "2026-01-01T00:00:05Z"},
+      {"[{\"st\\u0061te\":{\"running\":{\"startedAt\":\"2026-01-01T00:00:06Z\"}}}]", "2026-01-01T00:00:06Z"},
+      {"[{\"state\":{\"waiting\":{}}}]", "2026-01-01T00:00:01Z"},
+      {"[{\"state\":{\"running\":{\"startedAt\":7}}}]", "2026-01-01T00:00:01Z"},
+      {"[]", "2026-01-01T00:00:01Z"},
+      {"not json", "2026-01-01T00:00:01Z"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    pod p = {0};
+    p.status.start_time = "2026-01-01T00:00:01Z";
+    p.status.container_statuses = json_string(cases[i].statuses);
+    strbuf buf = STRBUF_INIT;
+    assert_string_equal(sched_nodesim_started_at(&p, &buf), cases[i].want);
+    sb_free(&buf);
+    json_decref(p.status.container_statuses);
+  }
+}
+
 static void test_image(void **state) {
   (void)state;
   static const char *cases[][3] = {
@@ -303,6 +329,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_run_duration),
       cmocka_unit_test(test_image),
+      cmocka_unit_test(test_started_at),
       cmocka_unit_test_setup_teardown(test_pod_runs_then_succeeds, sim_setup, sim_teardown),
       cmocka_unit_test(test_same_input_same_status),
       cmocka_unit_test_setup_teardown(test_claim_not_prepared, sim_setup, sim_teardown),

@@ -159,6 +159,11 @@ bool codec_share_text(const json_t *v, const char **text, size_t *len);
 bool codec_equal(const type_desc *td, const void *x, const void *y);
 /* The same for one value of kind k (elem: its type), as codec_encode_value takes it. */
 bool codec_equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
+/* Whether x and y are equal and encode alike (codec_encode gives
+ * json_equal trees for both): codec_equal_value, but an empty list or map
+ * equals only one as absent or as present as itself, and K_RAW_TEXT texts
+ * only the same text (no tree read); so false for some equal values. */
+bool codec_encode_alike(field_kind k, const type_desc *elem, const void *x, const void *y);
 /* How Go's encoding/json names a JSON value's type in its errors
  * ("object", "array", "string", "number", "bool", "null"). */
 const char *codec_json_type_word(const json_t *v);

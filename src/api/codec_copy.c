@@ -129,16 +129,17 @@ static void hold_struct(arena *a, const type_desc *td, const void *v) {
 
 void codec_hold_atoms(arena *a, const type_desc *td, const void *v) { hold_struct(a, td, v); }
 
-static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y);
+static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y, bool alike);
 
 /* Values one version shares with another (the same strings, lists and
- * structs) are equal without a walk. */
-static bool equal_struct(const type_desc *td, const void *x, const void *y) {
+ * structs) are equal without a walk. With alike, equal values must also
+ * encode alike (codec_encode_alike). */
+static bool equal_struct(const type_desc *td, const void *x, const void *y, bool alike) {
   if (x == y) return true;
   for (size_t i = 0; i < td->nfields; i++) {
     const field_desc *f = &td->fields[i];
     if (f->set_offset && *((const bool *)x + f->set_offset) != *((const bool *)y + f->set_offset)) return false;
-    if (!equal_value(f->kind, f->elem, (const char *)x + f->offset, (const char *)y + f->offset)) return false;
+    if (!equal_value(f->kind, f->elem, (const char *)x + f->offset, (const char *)y + f->offset, alike)) return false;
   }
   json_t *const *ex = (json_t *const *)((const char *)x + td->extra_offset);
   json_t *const *ey = (json_t *const *)((const char *)y + td->extra_offset);
@@ -146,7 +147,7 @@ static bool equal_struct(const type_desc *td, const void *x, const void *y) {
   return json_equal(*ex, *ey);
 }
 
-static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y) {
+static bool equal_value(field_kind k, const type_desc *elem, const void *x, const void *y, bool alike) {
   switch (k) {
   case K_STR: {
     const char *a = *(char *const *)x, *b = *(char *const *)y;
@@ -158,15 +159,15 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
   case K_QTY: return quantity_cmp(x, y) == 0;
   case K_OBJ: {
     const void *a = *(void *const *)x, *b = *(void *const *)y;
-    return (!a || !b) ? a == b : equal_struct(elem, a, b);
+    return (!a || !b) ? a == b : equal_struct(elem, a, b, alike);
   }
-  case K_EMB: return equal_struct(elem, x, y);
+  case K_EMB: return equal_struct(elem, x, y, alike);
   case K_LIST:
   case K_MAP: {
     /* Empty and absent are equal, as apimachinery's Semantic.DeepEqual
      * has nil and empty slices and maps. */
     const dlist *a = x, *b = y;
-    if (a->n != b->n) return false;
+    if (a->n != b->n || (alike && !a->n && a->set != b->set)) return false;
     if (a->items == b->items) return true;
     bool is_map = k == K_MAP;
     size_t stride = is_map ? elem->entry_size : elem->size;
@@ -174,7 +175,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
     for (uint32_t i = 0; i < a->n; i++) {
       const char *ea = (const char *)a->items + i * stride, *eb = (const char *)b->items + i * stride;
       if (is_map && !atom_same(*(const atom *const *)ea, *(const atom *const *)eb)) return false;
-      if (!equal_value(elem->scalar, elem, ea + value_off, eb + value_off)) return false;
+      if (!equal_value(elem->scalar, elem, ea + value_off, eb + value_off, alike)) return false;
     }
     return true;
   }
@@ -186,6 +187,7 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
     const json_t *a = *(json_t *const *)x, *b = *(json_t *const *)y;
     if (!a || !b) return a == b;
     if (json_equal(a, b)) return true;
+    if (alike) return false; /* other texts, written otherwise */
     json_t *ta = codec_raw_text_tree(a), *tb = codec_raw_text_tree(b);
     bool same = json_equal(ta, tb);
     json_decref(ta);
@@ -196,8 +198,12 @@ static bool equal_value(field_kind k, const type_desc *elem, const void *x, cons
   return false;
 }
 
-bool codec_equal(const type_desc *td, const void *x, const void *y) { return equal_struct(td, x, y); }
+bool codec_equal(const type_desc *td, const void *x, const void *y) { return equal_struct(td, x, y, false); }
+
+bool codec_encode_alike(field_kind k, const type_desc *elem, const void *x, const void *y) {
+  return equal_value(k, elem, x, y, true);
+}
 
 bool codec_equal_value(field_kind k, const type_desc *elem, const void *x, const void *y) {
-  return equal_value(k, elem, x, y);
+  return equal_value(k, elem, x, y, false);
 }

@@ -42,16 +42,17 @@ static json_t *as_go_writes(const api_object *o, const api_version *v, bool with
 }
 
 /* Marks in left_out the top-level structs but metadata (spec, status)
- * that old and obj hold equal: an equal value adds, changes and removes
- * no field, so the update's comparison gives the same without them (a
- * status write leaves the spec as it was, the binding the status). */
+ * that old and obj hold equal and encode alike: such a value adds,
+ * changes and removes no field, so the update's comparison gives the same
+ * without them (a status write leaves the spec as it was, the binding the
+ * status). */
 static void equal_parts(const api_object *obj, const api_object *old, bool left_out[MAX_PARTS]) {
   const type_desc *td = obj->info->desc;
   for (size_t i = 0; i < td->nfields && i < MAX_PARTS; i++) {
     const field_desc *f = &td->fields[i];
     left_out[i] = f->kind == K_EMB && strcmp(f->json, "metadata") &&
-                  codec_equal_value(K_EMB, f->elem, (const char *)old->typed + f->offset,
-                                    (const char *)obj->typed + f->offset);
+                  codec_encode_alike(K_EMB, f->elem, (const char *)old->typed + f->offset,
+                                     (const char *)obj->typed + f->offset);
   }
 }
 

@@ -10,8 +10,11 @@
 # With --callgrind, the server runs under valgrind's callgrind and the
 # figure is its instructions per pod: counted from after the node setup
 # (callgrind_control -z) to the last bind, so they are the pods' alone.
+# Given RUN (e.g. 1s), each pod finishes after it (as in bench/scale.sh)
+# and the count goes on until they all have, so a pod's whole life is in
+# it: its status writes, its claim's release and deletion.
 # usage: sh bench/serve.sh [build-dir] [PODS] [NODES] [CONNECTIONS]
-#        sh bench/serve.sh build-dir --callgrind [PODS] [NODES] [CONNECTIONS]
+#        sh bench/serve.sh build-dir --callgrind [PODS] [NODES] [CONNECTIONS] [RUN]
 #        sh bench/serve.sh build-dir --creates [CREATES] [CONNECTIONS...]
 #        sh bench/serve.sh build-dir --classes [N]
 # With --classes, the memory of small objects: the server's RSS growth over
@@ -23,18 +26,25 @@ build=${1:-build}
 if [ "$1" = --callgrind ]; then
   command -v callgrind_control >/dev/null || { echo "serve.sh: no valgrind" >&2; exit 77; }
   shift
-  pods=${1:-1000}; nodes=${2:-100}; conns=${3:-4}
+  pods=${1:-1000}; nodes=${2:-100}; conns=${3:-4}; run=${4:-}
   cg=$(mktemp -d)
   serve_wrap="valgrind --tool=callgrind --callgrind-out-file=$cg/out"
   . "$(dirname "$0")/lib_serve.sh"
   trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$tmp" "$cg"' EXIT
   "$build/bench_serve" --setup-only "$addr" 0 "$nodes"
   callgrind_control -z "$server" >/dev/null 2>&1
-  "$build/bench_serve" --no-setup "$addr" "$pods" "$nodes" "$conns"
+  "$build/bench_serve" --no-setup ${run:+--run-duration "$run"} "$addr" "$pods" "$nodes" "$conns"
+  if [ -n "$run" ]; then # the pods finish: wait until every one has succeeded (slow under callgrind)
+    for i in $(seq 600); do
+      curl -s "http://$addr/api/v1/namespaces/default/pods?fieldSelector=status.phase!%3DSucceeded&limit=1" | grep -q '"items":\[\]' && break
+      sleep 1
+    done
+    sleep 2
+  fi
   callgrind_control -d "$server" >/dev/null 2>&1
   ir=$(callgrind_annotate "$cg"/out.* 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
   cp "$cg"/out.* "${SERVE_CALLGRIND_KEEP:-/dev/null}" 2>/dev/null || true
-  echo "serve: server $ir instructions for $pods pods (callgrind), $((ir / pods)) per pod"
+  echo "serve: server $ir instructions for $pods pods${run:+ running $run each} (callgrind), $((ir / pods)) per pod"
   exit 0
 fi
 if [ "$1" = --classes ]; then

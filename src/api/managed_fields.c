@@ -16,7 +16,6 @@ static void entry_free(mf_entry *e) {
   free(e->subresource);
   free(e->time);
   ssa_set_free(e->set);
-  json_decref(e->fields);
   json_decref(e->text);
   ssa_set_free(e->decoded);
 }
@@ -111,16 +110,14 @@ static bool decode_entry(size_t i, const entry_in *in, bool own, mf_list *out, s
   mf_entry *put = mf_find(out, &who);
   free(put->time);
   put->time = dup_or_null(in->time);
-  json_decref(put->fields);
   json_decref(put->text);
   ssa_set_free(put->decoded);
-  put->fields = own && in->fields ? json_incref((json_t *)in->fields) : NULL;
   put->text = own && in->text ? json_incref((json_t *)in->text) : NULL;
-  put->decoded = put->fields || put->text ? ssa_set_hold(set) : NULL;
+  put->decoded = put->text ? ssa_set_hold(set) : NULL;
   return true;
 }
 
-static bool decode(const json_t *managed_fields, bool own, mf_list *out, strbuf *err) {
+bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
   *out = (mf_list){0};
   size_t i;
   json_t *e;
@@ -128,20 +125,12 @@ static bool decode(const json_t *managed_fields, bool own, mf_list *out, strbuf 
     entry_in in = {str_field(e, "manager"), str_field(e, "operation"), str_field(e, "apiVersion"),
                    str_field(e, "fieldsType"), str_field(e, "subresource"),
                    json_string_value(json_object_get(e, "time")), json_object_get(e, "fieldsV1"), NULL};
-    if (!decode_entry(i, &in, own, out, err)) {
+    if (!decode_entry(i, &in, false, out, err)) {
       mf_free(out);
       return false;
     }
   }
   return true;
-}
-
-bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err) {
-  return decode(managed_fields, false, out, err);
-}
-
-bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err) {
-  return decode(managed_fields, true, out, err);
 }
 
 bool mf_decode_typed(const managed_fields_entry_list *l, bool own, mf_list *out, strbuf *err) {
@@ -193,7 +182,7 @@ json_t *mf_encode(const mf_list *l) {
     json_object_set_new(o, "apiVersion", json_string(e->api_version));
     if (e->time) json_object_set_new(o, "time", json_string(e->time));
     json_object_set_new(o, "fieldsType", json_string("FieldsV1"));
-    json_object_set_new(o, "fieldsV1", ssa_set_to_fields_after(e->set, e->decoded, e->fields));
+    json_object_set_new(o, "fieldsV1", ssa_set_to_fields(e->set));
     if (*e->subresource) json_object_set_new(o, "subresource", json_string(e->subresource));
     json_array_append_new(out, o);
   }

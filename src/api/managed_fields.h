@@ -18,15 +18,12 @@ typedef struct mf_entry {
   char *manager, *operation, *api_version, *subresource; /* subresource "" when none */
   char *time;                                            /* RFC 3339, seconds; NULL when none */
   ssa_set *set;
-  /* Decoded from managedFields this encoder wrote (mf_decode_own): the
-   * fieldsV1 read (a reference) and the set it held, written again as they
-   * were while set stays equal to it. NULL otherwise. */
-  json_t *fields;
-  ssa_set *decoded;
-  /* The same for one decoded from typed entries (mf_decode_typed, own):
-   * the K_RAW_TEXT string of its fieldsV1, kept while set equals decoded
-   * (mf_set_typed, managed_fields_tree.h). NULL otherwise. */
+  /* Decoded from typed entries a stored version holds (mf_decode_typed,
+   * own): the K_RAW_TEXT string of its fieldsV1 and the set it held
+   * (held, not copied), the text written again while set is still that
+   * set (mf_set_typed, managed_fields_tree.h). NULL otherwise. */
   json_t *text;
+  ssa_set *decoded;
 } mf_entry;
 
 typedef struct mf_list {
@@ -38,12 +35,6 @@ typedef struct mf_list {
  * when an entry is not valid. A later entry of the same identity replaces
  * an earlier one. */
 bool mf_decode(const json_t *managed_fields, mf_list *out, strbuf *err);
-/* mf_decode of managedFields mf_encode wrote (a stored version's): each
- * entry's fieldsV1 is kept, and mf_encode writes that same value again
- * where the entry's set is unchanged, and its nodes where only part of
- * the set changed, rather than building them anew (the store's sharing
- * of values then finds them by address; docs/server.md). */
-bool mf_decode_own(const json_t *managed_fields, mf_list *out, strbuf *err);
 /* mf_decode of the typed entries a stored version holds (types.h), their
  * fieldsV1 read from its text; with own, each entry keeps that text, which
  * mf_set_typed writes again while the entry's set is unchanged. */

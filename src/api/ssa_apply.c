@@ -108,12 +108,6 @@ static json_t *without_managed_fields(const json_t *obj) {
   return copy;
 }
 
-/* The managers of managedFields mf; those a stored version has keep
- * their fieldsV1 (ssa_request.own_managed_fields). */
-static bool decode_managers(const ssa_request *rq, const json_t *mf, mf_list *out, strbuf *err) {
-  return rq->own_managed_fields ? mf_decode_own(mf, out, err) : mf_decode(mf, out, err);
-}
-
 static bool has_uid(const json_t *obj) {
   const char *uid = json_string_value(json_object_get(json_object_get(obj, "metadata"), "uid"));
   return uid && *uid;
@@ -645,24 +639,33 @@ static void gvk_text(strbuf *out, const json_t *obj) {
             kind ? kind : "");
 }
 
-ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json_t *live_in, const json_t *config,
-                           bool force, ssa_apply_result *out) {
+/* The checks before the managers are read: the configuration sets no
+ * managedFields. */
+static bool config_ok(const json_t *config, ssa_apply_result *out) {
   *out = (ssa_apply_result){.message = STRBUF_INIT};
   const json_t *config_meta = json_object_get(config, "metadata");
   if (json_object_get(config_meta, "managedFields") && !json_is_null(json_object_get(config_meta, "managedFields"))) {
     sb_puts(&out->message, "metadata.managedFields must be nil");
-    return SSA_APPLY_BAD_REQUEST;
+    return false;
   }
-  mf_list managers = {0};
-  const json_t *stored = json_object_get(json_object_get(live_in, "metadata"), "managedFields");
-  if (stored && !decode_managers(rq, stored, &managers, &out->message)) {
-    strbuf why = out->message;
-    out->message = (strbuf)STRBUF_INIT;
-    sb_printf(&out->message, "failed to decode managed fields: %s", sb_str(&why));
-    sb_free(&why);
-    return SSA_APPLY_INTERNAL;
-  }
-  json_t *live = without_managed_fields(live_in);
+  return true;
+}
+
+/* The decode failure in out->message (upstream's text around it). */
+static ssa_apply_status not_decoded(ssa_apply_result *out) {
+  strbuf why = out->message;
+  out->message = (strbuf)STRBUF_INIT;
+  sb_printf(&out->message, "failed to decode managed fields: %s", sb_str(&why));
+  sb_free(&why);
+  return SSA_APPLY_INTERNAL;
+}
+
+/* The apply over live (without managedFields; taken) by the decoded
+ * managers, which it leaves as the write leaves them; out->object has no
+ * managedFields. */
+static ssa_apply_status apply_decoded(const ssa_request *rq, const json_t *zero, json_t *live, mf_list *managers_in,
+                                      const json_t *config, bool force, ssa_apply_result *out) {
+  mf_list managers = *managers_in;
   if (!managers.n) { /* the fields so far belong to "before-first-apply" */
     json_t *empty = without_managed_fields(zero);
     record_update(rq, &managers, "before-first-apply", empty, live);
@@ -726,21 +729,39 @@ ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json
   mf_drop_empty(&managers);
   out->object = out->changed ? merged : json_deep_copy(live);
   if (!out->changed) json_decref(merged);
-  json_t *mf = mf_encode(&managers);
-  json_t *meta = json_object_get(out->object, "metadata");
-  if (!json_is_object(meta)) {
-    meta = json_object();
-    json_object_set_new(out->object, "metadata", meta);
-  }
-  if (mf) json_object_set_new(meta, "managedFields", mf);
+  if (!json_is_object(json_object_get(out->object, "metadata")))
+    json_object_set_new(out->object, "metadata", json_object());
   if (update_last_applied(rq, live, config, out->object)) out->changed = true;
 done:
   ssa_set_free(set);
   sb_free(&err);
   json_decref(live);
+  *managers_in = managers;
+  return st;
+}
+
+ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json_t *live_in, const json_t *config,
+                           bool force, ssa_apply_result *out) {
+  if (!config_ok(config, out)) return SSA_APPLY_BAD_REQUEST;
+  mf_list managers = {0};
+  const json_t *stored = json_object_get(json_object_get(live_in, "metadata"), "managedFields");
+  if (stored && !mf_decode(stored, &managers, &out->message)) return not_decoded(out);
+  ssa_apply_status st = apply_decoded(rq, zero, without_managed_fields(live_in), &managers, config, force, out);
+  json_t *mf = st == SSA_APPLY_OK ? mf_encode(&managers) : NULL;
+  if (mf) json_object_set_new(json_object_get(out->object, "metadata"), "managedFields", mf);
   mf_free(&managers);
   return st;
 }
+
+ssa_apply_status ssa_apply_typed(const ssa_request *rq, const json_t *zero, const json_t *live,
+                                 const managed_fields_entry_list *stored, const json_t *config, bool force,
+                                 ssa_apply_result *out, mf_list *managers) {
+  *managers = (mf_list){0};
+  if (!config_ok(config, out)) return SSA_APPLY_BAD_REQUEST;
+  if (stored && !mf_decode_typed(stored, rq->own_managed_fields, managers, &out->message)) return not_decoded(out);
+  return apply_decoded(rq, zero, json_incref((json_t *)live), managers, config, force, out);
+}
+
 
 void ssa_apply_result_free(ssa_apply_result *r) {
   json_decref(r->object);

@@ -20,9 +20,9 @@ typedef struct ssa_request {
   const char *manager;     /* fieldManager, or the user agent's prefix */
   const char *subresource; /* "" or "status" */
   const char *now;         /* RFC 3339, seconds */
-  /* The objects' managedFields are stored versions' (mf_encode's own
-   * text): unchanged entries keep their fieldsV1 (mf_decode_own,
-   * mf_decode_typed). */
+  /* The objects' managedFields are stored versions' (the text
+   * mf_set_typed writes): unchanged entries keep their fieldsV1
+   * (mf_decode_typed). */
   bool own_managed_fields;
   int kind; /* the object's api_kind (api/object.h): what its /status resets */
 } ssa_request;
@@ -56,6 +56,14 @@ typedef struct ssa_apply_result {
  * zero. */
 ssa_apply_status ssa_apply(const ssa_request *rq, const json_t *zero, const json_t *live, const json_t *config,
                            bool force, ssa_apply_result *out);
+/* ssa_apply over live without its managedFields, whose managers come from
+ * the typed entries stored (NULL: none) and are left in managers as the
+ * write leaves them (the caller frees them; out->object has no
+ * managedFields): the control loop's forced applies, with no tree of the
+ * managedFields between. */
+ssa_apply_status ssa_apply_typed(const ssa_request *rq, const json_t *zero, const json_t *live,
+                                 const managed_fields_entry_list *stored, const json_t *config, bool force,
+                                 ssa_apply_result *out, mf_list *managers);
 void ssa_apply_result_free(ssa_apply_result *r);
 
 #endif

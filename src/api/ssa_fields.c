@@ -30,9 +30,8 @@ static const char *pe_key(strbuf *k, const ssa_pe *pe) {
   return sb_str(k);
 }
 
-/* s's FieldsV1 members into out; prev (NULL: none) is the set whose
- * FieldsV1 prev_out is, its nodes taken where a child is the same. */
-static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, json_t *prev_out) {
+/* s's FieldsV1 members into out (self: s is a member too, so "." first). */
+static void emit(const ssa_set *s, bool self, json_t *out) {
   if (self && (s->n_members || s->n_children)) json_object_set_new(out, ".", json_object());
   size_t mi = 0, ci = 0;
   strbuf k = STRBUF_INIT;
@@ -41,29 +40,20 @@ static void emit(const ssa_set *s, bool self, json_t *out, const ssa_set *prev, 
             : ci >= s->n_children ? -1
                                   : ssa_pe_compare(&s->members[mi], &s->children[ci].pe);
     const ssa_pe *pe = c <= 0 ? &s->members[mi] : &s->children[ci].pe;
-    const char *key = pe_key(&k, pe);
-    json_t *node = NULL;
-    if (c >= 0) {
-      const ssa_set *child = s->children[ci].set, *was = prev ? ssa_set_child(prev, pe) : NULL;
-      json_t *was_out = was ? json_object_get(prev_out, key) : NULL;
-      if (was_out && ssa_set_equal(child, was) && (c == 0) == ssa_set_is_member(prev, pe)) node = json_incref(was_out);
-      else emit(child, c == 0, node = json_object(), was_out ? was : NULL, was_out);
-    }
-    json_object_set_new(out, key, node ? node : json_object());
+    json_t *node = json_object();
+    if (c >= 0) emit(s->children[ci].set, c == 0, node);
+    json_object_set_new(out, pe_key(&k, pe), node);
     if (c <= 0) mi++;
     if (c >= 0) ci++;
   }
   sb_free(&k);
 }
 
-json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields) {
-  if (prev && prev_fields && ssa_set_equal(s, prev)) return json_incref(prev_fields);
+json_t *ssa_set_to_fields(const ssa_set *s) {
   json_t *out = json_object();
-  emit(s, false, out, prev_fields ? prev : NULL, prev_fields);
+  emit(s, false, out);
   return out;
 }
-
-json_t *ssa_set_to_fields(const ssa_set *s) { return ssa_set_to_fields_after(s, NULL, NULL); }
 
 /* 1 with *pe, 0 with err, -1 for an element of a kind upstream skips. */
 static int parse_pe(const char *key, ssa_pe *pe, strbuf *err) {

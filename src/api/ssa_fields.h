@@ -12,10 +12,6 @@
 
 /* The FieldsV1 object of s (a new reference). */
 json_t *ssa_set_to_fields(const ssa_set *s);
-/* The same, sharing prev_fields' nodes (prev's FieldsV1 as
- * ssa_set_to_fields wrote it) wherever s holds the same subtree as prev:
- * prev_fields itself when s equals prev. */
-json_t *ssa_set_to_fields_after(const ssa_set *s, const ssa_set *prev, json_t *prev_fields);
 /* s from a FieldsV1 object; NULL with err set when it is not one. */
 ssa_set *ssa_set_from_fields(const json_t *fields, strbuf *err);
 

@@ -10,34 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* mf is what the field manager wrote (mf_encode): always entries. */
-static void set_managed_fields(api_object *obj, json_t *mf) {
-  if (!mf_set_tree(obj->arena, api_object_meta(obj), mf)) die_bug("managedFields the field manager wrote do not decode");
-}
-
 /* Top-level fields the comparison may leave out (as_go_writes). */
 #define MAX_PARTS 64
 
-/* o in version v as Go writes it, with o's own managedFields when asked
- * for: the stored value, not a copy (its entries' fieldsV1 are written
- * again as they are where they stay the same; mf_decode_own). The
- * encoding leaves them out rather than copying them first: it encodes a
- * shallow copy of o's struct without them (nothing in it is written).
- * The top-level structs marked in left_out (NULL: none) are left out the
- * same way, as their zero values. */
-static json_t *as_go_writes(const api_object *o, const api_version *v, bool with_managed_fields, const bool *left_out) {
+/* o in version v as Go writes it, without its managedFields (the field
+ * manager has them as typed entries): the encoding leaves them out rather
+ * than copying them first, encoding a shallow copy of o's struct without
+ * them (nothing in it is written). The top-level structs marked in
+ * left_out (NULL: none) are left out the same way, as their zero values. */
+static json_t *as_go_writes(const api_object *o, const api_version *v, const bool *left_out) {
   const type_desc *td = o->info->desc;
   api_head *head = xmalloc(td->size);
   memcpy(head, o->typed, td->size);
-  json_t *stored = with_managed_fields ? mf_tree(&head->metadata) : NULL;
   memset(&head->metadata.managed_fields, 0, sizeof head->metadata.managed_fields);
   for (size_t i = 0; left_out && i < td->nfields; i++)
     if (left_out[i]) memset((char *)head + td->fields[i].offset, 0, td->fields[i].elem->size);
   json_t *j = codec_encode(td, head);
   free(head);
   if (v && !v->internal) api_version_from_internal(v, j);
-  ssa_fill_go_zero(j); /* managedFields' entries have nothing to fill: all omitempty */
-  if (stored) json_object_set_new(json_object_get(j, "metadata"), "managedFields", stored);
+  ssa_fill_go_zero(j);
   return j;
 }
 
@@ -80,8 +71,8 @@ void ssa_track_update(api_object *obj, const api_object *old, const api_version 
     ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
     bool left_out[MAX_PARTS] = {0};
     if (old) equal_parts(obj, old, left_out);
-    json_t *before = old ? as_go_writes(old, v, false, left_out) : zero_object(obj, gv),
-           *after = as_go_writes(obj, v, false, left_out);
+    json_t *before = old ? as_go_writes(old, v, left_out) : zero_object(obj, gv),
+           *after = as_go_writes(obj, v, left_out);
     mf_list managers;
     ssa_update_managed_fields(&rq, &api_object_meta(obj)->managed_fields,
                               old ? &api_object_meta(old)->managed_fields : NULL, before, after, &managers);
@@ -123,14 +114,15 @@ void ssa_track_apply(api_object *obj, const api_object *old, const ssa_writer *w
   int type = ssa_type_of_kind(gv, obj->info->name);
   if (type != SSA_NO_TYPE) {
     ssa_request rq = {type, gv, w->manager, w->subresource, w->now, w->own_managed_fields, obj->info->kind};
-    json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL, true, NULL) : json_incref(zero),
-           *full = as_go_writes(obj, NULL, false, NULL);
+    json_t *zero = zero_object(obj, gv), *live = old ? as_go_writes(old, NULL, NULL) : json_incref(zero),
+           *full = as_go_writes(obj, NULL, NULL);
     json_t *config = configuration(full, path, depth);
     ssa_apply_result res;
-    if (ssa_apply(&rq, zero, live, config, true, &res) == SSA_APPLY_OK) {
-      json_t *mf = json_object_get(json_object_get(res.object, "metadata"), "managedFields");
-      set_managed_fields(obj, mf ? json_incref(mf) : NULL);
-    }
+    mf_list managers;
+    if (ssa_apply_typed(&rq, zero, live, old ? &api_object_meta(old)->managed_fields : NULL, config, true, &res,
+                        &managers) == SSA_APPLY_OK)
+      mf_set_typed(obj->arena, api_object_meta(obj), &managers);
+    mf_free(&managers);
     ssa_apply_result_free(&res);
     json_decref(config);
     json_decref(full);

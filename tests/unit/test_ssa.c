@@ -1,8 +1,9 @@
 /* test_ssa.c: server-side apply's pieces against upstream's behaviour:
- * FieldsV1 read and written in structured-merge-diff's order and form,
- * path texts, an apply's conflict message with several managers and its
- * field removal, list-map key defaults and managers of a missing version
- * (api/ssa_*.h, api/managed_fields.h). */
+ * FieldsV1 read and written in structured-merge-diff's order and form, as
+ * a tree and as text, path texts, an apply's conflict message with
+ * several managers and its field removal, list-map key defaults, managers
+ * of a missing version, typed entries written back, shared path element
+ * values (api/ssa_*.h, api/managed_fields*.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,76 +60,6 @@ static ssa_set *set_of(const char *fields) {
   assert_non_null(s);
   sb_free(&err);
   return s;
-}
-
-static void assert_fields_text(const json_t *fields, const char *want) {
-  char *t = json_dumps(fields, JSON_COMPACT);
-  assert_string_equal(t, want);
-  free(t);
-}
-
-/* A set written after an earlier one: the text of the set alone, the
- * earlier FieldsV1 itself when the sets are equal, and its nodes where a
- * subtree is the same (a member's "." decides too). */
-static void test_fields_after(void **state) {
-  (void)state;
-  static const char was_text[] =
-      "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:a\":{}}},\"f:spec\":{\"f:x\":{\"f:y\":{}}},"
-      "\"f:status\":{\"f:c\":{}}}";
-  static const char now_text[] =
-      "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:a\":{}}},\"f:spec\":{\"f:x\":{\".\":{},\"f:y\":{}}},"
-      "\"f:status\":{\"f:c\":{},\"f:d\":{}}}";
-  ssa_set *was = set_of(was_text), *now = set_of(now_text), *same = set_of(was_text);
-  json_t *was_fields = ssa_set_to_fields(was);
-  assert_fields_text(was_fields, was_text);
-  json_t *again = ssa_set_to_fields_after(same, was, was_fields);
-  assert_ptr_equal(again, was_fields);
-  json_decref(again);
-  json_t *after = ssa_set_to_fields_after(now, was, was_fields);
-  assert_fields_text(after, now_text);
-  assert_ptr_equal(json_object_get(after, "f:metadata"), json_object_get(was_fields, "f:metadata"));
-  /* spec.x became a member: its node is new */
-  assert_ptr_not_equal(json_object_get(json_object_get(after, "f:spec"), "f:x"),
-                       json_object_get(json_object_get(was_fields, "f:spec"), "f:x"));
-  assert_ptr_not_equal(json_object_get(after, "f:status"), json_object_get(was_fields, "f:status"));
-  json_decref(after);
-  json_decref(was_fields);
-  ssa_set_free(was);
-  ssa_set_free(now);
-  ssa_set_free(same);
-}
-
-/* mf_decode_own keeps each entry's fieldsV1: mf_encode writes the same
- * value again for an unchanged set, and a new one for a changed set. */
-static void test_decode_own_keeps_fields(void **state) {
-  (void)state;
-  json_t *mf = json_loads("[{\"manager\":\"a\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
-                          "\"time\":\"2026-01-01T00:00:00Z\",\"fieldsType\":\"FieldsV1\","
-                          "\"fieldsV1\":{\"f:spec\":{\"f:x\":{}}}},"
-                          "{\"manager\":\"b\",\"operation\":\"Update\",\"apiVersion\":\"v1\","
-                          "\"time\":\"2026-01-01T00:00:01Z\",\"fieldsType\":\"FieldsV1\","
-                          "\"fieldsV1\":{\"f:spec\":{\"f:y\":{}}}}]",
-                          0, NULL);
-  mf_list l;
-  strbuf err = STRBUF_INIT;
-  assert_true(mf_decode_own(mf, &l, &err));
-  ssa_set *more = set_of("{\"f:spec\":{\"f:y\":{},\"f:z\":{}}}");
-  ssa_set_free(l.items[1].set);
-  l.items[1].set = more;
-  json_t *out = mf_encode(&l);
-  const json_t *a = json_object_get(json_array_get(mf, 0), "fieldsV1"), *b = json_object_get(json_array_get(mf, 1), "fieldsV1");
-  assert_ptr_equal(json_object_get(json_array_get(out, 0), "fieldsV1"), a);
-  assert_ptr_not_equal(json_object_get(json_array_get(out, 1), "fieldsV1"), b);
-  assert_fields_text(json_object_get(json_array_get(out, 1), "fieldsV1"), "{\"f:spec\":{\"f:y\":{},\"f:z\":{}}}");
-  json_decref(out);
-  mf_free(&l);
-  assert_true(mf_decode(mf, &l, &err)); /* a client's: written anew */
-  out = mf_encode(&l);
-  assert_ptr_not_equal(json_object_get(json_array_get(out, 0), "fieldsV1"), a);
-  json_decref(out);
-  mf_free(&l);
-  json_decref(mf);
-  sb_free(&err);
 }
 
 static void test_managed_fields_errors(void **state) {
@@ -379,8 +310,6 @@ static void test_pe_values_shared(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fields_order),
-      cmocka_unit_test(test_fields_after),
-      cmocka_unit_test(test_decode_own_keeps_fields),
       cmocka_unit_test(test_managed_fields_errors),
       cmocka_unit_test(test_conflicts),
       cmocka_unit_test(test_forced_apply_removes_and_takes),

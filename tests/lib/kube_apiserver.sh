@@ -35,7 +35,8 @@ start_kube_apiserver() { # dir, etcd url[, with-scheduler]
   mkdir -p "$1"
   no_scheduler=1
   [ "${3:-}" = with-scheduler ] && no_scheduler=
-  ETCD_SERVERS=$2 NO_SCHEDULER=$no_scheduler PORT=$(free_port) KUBE_SCHEDULER_FLAGS="--feature-gates=$upstream_gates" \
+  # each port found free on its own: the one after a free port may be taken
+  ETCD_SERVERS=$2 NO_SCHEDULER=$no_scheduler PORT=$(free_port) SCHEDULER_PORT=$(free_port) KUBE_SCHEDULER_FLAGS="--feature-gates=$upstream_gates" \
     KUBE_APISERVER_FLAGS="--storage-media-type=application/json --feature-gates=$upstream_gates --runtime-config=resource.k8s.io/v1beta2=true,scheduling.k8s.io/v1beta1=true" \
     sh tests/upstream/e2e/start.sh "$upstream_bin" "$1" >"$1/start.out" 2>&1 || { cat "$1/start.out"; return 1; }
 }

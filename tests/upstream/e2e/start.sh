@@ -9,7 +9,8 @@
 #   sh tests/upstream/e2e/stop.sh DIR
 # usage: sh tests/upstream/e2e/start.sh [bin-dir] [DIR]
 #   (default build/upstream, a new temporary directory; PORT default 26443,
-#   etcd on PORT+1 and PORT+2)
+#   etcd on PORT+1 and PORT+2, kube-scheduler on SCHEDULER_PORT, default
+#   PORT+3)
 # For the tests that share an etcd with dra serve: ETCD_SERVERS=URL uses
 # that etcd instead of starting one, KUBE_APISERVER_FLAGS adds flags
 # (words) to kube-apiserver's (KUBE_SCHEDULER_FLAGS to kube-scheduler's),
@@ -18,6 +19,7 @@ set -e
 bin=${1:-build/upstream}
 dir=${2:-$(mktemp -d)}
 port=${PORT:-26443}
+scheduler_port=${SCHEDULER_PORT:-$((port + 3))}
 etcd=${ETCD_SERVERS:-http://127.0.0.1:$((port + 1))}
 mkdir -p "$dir"
 needed=kube-apiserver
@@ -64,7 +66,7 @@ done
 [ "$ready" = ok ] || { echo "kube-apiserver not ready; its log:"; tail -n 20 "$dir/kube-apiserver.log"; exit 1; }
 if [ -z "${NO_SCHEDULER:-}" ]; then
   "$bin/kube-scheduler" --kubeconfig "$dir/kubeconfig" --authentication-kubeconfig "$dir/kubeconfig" \
-    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port $((port + 3)) \
+    --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port "$scheduler_port" \
     ${KUBE_SCHEDULER_FLAGS:-} >"$dir/kube-scheduler.log" 2>&1 &
   echo $! >"$dir/kube-scheduler.pid"
 fi

@@ -105,7 +105,8 @@ static bool decode_entry(size_t i, const entry_in *in, bool own, mf_list *out, s
     sb_free(&why);
     return false;
   }
-  mf_entry who = {.manager = (char *)in->manager, .operation = (char *)op, .api_version = (char *)version, .subresource = (char *)in->subresource};
+  mf_entry who = {.manager = (char *)in->manager, .operation = (char *)op, .api_version = (char *)version,
+                  .subresource = (char *)in->subresource};
   mf_put(out, &who, set, NULL);
   mf_entry *put = mf_find(out, &who);
   free(put->time);

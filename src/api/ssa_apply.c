@@ -321,7 +321,8 @@ static void cap_update_managers(mf_list *l) {
       if (first[j] == SIZE_MAX && !strcmp(l->items[u[j].index].api_version, m->api_version)) seen = u[j].index;
     if (seen == SIZE_MAX) continue; /* the first of its version stays for now */
     first[i] = seen;
-    mf_entry bucket = {.manager = "ancient-changes", .operation = "Update", .api_version = m->api_version, .subresource = ""};
+    mf_entry bucket = {.manager = "ancient-changes", .operation = "Update", .api_version = m->api_version,
+                       .subresource = ""};
     mf_entry *b = mf_find(l, &bucket);
     if (!b) { /* the first of the version becomes the bucket */
       mf_entry *f = &l->items[seen];
@@ -410,7 +411,8 @@ static bool update_last_applied(const ssa_request *rq, const json_t *live, const
  * it changed (managedFieldsUpdater, stripMeta, merge.Updater.Update). */
 static void record_update(const ssa_request *rq, mf_list *managers, const char *manager, const json_t *live,
                           const json_t *next) {
-  mf_entry self = {.manager = (char *)manager, .operation = "Update", .api_version = (char *)rq->api_version, .subresource = (char *)rq->subresource};
+  mf_entry self = {.manager = (char *)manager, .operation = "Update", .api_version = (char *)rq->api_version,
+                   .subresource = (char *)rq->subresource};
   ssa_set *ignore = reset_fields(rq);
   ssa_comparison cmp;
   conflict *conflicts;
@@ -689,7 +691,8 @@ static ssa_apply_status apply_decoded(const ssa_request *rq, const json_t *zero,
   }
   ssa_set *ignore = reset_fields(rq);
   filter(&set, ignore);
-  mf_entry self = {.manager = (char *)rq->manager, .operation = "Apply", .api_version = (char *)rq->api_version, .subresource = (char *)rq->subresource};
+  mf_entry self = {.manager = (char *)rq->manager, .operation = "Apply", .api_version = (char *)rq->api_version,
+                   .subresource = (char *)rq->subresource};
   mf_entry *prev = mf_find(&managers, &self);
   ssa_set *last = prev ? ssa_set_copy(prev->set) : NULL;
   char *last_version = prev ? xstrdup(prev->api_version) : NULL;

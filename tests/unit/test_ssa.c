@@ -184,7 +184,8 @@ static void test_missing_version_manager_dropped(void **state) {
                             0, NULL);
   arena *a = arena_new();
   object_meta stored = {0};
-  assert_true(mf_set_tree(a, &stored, json_incref(json_object_get(json_object_get(live, "metadata"), "managedFields"))));
+  json_t *stored_mf = json_object_get(json_object_get(live, "metadata"), "managedFields");
+  assert_true(mf_set_tree(a, &stored, json_incref(stored_mf)));
   json_object_del(json_object_get(live, "metadata"), "managedFields");
   json_t *next = json_deep_copy(live);
   json_object_set_new(json_object_get(json_object_get(next, "metadata"), "labels"), "b", json_string("2"));

@@ -23,7 +23,7 @@ static json_t *as_go_writes(const api_object *o, const api_version *v, const boo
   api_head *head = xmalloc(td->size);
   memcpy(head, o->typed, td->size);
   memset(&head->metadata.managed_fields, 0, sizeof head->metadata.managed_fields);
-  for (size_t i = 0; left_out && i < td->nfields; i++)
+  for (size_t i = 0; left_out && i < td->nfields && i < MAX_PARTS; i++)
     if (left_out[i]) memset((char *)head + td->fields[i].offset, 0, td->fields[i].elem->size);
   json_t *j = codec_encode(td, head);
   free(head);

@@ -6,13 +6,15 @@
  * (codec_encode_json) and through the tree, next to what libyaml and
  * jansson alone cost on the same text (parsing every event; scanning every
  * token, yaml_parser_scan without the parser; json_loadb of
- * every document; json_dumps of every tree with a 4-space indent). Before
+ * every document; json_dumps of every tree with a 4-space indent), and
+ * dra's own YAML reader alone (codec/yaml_fast.c, every token). Before
  * each step the heap is trimmed, so no step pays for tidying up the frees
  * of the one before it (as a process doing only that step would not). The JSON
  * input is the YAML file's documents as kubectl -o json prints them.
  * usage: bench_codec FILE.yaml (prints the byte counts the figures divide by) */
 #include "api/codec.h"
 #include "codec/doc.h"
+#include "codec/doc_tokens.h"
 #include "load/objects.h"
 #include <malloc.h>
 #include <stdio.h>
@@ -56,6 +58,25 @@ MEASURE size_t measure_libyaml_tokens(const strbuf *text) {
   }
   yaml_parser_delete(&p);
   return n;
+}
+
+/* dra's own YAML reader alone (codec/yaml_fast.c): every token of every
+ * document, the counterpart of libyaml's scanner above; 0 if it gives up. */
+MEASURE size_t measure_fast_tokens(const strbuf *text) {
+  tk_source *src = yaml_fast_open(text->buf, text->len);
+  size_t n = 0;
+  tk t;
+  int line;
+  while (src->next_doc(src, &t, &line)) {
+    for (int depth = 0;; src->next(src, &t), n++) {
+      if (t.kind == TK_GIVE_UP) break;
+      depth += t.kind == TK_OBJECT || t.kind == TK_ARRAY ? 1 : t.kind == TK_END ? -1 : 0;
+      if (depth == 0) break;
+    }
+    if (t.kind == TK_GIVE_UP) break;
+  }
+  src->close(src);
+  return t.kind == TK_GIVE_UP ? 0 : n;
 }
 
 MEASURE size_t measure_jansson_load(const strbuf *text) {
@@ -161,6 +182,8 @@ int main(int argc, char **argv) {
   malloc_trim(0);
   size_t tokens = measure_libyaml_tokens(&yaml);
   malloc_trim(0);
+  size_t fast_tokens = measure_fast_tokens(&yaml);
+  malloc_trim(0);
   measure_yaml_direct(&yaml, &sets[0]);
   malloc_trim(0);
   measure_yaml_tree(&yaml, &sets[1]);
@@ -179,7 +202,8 @@ int main(int argc, char **argv) {
   bool same = direct_out.len == tree_out.len && !memcmp(direct_out.buf, tree_out.buf, tree_out.len);
   printf("yaml_bytes %zu\njson_bytes %zu\noutput_bytes %zu\njansson_output_bytes %zu\nobjects %zu\n", yaml.len,
          json.len, direct_out.len, dumped, sets[0].n);
-  printf("libyaml_events %zu\nlibyaml_tokens %zu\njansson_documents %zu\n", events, tokens, docs);
+  printf("libyaml_events %zu\nlibyaml_tokens %zu\nfast_tokens %zu\njansson_documents %zu\n", events, tokens,
+         fast_tokens, docs);
   for (int i = 0; i < 4; i++) object_set_free(&sets[i]);
   free(trees);
   docset_free(&ds);

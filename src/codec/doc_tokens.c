@@ -3,9 +3,10 @@
 #include "codec/doc_tokens.h"
 #include "codec/doc_reader.h"
 
-tk_source *doc_tokens_open(const char *data, size_t len) {
+tk_source *doc_tokens_open(const char *data, size_t len, bool careful) {
   if (len > DOC_MAX_BYTES) return NULL;
-  return doc_looks_like_json(data, len) ? json_tokens_open(data, len) : yaml_tokens_open(data, len);
+  if (doc_looks_like_json(data, len)) return careful ? NULL : json_tokens_open(data, len);
+  return careful ? yaml_tokens_open(data, len) : yaml_fast_open(data, len);
 }
 
 void tk_set_number(tk *t, double f) {

@@ -71,10 +71,20 @@ json_t *tk_scalar_json(const tk *t);
 
 /* The tokens of a buffer as docs_load_buffer reads it: JSON when its first
  * non-blank byte is '{', else YAML. data must outlive the source. NULL when
- * only the tree path can read it (too large); close with src->close(src). */
-tk_source *doc_tokens_open(const char *data, size_t len);
-/* The two sources doc_tokens_open chooses from. */
+ * only the tree path can read it (too large); close with src->close(src).
+ * YAML is read first without libyaml (yaml_fast.c); when that gives up, the
+ * caller asks again with careful set, for libyaml's events (NULL for JSON,
+ * which has one source only). */
+tk_source *doc_tokens_open(const char *data, size_t len, bool careful);
+/* The sources doc_tokens_open chooses from. */
 tk_source *json_tokens_open(const char *data, size_t len);
 tk_source *yaml_tokens_open(const char *data, size_t len);
+tk_source *yaml_fast_open(const char *data, size_t len);
+
+/* A YAML scalar's token as yaml_tokens.c gives it: plain ones resolved by
+ * go-yaml v2's rules, quoted ones strings; a key must be a string (not the
+ * merge key "<<") without a NUL. TK_GIVE_UP for what only the tree reads
+ * (invalid UTF-8, infinities, other keys). */
+void yaml_scalar_token(const char *s, size_t n, bool plain, bool key, tk *t);
 
 #endif

@@ -36,23 +36,35 @@ static const word words[] = {
 
 bool yaml_is_v2_letter_bool(const char *s, size_t len) { return len == 1 && strchr("yYnN", s[0]); }
 
-/* The bytes a word begins with, taken from the list once: most scalars
- * (names, keys) begin with another and need not be compared with any. */
-static bool word_start[256];
-static pthread_once_t word_starts_made = PTHREAD_ONCE_INIT;
+/* Per first byte, the lengths of the words it begins ("" under 0), and
+ * each word packed in a number, both made from the list once: most scalars
+ * (names, keys) are no word by their first byte and length, and the rest
+ * are compared as one number each. */
+static uint8_t word_lengths[256];
+static uint64_t word_packed[sizeof words / sizeof *words];
+static pthread_once_t words_made = PTHREAD_ONCE_INIT;
 
-static void make_word_starts(void) {
-  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-    if (words[i].len) word_start[(unsigned char)words[i].text[0]] = true;
+static uint64_t pack_word(const char *s, size_t len) {
+  uint64_t v = 0;
+  memcpy(&v, s, len); /* len <= 5: 40 bits */
+  return v << 3 | len;
+}
+
+static void make_words(void) {
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    word_lengths[(unsigned char)words[i].text[0]] |= (uint8_t)(1u << words[i].len);
+    word_packed[i] = pack_word(words[i].text, words[i].len);
+  }
 }
 
 static bool resolve_word(const char *s, size_t len, yr_value *out) {
   if (len > 5) return false; /* the longest word is "false" */
-  pthread_once(&word_starts_made, make_word_starts);
-  if (len && !word_start[(unsigned char)s[0]]) return false;
+  pthread_once(&words_made, make_words);
+  if (!(word_lengths[len ? (unsigned char)s[0] : 0] >> len & 1)) return false;
+  uint64_t packed = pack_word(s, len);
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+    if (word_packed[i] != packed) continue;
     const word *w = &words[i];
-    if (w->len != len || (len && w->text[0] != s[0]) || memcmp(w->text, s, len)) continue; /* most differ at once */
     out->kind = w->kind;
     out->b = w->value != 0;
     out->f = w->value;
@@ -181,6 +193,13 @@ static yr_kind resolve_number(const char *in, size_t in_len, yr_value *out) {
   }
   if (plain != small) free(plain);
   return out->kind = kind;
+}
+
+bool yaml_plain_is_text(const char *s, size_t len) {
+  if (!len) return false;
+  char c = s[0];
+  yr_value word;
+  return c != '.' && c != '+' && c != '-' && !is_digit(c) && !resolve_word(s, len, &word);
 }
 
 yr_kind yaml_resolve_plain(const char *s, size_t len, yr_value *out) {

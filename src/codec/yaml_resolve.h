@@ -28,6 +28,10 @@ typedef struct yr_value {
 
 /* Resolves s (len bytes, no NUL needed) as go-yaml v2 resolve("", s). */
 yr_kind yaml_resolve_plain(const char *s, size_t len, yr_value *out);
+/* A quick yes for most names and keys: s resolves to YR_STR because it
+ * opens with none of ".+-" or a digit and is no word (bool, null,
+ * infinity); false says nothing. */
+bool yaml_plain_is_text(const char *s, size_t len);
 /* go-yaml v2's parseTimestamp: the four layouts it tries with time.Parse. */
 bool yaml_is_timestamp(const char *s, size_t len);
 /* y, Y, n or N: booleans to go-yaml v2 but strings to dra (see

@@ -34,30 +34,33 @@ static void give_up(tk *t) { t->kind = TK_GIVE_UP; }
 /* Where a value ends (a scalar, or a mapping's or sequence's end). */
 static void value_done(yaml_tokens *y) { y->expect_key = y->in_mapping[y->depth / 64] >> (y->depth % 64) & 1; }
 
-static bool valid_text(const yaml_event_t *ev) {
-  const unsigned char *s = ev->data.scalar.value;
-  size_t n = ev->data.scalar.length;
+static bool valid_text(const char *s, size_t n) {
   unsigned char high = 0;
-  for (size_t i = 0; i < n; i++) high |= s[i];
+  for (size_t i = 0; i < n; i++) high |= (unsigned char)s[i];
   if (high < 0x80) return true;
-  json_t *v = json_stringn((const char *)s, n); /* the tree's own check */
+  json_t *v = json_stringn(s, n); /* the tree's own check */
   json_decref(v);
   return v != NULL;
 }
 
-static void text_token(const yaml_event_t *ev, tk *t) {
+static void text_token(const char *s, size_t n, tk *t) {
   t->kind = TK_STRING;
-  t->s = (const char *)ev->data.scalar.value;
-  t->len = ev->data.scalar.length;
+  t->s = s;
+  t->len = n;
 }
 
-static void scalar_value(const yaml_event_t *ev, tk *t) {
-  if (!valid_text(ev)) return give_up(t);
-  if (!ev->data.scalar.plain_implicit) return text_token(ev, t);
+void yaml_scalar_token(const char *s, size_t n, bool plain, bool key, tk *t) {
+  if (!valid_text(s, n)) return give_up(t);
   yr_value rv;
-  switch (yaml_resolve_plain((const char *)ev->data.scalar.value, ev->data.scalar.length, &rv)) {
+  if (key) { /* a plain string (not "<<") or a quoted one, without a NUL */
+    if (memchr(s, 0, n) || (plain && (yaml_resolve_plain(s, n, &rv) != YR_STR || (n == 2 && !memcmp(s, "<<", 2)))))
+      return give_up(t);
+    return text_token(s, n, t);
+  }
+  if (!plain) return text_token(s, n, t);
+  switch (yaml_resolve_plain(s, n, &rv)) {
   case YR_STR:
-  case YR_TIMESTAMP: return text_token(ev, t);
+  case YR_TIMESTAMP: return text_token(s, n, t);
   case YR_NULL: t->kind = TK_NULL; return;
   case YR_BOOL: t->kind = rv.b ? TK_TRUE : TK_FALSE; return;
   case YR_INT: t->kind = TK_INTEGER, t->i = rv.i; return;
@@ -68,15 +71,8 @@ static void scalar_value(const yaml_event_t *ev, tk *t) {
   }
 }
 
-/* A key must be a plain string (not "<<") or a quoted one, without a NUL. */
-static void scalar_key(const yaml_event_t *ev, tk *t) {
-  const char *s = (const char *)ev->data.scalar.value;
-  size_t n = ev->data.scalar.length;
-  yr_value rv;
-  if (!valid_text(ev) || memchr(s, 0, n)) return give_up(t);
-  if (ev->data.scalar.plain_implicit && (yaml_resolve_plain(s, n, &rv) != YR_STR || (n == 2 && !memcmp(s, "<<", 2))))
-    return give_up(t);
-  text_token(ev, t);
+static void scalar_token(const yaml_event_t *ev, bool key, tk *t) {
+  yaml_scalar_token((const char *)ev->data.scalar.value, ev->data.scalar.length, ev->data.scalar.plain_implicit, key, t);
 }
 
 static void open_collection(yaml_tokens *y, tk *t, bool mapping) {
@@ -98,9 +94,8 @@ static void next(tk_source *src, tk *t) {
   switch (ev->type) {
   case YAML_SCALAR_EVENT:
     if (ev->data.scalar.anchor || ev->data.scalar.tag) return give_up(t);
-    if (key) return scalar_key(ev, t);
-    value_done(y);
-    return scalar_value(ev, t);
+    if (!key) value_done(y);
+    return scalar_token(ev, key, t);
   case YAML_MAPPING_START_EVENT:
   case YAML_SEQUENCE_START_EVENT: {
     bool mapping = ev->type == YAML_MAPPING_START_EVENT;

@@ -109,10 +109,11 @@ static void add_direct(void *user, api_object *o) {
 }
 
 /* Every document of the buffer straight from its text into objects
- * (api_objects_decode_tokens), Lists too when the text is one line; false,
- * with out as it was, when one of them needs the tree path. */
-bool objects_load_direct(const char *name, const char *data, size_t len, object_set *out) {
-  tk_source *src = doc_tokens_open(data, len);
+ * (api_objects_decode_tokens), Lists too when the text is one line, from
+ * the source doc_tokens_open gives when careful or not; false, with out as
+ * it was, when one of them needs another source. */
+static bool load_direct_from(const char *name, const char *data, size_t len, bool careful, object_set *out) {
+  tk_source *src = doc_tokens_open(data, len, careful);
   if (!src) return false;
   size_t before = out->n;
   bool lists = one_line(data, len), decoded = true;
@@ -124,6 +125,10 @@ bool objects_load_direct(const char *name, const char *data, size_t len, object_
   if (ok) return true;
   while (out->n > before) clear_object(&out->items[--out->n]);
   return false;
+}
+
+bool objects_load_direct(const char *name, const char *data, size_t len, object_set *out) {
+  return load_direct_from(name, data, len, false, out) || load_direct_from(name, data, len, true, out);
 }
 
 /* One file's (or stdin's, or a buffer's) text: directly when it can, else

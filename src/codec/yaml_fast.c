@@ -1,0 +1,616 @@
+/* yaml_fast.c: the YAML that kubectl, Helm and manifest generators write,
+ * read as tokens (doc_tokens.h) without libyaml, for speed: libyaml's
+ * scanner alone costs over 200 instructions a byte.
+ *
+ * Covered, in printable ASCII (comments may hold any UTF-8 libyaml takes):
+ * block mappings and sequences (a sequence as a mapping's value may sit at
+ * the key's indentation; "- key: value" opens a mapping in the item), flow
+ * mappings and sequences on one line, plain scalars (a value's may go on
+ * over more lines, folded), quoted scalars on one line (double-quoted with the escapes \\ \" \/ \n \t \r),
+ * literal block scalars ("|", "|-"), comments, and "---" between
+ * documents. Each document's root is a block
+ * mapping at column 0.
+ *
+ * Everything else gives up, and the caller reads the buffer again through
+ * libyaml (yaml_tokens.c), so every result outside this subset, errors
+ * included, stays libyaml's: tabs, CR, non-ASCII scalars, folded block
+ * scalars (">"), quoted scalars over several lines, anchors, aliases, tags, "?" keys, directives,
+ * "...", indentation that is not a plain step in or back, and whatever
+ * would be a syntax error. Inside the subset the tokens are the ones
+ * yaml_tokens.c makes from libyaml's events (fuzz/fuzz_yaml_fast.c checks
+ * it). A document is read whole into a token list by next_doc, before its
+ * first token is handed out. */
+#include "codec/doc.h"
+#include "codec/doc_tokens.h"
+#include "codec/yaml_resolve.h"
+#include "util/die.h"
+#include "util/strbuf.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { AT_LINE, AT_MARKER, AT_END } cursor_kind;
+
+typedef struct yaml_fast {
+  tk_source src;
+  const unsigned char *s;
+  size_t len;
+  /* The cursor: the next line holding content, found by find_content.
+   * pos is its start, end its '\n' (or len), ind its leading spaces. */
+  cursor_kind at;
+  size_t pos, end;
+  int ind;
+  int line; /* 0-based line number of pos */
+  /* The current document's tokens. A string with s == NULL lies in scratch
+   * from offset i (it had escapes). */
+  tk *toks;
+  size_t n, cap, next;
+  strbuf scratch;
+  int depth;
+} yaml_fast;
+
+/* Byte classes. ORDINARY: a byte a plain scalar holds with no second look
+ * (printable ASCII but ' ', ':', '#' and the flow indicators); in a flow
+ * collection, FLOW_ORDINARY ('?' too is looked at). */
+enum { ORDINARY = 1, PRINTABLE = 2, FLOW_STOP = 4, FLOW_ORDINARY = 8 };
+#define PLAIN (ORDINARY | PRINTABLE | FLOW_ORDINARY)
+static const unsigned char byte_class[256] = {
+    [' '] = PRINTABLE,
+    ['!' ... '"'] = PLAIN,
+    ['#'] = PRINTABLE,
+    ['$' ... '+'] = PLAIN,
+    ['-' ... '9'] = PLAIN,
+    [':'] = PRINTABLE,
+    [';' ... '>'] = PLAIN,
+    ['?'] = ORDINARY | PRINTABLE,
+    ['@' ... 'Z'] = PLAIN,
+    ['\\'] = PLAIN,
+    ['^' ... 'z'] = PLAIN,
+    ['|'] = PLAIN,
+    ['~'] = PLAIN,
+    [','] = PRINTABLE | FLOW_STOP,
+    ['['] = PRINTABLE | FLOW_STOP,
+    [']'] = PRINTABLE | FLOW_STOP,
+    ['{'] = PRINTABLE | FLOW_STOP,
+    ['}'] = PRINTABLE | FLOW_STOP,
+};
+
+/* ---- lines -------------------------------------------------------------- */
+
+/* One UTF-8 character of a comment at p, as libyaml reads it: well formed,
+ * printable, and not one of the characters it also takes as a line break
+ * (NEL, LS, PS) or a byte order mark; its length, or 0. */
+static size_t comment_char(const unsigned char *p, const unsigned char *end) {
+  unsigned c = p[0];
+  size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (!n || (size_t)(end - p) < n) return 0;
+  if (n == 1) return c >= 0x20 && c != 0x7F ? 1 : 0;
+  unsigned v = c & (0x7F >> n);
+  for (size_t k = 1; k < n; k++) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+    v = v << 6 | (p[k] & 0x3F);
+  }
+  static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  bool printable = (v >= 0xA0 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) || v >= 0x10000;
+  if (!printable || v == 0x2028 || v == 0x2029 || v == 0xFEFF) return 0;
+  return n;
+}
+
+/* A comment from its '#' at p to the end of the line. */
+static bool comment_ok(const yaml_fast *y, size_t p) {
+  const unsigned char *q = y->s + p, *end = y->s + y->end;
+  while (q < end) {
+    if (byte_class[*q] & PRINTABLE) {
+      q++;
+      continue;
+    }
+    size_t n = comment_char(q, end);
+    if (!n) return false;
+    q += n;
+  }
+  return true;
+}
+
+static size_t skip_spaces(const yaml_fast *y, size_t p) {
+  while (p < y->end && y->s[p] == ' ') p++;
+  return p;
+}
+
+/* What may follow a value on its line: blanks, then a comment after one. */
+static bool rest_ok(const yaml_fast *y, size_t p) {
+  size_t q = skip_spaces(y, p);
+  if (q == y->end) return true;
+  return y->s[q] == '#' && q > p && comment_ok(y, q);
+}
+
+static size_t line_end(const yaml_fast *y, size_t p) {
+  const unsigned char *nl = memchr(y->s + p, '\n', y->len - p);
+  return nl ? (size_t)(nl - y->s) : y->len;
+}
+
+/* Moves the cursor from pos to the next line with content, past blank and
+ * comment lines; false when something there is not covered. */
+static bool find_content(yaml_fast *y) {
+  for (;;) {
+    if (y->pos >= y->len) {
+      y->at = AT_END;
+      return true;
+    }
+    y->end = line_end(y, y->pos);
+    size_t q = skip_spaces(y, y->pos);
+    const unsigned char *s = y->s + y->pos;
+    size_t n = y->end - y->pos;
+    if (q < y->end && y->s[q] == '#') {
+      if (!comment_ok(y, q)) return false;
+    } else if (q < y->end) {
+      y->ind = (int)(q - y->pos);
+      y->at = AT_LINE;
+      if (y->ind || n < 3 || (n > 3 && s[3] != ' ')) return true;
+      if (!memcmp(s, "---", 3)) {
+        y->at = AT_MARKER;
+        return rest_ok(y, y->pos + 3);
+      }
+      return memcmp(s, "...", 3) != 0;
+    }
+    y->pos = y->end + 1;
+    y->line++;
+  }
+}
+
+/* Moves the cursor past its line, to the next one with content. */
+static bool next_line(yaml_fast *y) {
+  y->pos = y->end + 1;
+  y->line++;
+  return find_content(y);
+}
+
+/* ---- tokens ------------------------------------------------------------- */
+
+static tk *add_token(yaml_fast *y, tk_kind kind) {
+  y->toks = xgrow(y->toks, y->n, &y->cap, sizeof *y->toks, 256);
+  tk *t = &y->toks[y->n++];
+  t->kind = kind;
+  return t;
+}
+
+static bool open_collection(yaml_fast *y, tk_kind kind) {
+  if (y->depth == DOC_MAX_DEPTH) return false;
+  y->depth++;
+  add_token(y, kind);
+  return true;
+}
+
+static void close_collection(yaml_fast *y) {
+  y->depth--;
+  add_token(y, TK_END);
+}
+
+/* A scalar's token; s NULL for text in scratch from offset at. Text here
+ * is printable ASCII, so a quoted scalar and a plain one that is text by
+ * its first byte (not "<<" for a key) need no closer look. */
+static bool add_scalar(yaml_fast *y, const unsigned char *s, size_t n, size_t at, bool plain, bool key) {
+  tk t;
+  if (s && (!plain || (yaml_plain_is_text((const char *)s, n) && (!key || s[0] != '<')))) {
+    tk *added = add_token(y, TK_STRING);
+    added->s = (const char *)s;
+    added->len = n;
+    return true;
+  }
+  yaml_scalar_token(s ? (const char *)s : y->scratch.buf + at, n, plain, key, &t);
+  if (t.kind == TK_GIVE_UP) return false;
+  if (t.kind == TK_STRING && !s) t.s = NULL, t.i = (int64_t)at;
+  *add_token(y, t.kind) = t;
+  return true;
+}
+
+/* ---- scalars ------------------------------------------------------------ */
+
+/* Whether c may open a plain scalar (next: the byte after it, or 0 at the
+ * end of the line). In flow, "-" must lead a word and "?", ":" may not. */
+static bool plain_start(unsigned char c, unsigned char next, bool flow) {
+  if (!(byte_class[c] & ORDINARY)) return false;
+  switch (c) {
+  case '-': return flow ? (next >= '0' && next <= '9') || (next >= 'A' && next <= 'z') || next == '.' : next && next != ' ';
+  case '?': return !flow && next && next != ' ';
+  case '&': case '*': case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`': return false;
+  default: return true;
+  }
+}
+
+/* A plain scalar in block context from p: to the end of the line, a " #",
+ * or a ':' before a blank or the end (*colon set). *to: past its last
+ * non-blank byte; *after: where it stopped. */
+static bool plain_block(const yaml_fast *y, size_t p, size_t *to, size_t *after, bool *colon) {
+  const unsigned char *s = y->s;
+  size_t q = p, last = p;
+  *colon = false;
+  for (;;) {
+    size_t run = q;
+    while (q < y->end && (byte_class[s[q]] & ORDINARY)) q++;
+    if (q > run) last = q;
+    if (q == y->end) break;
+    unsigned char c = s[q];
+    if (c == ':') {
+      if (q + 1 == y->end || s[q + 1] == ' ') {
+        *colon = true;
+        break;
+      }
+      last = ++q;
+    } else if (c == ' ') {
+      if (q + 1 < y->end && s[q + 1] == '#') break;
+      q++;
+    } else if (c == '#' || (byte_class[c] & FLOW_STOP)) {
+      last = ++q;
+    } else {
+      return false; /* a control byte, a tab, non-ASCII */
+    }
+  }
+  *to = last;
+  *after = q;
+  return true;
+}
+
+/* A plain scalar in a flow collection from p, up to ',', ']', '}' or ": ";
+ * anything that might mean more ('#', '?', an opening bracket, a ':' before
+ * anything but a plain byte) gives up. */
+static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) {
+  const unsigned char *s = y->s;
+  size_t q = p, last = p;
+  for (;;) {
+    size_t run = q;
+    while (q < y->end && (byte_class[s[q]] & FLOW_ORDINARY)) q++;
+    if (q > run) last = q;
+    if (q == y->end) return false;
+    unsigned char c = s[q];
+    if (c == ' ') {
+      q++;
+      continue;
+    }
+    if (c == ':' && q + 1 < y->end && s[q + 1] == ' ') break;
+    if (c == ',' || c == ']' || c == '}') break;
+    if (c != ':' || q + 1 == y->end || !(byte_class[s[q + 1]] & FLOW_ORDINARY)) return false;
+    last = q += 2; /* "host:port": a ':' before a plain byte is text */
+  }
+  *to = last;
+  *after = q;
+  return last > p;
+}
+
+/* A quoted scalar on one line, its quote at p: its token, and *after past
+ * the closing quote. */
+static bool quoted(yaml_fast *y, size_t p, bool key, size_t *after) {
+  const unsigned char *s = y->s;
+  unsigned char quote = s[p];
+  size_t q = p + 1, start = q;
+  while (q < y->end && (byte_class[s[q]] & PRINTABLE) && s[q] != quote && s[q] != '\\') q++;
+  if (q == y->end || !(byte_class[s[q]] & PRINTABLE)) return false;
+  bool single = quote == '\'';
+  if (s[q] == quote && (!single || q + 1 == y->end || s[q + 1] != '\'')) {
+    *after = q + 1;
+    return add_scalar(y, s + start, q - start, 0, false, key);
+  }
+  /* escapes (or a backslash, plain in single quotes): the text goes to scratch */
+  size_t at = y->scratch.len;
+  sb_add(&y->scratch, (const char *)s + start, q - start);
+  for (;;) {
+    if (q == y->end || !(byte_class[s[q]] & PRINTABLE)) return false;
+    unsigned char c = s[q];
+    if (single && c == '\'') {
+      if (q + 1 < y->end && s[q + 1] == '\'') {
+        sb_putc(&y->scratch, '\'');
+        q += 2;
+        continue;
+      }
+      break;
+    }
+    if (!single && c == '"') break;
+    if (!single && c == '\\') {
+      if (q + 1 == y->end) return false;
+      static const char escaped[] = "\\\"/ntr", meaning[] = "\\\"/\n\t\r";
+      const char *e = memchr(escaped, s[q + 1], sizeof escaped - 1);
+      if (!e) return false;
+      sb_putc(&y->scratch, meaning[e - escaped]);
+      q += 2;
+      continue;
+    }
+    sb_putc(&y->scratch, (char)c);
+    q++;
+  }
+  *after = q + 1;
+  return add_scalar(y, NULL, y->scratch.len - at, at, false, key);
+}
+
+/* ---- flow collections (on one line) ------------------------------------- */
+
+static bool flow_value(yaml_fast *y, size_t *p);
+
+static bool flow_key(yaml_fast *y, size_t *p) {
+  size_t q = *p, to, after;
+  unsigned char c = y->s[q];
+  if (c == '"' || c == '\'') {
+    if (!quoted(y, q, true, &after)) return false;
+  } else {
+    if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, true) || !plain_flow(y, q, &to, &after) ||
+        !add_scalar(y, y->s + q, to - q, 0, true, true))
+      return false;
+  }
+  if (after + 1 >= y->end || y->s[after] != ':' || y->s[after + 1] != ' ') return false;
+  *p = skip_spaces(y, after + 1);
+  return true;
+}
+
+/* A flow mapping or sequence from its bracket at *p; *p past its close. */
+static bool flow_collection(yaml_fast *y, size_t *p) {
+  bool mapping = y->s[*p] == '{';
+  unsigned char close = mapping ? '}' : ']';
+  if (!open_collection(y, mapping ? TK_OBJECT : TK_ARRAY)) return false;
+  size_t q = skip_spaces(y, *p + 1);
+  if (q < y->end && y->s[q] == close) {
+    *p = q + 1;
+    close_collection(y);
+    return true;
+  }
+  for (;;) {
+    if (q == y->end || (mapping && !flow_key(y, &q)) || !flow_value(y, &q)) return false;
+    q = skip_spaces(y, q);
+    if (q == y->end) return false;
+    if (y->s[q] == close) break;
+    if (y->s[q] != ',') return false;
+    q = skip_spaces(y, q + 1);
+    if (q < y->end && y->s[q] == close) return false; /* a trailing comma */
+  }
+  *p = q + 1;
+  close_collection(y);
+  return true;
+}
+
+static bool flow_value(yaml_fast *y, size_t *p) {
+  size_t q = *p, to, after;
+  if (q == y->end) return false;
+  unsigned char c = y->s[q];
+  if (c == '{' || c == '[') return flow_collection(y, p);
+  if (c == '"' || c == '\'') return quoted(y, q, false, p);
+  if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, true) || !plain_flow(y, q, &to, &after)) return false;
+  if (y->s[after] == ':') return false; /* a pair in a sequence */
+  *p = after;
+  return add_scalar(y, y->s + q, to - q, 0, true, false);
+}
+
+/* ---- block collections -------------------------------------------------- */
+
+static bool block_mapping(yaml_fast *y, int ind, size_t p);
+
+static bool dash_at(const yaml_fast *y, size_t p) {
+  return p < y->end && y->s[p] == '-' && (p + 1 == y->end || y->s[p + 1] == ' ');
+}
+
+static bool block_sequence(yaml_fast *y, int ind);
+
+/* The value of a key or item whose line ends after its indicator: a
+ * collection on the lines below, indented further (or, for a key, a
+ * sequence at the key's own indentation), else null. */
+static bool value_below(yaml_fast *y, int parent, bool key) {
+  if (!next_line(y)) return false;
+  if (y->at == AT_LINE && (y->ind > parent || (key && y->ind == parent && dash_at(y, y->pos + (size_t)y->ind)))) {
+    size_t p = y->pos + (size_t)y->ind;
+    return dash_at(y, p) ? block_sequence(y, y->ind) : block_mapping(y, y->ind, p);
+  }
+  add_token(y, TK_NULL);
+  return true;
+}
+
+/* A literal block scalar ("|" or "|-"), its '|' at p, in a collection at
+ * indentation parent: the lines below indented further, each from the
+ * first one's indentation on, joined by their breaks; "|" keeps one final
+ * break, "|-" none. Given up: "|+", an indentation indicator, an empty
+ * scalar, blank lines before its first line or holding spaces, and a last
+ * line with no break after it. Leaves the cursor on the line after it. */
+static bool literal_block(yaml_fast *y, size_t p, int parent) {
+  size_t q = p + 1;
+  bool strip = q < y->end && y->s[q] == '-';
+  if (!rest_ok(y, q + strip)) return false;
+  size_t at = y->scratch.len, pos = y->end + 1, breaks = 0;
+  int line = y->line + 1, ind = -1;
+  for (; pos < y->len; pos = y->end + 1, line++) {
+    y->end = line_end(y, pos);
+    size_t k = skip_spaces(y, pos) - pos;
+    if (pos + k == y->end) { /* a blank line */
+      if (k || ind < 0) return false;
+      breaks++;
+      continue;
+    }
+    if (ind < 0) {
+      if ((int)k <= parent) return false;
+      ind = (int)k;
+    }
+    if ((int)k < ind) break;
+    if (y->end == y->len) return false;
+    if (y->scratch.len > at) breaks++;
+    while (breaks) sb_putc(&y->scratch, '\n'), breaks--;
+    for (size_t c = pos + (size_t)ind; c < y->end; c++)
+      if (!(byte_class[y->s[c]] & PRINTABLE)) return false;
+    sb_add(&y->scratch, (const char *)y->s + pos + ind, y->end - pos - (size_t)ind);
+  }
+  if (ind < 0) return false;
+  if (!strip) sb_putc(&y->scratch, '\n');
+  y->pos = pos;
+  y->line = line;
+  return add_scalar(y, NULL, y->scratch.len - at, at, false, false) && find_content(y);
+}
+
+/* A plain scalar [p, to) that ends its line, in a collection at parent,
+ * and the lines that go on with it: those below indented further that do
+ * not open with '#', folded as libyaml folds them (a break between two
+ * lines is a space, n blank lines are n breaks). Given up: a ": " in a
+ * later line. Leaves the cursor on the line after it. */
+static bool plain_lines(yaml_fast *y, size_t p, size_t to, int parent) {
+  size_t at = y->scratch.len, pos = y->end + 1, blank = 0;
+  int line = y->line + 1;
+  bool folded = false, more = true;
+  while (more && pos < y->len) {
+    y->end = line_end(y, pos);
+    size_t q = skip_spaces(y, pos), to_here, after;
+    bool colon;
+    if (q == y->end) { /* a blank line, spaces or none */
+      blank++;
+      pos = y->end + 1, line++;
+      continue;
+    }
+    if ((int)(q - pos) <= parent || y->s[q] == '#') break;
+    if (!plain_block(y, q, &to_here, &after, &colon) || colon) return false;
+    if (!folded) sb_add(&y->scratch, (const char *)y->s + p, to - p);
+    folded = true;
+    if (!blank) sb_putc(&y->scratch, ' ');
+    for (; blank; blank--) sb_putc(&y->scratch, '\n');
+    sb_add(&y->scratch, (const char *)y->s + q, to_here - q);
+    more = after == y->end; /* else a comment ends it */
+    if (!more && !rest_ok(y, after)) return false;
+    pos = y->end + 1, line++;
+  }
+  bool added = folded ? add_scalar(y, NULL, y->scratch.len - at, at, true, false)
+                      : add_scalar(y, y->s + p, to - p, 0, true, false);
+  y->pos = pos;
+  y->line = line;
+  return added && find_content(y);
+}
+
+/* A scalar or flow collection at p that ends its line, or a literal block
+ * scalar, the value of a key or an item in a collection at parent. */
+static bool value_inline(yaml_fast *y, size_t p, int parent) {
+  size_t to, after;
+  bool colon;
+  unsigned char c = y->s[p];
+  if (c == '|') return literal_block(y, p, parent);
+  if (c == '{' || c == '[') {
+    if (!flow_collection(y, &p)) return false;
+    after = p;
+  } else if (c == '"' || c == '\'') {
+    if (!quoted(y, p, false, &after)) return false;
+  } else {
+    if (!plain_start(c, p + 1 < y->end ? y->s[p + 1] : 0, false) || !plain_block(y, p, &to, &after, &colon) || colon)
+      return false;
+    if (after == y->end) return plain_lines(y, p, to, parent);
+    if (!add_scalar(y, y->s + p, to - p, 0, true, false)) return false;
+  }
+  return rest_ok(y, after) && next_line(y);
+}
+
+/* A key at p: its token, and *p past its ':'. */
+static bool block_key(yaml_fast *y, size_t *p) {
+  size_t q = *p, to, after;
+  bool colon;
+  unsigned char c = y->s[q];
+  if (c == '"' || c == '\'') {
+    if (!quoted(y, q, true, &after)) return false;
+    colon = after < y->end && y->s[after] == ':' && (after + 1 == y->end || y->s[after + 1] == ' ');
+  } else if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, false) || !plain_block(y, q, &to, &after, &colon) ||
+             !colon || !add_scalar(y, y->s + q, to - q, 0, true, true)) {
+    return false;
+  }
+  /* libyaml looks for a simple key's ':' within 1024 bytes */
+  if (!colon || after - q > 1000) return false;
+  *p = after + 1;
+  return true;
+}
+
+/* A block mapping whose keys sit at column ind, its first key at p. */
+static bool block_mapping(yaml_fast *y, int ind, size_t p) {
+  if (!open_collection(y, TK_OBJECT)) return false;
+  for (;;) {
+    if (!block_key(y, &p)) return false;
+    size_t q = skip_spaces(y, p);
+    bool below = q == y->end || (y->s[q] == '#' && q > p);
+    if (below ? !comment_ok(y, q) || !value_below(y, ind, true) : !value_inline(y, q, ind)) return false;
+    if (y->at != AT_LINE || y->ind < ind) break;
+    if (y->ind > ind) return false;
+    p = y->pos + (size_t)ind;
+  }
+  close_collection(y);
+  return true;
+}
+
+/* An item's content after "- ", at p: a mapping when it opens with a key. */
+static bool item_inline(yaml_fast *y, size_t p, int parent) {
+  size_t to, after;
+  bool colon = false;
+  unsigned char c = y->s[p];
+  if (c == '"' || c == '\'') {
+    size_t n = y->n;
+    if (!quoted(y, p, false, &after)) return false;
+    y->n = n;
+    colon = after < y->end && y->s[after] == ':';
+  } else if (c != '{' && c != '[' && c != '|') {
+    if (!plain_start(c, p + 1 < y->end ? y->s[p + 1] : 0, false) || !plain_block(y, p, &to, &after, &colon))
+      return false;
+  }
+  return colon ? block_mapping(y, (int)(p - y->pos), p) : value_inline(y, p, parent);
+}
+
+/* A block sequence whose dashes sit at column ind, the cursor on the first. */
+static bool block_sequence(yaml_fast *y, int ind) {
+  if (!open_collection(y, TK_ARRAY)) return false;
+  for (;;) {
+    size_t dash = y->pos + (size_t)ind, p = skip_spaces(y, dash + 1);
+    bool below = p == y->end || (y->s[p] == '#' && p > dash + 1);
+    if (below ? !comment_ok(y, p) || !value_below(y, ind, false) : dash_at(y, p) || !item_inline(y, p, ind)) return false;
+    if (y->at != AT_LINE || y->ind < ind) break;
+    if (y->ind > ind) return false;
+    if (!dash_at(y, y->pos + (size_t)ind)) break; /* the key after a sequence at its own indentation */
+  }
+  close_collection(y);
+  return true;
+}
+
+/* ---- the source --------------------------------------------------------- */
+
+static void give_up(tk *t) { t->kind = TK_GIVE_UP; }
+
+static void next(tk_source *src, tk *t) {
+  yaml_fast *y = (yaml_fast *)src;
+  if (y->next == y->n) return give_up(t);
+  *t = y->toks[y->next++];
+  if (t->kind == TK_STRING && !t->s) t->s = y->scratch.buf + t->i;
+}
+
+/* A document at a time: its tokens, or giving up on the first thing not
+ * covered (or when the last document was not read to its end). */
+static bool next_doc(tk_source *src, tk *t, int *line) {
+  yaml_fast *y = (yaml_fast *)src;
+  t->kind = TK_END;
+  bool fine = y->next == y->n;
+  y->n = y->next = 0;
+  sb_truncate(&y->scratch, 0);
+  while (fine && (fine = find_content(y)) && y->at == AT_MARKER) {
+    y->pos = y->end + 1;
+    y->line++;
+  }
+  if (fine && y->at == AT_END) return false;
+  if (fine && y->ind == 0) { /* on a line: the root mapping */
+    *line = y->line + 1;
+    fine = block_mapping(y, 0, y->pos) && y->at != AT_LINE;
+  } else {
+    fine = false;
+  }
+  if (!fine) {
+    give_up(t);
+    y->n = y->next = 0;
+    return false;
+  }
+  next(src, t);
+  return true;
+}
+
+static void close_source(tk_source *src) {
+  yaml_fast *y = (yaml_fast *)src;
+  free(y->toks);
+  sb_free(&y->scratch);
+  free(y);
+}
+
+tk_source *yaml_fast_open(const char *data, size_t len) {
+  yaml_fast *y = xcalloc(1, sizeof *y);
+  y->src = (tk_source){next, next_doc, close_source, NULL, NULL, NULL};
+  y->s = (const unsigned char *)data;
+  y->len = len;
+  return &y->src;
+}

@@ -1,0 +1,168 @@
+/* test_yaml_fast.c: the YAML read without libyaml (codec/yaml_fast.c).
+ * What it covers gives libyaml's very tokens (yaml_fast_differential.h);
+ * what it does not, including every syntax error, gives up so libyaml
+ * reads it; and the manifests in examples/ and the loader's use of it
+ * (objects_load_direct falls back to libyaml, then to the tree). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "load/objects.h"
+#include <dirent.h>
+#include <sys/stat.h>
+#include "yaml_fast_differential.h"
+#include <stdlib.h>
+
+static const char *const covered[] = {
+    "a: 1\n",
+    "a: 1",
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  labels:\n    app: web\nspec:\n  containers:\n  - name: c\n"
+    "    image: nginx:1.25\n    args: [\"--port\", '8080', x]\n",
+    "# head\n---\na: b # trailing\n\n   # indented comment\nc:\n  - 1\n  - -2\n  - 3.5\n  - 0x1F\n  - true\n  - ~\n"
+    "  - null\n  - \"\"\n  - ''\n---\n---   # empty\nd: {}\ne: []\n",
+    "k:\n- a\n- b: 1\n  c: 2\n-\n  d: 3\n- \nz: end\n",
+    "a: 'it''s'\nb: \"q\\\"x\\\\y\\n\\t\\/\"\nc: 'back\\slash'\n",
+    "\"quoted key\": 1\n'single key': 2\nlist:\n- 'q': 3\n  r: 4\n- \"s\"\n",
+    "spec:\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  m: { a: [1, 2, {b: c}], 'd': \"e\" }\n",
+    "time: 2026-01-01T00:00:00Z\ndate: 2001-12-14\nurl: http://x:80/a#b\nweird: a#b c,d [e] {f}\n",
+    "y: y\nn: N\nk1: on\nk2: off\noctal: 0o17\nleading: 017\nbig: 18446744073709551615\nneg: -.5\nsci: 1e3\n",
+    "a:    spaced    out   \nb  : 1\n",
+    "# 한국어 주석\na: 1 # コメント\n",
+    "a:\nb:\n  c:\n",
+    "pod: {image: registry.k8s.io/pause:3.10, port: [a:1]}\n",
+    "expression: |\n  device.driver == \"a\" &&\n\n    # not a comment\n  x  \nnext: 1\n",
+    "s:\n- |-\n  one\n  two\n\n\n- key: |\n    three\n  other: 4\n",
+    "expression: device.driver == 'gpu.example.com' && device.attributes['gpu.example.com'].type\n"
+    "    == 'gpu'\nnext: a\n  b\n\n  c\n   \n  - d 'e' |f\n  # comment\nlast: 1\n  2 # two\n",
+    "k:\n- wrapped\n  text\n- 12\n  34\n",
+    "a:\n- b\n  c\n",
+    "list:\n  - a\n  -   b: 1\n      c: 2\n",
+};
+
+/* Inputs yaml_fast leaves to libyaml: outside its subset, or wrong. */
+static const char *const not_covered[] = {
+    "a: >-\n  folded\n",
+    "a: |+\n  kept\n\n",
+    "a: |2\n   two\n",
+    "a: |\nb: 1\n",
+    "a: |\n\n  late\n",
+    "a: |\n  x\n   \n  y\n",
+    "a: |\n  at end",
+
+    "a: one\n  two: x\n",
+    "a: 'one\n  two'\n",
+    "a: &x 1\nb: *x\n",
+    "a: !!str 1\n",
+    "? a\n: b\n",
+    "%YAML 1.1\n---\na: 1\n",
+    "a:\tb\n",
+    "a: b\r\nc: d\r\n",
+    "a: caf\xc3\xa9\n",
+    "\xef\xbb\xbf" "a: 1\n",
+    "- a\n- b\n",
+    "  a: 1\n",
+    "plain\n",
+    "a: 1\n b: 2\n",
+    "a:\n    b: 1\n  c: 2\n",
+    "a: b: c\n",
+    "a: [1, 2\n",
+    "a: {b: 1,}\n",
+    "a: \"\\u00e9\"\n",
+    "1: a\n",
+    "<<: {a: 1}\n",
+    "a: .inf\n",
+    "a: 'x'y\n",
+    "a: - b\n",
+    "- - a\n",
+    "key: -\n",
+    "k:\n  - - \n",
+    "a: 1\n...\n",
+    "--- a: 1\n",
+    "a: 1\n--- x\n",
+    "a: b\x01\n",
+    "# bad \xff\na: 1\n",
+    "a: {b: c:,d}\n",
+    "a: [b: c]\n",
+};
+
+static void test_covered_matches_libyaml(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof covered / sizeof *covered; i++) {
+    int r = yaml_fast_check(covered[i], strlen(covered[i]));
+    if (r != 0) fprintf(stderr, "covered[%zu]: %d\n%s\n", i, r, covered[i]);
+    assert_int_equal(r, 0);
+  }
+}
+
+static void test_not_covered_gives_up(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof not_covered / sizeof *not_covered; i++) {
+    int r = yaml_fast_check(not_covered[i], strlen(not_covered[i]));
+    if (r != -1) fprintf(stderr, "not_covered[%zu]: %d\n%s\n", i, r, not_covered[i]);
+    assert_int_equal(r, -1);
+  }
+}
+
+/* Every YAML file under dir, walked in full: the same tokens as libyaml,
+ * or given up; *files and *read count them and those read without libyaml. */
+static void check_tree(const char *dir, int *files, int *read) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    strbuf path = STRBUF_INIT;
+    sb_printf(&path, "%s/%s", dir, e->d_name);
+    size_t n = strlen(e->d_name), len;
+    struct stat st;
+    if (!stat(path.buf, &st) && S_ISDIR(st.st_mode)) {
+      check_tree(path.buf, files, read);
+    } else if (n > 5 && !strcmp(e->d_name + n - 5, ".yaml")) {
+      char *text = sb_read_file(path.buf, &len);
+      int r = text ? yaml_fast_check(text, len) : -1;
+      if (r == 1) fprintf(stderr, "%s\n", path.buf);
+      assert_int_not_equal(r, 1);
+      (*files)++;
+      *read += r == 0;
+      free(text);
+    }
+    sb_free(&path);
+  }
+  closedir(d);
+}
+
+/* The project's manifests and test data: never a different token, and most
+ * read without libyaml (they are the YAML people write). */
+static void test_manifests(void **state) {
+  (void)state;
+  int files = 0, read = 0;
+  check_tree("examples", &files, &read);
+  check_tree("tests/data", &files, &read);
+  fprintf(stderr, "yaml_fast read %d of %d files\n", read, files);
+  assert_true(files > 100);
+  assert_true(read * 10 >= files * 8);
+}
+
+/* Given up part way, the loader reads the buffer again with libyaml: the
+ * objects are all there, once. */
+static void test_loader_falls_back(void **state) {
+  (void)state;
+  const char *text = "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\n"
+                     "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: b\n  annotations:\n    note: |\n      two\n      lines\n";
+  object_set set = {0};
+  assert_true(objects_load_direct("t.yaml", text, strlen(text), &set));
+  assert_int_equal(set.n, 2);
+  assert_int_equal(set.items[0].line, 1);
+  assert_int_equal(set.items[1].line, 5);
+  object_set_free(&set);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_covered_matches_libyaml),
+      cmocka_unit_test(test_not_covered_gives_up),
+      cmocka_unit_test(test_manifests),
+      cmocka_unit_test(test_loader_falls_back),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -143,6 +143,17 @@ static void test_manifests(void **state) {
   assert_true(read * 10 >= files * 8);
 }
 
+/* What kubectl -o yaml prints (managedFields, a list, quoted timestamps,
+ * a long string wrapped over lines) is read without libyaml. */
+static void test_kubectl_output(void **state) {
+  (void)state;
+  size_t len;
+  char *text = sb_read_file("tests/data/doc/kubectl-get.yaml", &len);
+  assert_non_null(text);
+  assert_int_equal(yaml_fast_check(text, len), 0);
+  free(text);
+}
+
 /* Given up part way, the loader reads the buffer again with libyaml: the
  * objects are all there, once. */
 static void test_loader_falls_back(void **state) {
@@ -162,6 +173,7 @@ int main(void) {
       cmocka_unit_test(test_covered_matches_libyaml),
       cmocka_unit_test(test_not_covered_gives_up),
       cmocka_unit_test(test_manifests),
+      cmocka_unit_test(test_kubectl_output),
       cmocka_unit_test(test_loader_falls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

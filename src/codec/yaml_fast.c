@@ -5,21 +5,21 @@
  * Covered, in printable ASCII (comments may hold any UTF-8 libyaml takes):
  * block mappings and sequences (a sequence as a mapping's value may sit at
  * the key's indentation; "- key: value" opens a mapping in the item), flow
- * mappings and sequences on one line, plain scalars (a value's may go on
- * over more lines, folded), quoted scalars on one line (double-quoted with the escapes \\ \" \/ \n \t \r),
- * literal block scalars ("|", "|-"), comments, and "---" between
- * documents. Each document's root is a block
- * mapping at column 0.
+ * mappings and sequences on one line, plain and single-quoted scalars (a
+ * value's may go on over more lines, folded), double-quoted scalars on one
+ * line with the escapes \\ \" \/ \n \t \r, literal block scalars ("|",
+ * "|-"), comments, and "---" between documents. Each document's root is a
+ * block mapping at column 0.
  *
  * Everything else gives up, and the caller reads the buffer again through
  * libyaml (yaml_tokens.c), so every result outside this subset, errors
  * included, stays libyaml's: tabs, CR, non-ASCII scalars, folded block
- * scalars (">"), quoted scalars over several lines, anchors, aliases, tags, "?" keys, directives,
- * "...", indentation that is not a plain step in or back, and whatever
- * would be a syntax error. Inside the subset the tokens are the ones
- * yaml_tokens.c makes from libyaml's events (fuzz/fuzz_yaml_fast.c checks
- * it). A document is read whole into a token list by next_doc, before its
- * first token is handed out. */
+ * scalars (">"), double-quoted scalars over several lines, anchors,
+ * aliases, tags, "?" keys, directives, "...", indentation that is not a
+ * plain step in or back, and whatever would be a syntax error. Inside the
+ * subset the tokens are the ones yaml_tokens.c makes from libyaml's events
+ * (fuzz/fuzz_yaml_fast.c checks it). A document is read whole into a token
+ * list by next_doc, before its first token is handed out. */
 #include "codec/doc.h"
 #include "codec/doc_tokens.h"
 #include "codec/yaml_resolve.h"
@@ -167,7 +167,7 @@ static bool next_line(yaml_fast *y) {
 /* ---- tokens ------------------------------------------------------------- */
 
 static tk *add_token(yaml_fast *y, tk_kind kind) {
-  y->toks = xgrow(y->toks, y->n, &y->cap, sizeof *y->toks, 256);
+  if (y->n == y->cap) y->toks = xgrow(y->toks, y->n, &y->cap, sizeof *y->toks, 256);
   tk *t = &y->toks[y->n++];
   t->kind = kind;
   return t;
@@ -276,24 +276,45 @@ static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) 
   return last > p;
 }
 
-/* A quoted scalar on one line, its quote at p: its token, and *after past
- * the closing quote. */
-static bool quoted(yaml_fast *y, size_t p, bool key, size_t *after) {
+/* A quoted scalar from its quote at p: its token, and *after past the
+ * closing quote. With lines, a single-quoted one may go on over the lines
+ * below, folded as libyaml folds them (blanks around a break dropped, a
+ * break a space, n blank lines n breaks; go-yaml writes long strings so);
+ * the cursor is then on its last line. */
+static bool quoted(yaml_fast *y, size_t p, bool key, bool lines, size_t *after) {
   const unsigned char *s = y->s;
   unsigned char quote = s[p];
+  bool single = quote == '\'';
   size_t q = p + 1, start = q;
   while (q < y->end && (byte_class[s[q]] & PRINTABLE) && s[q] != quote && s[q] != '\\') q++;
-  if (q == y->end || !(byte_class[s[q]] & PRINTABLE)) return false;
-  bool single = quote == '\'';
-  if (s[q] == quote && (!single || q + 1 == y->end || s[q + 1] != '\'')) {
+  if (q < y->end && s[q] == quote && (!single || q + 1 == y->end || s[q + 1] != '\'')) {
     *after = q + 1;
     return add_scalar(y, s + start, q - start, 0, false, key);
   }
-  /* escapes (or a backslash, plain in single quotes): the text goes to scratch */
-  size_t at = y->scratch.len;
+  /* escapes, a backslash (plain in single quotes) or more lines: the text goes to scratch */
+  size_t at = y->scratch.len, line_from = at;
   sb_add(&y->scratch, (const char *)s + start, q - start);
   for (;;) {
-    if (q == y->end || !(byte_class[s[q]] & PRINTABLE)) return false;
+    if (q == y->end) {
+      if (!single || !lines) return false;
+      while (y->scratch.len > line_from && y->scratch.buf[y->scratch.len - 1] == ' ')
+        sb_truncate(&y->scratch, y->scratch.len - 1);
+      size_t breaks = 0;
+      for (;; breaks++) { /* to the next line that is not blank */
+        if (y->end + 1 >= y->len) return false;
+        y->pos = y->end + 1;
+        y->line++;
+        y->end = line_end(y, y->pos);
+        q = skip_spaces(y, y->pos);
+        if (q < y->end) break;
+      }
+      if (q == y->pos && y->end - q >= 3 && (!memcmp(s + q, "---", 3) || !memcmp(s + q, "...", 3))) return false;
+      if (!breaks) sb_putc(&y->scratch, ' ');
+      for (; breaks; breaks--) sb_putc(&y->scratch, '\n');
+      line_from = y->scratch.len;
+      continue;
+    }
+    if (!(byte_class[s[q]] & PRINTABLE)) return false;
     unsigned char c = s[q];
     if (single && c == '\'') {
       if (q + 1 < y->end && s[q + 1] == '\'') {
@@ -328,7 +349,7 @@ static bool flow_key(yaml_fast *y, size_t *p) {
   size_t q = *p, to, after;
   unsigned char c = y->s[q];
   if (c == '"' || c == '\'') {
-    if (!quoted(y, q, true, &after)) return false;
+    if (!quoted(y, q, true, false, &after)) return false;
   } else {
     if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, true) || !plain_flow(y, q, &to, &after) ||
         !add_scalar(y, y->s + q, to - q, 0, true, true))
@@ -369,7 +390,7 @@ static bool flow_value(yaml_fast *y, size_t *p) {
   if (q == y->end) return false;
   unsigned char c = y->s[q];
   if (c == '{' || c == '[') return flow_collection(y, p);
-  if (c == '"' || c == '\'') return quoted(y, q, false, p);
+  if (c == '"' || c == '\'') return quoted(y, q, false, false, p);
   if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, true) || !plain_flow(y, q, &to, &after)) return false;
   if (y->s[after] == ':') return false; /* a pair in a sequence */
   *p = after;
@@ -485,7 +506,7 @@ static bool value_inline(yaml_fast *y, size_t p, int parent) {
     if (!flow_collection(y, &p)) return false;
     after = p;
   } else if (c == '"' || c == '\'') {
-    if (!quoted(y, p, false, &after)) return false;
+    if (!quoted(y, p, false, true, &after)) return false;
   } else {
     if (!plain_start(c, p + 1 < y->end ? y->s[p + 1] : 0, false) || !plain_block(y, p, &to, &after, &colon) || colon)
       return false;
@@ -501,7 +522,7 @@ static bool block_key(yaml_fast *y, size_t *p) {
   bool colon;
   unsigned char c = y->s[q];
   if (c == '"' || c == '\'') {
-    if (!quoted(y, q, true, &after)) return false;
+    if (!quoted(y, q, true, false, &after)) return false;
     colon = after < y->end && y->s[after] == ':' && (after + 1 == y->end || y->s[after + 1] == ' ');
   } else if (!plain_start(c, q + 1 < y->end ? y->s[q + 1] : 0, false) || !plain_block(y, q, &to, &after, &colon) ||
              !colon || !add_scalar(y, y->s + q, to - q, 0, true, true)) {
@@ -534,11 +555,10 @@ static bool item_inline(yaml_fast *y, size_t p, int parent) {
   size_t to, after;
   bool colon = false;
   unsigned char c = y->s[p];
-  if (c == '"' || c == '\'') {
+  if (c == '"' || c == '\'') { /* a key, when on one line and a ':' follows */
     size_t n = y->n;
-    if (!quoted(y, p, false, &after)) return false;
+    colon = quoted(y, p, false, false, &after) && after < y->end && y->s[after] == ':';
     y->n = n;
-    colon = after < y->end && y->s[after] == ':';
   } else if (c != '{' && c != '[' && c != '|') {
     if (!plain_start(c, p + 1 < y->end ? y->s[p + 1] : 0, false) || !plain_block(y, p, &to, &after, &colon))
       return false;

@@ -36,12 +36,14 @@ static const word words[] = {
 
 bool yaml_is_v2_letter_bool(const char *s, size_t len) { return len == 1 && strchr("yYnN", s[0]); }
 
-/* Per first byte, the lengths of the words it begins ("" under 0), and
- * each word packed in a number, both made from the list once: most scalars
- * (names, keys) are no word by their first byte and length, and the rest
- * are compared as one number each. */
+/* Per first byte, the lengths of the words it begins ("" under 0), and a
+ * small hash table of the words packed in a number each, both made from
+ * the list once: most scalars (names, keys) are no word by their first
+ * byte and length, and the rest take one or two probes. */
+#define WORD_SLOTS 128 /* a power of two, over twice the words */
 static uint8_t word_lengths[256];
-static uint64_t word_packed[sizeof words / sizeof *words];
+static int8_t word_slot[WORD_SLOTS]; /* index into words + 1; 0: empty */
+static uint64_t word_slot_packed[WORD_SLOTS];
 static pthread_once_t words_made = PTHREAD_ONCE_INIT;
 
 static uint64_t pack_word(const char *s, size_t len) {
@@ -50,10 +52,16 @@ static uint64_t pack_word(const char *s, size_t len) {
   return v << 3 | len;
 }
 
+static size_t slot_of(uint64_t packed) { return (size_t)((packed * 0x9E3779B97F4A7C15u) >> 57) & (WORD_SLOTS - 1); }
+
 static void make_words(void) {
   for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
     word_lengths[(unsigned char)words[i].text[0]] |= (uint8_t)(1u << words[i].len);
-    word_packed[i] = pack_word(words[i].text, words[i].len);
+    uint64_t packed = pack_word(words[i].text, words[i].len);
+    size_t k = slot_of(packed);
+    while (word_slot[k]) k = (k + 1) & (WORD_SLOTS - 1);
+    word_slot[k] = (int8_t)(i + 1);
+    word_slot_packed[k] = packed;
   }
 }
 
@@ -62,9 +70,9 @@ static bool resolve_word(const char *s, size_t len, yr_value *out) {
   pthread_once(&words_made, make_words);
   if (!(word_lengths[len ? (unsigned char)s[0] : 0] >> len & 1)) return false;
   uint64_t packed = pack_word(s, len);
-  for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
-    if (word_packed[i] != packed) continue;
-    const word *w = &words[i];
+  for (size_t k = slot_of(packed); word_slot[k]; k = (k + 1) & (WORD_SLOTS - 1)) {
+    if (word_slot_packed[k] != packed) continue;
+    const word *w = &words[word_slot[k] - 1];
     out->kind = w->kind;
     out->b = w->value != 0;
     out->f = w->value;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "codec/doc.h"
 #include "load/objects.h"
 #include <dirent.h>
 #include <sys/stat.h>
@@ -37,6 +38,8 @@ static const char *const covered[] = {
     "    == 'gpu'\nnext: a\n  b\n\n  c\n   \n  - d 'e' |f\n  # comment\nlast: 1\n  2 # two\n",
     "k:\n- wrapped\n  text\n- 12\n  34\n",
     "a:\n- b\n  c\n",
+    "error: 'claim default/claim-0, request req-1: adding 1 devices exceeds the claim  \n    limit of 32, it''s\n\n\n   \n  with 32'\n"
+    "items:\n- 'a\n  b'\n- 'c': d\n",
     "list:\n  - a\n  -   b: 1\n      c: 2\n",
 };
 
@@ -51,7 +54,8 @@ static const char *const not_covered[] = {
     "a: |\n  at end",
 
     "a: one\n  two: x\n",
-    "a: 'one\n  two'\n",
+    "a: \"one\n  two\"\n",
+    "a: 'one\n---\n  two'\n",
     "a: &x 1\nb: *x\n",
     "a: !!str 1\n",
     "? a\n: b\n",
@@ -59,7 +63,7 @@ static const char *const not_covered[] = {
     "a:\tb\n",
     "a: b\r\nc: d\r\n",
     "a: caf\xc3\xa9\n",
-    "\xef\xbb\xbf" "a: 1\n",
+    "\357\273\277a: 1\n",
     "- a\n- b\n",
     "  a: 1\n",
     "plain\n",
@@ -104,26 +108,56 @@ static void test_not_covered_gives_up(void **state) {
   }
 }
 
-/* Every YAML file under dir, walked in full: the same tokens as libyaml,
- * or given up; *files and *read count them and those read without libyaml. */
-static void check_tree(const char *dir, int *files, int *read) {
+/* The documents of a file as dra writes them back (kubectl -o yaml's
+ * style: doc_write_yaml), checked as the file itself is; -2 when the file
+ * does not load. */
+static int check_written(const char *name, const char *text, size_t len) {
+  docset ds = {0};
+  strbuf err = STRBUF_INIT, yaml = STRBUF_INIT;
+  int r = -2;
+  if (docs_load_buffer(name, text, len, &ds, &err) == 0 && ds.n) {
+    for (size_t i = 0; i < ds.n; i++) {
+      if (i) sb_puts(&yaml, "---\n");
+      doc_write_yaml(&yaml, ds.items[i].root);
+    }
+    r = yaml_fast_check(yaml.buf, yaml.len);
+    if (r == 1) fprintf(stderr, "%s, as written:\n%s\n", name, yaml.buf);
+  }
+  docset_free(&ds);
+  sb_free(&err);
+  sb_free(&yaml);
+  return r;
+}
+
+typedef struct tally {
+  int files, read, written, written_read;
+} tally;
+
+/* Every YAML file under dir, walked in full, and its documents as dra
+ * writes them: the same tokens as libyaml, or given up; counts how many
+ * are read without libyaml. */
+static void check_tree(const char *dir, tally *n) {
   DIR *d = opendir(dir);
   if (!d) return;
   for (struct dirent *e; (e = readdir(d));) {
     if (e->d_name[0] == '.') continue;
     strbuf path = STRBUF_INIT;
     sb_printf(&path, "%s/%s", dir, e->d_name);
-    size_t n = strlen(e->d_name), len;
+    size_t len_of_name = strlen(e->d_name), len;
     struct stat st;
     if (!stat(path.buf, &st) && S_ISDIR(st.st_mode)) {
-      check_tree(path.buf, files, read);
-    } else if (n > 5 && !strcmp(e->d_name + n - 5, ".yaml")) {
+      check_tree(path.buf, n);
+    } else if (len_of_name > 5 && !strcmp(e->d_name + len_of_name - 5, ".yaml")) {
       char *text = sb_read_file(path.buf, &len);
-      int r = text ? yaml_fast_check(text, len) : -1;
+      assert_non_null(text);
+      int r = yaml_fast_check(text, len), w = check_written(path.buf, text, len);
       if (r == 1) fprintf(stderr, "%s\n", path.buf);
       assert_int_not_equal(r, 1);
-      (*files)++;
-      *read += r == 0;
+      assert_int_not_equal(w, 1);
+      n->files++;
+      n->read += r == 0;
+      n->written += w != -2;
+      n->written_read += w == 0;
       free(text);
     }
     sb_free(&path);
@@ -131,16 +165,19 @@ static void check_tree(const char *dir, int *files, int *read) {
   closedir(d);
 }
 
-/* The project's manifests and test data: never a different token, and most
- * read without libyaml (they are the YAML people write). */
+/* The project's manifests and test data, and what dra writes of them:
+ * never a different token, and most read without libyaml (they are the
+ * YAML people and kubectl write). */
 static void test_manifests(void **state) {
   (void)state;
-  int files = 0, read = 0;
-  check_tree("examples", &files, &read);
-  check_tree("tests/data", &files, &read);
-  fprintf(stderr, "yaml_fast read %d of %d files\n", read, files);
-  assert_true(files > 100);
-  assert_true(read * 10 >= files * 8);
+  tally n = {0};
+  check_tree("examples", &n);
+  check_tree("tests/data", &n);
+  fprintf(stderr, "yaml_fast read %d of %d files, and %d of %d as dra writes them\n", n.read, n.files, n.written_read,
+          n.written);
+  assert_true(n.files > 100);
+  assert_true(n.read * 10 >= n.files * 8);
+  assert_true(n.written_read * 10 >= n.written * 9);
 }
 
 /* What kubectl -o yaml prints (managedFields, a list, quoted timestamps,

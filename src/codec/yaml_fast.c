@@ -2,7 +2,7 @@
  * read as tokens (doc_tokens.h) without libyaml, for speed: libyaml's
  * scanner alone costs over 200 instructions a byte.
  *
- * Covered, in printable ASCII (comments may hold any UTF-8 libyaml takes):
+ * Covered, in the UTF-8 text libyaml takes (but a BOM, NEL, LS and PS):
  * block mappings and sequences (a sequence as a mapping's value may sit at
  * the key's indentation; "- key: value" opens a mapping in the item), flow
  * mappings and sequences on one line, plain and single-quoted scalars (a
@@ -13,7 +13,7 @@
  *
  * Everything else gives up, and the caller reads the buffer again through
  * libyaml (yaml_tokens.c), so every result outside this subset, errors
- * included, stays libyaml's: tabs, CR, non-ASCII scalars, folded block
+ * included, stays libyaml's: tabs, CR, other encodings, folded block
  * scalars (">"), double-quoted scalars over several lines, anchors,
  * aliases, tags, "?" keys, directives, "...", indentation that is not a
  * plain step in or back, and whatever would be a syntax error. Inside the
@@ -76,10 +76,10 @@ static const unsigned char byte_class[256] = {
 
 /* ---- lines -------------------------------------------------------------- */
 
-/* One UTF-8 character of a comment at p, as libyaml reads it: well formed,
- * printable, and not one of the characters it also takes as a line break
- * (NEL, LS, PS) or a byte order mark; its length, or 0. */
-static size_t comment_char(const unsigned char *p, const unsigned char *end) {
+/* One UTF-8 character of a comment or a scalar at p, as libyaml reads it:
+ * well formed, printable, and not one of the characters it also takes as a
+ * line break (NEL, LS, PS) or a byte order mark; its length, or 0. */
+static size_t text_char(const unsigned char *p, const unsigned char *end) {
   unsigned c = p[0];
   size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
   if (!n || (size_t)(end - p) < n) return 0;
@@ -104,7 +104,7 @@ static bool comment_ok(const yaml_fast *y, size_t p) {
       q++;
       continue;
     }
-    size_t n = comment_char(q, end);
+    size_t n = text_char(q, end);
     if (!n) return false;
     q += n;
   }
@@ -186,8 +186,9 @@ static void close_collection(yaml_fast *y) {
 }
 
 /* A scalar's token; s NULL for text in scratch from offset at. Text here
- * is printable ASCII, so a quoted scalar and a plain one that is text by
- * its first byte (not "<<" for a key) need no closer look. */
+ * is well-formed UTF-8 without a control byte or NUL, so a quoted scalar
+ * and a plain one that is text by its first byte (not "<<" for a key) need
+ * no closer look. */
 static bool add_scalar(yaml_fast *y, const unsigned char *s, size_t n, size_t at, bool plain, bool key) {
   tk t;
   if (s && (!plain || (yaml_plain_is_text((const char *)s, n) && (!key || s[0] != '<')))) {
@@ -208,6 +209,7 @@ static bool add_scalar(yaml_fast *y, const unsigned char *s, size_t n, size_t at
 /* Whether c may open a plain scalar (next: the byte after it, or 0 at the
  * end of the line). In flow, "-" must lead a word and "?", ":" may not. */
 static bool plain_start(unsigned char c, unsigned char next, bool flow) {
+  if (c >= 0x80) return true; /* text, if well formed (the scan checks) */
   if (!(byte_class[c] & ORDINARY)) return false;
   switch (c) {
   case '-': return flow ? (next >= '0' && next <= '9') || (next >= 'A' && next <= 'z') || next == '.' : next && next != ' ';
@@ -242,7 +244,9 @@ static bool plain_block(const yaml_fast *y, size_t p, size_t *to, size_t *after,
     } else if (c == '#' || (byte_class[c] & FLOW_STOP)) {
       last = ++q;
     } else {
-      return false; /* a control byte, a tab, non-ASCII */
+      size_t n = c >= 0x80 ? text_char(s + q, s + y->end) : 0;
+      if (!n) return false; /* a control byte, a tab, bad UTF-8 */
+      last = q += n;
     }
   }
   *to = last;
@@ -268,6 +272,12 @@ static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) 
     }
     if (c == ':' && q + 1 < y->end && s[q + 1] == ' ') break;
     if (c == ',' || c == ']' || c == '}') break;
+    if (c >= 0x80) {
+      size_t n = text_char(s + q, s + y->end);
+      if (!n) return false;
+      last = q += n;
+      continue;
+    }
     if (c != ':' || q + 1 == y->end || !(byte_class[s[q + 1]] & FLOW_ORDINARY)) return false;
     last = q += 2; /* "host:port": a ':' before a plain byte is text */
   }
@@ -314,8 +324,15 @@ static bool quoted(yaml_fast *y, size_t p, bool key, bool lines, size_t *after) 
       line_from = y->scratch.len;
       continue;
     }
-    if (!(byte_class[s[q]] & PRINTABLE)) return false;
     unsigned char c = s[q];
+    if (c >= 0x80) {
+      size_t n = text_char(s + q, s + y->end);
+      if (!n) return false;
+      sb_add(&y->scratch, (const char *)s + q, n);
+      q += n;
+      continue;
+    }
+    if (!(byte_class[c] & PRINTABLE)) return false;
     if (single && c == '\'') {
       if (q + 1 < y->end && s[q + 1] == '\'') {
         sb_putc(&y->scratch, '\'');
@@ -448,8 +465,8 @@ static bool literal_block(yaml_fast *y, size_t p, int parent) {
     if (y->end == y->len) return false;
     if (y->scratch.len > at) breaks++;
     while (breaks) sb_putc(&y->scratch, '\n'), breaks--;
-    for (size_t c = pos + (size_t)ind; c < y->end; c++)
-      if (!(byte_class[y->s[c]] & PRINTABLE)) return false;
+    for (size_t c = pos + (size_t)ind, n; c < y->end; c += n)
+      if (!(n = text_char(y->s + c, y->s + y->end))) return false;
     sb_add(&y->scratch, (const char *)y->s + pos + ind, y->end - pos - (size_t)ind);
   }
   if (ind < 0) return false;

@@ -40,6 +40,8 @@ static const char *const covered[] = {
     "a:\n- b\n  c\n",
     "error: 'claim default/claim-0, request req-1: adding 1 devices exceeds the claim  \n    limit of 32, it''s\n\n\n   \n  with 32'\n"
     "items:\n- 'a\n  b'\n- 'c': d\n",
+    "\xec\x9d\xb4\xeb\xa6\x84: \xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 \xe6\x97\xa5\xe6\x9c\xac\nq: '\xc3\xa9'\nd: \"\xf0\x9f\x98\x80\"\n"
+    "f: {k: caf\xc3\xa9}\nl: |\n  \xc3\xa9t\xc3\xa9\n",
     "list:\n  - a\n  -   b: 1\n      c: 2\n",
 };
 
@@ -62,7 +64,11 @@ static const char *const not_covered[] = {
     "%YAML 1.1\n---\na: 1\n",
     "a:\tb\n",
     "a: b\r\nc: d\r\n",
-    "a: caf\xc3\xa9\n",
+    "a: caf\xc3\xa0 \xc2\x85\n",
+    "a: \xe2\x80\xa8\n",
+    "a: \xef\xbb\xbf\n",
+    "a: \xed\xa0\x80\n",
+    "a: \xc0\xaf\n",
     "\357\273\277a: 1\n",
     "- a\n- b\n",
     "  a: 1\n",

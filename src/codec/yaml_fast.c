@@ -4,8 +4,9 @@
  *
  * Covered, in the UTF-8 text libyaml takes (but a BOM, NEL, LS and PS):
  * block mappings and sequences (a sequence as a mapping's value may sit at
- * the key's indentation; "- key: value" opens a mapping in the item), flow
- * mappings and sequences on one line, plain and single-quoted scalars (a
+ * the key's indentation; "- key: value" opens a mapping in the item, and
+ * "- - x" a sequence), flow mappings and sequences (over lines too, but no
+ * scalar in them may go on over lines), plain and single-quoted scalars (a
  * value's may go on over more lines, folded), double-quoted scalars on one
  * line with the escapes \\ \" \/ \n \t \r, literal block scalars ("|",
  * "|-"), comments, and "---" between documents. Each document's root is a
@@ -42,6 +43,7 @@ typedef struct yaml_fast {
   int line; /* 0-based line number of pos */
   /* The current document's tokens. A string with s == NULL lies in scratch
    * from offset i (it had escapes). */
+  int flow_parent; /* the indentation of the block collection a flow one is in */
   tk *toks;
   size_t n, cap, next;
   strbuf scratch;
@@ -254,7 +256,22 @@ static bool plain_block(const yaml_fast *y, size_t p, size_t *to, size_t *after,
   return true;
 }
 
-/* A plain scalar in a flow collection from p, up to ',', ']', '}' or ": ";
+/* Whether a plain scalar in a flow collection that ends a line ends there:
+ * the next line that is not blank opens with ',', ']', '}' or a comment
+ * (else libyaml would fold that line's text into it). */
+static bool flow_ends_below(const yaml_fast *y) {
+  for (size_t pos = y->end + 1; pos < y->len;) {
+    const unsigned char *nl = memchr(y->s + pos, '\n', y->len - pos);
+    size_t end = nl ? (size_t)(nl - y->s) : y->len, q = pos;
+    while (q < end && y->s[q] == ' ') q++;
+    if (q < end) return y->s[q] == ',' || y->s[q] == ']' || y->s[q] == '}' || y->s[q] == '#';
+    pos = end + 1;
+  }
+  return false;
+}
+
+/* A plain scalar in a flow collection from p, up to ',', ']', '}', ": " or
+ * the end of its line (when flow_ends_below);
  * anything that might mean more ('#', '?', an opening bracket, a ':' before
  * anything but a plain byte) gives up. */
 static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) {
@@ -264,14 +281,17 @@ static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) 
     size_t run = q;
     while (q < y->end && (byte_class[s[q]] & FLOW_ORDINARY)) q++;
     if (q > run) last = q;
-    if (q == y->end) return false;
+    if (q == y->end) {
+      if (!flow_ends_below(y)) return false;
+      break;
+    }
     unsigned char c = s[q];
+    if (c == ',' || c == '}' || c == ']') break;
     if (c == ' ') {
       q++;
       continue;
     }
-    if (c == ':' && q + 1 < y->end && s[q + 1] == ' ') break;
-    if (c == ',' || c == ']' || c == '}') break;
+    if (c == ':' && (q + 1 == y->end || s[q + 1] == ' ')) break;
     if (c >= 0x80) {
       size_t n = text_char(s + q, s + y->end);
       if (!n) return false;
@@ -362,6 +382,37 @@ static bool quoted(yaml_fast *y, size_t p, bool key, bool lines, size_t *after) 
 
 static bool flow_value(yaml_fast *y, size_t *p);
 
+/* flow_space past the end of a line or a comment, from p (blanks up to p
+ * passed over already). */
+static bool flow_space_lines(yaml_fast *y, size_t *q, size_t p) {
+  for (;;) {
+    if (p < y->end && y->s[p] != '#') break;
+    if (p < y->end && ((p > y->pos && y->s[p - 1] != ' ') || !comment_ok(y, p))) return false;
+    if (y->end >= y->len) return false;
+    y->pos = y->end + 1;
+    y->line++;
+    y->end = line_end(y, y->pos);
+    p = skip_spaces(y, y->pos);
+    if (p < y->end && y->s[p] != '#' && (int)(p - y->pos) <= y->flow_parent) return false;
+  }
+  *q = p;
+  return true;
+}
+
+/* The blanks in a flow collection from *q, and the line breaks and
+ * comments among them: *q on the next byte that is not one. False at the
+ * end of the text, on a '#' right after a token, and on a line not
+ * indented past the block collection the flow one is in (y->flow_parent;
+ * libyaml does not check, the spec does: a document marker among them). */
+static inline bool flow_space(yaml_fast *y, size_t *q) {
+  size_t p = skip_spaces(y, *q);
+  if (p < y->end && y->s[p] != '#') {
+    *q = p;
+    return true;
+  }
+  return flow_space_lines(y, q, p);
+}
+
 static bool flow_key(yaml_fast *y, size_t *p) {
   size_t q = *p, to, after;
   unsigned char c = y->s[q];
@@ -372,30 +423,30 @@ static bool flow_key(yaml_fast *y, size_t *p) {
         !add_scalar(y, y->s + q, to - q, 0, true, true))
       return false;
   }
-  if (after + 1 >= y->end || y->s[after] != ':' || y->s[after + 1] != ' ') return false;
-  *p = skip_spaces(y, after + 1);
-  return true;
+  if (after >= y->end || y->s[after] != ':' || (after + 1 < y->end && y->s[after + 1] != ' ')) return false;
+  *p = after + 1;
+  return flow_space(y, p);
 }
 
-/* A flow mapping or sequence from its bracket at *p; *p past its close. */
+/* A flow mapping or sequence from its bracket at *p, over one line or
+ * more; *p past its close, the cursor on the close's line. */
 static bool flow_collection(yaml_fast *y, size_t *p) {
   bool mapping = y->s[*p] == '{';
   unsigned char close = mapping ? '}' : ']';
   if (!open_collection(y, mapping ? TK_OBJECT : TK_ARRAY)) return false;
-  size_t q = skip_spaces(y, *p + 1);
-  if (q < y->end && y->s[q] == close) {
+  size_t q = *p + 1;
+  if (!flow_space(y, &q)) return false;
+  if (y->s[q] == close) {
     *p = q + 1;
     close_collection(y);
     return true;
   }
   for (;;) {
-    if (q == y->end || (mapping && !flow_key(y, &q)) || !flow_value(y, &q)) return false;
-    q = skip_spaces(y, q);
-    if (q == y->end) return false;
+    if ((mapping && !flow_key(y, &q)) || !flow_value(y, &q) || !flow_space(y, &q)) return false;
     if (y->s[q] == close) break;
     if (y->s[q] != ',') return false;
-    q = skip_spaces(y, q + 1);
-    if (q < y->end && y->s[q] == close) return false; /* a trailing comma */
+    q++;
+    if (!flow_space(y, &q) || y->s[q] == close) return false; /* a trailing comma */
   }
   *p = q + 1;
   close_collection(y);
@@ -520,6 +571,7 @@ static bool value_inline(yaml_fast *y, size_t p, int parent) {
   unsigned char c = y->s[p];
   if (c == '|') return literal_block(y, p, parent);
   if (c == '{' || c == '[') {
+    y->flow_parent = parent;
     if (!flow_collection(y, &p)) return false;
     after = p;
   } else if (c == '"' || c == '\'') {
@@ -583,13 +635,17 @@ static bool item_inline(yaml_fast *y, size_t p, int parent) {
   return colon ? block_mapping(y, (int)(p - y->pos), p) : value_inline(y, p, parent);
 }
 
-/* A block sequence whose dashes sit at column ind, the cursor on the first. */
+/* A block sequence whose dashes sit at column ind, the cursor on the line
+ * of the first (which may follow another dash on that line). */
 static bool block_sequence(yaml_fast *y, int ind) {
   if (!open_collection(y, TK_ARRAY)) return false;
   for (;;) {
     size_t dash = y->pos + (size_t)ind, p = skip_spaces(y, dash + 1);
     bool below = p == y->end || (y->s[p] == '#' && p > dash + 1);
-    if (below ? !comment_ok(y, p) || !value_below(y, ind, false) : dash_at(y, p) || !item_inline(y, p, ind)) return false;
+    bool nested = !below && dash_at(y, p); /* "- - x": a sequence in the item, from its dash on */
+    if (below ? !comment_ok(y, p) || !value_below(y, ind, false)
+              : nested ? !block_sequence(y, (int)(p - y->pos)) : !item_inline(y, p, ind))
+      return false;
     if (y->at != AT_LINE || y->ind < ind) break;
     if (y->ind > ind) return false;
     if (!dash_at(y, y->pos + (size_t)ind)) break; /* the key after a sequence at its own indentation */

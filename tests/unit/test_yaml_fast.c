@@ -42,6 +42,9 @@ static const char *const covered[] = {
     "items:\n- 'a\n  b'\n- 'c': d\n",
     "\xec\x9d\xb4\xeb\xa6\x84: \xed\x95\x9c\xea\xb5\xad\xec\x96\xb4 \xe6\x97\xa5\xe6\x9c\xac\nq: '\xc3\xa9'\nd: \"\xf0\x9f\x98\x80\"\n"
     "f: {k: caf\xc3\xa9}\nl: |\n  \xc3\xa9t\xc3\xa9\n",
+    "tolerations: [{key: a, operator: Exists},\n    # a comment\n\n    {key: b, effect: NoExecute}]\nm: {a: 1,\n  b:\n    [x, y], c: {}\n  }\n",
+    "a: [x,\n  y\n  ]\nb: {c: d,\n  # note\n  e: f\n  }\n",
+    "k:\n- - null\n  - -5\n  - - x: 1\n      y: 2\n    - []\n- - - deep\n- last\nm:\n  - - \n",
     "list:\n  - a\n  -   b: 1\n      c: 2\n",
 };
 
@@ -77,6 +80,10 @@ static const char *const not_covered[] = {
     "a:\n    b: 1\n  c: 2\n",
     "a: b: c\n",
     "a: [1, 2\n",
+    "a: [1,\n2]\n",
+    "a: [x,\n  y\n  z]\n",
+    "a: [x,#c\n  y]\n",
+    "a: {b: 1,\n---\n  c: 2}\n",
     "a: {b: 1,}\n",
     "a: \"\\u00e9\"\n",
     "1: a\n",
@@ -86,7 +93,6 @@ static const char *const not_covered[] = {
     "a: - b\n",
     "- - a\n",
     "key: -\n",
-    "k:\n  - - \n",
     "a: 1\n...\n",
     "--- a: 1\n",
     "a: 1\n--- x\n",

@@ -9,12 +9,12 @@
  * scalar in them may go on over lines), plain and single-quoted scalars (a
  * value's may go on over more lines, folded), double-quoted scalars on one
  * line with the escapes \\ \" \/ \n \t \r, literal block scalars ("|",
- * "|-"), comments, and "---" between documents. Each document's root is a
- * block mapping at column 0.
+ * "|-"), comments, and "---" between documents, lines ending in "\n" or
+ * "\r\n". Each document's root is a block mapping at column 0.
  *
  * Everything else gives up, and the caller reads the buffer again through
  * libyaml (yaml_tokens.c), so every result outside this subset, errors
- * included, stays libyaml's: tabs, CR, other encodings, folded block
+ * included, stays libyaml's: tabs, a lone CR, other encodings, folded block
  * scalars (">"), double-quoted scalars over several lines, anchors,
  * aliases, tags, "?" keys, directives, "...", indentation that is not a
  * plain step in or back, and whatever would be a syntax error. Inside the
@@ -125,10 +125,18 @@ static bool rest_ok(const yaml_fast *y, size_t p) {
   return y->s[q] == '#' && q > p && comment_ok(y, q);
 }
 
+/* Where the text of the line from p ends: its "\n", or the "\r" of its
+ * "\r\n" (one line break to libyaml, as to the reader), or the end. A lone
+ * "\r" stays in the line's text, where nothing takes it. */
 static size_t line_end(const yaml_fast *y, size_t p) {
   const unsigned char *nl = memchr(y->s + p, '\n', y->len - p);
-  return nl ? (size_t)(nl - y->s) : y->len;
+  if (!nl) return y->len;
+  size_t end = (size_t)(nl - y->s);
+  return end > p && y->s[end - 1] == '\r' ? end - 1 : end;
 }
+
+/* Where the line after the one ending at end starts. */
+static size_t next_start(const yaml_fast *y, size_t end) { return end + 1 + (end < y->len && y->s[end] == '\r'); }
 
 /* Moves the cursor from pos to the next line with content, past blank and
  * comment lines; false when something there is not covered. */
@@ -154,14 +162,14 @@ static bool find_content(yaml_fast *y) {
       }
       return memcmp(s, "...", 3) != 0;
     }
-    y->pos = y->end + 1;
+    y->pos = next_start(y, y->end);
     y->line++;
   }
 }
 
 /* Moves the cursor past its line, to the next one with content. */
 static bool next_line(yaml_fast *y) {
-  y->pos = y->end + 1;
+  y->pos = next_start(y, y->end);
   y->line++;
   return find_content(y);
 }
@@ -260,12 +268,11 @@ static bool plain_block(const yaml_fast *y, size_t p, size_t *to, size_t *after,
  * the next line that is not blank opens with ',', ']', '}' or a comment
  * (else libyaml would fold that line's text into it). */
 static bool flow_ends_below(const yaml_fast *y) {
-  for (size_t pos = y->end + 1; pos < y->len;) {
-    const unsigned char *nl = memchr(y->s + pos, '\n', y->len - pos);
-    size_t end = nl ? (size_t)(nl - y->s) : y->len, q = pos;
+  for (size_t pos = next_start(y, y->end); pos < y->len;) {
+    size_t end = line_end(y, pos), q = pos;
     while (q < end && y->s[q] == ' ') q++;
     if (q < end) return y->s[q] == ',' || y->s[q] == ']' || y->s[q] == '}' || y->s[q] == '#';
-    pos = end + 1;
+    pos = next_start(y, end);
   }
   return false;
 }
@@ -331,8 +338,8 @@ static bool quoted(yaml_fast *y, size_t p, bool key, bool lines, size_t *after) 
         sb_truncate(&y->scratch, y->scratch.len - 1);
       size_t breaks = 0;
       for (;; breaks++) { /* to the next line that is not blank */
-        if (y->end + 1 >= y->len) return false;
-        y->pos = y->end + 1;
+        if (next_start(y, y->end) >= y->len) return false;
+        y->pos = next_start(y, y->end);
         y->line++;
         y->end = line_end(y, y->pos);
         q = skip_spaces(y, y->pos);
@@ -389,7 +396,7 @@ static bool flow_space_lines(yaml_fast *y, size_t *q, size_t p) {
     if (p < y->end && y->s[p] != '#') break;
     if (p < y->end && ((p > y->pos && y->s[p - 1] != ' ') || !comment_ok(y, p))) return false;
     if (y->end >= y->len) return false;
-    y->pos = y->end + 1;
+    y->pos = next_start(y, y->end);
     y->line++;
     y->end = line_end(y, y->pos);
     p = skip_spaces(y, y->pos);
@@ -498,9 +505,9 @@ static bool literal_block(yaml_fast *y, size_t p, int parent) {
   size_t q = p + 1;
   bool strip = q < y->end && y->s[q] == '-';
   if (!rest_ok(y, q + strip)) return false;
-  size_t at = y->scratch.len, pos = y->end + 1, breaks = 0;
+  size_t at = y->scratch.len, pos = next_start(y, y->end), breaks = 0;
   int line = y->line + 1, ind = -1;
-  for (; pos < y->len; pos = y->end + 1, line++) {
+  for (; pos < y->len; pos = next_start(y, y->end), line++) {
     y->end = line_end(y, pos);
     size_t k = skip_spaces(y, pos) - pos;
     if (pos + k == y->end) { /* a blank line */
@@ -533,7 +540,7 @@ static bool literal_block(yaml_fast *y, size_t p, int parent) {
  * lines is a space, n blank lines are n breaks). Given up: a ": " in a
  * later line. Leaves the cursor on the line after it. */
 static bool plain_lines(yaml_fast *y, size_t p, size_t to, int parent) {
-  size_t at = y->scratch.len, pos = y->end + 1, blank = 0;
+  size_t at = y->scratch.len, pos = next_start(y, y->end), blank = 0;
   int line = y->line + 1;
   bool folded = false, more = true;
   while (more && pos < y->len) {
@@ -542,7 +549,7 @@ static bool plain_lines(yaml_fast *y, size_t p, size_t to, int parent) {
     bool colon;
     if (q == y->end) { /* a blank line, spaces or none */
       blank++;
-      pos = y->end + 1, line++;
+      pos = next_start(y, y->end), line++;
       continue;
     }
     if ((int)(q - pos) <= parent || y->s[q] == '#') break;
@@ -554,7 +561,7 @@ static bool plain_lines(yaml_fast *y, size_t p, size_t to, int parent) {
     sb_add(&y->scratch, (const char *)y->s + q, to_here - q);
     more = after == y->end; /* else a comment ends it */
     if (!more && !rest_ok(y, after)) return false;
-    pos = y->end + 1, line++;
+    pos = next_start(y, y->end), line++;
   }
   bool added = folded ? add_scalar(y, NULL, y->scratch.len - at, at, true, false)
                       : add_scalar(y, y->s + p, to - p, 0, true, false);
@@ -674,7 +681,7 @@ static bool next_doc(tk_source *src, tk *t, int *line) {
   y->n = y->next = 0;
   sb_truncate(&y->scratch, 0);
   while (fine && (fine = find_content(y)) && y->at == AT_MARKER) {
-    y->pos = y->end + 1;
+    y->pos = next_start(y, y->end);
     y->line++;
   }
   if (fine && y->at == AT_END) return false;

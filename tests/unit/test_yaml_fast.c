@@ -45,6 +45,8 @@ static const char *const covered[] = {
     "tolerations: [{key: a, operator: Exists},\n    # a comment\n\n    {key: b, effect: NoExecute}]\nm: {a: 1,\n  b:\n    [x, y], c: {}\n  }\n",
     "a: [x,\n  y\n  ]\nb: {c: d,\n  # note\n  e: f\n  }\n",
     "k:\n- - null\n  - -5\n  - - x: 1\n      y: 2\n    - []\n- - - deep\n- last\nm:\n  - - \n",
+    "a: b\r\nc: d\r\n# c\r\n\r\nl: |\r\n  x\r\n\r\n  y\r\nf: one\r\n  two\r\nq: 'three\r\n  four'\r\n"
+    "m: [x,\r\n  y\r\n  ]\r\n---\r\nz: 1",
     "list:\n  - a\n  -   b: 1\n      c: 2\n",
 };
 
@@ -66,7 +68,8 @@ static const char *const not_covered[] = {
     "? a\n: b\n",
     "%YAML 1.1\n---\na: 1\n",
     "a:\tb\n",
-    "a: b\r\nc: d\r\n",
+    "a: b\rc: d\n",
+    "a: b\r",
     "a: caf\xc3\xa0 \xc2\x85\n",
     "a: \xe2\x80\xa8\n",
     "a: \xef\xbb\xbf\n",
@@ -193,13 +196,21 @@ static void test_manifests(void **state) {
 }
 
 /* What kubectl -o yaml prints (managedFields, a list, quoted timestamps,
- * a long string wrapped over lines) is read without libyaml. */
+ * a long string wrapped over lines) is read without libyaml, with "\n" or
+ * "\r\n" line ends. */
 static void test_kubectl_output(void **state) {
   (void)state;
   size_t len;
   char *text = sb_read_file("tests/data/doc/kubectl-get.yaml", &len);
   assert_non_null(text);
   assert_int_equal(yaml_fast_check(text, len), 0);
+  strbuf crlf = STRBUF_INIT; /* as saved by an editor on Windows */
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '\n') sb_putc(&crlf, '\r');
+    sb_putc(&crlf, text[i]);
+  }
+  assert_int_equal(yaml_fast_check(crlf.buf, crlf.len), 0);
+  sb_free(&crlf);
   free(text);
 }
 

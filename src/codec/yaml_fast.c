@@ -36,14 +36,15 @@ typedef struct yaml_fast {
   const unsigned char *s;
   size_t len;
   /* The cursor: the next line holding content, found by find_content.
-   * pos is its start, end its '\n' (or len), ind its leading spaces. */
+   * pos is its start, end where its text ends (line_end), ind its leading
+   * spaces. */
   cursor_kind at;
   size_t pos, end;
   int ind;
-  int line; /* 0-based line number of pos */
-  /* The current document's tokens. A string with s == NULL lies in scratch
-   * from offset i (it had escapes). */
+  int line;        /* 0-based line number of pos */
   int flow_parent; /* the indentation of the block collection a flow one is in */
+  /* The current document's tokens. A string with s == NULL lies in scratch
+   * from offset i (it had escapes or went on over lines). */
   tk *toks;
   size_t n, cap, next;
   strbuf scratch;

@@ -26,6 +26,7 @@
 #include "codec/yaml_resolve.h"
 #include "util/die.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,20 +84,11 @@ static const unsigned char byte_class[256] = {
  * well formed, printable, and not one of the characters it also takes as a
  * line break (NEL, LS, PS) or a byte order mark; its length, or 0. */
 static size_t text_char(const unsigned char *p, const unsigned char *end) {
-  unsigned c = p[0];
-  size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-  if (!n || (size_t)(end - p) < n) return 0;
-  if (n == 1) return c >= 0x20 && c != 0x7F ? 1 : 0;
-  unsigned v = c & (0x7F >> n);
-  for (size_t k = 1; k < n; k++) {
-    if ((p[k] & 0xC0) != 0x80) return 0;
-    v = v << 6 | (p[k] & 0x3F);
-  }
-  static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
-  if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  unsigned v = 0;
+  size_t n = utf8_decode(p, (size_t)(end - p), &v);
+  if (n == 1) return v >= 0x20 && v != 0x7F ? 1 : 0;
   bool printable = (v >= 0xA0 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) || v >= 0x10000;
-  if (!printable || v == 0x2028 || v == 0x2029 || v == 0xFEFF) return 0;
-  return n;
+  return n && printable && v != 0x2028 && v != 0x2029 && v != 0xFEFF ? n : 0;
 }
 
 /* A comment from its '#' at p to the end of the line. */

@@ -6,7 +6,7 @@
  * of its own and reads newline-separated JSON messages as they stream in. */
 #include "store/etcd_client.h"
 #include "util/die.h"
-#include <curl/curl.h>
+#include "store/curl_api.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +31,11 @@ typedef struct pooled {
   CURLM *multi;
 } pooled;
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+/* libcurl, loaded by the first client made (curl_api.h). */
+static const curl_api *curl;
 
 etcd_client *etcd_client_new(const char *servers, const etcd_tls *tls, strbuf *err) {
-  pthread_once(&curl_once, curl_init);
+  if (!curl && !(curl = curl_api_load(err))) return NULL;
   etcd_client *c = xcalloc(1, sizeof *c);
   char *copy = xstrdup(servers), *save = NULL;
   for (char *url = strtok_r(copy, ",", &save); url; url = strtok_r(NULL, ",", &save)) {
@@ -66,8 +66,8 @@ void etcd_client_free(etcd_client *c) {
   if (!c) return;
   for (size_t i = 0; i < c->n_endpoints; i++) free(c->endpoints[i]);
   for (size_t i = 0; i < c->n_idle; i++) {
-    curl_multi_cleanup(c->idle[i].multi);
-    curl_easy_cleanup(c->idle[i].easy);
+    curl->multi_cleanup(c->idle[i].multi);
+    curl->easy_cleanup(c->idle[i].easy);
   }
   free(c->idle);
   pthread_mutex_destroy(&c->lock);
@@ -78,7 +78,7 @@ static pooled take_handle(etcd_client *c) {
   pthread_mutex_lock(&c->lock);
   pooled p = c->n_idle ? c->idle[--c->n_idle] : (pooled){NULL, NULL};
   pthread_mutex_unlock(&c->lock);
-  if (!p.easy) p = (pooled){curl_easy_init(), curl_multi_init()};
+  if (!p.easy) p = (pooled){curl->easy_init(), curl->multi_init()};
   if (!p.easy || !p.multi) die_oom(); /* libcurl fails to make a handle only out of memory */
   return p;
 }
@@ -95,12 +95,12 @@ static void give_back(etcd_client *c, pooled p) {
  * connection). */
 static CURLcode perform(pooled p, const etcd_limit *limit) {
   CURLcode rc = CURLE_FAILED_INIT;
-  if (curl_multi_add_handle(p.multi, p.easy) != CURLM_OK) return rc;
+  if (curl->multi_add_handle(p.multi, p.easy) != CURLM_OK) return rc;
   for (;;) {
     int running = 0, left = 0;
-    if (curl_multi_perform(p.multi, &running) != CURLM_OK) break;
+    if (curl->multi_perform(p.multi, &running) != CURLM_OK) break;
     if (!running) {
-      CURLMsg *m = curl_multi_info_read(p.multi, &left);
+      CURLMsg *m = curl->multi_info_read(p.multi, &left);
       if (m && m->msg == CURLMSG_DONE) rc = m->data.result;
       break;
     }
@@ -108,9 +108,9 @@ static CURLcode perform(pooled p, const etcd_limit *limit) {
       rc = CURLE_ABORTED_BY_CALLBACK;
       break;
     }
-    if (curl_multi_poll(p.multi, NULL, 0, limit ? ETCD_GIVE_UP_POLL_MS : 1000, NULL) != CURLM_OK) break;
+    if (curl->multi_poll(p.multi, NULL, 0, limit ? ETCD_GIVE_UP_POLL_MS : 1000, NULL) != CURLM_OK) break;
   }
-  curl_multi_remove_handle(p.multi, p.easy);
+  curl->multi_remove_handle(p.multi, p.easy);
   return rc;
 }
 
@@ -121,15 +121,15 @@ static size_t collect(char *data, size_t size, size_t n, void *user) {
 
 /* The options every request has: URL, JSON body, TLS, time limits. */
 static void setup(etcd_client *c, CURL *h, const char *url, const char *body, struct curl_slist *headers) {
-  curl_easy_setopt(h, CURLOPT_URL, url);
-  curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-  curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
-  curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
-  if (c->tls.ca_file) curl_easy_setopt(h, CURLOPT_CAINFO, c->tls.ca_file);
-  if (c->tls.cert_file) curl_easy_setopt(h, CURLOPT_SSLCERT, c->tls.cert_file);
-  if (c->tls.key_file) curl_easy_setopt(h, CURLOPT_SSLKEY, c->tls.key_file);
+  curl->easy_setopt(h, CURLOPT_URL, url);
+  curl->easy_setopt(h, CURLOPT_POSTFIELDS, body);
+  curl->easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  curl->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
+  curl->easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+  if (c->tls.ca_file) curl->easy_setopt(h, CURLOPT_CAINFO, c->tls.ca_file);
+  if (c->tls.cert_file) curl->easy_setopt(h, CURLOPT_SSLCERT, c->tls.cert_file);
+  if (c->tls.key_file) curl->easy_setopt(h, CURLOPT_SSLKEY, c->tls.key_file);
 }
 
 /* Errors after which another endpoint may do better. */
@@ -146,7 +146,7 @@ static bool endpoint_failed(CURLcode rc) {
  * request size, counted over the whole transfer, tells. */
 static bool not_sent(CURL *h, CURLcode rc) {
   long sent = 0;
-  curl_easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent);
+  curl->easy_getinfo(h, CURLINFO_REQUEST_SIZE, &sent);
   return (rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_SSL_CONNECT_ERROR) &&
          sent == 0;
 }
@@ -160,7 +160,7 @@ bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etc
   memset(out, 0, sizeof *out);
   char *text = json_dumps(body, JSON_COMPACT);
   json_decref(body);
-  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
+  struct curl_slist *headers = curl->slist_append(NULL, "Content-Type: application/json");
   pooled p = take_handle(c);
   CURL *h = p.easy;
   strbuf reply = STRBUF_INIT;
@@ -178,14 +178,14 @@ bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etc
     snprintf(url, sizeof url, "%s%s", c->endpoints[at], path);
     sb_truncate(&reply, 0);
     setup(c, h, url, text, headers);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, CALL_TIMEOUT_MS);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &reply);
+    curl->easy_setopt(h, CURLOPT_TIMEOUT_MS, CALL_TIMEOUT_MS);
+    curl->easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+    curl->easy_setopt(h, CURLOPT_WRITEDATA, &reply);
     CURLcode rc = perform(p, limit);
     if (rc != CURLE_OK) {
       sb_truncate(err, 0);
       sb_printf(err, "etcd %s: %s", c->endpoints[at],
-                rc == CURLE_ABORTED_BY_CALLBACK ? "given up by the caller" : curl_easy_strerror(rc));
+                rc == CURLE_ABORTED_BY_CALLBACK ? "given up by the caller" : curl->easy_strerror(rc));
       if (!endpoint_failed(rc)) break;
       /* the next call starts elsewhere: this member may be gone */
       size_t expected = at;
@@ -198,7 +198,7 @@ bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etc
     sb_truncate(err, 0);
     if (!etcd_reply_parse(reply.buf ? reply.buf : "", reply.len, out, err)) break;
     long status = 0;
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    curl->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     if (out->error || status != 200) {
       sb_printf(err, "etcd %s: %s", c->endpoints[at], out->error ? out->error : "error without a message");
       etcd_reply_free(out);
@@ -207,7 +207,7 @@ bool etcd_call_limited(etcd_client *c, const char *path, json_t *body, const etc
     ok = true;
   }
   give_back(c, p);
-  curl_slist_free_all(headers);
+  curl->slist_free_all(headers);
   sb_free(&reply);
   free(text);
   return ok;
@@ -256,22 +256,22 @@ static int on_progress(void *user, curl_off_t a, curl_off_t b, curl_off_t c, cur
  * the streamed reply to st->fn; *at is the endpoint used. */
 static CURLcode run_stream(etcd_client *c, const char *path, const char *text, stream *st, size_t *at,
                            long *status) {
-  struct curl_slist *headers = curl_slist_append(NULL, "Content-Type: application/json");
-  CURL *h = curl_easy_init();
+  struct curl_slist *headers = curl->slist_append(NULL, "Content-Type: application/json");
+  CURL *h = curl->easy_init();
   *at = atomic_load(&c->current);
   char url[512];
   snprintf(url, sizeof url, "%s%s", c->endpoints[*at], path);
   setup(c, h, url, text, headers);
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_stream);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, st);
-  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(h, CURLOPT_XFERINFODATA, st);
-  CURLcode rc = curl_easy_perform(h);
+  curl->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_stream);
+  curl->easy_setopt(h, CURLOPT_WRITEDATA, st);
+  curl->easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl->easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl->easy_setopt(h, CURLOPT_XFERINFODATA, st);
+  CURLcode rc = curl->easy_perform(h);
   *status = 0;
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-  curl_easy_cleanup(h);
-  curl_slist_free_all(headers);
+  curl->easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
+  curl->easy_cleanup(h);
+  curl->slist_free_all(headers);
   return rc;
 }
 
@@ -286,7 +286,7 @@ bool etcd_watch(etcd_client *c, json_t *create_request, etcd_watch_fn fn, void *
   CURLcode rc = run_stream(c, "/v3/watch", text, &st, &at, &status);
   bool ok = st.done && !st.invalid;
   if (!ok && !st.invalid && !atomic_load(stop)) {
-    sb_printf(err, "etcd %s: watch ended: %s", c->endpoints[at], rc == CURLE_OK ? "closed by etcd" : curl_easy_strerror(rc));
+    sb_printf(err, "etcd %s: watch ended: %s", c->endpoints[at], rc == CURLE_OK ? "closed by etcd" : curl->easy_strerror(rc));
     if (rc == CURLE_OK || endpoint_failed(rc)) /* resume on the next endpoint */
       atomic_compare_exchange_strong(&c->current, &at, (at + 1) % c->n_endpoints);
   }
@@ -305,7 +305,7 @@ bool etcd_stream(etcd_client *c, const char *path, json_t *body, etcd_watch_fn f
   CURLcode rc = run_stream(c, path, text, &st, &at, &status);
   bool ok = rc == CURLE_OK && status == 200 && !st.done && !st.pending.len;
   if (!ok && !st.invalid && !st.done) {
-    if (rc != CURLE_OK) sb_printf(err, "etcd %s%s: %s", c->endpoints[at], path, curl_easy_strerror(rc));
+    if (rc != CURLE_OK) sb_printf(err, "etcd %s%s: %s", c->endpoints[at], path, curl->easy_strerror(rc));
     else {
       etcd_reply r; /* a refusal's body is one message, maybe without a newline */
       strbuf ignored = STRBUF_INIT;

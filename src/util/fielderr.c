@@ -6,13 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t fp_field(fpath *p, const char *name) {
-  size_t mark = p->sb.len;
-  if (p->sb.len) sb_putc(&p->sb, '.');
-  sb_puts(&p->sb, name);
-  return mark;
-}
-
 size_t fp_index(fpath *p, size_t i) {
   size_t mark = p->sb.len;
   sb_putc(&p->sb, '[');

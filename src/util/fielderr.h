@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef enum {
   FE_REQUIRED,
@@ -39,7 +40,17 @@ typedef struct fpath {
   strbuf sb;
 } fpath;
 
-size_t fp_field(fpath *p, const char *name);   /* ".name" (no dot at the root) */
+/* ".name" (no dot at the root). Inline: validation pushes a field for
+ * every member it checks, error or not, mostly a literal name whose length
+ * and copy the compiler then works out. */
+static inline size_t fp_field(fpath *p, const char *name) {
+  size_t mark = p->sb.len, n = strlen(name), dot = mark != 0;
+  char *at = sb_reserve(&p->sb, n + 1);
+  at[0] = '.';
+  memcpy(at + dot, name, n);
+  sb_commit(&p->sb, n + dot);
+  return mark;
+}
 size_t fp_index(fpath *p, size_t i);           /* "[i]" */
 size_t fp_key(fpath *p, const char *key);      /* "[key]" unquoted */
 void fp_pop(fpath *p, size_t mark);

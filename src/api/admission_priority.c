@@ -4,6 +4,7 @@
  * refused. A pod's priorityClassName and preemptionPolicy are fields dra
  * keeps in the pod spec's open JSON (types.h); priority is typed. */
 #include "api/admission.h"
+#include "api/codec.h"
 #include "api/default_values.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
@@ -11,15 +12,6 @@
 
 static const char *extra_string(json_t *extra, const char *key) {
   return json_string_value(json_object_get(extra, key));
-}
-
-/* The spec's open JSON, made when it has none (freed with obj). */
-static json_t *extra_of(arena *a, json_t **slot) {
-  if (!*slot) {
-    *slot = json_object();
-    arena_on_free(a, (void (*)(void *))json_decref, *slot);
-  }
-  return *slot;
 }
 
 /* What the class (or, without a name, the default) gives: false with the
@@ -54,14 +46,17 @@ static json_t *policy_value(const char *policy) {
   return json_string(policy);
 }
 
+/* The spec's open JSON is written only where the class changes it: it is
+ * shared once defaulted (defaults_memo.h), and codec_extra then copies it. */
 static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {
   pod *p = obj->typed;
-  json_t *extra = extra_of(obj->arena, &p->spec._extra);
   established e;
-  const char *given_class = extra_string(extra, "priorityClassName");
+  const char *given_class = extra_string(p->spec._extra, "priorityClassName");
   if (!establish(ctx, given_class, &e, why)) return;
-  if (*e.class_name && e.class_name != given_class) put_literal_key(extra, "priorityClassName", json_string(e.class_name));
-  else if (!*e.class_name && json_object_get(extra, "priorityClassName")) json_object_del(extra, "priorityClassName");
+  if (*e.class_name && e.class_name != given_class)
+    put_literal_key(codec_extra(obj->arena, &p->spec._extra), "priorityClassName", json_string(e.class_name));
+  else if (!*e.class_name && json_object_get(p->spec._extra, "priorityClassName"))
+    json_object_del(codec_extra(obj->arena, &p->spec._extra), "priorityClassName");
   if (p->spec.priority_set && p->spec.priority != e.priority) {
     sb_printf(why,
               "the integer value of priority (%lld) must not be provided in pod spec; priority admission controller "
@@ -71,7 +66,7 @@ static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *
   }
   p->spec.priority = e.priority, p->spec.priority_set = true;
   if (!e.preemption_policy) return;
-  const char *given = extra_string(extra, "preemptionPolicy");
+  const char *given = extra_string(p->spec._extra, "preemptionPolicy");
   if (given && strcmp(given, e.preemption_policy)) {
     sb_printf(why,
               "the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission "
@@ -79,7 +74,7 @@ static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *
               given, e.preemption_policy);
     return;
   }
-  put_literal_key(extra, "preemptionPolicy", policy_value(e.preemption_policy));
+  if (!given) put_literal_key(codec_extra(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(e.preemption_policy));
 }
 
 /* An update keeps what the create set (validation refuses other changes). */
@@ -90,7 +85,7 @@ static void admit_pod_update(api_object *obj, const api_object *old) {
     p->spec.priority = was->spec.priority, p->spec.priority_set = true;
   const char *policy = extra_string(was->spec._extra, "preemptionPolicy");
   if (policy && !extra_string(p->spec._extra, "preemptionPolicy"))
-    put_literal_key(extra_of(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(policy));
+    put_literal_key(codec_extra(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(policy));
 }
 
 static void admit_pod_group_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {

@@ -11,8 +11,11 @@
 #include "util/strbuf.h"
 
 /* Decodes v into out (td->size bytes, zeroed by the caller). path names v. */
-/* The unknown fields of a T_OPEN struct (its _extra slot), made an empty
- * object owned by a when there are none yet, for defaulting to add to. */
+/* The unknown fields of a T_OPEN struct (its _extra slot), for a writer:
+ * made an empty object owned by a when there are none yet, and a copy of
+ * a's own when the value is shared (its reference count above one: held
+ * by defaults_memo.c, codec_share.c or another version too), so that no
+ * writer changes what other objects hold. */
 json_t *codec_extra(arena *a, json_t **extra);
 /* v, released when a is freed: a K_RAW value as decoded (codec_decode
  * keeps a deep copy of the document's; the direct decoder its own tree). */
@@ -138,6 +141,18 @@ void codec_share_json(arena *a, const type_desc *td, void *v);
  * of the caller's own, for a reader that shares values as it reads them
  * (tree_memo.h; a K_RAW_TEXT string too). Nobody may change it. */
 json_t *codec_share_value(json_t *v);
+/* Marks v, a value shared some other way for the rest of the process
+ * (defaults_memo.c's), as one the table must leave alone: its lifetime
+ * rule, that a value goes when its last holder does, would never see that
+ * holder go. False when no more can be marked (v is then not kept that
+ * way). */
+bool codec_share_exempt(json_t *v);
+/* The hash of a JSON value as written: an object's members in their
+ * order, since the order is what encoding writes. */
+uint64_t codec_json_hash(const json_t *v);
+/* Equal and written the same: json_equal, with objects' members in the
+ * same order. */
+bool codec_json_same(const json_t *x, const json_t *y);
 /* How many values the process-wide table holds (for tests and memory
  * figures). */
 /* The table's string whose value is the n bytes at s (a new reference),

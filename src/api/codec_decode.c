@@ -66,6 +66,8 @@ json_t *codec_extra(arena *a, json_t **extra) {
   if (!*extra) {
     *extra = json_object();
     arena_on_free(a, release_json, *extra);
+  } else if ((*extra)->refcount > 1) {
+    codec_set_json(a, extra, json_deep_copy(*extra));
   }
   return *extra;
 }

@@ -41,6 +41,8 @@ typedef struct share_table {
   share_text **texts;   /* text_values[i]'s */
   size_t ntexts, text_cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
+  json_t *exempt[4096]; /* codec_share_exempt's values, by address, at most half full */
+  size_t n_exempt;
 } share_table;
 
 /* Fewer values than this are never swept. */
@@ -85,19 +87,17 @@ static uint64_t hash_string(const char *s, size_t n) {
   return mix(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), hash_words(s, n));
 }
 
-/* The hash of a value as written: an object's members in their order,
- * since the order is what encoding writes. */
-static uint64_t hash_value(const json_t *v) {
+uint64_t codec_json_hash(const json_t *v) {
   uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)json_typeof(v));
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
     const char *key;
     json_t *member;
-    json_object_foreach((json_t *)v, key, member) h = mix(mix_bytes(h, key, strlen(key)), hash_value(member));
+    json_object_foreach((json_t *)v, key, member) h = mix(mix_bytes(h, key, strlen(key)), codec_json_hash(member));
     return h;
   }
   case JSON_ARRAY:
-    for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, hash_value(json_array_get(v, i)));
+    for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, codec_json_hash(json_array_get(v, i)));
     return h;
   case JSON_STRING: return hash_string(json_string_value(v), json_string_length(v));
   case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
@@ -111,8 +111,7 @@ static uint64_t hash_value(const json_t *v) {
   }
 }
 
-/* Equal and written the same: json_equal, with objects' members in the same order. */
-static bool same_value(const json_t *x, const json_t *y) {
+bool codec_json_same(const json_t *x, const json_t *y) {
   if (x == y) return true;
   if (json_typeof(x) != json_typeof(y)) return false;
   switch (json_typeof(x)) {
@@ -121,14 +120,14 @@ static bool same_value(const json_t *x, const json_t *y) {
     void *ix = json_object_iter((json_t *)x), *iy = json_object_iter((json_t *)y);
     for (; ix && iy; ix = json_object_iter_next((json_t *)x, ix), iy = json_object_iter_next((json_t *)y, iy))
       if (strcmp(json_object_iter_key(ix), json_object_iter_key(iy)) ||
-          !same_value(json_object_iter_value(ix), json_object_iter_value(iy)))
+          !codec_json_same(json_object_iter_value(ix), json_object_iter_value(iy)))
         return false;
     return !ix && !iy;
   }
   case JSON_ARRAY:
     if (json_array_size(x) != json_array_size(y)) return false;
     for (size_t i = 0; i < json_array_size(x); i++)
-      if (!same_value(json_array_get(x, i), json_array_get(y, i))) return false;
+      if (!codec_json_same(json_array_get(x, i), json_array_get(y, i))) return false;
     return true;
   default: return json_equal(x, y);
   }
@@ -315,7 +314,7 @@ static void release_shared(void *p) {
 /* The table's value equal to v, or NULL; h is v's hash. */
 static json_t *find_equal(share_table *t, const json_t *v, uint64_t h) {
   for (size_t i = (size_t)h & (t->cap - 1); t->by_value[i]; i = (i + 1) & (t->cap - 1))
-    if (t->hashes[i] == h && same_value(t->by_value[i], v)) return t->by_value[i];
+    if (t->hashes[i] == h && codec_json_same(t->by_value[i], v)) return t->by_value[i];
   return NULL;
 }
 
@@ -357,7 +356,7 @@ static uint64_t share_members(share_table *t, json_t *v) {
 
 static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
   if (!is_container(v)) {
-    *h = hash_value(v);
+    *h = codec_json_hash(v);
     return v;
   }
   size_t at = address_slot(t->by_address, t->cap, v);
@@ -365,7 +364,7 @@ static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
     *h = t->address_hashes[at];
     return v;
   }
-  *h = v->refcount == 1 ? share_members(t, v) : hash_value(v);
+  *h = v->refcount == 1 ? share_members(t, v) : codec_json_hash(v);
   json_t *e = find_equal(t, v, *h);
   if (e) return e;
   keep(t, v, *h);
@@ -376,16 +375,35 @@ static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
  * arena_on_free cleanup of a's own releases it); a value a does not own
  * (one the version shares with an older version, or holds some other
  * way) stays where it is. Under the lock, held for writing. */
+/* The exempt slot v is in, or the empty one where it would go. */
+static json_t **exempt_slot(share_table *t, const json_t *v) {
+  size_t cap = sizeof t->exempt / sizeof t->exempt[0], i = address_home(v, cap);
+  while (t->exempt[i] && t->exempt[i] != v) i = (i + 1) & (cap - 1);
+  return &t->exempt[i];
+}
+
+static bool is_exempt(share_table *t, const json_t *v) { return t->n_exempt && *exempt_slot(t, v) == v; }
+
+bool codec_share_exempt(json_t *v) {
+  share_table *t = &table;
+  lock_table(t, true);
+  json_t **slot = exempt_slot(t, v);
+  bool ok = *slot || t->n_exempt < sizeof t->exempt / sizeof t->exempt[0] / 2;
+  if (ok && !*slot) *slot = v, t->n_exempt++;
+  pthread_rwlock_unlock(&t->lock);
+  return ok;
+}
+
 static void share_slot(share_table *t, arena *a, json_t **slot, bool text) {
   json_t *v = *slot;
-  if (!v || !(is_container(v) || (text && json_is_string(v)))) return;
+  if (!v || !(is_container(v) || (text && json_is_string(v))) || is_exempt(t, v)) return;
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
   if (in_table(t, v)) {
     arena_swap_cleanup(a, v, release_shared, v); /* a copy's reference, when a holds it */
   } else {
     bool owned = arena_has_cleanup(a, v);
-    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : hash_value(v);
+    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : codec_json_hash(v);
     json_t *e = find_equal(t, v, h);
     if (e && owned) {
       arena_swap_cleanup(a, v, release_shared, json_incref(e));
@@ -448,7 +466,7 @@ json_t *codec_share_value(json_t *v) {
   lock_table(t, true);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
-  uint64_t h = is_container(v) ? 0 : hash_value(v);
+  uint64_t h = is_container(v) ? 0 : codec_json_hash(v);
   json_t *e = is_container(v) ? share_tree(t, v, &h) : find_equal(t, v, h);
   if (!e) keep(t, v, h), e = v;
   if (e != v) {
@@ -501,7 +519,7 @@ bool codec_share_text(const json_t *v, const char **text, size_t *len) {
   share_table *t = &table;
   lock_table(t, false);
   share_text *kept = text_of(t, v);
-  bool shared = kept || (t->cap && in_table(t, v));
+  bool shared = kept || (t->cap && in_table(t, v)) || is_exempt(t, v);
   pthread_rwlock_unlock(&t->lock);
   if (!shared) return false;
   if (!kept) { /* made outside the lock, then kept unless another thread was first */
@@ -520,7 +538,8 @@ bool codec_share_text(const json_t *v, const char **text, size_t *len) {
     else free(made);
     pthread_rwlock_unlock(&t->lock);
   }
-  /* freed only when v leaves the table, which it does not while the caller holds it */
+  /* freed only when v leaves the table, which it does not while the caller
+   * holds it (an exempt value never does) */
   *text = kept->bytes;
   *len = kept->len;
   return true;

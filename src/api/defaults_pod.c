@@ -23,6 +23,7 @@
 #include "api/admission_steps.h"
 #include "api/codec.h"
 #include "api/default_values.h"
+#include "api/defaults_memo.h"
 #include <string.h>
 
 /* The zero value Go's defaulters see as unset: absent, null, "" or 0. */
@@ -159,7 +160,7 @@ static void default_volume(json_t *v) {
 }
 
 static void default_containers(arena *a, container_list *cl) {
-  for (uint32_t i = 0; i < cl->n; i++) default_container(codec_extra(a, &cl->items[i]._extra));
+  for (uint32_t i = 0; i < cl->n; i++) defaults_memo_apply(a, &cl->items[i]._extra, default_container);
 }
 
 enum { S_ACCOUNT_NAME, S_ACCOUNT, S_DNS, S_RESTART, S_SECURITY, S_GRACE, S_SCHEDULER, S_LINKS, S_VOLUMES, S_EPHEMERAL, N_SPEC_KEYS };
@@ -167,8 +168,9 @@ static const char *const spec_keys[N_SPEC_KEYS] = {
     "serviceAccountName", "serviceAccount", "dnsPolicy", "restartPolicy", "securityContext",
     "terminationGracePeriodSeconds", "schedulerName", "enableServiceLinks", "volumes", "ephemeralContainers"};
 
-void defaults_pod_spec(arena *a, pod_spec *spec) {
-  json_t *x = codec_extra(a, &spec->_extra), *m[N_SPEC_KEYS];
+/* The spec's own untyped fields, its volumes and ephemeral containers. */
+static void default_spec_extra(json_t *x) {
+  json_t *m[N_SPEC_KEYS];
   members(x, spec_keys, N_SPEC_KEYS, m);
   if (is_zero(m[S_ACCOUNT_NAME]) && !is_zero(m[S_ACCOUNT])) {
     json_object_set(x, "serviceAccountName", m[S_ACCOUNT]);
@@ -184,6 +186,10 @@ void defaults_pod_spec(arena *a, pod_spec *spec) {
   fill_nil_at(x, "enableServiceLinks", m[S_LINKS], json_true());
   each_of(m[S_VOLUMES], default_volume);
   each_of(m[S_EPHEMERAL], default_container);
+}
+
+void defaults_pod_spec(arena *a, pod_spec *spec) {
+  defaults_memo_apply(a, &spec->_extra, default_spec_extra);
   default_containers(a, &spec->init_containers);
   default_containers(a, &spec->containers);
 }

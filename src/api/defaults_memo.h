@@ -1,0 +1,23 @@
+/* defaults_memo.h: the defaulted open JSON of pods (a spec's and each
+ * container's unknown fields, types.h's _extra) made once for equal
+ * values and shared. Pods made from one template carry the same few
+ * values; defaulting each pod's copy of them in jansson (an insert costs a
+ * hash, an allocation and, later, a free) was a fifth of `dra validate`.
+ * A value defaulted before is looked up by its content, in order (the
+ * order is what encoding writes), and the object takes the shared result.
+ * A shared value is never written: a writer asks codec_extra for its own
+ * copy first (docs/server.md "Bounded memory", Defaulted values). */
+#ifndef DRA_API_DEFAULTS_MEMO_H
+#define DRA_API_DEFAULTS_MEMO_H
+#include "util/arena.h"
+#include <jansson.h>
+
+/* Puts defaults into an object's open JSON (an object), in place. */
+typedef void (*defaults_fn)(json_t *o);
+
+/* *slot (the open JSON of one of a's structs; NULL for none) becomes what
+ * apply makes of it: the very value apply made of an equal one before,
+ * when there was one and it is small enough to be kept. */
+void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply);
+
+#endif

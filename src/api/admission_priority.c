@@ -5,6 +5,7 @@
  * keeps in the pod spec's open JSON (types.h); priority is typed. */
 #include "api/admission.h"
 #include "api/codec.h"
+#include "api/defaults_memo.h"
 #include "api/default_values.h"
 #include "util/strbuf.h"
 #include <stdlib.h>
@@ -46,6 +47,24 @@ static json_t *policy_value(const char *policy) {
   return json_string(policy);
 }
 
+/* spec.preemptionPolicy = policy, a shared value (a defaults_fn). */
+static void put_policy(json_t *spec_extra, const void *policy) {
+  put_literal_key(spec_extra, "preemptionPolicy", json_incref((json_t *)policy));
+}
+
+/* The class's policy into a pod spec that has none: through defaults_memo
+ * (pods take it alike, before or after the spec's defaults) when the value
+ * is one of the shared ones, which live as long as the process. */
+static void default_policy(arena *a, json_t **spec_extra, const char *policy) {
+  json_t *v = policy_value(policy);
+  json_t *shared = default_value(DV_PREEMPT_LOWER_PRIORITY), *never = default_value(DV_NEVER);
+  if (v == shared || v == never) defaults_memo_apply(a, spec_extra, put_policy, v);
+  else put_policy(codec_extra(a, spec_extra), v);
+  json_decref(v);
+  json_decref(shared);
+  json_decref(never);
+}
+
 /* The spec's open JSON is written only where the class changes it: it is
  * shared once defaulted (defaults_memo.h), and codec_extra then copies it. */
 static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {
@@ -74,7 +93,7 @@ static void admit_pod_create(const admission_ctx *ctx, api_object *obj, strbuf *
               given, e.preemption_policy);
     return;
   }
-  if (!given) put_literal_key(codec_extra(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(e.preemption_policy));
+  if (!given) default_policy(obj->arena, &p->spec._extra, e.preemption_policy);
 }
 
 /* An update keeps what the create set (validation refuses other changes). */
@@ -85,7 +104,7 @@ static void admit_pod_update(api_object *obj, const api_object *old) {
     p->spec.priority = was->spec.priority, p->spec.priority_set = true;
   const char *policy = extra_string(was->spec._extra, "preemptionPolicy");
   if (policy && !extra_string(p->spec._extra, "preemptionPolicy"))
-    put_literal_key(codec_extra(obj->arena, &p->spec._extra), "preemptionPolicy", policy_value(policy));
+    default_policy(obj->arena, &p->spec._extra, policy);
 }
 
 static void admit_pod_group_create(const admission_ctx *ctx, api_object *obj, strbuf *why) {

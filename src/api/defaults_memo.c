@@ -1,95 +1,125 @@
-/* defaults_memo.c: the table of defaulted values (defaults_memo.h). Each
- * entry holds the defaulting function, the value before (a copy of its
- * own) and the shared value after; values are small, the table bounded,
- * and kept for the life of the process, as default_values.c's are. */
+/* defaults_memo.c: the table of defaulted values (defaults_memo.h). An
+ * entry holds the defaulting (function and argument), the value before
+ * and the shared value after, kept for the life of the process, as
+ * default_values.c's values are. A value before that is itself a kept
+ * value (defaults applied one after another: Priority's, then the
+ * spec's) is its own key, by address, which stays valid since kept values
+ * are never freed; any other is looked up by content, and the entry holds
+ * a copy of it. Values are small and the table bounded. */
 #include "api/defaults_memo.h"
 #include "api/codec.h"
+#include "util/hash_words.h"
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
-/* Slots of the table, at most half of them used. */
+/* Slots of the table and of the set of kept values, each at most half used. */
 #define MEMO_SLOTS 4096
-/* What a value may hold to be kept: nodes (members, items and scalars) and
- * string bytes, so that the table's memory stays small however big the
- * objects a server is sent. */
+/* What a value looked up by content may hold to be kept: nodes (members,
+ * items and scalars) and string bytes, so that the table's memory stays
+ * small however big the objects a server is sent. */
 #define MEMO_MAX_NODES 64
 #define MEMO_MAX_BYTES 4096
 
 typedef struct memo_entry {
   defaults_fn apply;
+  const void *arg;
   uint64_t hash;
-  json_t *before; /* NULL: the struct had no open JSON */
+  bool by_address;      /* before is a kept value (or NULL), else a copy of the entry's own */
+  const json_t *before; /* NULL: the struct had no open JSON */
   json_t *after;
 } memo_entry;
 
 static memo_entry entries[MEMO_SLOTS];
+static const json_t *kept[MEMO_SLOTS]; /* every entry's after, by address */
 static size_t n_entries;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Whether v is within the budget, which it spends. */
-static bool small_enough(const json_t *v, size_t *nodes, size_t *bytes) {
+static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
+
+static size_t address_home(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull) & (MEMO_SLOTS - 1); }
+
+static const json_t **kept_slot(const json_t *v) {
+  size_t i = address_home(v);
+  while (kept[i] && kept[i] != v) i = (i + 1) & (MEMO_SLOTS - 1);
+  return &kept[i];
+}
+
+/* The hash of v's content, members in order, within the budget, which it
+ * spends; false when v is over it. */
+static bool content_hash(const json_t *v, uint64_t *h, size_t *nodes, size_t *bytes) {
   if (++*nodes > MEMO_MAX_NODES) return false;
+  *h = mix(*h, (uint64_t)json_typeof(v));
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
     const char *key;
+    size_t len;
     json_t *member;
-    json_object_foreach((json_t *)v, key, member) {
-      *bytes += strlen(key);
-      if (*bytes > MEMO_MAX_BYTES || !small_enough(member, nodes, bytes)) return false;
+    json_object_keylen_foreach((json_t *)v, key, len, member) {
+      *bytes += len;
+      *h = mix(*h, hash_words(key, len));
+      if (*bytes > MEMO_MAX_BYTES || !content_hash(member, h, nodes, bytes)) return false;
     }
     return true;
   }
   case JSON_ARRAY:
     for (size_t i = 0; i < json_array_size(v); i++)
-      if (!small_enough(json_array_get(v, i), nodes, bytes)) return false;
+      if (!content_hash(json_array_get(v, i), h, nodes, bytes)) return false;
+    *h = mix(*h, json_array_size(v));
     return true;
-  case JSON_STRING: return (*bytes += json_string_length(v)) <= MEMO_MAX_BYTES;
-  default: return true;
+  case JSON_STRING:
+    *h = mix(*h, hash_words(json_string_value(v), json_string_length(v)));
+    return (*bytes += json_string_length(v)) <= MEMO_MAX_BYTES;
+  case JSON_INTEGER: *h = mix(*h, (uint64_t)json_integer_value(v)); return true;
+  default: return true; /* reals, booleans and null: compared, not hashed */
   }
 }
 
-static uint64_t key_hash(defaults_fn apply, const json_t *before) {
-  uint64_t h = before ? codec_json_hash(before) : 0x9e3779b97f4a7c15ull;
-  return (h ^ (uint64_t)(uintptr_t)apply) * 0x100000001b3ull;
-}
-
-/* The slot holding (apply, before), or the empty one where it would go. */
-static memo_entry *find(defaults_fn apply, uint64_t h, const json_t *before) {
+/* The slot holding the entry, or the empty one where it would go. */
+static memo_entry *find(defaults_fn apply, const void *arg, uint64_t h, bool by_address, const json_t *before) {
   for (size_t i = (size_t)h & (MEMO_SLOTS - 1);; i = (i + 1) & (MEMO_SLOTS - 1)) {
     memo_entry *e = &entries[i];
     if (!e->after) return e;
-    if (e->hash == h && e->apply == apply &&
-        (e->before == before || (e->before && before && codec_json_same(e->before, before))))
-      return e;
+    if (e->hash != h || e->apply != apply || e->arg != arg || e->by_address != by_address) continue;
+    if (by_address ? e->before == before : codec_json_same(e->before, before)) return e;
   }
 }
 
-void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply) {
+void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void *arg) {
   json_t *before = *slot;
-  size_t nodes = 0, bytes = 0;
-  bool keep = !before || small_enough(before, &nodes, &bytes);
-  uint64_t h = keep ? key_hash(apply, before) : 0;
-  if (keep) {
-    pthread_mutex_lock(&lock);
-    memo_entry *e = find(apply, h, before);
-    json_t *after = e->after ? json_incref(e->after) : NULL;
-    keep = n_entries < MEMO_SLOTS / 2; /* room to keep what is made here */
+  uint64_t key = mix(mix(0xcbf29ce484222325ull, (uint64_t)(uintptr_t)apply), (uint64_t)(uintptr_t)arg);
+  pthread_mutex_lock(&lock);
+  bool by_address = !before || *kept_slot(before) == before, keep = true;
+  uint64_t h = mix(key, (uint64_t)(uintptr_t)before);
+  if (!by_address) { /* hashed outside the lock */
     pthread_mutex_unlock(&lock);
-    if (after) {
-      if (after != before) codec_set_json(a, slot, after);
-      else json_decref(after); /* defaulted here before: nothing to do */
-      return;
-    }
+    size_t nodes = 0, bytes = 0;
+    h = key;
+    keep = content_hash(before, &h, &nodes, &bytes);
+    pthread_mutex_lock(&lock);
   }
-  json_t *copy = keep && before ? json_deep_copy(before) : NULL;
-  json_t *after = codec_extra(a, slot); /* its own, writable */
-  apply(after);
+  json_t *after = NULL;
+  if (keep) {
+    memo_entry *e = find(apply, arg, h, by_address, before);
+    after = e->after ? json_incref(e->after) : NULL;
+    keep = n_entries < MEMO_SLOTS / 2; /* room to keep what is made here */
+  }
+  pthread_mutex_unlock(&lock);
+  if (after) {
+    if (after != before) codec_set_json(a, slot, after);
+    else json_decref(after); /* defaulted so before: nothing to do */
+    return;
+  }
+  json_t *copy = keep && !by_address ? json_deep_copy(before) : NULL;
+  after = codec_extra(a, slot); /* its own, writable */
+  apply(after, arg);
   if (!keep) return;
   pthread_mutex_lock(&lock);
-  memo_entry *e = find(apply, h, copy);
+  memo_entry *e = find(apply, arg, h, by_address, by_address ? before : copy);
   if (!e->after && n_entries < MEMO_SLOTS / 2 && codec_share_exempt(after)) {
-    *e = (memo_entry){apply, h, copy, json_incref(after)};
+    *e = (memo_entry){apply, arg, h, by_address, by_address ? before : copy, json_incref(after)};
+    *kept_slot(after) = after;
     n_entries++;
     copy = NULL;
   }

@@ -12,12 +12,15 @@
 #include "util/arena.h"
 #include <jansson.h>
 
-/* Puts defaults into an object's open JSON (an object), in place. */
-typedef void (*defaults_fn)(json_t *o);
+/* Puts defaults into an object's open JSON (an object), in place; what it
+ * puts depends on that value and arg alone. */
+typedef void (*defaults_fn)(json_t *o, const void *arg);
 
 /* *slot (the open JSON of one of a's structs; NULL for none) becomes what
- * apply makes of it: the very value apply made of an equal one before,
- * when there was one and it is small enough to be kept. */
-void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply);
+ * apply makes of it given arg: the very value apply made of an equal one
+ * with that arg before, when there was one and it is small enough to be
+ * kept. arg is part of the key by address: a value that lives as long as
+ * the process (a default_values.h value, NULL). */
+void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void *arg);
 
 #endif

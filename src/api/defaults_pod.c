@@ -122,7 +122,9 @@ static const char *const container_keys[N_CONTAINER_KEYS] = {
     "image", "imagePullPolicy", "terminationMessagePath", "terminationMessagePolicy", "ports",
     "env", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"};
 
-static void default_container(json_t *c) {
+/* A container's defaults (a defaults_fn: arg unused). */
+static void default_container_fields(json_t *c, const void *arg) {
+  (void)arg;
   json_t *m[N_CONTAINER_KEYS];
   members(c, container_keys, N_CONTAINER_KEYS, m);
   const char *image = json_string_value(m[C_IMAGE]);
@@ -160,16 +162,20 @@ static void default_volume(json_t *v) {
 }
 
 static void default_containers(arena *a, container_list *cl) {
-  for (uint32_t i = 0; i < cl->n; i++) defaults_memo_apply(a, &cl->items[i]._extra, default_container);
+  for (uint32_t i = 0; i < cl->n; i++) defaults_memo_apply(a, &cl->items[i]._extra, default_container_fields, NULL);
 }
+
+static void default_ephemeral_container(json_t *c) { default_container_fields(c, NULL); }
 
 enum { S_ACCOUNT_NAME, S_ACCOUNT, S_DNS, S_RESTART, S_SECURITY, S_GRACE, S_SCHEDULER, S_LINKS, S_VOLUMES, S_EPHEMERAL, N_SPEC_KEYS };
 static const char *const spec_keys[N_SPEC_KEYS] = {
     "serviceAccountName", "serviceAccount", "dnsPolicy", "restartPolicy", "securityContext",
     "terminationGracePeriodSeconds", "schedulerName", "enableServiceLinks", "volumes", "ephemeralContainers"};
 
-/* The spec's own untyped fields, its volumes and ephemeral containers. */
-static void default_spec_extra(json_t *x) {
+/* The spec's own untyped fields, its volumes and ephemeral containers (a
+ * defaults_fn: arg unused). */
+static void default_spec_extra(json_t *x, const void *arg) {
+  (void)arg;
   json_t *m[N_SPEC_KEYS];
   members(x, spec_keys, N_SPEC_KEYS, m);
   if (is_zero(m[S_ACCOUNT_NAME]) && !is_zero(m[S_ACCOUNT])) {
@@ -185,11 +191,11 @@ static void default_spec_extra(json_t *x) {
   fill_at(x, "schedulerName", m[S_SCHEDULER], default_value(DV_DEFAULT_SCHEDULER));
   fill_nil_at(x, "enableServiceLinks", m[S_LINKS], json_true());
   each_of(m[S_VOLUMES], default_volume);
-  each_of(m[S_EPHEMERAL], default_container);
+  each_of(m[S_EPHEMERAL], default_ephemeral_container);
 }
 
 void defaults_pod_spec(arena *a, pod_spec *spec) {
-  defaults_memo_apply(a, &spec->_extra, default_spec_extra);
+  defaults_memo_apply(a, &spec->_extra, default_spec_extra, NULL);
   default_containers(a, &spec->init_containers);
   default_containers(a, &spec->containers);
 }

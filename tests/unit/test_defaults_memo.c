@@ -5,7 +5,8 @@
  * defaulted in place. A writer of a shared value gets a copy of its own
  * (codec_extra): the Priority plugin after defaulting, as dra serve runs
  * them, changes its pod alone, and the next pod still gets the clean
- * value. The values outlive the pods that made them, and storing a pod
+ * value. Defaults applied in turn (Priority's policy, then the spec's, as
+ * dra's loader runs them) share as well. The values outlive the pods that made them, and storing a pod
  * leaves them out of the share table (codec_share_exempt), whose count
  * comes back as the pods go. */
 #include "api/admission.h"
@@ -130,6 +131,36 @@ static void test_a_writer_gets_its_own_copy(void **state) {
   api_object_free(next);
 }
 
+/* dra's loader runs Priority before the defaults: the policy, then the
+ * spec's defaults, each applied once for all pods. */
+static api_object *prioritized_then_admitted(const char *text) {
+  api_object *o = test_obj(text);
+  admission_ctx ctx = {.now = TEST_NOW_TEXT};
+  gates_default(&ctx.gates);
+  assert_null(admit_priority(&ctx, ADMIT_CREATE, o, NULL));
+  errlist errs = {0};
+  assert_true(admit_object(&ctx, ADMIT_CREATE, o, NULL, &errs));
+  errlist_free(&errs);
+  return o;
+}
+
+static void test_defaults_in_turn_share_too(void **state) {
+  (void)state;
+  api_object *a = prioritized_then_admitted(POD("a", "", "\"image\":\"w\""));
+  api_object *b = prioritized_then_admitted(POD("b", "", "\"image\":\"w\""));
+  assert_ptr_equal(spec_of(a)->_extra, spec_of(b)->_extra);
+  assert_json(spec_of(b)->_extra, "{\"preemptionPolicy\":\"PreemptLowerPriority\",\"dnsPolicy\":\"ClusterFirst\","
+                                  "\"restartPolicy\":\"Always\",\"securityContext\":{},\"terminationGracePeriodSeconds\":"
+                                  "30,\"schedulerName\":\"default-scheduler\",\"enableServiceLinks\":true}");
+  api_object *c = prioritized_then_admitted(POD("c", "\"preemptionPolicy\":\"PreemptLowerPriority\",", "\"image\":\"w\""));
+  assert_json(spec_of(c)->_extra, "{\"preemptionPolicy\":\"PreemptLowerPriority\",\"dnsPolicy\":\"ClusterFirst\","
+                                  "\"restartPolicy\":\"Always\",\"securityContext\":{},\"terminationGracePeriodSeconds\":"
+                                  "30,\"schedulerName\":\"default-scheduler\",\"enableServiceLinks\":true}");
+  api_object_free(a);
+  api_object_free(b);
+  api_object_free(c);
+}
+
 static void test_stored_pods_leave_the_share_table_as_it_was(void **state) {
   (void)state;
   size_t before = codec_share_count();
@@ -149,6 +180,7 @@ int main(void) {
       cmocka_unit_test(test_other_fields_or_order_are_not_shared),
       cmocka_unit_test(test_big_values_are_defaulted_in_place),
       cmocka_unit_test(test_a_writer_gets_its_own_copy),
+      cmocka_unit_test(test_defaults_in_turn_share_too),
       cmocka_unit_test(test_stored_pods_leave_the_share_table_as_it_was),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -265,8 +265,8 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
 /* Fields mostly come in the API's order: try the one after the last first. */
 static const field_desc *find_field(const type_desc *td, const char *key, size_t len, size_t *hint) {
   for (size_t n = 0, i = *hint; n < td->nfields; n++, i = i + 1 == td->nfields ? 0 : i + 1) {
-    const char *name = td->fields[i].json;
-    if (name[0] == key[0] && !strncmp(name, key, len) && name[len] == 0) {
+    const field_desc *f = &td->fields[i];
+    if (f->json_len == len && f->json[0] == key[0] && !memcmp(f->json, key, len)) {
       *hint = i + 1 == td->nfields ? 0 : i + 1;
       return &td->fields[i];
     }

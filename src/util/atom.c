@@ -102,6 +102,11 @@ static void free_locked(const atom *a) {
 
 /* ---- the atoms an arena holds ---- */
 
+/* The set and its first slots (HOLD_FIRST_SLOTS, enough for most objects)
+ * come from the arena itself: a malloc and a free fewer per object. A set
+ * that outgrows them moves to malloc'd slots, freed with it. */
+#define HOLD_FIRST_SLOTS 8
+
 typedef struct hold_set {
   const atom **slots;
   uint32_t n, cap; /* cap is a power of two */
@@ -117,14 +122,15 @@ static void release_holds(void *p) {
     if (--c->holds == 0 && !c->pinned) free_locked(a);
   }
   pthread_mutex_unlock(&atom_lock);
-  free(h->slots);
-  free(h);
+  if (h->cap > HOLD_FIRST_SLOTS) free(h->slots);
 }
 
 static hold_set *holds_of(arena *ar) {
   void **slot = arena_atom_holds(ar);
   if (!*slot) {
-    hold_set *h = xcalloc(1, sizeof *h);
+    hold_set *h = arena_alloc(ar, sizeof *h);
+    h->slots = arena_calloc(ar, HOLD_FIRST_SLOTS, sizeof *h->slots);
+    h->cap = HOLD_FIRST_SLOTS;
     arena_on_free(ar, release_holds, h);
     *slot = h;
   }
@@ -140,14 +146,14 @@ static uint32_t set_find(const hold_set *h, const atom *a) {
 
 /* Adds a to h; false when h had it already. */
 static bool set_add(hold_set *h, const atom *a) {
-  if (h->cap && h->slots[set_find(h, a)]) return false;
+  if (h->slots[set_find(h, a)]) return false;
   if ((h->n + 1) * 2 > h->cap) {
     hold_set old = *h;
-    h->cap = old.cap ? old.cap * 2 : 8;
+    h->cap = old.cap * 2;
     h->slots = xcalloc(h->cap, sizeof *h->slots);
     for (uint32_t i = 0; i < old.cap; i++)
       if (old.slots[i]) h->slots[set_find(h, old.slots[i])] = old.slots[i];
-    free(old.slots);
+    if (old.cap > HOLD_FIRST_SLOTS) free(old.slots);
   }
   h->slots[set_find(h, a)] = a;
   h->n++;

@@ -11,9 +11,14 @@
 static void clear_object(loaded_object *lo) {
   api_object_free(lo->obj);
   errlist_free(&lo->errs);
-  free(lo->file);
-  free(lo->kind);
-  free(lo->api_version);
+}
+
+/* s in the set's strings: the previous object's own copy when equal (a
+ * file's objects share its name, and runs of one kind are common). */
+static const char *set_string(object_set *out, const char *s, const char *previous) {
+  if (previous && !strcmp(previous, s)) return previous;
+  if (!out->strings) out->strings = arena_new();
+  return arena_strdup(out->strings, s);
 }
 
 static loaded_object *add_object(object_set *out, const char *file, int line, const char *kind, const char *version) {
@@ -21,12 +26,13 @@ static loaded_object *add_object(object_set *out, const char *file, int line, co
     out->cap = out->cap ? out->cap * 2 : 16;
     out->items = xrealloc(out->items, out->cap * sizeof *out->items);
   }
+  const loaded_object *prev = out->n ? &out->items[out->n - 1] : NULL;
   loaded_object *lo = &out->items[out->n++];
   memset(lo, 0, sizeof *lo);
-  lo->file = xstrdup(file ? file : "-");
+  lo->file = set_string(out, file ? file : "-", prev ? prev->file : NULL);
   lo->line = line;
-  lo->kind = xstrdup(kind ? kind : "");
-  lo->api_version = xstrdup(version ? version : "");
+  lo->kind = set_string(out, kind ? kind : "", prev ? prev->kind : NULL);
+  lo->api_version = set_string(out, version ? version : "", prev ? prev->api_version : NULL);
   return lo;
 }
 
@@ -152,7 +158,9 @@ int objects_load_buffer(const char *name, const char *data, size_t len, object_s
 void object_set_free(object_set *s) {
   for (size_t i = 0; i < s->n; i++) clear_object(&s->items[i]);
   free(s->items);
+  arena_free(s->strings);
   s->items = NULL;
+  s->strings = NULL;
   s->n = s->cap = 0;
 }
 

@@ -5,15 +5,16 @@
 #ifndef DRA_LOAD_OBJECTS_H
 #define DRA_LOAD_OBJECTS_H
 #include "api/object.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 
 typedef struct loaded_object {
   api_object *obj; /* NULL when the kind is unknown; errs says why */
   errlist errs;    /* strict-decoding errors (FE_DECODE) */
-  char *file;
+  const char *file; /* these three in the set's strings */
   int line;
-  char *kind;       /* as written in the document */
-  char *api_version;
+  const char *kind; /* as written in the document */
+  const char *api_version;
 } loaded_object;
 
 typedef struct object_set {
@@ -22,6 +23,7 @@ typedef struct object_set {
   /* Set before loading: what the objects leave out (CODEC_SKIP_*,
    * api/codec.h), unread on the direct path and dropped on the tree path. */
   unsigned skip;
+  arena *strings; /* the items' file, kind and apiVersion */
 } object_set;
 
 /* Returns 0, or 2 when a file can't be read or has a syntax error (message in

@@ -77,14 +77,14 @@ const char *api_kind_qualified(const api_kind_info *info, char *buf, size_t n) {
   return buf;
 }
 
-/* Per kind, a running mean of the arena bytes a stored object holds
- * (api_object_note_stored). A new object's arena starts with one chunk of
- * that much and an eighth more: 60,000 Events of about 900 bytes each took
+/* Per kind, a running mean of the arena bytes an object holds once stored
+ * or read from a file (api_object_note_size). A new object's arena starts
+ * with one chunk of that much and an eighth more: 60,000 Events of about 900 bytes each took
  * three chunks of 368 (the struct), 512 and 1,024 bytes, 2,000 bytes in
  * all (docs/server.md "Bounded memory"). */
 static _Atomic size_t arena_mean[KIND_COUNT];
 
-void api_object_note_stored(const api_object *o) {
+void api_object_note_size(const api_object *o) {
   if (arena_keep_depth(o->arena)) return; /* a derived version holds only what it changed */
   size_t used = arena_used(o->arena);
   size_t mean = atomic_load_explicit(&arena_mean[o->info->kind], memory_order_relaxed);

@@ -104,9 +104,10 @@ typedef struct api_object {
 } api_object;
 
 const api_kind_info *api_kind_info_of(api_kind k);
-/* The store keeps o: its size sets the size of the first arena chunk of
- * the kind's next objects (object.c). */
-void api_object_note_stored(const api_object *o);
+/* o is kept (by the store) or made whole (read from a file, load/objects.c:
+ * the objects of a file are all read before any is stored): its size sets
+ * the size of the first arena chunk of the kind's next objects (object.c). */
+void api_object_note_size(const api_object *o);
 /* By kind name; *version_ok tells whether apiVersion matches group/version. */
 const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, bool *version_ok);
 static inline api_head *api_object_head(const api_object *o) { return (api_head *)o->typed; }

@@ -44,6 +44,7 @@ static void place_object(loaded_object *lo) {
   object_meta *m = api_object_meta(lo->obj);
   if (lo->obj->info->namespaced && (!m->namespace_ || !*m->namespace_))
     m->namespace_ = arena_strdup(lo->obj->arena, "default");
+  api_object_note_size(lo->obj); /* the next objects of its kind start with a chunk its size */
 }
 
 /* items is never NULL after a load, even with nothing loaded (callers sort it). */

@@ -16,7 +16,7 @@ store_obj *store_obj_new(api_object *object, uint64_t rv, uint64_t created_rv) {
    * own, freed with the object, and counted in the size the kind's next
    * arenas start with */
   store_obj *o = arena_alloc(object->arena, sizeof *o);
-  api_object_note_stored(object);
+  api_object_note_size(object);
   o->in_arena = true;
   o->object = object;
   o->rv = rv;

@@ -69,15 +69,21 @@ static bool emit_invalid(errlist *e, fpath *p, const char *value, const msgs *ms
   return ms->n == 0;
 }
 
-static bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 static bool is_alnum(char c) { return isascii((unsigned char)c) && isalnum((unsigned char)c); }
 
-/* [a-z0-9]([-a-z0-9]*[a-z0-9])? on s[0..n) */
+/* The bytes of a DNS label: LABEL_END at its ends, LABEL_INNER inside. */
+enum { LABEL_INNER = 1, LABEL_END = 2 };
+static const unsigned char label_byte[256] = {
+    ['-'] = LABEL_INNER, ['0' ... '9'] = LABEL_INNER | LABEL_END, ['a' ... 'z'] = LABEL_INNER | LABEL_END};
+
+/* [a-z0-9]([-a-z0-9]*[a-z0-9])? on s[0..n): every name of every object
+ * is checked so, a byte a time through the table. */
 static bool match_label(const char *s, size_t n) {
-  if (n == 0 || !is_lower_alnum(s[0]) || !is_lower_alnum(s[n - 1])) return false;
-  for (size_t i = 1; i + 1 < n; i++)
-    if (!is_lower_alnum(s[i]) && s[i] != '-') return false;
-  return true;
+  const unsigned char *u = (const unsigned char *)s;
+  if (n == 0 || !(label_byte[u[0]] & label_byte[u[n - 1]] & LABEL_END)) return false;
+  unsigned char all = LABEL_INNER;
+  for (size_t i = 1; i + 1 < n; i++) all &= label_byte[u[i]];
+  return all;
 }
 
 /* label(\.label)* */

@@ -1,4 +1,4 @@
-/* test_defaults_memo.c: a pod's defaulted open JSON (api/defaults_memo.c):
+/* test_defaults_memo.c: a pod's (and a bare node's) defaulted open JSON (api/defaults_memo.c):
  * pods with equal unknown fields, in the same order, share one defaulted
  * value, which holds what defaulting each alone gives; pods whose fields
  * differ, or come in another order, do not; a value too big to keep is
@@ -6,7 +6,8 @@
  * (codec_extra): the Priority plugin after defaulting, as dra serve runs
  * them, changes its pod alone, and the next pod still gets the clean
  * value. Defaults applied in turn (Priority's policy, then the spec's, as
- * dra's loader runs them) share as well. The values outlive the pods that made them, and storing a pod
+ * dra's loader runs them) share as well. A node's status is shared only
+ * when it has no unknown fields. The values outlive the pods that made them, and storing a pod
  * leaves them out of the share table (codec_share_exempt), whose count
  * comes back as the pods go. */
 #include "api/admission.h"
@@ -161,6 +162,25 @@ static void test_defaults_in_turn_share_too(void **state) {
   api_object_free(c);
 }
 
+/* Nodes: only a status without unknown fields takes the shared one. */
+static json_t *status_of_node(api_object *o) { return ((node *)o->typed)->status._extra; }
+
+static void test_bare_nodes_share_their_status(void **state) {
+  (void)state;
+  api_object *a = admitted("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}}");
+  api_object *b = admitted("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"b\"}}");
+  api_object *c = admitted("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"c\"},"
+                           "\"status\":{\"nodeInfo\":{\"machineID\":\"m-c\"}}}");
+  assert_ptr_equal(status_of_node(a), status_of_node(b));
+  assert_json(json_object_get(status_of_node(b), "daemonEndpoints"), "{\"kubeletEndpoint\":{\"Port\":0}}");
+  assert_int_equal(status_of_node(c)->refcount, 1);
+  assert_json(json_object_get(json_object_get(status_of_node(c), "nodeInfo"), "machineID"), "\"m-c\"");
+  assert_json(json_object_get(json_object_get(status_of_node(c), "nodeInfo"), "bootID"), "\"\"");
+  api_object_free(a);
+  api_object_free(b);
+  api_object_free(c);
+}
+
 static void test_stored_pods_leave_the_share_table_as_it_was(void **state) {
   (void)state;
   size_t before = codec_share_count();
@@ -181,6 +201,7 @@ int main(void) {
       cmocka_unit_test(test_big_values_are_defaulted_in_place),
       cmocka_unit_test(test_a_writer_gets_its_own_copy),
       cmocka_unit_test(test_defaults_in_turn_share_too),
+      cmocka_unit_test(test_bare_nodes_share_their_status),
       cmocka_unit_test(test_stored_pods_leave_the_share_table_as_it_was),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -175,7 +175,23 @@ static yr_kind set_int(yr_value *out, int64_t i) {
   return YR_INT;
 }
 
+/* Whether a '-' past the first byte rules out every number and timestamp
+ * at once: a number has one only after an exponent's 'e' or as the sign
+ * of "0b-101" (go-yaml reads the digits after "0b" in base 2, sign and
+ * all), a timestamp its first at index 4 ("2006-1-2"). A uid
+ * ("0f1e...-...") is so, and is in every object kubectl prints. Numbers
+ * are read with their '_' dropped, so a text with one is left to the full
+ * reading. */
+static bool dash_rules_out_number(const char *s, size_t len) {
+  const char *dash = len > 1 ? memchr(s + 1, '-', len - 1) : NULL;
+  if (!dash || memchr(s, '_', len)) return false;
+  size_t at = (size_t)(dash - s);
+  bool binary_sign = at == 2 && s[0] == '0' && s[1] == 'b';
+  return at != 4 && s[at - 1] != 'e' && s[at - 1] != 'E' && !binary_sign;
+}
+
 static yr_kind resolve_number(const char *in, size_t in_len, yr_value *out) {
+  if (dash_rules_out_number(in, in_len)) return out->kind = YR_STR;
   if (yaml_is_timestamp(in, in_len)) return out->kind = YR_TIMESTAMP;
   char small[256];
   char *plain = in_len < sizeof small ? small : malloc(in_len + 1);

@@ -170,9 +170,17 @@ int docs_load_json(const char *name, const char *data, size_t len, docset *out, 
 /* Reads all of f, up to DOC_MAX_BYTES (one more byte tells it is too large). */
 static int load_stream(FILE *f, const char *name, doc_buffer_fn *fn, void *ctx, strbuf *err) {
   strbuf text = STRBUF_INIT;
-  char chunk[65536];
+  /* read in place, into room for the whole of a regular file at once */
+  struct stat st;
+  if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size <= DOC_MAX_BYTES)
+    sb_reserve(&text, (size_t)st.st_size + 1); /* the 1: the read that finds the end */
   size_t got;
-  while (text.len <= DOC_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, f)) > 0) sb_add(&text, chunk, got);
+  do {
+    size_t room = text.cap > text.len + 1 ? text.cap - text.len - 1 : 0;
+    char *at = sb_reserve(&text, room ? room : 65536);
+    got = fread(at, 1, room ? room : 65536, f);
+    sb_commit(&text, got);
+  } while (got > 0 && text.len <= DOC_MAX_BYTES);
   int rc;
   if (ferror(f)) {
     sb_printf(err, "%s: %s", name, strerror(errno));

@@ -100,23 +100,23 @@ static void validate_container_claims(errlist *e, fpath *p, const pod_spec *s, c
       fp_pop(p, mi);
       continue;
     }
-    strbuf key = STRBUF_INIT;
-    sb_puts(&key, c->name->str);
     if (c->request && c->request->len) {
       size_t mr = fp_field(p, "request");
       vn_dns_label(e, p, c->request->str);
       fp_pop(p, mr);
-      sb_printf(&key, "/%s", c->request->str);
     }
     for (uint32_t j = 0; j < i; j++) {
       const container_resource_claim *o = &l->items[j];
       const atom *or = o->request && o->request->len ? o->request : NULL, *cr = c->request && c->request->len ? c->request : NULL;
-      if (o->name == c->name && or == cr) {
+      if (o->name == c->name && or == cr) { /* "name" or "name/request" */
+        strbuf key = STRBUF_INIT;
+        sb_puts(&key, c->name->str);
+        if (cr) sb_printf(&key, "/%s", cr->str);
         fe_duplicate_str(e, p, sb_str(&key));
+        sb_free(&key);
         break;
       }
     }
-    sb_free(&key);
     if (!has_pod_claim(s, c->name, s->resource_claims.n)) {
       char *q = fe_quote(c->name->str), *detail = not_found_detail(s);
       fe_not_found(e, p, q, detail);

@@ -60,13 +60,13 @@ const api_kind_info *api_kind_info_of(api_kind k) { return k < KIND_COUNT ? &kin
  * one (versions.c). */
 const api_kind_info *api_kind_lookup(const char *api_version, const char *kind, bool *version_ok) {
   const api_kind_info *found = NULL;
-  for (size_t i = 0; i < KIND_COUNT && !found; i++)
-    if (kind && !strcmp(kinds[i].name, kind)) found = &kinds[i];
-  if (found && version_ok) {
-    char want[96];
-    if (found->group[0]) snprintf(want, sizeof want, "%s/%s", found->group, found->version);
-    else snprintf(want, sizeof want, "%s", found->version);
-    *version_ok = api_version && strcmp(api_version, want) == 0;
+  for (size_t i = 0; kind && i < KIND_COUNT && !found; i++)
+    if (kinds[i].name[0] == kind[0] && !strcmp(kinds[i].name, kind)) found = &kinds[i];
+  if (found && version_ok) { /* api_version is "group/version", or "version" for the core group */
+    size_t group = strlen(found->group);
+    const char *version = api_version;
+    if (version && group) version = !strncmp(version, found->group, group) && version[group] == '/' ? version + group + 1 : NULL;
+    *version_ok = version && !strcmp(version, found->version);
   }
   return found;
 }

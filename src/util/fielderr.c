@@ -30,7 +30,6 @@ size_t fp_key(fpath *p, const char *key) {
   return mark;
 }
 
-void fp_pop(fpath *p, size_t mark) { sb_truncate(&p->sb, mark); }
 const char *fp_str(fpath *p) { return sb_str(&p->sb); }
 void fp_free(fpath *p) { sb_free(&p->sb); }
 

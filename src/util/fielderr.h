@@ -53,7 +53,13 @@ static inline size_t fp_field(fpath *p, const char *name) {
 }
 size_t fp_index(fpath *p, size_t i);           /* "[i]" */
 size_t fp_key(fpath *p, const char *key);      /* "[key]" unquoted */
-void fp_pop(fpath *p, size_t mark);
+/* Back to mark (inline: a pop follows every push). */
+static inline void fp_pop(fpath *p, size_t mark) {
+  if (mark < p->sb.len) {
+    p->sb.len = mark;
+    p->sb.buf[mark] = 0;
+  }
+}
 /* Runs stmt (a check reporting at p) with p at p.key. */
 #define AT(p, key, stmt)                \
   do {                                  \

@@ -1,6 +1,8 @@
-/* uid.c: name-based UUIDs (uid.h), SHA-1 from OpenSSL's libcrypto. The
+/* uid.c: name-based UUIDs (uid.h), SHA-1 from OpenSSL's libcrypto (its
+ * assembly does a block in a fraction of what a C SHA-1 takes). The
  * digest is fetched once: an implicit fetch per call (EVP_sha1() in
- * EVP_DigestInit_ex) costs more than hashing the short name itself. */
+ * EVP_DigestInit_ex) costs more than hashing the short name itself; and
+ * digest contexts are reused. */
 #include "store/uid.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -20,16 +22,38 @@ static void fetch_sha1(void) {
   if (!sha1_md) die_bug("SHA-1 unavailable");
 }
 
+/* Digest contexts kept for the next call (making and freeing one cost as
+ * much as a digest's update), at most one per thread hashing at once up
+ * to POOL_MAX; kept for the life of the process. */
+#define POOL_MAX 16
+static EVP_MD_CTX *pool[POOL_MAX];
+static size_t pooled;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static EVP_MD_CTX *take_ctx(void) {
+  pthread_mutex_lock(&pool_lock);
+  EVP_MD_CTX *ctx = pooled ? pool[--pooled] : NULL;
+  pthread_mutex_unlock(&pool_lock);
+  if (!ctx && !(ctx = EVP_MD_CTX_new())) die_oom();
+  return ctx;
+}
+
+static void give_back(EVP_MD_CTX *ctx) {
+  pthread_mutex_lock(&pool_lock);
+  if (pooled < POOL_MAX) pool[pooled++] = ctx, ctx = NULL;
+  pthread_mutex_unlock(&pool_lock);
+  EVP_MD_CTX_free(ctx);
+}
+
 void uuid_v5(const unsigned char ns[16], const char *name, size_t len, char *out) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int digest_len = 0;
   pthread_once(&sha1_once, fetch_sha1);
-  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-  if (!ctx) die_oom();
+  EVP_MD_CTX *ctx = take_ctx(); /* EVP_DigestInit_ex2 resets what the last digest left */
   if (!EVP_DigestInit_ex2(ctx, sha1_md, NULL) || !EVP_DigestUpdate(ctx, ns, 16) ||
       !EVP_DigestUpdate(ctx, name, len) || !EVP_DigestFinal_ex(ctx, digest, &digest_len) || digest_len < 16)
     die_bug("SHA-1 failed");
-  EVP_MD_CTX_free(ctx);
+  give_back(ctx);
   digest[6] = (unsigned char)((digest[6] & 0x0f) | 0x50); /* version 5 */
   digest[8] = (unsigned char)((digest[8] & 0x3f) | 0x80); /* RFC 4122 variant */
   static const char hex[] = "0123456789abcdef";

@@ -111,10 +111,11 @@ api_object *api_object_new(api_kind k) {
   const api_kind_info *info = api_kind_info_of(k);
   api_object *o = object_alloc(info);
   api_head *h = api_object_head(o);
-  char buf[96];
-  if (info->group[0]) snprintf(buf, sizeof buf, "%s/%s", info->group, info->version);
-  else snprintf(buf, sizeof buf, "%s", info->version);
-  h->api_version = arena_strdup(o->arena, buf);
+  size_t group = strlen(info->group), version = strlen(info->version);
+  char *api_version = arena_alloc(o->arena, group + 1 + version + 1); /* "group/version", or "version" */
+  if (group) memcpy(api_version, info->group, group), api_version[group++] = '/';
+  memcpy(api_version + group, info->version, version + 1);
+  h->api_version = api_version;
   h->kind = arena_strdup(o->arena, info->name);
   return o;
 }

@@ -144,7 +144,7 @@ static void put_value(strbuf *out, const json_t *v, int level) {
     return;
   }
   case JSON_STRING: doc_write_json_string(out, json_string_value(v), json_string_length(v)); return;
-  case JSON_INTEGER: sb_printf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+  case JSON_INTEGER: sb_put_int(out, json_integer_value(v)); return;
   case JSON_REAL: go_format_float_json(out, json_real_value(v)); return;
   case JSON_TRUE: sb_puts(out, "true"); return;
   case JSON_FALSE: sb_puts(out, "false"); return;

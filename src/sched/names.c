@@ -1,20 +1,26 @@
 /* names.c: generated names, suffixes and UIDs; see names.h. */
 #include "sched/names.h"
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #define MAX_GENERATED_BASE 57 /* 63 minus "-" and the 5 suffix characters */
 
+/* "<owner>-<entry>" and then tail (a NUL-terminated piece) into buf, whose
+ * 64 bytes hold it: the callers keep the parts short enough. */
+static const char *join_base(char buf[64], const char *owner, size_t lo, const char *entry, size_t le, const char *tail) {
+  size_t lt = strlen(tail);
+  memcpy(buf, owner, lo);
+  buf[lo] = '-';
+  memcpy(buf + lo + 1, entry, le);
+  memcpy(buf + lo + 1 + le, tail, lt + 1);
+  return buf;
+}
+
 const char *sched_generate_name_base(const char *owner, const char *entry, char buf[64]) {
   size_t lo = strlen(owner), le = strlen(entry), base = lo + 1 + le;
-  if (base <= MAX_GENERATED_BASE) {
-    snprintf(buf, 64, "%.*s-%.*s-", (int)lo, owner, (int)le, entry);
-    return buf;
-  }
+  if (base <= MAX_GENERATED_BASE) return join_base(buf, owner, lo, entry, le, "-");
   size_t keep_o = lo * MAX_GENERATED_BASE / base, keep_e = le * MAX_GENERATED_BASE / base;
-  snprintf(buf, 64, "%.*s-%.*s", (int)keep_o, owner, (int)keep_e, entry);
-  return buf;
+  return join_base(buf, owner, keep_o, entry, keep_e, "");
 }
 
 static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {

@@ -39,30 +39,21 @@ static bool establish(const admission_ctx *ctx, const char *name, established *o
   return true;
 }
 
-/* The policy as JSON: one of the shared values for the two a class may
- * hold (validation allows no other). */
-static json_t *policy_value(const char *policy) {
-  if (!strcmp(policy, "PreemptLowerPriority")) return default_value(DV_PREEMPT_LOWER_PRIORITY);
-  if (!strcmp(policy, "Never")) return default_value(DV_NEVER);
-  return json_string(policy);
-}
-
-/* spec.preemptionPolicy = policy, a shared value (a defaults_fn). */
+/* spec.preemptionPolicy = policy, a JSON string (a defaults_fn). */
 static void put_policy(json_t *spec_extra, const void *policy) {
   put_literal_key(spec_extra, "preemptionPolicy", json_incref((json_t *)policy));
 }
 
-/* The class's policy into a pod spec that has none: through defaults_memo
- * (pods take it alike, before or after the spec's defaults) when the value
- * is one of the shared ones, which live as long as the process. */
+/* The class's policy into a pod spec that has none. The two a class may
+ * hold (validation allows no other) are shared values that live as long
+ * as the process, so they go through defaults_memo: pods take the policy
+ * alike, before or after the spec's defaults. */
 static void default_policy(arena *a, json_t **spec_extra, const char *policy) {
-  json_t *v = policy_value(policy);
-  json_t *shared = default_value(DV_PREEMPT_LOWER_PRIORITY), *never = default_value(DV_NEVER);
-  if (v == shared || v == never) defaults_memo_apply(a, spec_extra, put_policy, v);
+  bool lower = !strcmp(policy, "PreemptLowerPriority"), never = !strcmp(policy, "Never"), shared = lower || never;
+  json_t *v = lower ? default_value(DV_PREEMPT_LOWER_PRIORITY) : never ? default_value(DV_NEVER) : json_string(policy);
+  if (shared) defaults_memo_apply(a, spec_extra, put_policy, v);
   else put_policy(codec_extra(a, spec_extra), v);
   json_decref(v);
-  json_decref(shared);
-  json_decref(never);
 }
 
 /* The spec's open JSON is written only where the class changes it: it is

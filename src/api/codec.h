@@ -147,9 +147,8 @@ json_t *codec_share_value(json_t *v);
  * holder go. False when no more can be marked (v is then not kept that
  * way). */
 bool codec_share_exempt(json_t *v);
-/* The hash of a JSON value as written: an object's members in their
- * order, since the order is what encoding writes. */
-uint64_t codec_json_hash(const json_t *v);
+/* Whether codec_share_exempt marked v. */
+bool codec_share_is_exempt(const json_t *v);
 /* Equal and written the same: json_equal, with objects' members in the
  * same order. */
 bool codec_json_same(const json_t *x, const json_t *y);

@@ -87,17 +87,19 @@ static uint64_t hash_string(const char *s, size_t n) {
   return mix(mix(0xcbf29ce484222325ull, (uint64_t)JSON_STRING), hash_words(s, n));
 }
 
-uint64_t codec_json_hash(const json_t *v) {
+/* The hash of a value as written: an object's members in their order,
+ * since the order is what encoding writes. */
+static uint64_t hash_value(const json_t *v) {
   uint64_t h = mix(0xcbf29ce484222325ull, (uint64_t)json_typeof(v));
   switch (json_typeof(v)) {
   case JSON_OBJECT: {
     const char *key;
     json_t *member;
-    json_object_foreach((json_t *)v, key, member) h = mix(mix_bytes(h, key, strlen(key)), codec_json_hash(member));
+    json_object_foreach((json_t *)v, key, member) h = mix(mix_bytes(h, key, strlen(key)), hash_value(member));
     return h;
   }
   case JSON_ARRAY:
-    for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, codec_json_hash(json_array_get(v, i)));
+    for (size_t i = 0; i < json_array_size(v); i++) h = mix(h, hash_value(json_array_get(v, i)));
     return h;
   case JSON_STRING: return hash_string(json_string_value(v), json_string_length(v));
   case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
@@ -356,7 +358,7 @@ static uint64_t share_members(share_table *t, json_t *v) {
 
 static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
   if (!is_container(v)) {
-    *h = codec_json_hash(v);
+    *h = hash_value(v);
     return v;
   }
   size_t at = address_slot(t->by_address, t->cap, v);
@@ -364,17 +366,13 @@ static json_t *share_tree(share_table *t, json_t *v, uint64_t *h) {
     *h = t->address_hashes[at];
     return v;
   }
-  *h = v->refcount == 1 ? share_members(t, v) : codec_json_hash(v);
+  *h = v->refcount == 1 ? share_members(t, v) : hash_value(v);
   json_t *e = find_equal(t, v, *h);
   if (e) return e;
   keep(t, v, *h);
   return v;
 }
 
-/* The value at *slot becomes the table's equal one when a owns it (an
- * arena_on_free cleanup of a's own releases it); a value a does not own
- * (one the version shares with an older version, or holds some other
- * way) stays where it is. Under the lock, held for writing. */
 /* The exempt slot v is in, or the empty one where it would go. */
 static json_t **exempt_slot(share_table *t, const json_t *v) {
   size_t cap = sizeof t->exempt / sizeof t->exempt[0], i = address_home(v, cap);
@@ -383,6 +381,14 @@ static json_t **exempt_slot(share_table *t, const json_t *v) {
 }
 
 static bool is_exempt(share_table *t, const json_t *v) { return t->n_exempt && *exempt_slot(t, v) == v; }
+
+bool codec_share_is_exempt(const json_t *v) {
+  share_table *t = &table;
+  lock_table(t, false);
+  bool exempt = is_exempt(t, v);
+  pthread_rwlock_unlock(&t->lock);
+  return exempt;
+}
 
 bool codec_share_exempt(json_t *v) {
   share_table *t = &table;
@@ -394,6 +400,10 @@ bool codec_share_exempt(json_t *v) {
   return ok;
 }
 
+/* The value at *slot becomes the table's equal one when a owns it (an
+ * arena_on_free cleanup of a's own releases it); a value a does not own
+ * (one the version shares with an older version, or holds some other
+ * way) stays where it is. Under the lock, held for writing. */
 static void share_slot(share_table *t, arena *a, json_t **slot, bool text) {
   json_t *v = *slot;
   if (!v || !(is_container(v) || (text && json_is_string(v))) || is_exempt(t, v)) return;
@@ -403,7 +413,7 @@ static void share_slot(share_table *t, arena *a, json_t **slot, bool text) {
     arena_swap_cleanup(a, v, release_shared, v); /* a copy's reference, when a holds it */
   } else {
     bool owned = arena_has_cleanup(a, v);
-    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : codec_json_hash(v);
+    uint64_t h = owned && v->refcount == 1 && is_container(v) ? share_members(t, v) : hash_value(v);
     json_t *e = find_equal(t, v, h);
     if (e && owned) {
       arena_swap_cleanup(a, v, release_shared, json_incref(e));
@@ -466,7 +476,7 @@ json_t *codec_share_value(json_t *v) {
   lock_table(t, true);
   if (!t->cap) rebuild(t, false);
   else if (t->n >= t->sweep_at) sweep(t);
-  uint64_t h = is_container(v) ? 0 : codec_json_hash(v);
+  uint64_t h = is_container(v) ? 0 : hash_value(v);
   json_t *e = is_container(v) ? share_tree(t, v, &h) : find_equal(t, v, h);
   if (!e) keep(t, v, h), e = v;
   if (e != v) {

@@ -5,7 +5,9 @@
  * value (defaults applied one after another: Priority's, then the
  * spec's) is its own key, by address, which stays valid since kept values
  * are never freed; any other is looked up by content, and the entry holds
- * a copy of it. Values are small and the table bounded. */
+ * a copy of it. Values are small and the table bounded. Kept values are
+ * the ones the share table is told to leave alone (codec_share_exempt),
+ * so that set also tells which values are kept. */
 #include "api/defaults_memo.h"
 #include "api/codec.h"
 #include "util/hash_words.h"
@@ -14,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Slots of the table and of the set of kept values, each at most half used. */
+/* Slots of the table, at most half used. */
 #define MEMO_SLOTS 4096
 /* What a value looked up by content may hold to be kept: nodes (members,
  * items and scalars) and string bytes, so that the table's memory stays
@@ -32,19 +34,10 @@ typedef struct memo_entry {
 } memo_entry;
 
 static memo_entry entries[MEMO_SLOTS];
-static const json_t *kept[MEMO_SLOTS]; /* every entry's after, by address */
 static size_t n_entries;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
-
-static size_t address_home(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ull) & (MEMO_SLOTS - 1); }
-
-static const json_t **kept_slot(const json_t *v) {
-  size_t i = address_home(v);
-  while (kept[i] && kept[i] != v) i = (i + 1) & (MEMO_SLOTS - 1);
-  return &kept[i];
-}
 
 /* The hash of v's content, members in order, within the budget, which it
  * spends; false when v is over it. */
@@ -88,24 +81,22 @@ static memo_entry *find(defaults_fn apply, const void *arg, uint64_t h, bool by_
 
 void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void *arg) {
   json_t *before = *slot;
-  uint64_t key = mix(mix(0xcbf29ce484222325ull, (uint64_t)(uintptr_t)apply), (uint64_t)(uintptr_t)arg);
-  pthread_mutex_lock(&lock);
-  bool by_address = !before || *kept_slot(before) == before, keep = true;
-  uint64_t h = mix(key, (uint64_t)(uintptr_t)before);
-  if (!by_address) { /* hashed outside the lock */
-    pthread_mutex_unlock(&lock);
+  uint64_t h = mix(mix(0xcbf29ce484222325ull, (uint64_t)(uintptr_t)apply), (uint64_t)(uintptr_t)arg);
+  bool by_address = !before || codec_share_is_exempt(before), keep = true;
+  if (by_address) {
+    h = mix(h, (uint64_t)(uintptr_t)before);
+  } else {
     size_t nodes = 0, bytes = 0;
-    h = key;
     keep = content_hash(before, &h, &nodes, &bytes);
-    pthread_mutex_lock(&lock);
   }
   json_t *after = NULL;
   if (keep) {
+    pthread_mutex_lock(&lock);
     memo_entry *e = find(apply, arg, h, by_address, before);
     after = e->after ? json_incref(e->after) : NULL;
     keep = n_entries < MEMO_SLOTS / 2; /* room to keep what is made here */
+    pthread_mutex_unlock(&lock);
   }
-  pthread_mutex_unlock(&lock);
   if (after) {
     if (after != before) codec_set_json(a, slot, after);
     else json_decref(after); /* defaulted so before: nothing to do */
@@ -119,7 +110,6 @@ void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void 
   memo_entry *e = find(apply, arg, h, by_address, by_address ? before : copy);
   if (!e->after && n_entries < MEMO_SLOTS / 2 && codec_share_exempt(after)) {
     *e = (memo_entry){apply, arg, h, by_address, by_address ? before : copy, json_incref(after)};
-    *kept_slot(after) = after;
     n_entries++;
     copy = NULL;
   }

@@ -20,9 +20,12 @@
  * plain step in or back, and whatever would be a syntax error. Inside the
  * subset the tokens are the ones yaml_tokens.c makes from libyaml's events
  * (fuzz/fuzz_yaml_fast.c checks it). A document is read whole into a token
- * list by next_doc, before its first token is handed out. */
+ * list by next_doc, before its first token is handed out. A one-line flow
+ * collection whose text was read before is not read again: its tokens are
+ * copied (yaml_flow_memo.h). */
 #include "codec/doc.h"
 #include "codec/doc_tokens.h"
+#include "codec/yaml_flow_memo.h"
 #include "codec/yaml_resolve.h"
 #include "util/die.h"
 #include "util/strbuf.h"
@@ -50,6 +53,7 @@ typedef struct yaml_fast {
   size_t n, cap, next;
   strbuf scratch;
   int depth;
+  yaml_flow_memo *memo; /* repeated one-line flow collections */
 } yaml_fast;
 
 /* Byte classes. ORDINARY: a byte a plain scalar holds with no second look
@@ -174,6 +178,16 @@ static tk *add_token(yaml_fast *y, tk_kind kind) {
   tk *t = &y->toks[y->n++];
   t->kind = kind;
   return t;
+}
+
+/* Appends n tokens read before (yaml_flow_memo.h). */
+static void add_tokens(yaml_fast *y, const tk *toks, size_t n) {
+  if (y->cap - y->n < n) {
+    y->cap = y->n + n > 2 * y->cap ? y->n + n : 2 * y->cap;
+    y->toks = xrealloc(y->toks, y->cap * sizeof *y->toks);
+  }
+  memcpy(y->toks + y->n, toks, n * sizeof *toks);
+  y->n += n;
 }
 
 static bool open_collection(yaml_fast *y, tk_kind kind) {
@@ -563,6 +577,38 @@ static bool plain_lines(yaml_fast *y, size_t p, size_t to, int parent) {
   return added && find_content(y);
 }
 
+/* A flow collection at p, the value of a key or an item in a collection
+ * at parent: *after past its close. When it opens and closes on this line,
+ * ending it, its tokens are copied from the memo when this text was read
+ * before (the same bytes give the same tokens, their strings pointing into
+ * the earlier copy of the text), and offered to it otherwise. */
+static bool flow_collection_line(yaml_fast *y, size_t p, int parent, size_t *after) {
+  size_t len = y->end - p, n, first = y->n;
+  int nest, line = y->line;
+  bool keep = false;
+  const char *text = (const char *)y->s + p;
+  y->flow_parent = parent;
+  if (len < YAML_FLOW_MEMO_MIN_TEXT || len > YAML_FLOW_MEMO_MAX_TEXT || y->s[y->end - 1] != (y->s[p] == '{' ? '}' : ']')) {
+    if (!flow_collection(y, &p)) return false;
+    *after = p;
+    return true;
+  }
+  if (!y->memo) y->memo = yaml_flow_memo_new();
+  const tk *kept = yaml_flow_memo_find(y->memo, text, len, &n, &nest, &keep);
+  if (kept && y->depth + nest <= DOC_MAX_DEPTH) {
+    add_tokens(y, kept, n);
+    *after = y->end;
+    return true;
+  }
+  if (!flow_collection(y, &p)) return false;
+  *after = p;
+  if (!keep || p != y->end || y->line != line) return true;
+  for (size_t i = first; i < y->n; i++)
+    if (y->toks[i].kind == TK_STRING && !y->toks[i].s) return true; /* text in scratch */
+  yaml_flow_memo_keep(y->memo, text, len, y->toks + first, y->n - first);
+  return true;
+}
+
 /* A scalar or flow collection at p that ends its line, or a literal block
  * scalar, the value of a key or an item in a collection at parent. */
 static bool value_inline(yaml_fast *y, size_t p, int parent) {
@@ -571,9 +617,7 @@ static bool value_inline(yaml_fast *y, size_t p, int parent) {
   unsigned char c = y->s[p];
   if (c == '|') return literal_block(y, p, parent);
   if (c == '{' || c == '[') {
-    y->flow_parent = parent;
-    if (!flow_collection(y, &p)) return false;
-    after = p;
+    if (!flow_collection_line(y, p, parent, &after)) return false;
   } else if (c == '"' || c == '\'') {
     if (!quoted(y, p, false, true, &after)) return false;
   } else {
@@ -697,6 +741,7 @@ static void close_source(tk_source *src) {
   yaml_fast *y = (yaml_fast *)src;
   free(y->toks);
   sb_free(&y->scratch);
+  yaml_flow_memo_free(y->memo);
   free(y);
 }
 

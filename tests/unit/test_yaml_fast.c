@@ -214,6 +214,32 @@ static void test_kubectl_output(void **state) {
   free(text);
 }
 
+/* A one-line flow collection read again is copied from the memo
+ * (codec/yaml_flow_memo.h): the same tokens in every place it can stand,
+ * at any depth, in later documents, after one kept with a quoted string in
+ * scratch (never kept), and next to lines that only start alike. */
+static void test_repeated_flow_collections(void **state) {
+  (void)state;
+  static const char *const lines[] = {
+      "{name: pause, image: registry.k8s.io/pause:3.10, resources: {claims: [{name: resource}]}}",
+      "[1, -2.5, true, ~, 'it''s', \"q\", {k: [a, b]}, 2026-01-01T00:00:00Z]",
+      "{a: \"x\\ny\", b: 'quoted text here', c: [0x10, 017, .5]}",
+      "{cpu: \"4\", memory: 32Gi, pods: \"110\"}",
+  };
+  strbuf yaml = STRBUF_INIT;
+  for (int doc = 0; doc < 3; doc++) {
+    sb_puts(&yaml, "---\n");
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+      sb_printf(&yaml, "k%zu: %s\nlist%zu:\n- %s\n- x: %s\n  deeper:\n    - - %s\n", i, lines[i], i, lines[i], lines[i],
+                lines[i]);
+      sb_printf(&yaml, "c%zu: %s # comment\nm%zu: %s\n", i, lines[i], i, lines[i]);
+    }
+    sb_puts(&yaml, "multi: [{name: pause, image: registry.k8s.io/pause:3.10},\n  {b: c}]\n");
+  }
+  assert_int_equal(yaml_fast_check(yaml.buf, yaml.len), 0);
+  sb_free(&yaml);
+}
+
 /* Given up part way, the loader reads the buffer again with libyaml: the
  * objects are all there, once. */
 static void test_loader_falls_back(void **state) {
@@ -234,6 +260,7 @@ int main(void) {
       cmocka_unit_test(test_not_covered_gives_up),
       cmocka_unit_test(test_manifests),
       cmocka_unit_test(test_kubectl_output),
+      cmocka_unit_test(test_repeated_flow_collections),
       cmocka_unit_test(test_loader_falls_back),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

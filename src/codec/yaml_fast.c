@@ -182,10 +182,7 @@ static tk *add_token(yaml_fast *y, tk_kind kind) {
 
 /* Appends n tokens read before (yaml_flow_memo.h). */
 static void add_tokens(yaml_fast *y, const tk *toks, size_t n) {
-  if (y->cap - y->n < n) {
-    y->cap = y->n + n > 2 * y->cap ? y->n + n : 2 * y->cap;
-    y->toks = xrealloc(y->toks, y->cap * sizeof *y->toks);
-  }
+  while (y->cap - y->n < n) y->toks = xgrow(y->toks, y->cap, &y->cap, sizeof *y->toks, 256); /* full: grows */
   memcpy(y->toks + y->n, toks, n * sizeof *toks);
   y->n += n;
 }
@@ -586,26 +583,22 @@ static bool flow_collection_line(yaml_fast *y, size_t p, int parent, size_t *aft
   size_t len = y->end - p, n, first = y->n;
   int nest, line = y->line;
   bool keep = false;
-  const char *text = (const char *)y->s + p;
   y->flow_parent = parent;
-  if (len < YAML_FLOW_MEMO_MIN_TEXT || len > YAML_FLOW_MEMO_MAX_TEXT || y->s[y->end - 1] != (y->s[p] == '{' ? '}' : ']')) {
-    if (!flow_collection(y, &p)) return false;
-    *after = p;
-    return true;
-  }
-  if (!y->memo) y->memo = yaml_flow_memo_new();
-  const tk *kept = yaml_flow_memo_find(y->memo, text, len, &n, &nest, &keep);
-  if (kept && y->depth + nest <= DOC_MAX_DEPTH) {
-    add_tokens(y, kept, n);
-    *after = y->end;
-    return true;
+  if (len >= YAML_FLOW_MEMO_MIN_TEXT && len <= YAML_FLOW_MEMO_MAX_TEXT && y->s[y->end - 1] == (y->s[p] == '{' ? '}' : ']')) {
+    if (!y->memo) y->memo = yaml_flow_memo_new();
+    const tk *kept = yaml_flow_memo_find(y->memo, (const char *)y->s + p, len, &n, &nest, &keep);
+    if (kept && y->depth + nest <= DOC_MAX_DEPTH) {
+      add_tokens(y, kept, n);
+      *after = y->end;
+      return true;
+    }
   }
   if (!flow_collection(y, &p)) return false;
   *after = p;
   if (!keep || p != y->end || y->line != line) return true;
   for (size_t i = first; i < y->n; i++)
     if (y->toks[i].kind == TK_STRING && !y->toks[i].s) return true; /* text in scratch */
-  yaml_flow_memo_keep(y->memo, text, len, y->toks + first, y->n - first);
+  yaml_flow_memo_keep(y->memo, y->toks + first, y->n - first);
   return true;
 }
 

@@ -20,6 +20,7 @@ typedef struct slot {
 
 struct yaml_flow_memo {
   slot slots[SLOTS];
+  slot *pending; /* the slot of the last find that set keep, else NULL */
 };
 
 yaml_flow_memo *yaml_flow_memo_new(void) { return xcalloc(1, sizeof(yaml_flow_memo)); }
@@ -48,31 +49,29 @@ static uint64_t sample_hash(const char *text, size_t len) {
 static slot *slot_of(yaml_flow_memo *m, uint64_t hash) { return &m->slots[(hash ^ hash >> 32) & (SLOTS - 1)]; }
 
 const tk *yaml_flow_memo_find(yaml_flow_memo *m, const char *text, size_t len, size_t *n, int *nest, bool *keep) {
-  *keep = false;
   uint64_t hash = sample_hash(text, len);
   slot *s = slot_of(m, hash);
   bool same = s->text && s->hash == hash && s->len == len && !memcmp(s->text, text, len);
+  m->pending = same && !s->n ? s : NULL;
+  *keep = m->pending != NULL;
   if (same && s->n) {
     *n = s->n;
     *nest = s->nest;
     return s->toks;
   }
-  if (same) {
-    *keep = true;
-    s->text = text; /* the copy the tokens will point into */
-  } else { /* this text replaces the slot's, seen once */
+  if (!same) { /* this text replaces the slot's, seen once */
     s->hash = hash;
-    s->text = text;
     s->len = len;
     s->n = 0;
   }
+  s->text = text; /* seen once, or the copy the kept tokens will point into */
   return NULL;
 }
 
-void yaml_flow_memo_keep(yaml_flow_memo *m, const char *text, size_t len, const tk *toks, size_t n) {
-  if (!n || n > YAML_FLOW_MEMO_MAX_TOKENS) return;
-  slot *s = slot_of(m, sample_hash(text, len));
-  if (s->text != text || s->len != len) return; /* another find came in between */
+void yaml_flow_memo_keep(yaml_flow_memo *m, const tk *toks, size_t n) {
+  slot *s = m->pending;
+  m->pending = NULL;
+  if (!s || !n || n > YAML_FLOW_MEMO_MAX_TOKENS) return;
   if (!s->toks) s->toks = xmalloc(YAML_FLOW_MEMO_MAX_TOKENS * sizeof *s->toks);
   memcpy(s->toks, toks, n * sizeof *toks);
   int depth = 0, deepest = 0;

@@ -32,10 +32,9 @@ void yaml_flow_memo_free(yaml_flow_memo *m);
  * offer the tokens it reads for it (the text's second sight). */
 const tk *yaml_flow_memo_find(yaml_flow_memo *m, const char *text, size_t len, size_t *n, int *nest, bool *keep);
 
-/* Keeps the n tokens of the collection whose text is text, after a find
- * that set keep and before any other find. Tokens must not point into a
- * buffer other than the text's (no reader scratch); more than the limit
- * are not kept. */
-void yaml_flow_memo_keep(yaml_flow_memo *m, const char *text, size_t len, const tk *toks, size_t n);
+/* Keeps the n tokens of the collection the last find was for, when that
+ * find set keep (else nothing). Tokens must not point into a buffer other
+ * than the text's (no reader scratch); more than the limit are not kept. */
+void yaml_flow_memo_keep(yaml_flow_memo *m, const tk *toks, size_t n);
 
 #endif

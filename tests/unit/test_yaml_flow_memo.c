@@ -27,7 +27,7 @@ static void test_kept_on_second_sight(void **state) {
   assert_false(keep);
   assert_null(yaml_flow_memo_find(m, second, len, &n, &nest, &keep));
   assert_true(keep);
-  yaml_flow_memo_keep(m, second, len, toks, 6);
+  yaml_flow_memo_keep(m, toks, 6);
   const tk *found = yaml_flow_memo_find(m, first, len, &n, &nest, &keep);
   assert_non_null(found);
   assert_int_equal(n, 6);
@@ -56,7 +56,7 @@ static void test_collisions_replace(void **state) {
     yaml_flow_memo_find(m, texts[i], len, &n, &nest, &keep);
     yaml_flow_memo_find(m, texts[i], len, &n, &nest, &keep);
     assert_true(keep);
-    yaml_flow_memo_keep(m, texts[i], len, one[i], 3);
+    yaml_flow_memo_keep(m, one[i], 3);
   }
   int found = 0; /* the last text kept in a slot first: a find of another replaces it */
   for (int i = 2047; i >= 0; i--) {
@@ -80,7 +80,7 @@ static void test_too_many_tokens(void **state) {
   bool keep;
   yaml_flow_memo_find(m, text, len, &n, &nest, &keep);
   yaml_flow_memo_find(m, text, len, &n, &nest, &keep);
-  yaml_flow_memo_keep(m, text, len, many, YAML_FLOW_MEMO_MAX_TOKENS + 1);
+  yaml_flow_memo_keep(m, many, YAML_FLOW_MEMO_MAX_TOKENS + 1);
   assert_null(yaml_flow_memo_find(m, text, len, &n, &nest, &keep));
   yaml_flow_memo_free(m);
 }

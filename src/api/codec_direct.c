@@ -8,6 +8,7 @@
  * codec_decode_value, so they decode exactly as there; opaque RAW JSON is
  * such a tree, kept as it is. */
 #include "api/codec.h"
+#include "api/extra_memo.h"
 #include "api/open_fields.h"
 #include "api/tree_memo.h"
 #include "util/hash_words.h"
@@ -274,11 +275,55 @@ static const field_desc *find_field(const type_desc *td, const char *key, size_t
   return NULL;
 }
 
-/* An unknown field of an open struct, kept in _extra as codec_decode keeps it. */
-static bool keep_unknown(direct *d, const type_desc *td, void *out) {
+/* Whether each member of extra may stand in open struct td. */
+static bool members_valid(const type_desc *td, const json_t *extra) {
+  const char *key;
+  json_t *v;
+  json_object_foreach((json_t *)extra, key, v) if (!open_field_valid(td, key, v)) return false;
+  return true;
+}
+
+/* The members sig holds, put in _extra (empty yet) as they are, from then on
+ * written there one by one: sig is spoiled. */
+static bool flush_sig(direct *d, const type_desc *td, void *out, extra_sig *sig) {
+  bool had = !sig->spoiled && sig->n;
+  sig->spoiled = true;
+  if (!had) return true;
+  json_t *extra = extra_sig_object(sig);
+  if (!extra || !members_valid(td, extra)) return json_decref(extra), false;
+  *(json_t **)((char *)out + td->extra_offset) = codec_own_json(d->a, extra);
+  return true;
+}
+
+/* At the struct's end: its unknown fields, all in sig, become the value
+ * kept for them (extra_memo.h), made and checked now when none is. */
+static bool finish_sig(direct *d, const type_desc *td, void *out, const extra_sig *sig) {
+  if (sig->spoiled || !sig->n) return true;
+  uint64_t hash;
+  json_t *extra = extra_memo_find(td, sig, &hash);
+  if (!extra) {
+    extra = extra_sig_object(sig);
+    if (!extra || !members_valid(td, extra)) return json_decref(extra), false;
+    extra_memo_keep(td, sig, hash, extra);
+  }
+  *(json_t **)((char *)out + td->extra_offset) = codec_own_json(d->a, extra);
+  return true;
+}
+
+/* An unknown field of an open struct, kept in _extra as codec_decode keeps
+ * it: written down in sig while its members are scalars, else in _extra. */
+static bool keep_unknown(direct *d, const type_desc *td, void *out, extra_sig *sig) {
   key_copy k;
   key_take(&k, d->t);
   advance(d);
+  if (extra_sig_add(sig, k.s, k.len, d->t)) {
+    key_release(&k);
+    return true;
+  }
+  if (!flush_sig(d, td, out, sig)) {
+    key_release(&k);
+    return false;
+  }
   json_t *v = read_tree(d);
   /* a field its schema lacks or a value of the wrong type: the tree
    * decoder reports it where it is (a key has no NUL: json_tokens.c) */
@@ -301,6 +346,8 @@ static bool skipped(const direct *d, const type_desc *td, const field_desc *f) {
 static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *seen) {
   size_t hint = 0;
   tk *t = d->t;
+  extra_sig sig;
+  sig.n = 0, sig.spoiled = false, sig.len = 0;
   for (advance(d); t->kind != TK_END; advance(d)) {
     if (t->kind != TK_STRING) return false;
     const field_desc *f = t->len ? find_field(td, t->s, t->len, &hint) : NULL;
@@ -309,7 +356,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
       if ((d->skip & CODEC_SKIP_UNSCHEDULED) && !open_field_scheduled(td, t->s, t->len)) {
         advance(d);
         if (!tk_skip_value(d->src, t)) return false;
-      } else if (!keep_unknown(d, td, out)) {
+      } else if (!keep_unknown(d, td, out, &sig)) {
         return false;
       }
       continue;
@@ -331,7 +378,7 @@ static bool decode_members(direct *d, const type_desc *td, void *out, uint64_t *
       return false; /* a RAW one is checked on the tree path (open_fields.h) */
     }
   }
-  return true;
+  return finish_sig(d, td, out, &sig);
 }
 
 bool codec_decode_tokens(arena *a, const type_desc *td, tk_source *src, tk *t, void *out) {

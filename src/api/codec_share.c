@@ -41,7 +41,7 @@ typedef struct share_table {
   share_text **texts;   /* text_values[i]'s */
   size_t ntexts, text_cap;
   size_t sweep_at; /* n at which values no object holds any more are dropped */
-  json_t *exempt[4096]; /* codec_share_exempt's values, by address, at most half full */
+  json_t *exempt[8192]; /* codec_share_exempt's values, by address, at most half full */
   size_t n_exempt;
 } share_table;
 

@@ -79,17 +79,39 @@ static memo_entry *find(defaults_fn apply, const void *arg, uint64_t h, bool by_
   }
 }
 
+/* What apply made of kept value before (or NULL) with arg, a new reference,
+ * when it was kept; else NULL. An address found here is a kept value's:
+ * such values are never freed, so no other value can have it since. */
+static json_t *find_by_address(defaults_fn apply, const void *arg, uint64_t h, const json_t *before) {
+  pthread_mutex_lock(&lock);
+  memo_entry *e = find(apply, arg, h, true, before);
+  json_t *after = e->after ? json_incref(e->after) : NULL;
+  pthread_mutex_unlock(&lock);
+  return after;
+}
+
+/* *slot takes after, the memo's value for what it holds. */
+static void take(arena *a, json_t **slot, json_t *after) {
+  if (after != *slot) codec_set_json(a, slot, after);
+  else json_decref(after); /* defaulted so before: nothing to do */
+}
+
 void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void *arg) {
   json_t *before = *slot;
   uint64_t h = mix(mix(0xcbf29ce484222325ull, (uint64_t)(uintptr_t)apply), (uint64_t)(uintptr_t)arg);
+  uint64_t h_address = mix(h, (uint64_t)(uintptr_t)before);
+  json_t *after = find_by_address(apply, arg, h_address, before); /* kept values come again and again */
+  if (after) {
+    take(a, slot, after);
+    return;
+  }
   bool by_address = !before || codec_share_is_exempt(before), keep = true;
   if (by_address) {
-    h = mix(h, (uint64_t)(uintptr_t)before);
+    h = h_address;
   } else {
     size_t nodes = 0, bytes = 0;
     keep = content_hash(before, &h, &nodes, &bytes);
   }
-  json_t *after = NULL;
   if (keep) {
     pthread_mutex_lock(&lock);
     memo_entry *e = find(apply, arg, h, by_address, before);
@@ -98,8 +120,7 @@ void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void 
     pthread_mutex_unlock(&lock);
   }
   if (after) {
-    if (after != before) codec_set_json(a, slot, after);
-    else json_decref(after); /* defaulted so before: nothing to do */
+    take(a, slot, after);
     return;
   }
   json_t *copy = keep && !by_address ? json_deep_copy(before) : NULL;

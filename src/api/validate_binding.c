@@ -24,6 +24,7 @@ static void label_keys(errlist *e, fpath *p, const char *field, const dstr_list 
 }
 
 void validate_binding_conditions(errlist *e, fpath *p, const dstr_list *conds, const dstr_list *failure_conds) {
+  if (!conds->n && !failure_conds->n) return; /* most devices: nothing below can be wrong */
   label_keys(e, p, "bindingConditions", conds);
   label_keys(e, p, "bindingFailureConditions", failure_conds);
   size_t mark = fp_field(p, "bindingConditions");

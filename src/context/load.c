@@ -111,6 +111,10 @@ typedef struct loading {
   loaded_object **priority_classes; /* the set's PriorityClasses, listed at the first lookup */
   size_t n_priority_classes;
   bool priority_classes_listed;
+  /* find_priority_class's global default, while nothing was stored since
+   * it was found (every pod without a class asks for it) */
+  const priority_class *default_class;
+  bool default_class_known;
 } loading;
 
 static void hold(loading *l, store_obj *o) {
@@ -171,6 +175,7 @@ static void list_priority_classes(loading *l) {
  * its default applies. */
 static const priority_class *find_priority_class(void *user, const char *name) {
   loading *l = user;
+  if (!name && l->default_class_known) return l->default_class;
   store_obj *stored = sched_priority_class_get(l->ctx->objects, name);
   const priority_class *found = stored ? stored->object->typed : NULL;
   if (stored) hold(l, stored);
@@ -184,6 +189,7 @@ static const priority_class *find_priority_class(void *user, const char *name) {
     if (!pc->preemption_policy) pc->preemption_policy = arena_strdup(lo->obj->arena, PREEMPT_LOWER_PRIORITY);
     found = pc;
   }
+  if (!name) l->default_class = found, l->default_class_known = true;
   return found || !name ? found : builtin_priority_class(l, name);
 }
 
@@ -319,6 +325,7 @@ static bool store_one(loading *l, loaded_object *lo) {
   if (!lo->obj) return true; /* skipped */
   lo->obj->unshared = l->req->unshared;
   lo->obj->as_decoded = l->req->mode == CTX_LOAD_AS_STORED; /* no admission changed it */
+  if (lo->obj->info->kind == KIND_PRIORITY_CLASS) l->default_class_known = false;
   store_status st = store_create(l->ctx->objects, lo->obj, NULL);
   if (st != STORE_OK) {
     dra_fail_store(l->ctx, st, lo->obj->info, api_object_meta(lo->obj)->name, lo->file, lo->line);

@@ -6,11 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Written in one reserve: validation pushes an index for every entry it
+ * checks, error or not. */
 size_t fp_index(fpath *p, size_t i) {
   size_t mark = p->sb.len;
-  sb_putc(&p->sb, '[');
-  sb_put_uint(&p->sb, i);
-  sb_putc(&p->sb, ']');
+  char digits[20], *d = digits + sizeof digits;
+  do *--d = (char)('0' + i % 10);
+  while (i /= 10);
+  size_t n = (size_t)(digits + sizeof digits - d);
+  char *at = sb_reserve(&p->sb, n + 2);
+  at[0] = '[';
+  memcpy(at + 1, d, n);
+  at[n + 1] = ']';
+  sb_commit(&p->sb, n + 2);
   return mark;
 }
 

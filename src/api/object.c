@@ -204,8 +204,14 @@ void api_object_free(api_object *o) {
 /* The head of a document as written first: apiVersion and kind, in either
  * order, as plain strings. */
 typedef struct doc_head {
-  char *text[2]; /* apiVersion, kind */
+  char *text[2];     /* apiVersion, kind */
+  char inline_[2][64]; /* where a short text is (most are) rather than malloc'd */
 } doc_head;
+
+static void doc_head_free(doc_head *h) {
+  for (int i = 0; i < 2; i++)
+    if (h->text[i] != h->inline_[i]) free(h->text[i]);
+}
 
 static bool read_head(tk_source *src, doc_head *h) {
   static const char *const names[2] = {"apiVersion", "kind"};
@@ -218,7 +224,13 @@ static bool read_head(tk_source *src, doc_head *h) {
     if (which < 0 || h->text[which]) return false;
     src->next(src, &t);
     if (t.kind != TK_STRING || !t.len || memchr(t.s, 0, t.len)) return false;
-    h->text[which] = xstrndup(t.s, t.len);
+    if (t.len < sizeof h->inline_[which]) {
+      memcpy(h->inline_[which], t.s, t.len);
+      h->inline_[which][t.len] = 0;
+      h->text[which] = h->inline_[which];
+    } else {
+      h->text[which] = xstrndup(t.s, t.len);
+    }
   }
   return true;
 }
@@ -229,10 +241,35 @@ static bool read_head(tk_source *src, doc_head *h) {
  * are read; otherwise the mapping has just opened, as an item of a typed
  * List, which takes the List's kind and apiVersion when it has neither (as
  * codec/doc_load.c's inherit_kind) and must otherwise name them both. */
+/* The kind and version a document names; the last answer is kept, since
+ * a file mostly holds runs of one kind. */
+static const api_version *document_version(const char *group_version, const char *kind,
+                                           const api_kind_info **info) {
+  static _Thread_local struct {
+    char group_version[64], kind[64];
+    const api_kind_info *info;
+    const api_version *version;
+  } last;
+  if (last.info && !strcmp(last.kind, kind) && !strcmp(last.group_version, group_version)) {
+    *info = last.info;
+    return last.version;
+  }
+  *info = api_kind_lookup(group_version, kind, NULL);
+  const api_version *version = *info ? api_version_of_document(*info, group_version) : NULL;
+  size_t gv_len = strlen(group_version), kind_len = strlen(kind);
+  if (*info && gv_len < sizeof last.group_version && kind_len < sizeof last.kind) {
+    memcpy(last.group_version, group_version, gv_len + 1);
+    memcpy(last.kind, kind, kind_len + 1);
+    last.info = *info;
+    last.version = version;
+  }
+  return version;
+}
+
 static api_object *decode_body(tk_source *src, unsigned skip, const char *group_version, const char *kind,
                                bool head_read) {
-  const api_kind_info *info = api_kind_lookup(group_version, kind, NULL);
-  const api_version *version = info ? api_version_of_document(info, group_version) : NULL;
+  const api_kind_info *info;
+  const api_version *version = document_version(group_version, kind, &info);
   if (!version || !version->internal) return NULL;
   api_object *o = object_alloc(info);
   o->version = version->version;
@@ -265,10 +302,9 @@ static bool decode_items(tk_source *src, unsigned skip, tk *t, const doc_head *l
     if (typed) {
       o = decode_body(src, skip, list->text[0], item_kind, false);
     } else {
-      doc_head h = {{NULL, NULL}};
+      doc_head h = {{NULL, NULL}, {{0}}};
       o = read_head(src, &h) ? decode_body(src, skip, h.text[0], h.text[1], true) : NULL;
-      free(h.text[0]);
-      free(h.text[1]);
+      doc_head_free(&h);
     }
     if (o) add(user, o);
     ok = o != NULL;
@@ -296,7 +332,7 @@ static bool decode_list(tk_source *src, unsigned skip, const doc_head *list, api
 }
 
 bool api_objects_decode_tokens(tk_source *src, bool lists, unsigned skip, api_object_sink add, void *user) {
-  doc_head h = {{NULL, NULL}};
+  doc_head h = {{NULL, NULL}, {{0}}};
   bool ok = read_head(src, &h);
   size_t n = ok ? strlen(h.text[1]) : 0;
   if (ok && lists && n >= 4 && !strcmp(h.text[1] + n - 4, "List")) {
@@ -306,7 +342,6 @@ bool api_objects_decode_tokens(tk_source *src, bool lists, unsigned skip, api_ob
     if (o) add(user, o);
     ok = o != NULL;
   }
-  free(h.text[0]);
-  free(h.text[1]);
+  doc_head_free(&h);
   return ok;
 }

@@ -27,6 +27,24 @@ static uint32_t n_free_ids, free_ids_cap;
 
 static counts *counts_of(const atom *a) { return (counts *)((char *)a - COUNTS_SIZE); }
 
+/* A thread's atoms interned last, by a key of a few of their bytes (no
+ * hash over all of them): most texts interned (a namespace, a driver, a
+ * claim's name) come again and again. Emptied whenever an atom was freed
+ * since it was filled, so that it never holds a freed one. Read and
+ * written under atom_lock. */
+#define RECENT_SLOTS 64
+static _Thread_local struct {
+  const atom *atoms[RECENT_SLOTS];
+  uint64_t freed; /* atoms_freed when it was emptied */
+} recent;
+static uint64_t atoms_freed;
+
+static size_t recent_key(const char *s, size_t len) {
+  if (!len) return 0;
+  const unsigned char *u = (const unsigned char *)s;
+  return (len * 7 + u[0] * 31 + u[len / 2] * 5 + u[len - 1]) & (RECENT_SLOTS - 1);
+}
+
 uint64_t atom_hash_bytes(const char *s, size_t len) {
   uint64_t h = 1469598103934665603ULL;
   for (size_t i = 0; i < len; i++) {
@@ -96,6 +114,7 @@ static void free_locked(const atom *a) {
   }
   free_ids[n_free_ids++] = a->id;
   n_atoms--;
+  atoms_freed++;
   free(counts_of(a));
   if (slot_cap > 1024 && (size_t)n_atoms * 8 < slot_cap) resize(slot_cap / 2);
 }
@@ -174,8 +193,14 @@ const atom *atom_cstr(const char *s) { return atom_intern(s, strlen(s)); }
 
 const atom *atom_intern_in(arena *ar, const char *s, size_t len) {
   hold_set *h = holds_of(ar);
+  size_t key = recent_key(s, len);
   pthread_mutex_lock(&atom_lock);
-  atom *a = intern_locked(s, len);
+  if (recent.freed != atoms_freed) {
+    memset(recent.atoms, 0, sizeof recent.atoms);
+    recent.freed = atoms_freed;
+  }
+  const atom *a = recent.atoms[key];
+  if (!a || a->len != len || memcmp(a->str, s, len)) recent.atoms[key] = a = intern_locked(s, len);
   if (set_add(h, a)) counts_of(a)->holds++;
   pthread_mutex_unlock(&atom_lock);
   return a;

@@ -263,11 +263,33 @@ static bool decode_value(direct *d, field_kind k, const type_desc *elem, void *d
   return decode_via_tree(d, k, elem, dst, set);
 }
 
+/* Whether a and b, n bytes each, are equal: a field name is short, and a
+ * call to memcmp cost more than the compare. */
+static inline bool same_bytes(const char *a, const char *b, size_t n) {
+  uint64_t x, y, x2, y2;
+  if (n >= 8) {
+    for (; n > 16; a += 8, b += 8, n -= 8) {
+      memcpy(&x, a, 8), memcpy(&y, b, 8);
+      if (x != y) return false;
+    }
+    memcpy(&x, a, 8), memcpy(&y, b, 8), memcpy(&x2, a + n - 8, 8), memcpy(&y2, b + n - 8, 8);
+    return x == y && x2 == y2;
+  }
+  if (n >= 4) {
+    uint32_t u, v, u2, v2;
+    memcpy(&u, a, 4), memcpy(&v, b, 4), memcpy(&u2, a + n - 4, 4), memcpy(&v2, b + n - 4, 4);
+    return u == v && u2 == v2;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 /* Fields mostly come in the API's order: try the one after the last first. */
 static const field_desc *find_field(const type_desc *td, const char *key, size_t len, size_t *hint) {
   for (size_t n = 0, i = *hint; n < td->nfields; n++, i = i + 1 == td->nfields ? 0 : i + 1) {
     const field_desc *f = &td->fields[i];
-    if (f->json_len == len && f->json[0] == key[0] && !memcmp(f->json, key, len)) {
+    if (f->json_len == len && f->json[0] == key[0] && same_bytes(f->json, key, len)) {
       *hint = i + 1 == td->nfields ? 0 : i + 1;
       return &td->fields[i];
     }

@@ -86,5 +86,8 @@ tk_source *yaml_fast_open(const char *data, size_t len);
  * merge key "<<") without a NUL. TK_GIVE_UP for what only the tree reads
  * (invalid UTF-8, infinities, other keys). */
 void yaml_scalar_token(const char *s, size_t n, bool plain, bool key, tk *t);
+/* The same for text known to be well-formed UTF-8 (yaml_fast.c checks
+ * every byte as it reads). */
+void yaml_scalar_token_of_text(const char *s, size_t n, bool plain, bool key, tk *t);
 
 #endif

@@ -48,7 +48,8 @@ typedef struct yaml_fast {
   int line;        /* 0-based line number of pos */
   int flow_parent; /* the indentation of the block collection a flow one is in */
   /* The current document's tokens. A string with s == NULL lies in scratch
-   * from offset i (it had escapes or went on over lines). */
+   * from offset i (it had escapes or went on over lines), until the whole
+   * document is read and next_doc points it there. */
   tk *toks;
   size_t n, cap, next;
   strbuf scratch;
@@ -81,6 +82,19 @@ static const unsigned char byte_class[256] = {
     ['{'] = PRINTABLE | FLOW_STOP,
     ['}'] = PRINTABLE | FLOW_STOP,
 };
+
+/* Where the run of bytes of class cls (ORDINARY or FLOW_ORDINARY) from q
+ * ends, at the line's end at the latest. Before the text's end, the byte
+ * at the line's end is its break, in no class, so no bound is checked. */
+static inline size_t plain_run(const yaml_fast *y, size_t q, unsigned char cls) {
+  const unsigned char *s = y->s;
+  if (y->end < y->len) {
+    while (byte_class[s[q]] & cls) q++;
+    return q;
+  }
+  while (q < y->end && (byte_class[s[q]] & cls)) q++;
+  return q;
+}
 
 /* ---- lines -------------------------------------------------------------- */
 
@@ -211,7 +225,7 @@ static bool add_scalar(yaml_fast *y, const unsigned char *s, size_t n, size_t at
     added->len = n;
     return true;
   }
-  yaml_scalar_token(s ? (const char *)s : y->scratch.buf + at, n, plain, key, &t);
+  yaml_scalar_token_of_text(s ? (const char *)s : y->scratch.buf + at, n, plain, key, &t);
   if (t.kind == TK_GIVE_UP) return false;
   if (t.kind == TK_STRING && !s) t.s = NULL, t.i = (int64_t)at;
   *add_token(y, t.kind) = t;
@@ -242,7 +256,7 @@ static bool plain_block(const yaml_fast *y, size_t p, size_t *to, size_t *after,
   *colon = false;
   for (;;) {
     size_t run = q;
-    while (q < y->end && (byte_class[s[q]] & ORDINARY)) q++;
+    q = plain_run(y, q, ORDINARY);
     if (q > run) last = q;
     if (q == y->end) break;
     unsigned char c = s[q];
@@ -290,7 +304,7 @@ static bool plain_flow(const yaml_fast *y, size_t p, size_t *to, size_t *after) 
   size_t q = p, last = p;
   for (;;) {
     size_t run = q;
-    while (q < y->end && (byte_class[s[q]] & FLOW_ORDINARY)) q++;
+    q = plain_run(y, q, FLOW_ORDINARY);
     if (q > run) last = q;
     if (q == y->end) {
       if (!flow_ends_below(y)) return false;
@@ -699,7 +713,6 @@ static void next(tk_source *src, tk *t) {
   yaml_fast *y = (yaml_fast *)src;
   if (y->next == y->n) return give_up(t);
   *t = y->toks[y->next++];
-  if (t->kind == TK_STRING && !t->s) t->s = y->scratch.buf + t->i;
 }
 
 /* A document at a time: its tokens, or giving up on the first thing not
@@ -726,6 +739,9 @@ static bool next_doc(tk_source *src, tk *t, int *line) {
     y->n = y->next = 0;
     return false;
   }
+  if (y->scratch.len) /* the texts in scratch, which moves no more */
+    for (size_t i = 0; i < y->n; i++)
+      if (y->toks[i].kind == TK_STRING && !y->toks[i].s) y->toks[i].s = y->scratch.buf + y->toks[i].i;
   next(src, t);
   return true;
 }

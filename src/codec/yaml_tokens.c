@@ -51,6 +51,10 @@ static void text_token(const char *s, size_t n, tk *t) {
 
 void yaml_scalar_token(const char *s, size_t n, bool plain, bool key, tk *t) {
   if (!valid_text(s, n)) return give_up(t);
+  yaml_scalar_token_of_text(s, n, plain, key, t);
+}
+
+void yaml_scalar_token_of_text(const char *s, size_t n, bool plain, bool key, tk *t) {
   yr_value rv;
   if (key) { /* a plain string (not "<<") or a quoted one, without a NUL */
     if (memchr(s, 0, n) || (plain && (yaml_resolve_plain(s, n, &rv) != YR_STR || (n == 2 && !memcmp(s, "<<", 2)))))

@@ -82,10 +82,9 @@ void arena_free(arena *a) {
   free(a);
 }
 
-/* A chunk with size bytes free: the head, or a new one. */
-static chunk *room(arena *a, size_t size) {
+/* A new chunk with size bytes free (room's slow path). */
+static chunk *new_chunk(arena *a, size_t size) {
   chunk *c = a->head;
-  if (c && c->top - c->used >= size) return c;
   bool big = size > a->next_chunk / 2;
   size_t cap = big ? size : a->next_chunk;
   if (!big && a->next_chunk < ARENA_MAX_CHUNK) a->next_chunk *= 2;
@@ -102,6 +101,13 @@ static chunk *room(arena *a, size_t size) {
     a->head = n;
   }
   return n;
+}
+
+/* A chunk with size bytes free: the head (inline: every allocation asks),
+ * or a new one. */
+static inline chunk *room(arena *a, size_t size) {
+  chunk *c = a->head;
+  return c && c->top - c->used >= size ? c : new_chunk(a, size);
 }
 
 void *arena_alloc(arena *a, size_t size) {

@@ -278,11 +278,13 @@ static api_object *decode_body(tk_source *src, unsigned skip, const char *group_
   bool present[2] = {false, false};
   bool ok = head_read ? codec_decode_token_members(o->arena, info->desc, src, skip, o->typed, names, 2)
                       : codec_decode_token_object(o->arena, info->desc, src, skip, o->typed, names, 2, present);
-  if (ok && !present[0] && !present[1]) {
+  if (ok && !present[0] && !present[1]) { /* the head read, or the List's */
     head->api_version = arena_strdup(o->arena, group_version);
     head->kind = arena_strdup(o->arena, kind);
+  } else if (ok) { /* an item's own: the List's item kind, in its version */
+    ok = head->api_version && head->kind && !strcmp(head->api_version, group_version) && !strcmp(head->kind, kind);
   }
-  if (!ok || !head->api_version || !head->kind || strcmp(head->api_version, group_version) || strcmp(head->kind, kind)) {
+  if (!ok) {
     api_object_free(o);
     return NULL;
   }

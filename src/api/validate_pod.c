@@ -128,6 +128,7 @@ static void validate_container_claims(errlist *e, fpath *p, const pod_spec *s, c
 }
 
 static void validate_containers(errlist *e, fpath *p, const pod_spec *s, const char *field, const container_list *l) {
+  if (!l->n) return;
   size_t m = fp_field(p, field);
   for (uint32_t i = 0; i < l->n; i++) {
     const resource_requirements *r = l->items[i].resources;

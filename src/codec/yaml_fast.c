@@ -237,14 +237,15 @@ static bool add_scalar(yaml_fast *y, const unsigned char *s, size_t n, size_t at
 /* Whether c may open a plain scalar (next: the byte after it, or 0 at the
  * end of the line). In flow, "-" must lead a word and "?", ":" may not. */
 static bool plain_start(unsigned char c, unsigned char next, bool flow) {
-  if (c >= 0x80) return true; /* text, if well formed (the scan checks) */
-  if (!(byte_class[c] & ORDINARY)) return false;
-  switch (c) {
-  case '-': return flow ? (next >= '0' && next <= '9') || (next >= 'A' && next <= 'z') || next == '.' : next && next != ' ';
-  case '?': return !flow && next && next != ' ';
-  case '&': case '*': case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`': return false;
-  default: return true;
-  }
+  /* per byte: 1 opens one, 2 depends on the next byte, 0 does not (an
+   * indicator); bytes from 0x80 are text, if well formed (the scan checks) */
+  static const unsigned char opens[256] = {
+      ['$'] = 1, ['('] = 1, [')'] = 1, ['+'] = 1, ['.' ... '9'] = 1, [';' ... '='] = 1, ['A' ... 'Z'] = 1,
+      ['\\'] = 1, ['^' ... '_'] = 1, ['a' ... 'z'] = 1, ['~'] = 1, [0x80 ... 0xFF] = 1, ['-'] = 2, ['?'] = 2,
+  };
+  if (opens[c] != 2) return opens[c];
+  if (c == '-') return flow ? (next >= '0' && next <= '9') || (next >= 'A' && next <= 'z') || next == '.' : next && next != ' ';
+  return !flow && next && next != ' '; /* '?' */
 }
 
 /* A plain scalar in block context from p: to the end of the line, a " #",

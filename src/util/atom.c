@@ -146,9 +146,9 @@ static void release_holds(void *p) {
 
 static hold_set *holds_of(arena *ar) {
   void **slot = arena_atom_holds(ar);
-  if (!*slot) {
-    hold_set *h = arena_alloc(ar, sizeof *h);
-    h->slots = arena_calloc(ar, HOLD_FIRST_SLOTS, sizeof *h->slots);
+  if (!*slot) { /* the set, its first slots after it: one allocation */
+    hold_set *h = arena_alloc(ar, sizeof *h + HOLD_FIRST_SLOTS * sizeof *h->slots);
+    h->slots = (const atom **)(h + 1);
     h->cap = HOLD_FIRST_SLOTS;
     arena_on_free(ar, release_holds, h);
     *slot = h;

@@ -55,7 +55,7 @@ static const void *old_of(const keyed_set *s, const keyed_set_old *old, uint32_t
 void validate_keyed_set(errlist *e, fpath *p, const keyed_set *s) { validate_keyed_set_update(e, p, s, NULL); }
 
 void validate_keyed_set_update(errlist *e, fpath *p, const keyed_set *s, const keyed_set_old *olds) {
-  if (too_many(e, p, s->n, s->max)) return;
+  if (!s->n || too_many(e, p, s->n, s->max)) return;
   if (s->dv) duplicates(e, p, s);
   for (uint32_t i = 0; i < s->n; i++) {
     const void *old = olds ? old_of(s, olds, i) : NULL;

@@ -145,25 +145,36 @@ static void check_label_key(const char *v, msgs *out) {
   if (!match_label_key_name(name, n)) msg_add(out, "name part ", LABEL_KEY_CHARS_MSG);
 }
 
+/* The common case first: a valid name (every object's, every device's)
+ * needs no message list. */
+static bool valid_dns_label(const char *v) {
+  size_t n = strlen(v);
+  return n <= DNS_LABEL_MAX && match_label(v, n);
+}
+
 bool vn_dns_label(errlist *e, fpath *p, const char *v) {
+  if (valid_dns_label(v)) return true;
   msgs ms = {0};
   check_dns_label(v, false, &ms);
   return emit_invalid(e, p, v, &ms);
 }
 
 bool vn_dns_subdomain(errlist *e, fpath *p, const char *v) {
+  if (strlen(v) <= DNS_SUBDOMAIN_MAX && match_subdomain(v)) return true;
   msgs ms = {0};
   check_dns_subdomain(v, "", false, &ms);
   return emit_invalid(e, p, v, &ms);
 }
 
 bool vn_short_name(errlist *e, fpath *p, const char *v) {
+  if (valid_dns_label(v)) return true;
   msgs ms = {0};
   check_dns_label(v, true, &ms);
   return emit_invalid(e, p, v, &ms);
 }
 
 bool vn_long_name(errlist *e, fpath *p, const char *v) {
+  if (strlen(v) <= DNS_SUBDOMAIN_MAX && match_subdomain(v)) return true;
   msgs ms = {0};
   check_dns_subdomain(v, "", true, &ms);
   return emit_invalid(e, p, v, &ms);

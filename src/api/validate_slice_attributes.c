@@ -95,6 +95,7 @@ static void validate_attribute(errlist *e, fpath *p, const device_attribute *a) 
 }
 
 void validate_device_attributes(errlist *e, fpath *p, const device *d) {
+  if (!d->attributes.n) return; /* no path to push, no order to sort */
   size_t m = fp_field(p, "attributes");
   uint32_t *order = MAP_SORTED_ORDER(&d->attributes);
   for (uint32_t k = 0; k < d->attributes.n; k++) {
@@ -109,6 +110,7 @@ void validate_device_attributes(errlist *e, fpath *p, const device *d) {
 }
 
 void validate_device_capacities(errlist *e, fpath *p, const device *d) {
+  if (!d->capacity.n) return;
   bool multi = d->allow_multiple_allocations_set && d->allow_multiple_allocations;
   size_t m = fp_field(p, "capacity");
   uint32_t *order = MAP_SORTED_ORDER(&d->capacity);

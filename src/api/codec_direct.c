@@ -297,12 +297,14 @@ static const field_desc *find_field(const type_desc *td, const char *key, size_t
   return NULL;
 }
 
-/* Whether each member of extra may stand in open struct td. */
-static bool members_valid(const type_desc *td, const json_t *extra) {
+/* The members sig holds as a new object, each checked as one that may
+ * stand in open struct td; NULL when a key repeats or one may not. */
+static json_t *sig_members(const type_desc *td, const extra_sig *sig) {
+  json_t *extra = extra_sig_object(sig);
   const char *key;
   json_t *v;
-  json_object_foreach((json_t *)extra, key, v) if (!open_field_valid(td, key, v)) return false;
-  return true;
+  json_object_foreach(extra, key, v) if (!open_field_valid(td, key, v)) return json_decref(extra), NULL;
+  return extra;
 }
 
 /* The members sig holds, put in _extra (empty yet) as they are, from then on
@@ -311,8 +313,8 @@ static bool flush_sig(direct *d, const type_desc *td, void *out, extra_sig *sig)
   bool had = !sig->spoiled && sig->n;
   sig->spoiled = true;
   if (!had) return true;
-  json_t *extra = extra_sig_object(sig);
-  if (!extra || !members_valid(td, extra)) return json_decref(extra), false;
+  json_t *extra = sig_members(td, sig);
+  if (!extra) return false;
   *(json_t **)((char *)out + td->extra_offset) = codec_own_json(d->a, extra);
   return true;
 }
@@ -324,8 +326,7 @@ static bool finish_sig(direct *d, const type_desc *td, void *out, const extra_si
   uint64_t hash;
   json_t *extra = extra_memo_find(td, sig, &hash);
   if (!extra) {
-    extra = extra_sig_object(sig);
-    if (!extra || !members_valid(td, extra)) return json_decref(extra), false;
+    if (!(extra = sig_members(td, sig))) return false;
     extra_memo_keep(td, sig, hash, extra);
   }
   *(json_t **)((char *)out + td->extra_offset) = codec_own_json(d->a, extra);

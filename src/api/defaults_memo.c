@@ -112,9 +112,9 @@ void defaults_memo_apply(arena *a, json_t **slot, defaults_fn apply, const void 
     size_t nodes = 0, bytes = 0;
     keep = content_hash(before, &h, &nodes, &bytes);
   }
-  if (keep) {
+  if (keep && !by_address) { /* by address: find_by_address looked already */
     pthread_mutex_lock(&lock);
-    memo_entry *e = find(apply, arg, h, by_address, before);
+    memo_entry *e = find(apply, arg, h, false, before);
     after = e->after ? json_incref(e->after) : NULL;
     keep = n_entries < MEMO_SLOTS / 2; /* room to keep what is made here */
     pthread_mutex_unlock(&lock);

@@ -235,12 +235,6 @@ static bool read_head(tk_source *src, doc_head *h) {
   return true;
 }
 
-/* An object of kind in group_version (its kind's internal version) from the
- * tokens of its mapping; NULL when the tree path must read it. With
- * head_read, the mapping's apiVersion and kind were its first members and
- * are read; otherwise the mapping has just opened, as an item of a typed
- * List, which takes the List's kind and apiVersion when it has neither (as
- * codec/doc_load.c's inherit_kind) and must otherwise name them both. */
 /* The kind and version a document names; the last answer is kept, since
  * a file mostly holds runs of one kind. */
 static const api_version *document_version(const char *group_version, const char *kind,
@@ -266,6 +260,12 @@ static const api_version *document_version(const char *group_version, const char
   return version;
 }
 
+/* An object of kind in group_version (its kind's internal version) from the
+ * tokens of its mapping; NULL when the tree path must read it. With
+ * head_read, the mapping's apiVersion and kind were its first members and
+ * are read; otherwise the mapping has just opened, as an item of a typed
+ * List, which takes the List's kind and apiVersion when it has neither (as
+ * codec/doc_load.c's inherit_kind) and must otherwise name them both. */
 static api_object *decode_body(tk_source *src, unsigned skip, const char *group_version, const char *kind,
                                bool head_read) {
   const api_kind_info *info;

@@ -152,6 +152,8 @@ static bool valid_dns_label(const char *v) {
   return n <= DNS_LABEL_MAX && match_label(v, n);
 }
 
+static bool valid_dns_subdomain(const char *v) { return strlen(v) <= DNS_SUBDOMAIN_MAX && match_subdomain(v); }
+
 bool vn_dns_label(errlist *e, fpath *p, const char *v) {
   if (valid_dns_label(v)) return true;
   msgs ms = {0};
@@ -160,7 +162,7 @@ bool vn_dns_label(errlist *e, fpath *p, const char *v) {
 }
 
 bool vn_dns_subdomain(errlist *e, fpath *p, const char *v) {
-  if (strlen(v) <= DNS_SUBDOMAIN_MAX && match_subdomain(v)) return true;
+  if (valid_dns_subdomain(v)) return true;
   msgs ms = {0};
   check_dns_subdomain(v, "", false, &ms);
   return emit_invalid(e, p, v, &ms);
@@ -174,7 +176,7 @@ bool vn_short_name(errlist *e, fpath *p, const char *v) {
 }
 
 bool vn_long_name(errlist *e, fpath *p, const char *v) {
-  if (strlen(v) <= DNS_SUBDOMAIN_MAX && match_subdomain(v)) return true;
+  if (valid_dns_subdomain(v)) return true;
   msgs ms = {0};
   check_dns_subdomain(v, "", true, &ms);
   return emit_invalid(e, p, v, &ms);

@@ -9,7 +9,9 @@
  * it makes are defined here under their own names (lazy_mhd.c,
  * lazy_crypto.c), each a jump through a pointer found with dlsym on its
  * first use; the headers' prototypes check every definition, and callers
- * stay as they are. */
+ * stay as they are. (libcurl is loaded apart, by store/curl_api.c: the
+ * etcd client reports a missing libcurl as an error of its own rather
+ * than ending the process.) */
 #ifndef DRA_UTIL_LAZY_LIB_H
 #define DRA_UTIL_LAZY_LIB_H
 #include <pthread.h>
